@@ -1,0 +1,29 @@
+// Prints the generated host code for the annotated kernels of one .cu file: a header that declares
+// the four variants and the descriptor of every kernel, and a .cu source that includes the user's
+// file and instantiates the strategy templates (templates/overlap/*.cuh) for each kernel.
+#pragma once
+
+#include "ir/KernelIR.h"
+
+#include <string>
+#include <vector>
+
+namespace overlap::emit {
+
+struct EmitOptions {
+  // How the generated source includes the user's annotated file, e.g. "/abs/path/saxpy.cu".
+  std::string inputInclude;
+  // How the generated source includes the generated header, e.g. "saxpy.overlap.h".
+  std::string headerInclude;
+  // Base name of the input file without extension, e.g. "saxpy": names the file's descriptor table.
+  std::string baseName;
+};
+
+struct GeneratedFiles {
+  std::string header;
+  std::string source;
+};
+
+GeneratedFiles emitFiles(const std::vector<ir::Kernel>& kernels, const EmitOptions& options);
+
+} // namespace overlap::emit

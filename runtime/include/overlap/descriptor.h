@@ -1,0 +1,75 @@
+// The table the generator emits for every annotated kernel: enough for a tuner to allocate the
+// arrays, fill them, run every variant and compare the results, knowing nothing else of the kernel.
+#pragma once
+
+#include "overlap/kernel_types.h"
+#include "overlap/status.h"
+
+#include <cstddef>
+
+namespace overlap {
+
+// args[i] points at the value of the kernel's i-th parameter (as for cudaLaunchKernel); for a
+// pointer parameter that value is the host pointer the user would pass.
+using ArgPointers = const void* const*;
+
+struct ParamDescriptor {
+  const char* name;
+  const char* type;     // as spelled in the kernel signature, e.g. "const float *"
+  bool is_pointer;
+  ElementKind kind;     // of the pointee for pointers, of the value for scalars
+  std::size_t size;     // sizeof the pointee for pointers, of the value for scalars
+  int array;            // index into KernelDescriptor::arrays for pointers, -1 for scalars
+};
+
+struct ArrayDescriptor {
+  int param;            // index of the kernel parameter
+  const char* name;
+  Direction direction;
+  ElementKind kind;
+  std::size_t element_size;
+};
+
+// A default argument value for tuning, from the annotation's tune(...) clause.
+struct TuneDefault {
+  int param;
+  long long value;
+};
+
+struct RunConfig {
+  Variant variant = Variant::Explicit;
+  StreamsConfig streams; // used by Streams and Hybrid
+};
+
+struct KernelDescriptor {
+  const char* name;
+  const char* source_file;
+  int source_line;
+
+  int param_count;
+  const ParamDescriptor* params;
+  int array_count;
+  const ArrayDescriptor* arrays;
+  int tune_default_count;
+  const TuneDefault* tune_defaults;
+
+  long long (*partition_extent)(ArgPointers args);
+  long long (*array_extent)(ArgPointers args, int array);
+  // Sections of one array that chunk [lo, hi) needs, unclipped; chunked() tells the broadcast
+  // sections (sent once before the pipeline) from the chunked ones.
+  int (*section_count)(ArgPointers args, int array);
+  Section (*section)(ArgPointers args, int array, int index, long long lo, long long hi);
+  bool (*section_is_chunked)(int array, int index);
+
+  Status (*run)(ArgPointers args, const RunConfig& config);
+};
+
+// Every kernel the generated sources linked into this program describe, in registration order.
+int registered_kernel_count();
+const KernelDescriptor* registered_kernel(int index);
+const KernelDescriptor* find_registered_kernel(const char* name);
+
+// Called by generated code from a static initializer.
+bool register_kernel(const KernelDescriptor* descriptor);
+
+} // namespace overlap

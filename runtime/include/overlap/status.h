@@ -1,0 +1,50 @@
+// Status values for CUDA work: a failing call is returned to the caller with the call's text,
+// file and line, never thrown and never printed from library code (CUTLASS style).
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <string>
+
+namespace overlap {
+
+struct Status {
+  cudaError_t code = cudaSuccess;
+  const char* call = nullptr; // text of the failing call, e.g. "cudaMemcpyAsync(...)"
+  const char* file = nullptr;
+  int line = 0;
+
+  bool ok() const { return code == cudaSuccess; }
+  // "cudaMalloc(&p, bytes) failed at file.cu:12: out of memory (cudaErrorMemoryAllocation)"
+  std::string message() const;
+
+  static Status success() { return {}; }
+};
+
+// Keeps the first error: used where cleanup must go on after a failure.
+inline void keep_first(Status& first, const Status& next) {
+  if (first.ok() && !next.ok())
+    first = next;
+}
+
+} // namespace overlap
+
+#define OVERLAP_STATUS_OF(expr, code_value)                                                        \
+  ::overlap::Status { (code_value), #expr, __FILE__, __LINE__ }
+
+// Evaluates a cudaError_t-returning expression and returns a Status from the enclosing function
+// when it fails.
+#define OVERLAP_CUDA_TRY(expr)                                                                     \
+  do {                                                                                             \
+    const cudaError_t overlap_error_ = (expr);                                                     \
+    if (overlap_error_ != cudaSuccess)                                                             \
+      return OVERLAP_STATUS_OF(expr, overlap_error_);                                              \
+  } while (0)
+
+// Propagates a failed Status from the enclosing function.
+#define OVERLAP_TRY(expr)                                                                          \
+  do {                                                                                             \
+    ::overlap::Status overlap_status_ = (expr);                                                    \
+    if (!overlap_status_.ok())                                                                     \
+      return overlap_status_;                                                                      \
+  } while (0)
