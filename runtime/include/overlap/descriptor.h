@@ -13,6 +13,15 @@ namespace overlap {
 // pointer parameter that value is the host pointer the user would pass.
 using ArgPointers = const void* const*;
 
+// What a kernel parameter is to the generated host code.
+enum class ParamRole : unsigned char {
+  Scalar,      // passed through unchanged
+  Array,       // a pointer with a data clause
+  ChunkLength, // offset mode: the caller passes the full length, each chunk launch gets hi - lo
+  ChunkBegin,  // range mode: set to lo by the generated code, not passed by the caller
+  ChunkEnd     // range mode: set to hi by the generated code, not passed by the caller
+};
+
 struct ParamDescriptor {
   const char* name;
   const char* type;     // as spelled in the kernel signature, e.g. "const float *"
@@ -20,6 +29,7 @@ struct ParamDescriptor {
   ElementKind kind;     // of the pointee for pointers, of the value for scalars
   std::size_t size;     // sizeof the pointee for pointers, of the value for scalars
   int array;            // index into KernelDescriptor::arrays for pointers, -1 for scalars
+  ParamRole role;
 };
 
 struct ArrayDescriptor {
