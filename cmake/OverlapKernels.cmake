@@ -1,0 +1,127 @@
+# overlap_add_kernels(<target> SOURCES <file.cu>... [CLANG_ARGS <arg>...])
+#
+# Runs overlap-gen on each annotated .cu file as a build step and adds the generated host code to
+# <target>: for every annotated kernel K, K_explicit/K_mapped/K_streams/K_hybrid and K_descriptor,
+# declared in "<file>.overlap.h" (on the target's include path). The generated .cu includes the
+# annotated file, so the annotated file itself is not compiled on its own: if <target> lists it,
+# it is marked HEADER_FILE_ONLY.
+#
+# The step re-runs when the file or anything it includes changes (DEPFILE). The target's include
+# directories and compile definitions reach the generator; CLANG_ARGS adds more.
+#
+# Where the generator comes from, in order:
+#   OVERLAP_GENERATOR_EXECUTABLE  a prebuilt overlap-gen (a GPU node without Clang headers can
+#                                 build everything else with one built elsewhere)
+#   the overlap-gen target        built in-tree, or imported by find_package(Overlap)
+#   OVERLAP_PREGENERATED_DIR      generated files made elsewhere: <dir>/<target>/<file>.overlap.*
+include_guard(GLOBAL)
+
+set(OVERLAP_GENERATOR_EXECUTABLE "" CACHE FILEPATH
+    "Prebuilt overlap-gen to use instead of building the generator")
+set(OVERLAP_PREGENERATED_DIR "" CACHE PATH
+    "Directory with generated sources (<target>/<file>.overlap.{h,cu}) to use without a generator")
+
+# A target name as COMMAND and in DEPENDS makes the step re-run when the generator is rebuilt.
+function(_overlap_generator_command out_var)
+  if(OVERLAP_GENERATOR_EXECUTABLE)
+    set(${out_var} "${OVERLAP_GENERATOR_EXECUTABLE}" PARENT_SCOPE)
+  elseif(TARGET overlap-gen)
+    set(${out_var} overlap-gen PARENT_SCOPE)
+  elseif(TARGET Overlap::overlap-gen)
+    set(${out_var} Overlap::overlap-gen PARENT_SCOPE)
+  else()
+    set(${out_var} "" PARENT_SCOPE)
+  endif()
+endfunction()
+
+function(overlap_add_kernels target)
+  cmake_parse_arguments(PARSE_ARGV 1 ARG "" "" "SOURCES;CLANG_ARGS")
+  if(ARG_UNPARSED_ARGUMENTS)
+    message(FATAL_ERROR "overlap_add_kernels: unexpected arguments: ${ARG_UNPARSED_ARGUMENTS}")
+  endif()
+  if(NOT ARG_SOURCES)
+    message(FATAL_ERROR "overlap_add_kernels(${target}): give the annotated files with SOURCES")
+  endif()
+  if(NOT TARGET ${target})
+    message(FATAL_ERROR "overlap_add_kernels: '${target}' is not a target")
+  endif()
+
+  _overlap_generator_command(generator)
+  if(NOT generator AND NOT OVERLAP_PREGENERATED_DIR)
+    message(FATAL_ERROR
+      "overlap_add_kernels(${target}): no overlap-gen. Install Clang 16-19 development files "
+      "(apt-get install libclang-19-dev), or set OVERLAP_GENERATOR_EXECUTABLE to a prebuilt "
+      "overlap-gen, or OVERLAP_PREGENERATED_DIR to generated sources.")
+  endif()
+
+  set(out_dir "${CMAKE_CURRENT_BINARY_DIR}/overlap_generated/${target}")
+  file(MAKE_DIRECTORY "${out_dir}")
+  get_target_property(target_sources ${target} SOURCES)
+
+  # The user's flags, as the compiler sees them for this target (usage requirements included).
+  set(includes "$<TARGET_PROPERTY:${target},INCLUDE_DIRECTORIES>")
+  set(defines "$<TARGET_PROPERTY:${target},COMPILE_DEFINITIONS>")
+  set(user_flags
+      "$<$<BOOL:${includes}>:-I$<JOIN:${includes},;-I>>"
+      "$<$<BOOL:${defines}>:-D$<JOIN:${defines},;-D>>"
+      ${ARG_CLANG_ARGS})
+
+  foreach(source IN LISTS ARG_SOURCES)
+    get_filename_component(input "${source}" ABSOLUTE)
+    get_filename_component(input_dir "${input}" DIRECTORY)
+    get_filename_component(input_name "${input}" NAME)
+    get_filename_component(base "${input}" NAME_WE)
+    set(header "${out_dir}/${base}.overlap.h")
+    set(generated "${out_dir}/${base}.overlap.cu")
+    set(depfile "${out_dir}/${base}.overlap.d")
+
+    if(generator)
+      set(cuda_path_arg)
+      if(CUDAToolkit_BIN_DIR)
+        get_filename_component(cuda_root "${CUDAToolkit_BIN_DIR}" DIRECTORY)
+        set(cuda_path_arg --cuda-path "${cuda_root}")
+      endif()
+      add_custom_command(
+        OUTPUT "${header}" "${generated}"
+        COMMAND "${generator}" "${input}" --header "${header}" --source "${generated}"
+                --depfile "${depfile}" --input-include "${input_name}"
+                --header-include "${base}.overlap.h" ${cuda_path_arg} -- ${user_flags}
+        DEPENDS "${input}" "${generator}"
+        DEPFILE "${depfile}"
+        COMMENT "Overlap: generating host code for ${input_name}"
+        COMMAND_EXPAND_LISTS VERBATIM)
+    else()
+      set(pregenerated "${OVERLAP_PREGENERATED_DIR}/${target}")
+      foreach(file IN ITEMS "${base}.overlap.h" "${base}.overlap.cu")
+        if(NOT EXISTS "${pregenerated}/${file}")
+          message(FATAL_ERROR "overlap_add_kernels(${target}): OVERLAP_PREGENERATED_DIR has no "
+                              "${target}/${file}; regenerate it where overlap-gen is built")
+        endif()
+      endforeach()
+      add_custom_command(
+        OUTPUT "${header}" "${generated}"
+        COMMAND ${CMAKE_COMMAND} -E copy_if_different "${pregenerated}/${base}.overlap.h"
+                "${pregenerated}/${base}.overlap.cu" "${out_dir}"
+        DEPENDS "${pregenerated}/${base}.overlap.h" "${pregenerated}/${base}.overlap.cu"
+        COMMENT "Overlap: using pregenerated host code for ${input_name}"
+        VERBATIM)
+    endif()
+
+    # The generated source includes the annotated file by name.
+    set_property(SOURCE "${generated}" APPEND PROPERTY INCLUDE_DIRECTORIES "${input_dir}")
+    set_source_files_properties("${generated}" PROPERTIES LANGUAGE CUDA)
+    target_sources(${target} PRIVATE "${generated}" "${header}")
+    if(input IN_LIST target_sources OR source IN_LIST target_sources)
+      set_source_files_properties("${source}" TARGET_DIRECTORY ${target}
+                                  PROPERTIES HEADER_FILE_ONLY ON)
+    endif()
+  endforeach()
+
+  target_include_directories(${target} PUBLIC "$<BUILD_INTERFACE:${out_dir}>")
+  if(TARGET Overlap::templates)
+    target_link_libraries(${target} PUBLIC Overlap::templates)
+  else()
+    message(FATAL_ERROR "overlap_add_kernels: the Overlap::templates target is missing; "
+                        "find_package(Overlap) or add Overlap's source tree first")
+  endif()
+endfunction()

@@ -1,0 +1,93 @@
+// Helpers for the host code overlap-gen emits: argument unpacking for the descriptor, checked
+// narrowing of chunk bounds into the kernel's parameter types, and the descriptor's entry points
+// written once as templates over a Binding (binding.cuh) instead of once per kernel.
+#pragma once
+
+#include "overlap/binding.cuh"
+#include "overlap/descriptor.h"
+#include "overlap/explicit.cuh"
+#include "overlap/hybrid.cuh"
+#include "overlap/mapped.cuh"
+#include "overlap/streams.cuh"
+
+#include <cuda_runtime_api.h>
+
+#include <limits>
+#include <type_traits>
+
+namespace overlap {
+namespace glue {
+
+// The value of the kernel's i-th argument from a descriptor call (args[i] points at it).
+template <class T>
+T arg(ArgPointers args, int i) {
+  return *static_cast<const T*>(args[i]);
+}
+
+// Stores v into *out when the parameter's type can hold it; a chunk length or bound that does not
+// fit (say, 2^31 elements into an int parameter) is a configuration error, never a silent wrap.
+template <class T>
+Status narrow(long long v, const char* what, T* out) {
+  using Limits = std::numeric_limits<T>;
+  const bool fits = std::is_signed<T>::value
+                        ? (v >= static_cast<long long>(Limits::min()) &&
+                           v <= static_cast<long long>(Limits::max()))
+                        : (v >= 0 && static_cast<unsigned long long>(v) <=
+                                         static_cast<unsigned long long>(Limits::max()));
+  if (!fits)
+    return Status{cudaErrorInvalidValue, what, __FILE__, __LINE__};
+  *out = static_cast<T>(v);
+  return Status::success();
+}
+
+// The status of the launch just issued: configuration errors and earlier asynchronous faults.
+inline Status launch_status(const char* call) {
+  const cudaError_t error = cudaGetLastError();
+  if (error != cudaSuccess)
+    return Status{error, call, __FILE__, __LINE__};
+  return Status::success();
+}
+
+template <class B>
+Status run(const B& binding, const RunConfig& config) {
+  switch (config.variant) {
+  case Variant::Explicit:
+    return run_explicit(binding);
+  case Variant::Mapped:
+    return run_mapped(binding);
+  case Variant::Streams:
+    return run_streams(binding, config.streams);
+  case Variant::Hybrid:
+    return run_hybrid(binding, config.streams);
+  }
+  return Status{cudaErrorInvalidValue, "overlap::glue::run: unknown variant", __FILE__, __LINE__};
+}
+
+// Descriptor entry points (descriptor.h) for any Binding with a static from_args(ArgPointers).
+template <class B>
+long long partition_extent(ArgPointers args) {
+  return B::from_args(args).partition_extent();
+}
+template <class B>
+long long array_extent(ArgPointers args, int array) {
+  return B::from_args(args).array(array).extent;
+}
+template <class B>
+int section_count(ArgPointers args, int array) {
+  return B::from_args(args).section_count(array);
+}
+template <class B>
+Section section(ArgPointers args, int array, int index, long long lo, long long hi) {
+  return B::from_args(args).section(array, index, lo, hi);
+}
+template <class B>
+bool section_is_chunked(int array, int index) {
+  return B::section_is_chunked(array, index);
+}
+template <class B>
+Status run_from_args(ArgPointers args, const RunConfig& config) {
+  return run(B::from_args(args), config);
+}
+
+} // namespace glue
+} // namespace overlap
