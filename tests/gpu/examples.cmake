@@ -1,0 +1,8 @@
+# Every variant of every example, through the generated code (included from tests/gpu).
+add_executable(overlap_example_gpu_tests ${CMAKE_CURRENT_LIST_DIR}/examples_gpu_test.cpp)
+target_link_libraries(overlap_example_gpu_tests PRIVATE GTest::gtest_main)
+overlap_add_kernels(overlap_example_gpu_tests SOURCES
+  ${PROJECT_SOURCE_DIR}/examples/saxpy/saxpy.cu
+  ${PROJECT_SOURCE_DIR}/examples/matmul/matmul.cu
+  ${PROJECT_SOURCE_DIR}/examples/buoydiff/buoydiff.cu)
+gtest_discover_tests(overlap_example_gpu_tests DISCOVERY_TIMEOUT 60 PROPERTIES LABELS gpu)

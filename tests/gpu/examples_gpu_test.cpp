@@ -1,0 +1,322 @@
+// Every generated variant of every example against the Explicit variant and a CPU reference, on
+// fresh random inputs, at the odd sizes where chunking goes wrong first: one element, fewer
+// elements than streams, a prime, and 2^24 + 3. Calls the generated host functions the way a user
+// does, with pageable std::vector memory.
+//
+// OVERLAP_TEST_MAX_EXTENT=<n> drops the larger sizes (the compute-sanitizer run uses it).
+#include "buoydiff.overlap.h"
+#include "matmul.overlap.h"
+#include "saxpy.overlap.h"
+
+#include <cuda_runtime_api.h>
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace {
+
+bool gpuPresent() {
+  int count = 0;
+  const bool present = cudaGetDeviceCount(&count) == cudaSuccess && count > 0;
+  cudaGetLastError();
+  return present;
+}
+
+long long maxExtent() {
+  const char* limit = std::getenv("OVERLAP_TEST_MAX_EXTENT");
+  return limit ? std::atoll(limit) : (1LL << 62);
+}
+
+std::mt19937_64& rng() {
+  static std::mt19937_64 engine = [] {
+    const unsigned long long seed = std::random_device{}();
+    std::printf("random seed %llu\n", seed);
+    return std::mt19937_64(seed);
+  }();
+  return engine;
+}
+
+std::vector<float> randomFloats(long long count) {
+  std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
+  std::vector<float> values(static_cast<size_t>(count));
+  for (float& v : values) {
+    v = dist(rng());
+    if (v == 0.0f) // never test on zeros
+      v = 0.5f;
+  }
+  return values;
+}
+
+bool sameBits(const std::vector<float>& a, const std::vector<float>& b) {
+  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0;
+}
+
+// First differing element, for a readable failure.
+std::string firstDifference(const std::vector<float>& got, const std::vector<float>& want) {
+  for (size_t i = 0; i < got.size() && i < want.size(); ++i)
+    if (std::memcmp(&got[i], &want[i], sizeof(float)) != 0)
+      return "element " + std::to_string(i) + ": " + std::to_string(got[i]) + " vs " +
+             std::to_string(want[i]);
+  return "sizes " + std::to_string(got.size()) + " vs " + std::to_string(want.size());
+}
+
+struct Case {
+  overlap::Variant variant;
+  int streams; // Streams and Hybrid only
+  overlap::IssueOrder order;
+};
+
+std::string caseName(const testing::TestParamInfo<Case>& info) {
+  const Case& c = info.param;
+  switch (c.variant) {
+  case overlap::Variant::Explicit: return "Explicit";
+  case overlap::Variant::Mapped: return "Mapped";
+  default: break;
+  }
+  return std::string(c.variant == overlap::Variant::Streams ? "Streams" : "Hybrid") +
+         std::to_string(c.streams) +
+         (c.order == overlap::IssueOrder::DepthFirst ? "DepthFirst" : "BreadthFirst");
+}
+
+std::vector<Case> allCases() {
+  std::vector<Case> cases = {{overlap::Variant::Explicit, 0, overlap::IssueOrder::DepthFirst},
+                             {overlap::Variant::Mapped, 0, overlap::IssueOrder::DepthFirst}};
+  for (overlap::Variant variant : {overlap::Variant::Streams, overlap::Variant::Hybrid})
+    for (int streams : {1, 2, 3, 7, 16, 64})
+      for (overlap::IssueOrder order :
+           {overlap::IssueOrder::DepthFirst, overlap::IssueOrder::BreadthFirst})
+        cases.push_back({variant, streams, order});
+  return cases;
+}
+
+// The partition extents each case runs at: 1, N-1, a prime and 2^24 + 3.
+std::vector<long long> extentsFor(const Case& c, long long large) {
+  std::vector<long long> extents = {1, 1009, large};
+  if (c.streams > 2)
+    extents.push_back(c.streams - 1);
+  std::vector<long long> kept;
+  for (long long e : extents)
+    if (e <= maxExtent())
+      kept.push_back(e);
+  return kept;
+}
+
+class ExampleTest : public testing::TestWithParam<Case> {
+protected:
+  void SetUp() override {
+    if (!gpuPresent())
+      GTEST_SKIP() << "no CUDA device: the generated variants are only compiled here";
+  }
+
+  // Runs the case's variant through the generated function `run(variant functions...)`.
+  template <class Explicit, class Mapped, class Streams, class Hybrid>
+  overlap::Status runVariant(Explicit&& explicitFn, Mapped&& mappedFn, Streams&& streamsFn,
+                             Hybrid&& hybridFn) const {
+    const Case& c = GetParam();
+    switch (c.variant) {
+    case overlap::Variant::Explicit: return explicitFn();
+    case overlap::Variant::Mapped: return mappedFn();
+    case overlap::Variant::Streams: return streamsFn(c.streams, c.order);
+    case overlap::Variant::Hybrid: return hybridFn(c.streams, c.order);
+    }
+    return {cudaErrorInvalidValue, "unknown variant", __FILE__, __LINE__};
+  }
+};
+
+// Inputs and the Explicit result of one example at one size, made once per test run and shared
+// by every variant: the CPU references of the large sizes take seconds.
+struct Prepared {
+  std::vector<std::vector<float>> inputs;
+  std::vector<float> explicitResult;
+  overlap::Status explicitStatus;
+  std::string explicitVsCpu; // empty when Explicit equals the CPU reference bit for bit
+};
+
+template <class Make>
+const Prepared& prepared(std::map<long long, Prepared>& cache, long long extent, Make&& make) {
+  auto found = cache.find(extent);
+  if (found == cache.end())
+    found = cache.emplace(extent, make()).first;
+  return found->second;
+}
+
+// Checks Explicit against the CPU and then the case's variant against Explicit.
+#define OVERLAP_EXPECT_MATCHES(data, run_variant, output)                                          \
+  do {                                                                                             \
+    ASSERT_TRUE((data).explicitStatus.ok()) << (data).explicitStatus.message();                   \
+    ASSERT_TRUE((data).explicitVsCpu.empty()) << "Explicit vs CPU: " << (data).explicitVsCpu;     \
+    const overlap::Status status_ = (run_variant);                                                 \
+    ASSERT_TRUE(status_.ok()) << status_.message();                                                \
+    EXPECT_TRUE(sameBits((output), (data).explicitResult))                                         \
+        << firstDifference((output), (data).explicitResult);                                      \
+  } while (0)
+
+std::string compareWithCpu(const std::vector<float>& gpu, const std::vector<float>& cpu) {
+  return sameBits(gpu, cpu) ? std::string() : firstDifference(gpu, cpu);
+}
+
+// ---- saxpy: offset mode, an input and an inout array ----
+
+const float kSaxpyA = 1.75f;
+
+Prepared prepareSaxpy(long long extent) {
+  const int n = static_cast<int>(extent);
+  Prepared p;
+  p.inputs = {randomFloats(n), randomFloats(n)}; // x, y
+  const std::vector<float>& x = p.inputs[0];
+  std::vector<float> cpu = p.inputs[1];
+  for (size_t i = 0; i < cpu.size(); ++i)
+    cpu[i] = std::fmaf(kSaxpyA, x[i], cpu[i]);
+  p.explicitResult = p.inputs[1];
+  p.explicitStatus = saxpy_explicit(n, kSaxpyA, x.data(), p.explicitResult.data());
+  p.explicitVsCpu = compareWithCpu(p.explicitResult, cpu);
+  return p;
+}
+
+TEST_P(ExampleTest, SaxpyMatchesExplicitAndCpu) {
+  static std::map<long long, Prepared> cache;
+  for (long long extent : extentsFor(GetParam(), (1LL << 24) + 3)) {
+    SCOPED_TRACE("n = " + std::to_string(extent));
+    const Prepared& data = prepared(cache, extent, [&] { return prepareSaxpy(extent); });
+    const int n = static_cast<int>(extent);
+    const float* x = data.inputs[0].data();
+    std::vector<float> y = data.inputs[1];
+    OVERLAP_EXPECT_MATCHES(
+        data,
+        runVariant(
+            [&] { return saxpy_explicit(n, kSaxpyA, x, y.data()); },
+            [&] { return saxpy_mapped(n, kSaxpyA, x, y.data()); },
+            [&](int s, overlap::IssueOrder o) { return saxpy_streams(n, kSaxpyA, x, y.data(), s, o); },
+            [&](int s, overlap::IssueOrder o) { return saxpy_hybrid(n, kSaxpyA, x, y.data(), s, o); }),
+        y);
+  }
+}
+
+// ---- matmul: offset mode, B broadcast, two-dimensional launch ----
+
+const int kMatmulN = 7, kMatmulK = 5; // odd widths: no chunk boundary falls on a round multiple
+
+Prepared prepareMatmul(long long extent) {
+  const int m = static_cast<int>(extent), n = kMatmulN, k = kMatmulK;
+  Prepared p;
+  p.inputs = {randomFloats(1LL * m * k), randomFloats(1LL * k * n)}; // a, b
+  const std::vector<float>& a = p.inputs[0];
+  const std::vector<float>& b = p.inputs[1];
+  std::vector<float> cpu(static_cast<size_t>(m) * n);
+  for (int row = 0; row < m; ++row)
+    for (int col = 0; col < n; ++col) {
+      float sum = 0.0f;
+      for (int i = 0; i < k; ++i)
+        sum = std::fmaf(a[static_cast<size_t>(row) * k + i], b[static_cast<size_t>(i) * n + col], sum);
+      cpu[static_cast<size_t>(row) * n + col] = sum;
+    }
+  p.explicitResult = randomFloats(1LL * m * n);
+  p.explicitStatus = matmul_explicit(m, n, k, a.data(), b.data(), p.explicitResult.data());
+  p.explicitVsCpu = compareWithCpu(p.explicitResult, cpu);
+  return p;
+}
+
+TEST_P(ExampleTest, MatmulMatchesExplicitAndCpu) {
+  static std::map<long long, Prepared> cache;
+  for (long long extent : extentsFor(GetParam(), (1LL << 24) + 3)) {
+    SCOPED_TRACE("m = " + std::to_string(extent));
+    const Prepared& data = prepared(cache, extent, [&] { return prepareMatmul(extent); });
+    const int m = static_cast<int>(extent), n = kMatmulN, k = kMatmulK;
+    const float* a = data.inputs[0].data();
+    const float* b = data.inputs[1].data();
+    std::vector<float> c = randomFloats(1LL * m * n); // stale values must be overwritten
+    OVERLAP_EXPECT_MATCHES(
+        data,
+        runVariant(
+            [&] { return matmul_explicit(m, n, k, a, b, c.data()); },
+            [&] { return matmul_mapped(m, n, k, a, b, c.data()); },
+            [&](int s, overlap::IssueOrder o) { return matmul_streams(m, n, k, a, b, c.data(), s, o); },
+            [&](int s, overlap::IssueOrder o) { return matmul_hybrid(m, n, k, a, b, c.data(), s, o); }),
+        c);
+  }
+}
+
+// ---- buoydiff: range mode, a broadcast level and a halo into the previous chunk ----
+
+const long long kBuoydiffPlane = 3;
+
+Prepared prepareBuoydiff(long long extent) {
+  const int levels = static_cast<int>(extent);
+  const long long plane = kBuoydiffPlane;
+  Prepared p;
+  p.inputs = {randomFloats(levels * plane)}; // rho
+  const std::vector<float>& rho = p.inputs[0];
+  std::vector<float> cpu(static_cast<size_t>(levels * plane));
+  for (int k = 0; k < levels; ++k)
+    for (long long q = 0; q < plane; ++q) {
+      const float surface = rho[q];
+      const float here = rho[k * plane + q];
+      const float above = k > 0 ? rho[(k - 1) * plane + q] : surface;
+      cpu[k * plane + q] = (here - above) * (surface + 1.0f);
+    }
+  p.explicitResult = randomFloats(levels * plane);
+  p.explicitStatus = buoydiff_explicit(levels, plane, rho.data(), p.explicitResult.data());
+  p.explicitVsCpu = compareWithCpu(p.explicitResult, cpu);
+  return p;
+}
+
+TEST_P(ExampleTest, BuoydiffMatchesExplicitAndCpu) {
+  static std::map<long long, Prepared> cache;
+  for (long long extent : extentsFor(GetParam(), (1LL << 24) + 3)) {
+    SCOPED_TRACE("levels = " + std::to_string(extent));
+    const Prepared& data = prepared(cache, extent, [&] { return prepareBuoydiff(extent); });
+    const int levels = static_cast<int>(extent);
+    const long long plane = kBuoydiffPlane;
+    const float* rho = data.inputs[0].data();
+    std::vector<float> out = randomFloats(levels * plane);
+    OVERLAP_EXPECT_MATCHES(
+        data,
+        runVariant(
+            [&] { return buoydiff_explicit(levels, plane, rho, out.data()); },
+            [&] { return buoydiff_mapped(levels, plane, rho, out.data()); },
+            [&](int s, overlap::IssueOrder o) { return buoydiff_streams(levels, plane, rho, out.data(), s, o); },
+            [&](int s, overlap::IssueOrder o) { return buoydiff_hybrid(levels, plane, rho, out.data(), s, o); }),
+        out);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(AllVariants, ExampleTest, testing::ValuesIn(allCases()), caseName);
+
+// The descriptor table the tuner iterates over describes what the annotation says.
+TEST(ExampleDescriptors, DescribeTheAnnotatedKernels) {
+  const overlap::KernelDescriptor& d = buoydiff_descriptor;
+  EXPECT_STREQ(d.name, "buoydiff");
+  ASSERT_EQ(d.param_count, 6);
+  EXPECT_EQ(d.params[2].role, overlap::ParamRole::ChunkBegin);
+  EXPECT_EQ(d.params[3].role, overlap::ParamRole::ChunkEnd);
+  ASSERT_EQ(d.array_count, 2);
+  EXPECT_EQ(d.arrays[0].direction, overlap::Direction::In);
+  EXPECT_EQ(d.arrays[1].direction, overlap::Direction::Out);
+
+  const int levels = 10, unused = 0;
+  const long long plane = 100;
+  const float* rho = nullptr;
+  float* out = nullptr;
+  const void* args[] = {&levels, &plane, &unused, &unused, &rho, &out};
+  EXPECT_EQ(d.partition_extent(args), 10);
+  EXPECT_EQ(d.array_extent(args, 0), 1000);
+  ASSERT_EQ(d.section_count(args, 0), 2);
+  EXPECT_FALSE(d.section_is_chunked(0, 0)); // the surface level, sent once
+  EXPECT_TRUE(d.section_is_chunked(0, 1));
+  const overlap::Section halo = d.section(args, 0, 1, 4, 7);
+  EXPECT_EQ(halo.begin, 300); // level 3 = lo - 1
+  EXPECT_EQ(halo.end, 700);
+  ASSERT_EQ(d.tune_default_count, 2);
+
+  EXPECT_NE(overlap::find_registered_kernel("saxpy"), nullptr);
+  EXPECT_NE(overlap::find_registered_kernel("matmul"), nullptr);
+  EXPECT_EQ(overlap::find_registered_kernel("no_such_kernel"), nullptr);
+}
+
+} // namespace
