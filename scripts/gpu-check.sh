@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# One call on the GPU machine: build (with sources pregenerated here, since the GPU node has no
+# Clang headers), run every test, compute-sanitizer on every variant, the examples, and the
+# benchmarks that exist. Logs go to $OUT (the device tool brings them back).
+#
+#   scripts/pregenerate.sh .gpu-carry/generated      # here, before the call
+#   OUT=... scripts/gpu-check.sh [phase...]          # there; phases: build test sanitize examples
+set -uo pipefail
+cd "$(dirname "$0")/.."
+OUT=${OUT:-$PWD/out}
+mkdir -p "$OUT"
+phases=${*:-build test sanitize examples}
+build=build-gpu
+status=0
+step() { echo "== $1"; }
+record() { # name rc
+  echo "$1: $([ "$2" = 0 ] && echo ok || echo "FAILED (rc $2)")" | tee -a "$OUT/summary.txt"
+  [ "$2" = 0 ] || status=1
+}
+
+nvidia-smi --query-gpu=name,driver_version,pcie.link.gen.max,pcie.link.width.max --format=csv \
+  >"$OUT/device.txt" 2>&1
+cat "$OUT/device.txt"
+
+if [[ " $phases " == *" build "* ]]; then
+  step "configure + build"
+  cmake -S . -B $build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CUDA_ARCHITECTURES=90 \
+    -DOVERLAP_PREGENERATED_DIR="$PWD/.gpu-carry/generated" >"$OUT/configure.log" 2>&1 &&
+    cmake --build $build -j "$(nproc)" >"$OUT/build.log" 2>&1
+  rc=$?; record build $rc
+  [ $rc = 0 ] || { tail -50 "$OUT/build.log"; exit 1; }
+fi
+
+if [[ " $phases " == *" test "* ]]; then
+  step "ctest"
+  ctest --test-dir $build --output-on-failure --timeout 600 >"$OUT/ctest.log" 2>&1
+  rc=$?; record ctest $rc
+  tail -15 "$OUT/ctest.log"
+fi
+
+if [[ " $phases " == *" sanitize "* ]]; then
+  step "compute-sanitizer on every variant (small sizes)"
+  : >"$OUT/sanitizer.log"
+  for tool in memcheck; do
+    for binary in $build/tests/gpu/overlap_example_gpu_tests $build/tests/gpu/overlap_strategy_gpu_tests; do
+      [ -x "$binary" ] || continue
+      OVERLAP_TEST_MAX_EXTENT=1009 compute-sanitizer --tool $tool --error-exitcode 3 \
+        "$binary" --gtest_brief=1 >>"$OUT/sanitizer.log" 2>&1
+      rc=$?; record "$tool $(basename "$binary")" $rc
+    done
+  done
+  grep -E "ERROR SUMMARY|PASSED|FAILED" "$OUT/sanitizer.log" | tail -8
+fi
+
+if [[ " $phases " == *" examples "* ]]; then
+  step "examples"
+  {
+    $build/examples/saxpy/saxpy_example 67108864
+    $build/examples/matmul/matmul_example 4096 1024 1024
+    $build/examples/buoydiff/buoydiff_example 42 1048576
+  } >"$OUT/examples.log" 2>&1
+  rc=$?; record examples $rc
+  cat "$OUT/examples.log"
+fi
+cat "$OUT/summary.txt"
+exit $status
