@@ -1,0 +1,606 @@
+#include "annotation/AnnotationSema.h"
+
+#include "annotation/NameResolver.h"
+#include "annotation/Parser.h"
+#include "annotation/SectionAnalysis.h"
+#include "annotation/Suggest.h"
+
+#include <algorithm>
+#include <array>
+#include <map>
+#include <set>
+
+namespace overlap::annotation {
+namespace {
+
+using ir::Direction;
+
+const char* clauseName(Direction direction) {
+  switch (direction) {
+  case Direction::In:
+    return "copyin";
+  case Direction::Out:
+    return "copyout";
+  case Direction::InOut:
+    return "copy";
+  }
+  return "";
+}
+
+bool isDataClause(ClauseKind kind) {
+  return kind == ClauseKind::CopyIn || kind == ClauseKind::CopyOut || kind == ClauseKind::Copy;
+}
+
+size_t countWritten(const AnnotationSyntax& syntax, bool (*matches)(ClauseKind)) {
+  size_t count = 0;
+  for (ClauseKind kind : syntax.written)
+    count += matches(kind) ? 1 : 0;
+  return count;
+}
+
+// An array while its clauses are checked: the IR array plus what later checks need to know.
+struct ArrayDraft {
+  ir::Array array;
+  unsigned nameLength = 0;
+  bool whole = false;                 // named without a section
+  std::vector<SectionSyntax> spelled; // parallel to array.sections
+  const DataClause* clause = nullptr; // the clause that gave the direction
+  bool brokenSection = false;         // a section was rejected: skip the checks of the rest
+  bool extentGiven = false;
+};
+
+class KernelChecker {
+public:
+  KernelChecker(std::string_view text, const ir::KernelSignature& signature, Diagnostics& diags)
+      : text_(text), signature_(signature), diags_(diags), names_(signature, diags) {}
+
+  std::optional<ir::Kernel> run() {
+    if (signature_.isTemplate) {
+      error(0, 0,
+            "kernel '" + signature_.name +
+                "' is a template; annotate a non-template kernel (wrap each instantiation "
+                "you need in its own __global__ function)");
+      return std::nullopt;
+    }
+    syntax_ = parseAnnotation(text_, diags_);
+    kernel_.signature = signature_;
+    samples_ = sampleParameters(signature_);
+
+    // The mode first: range parameters have no value in the expressions checked after it.
+    checkMode();
+    checkPartition();
+    checkDataClauses();
+    checkExtents();
+    checkCompleteness();
+    checkSections();
+    checkLaunch();
+    checkTune();
+
+    if (hasErrors(diags_))
+      return std::nullopt;
+    for (ArrayDraft& draft : drafts_)
+      kernel_.arrays.push_back(std::move(draft.array));
+    return std::move(kernel_);
+  }
+
+private:
+  void error(unsigned offset, unsigned length, std::string message) {
+    diags_.push_back({Diagnostic::Severity::Error, offset, length, std::move(message)});
+  }
+  void error(const Name& at, std::string message) {
+    error(at.offset, at.length, std::move(message));
+  }
+  void errorAt(const ir::Expr& at, std::string message) {
+    error(at.offset, at.length, std::move(message));
+  }
+  const ir::Parameter& param(int index) const { return signature_.params[index]; }
+
+  // --- partition and mode ---------------------------------------------------------------------
+
+  void checkPartition() {
+    if (syntax_.partitions.empty()) {
+      if (!syntax_.wasWritten(ClauseKind::Partition))
+        error(0, 0,
+              "missing partition(EXPR) clause: say how many indices the chunks split, e.g. "
+              "partition(n)");
+      return;
+    }
+    for (size_t i = 1; i < syntax_.partitions.size(); ++i)
+      error(syntax_.partitions[i].keyword, "duplicate 'partition' clause; give it once");
+    kernel_.partition = names_.resolve(syntax_.partitions[0].extent, ExprContext::Partition);
+  }
+
+  void checkMode() {
+    for (size_t i = 1; i < syntax_.offsets.size(); ++i)
+      error(syntax_.offsets[i].keyword, "duplicate 'offset' clause; give it once");
+    for (size_t i = 1; i < syntax_.ranges.size(); ++i)
+      error(syntax_.ranges[i].keyword, "duplicate 'range' clause; give it once");
+    if (!syntax_.offsets.empty() && !syntax_.ranges.empty()) {
+      const Name& later = syntax_.offsets[0].keyword.offset > syntax_.ranges[0].keyword.offset
+                              ? syntax_.offsets[0].keyword
+                              : syntax_.ranges[0].keyword;
+      error(later, "both offset and range given; choose one mode: offset(PARAM) passes each "
+                   "array from its chunk's section, range(BEGIN, END) passes lo and hi");
+      return;
+    }
+    if (!syntax_.offsets.empty()) {
+      kernel_.mode = ir::ChunkMode::Offset;
+      const OffsetClause& clause = syntax_.offsets[0];
+      kernel_.lengthParam = checkModeParam(clause.lengthParam, "offset", "the chunk length");
+      return;
+    }
+    if (!syntax_.ranges.empty()) {
+      kernel_.mode = ir::ChunkMode::Range;
+      const RangeClause& clause = syntax_.ranges[0];
+      kernel_.beginParam = checkModeParam(clause.beginParam, "range", "lo");
+      kernel_.endParam = checkModeParam(clause.endParam, "range", "hi");
+      if (clause.beginParam.text == clause.endParam.text) {
+        error(clause.endParam, "range begin and end are the same parameter '" +
+                                   clause.endParam.text +
+                                   "'; the kernel needs one parameter for lo and another for hi");
+        kernel_.endParam = -1;
+      }
+      names_.setChunkParams(kernel_.beginParam, kernel_.endParam);
+      return;
+    }
+    if (!syntax_.wasWritten(ClauseKind::Offset) && !syntax_.wasWritten(ClauseKind::Range))
+      error(0, 0,
+            "missing chunk mode: add offset(PARAM) for kernels that index from 0 to a "
+            "length, or range(BEGIN, END) for kernels that take the bounds of their work");
+  }
+
+  int checkModeParam(const Name& name, const char* clause, const char* receives) {
+    std::optional<int> index = names_.findParam(name);
+    if (!index)
+      return -1;
+    const ir::Parameter& p = param(*index);
+    std::string need =
+        std::string("; ") + clause + " needs an integer scalar parameter that receives " + receives;
+    if (p.isPointer) {
+      error(name, "'" + name.text + "' is a pointer" + need);
+      return -1;
+    }
+    if (p.scalarKind != ir::ScalarKind::SignedInteger &&
+        p.scalarKind != ir::ScalarKind::UnsignedInteger) {
+      error(name, "parameter '" + name.text + "' has type '" + p.type + "'" + need);
+      return -1;
+    }
+    return *index;
+  }
+
+  // --- data clauses ---------------------------------------------------------------------------
+
+  ArrayDraft* draftFor(int param) {
+    for (ArrayDraft& draft : drafts_)
+      if (draft.array.param == param)
+        return &draft;
+    return nullptr;
+  }
+
+  void checkDataClauses() {
+    for (const DataClause& clause : syntax_.dataClauses)
+      for (const DataItem& item : clause.items)
+        checkDataItem(clause, item);
+    // Arrays in parameter order, as the IR promises.
+    std::sort(drafts_.begin(), drafts_.end(), [](const ArrayDraft& a, const ArrayDraft& b) {
+      return a.array.param < b.array.param;
+    });
+  }
+
+  void checkDataItem(const DataClause& clause, const DataItem& item) {
+    const char* keyword = clauseName(clause.direction);
+    std::optional<int> index = names_.findParam(item.array);
+    if (!index)
+      return;
+    const ir::Parameter& p = param(*index);
+    if (!p.isPointer) {
+      error(item.array, "'" + item.array.text + "' is not a pointer; " + keyword +
+                            " takes pointer parameters (the kernel's arrays)");
+      return;
+    }
+    namedPointers_.insert(*index);
+    if (p.valueType == "void" || p.elementSize == 0) {
+      std::string type = "'" + p.type + "'";
+      error(item.array, p.valueType == "void"
+                            ? type + " has no element type; use a typed pointer"
+                            : type + " points to a type of unknown size; use a pointer to a "
+                                     "complete type");
+      return;
+    }
+    ArrayDraft* draft = draftFor(*index);
+    if (draft && draft->clause != &clause) {
+      if (draft->array.direction != clause.direction)
+        error(item.array, "'" + item.array.text + "' is already in " +
+                              clauseName(draft->array.direction) +
+                              "; an array has one direction: use copy for read-and-write");
+      else
+        error(item.array, "'" + item.array.text + "' is already named in another " + keyword +
+                              " clause; list all its sections in one clause");
+      return;
+    }
+    if (!draft) {
+      drafts_.emplace_back();
+      draft = &drafts_.back();
+      draft->array.param = *index;
+      draft->array.direction = clause.direction;
+      draft->array.offset = item.array.offset;
+      draft->nameLength = item.array.length;
+      draft->clause = &clause;
+    } else if (draft->whole || !item.section) {
+      error(item.array, "'" + item.array.text +
+                            "' is named both as a whole array and with a section (or twice as a "
+                            "whole); name it once without a section, or only with sections");
+      return;
+    }
+    if (!item.section) {
+      draft->whole = true;
+      return;
+    }
+    ir::Section section;
+    section.begin = resolveSectionBound(item.section->begin);
+    section.end = resolveSectionBound(item.section->end);
+    if (section.begin && section.end) {
+      draft->array.sections.push_back(section);
+      draft->spelled.push_back(*item.section);
+    } else {
+      draft->brokenSection = true;
+    }
+  }
+
+  ir::ExprPtr resolveSectionBound(const ir::ExprPtr& bound) {
+    ir::ExprPtr resolved = names_.resolve(bound, ExprContext::Section);
+    if (resolved && !ir::isAffineInChunk(*resolved)) {
+      errorAt(*resolved, "section bound '" + ir::toSource(*resolved) +
+                             "' is not affine in lo and hi; use sums of lo, hi and len times "
+                             "factors that do not depend on the chunk (no products of two, no "
+                             "division, min or max of them)");
+      return nullptr;
+    }
+    return resolved;
+  }
+
+  // --- extents --------------------------------------------------------------------------------
+
+  void checkExtents() {
+    std::set<int> given;
+    for (const ExtentClause& clause : syntax_.extents) {
+      ir::ExprPtr elements = names_.resolve(clause.elements, ExprContext::Extent);
+      for (const Name& name : clause.arrays) {
+        std::optional<int> index = names_.findParam(name);
+        if (!index)
+          continue;
+        ArrayDraft* draft = draftFor(*index);
+        if (!draft) {
+          // A pointer in no data clause gets its own error; one is enough.
+          if (param(*index).isPointer && namedPointers_.count(*index) == 0)
+            continue;
+          if (!param(*index).isPointer)
+            error(name, "'" + name.text +
+                            "' is not an array; extent lists the arrays of "
+                            "copyin, copyout and copy");
+          continue;
+        }
+        if (!given.insert(*index).second) {
+          error(name, "extent of '" + name.text + "' given twice; give it once");
+          continue;
+        }
+        draft->array.extent = elements;
+        draft->extentGiven = true;
+      }
+    }
+  }
+
+  // --- what must be present -------------------------------------------------------------------
+
+  void checkCompleteness() {
+    size_t writtenData = countWritten(syntax_, isDataClause);
+    if (writtenData == 0) {
+      error(0, 0, "no data clause: name the kernel's arrays in copyin, copyout or copy");
+    } else if (writtenData == syntax_.dataClauses.size()) {
+      for (size_t i = 0; i < signature_.params.size(); ++i)
+        if (param(static_cast<int>(i)).isPointer && namedPointers_.count(static_cast<int>(i)) == 0)
+          error(0, 0,
+                "pointer parameter '" + param(static_cast<int>(i)).name +
+                    "' has no direction; name it in copyin, copyout or copy");
+    }
+    bool extentsComplete = countWritten(syntax_, [](ClauseKind kind) {
+                             return kind == ClauseKind::Extent;
+                           }) == syntax_.extents.size();
+    if (!extentsComplete)
+      return;
+    for (const ArrayDraft& draft : drafts_) {
+      const std::string& name = param(draft.array.param).name;
+      if (!draft.extentGiven)
+        error(draft.array.offset, draft.nameLength,
+              "array '" + name + "' has no extent; add extent(" + name + ": ELEMENTS)");
+    }
+  }
+
+  // --- sections: sizes, outputs, offset mode ---------------------------------------------------
+
+  void checkSections() {
+    for (const ArrayDraft& draft : drafts_) {
+      bool sizesOk = true;
+      for (size_t s = 0; s < draft.array.sections.size(); ++s) {
+        if (sizeCanBeNegative(draft.array.sections[s], kernel_.partition, samples_)) {
+          const SectionSyntax& spelled = draft.spelled[s];
+          error(spelled.offset, spelled.length,
+                "section of '" + param(draft.array.param).name +
+                    "' can have a negative size (end before begin); write it as [begin:end), "
+                    "half-open in elements, not [start:length]");
+          sizesOk = false;
+        }
+      }
+      if (!sizesOk || draft.brokenSection)
+        continue;
+      if (draft.array.direction != Direction::In)
+        checkOutput(draft);
+      else if (kernel_.mode == ir::ChunkMode::Offset && !syntax_.offsets.empty())
+        checkOffsetModeInput(draft);
+    }
+  }
+
+  void checkOutput(const ArrayDraft& draft) {
+    const std::string& name = param(draft.array.param).name;
+    const char* keyword = clauseName(draft.array.direction);
+    const std::vector<ir::Section>& sections = draft.array.sections;
+    std::string writesAll = std::string(keyword) + " of '" + name +
+                            "' without a chunked section: every chunk would write the whole "
+                            "array; give a section such as " +
+                            name + "[lo:hi]";
+    if (sections.empty()) {
+      error(draft.array.offset, draft.nameLength, writesAll);
+      return;
+    }
+    if (sections.size() > 1) {
+      const SectionSyntax& second = draft.spelled[1];
+      error(second.offset, second.length,
+            "output array '" + name + "' has several sections; an output (" + keyword +
+                ") needs exactly one chunked section");
+      return;
+    }
+    if (!sections[0].chunked()) {
+      error(draft.spelled[0].offset, draft.spelled[0].length, writesAll);
+      return;
+    }
+    if (tilesChunks(sections[0], samples_))
+      return;
+    const SectionSyntax& spelled = draft.spelled[0];
+    if (draft.array.direction == Direction::Out)
+      error(spelled.offset, spelled.length,
+            "sections of output '" + name +
+                "' overlap between adjacent chunks, so chunks would write the same elements; an "
+                "output section must tile, like " +
+                name + "[lo*k:hi*k]");
+    else
+      error(spelled.offset, spelled.length,
+            "copy array '" + name +
+                "' has a halo: its sections overlap between adjacent chunks, so reads of "
+                "neighbours' writes would race; split it into a copyin and a copyout array");
+  }
+
+  void checkOffsetModeInput(const ArrayDraft& draft) {
+    const std::string& name = param(draft.array.param).name;
+    const std::vector<ir::Section>& sections = draft.array.sections;
+    if (sections.size() > 1) {
+      error(draft.spelled[1].offset, draft.spelled[1].length,
+            "'" + name +
+                "' has several sections, but offset mode passes each array from its "
+                "section's begin; use range mode for halos and several sections");
+      return;
+    }
+    if (sections.size() == 1 && sections[0].chunked() && !tilesChunks(sections[0], samples_))
+      error(draft.spelled[0].offset, draft.spelled[0].length,
+            "section of '" + name +
+                "' does not tile the chunks (a halo), but offset mode "
+                "passes each array from its section's begin; use range "
+                "mode for halos");
+  }
+
+  // --- launch ---------------------------------------------------------------------------------
+
+  void checkLaunch() {
+    if (syntax_.launches.empty()) {
+      if (!syntax_.wasWritten(ClauseKind::Launch))
+        error(0, 0,
+              "missing launch clause: add launch(grid: DIM, block: DIM), e.g. "
+              "launch(grid: ceil_div(len, 256), block: 256)");
+      return;
+    }
+    for (size_t i = 1; i < syntax_.launches.size(); ++i)
+      error(syntax_.launches[i].keyword, "duplicate 'launch' clause; give it once");
+
+    const LaunchClause& clause = syntax_.launches[0];
+    std::map<std::string, const LaunchEntry*> seen;
+    for (const LaunchEntry& entry : clause.entries) {
+      static const std::vector<std::string> kKeys = {"grid", "block", "shared", "gridstride"};
+      if (std::find(kKeys.begin(), kKeys.end(), entry.key.text) == kKeys.end()) {
+        std::string suggestion = didYouMean(entry.key.text, kKeys);
+        error(entry.key,
+              "unknown launch key '" + entry.key.text + "'" +
+                  (suggestion.empty() ? "; the keys are grid, gridstride, block and shared"
+                                      : suggestion));
+        continue;
+      }
+      if (!seen.emplace(entry.key.text, &entry).second) {
+        error(entry.key, "duplicate '" + entry.key.text + "' in launch; give it once");
+        continue;
+      }
+      checkLaunchEntry(entry);
+    }
+    auto grid = seen.find("grid");
+    auto gridStride = seen.find("gridstride");
+    if (grid != seen.end() && gridStride != seen.end()) {
+      const Name& later = grid->second->key.offset > gridStride->second->key.offset
+                              ? grid->second->key
+                              : gridStride->second->key;
+      error(later, "gridstride and grid exclude each other: gridstride sizes the grid from the "
+                   "occupancy, grid gives it explicitly");
+    } else if (grid == seen.end() && gridStride == seen.end()) {
+      error(clause.keyword, "launch needs 'grid: DIM' (or 'gridstride' for grid-stride kernels)");
+    }
+    if (seen.count("block") == 0)
+      error(clause.keyword, "launch needs 'block: DIM', e.g. block: 256");
+  }
+
+  void checkLaunchEntry(const LaunchEntry& entry) {
+    const std::string& key = entry.key.text;
+    if (key == "gridstride") {
+      kernel_.launch.gridStride = true;
+      if (entry.value)
+        error(entry.value->offset, entry.value->length,
+              "gridstride takes no value; write launch(gridstride, block: DIM)");
+      return;
+    }
+    if (!entry.value) {
+      error(entry.key,
+            "'" + key + "' needs a value: " + key + ": " + (key == "shared" ? "BYTES" : "DIM"));
+      return;
+    }
+    const DimSyntax& value = *entry.value;
+    if (key == "shared") {
+      if (value.parenthesizedList) {
+        error(value.offset, value.length,
+              "shared takes one expression: the bytes of dynamic shared memory");
+        return;
+      }
+      kernel_.launch.sharedBytes = names_.resolve(value.components[0], ExprContext::Launch);
+      return;
+    }
+    if (value.components.size() > 3) {
+      error(value.offset, value.length,
+            "'" + key + "' has " + std::to_string(value.components.size()) +
+                " dimensions; dim3 has at most 3 (x, y, z)");
+      return;
+    }
+    std::array<ir::ExprPtr, 3>& dims = key == "grid" ? kernel_.launch.grid : kernel_.launch.block;
+    for (size_t d = 0; d < value.components.size(); ++d)
+      dims[d] = names_.resolve(value.components[d], ExprContext::Launch);
+  }
+
+  // --- tune -----------------------------------------------------------------------------------
+
+  void checkTune() {
+    std::map<int, const TuneEntry*> byParam;
+    for (const TuneClause& clause : syntax_.tunes) {
+      for (const TuneEntry& entry : clause.entries) {
+        std::optional<int> index = checkTuneParam(entry.param);
+        ir::ExprPtr value = names_.resolve(entry.value, ExprContext::Tune);
+        if (!index || !value)
+          continue;
+        if (!byParam.emplace(*index, &entry).second) {
+          error(entry.param, "tune default for '" + entry.param.text + "' given twice");
+          continue;
+        }
+        kernel_.tuneDefaults.push_back({*index, value});
+      }
+    }
+    checkTuneReferences();
+  }
+
+  std::optional<int> checkTuneParam(const Name& name) {
+    std::optional<int> index = names_.findParam(name);
+    if (!index)
+      return std::nullopt;
+    const ir::Parameter& p = param(*index);
+    if (p.isPointer) {
+      error(name, "'" + name.text +
+                      "' is a pointer; tune gives defaults to integer scalar "
+                      "parameters (the tuner allocates the arrays)");
+      return std::nullopt;
+    }
+    if (!isIntegerScalar(p)) {
+      error(name, "parameter '" + name.text + "' has type '" + p.type +
+                      "'; tune gives defaults to integer parameters");
+      return std::nullopt;
+    }
+    if (*index == kernel_.beginParam || *index == kernel_.endParam) {
+      error(name, "'" + name.text +
+                      "' is set per chunk by the generator (range mode); it needs "
+                      "no tuning default");
+      return std::nullopt;
+    }
+    return index;
+  }
+
+  const ir::TuneDefault* tuneDefaultOf(int param) const {
+    for (const ir::TuneDefault& d : kernel_.tuneDefaults)
+      if (d.param == param)
+        return &d;
+    return nullptr;
+  }
+
+  static void collectParams(const ir::Expr& e, std::vector<const ir::Expr*>& out) {
+    if (e.kind == ir::ExprKind::Param)
+      out.push_back(&e);
+    for (const ir::ExprPtr& operand : e.operands)
+      collectParams(*operand, out);
+  }
+
+  // Defaults may use other parameters' defaults: each must exist, without cycles, and the
+  // values must evaluate.
+  void checkTuneReferences() {
+    bool referencesOk = true;
+    for (const ir::TuneDefault& d : kernel_.tuneDefaults) {
+      std::vector<const ir::Expr*> mentions;
+      collectParams(*d.value, mentions);
+      for (const ir::Expr* mention : mentions) {
+        if (tuneDefaultOf(mention->param))
+          continue;
+        errorAt(*mention, "tune default of '" + param(d.param).name + "' uses '" + mention->name +
+                              "', which has no tune default; add tune(" + mention->name +
+                              " = VALUE)");
+        referencesOk = false;
+      }
+    }
+    if (!referencesOk)
+      return;
+    for (const ir::TuneDefault& d : kernel_.tuneDefaults) {
+      std::set<int> visiting;
+      bool cyclic = false;
+      std::optional<long long> value = evaluateTuneDefault(d.param, visiting, cyclic);
+      if (cyclic) {
+        // Every member of the cycle would report the same; once is enough.
+        errorAt(*d.value, "tune default of '" + param(d.param).name +
+                              "' depends on itself through other tune defaults");
+        return;
+      }
+      if (!value)
+        errorAt(*d.value, "tune default of '" + param(d.param).name +
+                              "' overflows long long or divides by zero");
+    }
+  }
+
+  std::optional<long long> evaluateTuneDefault(int index, std::set<int>& visiting, bool& cyclic) {
+    const ir::TuneDefault* d = tuneDefaultOf(index);
+    if (!d || !visiting.insert(index).second) {
+      cyclic = cyclic || d;
+      return std::nullopt;
+    }
+    ir::Environment env;
+    env.param = [&](int other) { return evaluateTuneDefault(other, visiting, cyclic); };
+    std::optional<long long> value = ir::evaluate(*d->value, env);
+    visiting.erase(index);
+    return value;
+  }
+
+  std::string_view text_;
+  const ir::KernelSignature& signature_;
+  Diagnostics& diags_;
+  NameResolver names_;
+  AnnotationSyntax syntax_;
+  std::vector<ParamSample> samples_;
+  ir::Kernel kernel_;
+  std::vector<ArrayDraft> drafts_;
+  std::set<int> namedPointers_; // pointers named in a data clause, even if rejected there
+};
+
+} // namespace
+
+SemaResult buildKernel(std::string_view text, const ir::KernelSignature& signature) {
+  SemaResult result;
+  result.kernel = KernelChecker(text, signature, result.diagnostics).run();
+  return result;
+}
+
+} // namespace overlap::annotation

@@ -1,0 +1,147 @@
+#include "annotation/NameResolver.h"
+
+#include "annotation/Suggest.h"
+
+#include <memory>
+
+namespace overlap::annotation {
+namespace {
+
+const char* describeContext(ExprContext context) {
+  switch (context) {
+  case ExprContext::Partition:
+    return "the partition extent";
+  case ExprContext::Extent:
+    return "an extent";
+  case ExprContext::Section:
+    return "a section";
+  case ExprContext::Launch:
+    return "the launch geometry";
+  case ExprContext::Tune:
+    return "a tuning default";
+  }
+  return "";
+}
+
+bool isPerChunk(ExprContext context) {
+  return context == ExprContext::Section || context == ExprContext::Launch;
+}
+
+bool dividesByKind(ir::ExprKind kind) {
+  return kind == ir::ExprKind::Div || kind == ir::ExprKind::Mod || kind == ir::ExprKind::CeilDiv;
+}
+
+} // namespace
+
+bool isIntegerScalar(const ir::Parameter& param) {
+  return !param.isPointer && (param.scalarKind == ir::ScalarKind::SignedInteger ||
+                              param.scalarKind == ir::ScalarKind::UnsignedInteger ||
+                              param.scalarKind == ir::ScalarKind::Boolean);
+}
+
+NameResolver::NameResolver(const ir::KernelSignature& signature, Diagnostics& diags)
+    : signature_(signature), diags_(diags) {}
+
+void NameResolver::setChunkParams(int beginParam, int endParam) {
+  beginParam_ = beginParam;
+  endParam_ = endParam;
+}
+
+void NameResolver::error(unsigned offset, unsigned length, std::string message) {
+  diags_.push_back({Diagnostic::Severity::Error, offset, length, std::move(message)});
+}
+
+std::optional<int> NameResolver::findParam(const Name& name) {
+  std::vector<std::string> names;
+  for (size_t i = 0; i < signature_.params.size(); ++i) {
+    if (!signature_.params[i].name.empty() && signature_.params[i].name == name.text)
+      return static_cast<int>(i);
+    names.push_back(signature_.params[i].name);
+  }
+  error(name.offset, name.length,
+        "'" + name.text + "' is not a parameter of kernel '" + signature_.name + "'" +
+            didYouMean(name.text, names));
+  return std::nullopt;
+}
+
+ir::ExprPtr NameResolver::resolve(const ir::ExprPtr& expr, ExprContext context) {
+  switch (expr->kind) {
+  case ir::ExprKind::Literal:
+    return expr;
+  case ir::ExprKind::Param:
+    return resolveName(*expr, context);
+  case ir::ExprKind::ChunkLo:
+  case ir::ExprKind::ChunkHi:
+  case ir::ExprKind::ChunkLen:
+    return checkChunkName(*expr, context) ? expr : nullptr;
+  default:
+    break;
+  }
+  // Resolve every operand before giving up, so each wrong name is reported.
+  auto resolved = std::make_shared<ir::Expr>(*expr);
+  bool ok = true;
+  for (ir::ExprPtr& operand : resolved->operands) {
+    operand = resolve(operand, context);
+    ok = ok && operand;
+  }
+  if (!ok)
+    return nullptr;
+  if (dividesByKind(expr->kind)) {
+    const ir::Expr& divisor = *resolved->operands[1];
+    std::optional<long long> constant = ir::evaluate(divisor, ir::Environment{});
+    if (constant && *constant == 0) {
+      error(divisor.offset, divisor.length, "division by zero");
+      return nullptr;
+    }
+  }
+  // Literal-only arithmetic can be judged now; everything else is checked where it is evaluated.
+  bool operandsConstant = true;
+  for (const ir::ExprPtr& operand : resolved->operands)
+    operandsConstant = operandsConstant && ir::evaluate(*operand, ir::Environment{}).has_value();
+  if (operandsConstant && !ir::evaluate(*resolved, ir::Environment{})) {
+    error(expr->offset, expr->length, "'" + ir::toSource(*resolved) + "' overflows long long");
+    return nullptr;
+  }
+  return resolved;
+}
+
+ir::ExprPtr NameResolver::resolveName(const ir::Expr& expr, ExprContext context) {
+  std::optional<int> index = findParam(Name{expr.name, expr.offset, expr.length});
+  if (!index)
+    return nullptr;
+  const ir::Parameter& p = param(*index);
+  if (p.isPointer) {
+    error(expr.offset, expr.length,
+          "'" + expr.name + "' is a pointer; expressions need integer parameters");
+    return nullptr;
+  }
+  if (!isIntegerScalar(p)) {
+    error(expr.offset, expr.length,
+          "parameter '" + expr.name + "' has type '" + p.type +
+              "'; expressions need integer parameters");
+    return nullptr;
+  }
+  if (*index == beginParam_ || *index == endParam_) {
+    const char* replacement = *index == beginParam_ ? "lo" : "hi";
+    error(
+        expr.offset, expr.length,
+        "'" + expr.name + "' is set per chunk by the generator (range mode), so it has no value " +
+            (isPerChunk(context) ? std::string("of its own here; write ") + replacement + " instead"
+                                 : std::string("in ") + describeContext(context)));
+    return nullptr;
+  }
+  auto resolved = std::make_shared<ir::Expr>(expr);
+  resolved->param = *index;
+  return resolved;
+}
+
+bool NameResolver::checkChunkName(const ir::Expr& expr, ExprContext context) {
+  if (isPerChunk(context))
+    return true;
+  error(expr.offset, expr.length,
+        "'" + expr.name + "' cannot be used in " + describeContext(context) +
+            ": lo, hi and len exist only per chunk, in sections and launch");
+  return false;
+}
+
+} // namespace overlap::annotation

@@ -1,0 +1,595 @@
+#include "annotation/Parser.h"
+
+#include "annotation/Lexer.h"
+#include "annotation/Suggest.h"
+
+#include <memory>
+#include <utility>
+
+namespace overlap::annotation {
+namespace {
+
+using ir::Expr;
+using ir::ExprKind;
+using ir::ExprPtr;
+
+struct ClauseKeyword {
+  const char* spelling;
+  ClauseKind kind;
+};
+
+constexpr ClauseKeyword kClauseKeywords[] = {
+    {"partition", ClauseKind::Partition}, {"offset", ClauseKind::Offset},
+    {"range", ClauseKind::Range},         {"copyin", ClauseKind::CopyIn},
+    {"copyout", ClauseKind::CopyOut},     {"copy", ClauseKind::Copy},
+    {"extent", ClauseKind::Extent},       {"launch", ClauseKind::Launch},
+    {"tune", ClauseKind::Tune},
+};
+
+const ClauseKeyword* findClauseKeyword(std::string_view spelling) {
+  for (const ClauseKeyword& keyword : kClauseKeywords)
+    if (spelling == keyword.spelling)
+      return &keyword;
+  return nullptr;
+}
+
+std::vector<std::string> clauseKeywordSpellings() {
+  std::vector<std::string> spellings;
+  for (const ClauseKeyword& keyword : kClauseKeywords)
+    spellings.emplace_back(keyword.spelling);
+  return spellings;
+}
+
+struct Function {
+  const char* spelling;
+  ExprKind kind;
+};
+
+constexpr Function kFunctions[] = {
+    {"min", ExprKind::Min}, {"max", ExprKind::Max}, {"ceil_div", ExprKind::CeilDiv}};
+
+int binaryPrecedence(const Token& token) {
+  if (token.isPunct("+") || token.isPunct("-"))
+    return 1;
+  if (token.isPunct("*") || token.isPunct("/") || token.isPunct("%"))
+    return 2;
+  return 0;
+}
+
+ExprKind binaryKind(const Token& token) {
+  switch (token.text[0]) {
+  case '+':
+    return ExprKind::Add;
+  case '-':
+    return ExprKind::Sub;
+  case '*':
+    return ExprKind::Mul;
+  case '/':
+    return ExprKind::Div;
+  default:
+    return ExprKind::Mod;
+  }
+}
+
+// C++ operators the language leaves out; seeing one deserves a clearer message than "expected ')'".
+bool isUnsupportedOperator(const Token& token) {
+  if (token.kind != TokenKind::Punct)
+    return false;
+  for (const char* op : {"<<", ">>", "&", "|", "^", "~", "!", "<", ">", "?"})
+    if (token.text == op)
+      return true;
+  return false;
+}
+
+std::string unsupportedOperatorMessage(const Token& token) {
+  if (token.isPunct("<<") || token.isPunct(">>"))
+    return "'" + std::string(token.text) +
+           "' is not supported in annotation expressions; use a literal or a product";
+  return "operator '" + std::string(token.text) +
+         "' is not supported in annotation expressions; use + - * / % min max ceil_div";
+}
+
+class Parser {
+public:
+  Parser(std::string_view text, Diagnostics& diags) : diags_(diags) {
+    size_t before = diags.size();
+    tokens_ = lex(text, diags);
+    if (diags.size() != before)
+      syntax_.hasSyntaxErrors = true;
+    limit_ = tokens_.size() - 1; // the End token
+  }
+
+  AnnotationSyntax run() {
+    bool afterClause = false;
+    while (!atLimit()) {
+      const Token& token = peek();
+      if (token.isPunct(",") && afterClause) {
+        advance();
+        afterClause = false;
+        continue;
+      }
+      if (token.kind != TokenKind::Identifier) {
+        reportJunk();
+        afterClause = false;
+        continue;
+      }
+      if (!parseClause())
+        break; // unterminated: the rest of the text is inside the broken clause
+      afterClause = true;
+    }
+    return std::move(syntax_);
+  }
+
+private:
+  const Token& peek(size_t ahead = 0) const {
+    size_t index = pos_ + ahead;
+    return tokens_[index < limit_ ? index : limit_];
+  }
+  bool atLimit() const { return pos_ >= limit_; }
+  const Token& advance() {
+    const Token& token = tokens_[pos_];
+    if (pos_ < limit_)
+      ++pos_;
+    return token;
+  }
+  unsigned endOfPrevious() const {
+    const Token& last = tokens_[pos_ - 1];
+    return last.offset + last.length;
+  }
+
+  void error(unsigned offset, unsigned length, std::string message) {
+    diags_.push_back({Diagnostic::Severity::Error, offset, length, std::move(message)});
+    syntax_.hasSyntaxErrors = true;
+  }
+  // Reports the token as unexpected: its own message for a malformed literal or character.
+  void errorAt(const Token& token, const std::string& message) {
+    if (token.kind == TokenKind::Invalid)
+      error(token.offset, token.length, token.message);
+    else if (isUnsupportedOperator(token))
+      error(token.offset, token.length, unsupportedOperatorMessage(token));
+    else
+      error(token.offset, token.length, message);
+  }
+  bool expectPunct(std::string_view spelling, const std::string& where) {
+    if (peek().isPunct(spelling)) {
+      advance();
+      return true;
+    }
+    errorAt(peek(),
+            "expected '" + std::string(spelling) + "' " + where + ", found " + describe(peek()));
+    return false;
+  }
+  std::optional<Name> expectIdentifier(const std::string& what) {
+    const Token& token = peek();
+    if (token.kind != TokenKind::Identifier) {
+      errorAt(token, "expected " + what + ", found " + describe(token));
+      return std::nullopt;
+    }
+    advance();
+    return Name{std::string(token.text), token.offset, token.length};
+  }
+
+  size_t matchingClose(size_t open) const {
+    int depth = 0;
+    for (size_t i = open; i + 1 < tokens_.size(); ++i) {
+      if (tokens_[i].isPunct("("))
+        ++depth;
+      else if (tokens_[i].isPunct(")") && --depth == 0)
+        return i;
+    }
+    return std::string_view::npos;
+  }
+
+  void reportJunk() {
+    const Token& token = advance();
+    bool clauseFollows = false;
+    for (size_t i = pos_; i < limit_ && !clauseFollows; ++i)
+      clauseFollows = tokens_[i].kind == TokenKind::Identifier;
+    if (token.kind == TokenKind::Invalid)
+      errorAt(token, "");
+    else if (clauseFollows)
+      error(token.offset, token.length,
+            "expected a clause name such as copyin, found " + describe(token));
+    else
+      error(token.offset, token.length,
+            "unexpected " + describe(token) + " after the last clause; remove it");
+    // One report for a run of junk: skip to what may start the next clause.
+    while (!atLimit() && peek().kind != TokenKind::Identifier)
+      advance();
+  }
+
+  // Parses one clause starting at its keyword; false when it is unterminated.
+  bool parseClause() {
+    const Token& keywordToken = advance();
+    Name keyword{std::string(keywordToken.text), keywordToken.offset, keywordToken.length};
+    const ClauseKeyword* known = findClauseKeyword(keyword.text);
+    if (known)
+      syntax_.written.push_back(known->kind);
+    if (!peek().isPunct("(")) {
+      if (known)
+        errorAt(peek(), "expected '(' after '" + keyword.text + "', found " + describe(peek()));
+      else
+        reportUnknownClause(keyword);
+      return true;
+    }
+    size_t open = pos_;
+    size_t close = matchingClose(open);
+    if (close == std::string_view::npos) {
+      if (known)
+        error(keyword.offset, tokens_[open].offset + 1 - keyword.offset,
+              "unterminated '" + keyword.text + "' clause; add the missing ')'");
+      else
+        reportUnknownClause(keyword);
+      return false;
+    }
+    if (!known) {
+      reportUnknownClause(keyword);
+      pos_ = close + 1;
+      return true;
+    }
+    advance(); // (
+    size_t outerLimit = limit_;
+    limit_ = close;
+    bool parsed = parseClauseBody(known->kind, keyword);
+    if (parsed && !atLimit())
+      errorAt(peek(),
+              "expected ')' to end the '" + keyword.text + "' clause, found " + describe(peek()));
+    limit_ = outerLimit;
+    pos_ = close + 1;
+    return true;
+  }
+
+  void reportUnknownClause(const Name& keyword) {
+    error(keyword.offset, keyword.length,
+          "unknown clause '" + keyword.text + "'" +
+              (didYouMean(keyword.text, clauseKeywordSpellings()).empty()
+                   ? "; the clauses are partition, offset, range, copyin, copyout, copy, extent, "
+                     "launch and tune"
+                   : didYouMean(keyword.text, clauseKeywordSpellings())));
+  }
+
+  bool parseClauseBody(ClauseKind kind, const Name& keyword) {
+    switch (kind) {
+    case ClauseKind::Partition:
+      return parsePartition(keyword);
+    case ClauseKind::Offset:
+      return parseOffset(keyword);
+    case ClauseKind::Range:
+      return parseRange(keyword);
+    case ClauseKind::CopyIn:
+      return parseData(keyword, ir::Direction::In);
+    case ClauseKind::CopyOut:
+      return parseData(keyword, ir::Direction::Out);
+    case ClauseKind::Copy:
+      return parseData(keyword, ir::Direction::InOut);
+    case ClauseKind::Extent:
+      return parseExtent(keyword);
+    case ClauseKind::Launch:
+      return parseLaunch(keyword);
+    case ClauseKind::Tune:
+      return parseTune(keyword);
+    }
+    return false;
+  }
+
+  bool parsePartition(const Name& keyword) {
+    ExprPtr extent = parseExpr();
+    if (!extent)
+      return false;
+    syntax_.partitions.push_back({keyword, extent});
+    return true;
+  }
+
+  bool parseOffset(const Name& keyword) {
+    std::optional<Name> param = expectIdentifier("the name of the parameter that receives the "
+                                                 "chunk length");
+    if (!param)
+      return false;
+    syntax_.offsets.push_back({keyword, *param});
+    return true;
+  }
+
+  bool parseRange(const Name& keyword) {
+    std::optional<Name> begin = expectIdentifier("the name of the parameter that receives lo");
+    if (!begin || !expectPunct(",", "between the begin and end parameters of range"))
+      return false;
+    std::optional<Name> end = expectIdentifier("the name of the parameter that receives hi");
+    if (!end)
+      return false;
+    syntax_.ranges.push_back({keyword, *begin, *end});
+    return true;
+  }
+
+  bool parseData(const Name& keyword, ir::Direction direction) {
+    DataClause clause{keyword, direction, {}};
+    do {
+      std::optional<Name> array = expectIdentifier("an array name");
+      if (!array)
+        return false;
+      DataItem item{*array, std::nullopt};
+      if (peek().isPunct("[")) {
+        unsigned open = advance().offset;
+        SectionSyntax section;
+        section.begin = parseExpr();
+        if (!section.begin || !expectPunct(":", "between the begin and end of the section"))
+          return false;
+        section.end = parseExpr();
+        if (!section.end || !expectPunct("]", "to close the section"))
+          return false;
+        section.offset = open;
+        section.length = endOfPrevious() - open;
+        item.section = section;
+      }
+      clause.items.push_back(std::move(item));
+    } while (acceptListSeparator(keyword));
+    if (failed_)
+      return false;
+    syntax_.dataClauses.push_back(std::move(clause));
+    return true;
+  }
+
+  // After a list element: true to parse another one. Anything but ',' or the clause's end is an
+  // error (recorded in failed_).
+  bool acceptListSeparator(const Name& keyword) {
+    failed_ = false;
+    if (peek().isPunct(",")) {
+      advance();
+      return true;
+    }
+    if (!atLimit()) {
+      errorAt(peek(), "expected ',' or ')' in '" + keyword.text + "', found " + describe(peek()));
+      failed_ = true;
+    }
+    return false;
+  }
+
+  bool parseExtent(const Name& keyword) {
+    ExtentClause clause{keyword, {}, nullptr};
+    while (true) {
+      std::optional<Name> array = expectIdentifier("an array name");
+      if (!array)
+        return false;
+      clause.arrays.push_back(*array);
+      if (peek().isPunct(",")) {
+        advance();
+        continue;
+      }
+      if (peek().isPunct(":")) {
+        advance();
+        break;
+      }
+      errorAt(peek(), "expected ',' or ':' in 'extent' (extent(x, y: ELEMENTS)), found " +
+                          describe(peek()));
+      return false;
+    }
+    clause.elements = parseExpr();
+    if (!clause.elements)
+      return false;
+    syntax_.extents.push_back(std::move(clause));
+    return true;
+  }
+
+  bool parseLaunch(const Name& keyword) {
+    LaunchClause clause{keyword, {}};
+    do {
+      std::optional<Name> key = expectIdentifier("a launch key (grid, gridstride, block, shared)");
+      if (!key)
+        return false;
+      LaunchEntry entry{*key, std::nullopt};
+      if (peek().isPunct(":")) {
+        advance();
+        entry.value = parseDim();
+        if (!entry.value)
+          return false;
+      } else if (!peek().isPunct(",") && !atLimit()) {
+        errorAt(peek(), "expected ':' after '" + key->text + "', found " + describe(peek()));
+        return false;
+      }
+      clause.entries.push_back(std::move(entry));
+    } while (acceptListSeparator(keyword));
+    if (failed_)
+      return false;
+    syntax_.launches.push_back(std::move(clause));
+    return true;
+  }
+
+  // DIM := EXPR | '(' EXPR ',' EXPR [',' EXPR] ')'. A parenthesized group is a list only when it
+  // has a comma at its own level, so "(n + 1) / 2" stays an expression.
+  std::optional<DimSyntax> parseDim() {
+    DimSyntax dim;
+    dim.offset = peek().offset;
+    if (peek().isPunct("(") && groupHasTopLevelComma(pos_)) {
+      advance();
+      dim.parenthesizedList = true;
+      do {
+        ExprPtr component = parseExpr();
+        if (!component)
+          return std::nullopt;
+        dim.components.push_back(component);
+      } while (peek().isPunct(",") && (advance(), true));
+      if (!expectPunct(")", "to close the dimensions"))
+        return std::nullopt;
+    } else {
+      ExprPtr component = parseExpr();
+      if (!component)
+        return std::nullopt;
+      dim.components.push_back(component);
+    }
+    dim.length = endOfPrevious() - dim.offset;
+    return dim;
+  }
+
+  bool groupHasTopLevelComma(size_t open) const {
+    int depth = 0;
+    for (size_t i = open; i < limit_; ++i) {
+      if (tokens_[i].isPunct("("))
+        ++depth;
+      else if (tokens_[i].isPunct(")") && --depth == 0)
+        return false;
+      else if (depth == 1 && tokens_[i].isPunct(","))
+        return true;
+    }
+    return false;
+  }
+
+  bool parseTune(const Name& keyword) {
+    TuneClause clause{keyword, {}};
+    do {
+      std::optional<Name> param = expectIdentifier("a parameter name");
+      if (!param || !expectPunct("=", "after the parameter name (tune(n = VALUE))"))
+        return false;
+      ExprPtr value = parseExpr();
+      if (!value)
+        return false;
+      clause.entries.push_back({*param, value});
+    } while (acceptListSeparator(keyword));
+    if (failed_)
+      return false;
+    syntax_.tunes.push_back(std::move(clause));
+    return true;
+  }
+
+  // Expressions: precedence climbing over + - (1) and * / % (2), then unary minus.
+  ExprPtr parseExpr() { return parseBinary(1); }
+
+  ExprPtr parseBinary(int minPrecedence) {
+    ExprPtr lhs = parseUnary();
+    while (lhs) {
+      const Token& op = peek();
+      if (isUnsupportedOperator(op)) {
+        errorAt(op, "");
+        return nullptr;
+      }
+      int precedence = binaryPrecedence(op);
+      if (precedence < minPrecedence || precedence == 0)
+        break;
+      advance();
+      ExprPtr rhs = parseBinary(precedence + 1);
+      if (!rhs)
+        return nullptr;
+      lhs = makeNode(binaryKind(op), lhs->offset, {lhs, rhs});
+    }
+    return lhs;
+  }
+
+  ExprPtr parseUnary() {
+    const Token& token = peek();
+    if (token.isPunct("-") || token.isPunct("+")) {
+      advance();
+      ExprPtr operand = parseUnary();
+      if (!operand || token.isPunct("+"))
+        return operand;
+      return makeNode(ExprKind::Negate, token.offset, {operand});
+    }
+    return parsePrimary();
+  }
+
+  ExprPtr parsePrimary() {
+    const Token& token = peek();
+    switch (token.kind) {
+    case TokenKind::Integer: {
+      advance();
+      auto literal = std::make_shared<Expr>();
+      literal->kind = ExprKind::Literal;
+      literal->value = token.value;
+      literal->offset = token.offset;
+      literal->length = token.length;
+      return literal;
+    }
+    case TokenKind::Identifier:
+      if (peek(1).isPunct("("))
+        return parseCall();
+      advance();
+      return makeName(token);
+    default:
+      break;
+    }
+    if (token.isPunct("(")) {
+      advance();
+      ExprPtr inner = parseExpr();
+      if (!inner || !expectPunct(")", "to close the parenthesized expression"))
+        return nullptr;
+      // The parentheses belong to the spelled text, so diagnostics underline them too.
+      auto widened = std::make_shared<Expr>(*inner);
+      widened->offset = token.offset;
+      widened->length = endOfPrevious() - token.offset;
+      return widened;
+    }
+    errorAt(token, "expected an expression, found " + describe(token));
+    return nullptr;
+  }
+
+  ExprPtr makeName(const Token& token) {
+    auto name = std::make_shared<Expr>();
+    if (token.text == "lo")
+      name->kind = ExprKind::ChunkLo;
+    else if (token.text == "hi")
+      name->kind = ExprKind::ChunkHi;
+    else if (token.text == "len")
+      name->kind = ExprKind::ChunkLen;
+    else
+      name->kind = ExprKind::Param;
+    name->name = std::string(token.text);
+    name->offset = token.offset;
+    name->length = token.length;
+    return name;
+  }
+
+  ExprPtr parseCall() {
+    const Token& nameToken = advance();
+    const Function* function = nullptr;
+    for (const Function& f : kFunctions)
+      if (nameToken.text == f.spelling)
+        function = &f;
+    if (!function) {
+      std::string suggestion = didYouMean(nameToken.text, {"min", "max", "ceil_div"});
+      error(nameToken.offset, nameToken.length,
+            "unknown function '" + std::string(nameToken.text) + "'" +
+                (suggestion.empty() ? "; expressions may call min, max and ceil_div" : suggestion));
+      return nullptr;
+    }
+    advance(); // (
+    std::vector<ExprPtr> arguments;
+    if (!peek().isPunct(")")) {
+      do {
+        ExprPtr argument = parseExpr();
+        if (!argument)
+          return nullptr;
+        arguments.push_back(argument);
+      } while (peek().isPunct(",") && (advance(), true));
+    }
+    if (!expectPunct(")", "to close the call of '" + std::string(nameToken.text) + "'"))
+      return nullptr;
+    if (arguments.size() != 2) {
+      error(nameToken.offset, endOfPrevious() - nameToken.offset,
+            "'" + std::string(nameToken.text) + "' takes 2 arguments, found " +
+                std::to_string(arguments.size()));
+      return nullptr;
+    }
+    return makeNode(function->kind, nameToken.offset, std::move(arguments));
+  }
+
+  ExprPtr makeNode(ExprKind kind, unsigned offset, std::vector<ExprPtr> operands) {
+    auto node = std::make_shared<Expr>();
+    node->kind = kind;
+    node->operands = std::move(operands);
+    node->offset = offset;
+    node->length = endOfPrevious() - offset;
+    return node;
+  }
+
+  Diagnostics& diags_;
+  std::vector<Token> tokens_;
+  size_t pos_ = 0;
+  size_t limit_ = 0; // index of the token that ends the current clause (or the End token)
+  bool failed_ = false;
+  AnnotationSyntax syntax_;
+};
+
+} // namespace
+
+AnnotationSyntax parseAnnotation(std::string_view text, Diagnostics& diags) {
+  return Parser(text, diags).run();
+}
+
+} // namespace overlap::annotation

@@ -1,0 +1,40 @@
+// Judges affine sections over sampled parameter values: whether the sections of consecutive
+// chunks tile (never overlap), and whether a section can be empty-with-a-negative-size. Sections
+// are affine in lo and hi (checked before), so a bound is b0 + bl*lo + bh*hi for fixed parameter
+// values, and three evaluations give its coefficients exactly.
+#pragma once
+
+#include "ir/Expr.h"
+#include "ir/KernelIR.h"
+
+#include <optional>
+#include <vector>
+
+namespace overlap::annotation {
+
+// Values for every parameter (nullopt for those expressions cannot read), one set per sample.
+using ParamSample = std::vector<std::optional<long long>>;
+
+// Deterministic samples: each integer parameter gets one of 1, 3, 64, 1000, 4099, both all alike
+// and rotated so that different parameters get different values; bools get 0 or 1.
+std::vector<ParamSample> sampleParameters(const ir::KernelSignature& signature);
+
+// Coefficients of an affine bound for one sample; nullopt when it cannot be evaluated there.
+struct AffineForm {
+  long long constant = 0;
+  long long lo = 0;
+  long long hi = 0;
+};
+std::optional<AffineForm> affineForm(const ir::Expr& bound, const ParamSample& sample);
+
+// True unless, for some sample, chunk [lo, hi)'s section overlaps the next chunk [hi, ...)'s:
+// begin must not depend on hi, end not on lo, both must move by the same non-negative stride,
+// and end(lo = hi = x) <= begin(x).
+bool tilesChunks(const ir::Section& section, const std::vector<ParamSample>& samples);
+
+// True when, for some sample and some 0 <= lo <= hi <= P, end - begin < 0. `partition` may be
+// null; the chunk bounds are then sampled from small values.
+bool sizeCanBeNegative(const ir::Section& section, const ir::ExprPtr& partition,
+                       const std::vector<ParamSample>& samples);
+
+} // namespace overlap::annotation

@@ -1,0 +1,31 @@
+// Helpers that generated code calls when it prints annotation expressions (ir::toCxx): min, max
+// and ceil_div on long long, with exactly the semantics the generator evaluates them with
+// (generator/ir/Expr.cpp), so a bound checked at generation time is the bound used at run time.
+// Usable from host and device code; includes nothing from CUDA.
+#pragma once
+
+#if defined(__CUDACC__)
+#define OVERLAP_EXPR_HOST_DEVICE __host__ __device__
+#else
+#define OVERLAP_EXPR_HOST_DEVICE
+#endif
+
+namespace overlap {
+
+OVERLAP_EXPR_HOST_DEVICE constexpr long long min_ll(long long a, long long b) {
+  return a < b ? a : b;
+}
+
+OVERLAP_EXPR_HOST_DEVICE constexpr long long max_ll(long long a, long long b) {
+  return a > b ? a : b;
+}
+
+// The exact ceiling of a / b for every sign of a and b (b != 0). (a + b - 1) / b agrees only for
+// a >= 0 < b and can overflow.
+OVERLAP_EXPR_HOST_DEVICE constexpr long long ceil_div(long long a, long long b) {
+  return a / b + ((a % b != 0 && ((a % b > 0) == (b > 0))) ? 1 : 0);
+}
+
+} // namespace overlap
+
+#undef OVERLAP_EXPR_HOST_DEVICE
