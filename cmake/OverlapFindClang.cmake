@@ -1,0 +1,102 @@
+# Finds a Clang development package (LibTooling) for the generator.
+#
+# Tries the versions in OVERLAP_CLANG_VERSIONS (newest first) under /usr/lib/llvm-<N>/lib/cmake/clang,
+# unless Clang_DIR names a package explicitly. Sets:
+#   OVERLAP_CLANG_FOUND        ON when a usable package was found
+#   OVERLAP_CLANG_VERSION      its full version, e.g. 19.1.7
+#   OVERLAP_CLANG_RESOURCE_DIR the builtin headers the generator parses CUDA with (the CUDA
+#                              wrapper headers live there, and clang does not find them by itself
+#                              from a LibTooling executable installed elsewhere)
+# and an INTERFACE target overlap_clang_libs carrying includes, definitions and libraries.
+# Prefers the shared clang-cpp and LLVM libraries: linking the static component libraries costs
+# minutes and gigabytes per executable.
+
+set(OVERLAP_CLANG_FOUND OFF)
+set(OVERLAP_CLANG_VERSION "")
+set(OVERLAP_CLANG_RESOURCE_DIR "")
+
+function(_overlap_clang_candidate_dirs out)
+  set(dirs)
+  if(Clang_DIR)
+    list(APPEND dirs "${Clang_DIR}")
+  endif()
+  foreach(version IN LISTS OVERLAP_CLANG_VERSIONS)
+    list(APPEND dirs "/usr/lib/llvm-${version}/lib/cmake/clang")
+  endforeach()
+  set(${out} "${dirs}" PARENT_SCOPE)
+endfunction()
+
+_overlap_clang_candidate_dirs(_overlap_clang_dirs)
+set(_overlap_clang_rejected "")
+foreach(_overlap_clang_dir IN LISTS _overlap_clang_dirs)
+  # ClangConfig.cmake calls find_package(LLVM ... REQUIRED): check that LLVM is there first, so a
+  # broken or partial install is skipped instead of failing the configure.
+  if(NOT EXISTS "${_overlap_clang_dir}/ClangConfig.cmake")
+    list(APPEND _overlap_clang_rejected "${_overlap_clang_dir}: no ClangConfig.cmake")
+    continue()
+  endif()
+  if(NOT EXISTS "${_overlap_clang_dir}/../llvm/LLVMConfig.cmake")
+    list(APPEND _overlap_clang_rejected "${_overlap_clang_dir}: no matching LLVMConfig.cmake")
+    continue()
+  endif()
+  unset(Clang_DIR CACHE)
+  unset(LLVM_DIR CACHE)
+  find_package(Clang CONFIG QUIET PATHS "${_overlap_clang_dir}" NO_DEFAULT_PATH)
+  if(NOT Clang_FOUND)
+    list(APPEND _overlap_clang_rejected "${_overlap_clang_dir}: find_package(Clang) failed")
+    continue()
+  endif()
+  if(NOT LLVM_VERSION_MAJOR IN_LIST OVERLAP_CLANG_VERSIONS)
+    list(APPEND _overlap_clang_rejected
+         "${_overlap_clang_dir}: version ${LLVM_VERSION} is not one of ${OVERLAP_CLANG_VERSIONS}")
+    continue()
+  endif()
+  set(_overlap_resource_dir "${LLVM_LIBRARY_DIR}/clang/${LLVM_VERSION_MAJOR}")
+  if(NOT EXISTS "${_overlap_resource_dir}/include/__clang_cuda_runtime_wrapper.h")
+    list(APPEND _overlap_clang_rejected
+         "${_overlap_clang_dir}: no CUDA wrapper headers in ${_overlap_resource_dir}/include "
+         "(install the clang-${LLVM_VERSION_MAJOR} or libclang-common-${LLVM_VERSION_MAJOR}-dev package)")
+    continue()
+  endif()
+  set(OVERLAP_CLANG_FOUND ON)
+  set(OVERLAP_CLANG_VERSION "${LLVM_VERSION}")
+  set(OVERLAP_CLANG_RESOURCE_DIR "${_overlap_resource_dir}")
+  break()
+endforeach()
+
+if(NOT OVERLAP_CLANG_FOUND)
+  string(REPLACE ";" "\n    " _overlap_clang_why "${_overlap_clang_rejected}")
+  message(STATUS "Overlap: no usable Clang (${OVERLAP_CLANG_VERSIONS}); the generator (overlap-gen) "
+                 "is not built. Set Clang_DIR to a <prefix>/lib/cmake/clang to pick one. Tried:\n"
+                 "    ${_overlap_clang_why}")
+  return()
+endif()
+
+if(TARGET clang-cpp)
+  set(_overlap_clang_link clang-cpp)
+else()
+  set(_overlap_clang_link clangTooling clangFrontend clangDriver clangSerialization clangParse
+                          clangSema clangAnalysis clangEdit clangAST clangLex clangBasic)
+endif()
+if(LLVM_LINK_LLVM_DYLIB AND TARGET LLVM)
+  list(APPEND _overlap_clang_link LLVM)
+else()
+  llvm_map_components_to_libnames(_overlap_llvm_libs support option frontendopenmp targetparser)
+  list(APPEND _overlap_clang_link ${_overlap_llvm_libs})
+endif()
+
+if(NOT TARGET overlap_clang_libs)
+  add_library(overlap_clang_libs INTERFACE)
+  target_include_directories(overlap_clang_libs SYSTEM INTERFACE ${LLVM_INCLUDE_DIRS}
+                                                                 ${CLANG_INCLUDE_DIRS})
+  separate_arguments(_overlap_llvm_definitions NATIVE_COMMAND "${LLVM_DEFINITIONS}")
+  target_compile_options(overlap_clang_libs INTERFACE ${_overlap_llvm_definitions})
+  if(NOT LLVM_ENABLE_RTTI)
+    # Classes derived from Clang's (ASTConsumer, FrontendAction, ...) need the same RTTI setting.
+    target_compile_options(overlap_clang_libs INTERFACE -fno-rtti)
+  endif()
+  target_link_libraries(overlap_clang_libs INTERFACE ${_overlap_clang_link})
+endif()
+
+message(STATUS "Overlap: Clang ${OVERLAP_CLANG_VERSION} for the generator (${Clang_DIR}), "
+               "resource dir ${OVERLAP_CLANG_RESOURCE_DIR}, linking ${_overlap_clang_link}")

@@ -1,0 +1,41 @@
+#include "frontend/CompilerCommandLine.h"
+
+#include <llvm/Support/FileSystem.h>
+#include <llvm/Support/Path.h>
+
+namespace overlap::frontend {
+
+std::vector<std::string> buildCompilerCommandLine(const ToolchainLayout& toolchain,
+                                                  const std::string& inputPath,
+                                                  const std::vector<std::string>& extraArgs) {
+  std::vector<std::string> args = {
+      "clang++",
+      "-fsyntax-only",
+      // Host-only: the driver then plans one compilation, which is what LibTooling runs, and the
+      // host AST is all the generator needs (kernel signatures and their annotations).
+      "--cuda-host-only",
+      "--cuda-path=" + toolchain.cudaPath,
+      "-resource-dir",
+      toolchain.resourceDir,
+      // Clang knows CUDA versions only up to its release; newer toolkits parse fine.
+      "-Wno-unknown-cuda-version",
+      "-isystem",
+      toolchain.shimDir,
+  };
+  // CUDA 13 moved the CCCL headers (cuda/std, thrust, cub) out of include/; nvcc adds this path
+  // itself, clang does not.
+  llvm::SmallString<256> cccl(toolchain.cudaPath);
+  llvm::sys::path::append(cccl, "include", "cccl");
+  if (llvm::sys::fs::is_directory(cccl)) {
+    args.push_back("-isystem");
+    args.push_back(std::string(cccl));
+  }
+  args.insert(args.end(), {"-I", toolchain.overlapIncludeDir, "-D__OVERLAP_GENERATOR__=1",
+                           "-std=c++17"});
+  args.insert(args.end(), extraArgs.begin(), extraArgs.end());
+  // -x applies to the inputs after it; the user's args may not carry another input language.
+  args.insert(args.end(), {"-x", "cuda", inputPath});
+  return args;
+}
+
+} // namespace overlap::frontend

@@ -1,0 +1,32 @@
+// What one parse of an annotated .cu file yields, free of Clang types.
+#pragma once
+
+#include "ir/KernelIR.h"
+
+#include <string>
+#include <vector>
+
+namespace overlap::frontend {
+
+// An annotated kernel as found in the source, before its annotation is checked.
+struct FoundKernel {
+  ir::KernelSignature signature;
+  std::string annotation; // the text between OVERLAP_KERNEL's parentheses, verbatim
+  unsigned line = 0;      // of the kernel's name
+  unsigned annotationLine = 0, annotationColumn = 0; // of the annotation text's first character
+};
+
+struct FrontendOutput {
+  // Every annotated __global__ kernel defined at a supported scope, in source order, whether or
+  // not its annotation checked.
+  std::vector<FoundKernel> found;
+  // The IR of the kernels whose annotations checked. Complete only when the parse reported no
+  // errors.
+  std::vector<ir::Kernel> kernels;
+  // The input file first, then every file it included, directly or not.
+  std::vector<std::string> dependencies;
+  unsigned errorCount = 0;
+  bool ok() const { return errorCount == 0; }
+};
+
+} // namespace overlap::frontend
