@@ -412,14 +412,19 @@ private:
 
     const LaunchClause& clause = syntax_.launches[0];
     std::map<std::string, const LaunchEntry*> seen;
+    std::set<std::string> misspelled;
     for (const LaunchEntry& entry : clause.entries) {
       static const std::vector<std::string> kKeys = {"grid", "block", "shared", "gridstride"};
       if (std::find(kKeys.begin(), kKeys.end(), entry.key.text) == kKeys.end()) {
-        std::string suggestion = didYouMean(entry.key.text, kKeys);
-        error(entry.key,
-              "unknown launch key '" + entry.key.text + "'" +
-                  (suggestion.empty() ? "; the keys are grid, gridstride, block and shared"
-                                      : suggestion));
+        std::string meant = closestMatch(entry.key.text, kKeys);
+        if (meant.empty()) {
+          error(entry.key, "unknown launch key '" + entry.key.text +
+                               "'; the keys are grid, gridstride, block and shared");
+        } else {
+          error(entry.key,
+                "unknown launch key '" + entry.key.text + "'; did you mean '" + meant + "'?");
+          misspelled.insert(meant); // not also missing
+        }
         continue;
       }
       if (!seen.emplace(entry.key.text, &entry).second) {
@@ -436,10 +441,11 @@ private:
                               : gridStride->second->key;
       error(later, "gridstride and grid exclude each other: gridstride sizes the grid from the "
                    "occupancy, grid gives it explicitly");
-    } else if (grid == seen.end() && gridStride == seen.end()) {
+    } else if (grid == seen.end() && gridStride == seen.end() && misspelled.count("grid") == 0 &&
+               misspelled.count("gridstride") == 0) {
       error(clause.keyword, "launch needs 'grid: DIM' (or 'gridstride' for grid-stride kernels)");
     }
-    if (seen.count("block") == 0)
+    if (seen.count("block") == 0 && misspelled.count("block") == 0)
       error(clause.keyword, "launch needs 'block: DIM', e.g. block: 256");
   }
 

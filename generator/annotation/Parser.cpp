@@ -182,19 +182,21 @@ private:
 
   void reportJunk() {
     const Token& token = advance();
-    bool clauseFollows = false;
-    for (size_t i = pos_; i < limit_ && !clauseFollows; ++i)
-      clauseFollows = tokens_[i].kind == TokenKind::Identifier;
+    skipToNextClause();
     if (token.kind == TokenKind::Invalid)
       errorAt(token, "");
-    else if (clauseFollows)
+    else if (!atLimit())
       error(token.offset, token.length,
             "expected a clause name such as copyin, found " + describe(token));
     else
       error(token.offset, token.length,
             "unexpected " + describe(token) + " after the last clause; remove it");
-    // One report for a run of junk: skip to what may start the next clause.
-    while (!atLimit() && peek().kind != TokenKind::Identifier)
+  }
+
+  // After a broken clause start: one report is enough, so skip to what looks like the next
+  // clause, a name followed by '('.
+  void skipToNextClause() {
+    while (!atLimit() && !(peek().kind == TokenKind::Identifier && peek(1).isPunct("(")))
       advance();
   }
 
@@ -210,6 +212,7 @@ private:
         errorAt(peek(), "expected '(' after '" + keyword.text + "', found " + describe(peek()));
       else
         reportUnknownClause(keyword);
+      skipToNextClause();
       return true;
     }
     size_t open = pos_;
@@ -240,12 +243,18 @@ private:
   }
 
   void reportUnknownClause(const Name& keyword) {
+    std::string meant = closestMatch(keyword.text, clauseKeywordSpellings());
+    if (meant.empty()) {
+      error(keyword.offset, keyword.length,
+            "unknown clause '" + keyword.text +
+                "'; the clauses are partition, offset, range, copyin, copyout, copy, extent, "
+                "launch and tune");
+      return;
+    }
     error(keyword.offset, keyword.length,
-          "unknown clause '" + keyword.text + "'" +
-              (didYouMean(keyword.text, clauseKeywordSpellings()).empty()
-                   ? "; the clauses are partition, offset, range, copyin, copyout, copy, extent, "
-                     "launch and tune"
-                   : didYouMean(keyword.text, clauseKeywordSpellings())));
+          "unknown clause '" + keyword.text + "'; did you mean '" + meant + "'?");
+    // Count it as the clause the user meant, so that it is not also reported missing.
+    syntax_.written.push_back(findClauseKeyword(meant)->kind);
   }
 
   bool parseClauseBody(ClauseKind kind, const Name& keyword) {

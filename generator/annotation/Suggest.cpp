@@ -27,8 +27,8 @@ std::string closestMatch(std::string_view word, const std::vector<std::string>& 
   unsigned bestDistance = maxDistance + 1;
   for (const std::string& candidate : candidates) {
     unsigned distance = editDistance(word, candidate);
-    // A one- or two-letter word is within two edits of almost anything; suggesting then is noise.
-    if (distance >= candidate.size() || distance >= word.size())
+    // Replacing every letter of a short word is no spelling mistake; suggesting then is noise.
+    if (distance >= word.size())
       continue;
     if (distance < bestDistance) {
       best = candidate;

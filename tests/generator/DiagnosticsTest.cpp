@@ -1,0 +1,650 @@
+// Every check of the annotation language: the message says what is wrong and how to fix it, and
+// the offset/length point at the offending text (the frontend turns them into a caret).
+#include "SignatureBuilder.h"
+#include "annotation/AnnotationSema.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+namespace overlap {
+namespace {
+
+using annotation::buildKernel;
+using annotation::Diagnostic;
+using annotation::Diagnostics;
+using testing::SignatureBuilder;
+
+std::string formatDiagnostics(const Diagnostics& diags) {
+  std::string text;
+  for (const Diagnostic& d : diags)
+    text +=
+        "  " + std::to_string(d.offset) + "+" + std::to_string(d.length) + ": " + d.message + "\n";
+  return text;
+}
+
+// Where the offending text is expected: the `occurrence`-th (0-based) `spelled` in the text, or
+// in the first `within` if given; an empty `spelled` means a point diagnostic at offset 0.
+struct Location {
+  std::string spelled;
+  int occurrence = 0;
+  std::string within;
+};
+
+Location inside(const std::string& spelled, const std::string& within) {
+  return Location{spelled, 0, within};
+}
+
+size_t findOccurrence(const std::string& text, const Location& at) {
+  size_t base = at.within.empty() ? 0 : text.find(at.within);
+  if (base == std::string::npos)
+    return base;
+  size_t offset = text.find(at.spelled, base);
+  for (int i = 0; i < at.occurrence && offset != std::string::npos; ++i)
+    offset = text.find(at.spelled, offset + 1);
+  return offset;
+}
+
+// Asserts that building yields exactly one diagnostic, an error containing `message` at `at`.
+void expectError(const std::string& text, const ir::KernelSignature& signature,
+                 const std::string& message, const Location& at) {
+  SCOPED_TRACE("annotation: " + text);
+  size_t offset = at.spelled.empty() ? 0 : findOccurrence(text, at);
+  ASSERT_NE(offset, std::string::npos) << "test bug: '" << at.spelled << "' not in the text";
+  annotation::SemaResult result = buildKernel(text, signature);
+  EXPECT_FALSE(result.kernel.has_value());
+  ASSERT_EQ(result.diagnostics.size(), 1u) << formatDiagnostics(result.diagnostics);
+  const Diagnostic& d = result.diagnostics[0];
+  EXPECT_EQ(d.severity, Diagnostic::Severity::Error);
+  EXPECT_NE(d.message.find(message), std::string::npos)
+      << "message: " << d.message << "\nexpected to contain: " << message;
+  EXPECT_EQ(d.offset, offset) << d.message;
+  EXPECT_EQ(d.length, at.spelled.size()) << d.message;
+}
+
+ir::KernelSignature saxpy() {
+  return testing::saxpySignature();
+}
+
+// A correct saxpy annotation, assembled from parts so each test replaces exactly one of them.
+struct SaxpyText {
+  std::string partition = "partition(n)";
+  std::string mode = "offset(n)";
+  std::string extents = "extent(x, y: n)";
+  std::string data = "copyin(x[lo:hi]) copy(y[lo:hi])";
+  std::string launch = "launch(grid: ceil_div(len, 256), block: 256)";
+  std::string tune = "tune(n = 1024)";
+
+  std::string str() const {
+    return partition + " " + mode + " " + extents + " " + data + " " + launch + " " + tune;
+  }
+};
+
+std::string saxpyWith(std::string SaxpyText::*part, const std::string& replacement) {
+  SaxpyText text;
+  text.*part = replacement;
+  return text.str();
+}
+
+TEST(Diagnostics, TheBaseAnnotationIsClean) {
+  annotation::SemaResult result = buildKernel(SaxpyText{}.str(), saxpy());
+  EXPECT_TRUE(result.diagnostics.empty()) << formatDiagnostics(result.diagnostics);
+  EXPECT_TRUE(result.kernel.has_value());
+}
+
+// --- syntax -------------------------------------------------------------------------------------
+
+TEST(Diagnostics, UnknownClauseSuggestsTheClosestKeyword) {
+  std::string text = saxpyWith(&SaxpyText::data, "copyinn(x[lo:hi]) copy(y[lo:hi])");
+  expectError(text, saxpy(), "unknown clause 'copyinn'; did you mean 'copyin'?", {"copyinn"});
+}
+
+TEST(Diagnostics, UnknownClauseFarFromAnyKeywordListsThem) {
+  std::string text = SaxpyText{}.str() + " frobnicate(x)";
+  expectError(text, saxpy(), "unknown clause 'frobnicate'; the clauses are partition",
+              {"frobnicate"});
+}
+
+TEST(Diagnostics, ClauseWithoutParenthesis) {
+  std::string text = saxpyWith(&SaxpyText::partition, "partition n");
+  expectError(text, saxpy(), "expected '(' after 'partition', found 'n'", {"n", 1});
+}
+
+TEST(Diagnostics, ExtraTokenInClause) {
+  std::string text = saxpyWith(&SaxpyText::partition, "partition(n m)");
+  expectError(text, saxpy(), "expected ')' to end the 'partition' clause, found 'm'", {"m"});
+}
+
+TEST(Diagnostics, SectionWithoutColon) {
+  std::string text = saxpyWith(&SaxpyText::data, "copyin(x[lo hi]) copy(y[lo:hi])");
+  expectError(text, saxpy(), "expected ':' between the begin and end of the section", {"hi"});
+}
+
+TEST(Diagnostics, SectionWithoutClosingBracket) {
+  std::string text = saxpyWith(&SaxpyText::data, "copyin(x[lo:hi) copy(y[lo:hi])");
+  expectError(text, saxpy(), "expected ']' to close the section, found ')'",
+              inside(")", "hi) copy"));
+}
+
+TEST(Diagnostics, EmptyExpression) {
+  std::string text = saxpyWith(&SaxpyText::partition, "partition()");
+  expectError(text, saxpy(), "expected an expression, found ')'", {")"});
+}
+
+TEST(Diagnostics, ParameterNameExpected) {
+  std::string text = saxpyWith(&SaxpyText::mode, "offset(3)");
+  expectError(text, saxpy(), "expected the name of the parameter that receives the chunk length",
+              {"3"});
+}
+
+TEST(Diagnostics, UnterminatedClause) {
+  std::string text = saxpyWith(&SaxpyText::tune, "tune(n = 1024");
+  expectError(text, saxpy(), "unterminated 'tune' clause; add the missing ')'", {"tune("});
+}
+
+TEST(Diagnostics, JunkAfterTheLastClause) {
+  std::string text = SaxpyText{}.str() + " )";
+  expectError(text, saxpy(), "unexpected ')' after the last clause", Location{")", 1, ") )"});
+}
+
+TEST(Diagnostics, JunkBetweenClauses) {
+  std::string text = saxpyWith(&SaxpyText::mode, "offset(n) 42");
+  expectError(text, saxpy(), "expected a clause name such as copyin, found '42'", {"42"});
+}
+
+TEST(Diagnostics, ShiftIsNotSupported) {
+  std::string text = saxpyWith(&SaxpyText::tune, "tune(n = 1 << 20)");
+  expectError(text, saxpy(),
+              "'<<' is not supported in annotation expressions; use a literal or a "
+              "product",
+              {"<<"});
+}
+
+TEST(Diagnostics, OtherCxxOperatorsAreNotSupported) {
+  std::string text = saxpyWith(&SaxpyText::partition, "partition(n & 255)");
+  expectError(text, saxpy(), "operator '&' is not supported", {"&"});
+}
+
+TEST(Diagnostics, FloatingPointLiteral) {
+  std::string text = saxpyWith(&SaxpyText::tune, "tune(n = 1.5e6)");
+  expectError(text, saxpy(), "floating-point literal '1.5e6' in an integer expression", {"1.5e6"});
+}
+
+TEST(Diagnostics, LiteralTooLargeForLongLong) {
+  std::string text = saxpyWith(&SaxpyText::tune, "tune(n = 9223372036854775808)");
+  expectError(text, saxpy(), "is too large; expressions are long long", {"9223372036854775808"});
+}
+
+TEST(Diagnostics, OctalLiteral) {
+  std::string text = saxpyWith(&SaxpyText::tune, "tune(n = 0777)");
+  expectError(text, saxpy(), "octal literal '0777' is not supported", {"0777"});
+}
+
+TEST(Diagnostics, BadLiteralSuffix) {
+  std::string text = saxpyWith(&SaxpyText::tune, "tune(n = 64kb)");
+  expectError(text, saxpy(), "invalid suffix 'kb' on integer literal '64kb'", {"64kb"});
+}
+
+TEST(Diagnostics, StrayCharacter) {
+  std::string text = saxpyWith(&SaxpyText::partition, "partition(n$)");
+  expectError(text, saxpy(), "unexpected character '$'", {"$"});
+}
+
+TEST(Diagnostics, UnterminatedComment) {
+  std::string text = SaxpyText{}.str() + " /* the end";
+  expectError(text, saxpy(), "unterminated comment", {"/*"});
+}
+
+TEST(Diagnostics, UnknownFunctionSuggestsTheClosest) {
+  std::string text = saxpyWith(&SaxpyText::launch, "launch(grid: ceildiv(len, 256), block: 256)");
+  expectError(text, saxpy(), "unknown function 'ceildiv'; did you mean 'ceil_div'?", {"ceildiv"});
+}
+
+TEST(Diagnostics, FunctionWithWrongArgumentCount) {
+  std::string text = saxpyWith(&SaxpyText::launch, "launch(grid: max(len), block: 256)");
+  expectError(text, saxpy(), "'max' takes 2 arguments, found 1", {"max(len)"});
+}
+
+// --- names and expressions ----------------------------------------------------------------------
+
+TEST(Diagnostics, NameThatIsNotAParameter) {
+  std::string text = saxpyWith(&SaxpyText::partition, "partition(nn)");
+  expectError(text, saxpy(), "'nn' is not a parameter of kernel 'saxpy'; did you mean 'n'?",
+              {"nn"});
+}
+
+TEST(Diagnostics, ChunkBoundInPartition) {
+  std::string text = saxpyWith(&SaxpyText::partition, "partition(hi)");
+  expectError(text, saxpy(), "'hi' cannot be used in the partition extent", {"hi", 0});
+}
+
+TEST(Diagnostics, ChunkLengthInExtent) {
+  std::string text = saxpyWith(&SaxpyText::extents, "extent(x, y: len * 2)");
+  expectError(text, saxpy(), "'len' cannot be used in an extent", {"len"});
+}
+
+TEST(Diagnostics, ChunkBoundInTune) {
+  std::string text = saxpyWith(&SaxpyText::tune, "tune(n = lo + 1)");
+  expectError(text, saxpy(), "'lo' cannot be used in a tuning default", inside("lo", "lo + 1"));
+}
+
+TEST(Diagnostics, FloatParameterInExpression) {
+  std::string text = saxpyWith(&SaxpyText::partition, "partition(a)");
+  expectError(text, saxpy(), "parameter 'a' has type 'float'; expressions need integer parameters",
+              {"a", 1});
+}
+
+TEST(Diagnostics, StructParameterInExpression) {
+  ir::KernelSignature signature =
+      SignatureBuilder("k").integer("n").structure("cfg", "Config").pointer("x", "float");
+  expectError("partition(n) offset(n) extent(x: n + cfg) copyout(x[lo:hi]) launch(grid: len, "
+              "block: 1)",
+              signature, "parameter 'cfg' has type 'Config'; expressions need integer", {"cfg"});
+}
+
+TEST(Diagnostics, PointerInExpression) {
+  std::string text = saxpyWith(&SaxpyText::extents, "extent(x, y: x)");
+  expectError(text, saxpy(), "'x' is a pointer; expressions need integer parameters",
+              inside("x", "y: x"));
+}
+
+TEST(Diagnostics, DivisionByLiteralZero) {
+  std::string text = saxpyWith(&SaxpyText::launch, "launch(grid: ceil_div(len, 0), block: 256)");
+  expectError(text, saxpy(), "division by zero", inside("0", "len, 0"));
+}
+
+TEST(Diagnostics, ModuloByConstantZeroExpression) {
+  std::string text = saxpyWith(&SaxpyText::extents, "extent(x, y: n % (4 - 4))");
+  expectError(text, saxpy(), "division by zero", {"(4 - 4)"});
+}
+
+TEST(Diagnostics, LiteralArithmeticOverflow) {
+  std::string text = saxpyWith(&SaxpyText::tune, "tune(n = 4294967296 * 4294967296)");
+  expectError(text, saxpy(), "'4294967296 * 4294967296' overflows long long",
+              {"4294967296 * 4294967296"});
+}
+
+// --- data clauses -------------------------------------------------------------------------------
+
+TEST(Diagnostics, PointerWithoutDirection) {
+  SaxpyText parts;
+  parts.extents = "extent(x: n)";
+  parts.data = "copyin(x[lo:hi])";
+  expectError(parts.str(), saxpy(),
+              "pointer parameter 'y' has no direction; name it in copyin, copyout or copy", {});
+}
+
+TEST(Diagnostics, NonPointerInDataClause) {
+  std::string text = saxpyWith(&SaxpyText::data, "copyin(x[lo:hi], n) copy(y[lo:hi])");
+  expectError(text, saxpy(), "'n' is not a pointer; copyin takes pointer parameters",
+              inside("n", ", n)"));
+}
+
+TEST(Diagnostics, SameArrayInTwoDataClauses) {
+  std::string text = saxpyWith(&SaxpyText::data, "copyin(x[lo:hi], y[lo:hi]) copyout(y[lo:hi])");
+  expectError(text, saxpy(),
+              "'y' is already in copyin; an array has one direction: use copy for "
+              "read-and-write",
+              inside("y", "(y[lo:hi]) launch"));
+}
+
+TEST(Diagnostics, VoidPointerInDataClause) {
+  ir::KernelSignature signature =
+      SignatureBuilder("k").integer("n").pointer("raw", "void", true).pointer("y", "float");
+  expectError("partition(n) offset(n) extent(raw, y: n) copyin(raw[lo:hi]) copyout(y[lo:hi]) "
+              "launch(grid: len, block: 1)",
+              signature, "'const void *' has no element type; use a typed pointer", {"raw", 1});
+}
+
+TEST(Diagnostics, NoDataClauseAtAll) {
+  ir::KernelSignature signature = SignatureBuilder("k").integer("n");
+  expectError("partition(n) offset(n) launch(grid: len, block: 1)", signature,
+              "no data clause: name the kernel's arrays in copyin, copyout or copy", {});
+}
+
+TEST(Diagnostics, WholeArrayAndSectionMixed) {
+  std::string text = saxpyWith(&SaxpyText::data, "copyin(x, x[lo:hi]) copy(y[lo:hi])");
+  expectError(text, saxpy(), "'x' is named both as a whole array and with a section",
+              inside("x", "x[lo"));
+}
+
+// --- clauses that must appear once --------------------------------------------------------------
+
+TEST(Diagnostics, MissingPartition) {
+  std::string text = saxpyWith(&SaxpyText::partition, "");
+  expectError(text, saxpy(), "missing partition(EXPR) clause", {});
+}
+
+TEST(Diagnostics, DuplicatePartition) {
+  std::string text = saxpyWith(&SaxpyText::partition, "partition(n) partition(n)");
+  expectError(text, saxpy(), "duplicate 'partition' clause", {"partition", 1});
+}
+
+TEST(Diagnostics, DuplicateLaunch) {
+  std::string text = SaxpyText{}.str() + " launch(grid: 1, block: 1)";
+  expectError(text, saxpy(), "duplicate 'launch' clause", {"launch", 1});
+}
+
+TEST(Diagnostics, MissingLaunch) {
+  std::string text = saxpyWith(&SaxpyText::launch, "");
+  expectError(text, saxpy(), "missing launch clause", {});
+}
+
+// --- modes --------------------------------------------------------------------------------------
+
+TEST(Diagnostics, NoMode) {
+  std::string text = saxpyWith(&SaxpyText::mode, "");
+  expectError(text, saxpy(), "missing chunk mode: add offset(PARAM)", {});
+}
+
+TEST(Diagnostics, BothModes) {
+  ir::KernelSignature signature =
+      SignatureBuilder("k").integer("n").integer("b").integer("e").pointer("y", "float");
+  expectError("partition(n) offset(n) range(b, e) extent(y: n) copyout(y[lo:hi]) "
+              "launch(grid: len, block: 1)",
+              signature, "both offset and range given; choose one mode", {"range"});
+}
+
+TEST(Diagnostics, DuplicateOffset) {
+  std::string text = saxpyWith(&SaxpyText::mode, "offset(n) offset(n)");
+  expectError(text, saxpy(), "duplicate 'offset' clause", {"offset", 1});
+}
+
+TEST(Diagnostics, OffsetParameterThatIsAFloat) {
+  std::string text = saxpyWith(&SaxpyText::mode, "offset(a)");
+  expectError(text, saxpy(),
+              "parameter 'a' has type 'float'; offset needs an integer scalar parameter that "
+              "receives the chunk length",
+              {"a", 1});
+}
+
+TEST(Diagnostics, OffsetParameterThatIsAPointer) {
+  std::string text = saxpyWith(&SaxpyText::mode, "offset(x)");
+  expectError(text, saxpy(), "'x' is a pointer; offset needs an integer scalar parameter",
+              {"x", 0});
+}
+
+TEST(Diagnostics, RangeParameterThatIsAPointer) {
+  expectError("partition(levels) range(begin, t) extent(t, b: levels) copyin(t[lo:hi]) "
+              "copyout(b[lo:hi]) launch(grid: len, block: 1)",
+              testing::buoydiffSignature(),
+              "'t' is a pointer; range needs an integer scalar parameter that receives hi",
+              inside("t", "t)"));
+}
+
+TEST(Diagnostics, RangeBeginEqualsEnd) {
+  expectError("partition(levels) range(begin, begin) extent(t, b: levels) copyin(t[lo:hi]) "
+              "copyout(b[lo:hi]) launch(grid: len, block: 1)",
+              testing::buoydiffSignature(), "range begin and end are the same parameter 'begin'",
+              {"begin", 1});
+}
+
+TEST(Diagnostics, RangeParameterInPartition) {
+  expectError("partition(end) range(begin, end) extent(t, b: levels) copyin(t[lo:hi]) "
+              "copyout(b[lo:hi]) launch(grid: len, block: 1)",
+              testing::buoydiffSignature(),
+              "'end' is set per chunk by the generator (range mode), so it has no value in the "
+              "partition extent",
+              {"end"});
+}
+
+TEST(Diagnostics, RangeParameterInExtent) {
+  expectError("partition(levels) range(begin, end) extent(t, b: levels * end) copyin(t[lo:hi]) "
+              "copyout(b[lo:hi]) launch(grid: len, block: 1)",
+              testing::buoydiffSignature(), "'end' is set per chunk by the generator", {"end", 1});
+}
+
+TEST(Diagnostics, RangeParameterInSectionSuggestsLo) {
+  expectError("partition(levels) range(begin, end) extent(t, b: levels) copyin(t[begin:hi]) "
+              "copyout(b[lo:hi]) launch(grid: len, block: 1)",
+              testing::buoydiffSignature(), "write lo instead", {"begin", 1});
+}
+
+// --- extents ------------------------------------------------------------------------------------
+
+TEST(Diagnostics, ArrayWithoutExtent) {
+  std::string text = saxpyWith(&SaxpyText::extents, "extent(x: n)");
+  expectError(text, saxpy(), "array 'y' has no extent; add extent(y: ELEMENTS)",
+              inside("y", "y[lo"));
+}
+
+TEST(Diagnostics, ExtentOfAScalar) {
+  std::string text = saxpyWith(&SaxpyText::extents, "extent(x, y, n: n)");
+  expectError(text, saxpy(), "'n' is not an array; extent lists the arrays", inside("n", "n: n"));
+}
+
+TEST(Diagnostics, ExtentGivenTwice) {
+  std::string text = saxpyWith(&SaxpyText::extents, "extent(x, y: n) extent(y: n)");
+  expectError(text, saxpy(), "extent of 'y' given twice", {"y", 1});
+}
+
+// --- sections -----------------------------------------------------------------------------------
+
+TEST(Diagnostics, ProductOfChunkBoundsIsNotAffine) {
+  std::string text = saxpyWith(&SaxpyText::data, "copyin(x[lo*hi:hi]) copy(y[lo:hi])");
+  expectError(text, saxpy(), "section bound 'lo * hi' is not affine in lo and hi", {"lo*hi"});
+}
+
+TEST(Diagnostics, DivisionOfChunkBoundIsNotAffine) {
+  std::string text = saxpyWith(&SaxpyText::data, "copyin(x[lo:hi]) copy(y[lo/2:hi])");
+  expectError(text, saxpy(), "section bound 'lo / 2' is not affine", {"lo/2"});
+}
+
+TEST(Diagnostics, MinOfChunkBoundIsNotAffine) {
+  std::string text = saxpyWith(&SaxpyText::data, "copyin(x[lo:min(hi, n)]) copy(y[lo:hi])");
+  expectError(text, saxpy(), "section bound 'min(hi, n)' is not affine", {"min(hi, n)"});
+}
+
+TEST(Diagnostics, SectionWithNegativeSize) {
+  std::string text = saxpyWith(&SaxpyText::data, "copyin(x[hi:lo]) copy(y[lo:hi])");
+  expectError(text, saxpy(), "section of 'x' can have a negative size", {"[hi:lo]"});
+}
+
+TEST(Diagnostics, StartLengthSectionHasNegativeSize) {
+  // OpenACC's [start:length] written by habit: [lo:len] ends before it begins for lo > len.
+  std::string text = saxpyWith(&SaxpyText::data, "copyin(x[lo:len]) copy(y[lo:hi])");
+  expectError(text, saxpy(), "not [start:length]", {"[lo:len]"});
+}
+
+TEST(Diagnostics, OutputWithoutSection) {
+  std::string text = saxpyWith(&SaxpyText::data, "copyin(x[lo:hi]) copy(y)");
+  expectError(text, saxpy(),
+              "copy of 'y' without a chunked section: every chunk would write the whole array",
+              inside("y", "y)"));
+}
+
+TEST(Diagnostics, OutputWithOnlyABroadcastSection) {
+  std::string text = saxpyWith(&SaxpyText::data, "copyin(x[lo:hi]) copy(y[0:n])");
+  expectError(text, saxpy(), "every chunk would write the whole array", {"[0:n]"});
+}
+
+TEST(Diagnostics, OutputWithSeveralSections) {
+  std::string text = saxpyWith(&SaxpyText::data, "copyin(x[lo:hi]) copy(y[lo:hi], y[0:1])");
+  expectError(text, saxpy(), "output array 'y' has several sections", {"[0:1]"});
+}
+
+TEST(Diagnostics, OutputSectionsOverlap) {
+  expectError("partition(levels) range(begin, end) extent(t, b: levels) copyin(t[lo:hi]) "
+              "copyout(b[lo:hi+1]) launch(grid: len, block: 1)",
+              testing::buoydiffSignature(),
+              "sections of output 'b' overlap between adjacent chunks", {"[lo:hi+1]"});
+}
+
+TEST(Diagnostics, OutputSectionThatOverlapsOnlyForSomeParameterValues) {
+  // The end moves by k + (n - k)^2 per chunk while the begin moves by k: they tile only where
+  // n == k, which the rotated parameter samples avoid.
+  expectError("partition(m) offset(m) extent(a: m*k) extent(b: k*n) extent(c: m*n) "
+              "copyin(a[lo*k:hi*k], b) copyout(c[lo*k : hi*k + lo*(n-k)*(n-k)]) "
+              "launch(grid: len, block: 1)",
+              testing::matmulSignature(), "sections of output 'c' overlap",
+              {"[lo*k : hi*k + lo*(n-k)*(n-k)]"});
+}
+
+TEST(Diagnostics, CopyArrayWithHalo) {
+  expectError("partition(levels) range(begin, end) extent(t, b: levels) copyin(t[lo:hi]) "
+              "copy(b[lo-1:hi+1]) launch(grid: len, block: 1)",
+              testing::buoydiffSignature(),
+              "copy array 'b' has a halo: its sections overlap between adjacent chunks, so reads "
+              "of neighbours' writes would race; split it into a copyin and a copyout array",
+              {"[lo-1:hi+1]"});
+}
+
+TEST(Diagnostics, OffsetModeWithHalo) {
+  std::string text = saxpyWith(&SaxpyText::data, "copyin(x[lo-1:hi+1]) copy(y[lo:hi])");
+  expectError(text, saxpy(),
+              "offset mode passes each array from its section's begin; use range mode for halos",
+              {"[lo-1:hi+1]"});
+}
+
+TEST(Diagnostics, OffsetModeWithSeveralSections) {
+  std::string text = saxpyWith(&SaxpyText::data, "copyin(x[0:1], x[lo:hi]) copy(y[lo:hi])");
+  expectError(text, saxpy(), "offset mode passes each array from its section's begin", {"[lo:hi]"});
+}
+
+// --- launch -------------------------------------------------------------------------------------
+
+TEST(Diagnostics, LaunchWithoutGrid) {
+  std::string text = saxpyWith(&SaxpyText::launch, "launch(block: 256)");
+  expectError(text, saxpy(), "launch needs 'grid: DIM' (or 'gridstride'", {"launch"});
+}
+
+TEST(Diagnostics, LaunchWithoutBlock) {
+  std::string text = saxpyWith(&SaxpyText::launch, "launch(grid: len)");
+  expectError(text, saxpy(), "launch needs 'block: DIM'", {"launch"});
+}
+
+TEST(Diagnostics, UnknownLaunchKeySuggestsTheClosest) {
+  std::string text = saxpyWith(&SaxpyText::launch, "launch(grid: len, blocks: 256)");
+  expectError(text, saxpy(), "unknown launch key 'blocks'; did you mean 'block'?", {"blocks"});
+}
+
+TEST(Diagnostics, GridStrideTogetherWithGrid) {
+  std::string text =
+      saxpyWith(&SaxpyText::launch, "launch(gridstride, block: 256, grid: ceil_div(len, 256))");
+  expectError(text, saxpy(), "gridstride and grid exclude each other", inside("grid", "grid:"));
+}
+
+TEST(Diagnostics, MoreThanThreeDimensions) {
+  std::string text = saxpyWith(&SaxpyText::launch, "launch(grid: (len, 1, 1, 1), block: 256)");
+  expectError(text, saxpy(), "'grid' has 4 dimensions; dim3 has at most 3", {"(len, 1, 1, 1)"});
+}
+
+TEST(Diagnostics, SharedWithSeveralValues) {
+  std::string text =
+      saxpyWith(&SaxpyText::launch, "launch(grid: len, block: 256, shared: (256, 4))");
+  expectError(text, saxpy(), "shared takes one expression", {"(256, 4)"});
+}
+
+TEST(Diagnostics, DuplicateLaunchKey) {
+  std::string text = saxpyWith(&SaxpyText::launch, "launch(grid: len, block: 256, block: 128)");
+  expectError(text, saxpy(), "duplicate 'block' in launch", {"block", 1});
+}
+
+TEST(Diagnostics, LaunchKeyWithoutValue) {
+  std::string text = saxpyWith(&SaxpyText::launch, "launch(grid: len, block)");
+  expectError(text, saxpy(), "'block' needs a value: block: DIM", {"block"});
+}
+
+// --- tune ---------------------------------------------------------------------------------------
+
+TEST(Diagnostics, TuneOfUnknownParameter) {
+  std::string text = saxpyWith(&SaxpyText::tune, "tune(size = 1024)");
+  expectError(text, saxpy(), "'size' is not a parameter of kernel 'saxpy'", {"size"});
+}
+
+TEST(Diagnostics, TuneOfPointer) {
+  std::string text = saxpyWith(&SaxpyText::tune, "tune(x = 1024)");
+  expectError(text, saxpy(), "'x' is a pointer; tune gives defaults to integer scalar parameters",
+              inside("x", "x = "));
+}
+
+TEST(Diagnostics, TuneOfFloat) {
+  std::string text = saxpyWith(&SaxpyText::tune, "tune(a = 2)");
+  expectError(text, saxpy(), "parameter 'a' has type 'float'; tune gives defaults to integer",
+              inside("a", "a = "));
+}
+
+TEST(Diagnostics, TuneGivenTwice) {
+  std::string text = saxpyWith(&SaxpyText::tune, "tune(n = 1024, n = 2048)");
+  expectError(text, saxpy(), "tune default for 'n' given twice", inside("n", "n = 2048"));
+}
+
+TEST(Diagnostics, TuneUsesParameterWithoutDefault) {
+  expectError("partition(m) offset(m) extent(a: m*k) extent(b: k*n) extent(c: m*n) "
+              "copyin(a[lo*k:hi*k], b) copyout(c[lo*n:hi*n]) launch(grid: len, block: 1) "
+              "tune(m = 2 * k)",
+              testing::matmulSignature(), "tune default of 'm' uses 'k', which has no tune default",
+              inside("k", "2 * k"));
+}
+
+TEST(Diagnostics, TuneDefaultsThatDependOnEachOther) {
+  std::string text = "partition(m) offset(m) extent(a: m*k) extent(b: k*n) extent(c: m*n) "
+                     "copyin(a[lo*k:hi*k], b) copyout(c[lo*n:hi*n]) launch(grid: len, block: 1) "
+                     "tune(m = k + 1, k = m - 1, n = 3)";
+  expectError(text, testing::matmulSignature(),
+              "tune default of 'm' depends on itself through other tune defaults", {"k + 1"});
+}
+
+// --- kernel -------------------------------------------------------------------------------------
+
+TEST(Diagnostics, TemplatedKernel) {
+  ir::KernelSignature signature = testing::saxpySignature();
+  signature.isTemplate = true;
+  expectError(SaxpyText{}.str(), signature, "kernel 'saxpy' is a template", {});
+}
+
+// --- several errors at once, without cascades ---------------------------------------------------
+
+TEST(Diagnostics, ReportsEveryIndependentError) {
+  SaxpyText parts;
+  parts.partition = "partition(q)";
+  parts.launch = "launch(grid: ceil_div(len, 256), threads: 256)";
+  parts.tune = "tune(a = 1)";
+  annotation::SemaResult result = buildKernel(parts.str(), saxpy());
+  EXPECT_FALSE(result.kernel.has_value());
+  std::string all = formatDiagnostics(result.diagnostics);
+  ASSERT_EQ(result.diagnostics.size(), 4u) << all;
+  EXPECT_NE(all.find("'q' is not a parameter"), std::string::npos) << all;
+  EXPECT_NE(all.find("unknown launch key 'threads'"), std::string::npos) << all;
+  EXPECT_NE(all.find("launch needs 'block: DIM'"), std::string::npos) << all;
+  EXPECT_NE(all.find("parameter 'a' has type 'float'; tune"), std::string::npos) << all;
+}
+
+TEST(Diagnostics, MisspelledClauseIsNotAlsoReportedMissing) {
+  // 'partiton' is taken for the partition the user meant: no "missing partition" on top.
+  std::string text = saxpyWith(&SaxpyText::partition, "partiton(n)");
+  expectError(text, saxpy(), "did you mean 'partition'?", {"partiton"});
+}
+
+TEST(Diagnostics, SyntaxErrorInOneClauseDoesNotStopTheOthers) {
+  SaxpyText parts;
+  parts.extents = "extent(x, y n)"; // syntax error: its arrays must not be called extent-less
+  parts.tune = "tune(n = 1 << 4)";
+  annotation::SemaResult result = buildKernel(parts.str(), saxpy());
+  std::string all = formatDiagnostics(result.diagnostics);
+  ASSERT_EQ(result.diagnostics.size(), 2u) << all;
+  EXPECT_NE(result.diagnostics[0].message.find("expected ',' or ':' in 'extent'"),
+            std::string::npos)
+      << all;
+  EXPECT_NE(result.diagnostics[1].message.find("'<<' is not supported"), std::string::npos) << all;
+}
+
+TEST(Diagnostics, BrokenDataClauseDoesNotLeavePointersWithoutDirection) {
+  std::string text = saxpyWith(&SaxpyText::data, "copyin(x[lo:hi]) copy(y[lo:hi)");
+  annotation::SemaResult result = buildKernel(text, saxpy());
+  ASSERT_EQ(result.diagnostics.size(), 1u) << formatDiagnostics(result.diagnostics);
+  EXPECT_NE(result.diagnostics[0].message.find("expected ']'"), std::string::npos);
+}
+
+TEST(Diagnostics, EmptyAnnotationNamesEveryMissingClause) {
+  annotation::SemaResult result = buildKernel("  // nothing yet\n", saxpy());
+  std::string all = formatDiagnostics(result.diagnostics);
+  EXPECT_NE(all.find("missing partition"), std::string::npos) << all;
+  EXPECT_NE(all.find("missing chunk mode"), std::string::npos) << all;
+  EXPECT_NE(all.find("no data clause"), std::string::npos) << all;
+  EXPECT_NE(all.find("missing launch clause"), std::string::npos) << all;
+  EXPECT_EQ(result.diagnostics.size(), 4u) << all;
+}
+
+} // namespace
+} // namespace overlap
