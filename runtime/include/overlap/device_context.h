@@ -1,0 +1,70 @@
+// What the strategies keep per device between calls: the stream/event pool, the device memory
+// cache and the device's answers they consult on every call.
+//
+// Thread safety: one context per device, created on first use. A strategy call leases its
+// device's context for the whole call (DeviceContextLease holds the context's mutex), because the
+// cached device memory and the pooled streams belong to one call at a time. Calls on different
+// devices run concurrently; calls on one device from several threads take turns.
+#pragma once
+
+#include "overlap/device_memory_cache.h"
+#include "overlap/status.h"
+#include "overlap/stream_event_pool.h"
+
+#include <cstddef>
+#include <mutex>
+
+namespace overlap {
+
+class DeviceContext {
+public:
+  explicit DeviceContext(int device) : device_(device) {}
+  DeviceContext(const DeviceContext&) = delete;
+  DeviceContext& operator=(const DeviceContext&) = delete;
+
+  int device() const { return device_; }
+  StreamEventPool& pool() { return pool_; }
+  DeviceMemoryCache& memory() { return memory_; }
+  // cudaDevAttrHostRegisterReadOnlySupported, asked once.
+  Status read_only_registration_supported(bool* supported);
+
+  // Both wait for the call holding the context, so neither may run inside a lease of it. Release
+  // makes this context's device current (cudaFree must run there) and leaves it current.
+  Status release_memory_when_idle();
+  std::size_t cached_bytes_when_idle();
+
+private:
+  friend class DeviceContextLease;
+
+  const int device_;
+  std::mutex mutex_;
+  StreamEventPool pool_;
+  DeviceMemoryCache memory_;
+  int read_only_supported_ = -1; // -1: not asked yet
+};
+
+// The current device's context, locked while the lease lives.
+class DeviceContextLease {
+public:
+  DeviceContextLease() = default;
+  DeviceContextLease(const DeviceContextLease&) = delete;
+  DeviceContextLease& operator=(const DeviceContextLease&) = delete;
+
+  // cudaGetDevice, then the context of that device (created on first use), then its lock.
+  Status acquire();
+  DeviceContext& context() const { return *context_; }
+
+private:
+  DeviceContext* context_ = nullptr;
+  std::unique_lock<std::mutex> lock_;
+};
+
+// Frees the device memory every context cached (waiting for calls in flight on each device), so
+// that the memory is the program's again. Streams and events stay pooled. The first failure is
+// returned; the other devices are still released.
+Status release_cached_device_memory();
+
+// Bytes the current device's cache holds now (0 when the device was never used).
+std::size_t cached_device_memory_bytes();
+
+} // namespace overlap

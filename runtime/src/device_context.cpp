@@ -1,0 +1,129 @@
+#include "overlap/device_context.h"
+
+#include <cuda_runtime_api.h>
+
+#include <map>
+#include <memory>
+#include <vector>
+
+namespace overlap {
+namespace {
+
+// Never destroyed, for the reason DeviceMemoryCache gives: the contexts' CUDA objects are left
+// to the end of the process.
+struct ContextTable {
+  std::mutex mutex;
+  std::map<int, std::unique_ptr<DeviceContext>> contexts;
+};
+
+ContextTable& context_table() {
+  static ContextTable* const table = new ContextTable;
+  return *table;
+}
+
+DeviceContext& context_of(int device) {
+  ContextTable& table = context_table();
+  const std::lock_guard<std::mutex> lock(table.mutex);
+  std::unique_ptr<DeviceContext>& slot = table.contexts[device];
+  if (!slot)
+    slot = std::make_unique<DeviceContext>(device);
+  return *slot;
+}
+
+// Restores the caller's current device, whatever happens in between.
+class CurrentDeviceGuard {
+public:
+  Status save() {
+    OVERLAP_CUDA_TRY(cudaGetDevice(&saved_));
+    valid_ = true;
+    return Status::success();
+  }
+  Status restore() {
+    if (!valid_)
+      return Status::success();
+    valid_ = false;
+    OVERLAP_CUDA_TRY(cudaSetDevice(saved_));
+    return Status::success();
+  }
+  ~CurrentDeviceGuard() { (void)restore(); }
+
+private:
+  int saved_ = 0;
+  bool valid_ = false;
+};
+
+} // namespace
+
+Status DeviceContext::read_only_registration_supported(bool* supported) {
+  if (read_only_supported_ < 0) {
+    int value = 0;
+    OVERLAP_CUDA_TRY(
+        cudaDeviceGetAttribute(&value, cudaDevAttrHostRegisterReadOnlySupported, device_));
+    read_only_supported_ = value != 0 ? 1 : 0;
+  }
+  *supported = read_only_supported_ == 1;
+  return Status::success();
+}
+
+Status DeviceContext::release_memory_when_idle() {
+  const std::lock_guard<std::mutex> lock(mutex_);
+  if (memory_.capacity() == 0)
+    return Status::success();
+  OVERLAP_CUDA_TRY(cudaSetDevice(device_));
+  return memory_.release();
+}
+
+std::size_t DeviceContext::cached_bytes_when_idle() {
+  const std::lock_guard<std::mutex> lock(mutex_);
+  return memory_.capacity();
+}
+
+Status DeviceContextLease::acquire() {
+  int device = 0;
+  OVERLAP_CUDA_TRY(cudaGetDevice(&device));
+  DeviceContext& context = context_of(device);
+  lock_ = std::unique_lock<std::mutex>(context.mutex_);
+  context_ = &context;
+  return Status::success();
+}
+
+Status release_cached_device_memory() {
+  // Contexts are never destroyed, so their addresses outlive the table lock; waiting for calls in
+  // flight without holding it lets other threads start calls on other devices meanwhile.
+  std::vector<DeviceContext*> contexts;
+  {
+    ContextTable& table = context_table();
+    const std::lock_guard<std::mutex> table_lock(table.mutex);
+    for (auto& entry : table.contexts)
+      contexts.push_back(entry.second.get());
+  }
+  if (contexts.empty())
+    return Status::success(); // a program that never ran a strategy makes no CUDA call here
+  CurrentDeviceGuard guard;
+  OVERLAP_TRY(guard.save());
+  Status first;
+  for (DeviceContext* context : contexts)
+    keep_first(first, context->release_memory_when_idle());
+  keep_first(first, guard.restore());
+  return first;
+}
+
+std::size_t cached_device_memory_bytes() {
+  int device = 0;
+  if (cudaGetDevice(&device) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return 0;
+  }
+  DeviceContext* context = nullptr;
+  {
+    ContextTable& table = context_table();
+    const std::lock_guard<std::mutex> table_lock(table.mutex);
+    const auto found = table.contexts.find(device);
+    if (found == table.contexts.end())
+      return 0;
+    context = found->second.get();
+  }
+  return context->cached_bytes_when_idle();
+}
+
+} // namespace overlap

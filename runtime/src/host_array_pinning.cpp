@@ -1,0 +1,147 @@
+#include "overlap/host_array_pinning.h"
+
+#include <cuda_runtime_api.h>
+#include <unistd.h>
+
+#include <algorithm>
+
+namespace overlap {
+namespace {
+
+std::size_t page_size() {
+  static const std::size_t size = [] {
+    const long value = sysconf(_SC_PAGESIZE);
+    return value > 0 ? static_cast<std::size_t>(value) : std::size_t{4096};
+  }();
+  return size;
+}
+
+} // namespace
+
+std::vector<PageRange> group_page_ranges(const std::vector<HostArrayUse>& uses,
+                                         const std::vector<int>& candidates,
+                                         std::size_t page_size) {
+  std::vector<PageRange> ranges;
+  for (int i : candidates) {
+    const HostArrayUse& use = uses[static_cast<std::size_t>(i)];
+    if (use.bytes == 0)
+      continue;
+    const auto first = reinterpret_cast<std::uintptr_t>(use.host);
+    PageRange range;
+    range.begin = first / page_size * page_size;
+    range.end = (first + use.bytes + page_size - 1) / page_size * page_size;
+    range.written = use.written;
+    range.mapped = use.mapped;
+    range.arrays.push_back(i);
+    ranges.push_back(std::move(range));
+  }
+  std::sort(ranges.begin(), ranges.end(),
+            [](const PageRange& a, const PageRange& b) { return a.begin < b.begin; });
+  std::vector<PageRange> merged;
+  for (PageRange& range : ranges) {
+    // Only overlapping ranges merge: touching ones may belong to different allocations, and a
+    // registration spanning the boundary could include pages that are not mapped at all.
+    if (!merged.empty() && range.begin < merged.back().end) {
+      PageRange& last = merged.back();
+      last.end = std::max(last.end, range.end);
+      last.written = last.written || range.written;
+      last.mapped = last.mapped || range.mapped;
+      last.arrays.insert(last.arrays.end(), range.arrays.begin(), range.arrays.end());
+    } else {
+      merged.push_back(std::move(range));
+    }
+  }
+  for (PageRange& range : merged)
+    std::sort(range.arrays.begin(), range.arrays.end());
+  return merged;
+}
+
+Status HostArrayPinning::register_range(const PageRange& range, bool read_only_supported,
+                                        bool* locked) {
+  void* const begin = reinterpret_cast<void*>(range.begin);
+  const std::size_t bytes = range.end - range.begin;
+  const unsigned base_flags = cudaHostRegisterMapped | cudaHostRegisterPortable;
+  const bool read_only = !range.written && read_only_supported;
+
+  HostRegistration registration;
+  Status status = HostRegistration::register_range(
+      begin, bytes, base_flags | (read_only ? cudaHostRegisterReadOnly : 0u), &registration);
+  if (!status.ok() && !range.written && !read_only)
+    status = HostRegistration::register_range(begin, bytes, base_flags | cudaHostRegisterReadOnly,
+                                              &registration);
+  if (status.ok()) {
+    registrations_.push_back(std::move(registration));
+    *locked = true;
+    return status;
+  }
+  if (status.code == cudaErrorHostMemoryAlreadyRegistered) {
+    *locked = true; // registered by someone else; they unregister it
+    return Status::success();
+  }
+  *locked = false;
+  return range.mapped ? status : Status::success();
+}
+
+Status HostArrayPinning::pin(const std::vector<HostArrayUse>& uses, bool read_only_supported) {
+  OVERLAP_TRY(release());
+  device_pointers_.assign(uses.size(), nullptr);
+  page_locked_.assign(uses.size(), false);
+
+  std::vector<int> pageable;
+  std::vector<bool> addressable(uses.size(), false); // kernels can use the pointer itself
+  for (std::size_t i = 0; i < uses.size(); ++i) {
+    if (uses[i].bytes == 0) {
+      page_locked_[i] = true;
+      addressable[i] = true;
+      continue;
+    }
+    switch (classify_host_memory(uses[i].host)) {
+    case HostMemoryKind::Pageable:
+      pageable.push_back(static_cast<int>(i));
+      break;
+    case HostMemoryKind::Pinned:
+      page_locked_[i] = true;
+      break;
+    case HostMemoryKind::Device:
+    case HostMemoryKind::Managed:
+      page_locked_[i] = true;
+      addressable[i] = true;
+      break;
+    }
+  }
+
+  for (const PageRange& range : group_page_ranges(uses, pageable, page_size())) {
+    bool locked = false;
+    OVERLAP_TRY(register_range(range, read_only_supported, &locked));
+    for (int i : range.arrays)
+      page_locked_[static_cast<std::size_t>(i)] = locked;
+  }
+
+  for (std::size_t i = 0; i < uses.size(); ++i) {
+    if (!uses[i].mapped)
+      continue;
+    void* const host = const_cast<void*>(uses[i].host);
+    if (addressable[i]) {
+      device_pointers_[i] = host;
+      continue;
+    }
+    void* device = nullptr;
+    const cudaError_t error = cudaHostGetDevicePointer(&device, host, 0);
+    if (error != cudaSuccess) {
+      (void)cudaGetLastError();
+      return OVERLAP_STATUS_OF(cudaHostGetDevicePointer(&device, host, 0), error);
+    }
+    device_pointers_[i] = device;
+  }
+  return Status::success();
+}
+
+Status HostArrayPinning::release() {
+  Status first;
+  for (HostRegistration& registration : registrations_)
+    keep_first(first, registration.release());
+  registrations_.clear();
+  return first;
+}
+
+} // namespace overlap

@@ -1,0 +1,29 @@
+#include "overlap/status.h"
+
+#include <string>
+
+namespace overlap {
+
+std::string Status::message() const {
+  if (ok())
+    return "success";
+  std::string text = call != nullptr ? call : "CUDA call";
+  text += " failed";
+  if (file != nullptr) {
+    text += " at ";
+    text += file;
+    text += ':';
+    text += std::to_string(line);
+  }
+  // Both lookups are tables inside cudart; they need neither a device nor a driver.
+  const char* description = cudaGetErrorString(code);
+  const char* name = cudaGetErrorName(code);
+  text += ": ";
+  text += description != nullptr ? description : "unknown error";
+  text += " (";
+  text += name != nullptr ? name : "cudaError " + std::to_string(static_cast<int>(code));
+  text += ')';
+  return text;
+}
+
+} // namespace overlap

@@ -1,0 +1,37 @@
+#include "overlap/launch.cuh"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+namespace {
+
+TEST(CheckedDim, AcceptsTheGridRange) {
+  unsigned out = 0;
+  ASSERT_TRUE(overlap::checked_dim(1, "grid.x", &out).ok());
+  EXPECT_EQ(out, 1u);
+  ASSERT_TRUE(overlap::checked_dim(2147483647LL, "grid.x", &out).ok());
+  EXPECT_EQ(out, 2147483647u);
+}
+
+TEST(CheckedDim, RefusesValuesOutsideAndNamesTheDimension) {
+  const long long refused[] = {0, -1, 2147483648LL, 1LL << 40};
+  for (long long v : refused) {
+    unsigned out = 7;
+    const overlap::Status status =
+        overlap::checked_dim(v, "saxpy: grid.x = ceil_div(len, 256)", &out);
+    EXPECT_EQ(status.code, cudaErrorInvalidConfiguration) << v;
+    EXPECT_EQ(out, 7u) << "out written for " << v;
+    EXPECT_NE(status.message().find("saxpy: grid.x = ceil_div(len, 256)"), std::string::npos)
+        << status.message();
+  }
+}
+
+TEST(CheckedDim, AnExplicitBoundAppliesToOtherDimensions) {
+  unsigned out = 0;
+  EXPECT_TRUE(overlap::checked_dim(65535, 65535, "grid.y", &out).ok());
+  EXPECT_EQ(out, 65535u);
+  EXPECT_EQ(overlap::checked_dim(65536, 65535, "grid.y", &out).code, cudaErrorInvalidConfiguration);
+}
+
+} // namespace
