@@ -125,6 +125,7 @@ private:
     }
     if (!syntax_.offsets.empty()) {
       kernel_.mode = ir::ChunkMode::Offset;
+      offsetMode_ = true;
       const OffsetClause& clause = syntax_.offsets[0];
       kernel_.lengthParam = checkModeParam(clause.lengthParam, "offset", "the chunk length");
       return;
@@ -335,7 +336,7 @@ private:
         continue;
       if (draft.array.direction != Direction::In)
         checkOutput(draft);
-      else if (kernel_.mode == ir::ChunkMode::Offset && !syntax_.offsets.empty())
+      else if (offsetMode_)
         checkOffsetModeInput(draft);
     }
   }
@@ -599,6 +600,7 @@ private:
   ir::Kernel kernel_;
   std::vector<ArrayDraft> drafts_;
   std::set<int> namedPointers_; // pointers named in a data clause, even if rejected there
+  bool offsetMode_ = false;     // offset mode was chosen without conflict
 };
 
 } // namespace

@@ -51,6 +51,13 @@ void NameResolver::error(unsigned offset, unsigned length, std::string message) 
   diags_.push_back({Diagnostic::Severity::Error, offset, length, std::move(message)});
 }
 
+bool NameResolver::hasParam(const std::string& name) const {
+  for (const ir::Parameter& p : signature_.params)
+    if (p.name == name)
+      return true;
+  return false;
+}
+
 std::optional<int> NameResolver::findParam(const Name& name) {
   std::vector<std::string> names;
   for (size_t i = 0; i < signature_.params.size(); ++i) {
@@ -73,6 +80,13 @@ ir::ExprPtr NameResolver::resolve(const ir::ExprPtr& expr, ExprContext context) 
   case ir::ExprKind::ChunkLo:
   case ir::ExprKind::ChunkHi:
   case ir::ExprKind::ChunkLen:
+    // Outside sections and launch there is no chunk, so a parameter called len (or lo, hi)
+    // keeps its own meaning there: partition(len) offset(len) reads naturally.
+    if (!isPerChunk(context) && hasParam(expr->name)) {
+      ir::Expr asParam = *expr;
+      asParam.kind = ir::ExprKind::Param;
+      return resolveName(asParam, context);
+    }
     return checkChunkName(*expr, context) ? expr : nullptr;
   default:
     break;

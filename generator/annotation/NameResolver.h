@@ -36,6 +36,7 @@ public:
   const ir::Parameter& param(int index) const { return signature_.params[index]; }
 
 private:
+  bool hasParam(const std::string& name) const;
   ir::ExprPtr resolveName(const ir::Expr& expr, ExprContext context);
   bool checkChunkName(const ir::Expr& expr, ExprContext context);
   void error(unsigned offset, unsigned length, std::string message);

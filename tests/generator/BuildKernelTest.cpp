@@ -194,5 +194,42 @@ TEST(BuildKernel, BuoydiffRangeModeWithHalo) {
   EXPECT_TRUE(ir::mentionsParam(*k.tuneDefaults[1].value, 2));
 }
 
+TEST(BuildKernel, ParameterNamedLenOutsideChunkContexts) {
+  // Outside sections and launch, len is the parameter; inside, the chunk length.
+  ir::KernelSignature signature = SignatureBuilder("scale").integer("len").pointer("v", "float");
+  std::string text = "partition(len) offset(len) extent(v: len) copy(v[lo:hi]) "
+                     "launch(grid: ceil_div(len, 128), block: 128) tune(len = 2 * 1024)";
+  ir::Kernel k = buildOk(text, signature);
+  ASSERT_TRUE(k.partition);
+  EXPECT_EQ(k.partition->kind, ir::ExprKind::Param);
+  EXPECT_EQ(k.partition->param, 0);
+  EXPECT_EQ(k.arrays[0].extent->kind, ir::ExprKind::Param);
+  EXPECT_EQ(k.launch.grid[0]->operands[0]->kind, ir::ExprKind::ChunkLen);
+  EXPECT_EQ(eval(k.tuneDefaults[0].value, paramsOnly({})), 2048);
+}
+
+TEST(BuildKernel, RangeParametersNamedLoAndHi) {
+  ir::KernelSignature signature =
+      SignatureBuilder("rows").integer("lo").integer("hi").integer("n").pointer("v", "float");
+  ir::Kernel k = buildOk("partition(n) range(lo, hi) extent(v: n) copyout(v[lo:hi]) "
+                         "launch(grid: len, block: 32)",
+                         signature);
+  EXPECT_EQ(k.mode, ir::ChunkMode::Range);
+  EXPECT_EQ(k.beginParam, 0);
+  EXPECT_EQ(k.endParam, 1);
+  EXPECT_EQ(k.arrays[0].sections[0].begin->kind, ir::ExprKind::ChunkLo);
+}
+
+TEST(BuildKernel, GridStrideLaunchAndUnsignedParameters) {
+  ir::KernelSignature signature =
+      SignatureBuilder("fill").integer("count", "size_t").boolean("flag").pointer("out", "int");
+  ir::Kernel k = buildOk("partition(count) offset(count) extent(out: count + flag) "
+                         "copyout(out[lo:hi]) launch(gridstride, block: 256)",
+                         signature);
+  EXPECT_TRUE(k.launch.gridStride);
+  EXPECT_EQ(k.launch.grid[0], nullptr);
+  EXPECT_EQ(eval(k.arrays[0].extent, paramsOnly({10, 1})), 11);
+}
+
 } // namespace
 } // namespace overlap

@@ -400,6 +400,14 @@ TEST(Diagnostics, RangeParameterInSectionSuggestsLo) {
               testing::buoydiffSignature(), "write lo instead", {"begin", 1});
 }
 
+TEST(Diagnostics, RangeParameterNamedLoInPartition) {
+  ir::KernelSignature signature =
+      SignatureBuilder("rows").integer("lo").integer("hi").integer("n").pointer("v", "float");
+  expectError("partition(hi) range(lo, hi) extent(v: n) copyout(v[lo:hi]) "
+              "launch(grid: len, block: 32)",
+              signature, "'hi' is set per chunk by the generator (range mode)", {"hi"});
+}
+
 // --- extents ------------------------------------------------------------------------------------
 
 TEST(Diagnostics, ArrayWithoutExtent) {
