@@ -608,6 +608,9 @@ private:
 SemaResult buildKernel(std::string_view text, const ir::KernelSignature& signature) {
   SemaResult result;
   result.kernel = KernelChecker(text, signature, result.diagnostics).run();
+  // The checks run clause kind by clause kind; readers expect the order of the text.
+  std::stable_sort(result.diagnostics.begin(), result.diagnostics.end(),
+                   [](const Diagnostic& a, const Diagnostic& b) { return a.offset < b.offset; });
   return result;
 }
 

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <utility>
 
 namespace overlap {
 namespace {
@@ -26,6 +27,10 @@ std::string formatDiagnostics(const Diagnostics& diags) {
 // Where the offending text is expected: the `occurrence`-th (0-based) `spelled` in the text, or
 // in the first `within` if given; an empty `spelled` means a point diagnostic at offset 0.
 struct Location {
+  Location() = default;
+  Location(std::string spelled, int occurrence = 0, std::string within = "")
+      : spelled(std::move(spelled)), occurrence(occurrence), within(std::move(within)) {}
+
   std::string spelled;
   int occurrence = 0;
   std::string within;
@@ -616,6 +621,10 @@ TEST(Diagnostics, ReportsEveryIndependentError) {
   EXPECT_NE(all.find("unknown launch key 'threads'"), std::string::npos) << all;
   EXPECT_NE(all.find("launch needs 'block: DIM'"), std::string::npos) << all;
   EXPECT_NE(all.find("parameter 'a' has type 'float'; tune"), std::string::npos) << all;
+  for (size_t i = 1; i < result.diagnostics.size(); ++i)
+    EXPECT_LE(result.diagnostics[i - 1].offset, result.diagnostics[i].offset)
+        << "in the order of the text:\n"
+        << all;
 }
 
 TEST(Diagnostics, MisspelledClauseIsNotAlsoReportedMissing) {
