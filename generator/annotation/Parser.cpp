@@ -121,6 +121,8 @@ public:
   }
 
 private:
+  enum class ListStep { Next, Done, Error };
+
   const Token& peek(size_t ahead = 0) const {
     size_t index = pos_ + ahead;
     return tokens_[index < limit_ ? index : limit_];
@@ -131,6 +133,13 @@ private:
     if (pos_ < limit_)
       ++pos_;
     return token;
+  }
+  // Consumes the punctuation if it is next.
+  bool accept(std::string_view spelling) {
+    if (!peek().isPunct(spelling))
+      return false;
+    advance();
+    return true;
   }
   unsigned endOfPrevious() const {
     const Token& last = tokens_[pos_ - 1];
@@ -311,6 +320,7 @@ private:
 
   bool parseData(const Name& keyword, ir::Direction direction) {
     DataClause clause{keyword, direction, {}};
+    ListStep step = ListStep::Next;
     do {
       std::optional<Name> array = expectIdentifier("an array name");
       if (!array)
@@ -330,26 +340,25 @@ private:
         item.section = section;
       }
       clause.items.push_back(std::move(item));
-    } while (acceptListSeparator(keyword));
-    if (failed_)
+      step = listSeparator(keyword);
+    } while (step == ListStep::Next);
+    if (step == ListStep::Error)
       return false;
     syntax_.dataClauses.push_back(std::move(clause));
     return true;
   }
 
-  // After a list element: true to parse another one. Anything but ',' or the clause's end is an
-  // error (recorded in failed_).
-  bool acceptListSeparator(const Name& keyword) {
-    failed_ = false;
+  // After a list element: ',' continues the list, the clause's end finishes it, and anything
+  // else is reported.
+  ListStep listSeparator(const Name& keyword) {
     if (peek().isPunct(",")) {
       advance();
-      return true;
+      return ListStep::Next;
     }
-    if (!atLimit()) {
-      errorAt(peek(), "expected ',' or ')' in '" + keyword.text + "', found " + describe(peek()));
-      failed_ = true;
-    }
-    return false;
+    if (atLimit())
+      return ListStep::Done;
+    errorAt(peek(), "expected ',' or ')' in '" + keyword.text + "', found " + describe(peek()));
+    return ListStep::Error;
   }
 
   bool parseExtent(const Name& keyword) {
@@ -380,6 +389,7 @@ private:
 
   bool parseLaunch(const Name& keyword) {
     LaunchClause clause{keyword, {}};
+    ListStep step = ListStep::Next;
     do {
       std::optional<Name> key = expectIdentifier("a launch key (grid, gridstride, block, shared)");
       if (!key)
@@ -395,8 +405,9 @@ private:
         return false;
       }
       clause.entries.push_back(std::move(entry));
-    } while (acceptListSeparator(keyword));
-    if (failed_)
+      step = listSeparator(keyword);
+    } while (step == ListStep::Next);
+    if (step == ListStep::Error)
       return false;
     syntax_.launches.push_back(std::move(clause));
     return true;
@@ -415,7 +426,7 @@ private:
         if (!component)
           return std::nullopt;
         dim.components.push_back(component);
-      } while (peek().isPunct(",") && (advance(), true));
+      } while (accept(","));
       if (!expectPunct(")", "to close the dimensions"))
         return std::nullopt;
     } else {
@@ -443,6 +454,7 @@ private:
 
   bool parseTune(const Name& keyword) {
     TuneClause clause{keyword, {}};
+    ListStep step = ListStep::Next;
     do {
       std::optional<Name> param = expectIdentifier("a parameter name");
       if (!param || !expectPunct("=", "after the parameter name (tune(n = VALUE))"))
@@ -451,8 +463,9 @@ private:
       if (!value)
         return false;
       clause.entries.push_back({*param, value});
-    } while (acceptListSeparator(keyword));
-    if (failed_)
+      step = listSeparator(keyword);
+    } while (step == ListStep::Next);
+    if (step == ListStep::Error)
       return false;
     syntax_.tunes.push_back(std::move(clause));
     return true;
@@ -565,7 +578,7 @@ private:
         if (!argument)
           return nullptr;
         arguments.push_back(argument);
-      } while (peek().isPunct(",") && (advance(), true));
+      } while (accept(","));
     }
     if (!expectPunct(")", "to close the call of '" + std::string(nameToken.text) + "'"))
       return nullptr;
@@ -591,7 +604,6 @@ private:
   std::vector<Token> tokens_;
   size_t pos_ = 0;
   size_t limit_ = 0; // index of the token that ends the current clause (or the End token)
-  bool failed_ = false;
   AnnotationSyntax syntax_;
 };
 
