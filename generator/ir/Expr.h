@@ -25,7 +25,7 @@ enum class ExprKind {
   Mod,
   Min,    // min(a, b)
   Max,    // max(a, b)
-  CeilDiv // ceil_div(a, b) = (a + b - 1) / b for positive b
+  CeilDiv // ceil_div(a, b): the exact ceiling of a / b (= (a + b - 1) / b for a >= 0 < b)
 };
 
 struct Expr;
