@@ -78,6 +78,15 @@ std::size_t DeviceContext::cached_bytes_when_idle() {
   return memory_.capacity();
 }
 
+Status DeviceContext::scribble_memory_when_idle(unsigned char value) {
+  const std::lock_guard<std::mutex> lock(mutex_);
+  if (memory_.capacity() == 0)
+    return Status::success();
+  OVERLAP_CUDA_TRY(cudaMemset(memory_.block(), value, memory_.capacity()));
+  OVERLAP_CUDA_TRY(cudaDeviceSynchronize());
+  return Status::success();
+}
+
 Status DeviceContextLease::acquire() {
   int device = 0;
   OVERLAP_CUDA_TRY(cudaGetDevice(&device));
@@ -108,22 +117,31 @@ Status release_cached_device_memory() {
   return first;
 }
 
-std::size_t cached_device_memory_bytes() {
+namespace {
+
+// The current device's context if a strategy ever ran there, else nullptr.
+DeviceContext* existing_context_of_current_device() {
   int device = 0;
   if (cudaGetDevice(&device) != cudaSuccess) {
     (void)cudaGetLastError();
-    return 0;
+    return nullptr;
   }
-  DeviceContext* context = nullptr;
-  {
-    ContextTable& table = context_table();
-    const std::lock_guard<std::mutex> table_lock(table.mutex);
-    const auto found = table.contexts.find(device);
-    if (found == table.contexts.end())
-      return 0;
-    context = found->second.get();
-  }
-  return context->cached_bytes_when_idle();
+  ContextTable& table = context_table();
+  const std::lock_guard<std::mutex> table_lock(table.mutex);
+  const auto found = table.contexts.find(device);
+  return found == table.contexts.end() ? nullptr : found->second.get();
+}
+
+} // namespace
+
+std::size_t cached_device_memory_bytes() {
+  DeviceContext* const context = existing_context_of_current_device();
+  return context == nullptr ? 0 : context->cached_bytes_when_idle();
+}
+
+Status scribble_cached_device_memory(unsigned char value) {
+  DeviceContext* const context = existing_context_of_current_device();
+  return context == nullptr ? Status::success() : context->scribble_memory_when_idle(value);
 }
 
 } // namespace overlap

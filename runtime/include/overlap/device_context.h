@@ -32,6 +32,7 @@ public:
   // makes this context's device current (cudaFree must run there) and leaves it current.
   Status release_memory_when_idle();
   std::size_t cached_bytes_when_idle();
+  Status scribble_memory_when_idle(unsigned char value);
 
 private:
   friend class DeviceContextLease;
@@ -66,5 +67,11 @@ Status release_cached_device_memory();
 
 // Bytes the current device's cache holds now (0 when the device was never used).
 std::size_t cached_device_memory_bytes();
+
+// Debugging aid, like glibc's MALLOC_PERTURB_: overwrites every byte of the current device's
+// cache with `value` (and waits for it), so that a strategy that forgets to copy an element reads
+// garbage instead of whatever an earlier call left at the same place. The tests call it between
+// runs; it is never needed for correct results.
+Status scribble_cached_device_memory(unsigned char value);
 
 } // namespace overlap

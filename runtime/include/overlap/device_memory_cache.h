@@ -23,6 +23,8 @@ public:
   Status reserve(std::size_t bytes, void** base);
   Status release();
   std::size_t capacity() const { return capacity_; }
+  // The whole block, for scribble_cached_device_memory (device_context.h).
+  void* block() const { return base_; }
 
 private:
   void* base_ = nullptr;

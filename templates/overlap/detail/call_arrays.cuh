@@ -1,0 +1,160 @@
+// What every strategy does with a Binding's arrays before and around its launches: validating
+// the answers, clipping sections, placing device buffers, copying sections. Internal to the
+// strategy templates.
+#pragma once
+
+#include "overlap/binding.cuh"
+#include "overlap/device_memory_cache.h"
+#include "overlap/kernel_types.h"
+#include "overlap/status.h"
+#include "overlap/transfer_plan.h"
+
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+// A Binding answer no strategy can work with: reported like a failed CUDA call, naming the rule.
+#define OVERLAP_DETAIL_INVALID_BINDING(rule)                                                       \
+  ::overlap::Status {                                                                              \
+    cudaErrorInvalidValue, rule, __FILE__, __LINE__                                                \
+  }
+
+namespace overlap {
+namespace detail {
+
+// Alignment of each device buffer inside the cached block: cudaMalloc's own, enough for any
+// element type and for coalesced access from the first element.
+constexpr std::size_t kDeviceBufferAlignment = 256;
+
+// P < 0 is an error; P == 0 is a call with nothing to do, which every strategy answers with
+// success before touching the device or the arrays.
+inline Status check_partition_extent(long long extent) {
+  if (extent < 0)
+    return OVERLAP_DETAIL_INVALID_BINDING("Binding::partition_extent() < 0");
+  return Status::success();
+}
+
+inline std::size_t array_bytes(const HostArray& array) {
+  return static_cast<std::size_t>(array.extent) * array.element_size;
+}
+
+// Reads every array's description and checks what the strategies rely on.
+template <class B> Status read_host_arrays(const B& binding, std::vector<HostArray>* arrays) {
+  arrays->clear();
+  for (int i = 0; i < B::kArrays; ++i) {
+    const HostArray array = binding.array(i);
+    if (array.extent < 0)
+      return OVERLAP_DETAIL_INVALID_BINDING("Binding::array(i).extent < 0");
+    if (array.element_size == 0)
+      return OVERLAP_DETAIL_INVALID_BINDING("Binding::array(i).element_size == 0");
+    if (static_cast<unsigned long long>(array.extent) > SIZE_MAX / array.element_size)
+      return OVERLAP_DETAIL_INVALID_BINDING("Binding::array(i): extent * element_size overflows");
+    const int sections = binding.section_count(i);
+    if (sections < 0)
+      return OVERLAP_DETAIL_INVALID_BINDING("Binding::section_count(i) < 0");
+    if (writes(array.direction)) {
+      // Copying out more than one chunked section per chunk would write other chunks' elements
+      // back before (or after) their own kernels wrote them.
+      int chunked = 0;
+      for (int s = 0; s < sections; ++s)
+        chunked += binding.section_is_chunked(i, s) ? 1 : 0;
+      if (chunked > 1)
+        return OVERLAP_DETAIL_INVALID_BINDING(
+            "Binding: an output array has more than one chunked section");
+    }
+    arrays->push_back(array);
+  }
+  return Status::success();
+}
+
+// The sections of array i sent once per call, clipped: the whole array when it has no sections.
+template <class B>
+std::vector<Section> broadcast_sections(const B& binding, int i, long long partition_extent,
+                                        long long array_extent) {
+  const int count = binding.section_count(i);
+  if (count == 0)
+    return {Section{0, array_extent}};
+  std::vector<Section> sections;
+  for (int s = 0; s < count; ++s)
+    if (!binding.section_is_chunked(i, s))
+      sections.push_back(clip(binding.section(i, s, 0, partition_extent), array_extent));
+  return sections;
+}
+
+// The chunked sections of array i for chunk [lo, hi), clipped.
+template <class B>
+std::vector<Section> chunk_sections(const B& binding, int i, long long lo, long long hi,
+                                    long long array_extent) {
+  std::vector<Section> sections;
+  const int count = binding.section_count(i);
+  for (int s = 0; s < count; ++s)
+    if (binding.section_is_chunked(i, s))
+      sections.push_back(clip(binding.section(i, s, lo, hi), array_extent));
+  return sections;
+}
+
+// Every element of array i a single launch over [0, extent) touches, merged.
+template <class B>
+std::vector<Section> whole_call_sections(const B& binding, int i, long long partition_extent,
+                                         long long array_extent) {
+  std::vector<Section> sections = broadcast_sections(binding, i, partition_extent, array_extent);
+  const std::vector<Section> chunked =
+      chunk_sections(binding, i, 0, partition_extent, array_extent);
+  sections.insert(sections.end(), chunked.begin(), chunked.end());
+  return merge_sections(std::move(sections));
+}
+
+// Gives every array with on_device[i] a full-extent buffer in the device's cached block (element
+// e of the array is element e of its buffer) and stores its address in (*bases)[i]; the other
+// entries are left alone.
+inline Status place_device_buffers(DeviceMemoryCache& cache, const std::vector<HostArray>& arrays,
+                                   const std::vector<bool>& on_device, std::vector<void*>* bases) {
+  std::vector<std::size_t> offsets(arrays.size(), 0);
+  std::size_t total = 0;
+  for (std::size_t i = 0; i < arrays.size(); ++i) {
+    if (!on_device[i])
+      continue;
+    offsets[i] = total;
+    const std::size_t bytes = array_bytes(arrays[i]);
+    const std::size_t padded =
+        (bytes + kDeviceBufferAlignment - 1) / kDeviceBufferAlignment * kDeviceBufferAlignment;
+    if (padded < bytes || total + padded < total)
+      return OVERLAP_DETAIL_INVALID_BINDING("Binding: the arrays' total size overflows");
+    total += padded;
+  }
+  void* block = nullptr;
+  OVERLAP_TRY(cache.reserve(total, &block));
+  for (std::size_t i = 0; i < arrays.size(); ++i)
+    if (on_device[i])
+      (*bases)[i] = static_cast<char*>(block) + offsets[i];
+  return Status::success();
+}
+
+enum class CopyDirection : unsigned char { ToDevice, ToHost };
+
+// Copies `elements` of an array between the user's memory and its full-extent device buffer.
+// cudaMemcpyDefault lets the same call serve pageable, pinned, managed and device user memory.
+inline Status copy_section(const HostArray& array, void* buffer, Section elements,
+                           CopyDirection direction, cudaStream_t stream) {
+  if (elements.empty())
+    return Status::success();
+  const std::size_t offset = static_cast<std::size_t>(elements.begin) * array.element_size;
+  const std::size_t bytes = static_cast<std::size_t>(elements.size()) * array.element_size;
+  char* const host = static_cast<char*>(array.host) + offset;
+  char* const device = static_cast<char*>(buffer) + offset;
+  if (direction == CopyDirection::ToDevice)
+    OVERLAP_CUDA_TRY(cudaMemcpyAsync(device, host, bytes, cudaMemcpyDefault, stream));
+  else
+    OVERLAP_CUDA_TRY(cudaMemcpyAsync(host, device, bytes, cudaMemcpyDefault, stream));
+  return Status::success();
+}
+
+inline Status synchronize(cudaStream_t stream) {
+  OVERLAP_CUDA_TRY(cudaStreamSynchronize(stream));
+  return Status::success();
+}
+
+} // namespace detail
+} // namespace overlap

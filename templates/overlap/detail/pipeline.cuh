@@ -1,0 +1,213 @@
+// The chunked pipeline behind Streams and Hybrid: P is cut into C = min(N, P) chunks (chunk c =
+// chunk_bounds(P, C, c) on pooled stream c % N); each chunk copies in what it needs and no earlier
+// chunk copied (transfer_plan.h), waits with events for the earlier chunks' copies it shares
+// (halos), runs its kernel and copies its outputs back. Broadcast sections go first, on stream 0,
+// and every kernel waits for them. The issue order is depth-first or breadth-first (paper 003).
+//
+// Hybrid differs only in its pure outputs (Direction::Out), which the kernels write straight into
+// mapped host memory instead of device buffers that are copied back (paper 001 §VII). InOut
+// arrays are copied in and out in both strategies: an array cannot be device-resident for its
+// reads and mapped for its writes at once.
+#pragma once
+
+#include "overlap/binding.cuh"
+#include "overlap/detail/call_arrays.cuh"
+#include "overlap/device_context.h"
+#include "overlap/host_array_pinning.h"
+#include "overlap/kernel_types.h"
+#include "overlap/nvtx_range.h"
+#include "overlap/status.h"
+#include "overlap/transfer_plan.h"
+
+#include <algorithm>
+#include <vector>
+
+namespace overlap {
+namespace detail {
+
+enum class OutputPath : unsigned char {
+  Copied, // Streams: outputs are device buffers copied back per chunk
+  Mapped  // Hybrid: pure outputs are written into mapped host memory
+};
+
+// Everything one pipeline call issues, once the arrays are placed.
+template <class B> class PipelineIssuer {
+public:
+  PipelineIssuer(const B& binding, const TransferPlan& plan, const std::vector<HostArray>& arrays,
+                 const std::vector<void*>& bases, const StreamEventPool& pool, int streams,
+                 long long extent)
+      : binding_(binding), plan_(plan), arrays_(arrays), bases_(bases), pool_(pool),
+        streams_(streams), extent_(extent) {}
+
+  Status issue(IssueOrder order) {
+    OVERLAP_TRY(copy_broadcast_in());
+    const int chunks = chunk_count();
+    if (order == IssueOrder::DepthFirst) {
+      for (int c = 0; c < chunks; ++c) {
+        OVERLAP_TRY(phase("h2d", c, c + 1, &PipelineIssuer::copy_in));
+        OVERLAP_TRY(phase("kernel", c, c + 1, &PipelineIssuer::launch));
+        OVERLAP_TRY(phase("d2h", c, c + 1, &PipelineIssuer::copy_out));
+      }
+      return Status::success();
+    }
+    OVERLAP_TRY(phase("h2d", 0, chunks, &PipelineIssuer::copy_in));
+    OVERLAP_TRY(phase("kernel", 0, chunks, &PipelineIssuer::launch));
+    return phase("d2h", 0, chunks, &PipelineIssuer::copy_out);
+  }
+
+  // The broadcast outputs, once every kernel is done (the caller synchronized the streams).
+  Status copy_broadcast_out() {
+    const NvtxRange range("d2h");
+    for (const ArrayCopy& copy : plan_.broadcast_out)
+      OVERLAP_TRY(copy_section(array(copy.array), base(copy.array), copy.elements,
+                               CopyDirection::ToHost, stream_of(0)));
+    return Status::success();
+  }
+
+private:
+  using Step = Status (PipelineIssuer::*)(int);
+
+  int chunk_count() const { return static_cast<int>(plan_.chunks.size()); }
+  cudaStream_t stream_of(int chunk) const { return pool_.stream(chunk % streams_); }
+  cudaEvent_t copied_in_event(int chunk) const { return pool_.event(chunk); }
+  cudaEvent_t broadcast_event() const { return pool_.event(chunk_count()); }
+  const HostArray& array(int i) const { return arrays_[static_cast<std::size_t>(i)]; }
+  void* base(int i) const { return bases_[static_cast<std::size_t>(i)]; }
+  const ChunkTransfers& chunk(int c) const { return plan_.chunks[static_cast<std::size_t>(c)]; }
+
+  Status phase(const char* name, int first, int last, Step step) {
+    const NvtxRange range(name);
+    for (int c = first; c < last; ++c)
+      OVERLAP_TRY((this->*step)(c));
+    return Status::success();
+  }
+
+  Status copy_broadcast_in() {
+    if (plan_.broadcast_in.empty())
+      return Status::success();
+    const NvtxRange range("h2d");
+    for (const ArrayCopy& copy : plan_.broadcast_in)
+      OVERLAP_TRY(copy_section(array(copy.array), base(copy.array), copy.elements,
+                               CopyDirection::ToDevice, stream_of(0)));
+    OVERLAP_CUDA_TRY(cudaEventRecord(broadcast_event(), stream_of(0)));
+    return Status::success();
+  }
+
+  Status copy_in(int c) {
+    for (const ArrayCopy& copy : chunk(c).copy_in)
+      OVERLAP_TRY(copy_section(array(copy.array), base(copy.array), copy.elements,
+                               CopyDirection::ToDevice, stream_of(c)));
+    if (chunk(c).awaited)
+      OVERLAP_CUDA_TRY(cudaEventRecord(copied_in_event(c), stream_of(c)));
+    return Status::success();
+  }
+
+  Status launch(int c) {
+    const cudaStream_t stream = stream_of(c);
+    // Work issued earlier on the same stream is ordered already; only other streams need events.
+    if (!plan_.broadcast_in.empty() && stream != stream_of(0))
+      OVERLAP_CUDA_TRY(cudaStreamWaitEvent(stream, broadcast_event(), 0));
+    for (int earlier : chunk(c).waits_for)
+      if (stream_of(earlier) != stream)
+        OVERLAP_CUDA_TRY(cudaStreamWaitEvent(stream, copied_in_event(earlier), 0));
+    long long lo = 0;
+    long long hi = 0;
+    chunk_bounds(extent_, chunk_count(), c, lo, hi);
+    if (hi <= lo)
+      return Status::success();
+    return binding_.launch(bases_.data(), lo, hi, stream);
+  }
+
+  Status copy_out(int c) {
+    for (const ArrayCopy& copy : chunk(c).copy_out)
+      OVERLAP_TRY(copy_section(array(copy.array), base(copy.array), copy.elements,
+                               CopyDirection::ToHost, stream_of(c)));
+    return Status::success();
+  }
+
+  const B& binding_;
+  const TransferPlan& plan_;
+  const std::vector<HostArray>& arrays_;
+  const std::vector<void*>& bases_;
+  const StreamEventPool& pool_;
+  const int streams_;
+  const long long extent_;
+};
+
+template <class B> Status run_pipeline(const B& binding, StreamsConfig config, OutputPath outputs) {
+  const long long extent = binding.partition_extent();
+  OVERLAP_TRY(check_partition_extent(extent));
+  if (extent == 0)
+    return Status::success();
+  if (config.streams < 1)
+    return OVERLAP_DETAIL_INVALID_BINDING("StreamsConfig::streams < 1");
+  if (config.order != IssueOrder::DepthFirst && config.order != IssueOrder::BreadthFirst)
+    return OVERLAP_DETAIL_INVALID_BINDING("StreamsConfig::order is not an IssueOrder");
+  std::vector<HostArray> arrays;
+  OVERLAP_TRY(read_host_arrays(binding, &arrays));
+
+  const int chunks = static_cast<int>(std::min<long long>(config.streams, extent));
+  const int streams = std::min(config.streams, chunks);
+  std::vector<ArrayTransferNeeds> needs(arrays.size());
+  std::vector<HostArrayUse> uses(arrays.size());
+  std::vector<bool> on_device(arrays.size(), false);
+  for (std::size_t i = 0; i < arrays.size(); ++i) {
+    const HostArray& array = arrays[i];
+    const int index = static_cast<int>(i);
+    const bool mapped = outputs == OutputPath::Mapped && array.direction == Direction::Out;
+    on_device[i] = !mapped;
+    uses[i] = {array.host, array_bytes(array), writes(array.direction), mapped};
+    if (mapped)
+      continue;
+    ArrayTransferNeeds& need = needs[i];
+    need.copy_in = reads(array.direction);
+    need.copy_out = writes(array.direction);
+    need.broadcast = broadcast_sections(binding, index, extent, array.extent);
+    need.chunked.resize(static_cast<std::size_t>(chunks));
+    for (int c = 0; c < chunks; ++c) {
+      long long lo = 0;
+      long long hi = 0;
+      chunk_bounds(extent, chunks, c, lo, hi);
+      need.chunked[static_cast<std::size_t>(c)] =
+          chunk_sections(binding, index, lo, hi, array.extent);
+    }
+  }
+  const TransferPlan plan = plan_transfers(needs, chunks);
+
+  DeviceContextLease lease;
+  OVERLAP_TRY(lease.acquire());
+  DeviceContext& context = lease.context();
+  StreamEventPool& pool = context.pool();
+  OVERLAP_TRY(pool.reserve_streams(streams));
+  OVERLAP_TRY(pool.reserve_events(chunks + 1)); // one per chunk, one for the broadcast copies
+  bool read_only_supported = false;
+  OVERLAP_TRY(context.read_only_registration_supported(&read_only_supported));
+
+  // Pageable arrays are pinned so that their copies overlap; for the mapped outputs pinning is
+  // required, for the others a failure only costs the overlap.
+  HostArrayPinning pinning;
+  Status first = pinning.pin(uses, read_only_supported);
+  std::vector<void*> bases(arrays.size(), nullptr);
+  if (first.ok()) {
+    for (std::size_t i = 0; i < arrays.size(); ++i)
+      if (!on_device[i])
+        bases[i] = pinning.device_pointer(static_cast<int>(i));
+    first = place_device_buffers(context.memory(), arrays, on_device, &bases);
+  }
+  PipelineIssuer<B> issuer(binding, plan, arrays, bases, pool, streams, extent);
+  if (first.ok())
+    first = issuer.issue(config.order);
+  // Also after a failure: nothing issued may still run when the buffers are reused or the
+  // registrations go.
+  for (int s = 0; s < streams; ++s)
+    keep_first(first, synchronize(pool.stream(s)));
+  if (first.ok() && !plan.broadcast_out.empty()) {
+    first = issuer.copy_broadcast_out();
+    keep_first(first, synchronize(pool.stream(0)));
+  }
+  keep_first(first, pinning.release());
+  return first;
+}
+
+} // namespace detail
+} // namespace overlap

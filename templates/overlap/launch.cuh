@@ -1,0 +1,54 @@
+// Launch-configuration helpers for generated glue: a grid sized for grid-stride kernels and
+// checked narrowing of the annotation's grid/block expressions to the unsigned dim3 fields.
+#pragma once
+
+#include "overlap/status.h"
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+
+namespace overlap {
+
+// The largest grid.x CUDA accepts, and the bound checked_dim applies by default.
+constexpr long long kMaxGridX = 2147483647LL;
+
+// Stores v into *out when 1 <= v <= max. Otherwise returns cudaErrorInvalidConfiguration with
+// `what` as the status's call text, so the message names the dimension and its expression; `what`
+// must outlive the status (generated glue passes a string literal). A zero-sized dimension is an
+// error rather than a skipped launch: strategies never launch empty chunks, so zero means the
+// expression is wrong for the data.
+inline Status checked_dim(long long v, long long max, const char* what, unsigned* out) {
+  if (v < 1 || v > max)
+    return Status{cudaErrorInvalidConfiguration, what, __FILE__, __LINE__};
+  *out = static_cast<unsigned>(v);
+  return Status::success();
+}
+
+inline Status checked_dim(long long v, const char* what, unsigned* out) {
+  return checked_dim(v, kMaxGridX, what, out);
+}
+
+// A grid for a grid-stride kernel: as many blocks as the device keeps resident at once (SMs times
+// the occupancy of `kernel` at this block size and dynamic shared memory), so every block is
+// resident and loops over the range instead of waiting for a slot.
+template <class K>
+Status grid_stride_grid(K kernel, int block_threads, std::size_t shared_bytes, unsigned* grid) {
+  int device = 0;
+  OVERLAP_CUDA_TRY(cudaGetDevice(&device));
+  int multiprocessors = 0;
+  OVERLAP_CUDA_TRY(
+      cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device));
+  int blocks_per_multiprocessor = 0;
+  OVERLAP_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_multiprocessor, kernel,
+                                                                 block_threads, shared_bytes));
+  if (blocks_per_multiprocessor < 1)
+    return Status{cudaErrorInvalidConfiguration,
+                  "cudaOccupancyMaxActiveBlocksPerMultiprocessor: no block of this size and "
+                  "shared memory fits on a multiprocessor",
+                  __FILE__, __LINE__};
+  *grid = static_cast<unsigned>(multiprocessors) * static_cast<unsigned>(blocks_per_multiprocessor);
+  return Status::success();
+}
+
+} // namespace overlap

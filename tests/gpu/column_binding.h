@@ -1,0 +1,49 @@
+// A vertical-column kernel in range mode after paper 001's buoydiff(): levels are partitioned,
+// level k reads the surface level 0 (a broadcast section), level k-1 (a halo into the previous
+// chunk) and level k of rho. It writes out (Out) and accumulates into acc (InOut). The kernel
+// indexes whole arrays with the chunk's [k_begin, k_end); one thread per column, grid-stride.
+#pragma once
+
+#include "overlap/binding.cuh"
+
+namespace overlap::test {
+
+struct ColumnBinding {
+  static constexpr int kArrays = 3;
+
+  long long levels = 0;
+  long long plane = 0; // columns per level
+  const float* rho = nullptr;
+  float* acc = nullptr;
+  float* out = nullptr;
+
+  long long partition_extent() const { return levels; }
+  HostArray array(int i) const {
+    switch (i) {
+    case 0:
+      return {const_cast<float*>(rho), sizeof(float), levels * plane, Direction::In, "rho"};
+    case 1:
+      return {acc, sizeof(float), levels * plane, Direction::InOut, "acc"};
+    default:
+      return {out, sizeof(float), levels * plane, Direction::Out, "out"};
+    }
+  }
+  // rho: [0 : plane] and [(lo-1)*plane : hi*plane]; acc, out: [lo*plane : hi*plane].
+  static int section_count(int i) { return i == 0 ? 2 : 1; }
+  static bool section_is_chunked(int i, int s) { return !(i == 0 && s == 0); }
+  Section section(int i, int s, long long lo, long long hi) const {
+    if (i == 0 && s == 0)
+      return {0, plane};
+    if (i == 0)
+      return {(lo - 1) * plane, hi * plane};
+    return {lo * plane, hi * plane};
+  }
+  Status launch(void* const* bases, long long lo, long long hi, cudaStream_t stream) const;
+};
+
+void column_reference(long long levels, long long plane, const float* rho, float* acc, float* out);
+
+// The grid ColumnBinding launches with for `block_threads` threads per block.
+Status column_grid(int block_threads, unsigned* grid);
+
+} // namespace overlap::test

@@ -1,0 +1,91 @@
+// The strategy configurations every GPU test runs: Explicit, Mapped, and Streams and Hybrid for
+// N in {1, 2, 3, 7, 16, 64} in both issue orders; plus dispatch and readable test names.
+#pragma once
+
+#include "overlap/explicit.cuh"
+#include "overlap/hybrid.cuh"
+#include "overlap/kernel_types.h"
+#include "overlap/mapped.cuh"
+#include "overlap/status.h"
+#include "overlap/streams.cuh"
+
+#include <string>
+#include <vector>
+
+namespace overlap::test {
+
+struct StrategyCase {
+  Variant variant = Variant::Explicit;
+  StreamsConfig streams;
+};
+
+inline const char* to_string(Variant variant) {
+  switch (variant) {
+  case Variant::Explicit:
+    return "Explicit";
+  case Variant::Mapped:
+    return "Mapped";
+  case Variant::Streams:
+    return "Streams";
+  case Variant::Hybrid:
+    return "Hybrid";
+  }
+  return "Unknown";
+}
+
+// A GoogleTest-safe name, e.g. "Streams_N16_BreadthFirst".
+inline std::string name_of(const StrategyCase& c) {
+  std::string name = to_string(c.variant);
+  if (c.variant == Variant::Streams || c.variant == Variant::Hybrid) {
+    name += "_N" + std::to_string(c.streams.streams);
+    name += c.streams.order == IssueOrder::DepthFirst ? "_DepthFirst" : "_BreadthFirst";
+  }
+  return name;
+}
+
+inline std::vector<StrategyCase> all_strategy_cases() {
+  std::vector<StrategyCase> cases = {{Variant::Explicit, {}}, {Variant::Mapped, {}}};
+  for (Variant variant : {Variant::Streams, Variant::Hybrid})
+    for (int streams : {1, 2, 3, 7, 16, 64})
+      for (IssueOrder order : {IssueOrder::DepthFirst, IssueOrder::BreadthFirst})
+        cases.push_back({variant, {streams, order}});
+  return cases;
+}
+
+// One of each variant, small N: for quick runs such as under compute-sanitizer.
+inline std::vector<StrategyCase> one_case_per_variant() {
+  return {{Variant::Explicit, {}},
+          {Variant::Mapped, {}},
+          {Variant::Streams, {3, IssueOrder::DepthFirst}},
+          {Variant::Hybrid, {3, IssueOrder::BreadthFirst}}};
+}
+
+template <class B> Status run_case(const B& binding, const StrategyCase& c) {
+  switch (c.variant) {
+  case Variant::Explicit:
+    return run_explicit(binding);
+  case Variant::Mapped:
+    return run_mapped(binding);
+  case Variant::Streams:
+    return run_streams(binding, c.streams);
+  case Variant::Hybrid:
+    return run_hybrid(binding, c.streams);
+  }
+  return Status{cudaErrorInvalidValue, "run_case: unknown variant", __FILE__, __LINE__};
+}
+
+// Partition extents to test a configuration with: a single element, N-1 (fewer elements than
+// streams: some streams idle) when that is at least 2, a prime that no N divides, and `large`
+// when given.
+inline std::vector<long long> partition_extents(const StrategyCase& c, long long large = 0) {
+  std::vector<long long> extents = {1};
+  const bool chunked = c.variant == Variant::Streams || c.variant == Variant::Hybrid;
+  if (chunked && c.streams.streams - 1 >= 2)
+    extents.push_back(c.streams.streams - 1);
+  extents.push_back(1009);
+  if (large > 0)
+    extents.push_back(large);
+  return extents;
+}
+
+} // namespace overlap::test
