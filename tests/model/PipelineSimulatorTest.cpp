@@ -1,0 +1,206 @@
+// The engine and link simulation: the schedules of paper 003's three GPUs worked out by hand,
+// the LogGP cost of pieces, bidirectional slowdown against paper 002's eq. 4.4, mapped flows,
+// implicit synchronization and hardware-queue false dependencies.
+#include "model/pipeline_simulator.h"
+
+#include "model/paper001_model.h"
+#include "model/paper002_model.h"
+#include "model_test_profiles.h"
+
+#include <gtest/gtest.h>
+
+#include <stdexcept>
+
+namespace overlap::model {
+namespace {
+
+SimOp copy_in(int stream, double bytes) {
+  SimOp op;
+  op.kind = OpKind::CopyToDevice;
+  op.stream = stream;
+  op.bytes = bytes;
+  return op;
+}
+
+SimOp copy_out(int stream, double bytes) {
+  SimOp op = copy_in(stream, bytes);
+  op.kind = OpKind::CopyToHost;
+  return op;
+}
+
+SimOp kernel(int stream, double seconds) {
+  SimOp op;
+  op.kind = OpKind::Kernel;
+  op.stream = stream;
+  op.compute_seconds = seconds;
+  return op;
+}
+
+// Paper 003's example: 4 streams, copy in, kernel and copy out of one chunk 1 s each, so the
+// sequential version takes 12 s.
+std::vector<SimOp> blog_example(bool breadth_first) {
+  std::vector<SimOp> ops;
+  if (!breadth_first) {
+    for (int s = 0; s < 4; ++s) {
+      ops.push_back(copy_in(s, 1));
+      ops.push_back(kernel(s, 1));
+      ops.push_back(copy_out(s, 1));
+    }
+    return ops;
+  }
+  for (int s = 0; s < 4; ++s)
+    ops.push_back(copy_in(s, 1));
+  for (int s = 0; s < 4; ++s)
+    ops.push_back(kernel(s, 1));
+  for (int s = 0; s < 4; ++s)
+    ops.push_back(copy_out(s, 1));
+  return ops;
+}
+
+double makespan(const std::vector<SimOp>& ops, const HardwareProfile& profile) {
+  return simulate(ops, sim_device_of(profile, 8)).makespan;
+}
+
+TEST(PipelineSimulator, TeslaC1060OneCopyEngineInIssueOrder) {
+  // Depth-first: the copy engine's queue is in1 out1 in2 out2 ..., so out1 blocks in2: no
+  // overlap at all. Breadth-first: 8/12 of the sequential time (paper 003).
+  const HardwareProfile c1060 = testing::ideal_device(1, false, 13);
+  EXPECT_DOUBLE_EQ(makespan(blog_example(false), c1060), 12);
+  EXPECT_DOUBLE_EQ(makespan(blog_example(true), c1060), 8);
+}
+
+TEST(PipelineSimulator, TeslaC2050ImplicitSynchronization) {
+  // Two copy engines: depth-first halves the time; breadth-first issues every kernel before
+  // the first copy out, which then waits for all of them: 9/12 (paper 003).
+  const HardwareProfile c2050 = testing::ideal_device(2, true, 20);
+  EXPECT_DOUBLE_EQ(makespan(blog_example(false), c2050), 6);
+  EXPECT_DOUBLE_EQ(makespan(blog_example(true), c2050), 9);
+}
+
+TEST(PipelineSimulator, TeslaK20HyperQMakesBothOrdersEqual) {
+  const HardwareProfile k20 = testing::ideal_device(2, false, 35);
+  EXPECT_DOUBLE_EQ(makespan(blog_example(false), k20), 6);
+  EXPECT_DOUBLE_EQ(makespan(blog_example(true), k20), 6);
+}
+
+TEST(PipelineSimulator, ChunkedCopiesFollowLogGP) {
+  const HardwareProfile titan = testing::table1_gtx_titan();
+  const double bytes = 16 * 1024 * 1024;
+  // n back-to-back pieces of one message: L+o + k·G + g·(n − 1), as one op of n copies ...
+  SimOp pieces = copy_in(0, bytes);
+  pieces.copies = 16;
+  EXPECT_NEAR(makespan({pieces}, titan),
+              paper001::transfer_seconds(titan.host_to_device, bytes, 16), 1e-15);
+  // ... or as n ops on n streams.
+  std::vector<SimOp> ops;
+  for (int s = 0; s < 16; ++s)
+    ops.push_back(copy_in(s, bytes / 16));
+  EXPECT_NEAR(makespan(ops, titan), paper001::transfer_seconds(titan.host_to_device, bytes, 16),
+              1e-15);
+  // Synchronous copies wait for the host in between: each pays L+o.
+  SimOp synchronous = pieces;
+  synchronous.synchronous = true;
+  EXPECT_NEAR(makespan({synchronous}, titan),
+              16 * titan.host_to_device.latency_s + bytes * titan.host_to_device.seconds_per_byte,
+              1e-15);
+}
+
+TEST(PipelineSimulator, CopyAfterAnIdleEnginePaysTheLatencyAgain) {
+  HardwareProfile device = testing::ideal_device(2, false, 35);
+  device.host_to_device.latency_s = 0.5;
+  device.host_to_device.gap_s = 0.1;
+  // The second copy in waits for a 10 s kernel in its stream: the engine is idle meanwhile.
+  const std::vector<SimOp> ops = {copy_in(0, 1), kernel(0, 10), copy_in(0, 1)};
+  const SimResult result = simulate(ops, sim_device_of(device, 8));
+  EXPECT_DOUBLE_EQ(result.timings[2].start, 11.5);
+  EXPECT_DOUBLE_EQ(result.makespan, 11.5 + 0.5 + 1);
+}
+
+TEST(PipelineSimulator, BidirectionalSlowdownMatchesPaper002) {
+  // Both directions at once on two copy engines run at the bidirectional G until the shorter
+  // finishes, then the longer alone: eq. 4.4 with f = G_bi / G.
+  HardwareProfile device = testing::ideal_device(2, false, 90);
+  device.host_to_device.bidirectional_seconds_per_byte = 1.25;
+  device.device_to_host.bidirectional_seconds_per_byte = 1.25;
+  const std::vector<SimOp> ops = {copy_in(0, 8), copy_out(1, 4)};
+  EXPECT_DOUBLE_EQ(makespan(ops, device), paper002::eq4_4_bidirectional_seconds(8, 4, 1.25));
+  EXPECT_DOUBLE_EQ(makespan(ops, device), 4 * 1.25 + 4);
+  // One copy engine: no overlap, no slowdown.
+  device.copy_engines = 1;
+  EXPECT_DOUBLE_EQ(makespan(ops, device), 12);
+}
+
+TEST(PipelineSimulator, MappedKernelOverlapsComputeAndBothDirections) {
+  HardwareProfile device = testing::ideal_device(2, false, 90);
+  device.mapped_read_seconds_per_byte = 2;
+  device.mapped_write_seconds_per_byte = 1;
+  SimOp mapped = kernel(0, 3);
+  mapped.mapped_read_bytes = 4;  // 8 s alone
+  mapped.mapped_write_bytes = 2; // 2 s alone
+  EXPECT_DOUBLE_EQ(makespan({mapped}, device), 8);
+  mapped.compute_seconds = 10;
+  EXPECT_DOUBLE_EQ(makespan({mapped}, device), 10);
+  // While the writes run, the reads are slowed by their direction's bidirectional ratio (1.5):
+  // the writes take 2 s (their direction has no slowdown), the reads move 1 / (2 · 1.5) B/s
+  // meanwhile, 2/3 B, and the remaining 10/3 B at 1/2 B/s take 20/3 s.
+  device.host_to_device.bidirectional_seconds_per_byte = 1.5;
+  mapped.compute_seconds = 3;
+  EXPECT_NEAR(makespan({mapped}, device), 2 + 20.0 / 3, 1e-12);
+}
+
+TEST(PipelineSimulator, FlowsOfOneDirectionShareTheLink) {
+  const HardwareProfile device = testing::ideal_device(2, false, 90);
+  SimOp writer = kernel(0, 0);
+  writer.mapped_write_bytes = 2;
+  // A kernel writing 2 B through mapped memory and a copy out of 2 B on another stream share
+  // the device-to-host direction: 4 B at 1 s/B.
+  EXPECT_DOUBLE_EQ(makespan({writer, copy_out(1, 2)}, device), 4);
+}
+
+TEST(PipelineSimulator, ImplicitSynchronizationDelaysCopiesOutBehindEarlierKernels) {
+  // Stream 1's copy out is issued after stream 0's long kernel: under implicit synchronization it
+  // waits for that kernel although they are independent.
+  const std::vector<SimOp> ops = {kernel(1, 1), kernel(0, 10), copy_out(1, 1)};
+  EXPECT_DOUBLE_EQ(makespan(ops, testing::ideal_device(2, true, 20)), 12);
+  EXPECT_DOUBLE_EQ(makespan(ops, testing::ideal_device(2, false, 35)), 11);
+  const SimResult free = simulate(ops, sim_device_of(testing::ideal_device(2, false, 35), 8));
+  EXPECT_DOUBLE_EQ(free.timings[2].end, 2);
+}
+
+TEST(PipelineSimulator, StreamsSharingAHardwareQueueCreateFalseDependencies) {
+  // Streams 0 and 1 on one hardware queue: stream 1's copy in sits behind stream 0's copy out,
+  // which waits for stream 0's kernel; with a queue each, stream 1 copies at once.
+  const std::vector<SimOp> ops = {kernel(0, 5), copy_out(0, 1), copy_in(1, 1)};
+  const HardwareProfile device = testing::ideal_device(2, false, 35);
+  EXPECT_DOUBLE_EQ(simulate(ops, sim_device_of(device, 1)).timings[2].start, 5);
+  EXPECT_DOUBLE_EQ(simulate(ops, sim_device_of(device, 2)).timings[2].start, 0);
+}
+
+TEST(PipelineSimulator, EventWaitsAreHonoured) {
+  const HardwareProfile device = testing::ideal_device(2, false, 90);
+  SimOp waiting = kernel(1, 1);
+  waiting.waits_for = {0};
+  const SimResult result = simulate({copy_in(0, 3), waiting}, sim_device_of(device, 8));
+  EXPECT_DOUBLE_EQ(result.timings[1].start, 3);
+  SimOp impossible = kernel(0, 1);
+  impossible.waits_for = {1};
+  EXPECT_THROW(simulate({impossible, kernel(1, 1)}, sim_device_of(device, 8)),
+               std::invalid_argument);
+}
+
+TEST(PipelineSimulator, EmptySequenceTakesNoTime) {
+  EXPECT_DOUBLE_EQ(simulate({}, sim_device_of(testing::h100_like(), 8)).makespan, 0);
+}
+
+TEST(PipelineSimulator, HyperQFromComputeCapability) {
+  EXPECT_FALSE(has_hyper_q(testing::ideal_device(1, false, 13)));
+  EXPECT_FALSE(has_hyper_q(testing::ideal_device(2, true, 20)));
+  EXPECT_TRUE(has_hyper_q(testing::ideal_device(2, false, 35)));
+  HardwareProfile unknown = testing::ideal_device(1, false, 0);
+  EXPECT_TRUE(has_hyper_q(unknown));
+  unknown.implicit_synchronization = true;
+  EXPECT_FALSE(has_hyper_q(unknown));
+}
+
+} // namespace
+} // namespace overlap::model

@@ -1,0 +1,143 @@
+// Deriving the model's workload from descriptors written the way the generator writes them, for
+// the three shapes of the examples: saxpy (offset mode, an in-out array), C = A·B with B
+// broadcast, and a buoydiff-like level kernel with a halo and a broadcast level.
+#include "model/workload_from_descriptor.h"
+
+#include <gtest/gtest.h>
+
+namespace overlap::model {
+namespace {
+
+long long int_arg(ArgPointers args, int param) {
+  return *static_cast<const int*>(args[param]);
+}
+
+KernelDescriptor descriptor_with(const ArrayDescriptor* arrays, int array_count) {
+  KernelDescriptor descriptor{};
+  descriptor.name = "test";
+  descriptor.array_count = array_count;
+  descriptor.arrays = arrays;
+  return descriptor;
+}
+
+// saxpy(int n, float a, const float* x, float* y): copyin(x[lo:hi]) copy(y[lo:hi]).
+const ArrayDescriptor kSaxpyArrays[] = {{2, "x", Direction::In, ElementKind::F32, 4},
+                                        {3, "y", Direction::InOut, ElementKind::F32, 4}};
+
+KernelDescriptor saxpy_descriptor() {
+  KernelDescriptor descriptor = descriptor_with(kSaxpyArrays, 2);
+  descriptor.partition_extent = [](ArgPointers args) { return int_arg(args, 0); };
+  descriptor.array_extent = [](ArgPointers args, int) { return int_arg(args, 0); };
+  descriptor.section_count = [](ArgPointers, int) { return 1; };
+  descriptor.section = [](ArgPointers, int, int, long long lo, long long hi) {
+    return Section{lo, hi};
+  };
+  descriptor.section_is_chunked = [](int, int) { return true; };
+  return descriptor;
+}
+
+TEST(WorkloadFromDescriptor, Saxpy) {
+  const int n = 1000;
+  const float a = 2;
+  const float* x = nullptr;
+  float* y = nullptr;
+  const void* args[] = {&n, &a, &x, &y};
+  const Workload workload = workload_from_descriptor(saxpy_descriptor(), args, 1e-3);
+  EXPECT_EQ(workload.partition_extent, 1000);
+  EXPECT_DOUBLE_EQ(workload.h2d_bytes, 8000);       // x and y, 4 bytes each
+  EXPECT_DOUBLE_EQ(workload.d2h_bytes, 4000);       // y
+  EXPECT_DOUBLE_EQ(workload.inout_d2h_bytes, 4000); // y is copied in and out
+  EXPECT_DOUBLE_EQ(workload.broadcast_bytes, 0);
+  EXPECT_DOUBLE_EQ(workload.halo_bytes_per_boundary, 0);
+  EXPECT_EQ(workload.h2d_copies_per_chunk, 2);
+  EXPECT_EQ(workload.d2h_copies_per_chunk, 1);
+  EXPECT_EQ(workload.explicit_h2d_copies, 2);
+  EXPECT_DOUBLE_EQ(workload.mapped_read_factor, 1);
+  EXPECT_DOUBLE_EQ(workload.kernel_seconds, 1e-3);
+  EXPECT_EQ(workload.total_blocks, 0); // the descriptor has no launch geometry
+}
+
+// matmul(int m, int n, int k, const float* a, const float* b, float* c):
+// copyin(a[lo*k:hi*k], b) copyout(c[lo*n:hi*n]).
+const ArrayDescriptor kMatmulArrays[] = {{3, "a", Direction::In, ElementKind::F32, 4},
+                                         {4, "b", Direction::In, ElementKind::F32, 4},
+                                         {5, "c", Direction::Out, ElementKind::F32, 4}};
+
+TEST(WorkloadFromDescriptor, MatrixMultiplicationBroadcastsB) {
+  KernelDescriptor descriptor = descriptor_with(kMatmulArrays, 3);
+  descriptor.partition_extent = [](ArgPointers args) { return int_arg(args, 0); };
+  descriptor.array_extent = [](ArgPointers args, int array) -> long long {
+    const long long m = int_arg(args, 0), n = int_arg(args, 1), k = int_arg(args, 2);
+    return array == 0 ? m * k : array == 1 ? k * n : m * n;
+  };
+  descriptor.section_count = [](ArgPointers, int array) { return array == 1 ? 0 : 1; };
+  descriptor.section = [](ArgPointers args, int array, int, long long lo, long long hi) {
+    const long long width = array == 0 ? int_arg(args, 2) : int_arg(args, 1);
+    return Section{lo * width, hi * width};
+  };
+  descriptor.section_is_chunked = [](int, int) { return true; };
+
+  const int m = 64, n = 32, k = 16;
+  const void* pointer = nullptr;
+  const void* args[] = {&m, &n, &k, &pointer, &pointer, &pointer};
+  const Workload workload = workload_from_descriptor(descriptor, args, 2e-3);
+  EXPECT_DOUBLE_EQ(workload.h2d_bytes, 64.0 * 16 * 4);
+  EXPECT_DOUBLE_EQ(workload.broadcast_bytes, 16.0 * 32 * 4);
+  EXPECT_DOUBLE_EQ(workload.d2h_bytes, 64.0 * 32 * 4);
+  EXPECT_DOUBLE_EQ(workload.inout_d2h_bytes, 0);
+  EXPECT_EQ(workload.h2d_copies_per_chunk, 1);
+  EXPECT_EQ(workload.explicit_h2d_copies, 2); // a's section and all of b
+  EXPECT_DOUBLE_EQ(workload.mapped_read_factor, 1);
+}
+
+// buoydiff-like, range mode: buoy(int levels, int plane, const float* t, float* out) with
+// copyin(t[0:plane], t[(lo-1)*plane : hi*plane]) copyout(out[lo*plane:hi*plane]).
+const ArrayDescriptor kLevelArrays[] = {{2, "t", Direction::In, ElementKind::F32, 4},
+                                        {3, "out", Direction::Out, ElementKind::F32, 4}};
+
+TEST(WorkloadFromDescriptor, LevelKernelWithHaloAndBroadcastLevel) {
+  KernelDescriptor descriptor = descriptor_with(kLevelArrays, 2);
+  descriptor.partition_extent = [](ArgPointers args) { return int_arg(args, 0); };
+  descriptor.array_extent = [](ArgPointers args, int) {
+    return int_arg(args, 0) * int_arg(args, 1);
+  };
+  descriptor.section_count = [](ArgPointers, int array) { return array == 0 ? 2 : 1; };
+  descriptor.section = [](ArgPointers args, int array, int index, long long lo, long long hi) {
+    const long long plane = int_arg(args, 1);
+    if (array == 0 && index == 0)
+      return Section{0, plane};
+    if (array == 0)
+      return Section{(lo - 1) * plane, hi * plane};
+    return Section{lo * plane, hi * plane};
+  };
+  descriptor.section_is_chunked = [](int array, int index) { return !(array == 0 && index == 0); };
+
+  const int levels = 42, plane = 100;
+  const void* pointer = nullptr;
+  const void* args[] = {&levels, &plane, &pointer, &pointer};
+  const Workload workload = workload_from_descriptor(descriptor, args, 1e-3);
+  EXPECT_DOUBLE_EQ(workload.broadcast_bytes, 100 * 4); // level 0
+  // Levels -1..41 clipped to 0..41.
+  EXPECT_DOUBLE_EQ(workload.h2d_bytes, 4200 * 4);
+  // Every chunk but the first also needs the level before it: one plane per boundary.
+  EXPECT_DOUBLE_EQ(workload.halo_bytes_per_boundary, 100 * 4);
+  EXPECT_DOUBLE_EQ(workload.d2h_bytes, 4200 * 4);
+  EXPECT_EQ(workload.explicit_h2d_copies, 2);
+  // Mapped: each level is read as level k and as level k-1 of the next: (42 + 41) / 42 planes.
+  EXPECT_DOUBLE_EQ(workload.mapped_read_factor, (4200.0 + 100 * 41) / 4200);
+}
+
+TEST(WorkloadFromDescriptor, EmptyPartition) {
+  const int n = 0;
+  const float a = 0;
+  const void* pointer = nullptr;
+  const void* args[] = {&n, &a, &pointer, &pointer};
+  const Workload workload = workload_from_descriptor(saxpy_descriptor(), args, 0);
+  EXPECT_EQ(workload.partition_extent, 0);
+  EXPECT_DOUBLE_EQ(workload.h2d_bytes, 0);
+  EXPECT_DOUBLE_EQ(workload.d2h_bytes, 0);
+  EXPECT_TRUE(validate(workload).empty());
+}
+
+} // namespace
+} // namespace overlap::model

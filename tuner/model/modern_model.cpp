@@ -1,0 +1,157 @@
+#include "model/modern_model.h"
+
+#include <algorithm>
+
+namespace overlap::model {
+
+double chunk_kernel_seconds(const HardwareProfile& profile, const Workload& workload, int chunks) {
+  const double even_share = workload.kernel_seconds / chunks;
+  if (workload.total_blocks <= 0 || profile.multiprocessors <= 0)
+    return even_share;
+  // A kernel's time scales with its blocks only down to one full wave: below that the idle
+  // multiprocessors buy nothing, so a chunk of few blocks takes as long as a full wave.
+  const double wave_blocks =
+      static_cast<double>(profile.multiprocessors) * std::max(1, workload.resident_blocks_per_sm);
+  const double total_blocks = static_cast<double>(workload.total_blocks);
+  const double chunk_blocks = total_blocks / chunks;
+  return workload.kernel_seconds * std::max(chunk_blocks, wave_blocks) /
+         std::max(total_blocks, wave_blocks);
+}
+
+namespace {
+
+SimOp copy(OpKind kind, int stream, double bytes, int copies) {
+  SimOp op;
+  op.kind = kind;
+  op.stream = stream;
+  op.bytes = bytes;
+  op.copies = copies;
+  return op;
+}
+
+SimOp kernel(int stream, double compute_seconds) {
+  SimOp op;
+  op.kind = OpKind::Kernel;
+  op.stream = stream;
+  op.compute_seconds = compute_seconds;
+  return op;
+}
+
+std::vector<SimOp> explicit_operations(const HardwareProfile& profile, const Workload& workload) {
+  std::vector<SimOp> ops;
+  const double input = workload.h2d_bytes + workload.broadcast_bytes;
+  if (input > 0) {
+    ops.push_back(copy(OpKind::CopyToDevice, 0, input, workload.explicit_h2d_copies));
+    ops.back().synchronous = true;
+  }
+  ops.push_back(kernel(0, workload.kernel_seconds + profile.kernel_launch_s));
+  if (workload.d2h_bytes > 0) {
+    ops.push_back(copy(OpKind::CopyToHost, 0, workload.d2h_bytes, workload.explicit_d2h_copies));
+    ops.back().synchronous = true;
+  }
+  return ops;
+}
+
+std::vector<SimOp> mapped_operations(const HardwareProfile& profile, const Workload& workload) {
+  SimOp op = kernel(0, workload.kernel_seconds + profile.kernel_launch_s);
+  op.mapped_read_bytes = workload.h2d_bytes * workload.mapped_read_factor +
+                         workload.broadcast_bytes * workload.mapped_broadcast_read_factor;
+  op.mapped_write_bytes = workload.d2h_bytes;
+  return {op};
+}
+
+// Streams, or Hybrid when `map_outputs`: chunk c on stream c, its input copied, its kernel run
+// after that and after the broadcast copy, its outputs copied back (or, in Hybrid, written by
+// the kernel through mapped memory, except in-out arrays, which are copied as in Streams).
+std::vector<SimOp> pipelined_operations(const HardwareProfile& profile, const Workload& workload,
+                                        const Candidate& candidate, bool map_outputs,
+                                        bool halo_sent_twice) {
+  const int chunks = chunk_count(workload, candidate.streams);
+  const double input = pipelined_h2d_bytes(workload, chunks, halo_sent_twice) / chunks;
+  const double copied_output =
+      (map_outputs ? workload.inout_d2h_bytes : workload.d2h_bytes) / chunks;
+  const double mapped_output =
+      map_outputs ? (workload.d2h_bytes - workload.inout_d2h_bytes) / chunks : 0;
+  const double kernel_time =
+      chunk_kernel_seconds(profile, workload, chunks) + profile.kernel_launch_s;
+
+  std::vector<SimOp> ops;
+  std::vector<int> before_kernels;
+  if (workload.broadcast_bytes > 0) {
+    const int broadcast_copies =
+        std::max(1, workload.explicit_h2d_copies - workload.h2d_copies_per_chunk);
+    ops.push_back(copy(OpKind::CopyToDevice, 0, workload.broadcast_bytes, broadcast_copies));
+    before_kernels.push_back(0);
+  }
+  auto copy_in = [&](int c) {
+    if (input > 0)
+      ops.push_back(copy(OpKind::CopyToDevice, c, input, workload.h2d_copies_per_chunk));
+  };
+  auto run = [&](int c) {
+    SimOp op = kernel(c, kernel_time);
+    op.mapped_write_bytes = mapped_output;
+    op.waits_for = before_kernels;
+    ops.push_back(op);
+  };
+  auto copy_out = [&](int c) {
+    if (copied_output > 0)
+      ops.push_back(copy(OpKind::CopyToHost, c, copied_output, workload.d2h_copies_per_chunk));
+  };
+  if (candidate.order == IssueOrder::DepthFirst) {
+    for (int c = 0; c < chunks; ++c) {
+      copy_in(c);
+      run(c);
+      copy_out(c);
+    }
+  } else {
+    for (int c = 0; c < chunks; ++c)
+      copy_in(c);
+    for (int c = 0; c < chunks; ++c)
+      run(c);
+    for (int c = 0; c < chunks; ++c)
+      copy_out(c);
+  }
+  return ops;
+}
+
+} // namespace
+
+std::string ModernModel::name() const {
+  return "modern (pipeline simulation on the profile)";
+}
+
+std::vector<SimOp> ModernModel::operations(const HardwareProfile& profile, const Workload& workload,
+                                           const Candidate& candidate) const {
+  switch (candidate.variant) {
+  case Variant::Explicit:
+    return explicit_operations(profile, workload);
+  case Variant::Mapped:
+    return mapped_operations(profile, workload);
+  case Variant::Streams:
+    return pipelined_operations(profile, workload, candidate, false, options_.halo_sent_twice);
+  case Variant::Hybrid:
+    return pipelined_operations(profile, workload, candidate, true, options_.halo_sent_twice);
+  }
+  return {};
+}
+
+std::optional<double> ModernModel::predict_seconds(const HardwareProfile& profile,
+                                                   const Workload& workload,
+                                                   const Candidate& candidate) const {
+  const SimDevice device = sim_device_of(profile, options_.hardware_queues);
+  double seconds = simulate(operations(profile, workload, candidate), device).makespan;
+  if (candidate.variant == Variant::Streams || candidate.variant == Variant::Hybrid)
+    seconds += profile.stream_overhead_s * chunk_count(workload, candidate.streams);
+  return seconds;
+}
+
+bool ModernModel::distinguishes_issue_order(const HardwareProfile& profile, int streams) const {
+  // With Hyper-Q and a hardware queue per stream, each engine is handed its operations in the
+  // same order under both issue orders (copies in as issued, kernels and copies out as their
+  // inputs complete), so the schedules are the same.
+  const SimDevice device = sim_device_of(profile, options_.hardware_queues);
+  return streams > 1 &&
+         (!device.hyper_q || device.implicit_synchronization || streams > device.hardware_queues);
+}
+
+} // namespace overlap::model

@@ -1,0 +1,63 @@
+// The default model, for today's GPUs (built for the H100 on PCIe Gen5: 3 copy engines, no
+// implicit synchronization, a link whose directions slow each other down when used at once) and
+// valid on the older device categories too. It writes down the copies and kernels each variant
+// issues, exactly as the generated code issues them, and plays them on the simulated device of
+// pipeline_simulator.h built from the calibrated profile:
+// - per-chunk copies timed by LogGP (L+o after an idle engine, g back to back, k·G), with the
+//   bidirectional G wherever the two directions overlap;
+// - per-chunk kernels of t_E/n plus the launch overhead, slowed down when a chunk has too few
+//   thread blocks to fill the GPU (paper 000 §2 and the anomaly of §4.1): a chunk never runs
+//   faster than a chunk of one full wave would;
+// - pipeline fill and drain come out of the schedule itself; broadcast inputs are copied first
+//   and every kernel waits for them; halo bytes are sent once per chunk that needs them (twice
+//   per boundary) unless the options say the runtime sends each element once;
+// - Mapped: one kernel whose reads and writes cross the link while it computes, each input byte
+//   once unless the workload says it is read several times; Hybrid: Streams for the inputs,
+//   outputs written through mapped memory by the kernels (paper 001 §VII);
+// - the device category (copy engines, implicit synchronization, Hyper-Q) from the profile, so
+//   both issue orders are predicted where they differ (paper 003);
+// - the per-stream overhead t_sc·nStreams of paper 000 §3.2 as calibrated.
+// Not modelled: pageable host memory (registration costs), kernels of different chunks running
+// concurrently, wave quantization within a chunk, host-side issue time.
+#pragma once
+
+#include "model/performance_model.h"
+#include "model/pipeline_simulator.h"
+
+#include <vector>
+
+namespace overlap::model {
+
+struct ModernModelOptions {
+  // Whether the Streams and Hybrid variants send the halo of every chunk (each boundary's halo
+  // bytes twice, as the model's issue assumes) or each input element once (what a copy-coverage
+  // runtime does); when false halos cost no extra bytes.
+  bool halo_sent_twice = true;
+  // Hardware queues streams are spread over (CUDA_DEVICE_MAX_CONNECTIONS, 8 by default).
+  int hardware_queues = 8;
+};
+
+class ModernModel final : public PerformanceModel {
+public:
+  explicit ModernModel(ModernModelOptions options = {}) : options_(options) {}
+
+  std::string name() const override;
+  std::optional<double> predict_seconds(const HardwareProfile& profile, const Workload& workload,
+                                        const Candidate& candidate) const override;
+  bool distinguishes_issue_order(const HardwareProfile& profile, int streams) const override;
+
+  // The operations the candidate issues, in issue order (exposed for tests and for explaining a
+  // prediction).
+  std::vector<SimOp> operations(const HardwareProfile& profile, const Workload& workload,
+                                const Candidate& candidate) const;
+
+private:
+  ModernModelOptions options_;
+};
+
+// Kernel time of one of `chunks` equal chunks: t_E/chunks, but never less than a chunk holding
+// one full wave of thread blocks (multiprocessors × resident blocks per SM) would take, when the
+// launch geometry is known.
+double chunk_kernel_seconds(const HardwareProfile& profile, const Workload& workload, int chunks);
+
+} // namespace overlap::model

@@ -1,0 +1,69 @@
+// The interface every performance model implements: the predicted time of one candidate
+// (variant, stream count, issue order) of one call on one machine, before anything runs.
+#pragma once
+
+#include "model/workload.h"
+#include "overlap/hardware_profile.h"
+#include "overlap/kernel_types.h"
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace overlap::model {
+
+// One way of running a call that the tuner can measure. Explicit and Mapped use no streams; their
+// `streams` is 1 and their order is irrelevant (DepthFirst).
+struct Candidate {
+  Variant variant = Variant::Explicit;
+  int streams = 1;
+  IssueOrder order = IssueOrder::DepthFirst;
+};
+
+bool operator==(const Candidate& a, const Candidate& b);
+inline bool operator!=(const Candidate& a, const Candidate& b) {
+  return !(a == b);
+}
+
+const char* to_string(Variant variant);
+const char* to_string(IssueOrder order);
+// "Streams(16, depth-first)", "Explicit", ...
+std::string describe(const Candidate& candidate);
+
+class PerformanceModel {
+public:
+  virtual ~PerformanceModel() = default;
+
+  // Short name for tables, e.g. "paper 001 (van Werkhoven et al.)".
+  virtual std::string name() const = 0;
+
+  // Predicted wall time of the whole call in seconds, transfers included; nullopt when this model
+  // does not describe the candidate (a paper that never modelled Mapped, for instance).
+  virtual std::optional<double> predict_seconds(const HardwareProfile& profile,
+                                                const Workload& workload,
+                                                const Candidate& candidate) const = 0;
+
+  // Whether the two issue orders can differ on this device with this many streams: when they
+  // cannot, the candidate set holds only one of them.
+  virtual bool distinguishes_issue_order(const HardwareProfile& profile, int streams) const {
+    (void)profile;
+    (void)streams;
+    return false;
+  }
+};
+
+enum class ModelKind {
+  Modern,   // the default: pipeline simulation over the calibrated profile (modern_model.h)
+  Paper000, // Gómez-Luna et al. 2012, §3.2
+  Paper001, // van Werkhoven et al. 2014, Fig. 7
+  Paper002  // Reddy 2014, ch. 4
+};
+
+const char* to_string(ModelKind kind);
+// Accepts "modern", "paper000", "paper001", "paper002" (also "000", "001", "002").
+std::optional<ModelKind> parse_model_kind(std::string_view text);
+
+std::unique_ptr<PerformanceModel> make_model(ModelKind kind);
+
+} // namespace overlap::model

@@ -1,0 +1,361 @@
+#include "model/pipeline_simulator.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+#include <string>
+
+namespace overlap::model {
+
+bool has_hyper_q(const HardwareProfile& profile) {
+  if (profile.compute_capability_major == 0)
+    return !profile.implicit_synchronization;
+  return profile.compute_capability_major * 10 + profile.compute_capability_minor >= 35;
+}
+
+SimDevice sim_device_of(const HardwareProfile& profile, int hardware_queues) {
+  SimDevice device;
+  device.copy_engines = std::max(1, profile.copy_engines);
+  device.implicit_synchronization = profile.implicit_synchronization;
+  device.hyper_q = has_hyper_q(profile);
+  device.hardware_queues = std::max(1, hardware_queues);
+  device.host_to_device = profile.host_to_device;
+  device.device_to_host = profile.device_to_host;
+  device.mapped_read_seconds_per_byte = profile.mapped_read_seconds_per_byte > 0
+                                            ? profile.mapped_read_seconds_per_byte
+                                            : profile.host_to_device.seconds_per_byte;
+  device.mapped_write_seconds_per_byte = profile.mapped_write_seconds_per_byte > 0
+                                             ? profile.mapped_write_seconds_per_byte
+                                             : profile.device_to_host.seconds_per_byte;
+  return device;
+}
+
+namespace {
+
+constexpr double kInfinity = std::numeric_limits<double>::infinity();
+constexpr int kToDevice = 0;
+constexpr int kToHost = 1;
+
+enum class Phase { Waiting, Latency, Running, Done };
+
+struct Flow {
+  int op = -1;
+  int direction = kToDevice;
+  bool mapped = false;
+  double remaining = 0;
+  double start = 0; // bytes begin to flow at this time
+  bool done = false;
+};
+
+struct OpState {
+  Phase phase = Phase::Waiting;
+  bool handed_over = false; // Hyper-Q: left its hardware queue for its engine
+  double handed_over_at = 0;
+  double latency_end = 0;
+  double compute_end = 0;
+  OpTiming timing;
+};
+
+struct EngineState {
+  int busy_op = -1;
+  bool has_run = false;
+  int last_direction = -1; // of the last copy; -1 for kernels
+  double last_end = 0;
+};
+
+int direction_of(OpKind kind) {
+  return kind == OpKind::CopyToHost ? kToHost : kToDevice;
+}
+
+class Simulation {
+public:
+  Simulation(const std::vector<SimOp>& ops, const SimDevice& device)
+      : ops_(ops), device_(device), states_(ops.size()),
+        engines_(device.copy_engines >= 2 ? 3 : 2) {
+    link_[kToDevice] = &device.host_to_device;
+    link_[kToHost] = &device.device_to_host;
+    mapped_seconds_per_byte_[kToDevice] = device.mapped_read_seconds_per_byte;
+    mapped_seconds_per_byte_[kToHost] = device.mapped_write_seconds_per_byte;
+    link_predecessors();
+  }
+
+  SimResult run() {
+    std::size_t done = 0;
+    while (true) {
+      dispatch();
+      done = static_cast<std::size_t>(
+          std::count_if(states_.begin(), states_.end(),
+                        [](const OpState& state) { return state.phase == Phase::Done; }));
+      if (done == ops_.size())
+        break;
+      advance_to_next_event();
+      complete_phases();
+    }
+    SimResult result;
+    for (const OpState& state : states_) {
+      result.timings.push_back(state.timing);
+      result.makespan = std::max(result.makespan, state.timing.end);
+    }
+    return result;
+  }
+
+private:
+  // The operation issued before each one in its stream and in its hardware queue.
+  void link_predecessors() {
+    stream_predecessor_.assign(ops_.size(), -1);
+    queue_predecessor_.assign(ops_.size(), -1);
+    for (std::size_t i = 0; i < ops_.size(); ++i) {
+      for (int wait : ops_[i].waits_for)
+        if (wait < 0 || static_cast<std::size_t>(wait) >= i)
+          throw std::invalid_argument("operation " + std::to_string(i) + " waits for operation " +
+                                      std::to_string(wait) + ", which is not issued before it");
+      for (std::size_t j = i; j-- > 0;) {
+        if (stream_predecessor_[i] < 0 && ops_[j].stream == ops_[i].stream)
+          stream_predecessor_[i] = static_cast<int>(j);
+        if (queue_predecessor_[i] < 0 && hardware_queue(j) == hardware_queue(i))
+          queue_predecessor_[i] = static_cast<int>(j);
+        if (stream_predecessor_[i] >= 0 && queue_predecessor_[i] >= 0)
+          break;
+      }
+    }
+  }
+
+  int hardware_queue(std::size_t op) const {
+    const int stream = ops_[op].stream;
+    return (stream % device_.hardware_queues + device_.hardware_queues) % device_.hardware_queues;
+  }
+
+  int engine_of(const SimOp& op) const {
+    if (op.kind == OpKind::Kernel)
+      return 0;
+    if (op.kind == OpKind::CopyToHost && device_.copy_engines >= 2)
+      return 2;
+    return 1;
+  }
+
+  bool is_done(int op) const { return op < 0 || states_[op].phase == Phase::Done; }
+
+  // Everything the operation depends on has completed: the operations before it in its stream,
+  // the events it waits for, and under implicit synchronization every kernel issued before a
+  // device-to-host copy.
+  bool dependencies_done(std::size_t i) const {
+    if (!is_done(stream_predecessor_[i]))
+      return false;
+    for (int wait : ops_[i].waits_for)
+      if (!is_done(wait))
+        return false;
+    if (device_.implicit_synchronization && ops_[i].kind == OpKind::CopyToHost)
+      for (std::size_t j = 0; j < i; ++j)
+        if (ops_[j].kind == OpKind::Kernel && !is_done(static_cast<int>(j)))
+          return false;
+    return true;
+  }
+
+  // Hyper-Q: a hardware queue hands its head operation to its engine once the operation's
+  // dependencies are done; the operations behind it wait until it has been handed over.
+  void hand_over_ready_operations() {
+    for (std::size_t i = 0; i < ops_.size(); ++i) {
+      OpState& state = states_[i];
+      if (state.handed_over)
+        continue;
+      const int previous = queue_predecessor_[i];
+      if (previous >= 0 && !states_[previous].handed_over)
+        continue;
+      if (!dependencies_done(i))
+        continue;
+      state.handed_over = true;
+      state.handed_over_at = now_;
+    }
+  }
+
+  // The operation engine `e` takes next, or -1. Hyper-Q: the one handed over first (issue order
+  // among equals). Otherwise one queue per engine in issue order, whose head blocks the rest.
+  int next_for_engine(int e) const {
+    int chosen = -1;
+    for (std::size_t i = 0; i < ops_.size(); ++i) {
+      if (states_[i].phase != Phase::Waiting || engine_of(ops_[i]) != e)
+        continue;
+      if (!device_.hyper_q)
+        return dependencies_done(i) ? static_cast<int>(i) : -1;
+      if (!states_[i].handed_over)
+        continue;
+      if (chosen < 0 || states_[i].handed_over_at < states_[chosen].handed_over_at)
+        chosen = static_cast<int>(i);
+    }
+    return chosen;
+  }
+
+  void dispatch() {
+    bool started = true;
+    while (started) {
+      started = false;
+      if (device_.hyper_q)
+        hand_over_ready_operations();
+      for (int e = 0; e < static_cast<int>(engines_.size()); ++e) {
+        if (engines_[e].busy_op >= 0)
+          continue;
+        const int op = next_for_engine(e);
+        if (op < 0)
+          continue;
+        start(op, e);
+        started = true;
+      }
+      // A start can finish a zero-length operation at once and free its engine.
+      complete_phases();
+    }
+  }
+
+  bool same_time(double a, double b) const {
+    return std::abs(a - b) <= 1e-12 * std::max({1.0, std::abs(a), std::abs(b)});
+  }
+
+  void start(int i, int e) {
+    const SimOp& op = ops_[i];
+    OpState& state = states_[i];
+    EngineState& engine = engines_[e];
+    engine.busy_op = i;
+    state.timing.start = now_;
+    if (op.kind == OpKind::Kernel) {
+      state.phase = Phase::Running;
+      state.compute_end = now_ + op.compute_seconds;
+      add_flow(i, kToDevice, true, op.mapped_read_bytes, now_ + link_[kToDevice]->latency_s);
+      add_flow(i, kToHost, true, op.mapped_write_bytes, now_ + link_[kToHost]->latency_s);
+      return;
+    }
+    const int direction = direction_of(op.kind);
+    const LinkDirection& link = *link_[direction];
+    const bool back_to_back =
+        engine.has_run && engine.last_direction == direction && same_time(engine.last_end, now_);
+    const int copies = std::max(1, op.copies);
+    const double latency =
+        op.synchronous ? copies * link.latency_s
+                       : (back_to_back ? link.gap_s : link.latency_s) + (copies - 1) * link.gap_s;
+    state.phase = Phase::Latency;
+    state.latency_end = now_ + latency;
+  }
+
+  void add_flow(int op, int direction, bool mapped, double bytes, double start) {
+    if (bytes <= 0)
+      return;
+    flows_.push_back(Flow{op, direction, mapped, bytes, start, false});
+  }
+
+  bool is_active(const Flow& flow) const {
+    return !flow.done && (flow.start <= now_ || same_time(flow.start, now_));
+  }
+
+  // Bytes per second of `flow` while `active[d]` flows of direction d move bytes.
+  double rate(const Flow& flow, const int active[2]) const {
+    const LinkDirection& link = *link_[flow.direction];
+    double seconds_per_byte =
+        flow.mapped ? mapped_seconds_per_byte_[flow.direction] : link.seconds_per_byte;
+    if (active[1 - flow.direction] > 0 && link.bidirectional_seconds_per_byte > 0 &&
+        link.seconds_per_byte > 0)
+      seconds_per_byte *= link.bidirectional_seconds_per_byte / link.seconds_per_byte;
+    if (seconds_per_byte <= 0)
+      return kInfinity;
+    return 1.0 / (seconds_per_byte * active[flow.direction]);
+  }
+
+  void advance_to_next_event() {
+    double next = kInfinity;
+    for (std::size_t i = 0; i < ops_.size(); ++i) {
+      const OpState& state = states_[i];
+      if (state.phase == Phase::Latency)
+        next = std::min(next, state.latency_end);
+      else if (state.phase == Phase::Running && ops_[i].kind == OpKind::Kernel &&
+               state.compute_end > now_)
+        next = std::min(next, state.compute_end);
+    }
+    int active[2] = {0, 0};
+    for (const Flow& flow : flows_)
+      if (is_active(flow))
+        ++active[flow.direction];
+    std::vector<double> rates(flows_.size(), 0);
+    for (std::size_t f = 0; f < flows_.size(); ++f) {
+      const Flow& flow = flows_[f];
+      if (flow.done)
+        continue;
+      if (!is_active(flow)) {
+        next = std::min(next, flow.start);
+        continue;
+      }
+      rates[f] = rate(flow, active);
+      next = std::min(next, rates[f] == kInfinity ? now_ : now_ + flow.remaining / rates[f]);
+    }
+    if (next == kInfinity)
+      throw std::logic_error("pipeline simulation stalled: no operation can make progress");
+    for (std::size_t f = 0; f < flows_.size(); ++f) {
+      Flow& flow = flows_[f];
+      if (flow.done || rates[f] == 0)
+        continue;
+      const double finish = rates[f] == kInfinity ? now_ : now_ + flow.remaining / rates[f];
+      if (finish <= next || same_time(finish, next)) {
+        flow.remaining = 0;
+        flow.done = true;
+      } else {
+        flow.remaining -= rates[f] * (next - now_);
+      }
+    }
+    now_ = next;
+    flows_.erase(
+        std::remove_if(flows_.begin(), flows_.end(), [](const Flow& flow) { return flow.done; }),
+        flows_.end());
+  }
+
+  bool flows_done(int op) const {
+    for (const Flow& flow : flows_)
+      if (flow.op == op && !flow.done)
+        return false;
+    return true;
+  }
+
+  void finish(int i) {
+    OpState& state = states_[i];
+    state.phase = Phase::Done;
+    state.timing.end = now_;
+    EngineState& engine = engines_[engine_of(ops_[i])];
+    engine.busy_op = -1;
+    engine.has_run = true;
+    engine.last_end = now_;
+    engine.last_direction = ops_[i].kind == OpKind::Kernel ? -1 : direction_of(ops_[i].kind);
+  }
+
+  void complete_phases() {
+    for (std::size_t k = 0; k < ops_.size(); ++k) {
+      const int i = static_cast<int>(k);
+      OpState& state = states_[k];
+      if (state.phase == Phase::Latency &&
+          (state.latency_end <= now_ || same_time(state.latency_end, now_))) {
+        state.phase = Phase::Running;
+        add_flow(i, direction_of(ops_[k].kind), false, ops_[k].bytes, now_);
+      }
+      if (state.phase != Phase::Running || !flows_done(i))
+        continue;
+      if (ops_[k].kind == OpKind::Kernel && state.compute_end > now_ &&
+          !same_time(state.compute_end, now_))
+        continue;
+      finish(i);
+    }
+  }
+
+  const std::vector<SimOp>& ops_;
+  const SimDevice& device_;
+  const LinkDirection* link_[2] = {nullptr, nullptr};
+  double mapped_seconds_per_byte_[2] = {0, 0};
+  std::vector<OpState> states_;
+  std::vector<EngineState> engines_;
+  std::vector<Flow> flows_;
+  std::vector<int> stream_predecessor_;
+  std::vector<int> queue_predecessor_;
+  double now_ = 0;
+};
+
+} // namespace
+
+SimResult simulate(const std::vector<SimOp>& ops, const SimDevice& device) {
+  return Simulation(ops, device).run();
+}
+
+} // namespace overlap::model

@@ -1,0 +1,93 @@
+// Plays a sequence of copies and kernels, issued to CUDA streams in a given order, on a model of
+// the device's engines, and returns when each finishes. The modern model (modern_model.h) builds
+// the sequences of the variants; this file only knows engines, queues and the link.
+//
+// What it models, and why:
+// - Engines: kernels run one at a time on the compute engine (each chunk is assumed to fill the
+//   GPU); with 2+ copy engines each direction has its own, with 1 both share it (paper 001 §IV).
+//   A third copy engine (H100) does not speed up one host link.
+// - Queues: "within any engine all external dependencies are lost; tasks in each engine's queue
+//   are executed in the order they are issued" (paper 003) on devices without Hyper-Q; this is
+//   why depth-first issue serializes a one-copy-engine C1060. With Hyper-Q (compute capability
+//   3.5+), streams share `hardware_queues` hardware queues (CUDA_DEVICE_MAX_CONNECTIONS, 8 by
+//   default); a queue hands its head operation to the engine once the operation's dependencies
+//   are done, and the engine runs operations in the order they were handed over. So more streams
+//   than queues create false dependencies, and with one copy engine all copies issued ahead of a
+//   waiting device-to-host copy go first (paper 001's Titan category).
+// - Implicit synchronization (compute capability < 3.5 with concurrent kernels, paper 000 §3.1,
+//   paper 001 §IV): a device-to-host copy waits until every kernel issued before it, in any
+//   stream, has completed.
+// - The link: LogGP per transfer (paper 001 §V): a transfer that starts on an idle engine pays
+//   L+o, one that follows the previous transfer of its direction back to back pays g; then its
+//   bytes flow at 1/G. While bytes flow in both directions at once, each direction runs at its
+//   bidirectional G (paper 001 Table II, paper 002 §4.1.2); flows of one direction share it.
+// - Kernels reading or writing mapped host memory carry link flows of their own (Mapped reads
+//   and writes, Hybrid writes) and finish when their compute time and their flows are done.
+#pragma once
+
+#include "overlap/hardware_profile.h"
+
+#include <vector>
+
+namespace overlap::model {
+
+enum class OpKind { CopyToDevice, Kernel, CopyToHost };
+
+struct SimOp {
+  OpKind kind = OpKind::Kernel;
+  int stream = 0;
+
+  // Copies: bytes of all `copies` separate transfers this operation stands for. Synchronous
+  // copies (cudaMemcpy) wait for the host in between, so each pays L+o.
+  double bytes = 0;
+  int copies = 1;
+  bool synchronous = false;
+
+  // Kernels: compute time (launch overhead included), and bytes read from / written to mapped
+  // host memory while it runs.
+  double compute_seconds = 0;
+  double mapped_read_bytes = 0;
+  double mapped_write_bytes = 0;
+
+  // Indices of earlier operations (in the issue sequence) this one waits for through events,
+  // besides the operations issued before it in its own stream.
+  std::vector<int> waits_for;
+};
+
+// The device as the simulator sees it.
+struct SimDevice {
+  int copy_engines = 1;
+  bool implicit_synchronization = false;
+  bool hyper_q = true;
+  int hardware_queues = 8;
+
+  LinkDirection host_to_device;
+  LinkDirection device_to_host;
+  // G of kernels reading / writing mapped host memory, alone on the link.
+  double mapped_read_seconds_per_byte = 0;
+  double mapped_write_seconds_per_byte = 0;
+};
+
+// Hyper-Q came with compute capability 3.5; a profile without a compute capability is taken to
+// have it unless it has implicit synchronization.
+bool has_hyper_q(const HardwareProfile& profile);
+
+// The device of a profile. Missing values fall back so that the model stays usable: a mapped G of
+// 0 takes the copy G of its direction, a bidirectional G of 0 means no slowdown.
+SimDevice sim_device_of(const HardwareProfile& profile, int hardware_queues);
+
+struct OpTiming {
+  double start = 0;
+  double end = 0;
+};
+
+struct SimResult {
+  double makespan = 0;           // when the last operation finishes (0 for no operations)
+  std::vector<OpTiming> timings; // per operation, in issue order
+};
+
+// `ops` in issue order. Throws std::invalid_argument for a wait on a later operation (the issue
+// order could never satisfy it).
+SimResult simulate(const std::vector<SimOp>& ops, const SimDevice& device);
+
+} // namespace overlap::model

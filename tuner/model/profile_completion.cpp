@@ -1,0 +1,56 @@
+#include "model/profile_completion.h"
+
+namespace overlap::model {
+
+namespace {
+
+void complete_direction(const char* name, LinkDirection& link, bool two_copy_engines,
+                        std::vector<std::string>& assumptions) {
+  const std::string prefix = std::string(name) + ": ";
+  if (link.seconds_per_byte <= 0) {
+    if (link.bidirectional_seconds_per_byte > 0) {
+      link.seconds_per_byte = link.bidirectional_seconds_per_byte;
+      assumptions.push_back(prefix +
+                            "one-way G unknown; the bidirectional G is used (an upper bound)");
+    } else {
+      assumptions.push_back(prefix + "no G known; its transfers are predicted as free");
+    }
+  }
+  if (link.bidirectional_seconds_per_byte <= 0 && two_copy_engines)
+    assumptions.push_back(prefix + "bidirectional G unknown; copies in the other direction are "
+                                   "assumed not to slow it down");
+  if (link.latency_s <= 0)
+    assumptions.push_back(prefix + "L+o unknown; taken as 0");
+  if (link.gap_s <= 0)
+    assumptions.push_back(prefix + "g unknown; taken as 0");
+}
+
+} // namespace
+
+CompletedProfile complete_profile(const HardwareProfile& profile) {
+  CompletedProfile completed{profile, {}};
+  HardwareProfile& p = completed.profile;
+  std::vector<std::string>& assumptions = completed.assumptions;
+  const bool two_copy_engines = p.copy_engines >= 2;
+  complete_direction("host to device", p.host_to_device, two_copy_engines, assumptions);
+  complete_direction("device to host", p.device_to_host, two_copy_engines, assumptions);
+  if (p.mapped_read_seconds_per_byte <= 0) {
+    p.mapped_read_seconds_per_byte = p.host_to_device.seconds_per_byte;
+    assumptions.push_back("mapped reads: G unknown; the host-to-device copy G is used");
+  }
+  if (p.mapped_write_seconds_per_byte <= 0) {
+    p.mapped_write_seconds_per_byte = p.device_to_host.seconds_per_byte;
+    assumptions.push_back("mapped writes: G unknown; the device-to-host copy G is used");
+  }
+  if (p.kernel_launch_s <= 0)
+    assumptions.push_back("kernel launch overhead unknown; taken as 0");
+  if (p.stream_overhead_s <= 0)
+    assumptions.push_back("per-stream overhead t_sc unknown; taken as 0");
+  if (p.stream_sync_s <= 0)
+    assumptions.push_back("stream synchronization overhead unknown; taken as 0 (paper 002 only)");
+  if (p.multiprocessors <= 0)
+    assumptions.push_back("multiprocessor count unknown; small chunks are not penalised");
+  return completed;
+}
+
+} // namespace overlap::model

@@ -1,0 +1,59 @@
+#include "model/workload.h"
+
+#include <cmath>
+
+namespace overlap::model {
+
+int chunk_count(const Workload& workload, int streams) {
+  if (workload.partition_extent > 0 && workload.partition_extent < streams)
+    return static_cast<int>(workload.partition_extent);
+  return streams;
+}
+
+double pipelined_h2d_bytes(const Workload& workload, long long chunks, bool halo_sent_twice) {
+  if (!halo_sent_twice || chunks <= 1)
+    return workload.h2d_bytes;
+  return workload.h2d_bytes + static_cast<double>(chunks - 1) * workload.halo_bytes_per_boundary;
+}
+
+namespace {
+
+bool is_non_negative(double value) {
+  return std::isfinite(value) && value >= 0;
+}
+
+} // namespace
+
+std::string validate(const Workload& workload) {
+  struct NamedValue {
+    const char* name;
+    double value;
+  };
+  const NamedValue sizes[] = {
+      {"h2d_bytes", workload.h2d_bytes},
+      {"broadcast_bytes", workload.broadcast_bytes},
+      {"halo_bytes_per_boundary", workload.halo_bytes_per_boundary},
+      {"d2h_bytes", workload.d2h_bytes},
+      {"inout_d2h_bytes", workload.inout_d2h_bytes},
+      {"kernel_seconds", workload.kernel_seconds},
+  };
+  for (const NamedValue& size : sizes)
+    if (!is_non_negative(size.value))
+      return std::string(size.name) + " must be a finite non-negative number";
+  if (workload.partition_extent < 0)
+    return "partition_extent must not be negative";
+  if (workload.inout_d2h_bytes > workload.d2h_bytes)
+    return "inout_d2h_bytes exceeds d2h_bytes: in-out bytes are part of the output bytes";
+  if (workload.h2d_copies_per_chunk < 1 || workload.d2h_copies_per_chunk < 1 ||
+      workload.explicit_h2d_copies < 1 || workload.explicit_d2h_copies < 1)
+    return "copy counts must be at least 1";
+  if (workload.total_blocks < 0 || workload.resident_blocks_per_sm < 0)
+    return "total_blocks and resident_blocks_per_sm must not be negative";
+  if (!std::isfinite(workload.mapped_read_factor) || workload.mapped_read_factor < 1 ||
+      !std::isfinite(workload.mapped_broadcast_read_factor) ||
+      workload.mapped_broadcast_read_factor < 1)
+    return "mapped read factors must be at least 1 (each byte crosses the link at least once)";
+  return {};
+}
+
+} // namespace overlap::model

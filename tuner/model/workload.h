@@ -1,0 +1,72 @@
+// What one call of an annotated kernel moves and computes, in the terms the performance models
+// use: bytes per direction, how they split into chunks, and the kernel time t_E. CUDA-free; the
+// tuner fills it from a generated descriptor (workload_from_descriptor.h), the command-line tool
+// from its options, the tests by hand.
+#pragma once
+
+#include <string>
+
+namespace overlap::model {
+
+struct Workload {
+  // P: the extent of the partitioned index. Stream counts are chosen among its divisors, and no
+  // more chunks than P are ever made. 0 means unknown: only powers of two are proposed then.
+  long long partition_extent = 0;
+
+  // Input bytes of the chunked input sections over the whole range [0, P): what Explicit copies
+  // to the device, and what the pipelined variants split into chunks.
+  double h2d_bytes = 0;
+  // Input bytes independent of the chunk (whole arrays and broadcast sections, e.g. matrix B of
+  // C = A·B): sent once, before the pipeline, and waited for by every chunk's kernel.
+  double broadcast_bytes = 0;
+  // Extra input bytes that each boundary between two adjacent chunks adds when every chunk is
+  // sent its full section (the halo of a stencil-like kernel).
+  double halo_bytes_per_boundary = 0;
+
+  // Output bytes (copyout and copy arrays) over the whole range.
+  double d2h_bytes = 0;
+  // The part of d2h_bytes that belongs to copy (in-out) arrays. Hybrid maps only pure outputs;
+  // in-out arrays are copied back as in Streams.
+  double inout_d2h_bytes = 0;
+
+  // Number of separate copies one chunk needs per direction (one per chunked section): each copy
+  // pays the per-transfer gap g (or L+o after an idle engine).
+  int h2d_copies_per_chunk = 1;
+  int d2h_copies_per_chunk = 1;
+  // Copies of the non-pipelined transfer (Explicit), broadcast sections included.
+  int explicit_h2d_copies = 1;
+  int explicit_d2h_copies = 1;
+
+  // t_E: the kernel time over the whole range [0, P), measured from Explicit or given by the user.
+  double kernel_seconds = 0;
+
+  // Launch geometry of the whole-range launch, for the penalty of chunks too small to fill the
+  // GPU (paper 000 §2, §4.1). 0: unknown, no penalty.
+  long long total_blocks = 0;
+  // Thread blocks one multiprocessor holds at once for this kernel (occupancy). 0: unknown, taken
+  // as 1, so only chunks with fewer blocks than multiprocessors are penalised.
+  int resident_blocks_per_sm = 0;
+
+  // Bytes that cross the link per input byte when the kernel reads host memory directly (Mapped):
+  // 1 when each element is read once; more when neighbouring chunks share a halo or the kernel
+  // re-reads its inputs (paper 001 §VI: "Bhd and Bdh become larger if elements in device-mapped
+  // host memory are read or written multiple times").
+  double mapped_read_factor = 1;
+  // The same for broadcast inputs. The annotation does not say how often a kernel re-reads a
+  // broadcast array, so 1 (the optimistic value, which never prunes Mapped wrongly) unless the
+  // caller knows better.
+  double mapped_broadcast_read_factor = 1;
+};
+
+// The number of chunks a pipelined variant makes with `streams` streams: one per stream, but
+// never more than the partition extent (the runtime never launches an empty chunk).
+int chunk_count(const Workload& workload, int streams);
+
+// Bytes of input the pipelined variants send in total with `chunks` chunks.
+double pipelined_h2d_bytes(const Workload& workload, long long chunks, bool halo_sent_twice);
+
+// An empty string when the workload is usable, otherwise what is wrong with it (negative sizes,
+// a negative kernel time, inout bytes exceeding output bytes, copy counts below one...).
+std::string validate(const Workload& workload);
+
+} // namespace overlap::model

@@ -1,0 +1,99 @@
+#include "model/workload_from_descriptor.h"
+
+#include <algorithm>
+
+namespace overlap::model {
+
+namespace {
+
+// Chunks used to measure a section's halo: enough boundaries to average over, few enough to be
+// cheap for any extent.
+constexpr long long kHaloProbeChunks = 16;
+
+double section_bytes(const KernelDescriptor& descriptor, ArgPointers args, int array, int index,
+                     long long lo, long long hi, long long extent, std::size_t element_size) {
+  const Section section = clip(descriptor.section(args, array, index, lo, hi), extent);
+  return static_cast<double>(section.size()) * static_cast<double>(element_size);
+}
+
+// Extra bytes each chunk boundary adds when every chunk is sent its own section: zero for a
+// section that tiles, the halo for a stencil.
+double halo_bytes_per_boundary(const KernelDescriptor& descriptor, ArgPointers args, int array,
+                               int index, long long partition, long long extent,
+                               std::size_t element_size, double whole_bytes) {
+  const long long chunks = std::min(partition, kHaloProbeChunks);
+  if (chunks < 2)
+    return 0;
+  double chunked_bytes = 0;
+  for (long long c = 0; c < chunks; ++c) {
+    long long lo = 0;
+    long long hi = 0;
+    chunk_bounds(partition, chunks, c, lo, hi);
+    chunked_bytes += section_bytes(descriptor, args, array, index, lo, hi, extent, element_size);
+  }
+  return std::max(0.0, (chunked_bytes - whole_bytes) / static_cast<double>(chunks - 1));
+}
+
+} // namespace
+
+Workload workload_from_descriptor(const KernelDescriptor& descriptor, ArgPointers args,
+                                  double kernel_seconds) {
+  Workload workload;
+  workload.kernel_seconds = kernel_seconds;
+  const long long partition = std::max(0LL, descriptor.partition_extent(args));
+  workload.partition_extent = partition;
+
+  int chunked_inputs = 0;
+  int chunked_outputs = 0;
+  int broadcast_sections = 0;
+  for (int a = 0; a < descriptor.array_count; ++a) {
+    const ArrayDescriptor& array = descriptor.arrays[a];
+    const long long extent = descriptor.array_extent(args, a);
+    const int sections = descriptor.section_count(args, a);
+    if (sections == 0) {
+      // The whole array, sent once: only inputs have this form (the generator rejects outputs
+      // without a chunked section).
+      if (reads(array.direction)) {
+        workload.broadcast_bytes +=
+            static_cast<double>(std::max(0LL, extent)) * static_cast<double>(array.element_size);
+        ++broadcast_sections;
+      }
+      continue;
+    }
+    for (int s = 0; s < sections; ++s) {
+      const double whole =
+          section_bytes(descriptor, args, a, s, 0, partition, extent, array.element_size);
+      if (!descriptor.section_is_chunked(a, s)) {
+        if (reads(array.direction)) {
+          workload.broadcast_bytes += whole;
+          ++broadcast_sections;
+        }
+        continue;
+      }
+      if (reads(array.direction)) {
+        workload.h2d_bytes += whole;
+        workload.halo_bytes_per_boundary += halo_bytes_per_boundary(
+            descriptor, args, a, s, partition, extent, array.element_size, whole);
+        ++chunked_inputs;
+      }
+      if (writes(array.direction)) {
+        workload.d2h_bytes += whole;
+        if (array.direction == Direction::InOut)
+          workload.inout_d2h_bytes += whole;
+        ++chunked_outputs;
+      }
+    }
+  }
+
+  workload.h2d_copies_per_chunk = std::max(1, chunked_inputs);
+  workload.d2h_copies_per_chunk = std::max(1, chunked_outputs);
+  workload.explicit_h2d_copies = std::max(1, chunked_inputs + broadcast_sections);
+  workload.explicit_d2h_copies = std::max(1, chunked_outputs);
+  if (workload.h2d_bytes > 0 && partition > 1)
+    workload.mapped_read_factor = (workload.h2d_bytes + workload.halo_bytes_per_boundary *
+                                                            static_cast<double>(partition - 1)) /
+                                  workload.h2d_bytes;
+  return workload;
+}
+
+} // namespace overlap::model
