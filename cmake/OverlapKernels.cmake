@@ -59,12 +59,9 @@ function(overlap_add_kernels target)
   get_target_property(target_sources ${target} SOURCES)
 
   # The user's flags, as the compiler sees them for this target (usage requirements included).
+  # Quoted where used: the ";" inside the generator expressions must not split the command.
   set(includes "$<TARGET_PROPERTY:${target},INCLUDE_DIRECTORIES>")
   set(defines "$<TARGET_PROPERTY:${target},COMPILE_DEFINITIONS>")
-  set(user_flags
-      "$<$<BOOL:${includes}>:-I$<JOIN:${includes},;-I>>"
-      "$<$<BOOL:${defines}>:-D$<JOIN:${defines},;-D>>"
-      ${ARG_CLANG_ARGS})
 
   foreach(source IN LISTS ARG_SOURCES)
     get_filename_component(input "${source}" ABSOLUTE)
@@ -85,7 +82,9 @@ function(overlap_add_kernels target)
         OUTPUT "${header}" "${generated}"
         COMMAND "${generator}" "${input}" --header "${header}" --source "${generated}"
                 --depfile "${depfile}" --input-include "${input_name}"
-                --header-include "${base}.overlap.h" ${cuda_path_arg} -- ${user_flags}
+                --header-include "${base}.overlap.h" ${cuda_path_arg} --
+                "$<$<BOOL:${includes}>:-I$<JOIN:${includes},;-I>>"
+                "$<$<BOOL:${defines}>:-D$<JOIN:${defines},;-D>>" ${ARG_CLANG_ARGS}
         DEPENDS "${input}" "${generator}"
         DEPFILE "${depfile}"
         COMMENT "Overlap: generating host code for ${input_name}"

@@ -30,7 +30,8 @@ template <class T>
 class PinnedArray {
 public:
   explicit PinnedArray(long long count) : count_(count) {
-    if (cudaMallocHost(&data_, sizeof(T) * std::max(count, 1LL)) != cudaSuccess) {
+    if (cudaMallocHost(reinterpret_cast<void**>(&data_), sizeof(T) * std::max(count, 1LL)) !=
+        cudaSuccess) {
       std::fprintf(stderr, "cudaMallocHost of %lld elements failed\n", count);
       std::exit(1);
     }
