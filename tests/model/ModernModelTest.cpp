@@ -263,19 +263,39 @@ double input_bytes(const std::vector<SimOp>& ops) {
   return bytes;
 }
 
-TEST(ModernModel, HaloBytesAreSentPerChunk) {
+TEST(ModernModel, HaloBytesAreSentOnceOrPerChunk) {
   const HardwareProfile profile = testing::h100_like();
   Workload workload = workload_of(kRegimes[1]);
   workload.halo_bytes_per_boundary = 1 * kMB;
   const Candidate streams8{Variant::Streams, 8, IssueOrder::DepthFirst};
-  EXPECT_DOUBLE_EQ(input_bytes(ModernModel().operations(profile, workload, streams8)),
+  // By default as the runtime does it: each element once, shared between chunks.
+  EXPECT_DOUBLE_EQ(input_bytes(ModernModel().operations(profile, workload, streams8)), 400 * kMB);
+  // As issue 4 assumes: each chunk gets its whole section, each boundary's halo twice.
+  ModernModelOptions twice;
+  twice.halo_sent_twice = true;
+  EXPECT_DOUBLE_EQ(input_bytes(ModernModel(twice).operations(profile, workload, streams8)),
                    400 * kMB + 7 * kMB);
-  ModernModelOptions once;
-  once.halo_sent_twice = false;
-  EXPECT_DOUBLE_EQ(input_bytes(ModernModel(once).operations(profile, workload, streams8)),
-                   400 * kMB);
-  EXPECT_GT(predict(profile, workload, Variant::Streams, 8),
-            predict(profile, workload, Variant::Streams, 8, IssueOrder::DepthFirst, once));
+  EXPECT_GT(predict(profile, workload, Variant::Streams, 8, IssueOrder::DepthFirst, twice),
+            predict(profile, workload, Variant::Streams, 8));
+}
+
+TEST(ModernModel, PageableArraysCostPageableCopiesOrARegistration) {
+  HardwareProfile profile = testing::h100_like();
+  profile.host_to_device.pageable_seconds_per_byte = 1 / 20e9;
+  profile.device_to_host.pageable_seconds_per_byte = 1 / 25e9;
+  Workload workload = workload_of(kRegimes[1]);
+  workload.inout_d2h_bytes = 50 * kMB;
+  const double pinned_explicit = predict(profile, workload, Variant::Explicit);
+  const double pinned_streams = predict(profile, workload, Variant::Streams, 8);
+  workload.host_memory_pinned = false;
+  // Explicit copies through staging buffers: (400 MB at 20 GB/s + 100 MB at 25 GB/s) instead of
+  // 500 MB at 55 GB/s.
+  EXPECT_NEAR(predict(profile, workload, Variant::Explicit) - pinned_explicit,
+              400 * kMB / 20e9 + 100 * kMB / 25e9 - 500 * kMB / 55e9, 1e-12);
+  // Streams registers the 400 MB of inputs and the 50 MB of pure outputs first.
+  EXPECT_NEAR(registration_seconds(profile, workload), 450 * kMB / 20e9, 1e-12);
+  EXPECT_NEAR(predict(profile, workload, Variant::Streams, 8) - pinned_streams,
+              registration_seconds(profile, workload), 1e-12);
 }
 
 TEST(ModernModel, ChunksNeverExceedThePartitionExtent) {

@@ -97,12 +97,17 @@ TEST(PipelineSimulator, ChunkedCopiesFollowLogGP) {
     ops.push_back(copy_in(s, bytes / 16));
   EXPECT_NEAR(makespan(ops, titan), paper001::transfer_seconds(titan.host_to_device, bytes, 16),
               1e-15);
-  // Synchronous copies wait for the host in between: each pays L+o.
-  SimOp synchronous = pieces;
-  synchronous.synchronous = true;
-  EXPECT_NEAR(makespan({synchronous}, titan),
-              16 * titan.host_to_device.latency_s + bytes * titan.host_to_device.seconds_per_byte,
-              1e-15);
+}
+
+TEST(PipelineSimulator, PageableCopiesRunAtThePageableG) {
+  HardwareProfile device = testing::ideal_device(2, false, 90);
+  device.host_to_device.pageable_seconds_per_byte = 3;
+  SimOp pageable = copy_in(0, 2);
+  pageable.pageable = true;
+  EXPECT_DOUBLE_EQ(makespan({pageable}, device), 6);
+  // Unknown pageable G: the pinned one.
+  device.host_to_device.pageable_seconds_per_byte = 0;
+  EXPECT_DOUBLE_EQ(makespan({pageable}, device), 2);
 }
 
 TEST(PipelineSimulator, CopyAfterAnIdleEnginePaysTheLatencyAgain) {

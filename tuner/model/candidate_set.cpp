@@ -84,6 +84,10 @@ Prediction predict(const PerformanceModel& model, const HardwareProfile& profile
   prediction.tolerance = options.tolerance;
   prediction.stream_tolerance = options.stream_tolerance;
   prediction.assumptions = completed.assumptions;
+  if (!workload.host_memory_pinned && (profile.host_to_device.pageable_seconds_per_byte <= 0 ||
+                                       profile.device_to_host.pageable_seconds_per_byte <= 0))
+    prediction.assumptions.push_back(
+        "pageable G unknown; pageable arrays are copied and registered at the pinned G");
   for (const Candidate& candidate :
        enumerate_candidates(model, completed.profile, workload, options))
     prediction.rows.push_back(PredictedCandidate{

@@ -194,6 +194,7 @@ workload:
   --blocks B              thread blocks of the whole-range launch (enables the fill penalty)
   --blocks-per-sm K       resident blocks per multiprocessor (default 1)
   --mapped-reads F        times Mapped reads each input byte over the link (default 1)
+  --pageable              the arrays are pageable (default: pinned)
 search:
   --max-streams N         largest stream count considered (default 64)
   --tolerance X           keep candidates within X of the predicted best (default 0.1 = 10 %)
@@ -201,7 +202,7 @@ search:
   --max-kept K            keep at most K candidates besides Explicit (default: no limit)
 model:
   --model KIND            modern (default), paper000, paper001 or paper002
-  --halo-once             the runtime sends each halo element once (default: once per chunk)
+  --halo-twice            send halo elements once per chunk needing them (default: once)
   --hardware-queues N     CUDA_DEVICE_MAX_CONNECTIONS (default 8)
 SIZE: bytes, or with a unit: KB MB GB TB (powers of 1000), KiB MiB GiB TiB (powers of 1024).
 )";
@@ -228,8 +229,12 @@ ModelCliParse parse_model_cli(const std::vector<std::string>& args) {
       options.list_profiles = true;
       continue;
     }
-    if (name == "--halo-once") {
-      options.modern.halo_sent_twice = false;
+    if (name == "--halo-twice") {
+      options.modern.halo_sent_twice = true;
+      continue;
+    }
+    if (name == "--pageable") {
+      options.workload.host_memory_pinned = false;
       continue;
     }
     const auto handler = value_options().find(name);

@@ -4,6 +4,16 @@
 
 namespace overlap::model {
 
+double registration_seconds(const HardwareProfile& profile, const Workload& workload) {
+  if (workload.host_memory_pinned)
+    return 0;
+  const LinkDirection& link = profile.host_to_device;
+  const double seconds_per_byte =
+      link.pageable_seconds_per_byte > 0 ? link.pageable_seconds_per_byte : link.seconds_per_byte;
+  const double pure_outputs = workload.d2h_bytes - workload.inout_d2h_bytes;
+  return (workload.h2d_bytes + workload.broadcast_bytes + pure_outputs) * seconds_per_byte;
+}
+
 double chunk_kernel_seconds(const HardwareProfile& profile, const Workload& workload, int chunks) {
   const double even_share = workload.kernel_seconds / chunks;
   if (workload.total_blocks <= 0 || profile.multiprocessors <= 0)
@@ -42,12 +52,12 @@ std::vector<SimOp> explicit_operations(const HardwareProfile& profile, const Wor
   const double input = workload.h2d_bytes + workload.broadcast_bytes;
   if (input > 0) {
     ops.push_back(copy(OpKind::CopyToDevice, 0, input, workload.explicit_h2d_copies));
-    ops.back().synchronous = true;
+    ops.back().pageable = !workload.host_memory_pinned;
   }
   ops.push_back(kernel(0, workload.kernel_seconds + profile.kernel_launch_s));
   if (workload.d2h_bytes > 0) {
     ops.push_back(copy(OpKind::CopyToHost, 0, workload.d2h_bytes, workload.explicit_d2h_copies));
-    ops.back().synchronous = true;
+    ops.back().pageable = !workload.host_memory_pinned;
   }
   return ops;
 }
@@ -142,6 +152,8 @@ std::optional<double> ModernModel::predict_seconds(const HardwareProfile& profil
   double seconds = simulate(operations(profile, workload, candidate), device).makespan;
   if (candidate.variant == Variant::Streams || candidate.variant == Variant::Hybrid)
     seconds += profile.stream_overhead_s * chunk_count(workload, candidate.streams);
+  if (candidate.variant != Variant::Explicit)
+    seconds += registration_seconds(profile, workload);
   return seconds;
 }
 

@@ -9,16 +9,19 @@
 //   thread blocks to fill the GPU (paper 000 §2 and the anomaly of §4.1): a chunk never runs
 //   faster than a chunk of one full wave would;
 // - pipeline fill and drain come out of the schedule itself; broadcast inputs are copied first
-//   and every kernel waits for them; halo bytes are sent once per chunk that needs them (twice
-//   per boundary) unless the options say the runtime sends each element once;
+//   and every kernel waits for them; halo elements shared by neighbouring chunks are sent once,
+//   as the runtime does (detail/pipeline.cuh), or once per chunk that needs them (twice per
+//   boundary, the issue's assumption) when the options say so;
 // - Mapped: one kernel whose reads and writes cross the link while it computes, each input byte
 //   once unless the workload says it is read several times; Hybrid: Streams for the inputs,
 //   outputs written through mapped memory by the kernels (paper 001 §VII);
 // - the device category (copy engines, implicit synchronization, Hyper-Q) from the profile, so
 //   both issue orders are predicted where they differ (paper 003);
 // - the per-stream overhead t_sc·nStreams of paper 000 §3.2 as calibrated.
-// Not modelled: pageable host memory (registration costs), kernels of different chunks running
-// concurrently, wave quantization within a chunk, host-side issue time.
+// - pageable user memory: Explicit copies at the pageable G; the other variants first register
+//   every array, which costs about one pageable copy of its bytes (host_array_pinning.h).
+// Not modelled: kernels of different chunks running concurrently, wave quantization within a
+// chunk, host-side issue time, the cost of unregistering.
 #pragma once
 
 #include "model/performance_model.h"
@@ -30,9 +33,9 @@ namespace overlap::model {
 
 struct ModernModelOptions {
   // Whether the Streams and Hybrid variants send the halo of every chunk (each boundary's halo
-  // bytes twice, as the model's issue assumes) or each input element once (what a copy-coverage
-  // runtime does); when false halos cost no extra bytes.
-  bool halo_sent_twice = true;
+  // bytes twice, as issue 4 assumes) or each input element once, sharing halos between chunks
+  // through events (what the runtime does); when false halos cost no extra bytes.
+  bool halo_sent_twice = false;
   // Hardware queues streams are spread over (CUDA_DEVICE_MAX_CONNECTIONS, 8 by default).
   int hardware_queues = 8;
 };
@@ -59,5 +62,9 @@ private:
 // one full wave of thread blocks (multiprocessors × resident blocks per SM) would take, when the
 // launch geometry is known.
 double chunk_kernel_seconds(const HardwareProfile& profile, const Workload& workload, int chunks);
+
+// The time to page-lock pageable user arrays for one call: about one pageable copy of every
+// array's bytes (inputs and pure outputs); 0 when the arrays are pinned already.
+double registration_seconds(const HardwareProfile& profile, const Workload& workload);
 
 } // namespace overlap::model

@@ -39,10 +39,12 @@ constexpr int kToHost = 1;
 
 enum class Phase { Waiting, Latency, Running, Done };
 
+enum class FlowKind { Copy, PageableCopy, Mapped };
+
 struct Flow {
   int op = -1;
   int direction = kToDevice;
-  bool mapped = false;
+  FlowKind kind = FlowKind::Copy;
   double remaining = 0;
   double start = 0; // bytes begin to flow at this time
   bool done = false;
@@ -219,8 +221,10 @@ private:
     if (op.kind == OpKind::Kernel) {
       state.phase = Phase::Running;
       state.compute_end = now_ + op.compute_seconds;
-      add_flow(i, kToDevice, true, op.mapped_read_bytes, now_ + link_[kToDevice]->latency_s);
-      add_flow(i, kToHost, true, op.mapped_write_bytes, now_ + link_[kToHost]->latency_s);
+      add_flow(i, kToDevice, FlowKind::Mapped, op.mapped_read_bytes,
+               now_ + link_[kToDevice]->latency_s);
+      add_flow(i, kToHost, FlowKind::Mapped, op.mapped_write_bytes,
+               now_ + link_[kToHost]->latency_s);
       return;
     }
     const int direction = direction_of(op.kind);
@@ -228,17 +232,15 @@ private:
     const bool back_to_back =
         engine.has_run && engine.last_direction == direction && same_time(engine.last_end, now_);
     const int copies = std::max(1, op.copies);
-    const double latency =
-        op.synchronous ? copies * link.latency_s
-                       : (back_to_back ? link.gap_s : link.latency_s) + (copies - 1) * link.gap_s;
+    const double latency = (back_to_back ? link.gap_s : link.latency_s) + (copies - 1) * link.gap_s;
     state.phase = Phase::Latency;
     state.latency_end = now_ + latency;
   }
 
-  void add_flow(int op, int direction, bool mapped, double bytes, double start) {
+  void add_flow(int op, int direction, FlowKind kind, double bytes, double start) {
     if (bytes <= 0)
       return;
-    flows_.push_back(Flow{op, direction, mapped, bytes, start, false});
+    flows_.push_back(Flow{op, direction, kind, bytes, start, false});
   }
 
   bool is_active(const Flow& flow) const {
@@ -248,8 +250,11 @@ private:
   // Bytes per second of `flow` while `active[d]` flows of direction d move bytes.
   double rate(const Flow& flow, const int active[2]) const {
     const LinkDirection& link = *link_[flow.direction];
-    double seconds_per_byte =
-        flow.mapped ? mapped_seconds_per_byte_[flow.direction] : link.seconds_per_byte;
+    double seconds_per_byte = link.seconds_per_byte;
+    if (flow.kind == FlowKind::Mapped)
+      seconds_per_byte = mapped_seconds_per_byte_[flow.direction];
+    else if (flow.kind == FlowKind::PageableCopy && link.pageable_seconds_per_byte > 0)
+      seconds_per_byte = link.pageable_seconds_per_byte;
     if (active[1 - flow.direction] > 0 && link.bidirectional_seconds_per_byte > 0 &&
         link.seconds_per_byte > 0)
       seconds_per_byte *= link.bidirectional_seconds_per_byte / link.seconds_per_byte;
@@ -329,7 +334,8 @@ private:
       if (state.phase == Phase::Latency &&
           (state.latency_end <= now_ || same_time(state.latency_end, now_))) {
         state.phase = Phase::Running;
-        add_flow(i, direction_of(ops_[k].kind), false, ops_[k].bytes, now_);
+        add_flow(i, direction_of(ops_[k].kind),
+                 ops_[k].pageable ? FlowKind::PageableCopy : FlowKind::Copy, ops_[k].bytes, now_);
       }
       if (state.phase != Phase::Running || !flows_done(i))
         continue;

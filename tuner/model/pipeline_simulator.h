@@ -37,11 +37,11 @@ struct SimOp {
   OpKind kind = OpKind::Kernel;
   int stream = 0;
 
-  // Copies: bytes of all `copies` separate transfers this operation stands for. Synchronous
-  // copies (cudaMemcpy) wait for the host in between, so each pays L+o.
+  // Copies: bytes of all `copies` separate transfers this operation stands for, from pinned
+  // host memory or, when `pageable`, through the driver's staging buffers at the pageable G.
   double bytes = 0;
   int copies = 1;
-  bool synchronous = false;
+  bool pageable = false;
 
   // Kernels: compute time (launch overhead included), and bytes read from / written to mapped
   // host memory while it runs.
@@ -61,6 +61,7 @@ struct SimDevice {
   bool hyper_q = true;
   int hardware_queues = 8;
 
+  // A pageable G of 0 falls back to the pinned G.
   LinkDirection host_to_device;
   LinkDirection device_to_host;
   // G of kernels reading / writing mapped host memory, alone on the link.

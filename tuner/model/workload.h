@@ -52,6 +52,11 @@ struct Workload {
   // re-reads its inputs (paper 001 §VI: "Bhd and Bdh become larger if elements in device-mapped
   // host memory are read or written multiple times").
   double mapped_read_factor = 1;
+  // Whether the user's arrays are pinned (page-locked) already. Pageable arrays are copied at the
+  // pageable G by Explicit and registered for the call's duration by the other variants
+  // (runtime/include/overlap/host_array_pinning.h), which costs about one pageable copy.
+  bool host_memory_pinned = true;
+
   // The same for broadcast inputs. The annotation does not say how often a kernel re-reads a
   // broadcast array, so 1 (the optimistic value, which never prunes Mapped wrongly) unless the
   // caller knows better.
