@@ -20,10 +20,19 @@ std::string milliseconds(double seconds) {
   return printf_string("%.3f", seconds * 1e3);
 }
 
+// Characters, not bytes: the sources' "§" is two bytes of UTF-8.
+std::size_t display_width(const std::string& text) {
+  std::size_t width = 0;
+  for (const char c : text)
+    width += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+  return width;
+}
+
 std::string pad(const std::string& text, std::size_t width, bool right_align) {
-  if (text.size() >= width)
+  const std::size_t text_width = display_width(text);
+  if (text_width >= width)
     return text;
-  const std::string fill(width - text.size(), ' ');
+  const std::string fill(width - text_width, ' ');
   return right_align ? fill + text : text + fill;
 }
 
