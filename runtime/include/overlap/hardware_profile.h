@@ -1,20 +1,42 @@
 // What the model needs to know about one GPU and its host link, measured by overlap-calibrate
 // (paper 001 §V) or taken from a paper's published parameters. No CUDA dependency: the model and
-// its tests use profiles on machines without a GPU.
+// its tests use profiles on machines without a GPU. The JSON form is documented in
+// docs/hardware-profiles.md; read and write it with overlap/profile_io.h.
+//
+// A parameter of 0 is "not known": the papers publish only some of them (Table II of paper 001
+// gives the Tesla K20 bidirectional G but not its one-way G), and the JSON form writes it as null.
 #pragma once
 
 #include <string>
+#include <vector>
 
 namespace overlap {
 
 // The LogGP-style parameters of one transfer direction (paper 001 §V): a transfer of k bytes cut
 // into n pieces over n streams takes  L+o + k*G + g*(n-1).
 struct LinkDirection {
-  double latency_s = 0;              // L + o: a 1-byte transfer
-  double seconds_per_byte = 0;       // G: large messages, this direction alone
-  double gap_s = 0;                  // g: per additional transfer when a message is cut up
+  double latency_s = 0;                      // L + o: a 1-byte transfer
+  double seconds_per_byte = 0;               // G: large messages, this direction alone
+  double gap_s = 0;                          // g: per additional transfer when a message is cut up
   double bidirectional_seconds_per_byte = 0; // G while the other direction is busy too (Table II)
   double pageable_seconds_per_byte = 0;      // G from/to pageable (unpinned) host memory
+  // G while a kernel moves mapped host memory the other way (Table II "explicit-mapped"), the
+  // situation of the Hybrid variant: copies in while kernels write results to mapped memory.
+  double with_mapped_seconds_per_byte = 0;
+};
+
+// One calibrated quantity with the spread of its repeats, so a reader can judge how far to trust
+// it. For fitted quantities min/max span the fits of the individual repeats and the fit quality of
+// the fit on the medians is kept; quantities that are not fits have r_squared < 0.
+struct ProfileMeasurement {
+  std::string quantity; // e.g. "host_to_device.seconds_per_byte"
+  std::string unit;     // "s", "s/B"
+  double value = 0;
+  double min = 0;
+  double max = 0;
+  int repeats = 0;
+  double r_squared = -1;
+  double max_relative_residual = -1;
 };
 
 struct HardwareProfile {
@@ -26,12 +48,13 @@ struct HardwareProfile {
   std::string pcie;        // e.g. "Gen5 x16"
   std::string driver;      // e.g. "580.159.04"
   std::string date;        // ISO date of the measurement
+  std::string notes;       // where each parameter came from, what is not known and why
   int compute_capability_major = 0;
   int compute_capability_minor = 0;
   int multiprocessors = 0;
 
   // Device category of paper 001 §IV.
-  int copy_engines = 1;          // asyncEngineCount
+  int copy_engines = 1;                  // asyncEngineCount
   bool implicit_synchronization = false; // compute capability < 3.5
 
   LinkDirection host_to_device;
@@ -41,9 +64,13 @@ struct HardwareProfile {
   double mapped_read_seconds_per_byte = 0;
   double mapped_write_seconds_per_byte = 0;
 
-  double kernel_launch_s = 0;   // launch overhead of an empty kernel (paper 002 §4.1)
-  double stream_sync_s = 0;     // cudaStreamSynchronize on an idle stream (paper 002 §4.1)
+  double kernel_launch_s = 0; // launch overhead of an empty kernel (paper 002 §4.1.3)
+  // Per launch-and-synchronize beyond the launch itself, eq. 4.3 of paper 002 §4.1.1.
+  double stream_sync_s = 0;
   double stream_overhead_s = 0; // t_sc of paper 000 §3.2: extra cost per stream used
+
+  // How the measured parameters were obtained; empty for the papers' profiles.
+  std::vector<ProfileMeasurement> measurements;
 };
 
 } // namespace overlap

@@ -1,0 +1,100 @@
+#include "accuracy_check.h"
+
+#include <chrono>
+#include <cstdio>
+#include <map>
+#include <utility>
+
+namespace overlap::calibration {
+
+namespace {
+
+struct Samples {
+  std::vector<double> gated;
+  std::vector<double> ungated;
+};
+
+using Key = std::pair<std::size_t, int>; // bytes, pieces
+
+} // namespace
+
+Status check_accuracy(LinkBench& bench, const HardwareProfile& profile, const AccuracyPlan& plan,
+                      const Progress& progress, AccuracyReport* report) {
+  std::map<Key, Samples> one_way[2];
+  std::map<Key, Samples> both_ways[2];
+  const TransferDirection directions[] = {TransferDirection::HostToDevice,
+                                          TransferDirection::DeviceToHost};
+  const auto begin = std::chrono::steady_clock::now();
+  const int passes = plan.warmup + plan.repeats;
+  // Passes over the whole grid rather than repeats of one point, so a drift during the check
+  // shows as spread at every point instead of as a trend across sizes.
+  for (int pass = 0; pass < passes; ++pass) {
+    if (progress) {
+      char line[128];
+      std::snprintf(
+          line, sizeof(line), "accuracy pass %d/%d%s (%.1f s so far)", pass + 1, passes,
+          pass < plan.warmup ? " (warm-up)" : "",
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count());
+      progress(line);
+    }
+    const bool keep = pass >= plan.warmup;
+    for (std::size_t bytes : plan.size_bytes) {
+      for (int pieces : plan.piece_counts) {
+        const Key key{bytes, pieces};
+        for (int d = 0; d < 2; ++d) {
+          double seconds = 0;
+          OVERLAP_TRY(bench.transfer(directions[d], bytes, pieces, true, &seconds));
+          if (keep)
+            one_way[d][key].gated.push_back(seconds);
+          if (plan.ungated) {
+            OVERLAP_TRY(bench.transfer(directions[d], bytes, pieces, false, &seconds));
+            if (keep)
+              one_way[d][key].ungated.push_back(seconds);
+          }
+        }
+        if (!plan.bidirectional)
+          continue;
+        double to_device = 0;
+        double to_host = 0;
+        OVERLAP_TRY(bench.bidirectional(bytes, pieces, true, &to_device, &to_host));
+        if (keep) {
+          both_ways[0][key].gated.push_back(to_device);
+          both_ways[1][key].gated.push_back(to_host);
+        }
+        if (plan.ungated) {
+          OVERLAP_TRY(bench.bidirectional(bytes, pieces, false, &to_device, &to_host));
+          if (keep) {
+            both_ways[0][key].ungated.push_back(to_device);
+            both_ways[1][key].ungated.push_back(to_host);
+          }
+        }
+      }
+    }
+  }
+
+  const AccuracyCase one_way_cases[] = {AccuracyCase::HostToDevice, AccuracyCase::DeviceToHost};
+  const AccuracyCase both_way_cases[] = {AccuracyCase::BidirectionalHostToDevice,
+                                         AccuracyCase::BidirectionalDeviceToHost};
+  const LinkDirection* links[] = {&profile.host_to_device, &profile.device_to_host};
+  auto add_rows = [&](const std::map<Key, Samples>& samples, AccuracyCase which,
+                      const LinkDirection& link) {
+    for (const auto& [key, s] : samples) {
+      AccuracyRow row;
+      row.which = which;
+      row.bytes = static_cast<double>(key.first);
+      row.pieces = key.second;
+      row.predicted_s =
+          predict_transfer_seconds(link, row.bytes, row.pieces, is_bidirectional(which));
+      row.measured = summarize(s.gated);
+      row.ungated = summarize(s.ungated);
+      report->rows.push_back(row);
+    }
+  };
+  for (int d = 0; d < 2; ++d)
+    add_rows(one_way[d], one_way_cases[d], *links[d]);
+  for (int d = 0; d < 2; ++d)
+    add_rows(both_ways[d], both_way_cases[d], *links[d]);
+  return Status::success();
+}
+
+} // namespace overlap::calibration

@@ -1,0 +1,255 @@
+#include "accuracy_table.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <set>
+#include <sstream>
+
+namespace overlap::calibration {
+
+namespace {
+
+constexpr AccuracyCase kCases[] = {AccuracyCase::HostToDevice, AccuracyCase::DeviceToHost,
+                                   AccuracyCase::BidirectionalHostToDevice,
+                                   AccuracyCase::BidirectionalDeviceToHost};
+
+std::string format_bytes(double bytes) {
+  char text[32];
+  if (bytes >= 1024.0 * 1024 * 1024 && std::fmod(bytes, 1024.0 * 1024 * 1024) == 0)
+    std::snprintf(text, sizeof(text), "%.0f GiB", bytes / (1024.0 * 1024 * 1024));
+  else if (bytes >= 1024.0 * 1024)
+    std::snprintf(text, sizeof(text), "%g MiB", bytes / (1024.0 * 1024));
+  else
+    std::snprintf(text, sizeof(text), "%.0f B", bytes);
+  return text;
+}
+
+std::string percent(double fraction) {
+  char text[32];
+  std::snprintf(text, sizeof(text), "%+.2f %%", 100 * fraction);
+  return text;
+}
+
+std::string milliseconds(double seconds) {
+  char text[32];
+  std::snprintf(text, sizeof(text), "%.4g", seconds * 1e3);
+  return text;
+}
+
+// Rows of one case as a size x piece-count grid.
+struct Grid {
+  std::vector<double> sizes;
+  std::vector<int> pieces;
+  std::map<std::pair<double, int>, const AccuracyRow*> cells;
+};
+
+Grid grid_of(const AccuracyReport& report, AccuracyCase which) {
+  Grid grid;
+  std::set<double> sizes;
+  std::set<int> pieces;
+  for (const AccuracyRow& row : report.rows) {
+    if (row.which != which)
+      continue;
+    sizes.insert(row.bytes);
+    pieces.insert(row.pieces);
+    grid.cells[{row.bytes, row.pieces}] = &row;
+  }
+  grid.sizes.assign(sizes.begin(), sizes.end());
+  grid.pieces.assign(pieces.begin(), pieces.end());
+  return grid;
+}
+
+void grid_table(std::ostringstream& out, const Grid& grid,
+                std::string (*cell)(const AccuracyRow& row)) {
+  out << "| size \\ n |";
+  for (int n : grid.pieces)
+    out << " " << n << " |";
+  out << "\n|---|";
+  for (std::size_t i = 0; i < grid.pieces.size(); ++i)
+    out << "---:|";
+  out << "\n";
+  for (double size : grid.sizes) {
+    out << "| " << format_bytes(size) << " |";
+    for (int n : grid.pieces) {
+      auto it = grid.cells.find({size, n});
+      out << " " << (it == grid.cells.end() ? std::string("") : cell(*it->second)) << " |";
+    }
+    out << "\n";
+  }
+}
+
+std::string measured_predicted_error(const AccuracyRow& row) {
+  return milliseconds(row.measured.median) + " / " + milliseconds(row.predicted_s) + " (" +
+         percent(row.error()) + ")";
+}
+
+std::string ungated_error(const AccuracyRow& row) {
+  return row.ungated.count > 0 ? percent(row.ungated_error()) : std::string("");
+}
+
+nlohmann::ordered_json stats_json(const SampleStats& s) {
+  return nlohmann::ordered_json{{"median_s", s.median}, {"min_s", s.min}, {"max_s", s.max},
+                                {"q1_s", s.q1},         {"q3_s", s.q3},   {"repeats", s.count}};
+}
+
+} // namespace
+
+const char* case_name(AccuracyCase which) {
+  switch (which) {
+  case AccuracyCase::HostToDevice:
+    return "host_to_device";
+  case AccuracyCase::DeviceToHost:
+    return "device_to_host";
+  case AccuracyCase::BidirectionalHostToDevice:
+    return "bidirectional.host_to_device";
+  case AccuracyCase::BidirectionalDeviceToHost:
+    return "bidirectional.device_to_host";
+  }
+  return "unknown";
+}
+
+bool is_bidirectional(AccuracyCase which) {
+  return which == AccuracyCase::BidirectionalHostToDevice ||
+         which == AccuracyCase::BidirectionalDeviceToHost;
+}
+
+double predict_transfer_seconds(const LinkDirection& link, double bytes, int pieces,
+                                bool bidirectional) {
+  const double per_byte = bidirectional && link.bidirectional_seconds_per_byte > 0
+                              ? link.bidirectional_seconds_per_byte
+                              : link.seconds_per_byte;
+  return link.latency_s + bytes * per_byte + link.gap_s * (pieces - 1);
+}
+
+std::vector<CaseSummary> summarize_cases(const AccuracyReport& report) {
+  std::vector<CaseSummary> summaries;
+  for (AccuracyCase which : kCases) {
+    CaseSummary s;
+    s.which = which;
+    double sum = 0;
+    for (const AccuracyRow& row : report.rows) {
+      if (row.which != which)
+        continue;
+      const double error = row.error();
+      ++s.points;
+      sum += std::fabs(error);
+      if (std::fabs(error) >= s.max_abs_error) {
+        s.max_abs_error = std::fabs(error);
+        s.worst_error = error;
+        s.worst_bytes = row.bytes;
+        s.worst_pieces = row.pieces;
+      }
+      if (row.ungated.count > 0) {
+        ++s.ungated_points;
+        s.ungated_max_abs_error = std::max(s.ungated_max_abs_error, std::fabs(row.ungated_error()));
+      }
+    }
+    if (s.points == 0)
+      continue;
+    s.mean_abs_error = sum / s.points;
+    s.within_target = s.max_abs_error <= report.target(which);
+    summaries.push_back(s);
+  }
+  return summaries;
+}
+
+bool meets_targets(const AccuracyReport& report) {
+  const std::vector<CaseSummary> summaries = summarize_cases(report);
+  return !summaries.empty() && std::all_of(summaries.begin(), summaries.end(),
+                                           [](const CaseSummary& s) { return s.within_target; });
+}
+
+std::string accuracy_to_markdown(const AccuracyReport& report) {
+  std::ostringstream out;
+  out << "# Transfer model accuracy: " << report.device << "\n\n"
+      << "- device: " << report.device << ", PCIe " << report.pcie << ", driver " << report.driver
+      << "\n- date: " << report.date << "\n- profile: " << report.profile_name
+      << "\n- model (paper 001 §V): t = L+o + k·G + g·(n−1); with both directions at once G is "
+         "the bidirectional G (paper 001 Table II)\n"
+      << "- error = (predicted − measured) / measured, measured = median of the repeats; "
+         "targets: "
+      << percent(report.one_way_target).substr(1) << " one way, "
+      << percent(report.bidirectional_target).substr(1) << " bidirectional\n"
+      << "- measured with pinned memory, n pieces on n streams, CUDA events; the device is held "
+         "until all pieces are issued (as in the calibration). \"ungated\" repeats the "
+         "measurement with the device starting as soon as the first piece arrives, which adds "
+         "the host's issue rate\n\n";
+
+  out << "## Summary\n\n| case | points | max abs error | mean abs error | worst point | target | "
+         "met | ungated max abs error |\n|---|---:|---:|---:|---|---:|---|---:|\n";
+  for (const CaseSummary& s : summarize_cases(report)) {
+    out << "| " << case_name(s.which) << " | " << s.points << " | "
+        << percent(s.max_abs_error).substr(1) << " | " << percent(s.mean_abs_error).substr(1)
+        << " | " << format_bytes(s.worst_bytes) << ", n = " << s.worst_pieces << " ("
+        << percent(s.worst_error) << ") | " << percent(report.target(s.which)).substr(1) << " | "
+        << (s.within_target ? "yes" : "**no**") << " | "
+        << (s.ungated_points > 0 ? percent(s.ungated_max_abs_error).substr(1) : std::string("-"))
+        << " |\n";
+  }
+  for (AccuracyCase which : kCases) {
+    const Grid grid = grid_of(report, which);
+    if (grid.sizes.empty())
+      continue;
+    out << "\n## " << case_name(which) << ": measured / predicted ms (error)\n\n";
+    grid_table(out, grid, measured_predicted_error);
+    bool any_ungated = false;
+    for (const auto& cell : grid.cells)
+      any_ungated = any_ungated || cell.second->ungated.count > 0;
+    if (any_ungated) {
+      out << "\n### " << case_name(which) << ", ungated: error of the same prediction\n\n";
+      grid_table(out, grid, ungated_error);
+    }
+  }
+  return out.str();
+}
+
+std::string accuracy_to_json(const AccuracyReport& report) {
+  nlohmann::ordered_json out;
+  out["schema"] = "overlap.transfer-model-accuracy";
+  out["schema_version"] = 1;
+  out["device"] = report.device;
+  out["pcie"] = report.pcie;
+  out["driver"] = report.driver;
+  out["date"] = report.date;
+  out["profile"] = report.profile_name;
+  out["model"] = "L+o + k*G + g*(n-1); G bidirectional when both directions run";
+  out["targets"] = {{"one_way", report.one_way_target},
+                    {"bidirectional", report.bidirectional_target}};
+  nlohmann::ordered_json summary = nlohmann::ordered_json::array();
+  for (const CaseSummary& s : summarize_cases(report))
+    summary.push_back({{"case", case_name(s.which)},
+                       {"points", s.points},
+                       {"max_abs_error", s.max_abs_error},
+                       {"mean_abs_error", s.mean_abs_error},
+                       {"worst_bytes", s.worst_bytes},
+                       {"worst_pieces", s.worst_pieces},
+                       {"worst_error", s.worst_error},
+                       {"within_target", s.within_target},
+                       {"ungated_max_abs_error",
+                        s.ungated_points > 0 ? nlohmann::ordered_json(s.ungated_max_abs_error)
+                                             : nlohmann::ordered_json(nullptr)}});
+  out["summary"] = summary;
+  out["meets_targets"] = meets_targets(report);
+  nlohmann::ordered_json rows = nlohmann::ordered_json::array();
+  for (const AccuracyRow& row : report.rows) {
+    nlohmann::ordered_json r{{"case", case_name(row.which)},
+                             {"bytes", row.bytes},
+                             {"pieces", row.pieces},
+                             {"predicted_s", row.predicted_s},
+                             {"measured", stats_json(row.measured)},
+                             {"error", row.error()}};
+    if (row.ungated.count > 0) {
+      r["ungated"] = stats_json(row.ungated);
+      r["ungated_error"] = row.ungated_error();
+    }
+    rows.push_back(r);
+  }
+  out["rows"] = rows;
+  return out.dump(1) + "\n";
+}
+
+} // namespace overlap::calibration

@@ -1,0 +1,119 @@
+#include "calibration_measurements.h"
+
+#include <nlohmann/json.hpp>
+
+#include <stdexcept>
+
+namespace overlap::calibration {
+
+using nlohmann::ordered_json;
+
+namespace {
+
+constexpr const char* kSchema = "overlap.calibration-measurements";
+constexpr int kVersion = 1;
+
+ordered_json series_to_json(const Series& series) {
+  return ordered_json{{"x", series.x}, {"seconds", series.seconds}};
+}
+
+ordered_json direction_to_json(const DirectionMeasurements& d) {
+  ordered_json pieces = ordered_json::array();
+  for (const Series& s : d.pieces)
+    pieces.push_back(series_to_json(s));
+  return ordered_json{{"one_byte_seconds", d.one_byte_seconds},
+                      {"sizes", series_to_json(d.sizes)},
+                      {"piece_message_bytes", d.piece_message_bytes},
+                      {"pieces", pieces},
+                      {"bidirectional_sizes", series_to_json(d.bidirectional_sizes)},
+                      {"pageable_sizes", series_to_json(d.pageable_sizes)},
+                      {"with_mapped_sizes", series_to_json(d.with_mapped_sizes)}};
+}
+
+// nlohmann's typed access throws on a type mismatch; the caller turns that into a message.
+Series series_from_json(const ordered_json& j) {
+  Series s;
+  s.x = j.at("x").get<std::vector<double>>();
+  s.seconds = j.at("seconds").get<std::vector<std::vector<double>>>();
+  if (s.x.size() != s.seconds.size())
+    throw std::runtime_error("'x' and 'seconds' differ in length");
+  return s;
+}
+
+DirectionMeasurements direction_from_json(const ordered_json& j) {
+  DirectionMeasurements d;
+  d.one_byte_seconds = j.at("one_byte_seconds").get<std::vector<double>>();
+  d.sizes = series_from_json(j.at("sizes"));
+  d.piece_message_bytes = j.at("piece_message_bytes").get<std::vector<double>>();
+  for (const ordered_json& s : j.at("pieces"))
+    d.pieces.push_back(series_from_json(s));
+  if (d.pieces.size() != d.piece_message_bytes.size())
+    throw std::runtime_error("'pieces' and 'piece_message_bytes' differ in length");
+  d.bidirectional_sizes = series_from_json(j.at("bidirectional_sizes"));
+  d.pageable_sizes = series_from_json(j.at("pageable_sizes"));
+  d.with_mapped_sizes = series_from_json(j.at("with_mapped_sizes"));
+  return d;
+}
+
+} // namespace
+
+std::string measurements_to_json(const CalibrationMeasurements& m) {
+  ordered_json out;
+  out["schema"] = kSchema;
+  out["schema_version"] = kVersion;
+  out["device"] = ordered_json{{"name", m.device.name},
+                               {"pcie", m.device.pcie},
+                               {"driver", m.device.driver},
+                               {"date", m.device.date},
+                               {"compute_capability_major", m.device.compute_capability_major},
+                               {"compute_capability_minor", m.device.compute_capability_minor},
+                               {"multiprocessors", m.device.multiprocessors},
+                               {"copy_engines", m.device.copy_engines},
+                               {"implicit_synchronization", m.device.implicit_synchronization}};
+  out["host_to_device"] = direction_to_json(m.host_to_device);
+  out["device_to_host"] = direction_to_json(m.device_to_host);
+  out["mapped_read_sizes"] = series_to_json(m.mapped_read_sizes);
+  out["mapped_write_sizes"] = series_to_json(m.mapped_write_sizes);
+  out["kernel_launch_seconds"] = m.kernel_launch_seconds;
+  out["launch_sync_seconds"] = m.launch_sync_seconds;
+  out["stream_rounds"] = series_to_json(m.stream_rounds);
+  return out.dump(1) + "\n";
+}
+
+std::string measurements_from_json(const std::string& text, const std::string& origin,
+                                   CalibrationMeasurements* measurements) {
+  try {
+    const ordered_json j = ordered_json::parse(text);
+    if (!j.is_object() || j.value("schema", std::string()) != kSchema)
+      return origin + ": not an overlap-calibrate measurement record (expected \"schema\": \"" +
+             kSchema + "\")";
+    if (j.at("schema_version").get<int>() != kVersion)
+      return origin + ": field 'schema_version': this Overlap reads version " +
+             std::to_string(kVersion);
+    CalibrationMeasurements m;
+    const ordered_json& device = j.at("device");
+    m.device.name = device.at("name").get<std::string>();
+    m.device.pcie = device.at("pcie").get<std::string>();
+    m.device.driver = device.at("driver").get<std::string>();
+    m.device.date = device.at("date").get<std::string>();
+    m.device.compute_capability_major = device.at("compute_capability_major").get<int>();
+    m.device.compute_capability_minor = device.at("compute_capability_minor").get<int>();
+    m.device.multiprocessors = device.at("multiprocessors").get<int>();
+    m.device.copy_engines = device.at("copy_engines").get<int>();
+    m.device.implicit_synchronization = device.at("implicit_synchronization").get<bool>();
+    m.host_to_device = direction_from_json(j.at("host_to_device"));
+    m.device_to_host = direction_from_json(j.at("device_to_host"));
+    m.mapped_read_sizes = series_from_json(j.at("mapped_read_sizes"));
+    m.mapped_write_sizes = series_from_json(j.at("mapped_write_sizes"));
+    m.kernel_launch_seconds = j.at("kernel_launch_seconds").get<std::vector<double>>();
+    m.launch_sync_seconds = j.at("launch_sync_seconds").get<std::vector<double>>();
+    m.stream_rounds = series_from_json(j.at("stream_rounds"));
+    *measurements = std::move(m);
+    return {};
+  } catch (const std::exception& e) {
+    // nlohmann names the missing key or the mismatched type in what().
+    return origin + ": " + e.what();
+  }
+}
+
+} // namespace overlap::calibration

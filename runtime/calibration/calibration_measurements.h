@@ -1,0 +1,63 @@
+// The raw record of one calibration run: every repeat of every point, before any fitting. Kept as
+// JSON next to the profile (overlap-calibrate --raw), so fits can be re-done and audited without
+// the GPU (overlap-calibrate --from-raw). CUDA-free.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace overlap::calibration {
+
+// Times measured at several values of x (bytes, piece counts, stream counts).
+struct Series {
+  std::vector<double> x;
+  std::vector<std::vector<double>> seconds; // seconds[i]: the repeats measured at x[i]
+
+  void add(double at, std::vector<double> repeats) {
+    x.push_back(at);
+    seconds.push_back(std::move(repeats));
+  }
+  bool empty() const { return x.empty(); }
+};
+
+struct DirectionMeasurements {
+  std::vector<double> one_byte_seconds; // L+o
+  Series sizes;                         // one message per size: G
+  std::vector<Series> pieces;           // per message size, x = pieces: g
+  std::vector<double> piece_message_bytes;
+  Series bidirectional_sizes; // this direction's time while the other copies the same size
+  Series pageable_sizes;
+  Series with_mapped_sizes; // while a kernel moves 4x as much mapped memory the other way
+};
+
+// Who was measured; copied into the profile.
+struct DeviceIdentity {
+  std::string name;
+  std::string pcie;
+  std::string driver;
+  std::string date;
+  int compute_capability_major = 0;
+  int compute_capability_minor = 0;
+  int multiprocessors = 0;
+  int copy_engines = 0;
+  bool implicit_synchronization = false;
+};
+
+struct CalibrationMeasurements {
+  DeviceIdentity device;
+  DirectionMeasurements host_to_device;
+  DirectionMeasurements device_to_host;
+  Series mapped_read_sizes;                  // a kernel reading mapped host memory
+  Series mapped_write_sizes;                 // a kernel writing mapped host memory
+  std::vector<double> kernel_launch_seconds; // per launch, one value per repeat
+  std::vector<double> launch_sync_seconds;   // per launch + synchronize, one value per repeat
+  Series stream_rounds;                      // x = streams of a minimal streamed round: t_sc
+};
+
+std::string measurements_to_json(const CalibrationMeasurements& measurements);
+
+// Empty string on success, otherwise what is wrong (naming `origin` and the field).
+std::string measurements_from_json(const std::string& text, const std::string& origin,
+                                   CalibrationMeasurements* measurements);
+
+} // namespace overlap::calibration

@@ -1,0 +1,100 @@
+#include "calibration_plan.h"
+
+#include <algorithm>
+
+namespace overlap::calibration {
+
+namespace {
+
+constexpr std::size_t kMiB = std::size_t{1} << 20;
+
+std::vector<std::size_t> doubling_bytes(std::size_t first, std::size_t last) {
+  std::vector<std::size_t> sizes;
+  for (std::size_t size = first; size <= last; size *= 2)
+    sizes.push_back(size);
+  return sizes;
+}
+
+std::vector<int> doubling_counts(int first, int last) {
+  std::vector<int> counts;
+  for (int count = first; count <= last; count *= 2)
+    counts.push_back(count);
+  return counts;
+}
+
+template <class T> T largest(const std::vector<T>& values) {
+  return values.empty() ? T{0} : *std::max_element(values.begin(), values.end());
+}
+
+} // namespace
+
+std::size_t CalibrationPlan::max_bytes() const {
+  std::size_t most =
+      std::max({largest(size_bytes), largest(piece_message_bytes), largest(mapped_kernel_bytes),
+                largest(with_mapped_bytes) * with_mapped_kernel_factor});
+  const std::size_t round = stream_round_bytes * static_cast<std::size_t>(largest(stream_counts));
+  return std::max({most, round, std::size_t{1}});
+}
+
+std::size_t CalibrationPlan::max_pageable_bytes() const {
+  return largest(pageable_bytes);
+}
+
+int CalibrationPlan::max_pieces() const {
+  return std::max({largest(piece_counts), largest(stream_counts), 2});
+}
+
+CalibrationPlan CalibrationPlan::standard() {
+  CalibrationPlan plan;
+  // 8 MB .. 256 MB: large enough that kG dominates L+o, the regime G describes (paper 001 §V).
+  plan.size_bytes = doubling_bytes(8 * kMiB, 256 * kMiB);
+  plan.piece_counts = doubling_counts(1, 256);
+  // The smallest and a large size of the accuracy range: g is shared by both.
+  plan.piece_message_bytes = {16 * kMiB, 128 * kMiB};
+  plan.pageable_bytes = doubling_bytes(16 * kMiB, 128 * kMiB);
+  plan.with_mapped_bytes = doubling_bytes(16 * kMiB, 64 * kMiB);
+  plan.mapped_kernel_bytes = doubling_bytes(16 * kMiB, 256 * kMiB);
+  plan.stream_counts = doubling_counts(1, 64);
+  return plan;
+}
+
+CalibrationPlan CalibrationPlan::quick() {
+  CalibrationPlan plan;
+  plan.repeats = 3;
+  plan.latency_repeats = 10;
+  plan.size_bytes = doubling_bytes(1 * kMiB, 8 * kMiB);
+  plan.piece_counts = doubling_counts(1, 16);
+  plan.piece_message_bytes = {4 * kMiB};
+  plan.pageable_bytes = doubling_bytes(1 * kMiB, 4 * kMiB);
+  plan.with_mapped_bytes = doubling_bytes(1 * kMiB, 4 * kMiB);
+  plan.mapped_kernel_bytes = doubling_bytes(1 * kMiB, 8 * kMiB);
+  plan.launch_count = 256;
+  plan.launch_sync_count = 64;
+  plan.stream_counts = doubling_counts(1, 8);
+  return plan;
+}
+
+std::size_t AccuracyPlan::max_bytes() const {
+  return std::max(largest(size_bytes), std::size_t{1});
+}
+
+int AccuracyPlan::max_pieces() const {
+  return std::max(largest(piece_counts), 1);
+}
+
+AccuracyPlan AccuracyPlan::standard() {
+  AccuracyPlan plan;
+  plan.size_bytes = doubling_bytes(16 * kMiB, 1024 * kMiB);
+  plan.piece_counts = doubling_counts(1, 256);
+  return plan;
+}
+
+AccuracyPlan AccuracyPlan::quick() {
+  AccuracyPlan plan;
+  plan.repeats = 3;
+  plan.size_bytes = doubling_bytes(2 * kMiB, 8 * kMiB);
+  plan.piece_counts = doubling_counts(1, 8);
+  return plan;
+}
+
+} // namespace overlap::calibration

@@ -1,0 +1,54 @@
+// What overlap-calibrate measures and how often: message sizes, piece counts, repeats. The
+// standard plan finishes in well under 30 s on an H100 on PCIe Gen5 (about 55 GB/s one way); the
+// quick plan is for tests and smoke runs and gives rougher numbers.
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+namespace overlap::calibration {
+
+struct CalibrationPlan {
+  int warmup = 1;
+  int repeats = 7; // each point is measured this often; the profile reports the spread
+
+  int latency_repeats = 50;                     // 1-byte transfers for L+o
+  std::vector<std::size_t> size_bytes;          // G: one message of each size
+  std::vector<int> piece_counts;                // g: n pieces over n streams
+  std::vector<std::size_t> piece_message_bytes; // g: the message sizes cut into pieces
+  std::vector<std::size_t> pageable_bytes;      // pageable G
+  std::vector<std::size_t> with_mapped_bytes;   // G while a mapped kernel runs the other way
+  std::size_t with_mapped_kernel_factor = 4;    // the kernel moves this many times the copy
+  std::vector<std::size_t> mapped_kernel_bytes; // mapped read/write bandwidth
+  int launch_count = 4096;                      // empty kernels per launch-overhead sample
+  int launch_sync_count = 1024;                 // launch + synchronize pairs per sample
+  std::vector<int> stream_counts;               // t_sc: streams used by a minimal round
+  std::size_t stream_round_bytes = 4096;        // per stream and direction in that round
+
+  std::size_t max_bytes() const;          // of one host or device buffer
+  std::size_t max_pageable_bytes() const; // of the pageable buffer
+  int max_pieces() const;                 // streams needed in one direction
+
+  static CalibrationPlan standard();
+  static CalibrationPlan quick();
+};
+
+// The accuracy check of issue 3 / paper 001 §V-A: L+o + k G + g (n-1) against measured times.
+struct AccuracyPlan {
+  int warmup = 1;
+  int repeats = 5;
+  std::vector<std::size_t> size_bytes; // 16 MB .. 1 GB
+  std::vector<int> piece_counts;       // 1 .. 256
+  bool bidirectional = true;
+  // Also time each point without holding the device back until all pieces are issued, to show
+  // what the host's issue rate adds (see docs/hardware-profiles.md, "Method").
+  bool ungated = true;
+
+  std::size_t max_bytes() const;
+  int max_pieces() const;
+
+  static AccuracyPlan standard();
+  static AccuracyPlan quick();
+};
+
+} // namespace overlap::calibration

@@ -1,0 +1,264 @@
+#include "calibrator.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <ctime>
+
+namespace overlap::calibration {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using MeasureOne = std::function<Status(double x, double* seconds)>;
+
+std::string mebibytes(std::size_t bytes) {
+  char text[32];
+  if (bytes < (std::size_t{1} << 20))
+    std::snprintf(text, sizeof(text), "%zu B", bytes);
+  else
+    std::snprintf(text, sizeof(text), "%g MiB", static_cast<double>(bytes) / (1 << 20));
+  return text;
+}
+
+template <class T> std::vector<double> as_doubles(const std::vector<T>& values) {
+  return std::vector<double>(values.begin(), values.end());
+}
+
+Status measure_series(const std::vector<double>& xs, int warmup, int repeats, const MeasureOne& one,
+                      Series* series) {
+  std::vector<std::vector<double>> samples(xs.size());
+  for (int pass = 0; pass < warmup + repeats; ++pass) {
+    for (std::size_t i = 0; i < xs.size(); ++i) {
+      double seconds = 0;
+      OVERLAP_TRY(one(xs[i], &seconds));
+      if (pass >= warmup)
+        samples[i].push_back(seconds);
+    }
+  }
+  for (std::size_t i = 0; i < xs.size(); ++i)
+    series->add(xs[i], std::move(samples[i]));
+  return Status::success();
+}
+
+Status measure_samples(int warmup, int repeats, const std::function<Status(double*)>& one,
+                       std::vector<double>* samples) {
+  for (int i = 0; i < warmup + repeats; ++i) {
+    double seconds = 0;
+    OVERLAP_TRY(one(&seconds));
+    if (i >= warmup)
+      samples->push_back(seconds);
+  }
+  return Status::success();
+}
+
+// Numbers the steps and reports how long each took.
+class Steps {
+public:
+  Steps(const Progress& progress, int total) : progress_(progress), total_(total) {}
+
+  Status run(const std::string& what, const std::function<Status()>& step) {
+    char prefix[32];
+    std::snprintf(prefix, sizeof(prefix), "[%2d/%d] ", ++done_, total_);
+    if (progress_)
+      progress_(prefix + what + " ...");
+    const Clock::time_point begin = Clock::now();
+    OVERLAP_TRY(step());
+    char took[48];
+    std::snprintf(took, sizeof(took), " done in %.2f s",
+                  std::chrono::duration<double>(Clock::now() - begin).count());
+    if (progress_)
+      progress_(std::string("       ") + what + took);
+    return Status::success();
+  }
+
+private:
+  const Progress& progress_;
+  int total_;
+  int done_ = 0;
+};
+
+} // namespace
+
+std::string today_utc() {
+  const std::time_t now = std::time(nullptr);
+  std::tm utc{};
+  gmtime_r(&now, &utc);
+  char text[16];
+  std::strftime(text, sizeof(text), "%Y-%m-%d", &utc);
+  return text;
+}
+
+DeviceIdentity identity_of(const DeviceDescription& device, const std::string& date) {
+  DeviceIdentity id;
+  id.name = device.name;
+  id.pcie = device.pcie.describe();
+  id.driver = device.driver_version;
+  id.date = date;
+  id.compute_capability_major = device.compute_capability_major;
+  id.compute_capability_minor = device.compute_capability_minor;
+  id.multiprocessors = device.multiprocessors;
+  id.copy_engines = device.copy_engines;
+  id.implicit_synchronization = device.implicit_synchronization();
+  return id;
+}
+
+LinkBenchLimits limits_for(const CalibrationPlan& plan, const AccuracyPlan* accuracy) {
+  LinkBenchLimits limits;
+  limits.max_bytes = plan.max_bytes();
+  limits.max_pageable_bytes = plan.max_pageable_bytes();
+  limits.max_pieces = plan.max_pieces();
+  if (accuracy) {
+    limits.max_bytes = std::max(limits.max_bytes, accuracy->max_bytes());
+    limits.max_pieces = std::max(limits.max_pieces, accuracy->max_pieces());
+  }
+  return limits;
+}
+
+Status measure_link(LinkBench& bench, const CalibrationPlan& plan, const Progress& progress,
+                    CalibrationMeasurements* m) {
+  const int steps_per_direction = 6;
+  Steps steps(progress, 2 * steps_per_direction + 4);
+  const TransferDirection directions[] = {TransferDirection::HostToDevice,
+                                          TransferDirection::DeviceToHost};
+  const std::string repeats = " x " + std::to_string(plan.repeats) + " repeats";
+  const std::string sizes = std::to_string(plan.size_bytes.size()) + " sizes " +
+                            (plan.size_bytes.empty() ? "" : mebibytes(plan.size_bytes.front())) +
+                            ".." +
+                            (plan.size_bytes.empty() ? "" : mebibytes(plan.size_bytes.back()));
+
+  for (TransferDirection direction : directions) {
+    DirectionMeasurements& d =
+        direction == TransferDirection::HostToDevice ? m->host_to_device : m->device_to_host;
+    const std::string name = direction_name(direction);
+    OVERLAP_TRY(
+        steps.run(name + " L+o: 1-byte copies x " + std::to_string(plan.latency_repeats), [&] {
+          return measure_samples(
+              plan.warmup, plan.latency_repeats,
+              [&](double* s) { return bench.transfer(direction, 1, 1, true, s); },
+              &d.one_byte_seconds);
+        }));
+    OVERLAP_TRY(steps.run(name + " G: " + sizes + repeats, [&] {
+      return measure_series(
+          as_doubles(plan.size_bytes), plan.warmup, plan.repeats,
+          [&](double x, double* s) {
+            return bench.transfer(direction, static_cast<std::size_t>(x), 1, true, s);
+          },
+          &d.sizes);
+    }));
+    OVERLAP_TRY(steps.run(name + " g: n = " + std::to_string(plan.piece_counts.front()) + ".." +
+                              std::to_string(plan.piece_counts.back()) + " pieces of " +
+                              std::to_string(plan.piece_message_bytes.size()) + " sizes" + repeats,
+                          [&] {
+                            for (std::size_t message : plan.piece_message_bytes) {
+                              Series series;
+                              OVERLAP_TRY(measure_series(
+                                  as_doubles(plan.piece_counts), plan.warmup, plan.repeats,
+                                  [&](double n, double* s) {
+                                    return bench.transfer(direction, message, static_cast<int>(n),
+                                                          true, s);
+                                  },
+                                  &series));
+                              d.pieces.push_back(std::move(series));
+                              d.piece_message_bytes.push_back(static_cast<double>(message));
+                            }
+                            return Status::success();
+                          }));
+    OVERLAP_TRY(steps.run(
+        name + " pageable G: " + std::to_string(plan.pageable_bytes.size()) + " sizes" + repeats,
+        [&] {
+          return measure_series(
+              as_doubles(plan.pageable_bytes), plan.warmup, plan.repeats,
+              [&](double x, double* s) {
+                return bench.pageable_copy(direction, static_cast<std::size_t>(x), s);
+              },
+              &d.pageable_sizes);
+        }));
+    OVERLAP_TRY(steps.run(
+        name + " G against mapped traffic: " + std::to_string(plan.with_mapped_bytes.size()) +
+            " sizes" + repeats,
+        [&] {
+          return measure_series(
+              as_doubles(plan.with_mapped_bytes), plan.warmup, plan.repeats,
+              [&](double x, double* s) {
+                const std::size_t bytes = static_cast<std::size_t>(x);
+                double kernel_seconds = 0;
+                OVERLAP_TRY(bench.copy_against_mapped(
+                    direction, bytes, bytes * plan.with_mapped_kernel_factor, s, &kernel_seconds));
+                if (kernel_seconds < *s)
+                  return Status{cudaErrorInvalidValue,
+                                "copy_against_mapped: the mapped kernel ended before the copy, "
+                                "so the copy did not meet mapped traffic throughout",
+                                __FILE__, __LINE__};
+                return Status::success();
+              },
+              &d.with_mapped_sizes);
+        }));
+    OVERLAP_TRY(steps.run(
+        name + " mapped " + (direction == TransferDirection::HostToDevice ? "read" : "write") +
+            " kernel: " + std::to_string(plan.mapped_kernel_bytes.size()) + " sizes" + repeats,
+        [&] {
+          const bool write = direction == TransferDirection::DeviceToHost;
+          return measure_series(
+              as_doubles(plan.mapped_kernel_bytes), plan.warmup, plan.repeats,
+              [&](double x, double* s) {
+                return bench.mapped_kernel(write, static_cast<std::size_t>(x), s);
+              },
+              write ? &m->mapped_write_sizes : &m->mapped_read_sizes);
+        }));
+  }
+
+  OVERLAP_TRY(steps.run("bidirectional G: " + sizes + repeats, [&] {
+    std::vector<std::vector<double>> to_device(plan.size_bytes.size());
+    std::vector<std::vector<double>> to_host(plan.size_bytes.size());
+    for (int pass = 0; pass < plan.warmup + plan.repeats; ++pass) {
+      for (std::size_t i = 0; i < plan.size_bytes.size(); ++i) {
+        double h2d = 0;
+        double d2h = 0;
+        OVERLAP_TRY(bench.bidirectional(plan.size_bytes[i], 1, true, &h2d, &d2h));
+        if (pass >= plan.warmup) {
+          to_device[i].push_back(h2d);
+          to_host[i].push_back(d2h);
+        }
+      }
+    }
+    for (std::size_t i = 0; i < plan.size_bytes.size(); ++i) {
+      const double x = static_cast<double>(plan.size_bytes[i]);
+      m->host_to_device.bidirectional_sizes.add(x, std::move(to_device[i]));
+      m->device_to_host.bidirectional_sizes.add(x, std::move(to_host[i]));
+    }
+    return Status::success();
+  }));
+  OVERLAP_TRY(steps.run(
+      "kernel launch overhead: " + std::to_string(plan.launch_count) + " empty kernels" + repeats,
+      [&] {
+        return measure_samples(
+            plan.warmup, plan.repeats,
+            [&](double* s) { return bench.launch_overhead(plan.launch_count, s); },
+            &m->kernel_launch_seconds);
+      }));
+  OVERLAP_TRY(steps.run("stream synchronization: " + std::to_string(plan.launch_sync_count) +
+                            " launch + synchronize" + repeats,
+                        [&] {
+                          return measure_samples(
+                              plan.warmup, plan.repeats,
+                              [&](double* s) {
+                                return bench.launch_sync_overhead(plan.launch_sync_count, s);
+                              },
+                              &m->launch_sync_seconds);
+                        }));
+  OVERLAP_TRY(steps.run("per-stream overhead t_sc: rounds on 1.." +
+                            std::to_string(plan.stream_counts.back()) + " streams" + repeats,
+                        [&] {
+                          return measure_series(
+                              as_doubles(plan.stream_counts), plan.warmup, plan.repeats,
+                              [&](double n, double* s) {
+                                return bench.streamed_round(static_cast<int>(n),
+                                                            plan.stream_round_bytes, s);
+                              },
+                              &m->stream_rounds);
+                        }));
+  return Status::success();
+}
+
+} // namespace overlap::calibration

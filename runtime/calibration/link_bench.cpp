@@ -1,0 +1,295 @@
+#include "link_bench.h"
+
+#include "overlap/kernel_types.h"
+
+#include <atomic>
+#include <chrono>
+#include <cstring>
+
+namespace overlap::calibration {
+
+namespace {
+
+// Long enough for the host to issue 512 pieces on a loaded machine, short enough that a lost
+// release does not hang a calibration.
+constexpr long long kGateTimeoutNs = 10'000'000'000LL;
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point begin) {
+  return std::chrono::duration<double>(Clock::now() - begin).count();
+}
+
+volatile int* gate_word(const PinnedBuffer& gate, int index) {
+  return static_cast<volatile int*>(gate.as<int>() + index);
+}
+
+} // namespace
+
+const char* direction_name(TransferDirection direction) {
+  return direction == TransferDirection::HostToDevice ? "host_to_device" : "device_to_host";
+}
+
+Status LinkBench::create(const LinkBenchLimits& limits, std::unique_ptr<LinkBench>* bench) {
+  std::unique_ptr<LinkBench> b(new LinkBench());
+  b->limits_ = limits;
+  const std::size_t bytes = limits.max_bytes > 0 ? limits.max_bytes : 1;
+  OVERLAP_TRY(PinnedBuffer::allocate(bytes, &b->host_in_));
+  OVERLAP_TRY(PinnedBuffer::allocate(bytes, &b->host_out_));
+  // Touch every page with data that is not all zeros, as real inputs are.
+  std::memset(b->host_in_.data(), 0x5a, bytes);
+  std::memset(b->host_out_.data(), 0xa5, bytes);
+  OVERLAP_CUDA_TRY(cudaMalloc(&b->device_in_, bytes));
+  OVERLAP_CUDA_TRY(cudaMalloc(&b->device_out_, bytes));
+  OVERLAP_CUDA_TRY(cudaMemset(b->device_out_, 0x3c, bytes));
+  if (limits.max_pageable_bytes > 0) {
+    b->pageable_.reset(new unsigned char[limits.max_pageable_bytes]);
+    std::memset(b->pageable_.get(), 0x69, limits.max_pageable_bytes);
+  }
+
+  OVERLAP_TRY(PinnedBuffer::allocate(2 * sizeof(int), &b->gate_));
+  *gate_word(b->gate_, 0) = 1;
+  *gate_word(b->gate_, 1) = 0;
+  int device = 0;
+  OVERLAP_CUDA_TRY(cudaGetDevice(&device));
+  int can_map = 0;
+  OVERLAP_CUDA_TRY(cudaDeviceGetAttribute(&can_map, cudaDevAttrCanMapHostMemory, device));
+  if (!can_map)
+    return Status{cudaErrorNotSupported,
+                  "cudaDevAttrCanMapHostMemory == 0: the gate and the "
+                  "mapped measurements need mapped host memory",
+                  __FILE__, __LINE__};
+  OVERLAP_CUDA_TRY(
+      cudaHostGetDevicePointer(reinterpret_cast<void**>(&b->gate_device_), b->gate_.data(), 0));
+  OVERLAP_CUDA_TRY(cudaHostGetDevicePointer(&b->host_in_mapped_, b->host_in_.data(), 0));
+  OVERLAP_CUDA_TRY(cudaHostGetDevicePointer(&b->host_out_mapped_, b->host_out_.data(), 0));
+  int multiprocessors = 0;
+  OVERLAP_CUDA_TRY(
+      cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device));
+  // Enough loads in flight to cover PCIe latency: 8 blocks of 256 threads per multiprocessor.
+  b->mapped_blocks_ = 8 * multiprocessors;
+  OVERLAP_CUDA_TRY(cudaMalloc(reinterpret_cast<void**>(&b->sink_),
+                              sizeof(unsigned long long) * b->mapped_blocks_));
+
+  const int streams = 2 * (limits.max_pieces > 1 ? limits.max_pieces : 1);
+  OVERLAP_TRY(b->pool_.reserve_streams(streams));
+  OVERLAP_TRY(b->pool_.reserve_events(streams));
+  OVERLAP_TRY(Event::create(&b->start_));
+  OVERLAP_TRY(Event::create(&b->end_first_));
+  OVERLAP_TRY(Event::create(&b->end_second_));
+  *bench = std::move(b);
+  return Status::success();
+}
+
+LinkBench::~LinkBench() {
+  release_gate();
+  // Nothing may still copy into memory about to be freed; failures cannot be reported here.
+  cudaDeviceSynchronize();
+  cudaFree(device_in_);
+  cudaFree(device_out_);
+  cudaFree(sink_);
+}
+
+void LinkBench::release_gate() {
+  if (gate_.data()) {
+    std::atomic_thread_fence(std::memory_order_seq_cst);
+    *gate_word(gate_, 0) = 1;
+  }
+}
+
+Status LinkBench::begin(bool gated) {
+  cudaStream_t first = pool_.stream(0);
+  if (gated) {
+    *gate_word(gate_, 1) = 0;
+    *gate_word(gate_, 0) = 0;
+    std::atomic_thread_fence(std::memory_order_seq_cst);
+    OVERLAP_TRY(launch_gate(gate_device_, gate_device_ + 1, kGateTimeoutNs, first));
+  }
+  const cudaError_t recorded = cudaEventRecord(start_.get(), first);
+  if (recorded != cudaSuccess) {
+    release_gate(); // the caller returns at once: the gate must not wait out its timeout
+    return OVERLAP_STATUS_OF(cudaEventRecord(start_.get(), first), recorded);
+  }
+  return Status::success();
+}
+
+Status LinkBench::finish(bool gated) {
+  release_gate();
+  OVERLAP_CUDA_TRY(cudaDeviceSynchronize());
+  if (gated && *gate_word(gate_, 1) != 0)
+    return Status{cudaErrorTimeout,
+                  "gate_kernel: the host did not issue the measured work within 10 s", __FILE__,
+                  __LINE__};
+  return Status::success();
+}
+
+Status LinkBench::copy(TransferDirection direction, std::size_t offset, std::size_t bytes,
+                       cudaStream_t stream) {
+  if (direction == TransferDirection::HostToDevice)
+    OVERLAP_CUDA_TRY(cudaMemcpyAsync(static_cast<char*>(device_in_) + offset,
+                                     host_in_.as<char>() + offset, bytes, cudaMemcpyHostToDevice,
+                                     stream));
+  else
+    OVERLAP_CUDA_TRY(cudaMemcpyAsync(host_out_.as<char>() + offset,
+                                     static_cast<char*>(device_out_) + offset, bytes,
+                                     cudaMemcpyDeviceToHost, stream));
+  return Status::success();
+}
+
+Status LinkBench::issue_pieces(TransferDirection direction, std::size_t bytes, int pieces,
+                               int first_stream, const Event& end) {
+  cudaStream_t lead = pool_.stream(first_stream);
+  for (int i = 0; i < pieces; ++i) {
+    const int index = first_stream + i;
+    cudaStream_t stream = pool_.stream(index);
+    long long lo = 0;
+    long long hi = 0;
+    chunk_bounds(static_cast<long long>(bytes), pieces, i, lo, hi);
+    // Stream 0 already starts behind the start event; every other stream waits for it.
+    if (index != 0)
+      OVERLAP_CUDA_TRY(cudaStreamWaitEvent(stream, start_.get(), 0));
+    OVERLAP_TRY(
+        copy(direction, static_cast<std::size_t>(lo), static_cast<std::size_t>(hi - lo), stream));
+    if (i > 0) {
+      OVERLAP_CUDA_TRY(cudaEventRecord(pool_.event(index), stream));
+      OVERLAP_CUDA_TRY(cudaStreamWaitEvent(lead, pool_.event(index), 0));
+    }
+  }
+  OVERLAP_CUDA_TRY(cudaEventRecord(end.get(), lead));
+  return Status::success();
+}
+
+Status LinkBench::transfer(TransferDirection direction, std::size_t bytes, int pieces, bool gated,
+                           double* seconds) {
+  if (bytes > limits_.max_bytes || pieces < 1 || pieces > limits_.max_pieces)
+    return Status{cudaErrorInvalidValue, "LinkBench::transfer: size or pieces beyond the limits",
+                  __FILE__, __LINE__};
+  OVERLAP_TRY(begin(gated));
+  Status issued = issue_pieces(direction, bytes, pieces, 0, end_first_);
+  Status finished = finish(gated);
+  OVERLAP_TRY(issued);
+  OVERLAP_TRY(finished);
+  return elapsed_seconds(start_, end_first_, seconds);
+}
+
+Status LinkBench::bidirectional(std::size_t bytes, int pieces, bool gated,
+                                double* host_to_device_seconds, double* device_to_host_seconds) {
+  if (bytes > limits_.max_bytes || pieces < 1 || pieces > limits_.max_pieces)
+    return Status{cudaErrorInvalidValue,
+                  "LinkBench::bidirectional: size or pieces beyond the limits", __FILE__, __LINE__};
+  OVERLAP_TRY(begin(gated));
+  Status issued = issue_pieces(TransferDirection::HostToDevice, bytes, pieces, 0, end_first_);
+  keep_first(issued,
+             issue_pieces(TransferDirection::DeviceToHost, bytes, pieces, pieces, end_second_));
+  Status finished = finish(gated);
+  OVERLAP_TRY(issued);
+  OVERLAP_TRY(finished);
+  OVERLAP_TRY(elapsed_seconds(start_, end_first_, host_to_device_seconds));
+  return elapsed_seconds(start_, end_second_, device_to_host_seconds);
+}
+
+Status LinkBench::pageable_copy(TransferDirection direction, std::size_t bytes, double* seconds) {
+  if (bytes > limits_.max_pageable_bytes || !pageable_)
+    return Status{cudaErrorInvalidValue, "LinkBench::pageable_copy: beyond the pageable buffer",
+                  __FILE__, __LINE__};
+  cudaStream_t stream = pool_.stream(0);
+  const Clock::time_point begin = Clock::now();
+  if (direction == TransferDirection::HostToDevice)
+    OVERLAP_CUDA_TRY(
+        cudaMemcpyAsync(device_in_, pageable_.get(), bytes, cudaMemcpyHostToDevice, stream));
+  else
+    OVERLAP_CUDA_TRY(
+        cudaMemcpyAsync(pageable_.get(), device_out_, bytes, cudaMemcpyDeviceToHost, stream));
+  OVERLAP_CUDA_TRY(cudaStreamSynchronize(stream));
+  *seconds = seconds_since(begin);
+  return Status::success();
+}
+
+Status LinkBench::copy_against_mapped(TransferDirection direction, std::size_t copy_bytes,
+                                      std::size_t kernel_bytes, double* copy_seconds,
+                                      double* kernel_seconds) {
+  if (copy_bytes > limits_.max_bytes || kernel_bytes > limits_.max_bytes)
+    return Status{cudaErrorInvalidValue, "LinkBench::copy_against_mapped: beyond the buffers",
+                  __FILE__, __LINE__};
+  OVERLAP_TRY(begin(true));
+  cudaStream_t copy_stream = pool_.stream(0);
+  cudaStream_t kernel_stream = pool_.stream(1);
+  Status issued = Status::success();
+  auto issue = [&]() -> Status {
+    OVERLAP_CUDA_TRY(cudaStreamWaitEvent(kernel_stream, start_.get(), 0));
+    // The kernel's traffic runs against the copy: a copy in meets mapped writes to the host.
+    if (direction == TransferDirection::HostToDevice)
+      OVERLAP_TRY(
+          launch_mapped_write(host_out_mapped_, kernel_bytes, mapped_blocks_, kernel_stream));
+    else
+      OVERLAP_TRY(
+          launch_mapped_read(host_in_mapped_, kernel_bytes, sink_, mapped_blocks_, kernel_stream));
+    OVERLAP_CUDA_TRY(cudaEventRecord(end_second_.get(), kernel_stream));
+    OVERLAP_TRY(copy(direction, 0, copy_bytes, copy_stream));
+    OVERLAP_CUDA_TRY(cudaEventRecord(end_first_.get(), copy_stream));
+    return Status::success();
+  };
+  issued = issue();
+  Status finished = finish(true);
+  OVERLAP_TRY(issued);
+  OVERLAP_TRY(finished);
+  OVERLAP_TRY(elapsed_seconds(start_, end_first_, copy_seconds));
+  return elapsed_seconds(start_, end_second_, kernel_seconds);
+}
+
+Status LinkBench::mapped_kernel(bool write, std::size_t bytes, double* seconds) {
+  if (bytes > limits_.max_bytes)
+    return Status{cudaErrorInvalidValue, "LinkBench::mapped_kernel: beyond the buffers", __FILE__,
+                  __LINE__};
+  cudaStream_t stream = pool_.stream(0);
+  OVERLAP_CUDA_TRY(cudaEventRecord(start_.get(), stream));
+  if (write)
+    OVERLAP_TRY(launch_mapped_write(host_out_mapped_, bytes, mapped_blocks_, stream));
+  else
+    OVERLAP_TRY(launch_mapped_read(host_in_mapped_, bytes, sink_, mapped_blocks_, stream));
+  OVERLAP_CUDA_TRY(cudaEventRecord(end_first_.get(), stream));
+  OVERLAP_CUDA_TRY(cudaEventSynchronize(end_first_.get()));
+  return elapsed_seconds(start_, end_first_, seconds);
+}
+
+Status LinkBench::launch_overhead(int launches, double* seconds_per_launch) {
+  cudaStream_t stream = pool_.stream(0);
+  const Clock::time_point begin = Clock::now();
+  for (int i = 0; i < launches; ++i)
+    OVERLAP_TRY(launch_empty(stream));
+  OVERLAP_CUDA_TRY(cudaStreamSynchronize(stream));
+  *seconds_per_launch = seconds_since(begin) / launches;
+  return Status::success();
+}
+
+Status LinkBench::launch_sync_overhead(int iterations, double* seconds_per_iteration) {
+  cudaStream_t stream = pool_.stream(0);
+  const Clock::time_point begin = Clock::now();
+  for (int i = 0; i < iterations; ++i) {
+    OVERLAP_TRY(launch_empty(stream));
+    OVERLAP_CUDA_TRY(cudaStreamSynchronize(stream));
+  }
+  *seconds_per_iteration = seconds_since(begin) / iterations;
+  return Status::success();
+}
+
+Status LinkBench::streamed_round(int streams, std::size_t bytes_per_stream, double* seconds) {
+  if (streams < 1 || streams > 2 * limits_.max_pieces ||
+      bytes_per_stream * static_cast<std::size_t>(streams) > limits_.max_bytes)
+    return Status{cudaErrorInvalidValue, "LinkBench::streamed_round: beyond the limits", __FILE__,
+                  __LINE__};
+  const Clock::time_point begin = Clock::now();
+  for (int i = 0; i < streams; ++i) {
+    cudaStream_t stream = pool_.stream(i);
+    const std::size_t offset = static_cast<std::size_t>(i) * bytes_per_stream;
+    OVERLAP_TRY(copy(TransferDirection::HostToDevice, offset, bytes_per_stream, stream));
+    OVERLAP_TRY(launch_empty(stream));
+    OVERLAP_TRY(copy(TransferDirection::DeviceToHost, offset, bytes_per_stream, stream));
+  }
+  for (int i = 0; i < streams; ++i)
+    OVERLAP_CUDA_TRY(cudaStreamSynchronize(pool_.stream(i)));
+  *seconds = seconds_since(begin);
+  return Status::success();
+}
+
+} // namespace overlap::calibration

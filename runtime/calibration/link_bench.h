@@ -1,0 +1,100 @@
+// The measurements of the calibration on one GPU: pinned buffers, streams and events allocated
+// once, and one method per kind of timed operation. Each method times one run; repeating and
+// fitting are the caller's business.
+//
+// Gating: with `gated`, a one-thread kernel holds the first stream until the host has issued
+// every piece and set a flag in mapped memory; the timed interval then starts when the device
+// is released. This measures the link as paper 001 §V models it (a single port, pieces back to
+// back, g the gap the device needs between them) without the host's issue rate, which for 256
+// pieces of 64 KiB is slower than the link itself. Ungated runs start the clock as soon as the
+// first piece is issued and show what the issue rate adds.
+#pragma once
+
+#include "calibration_kernels.h"
+
+#include "overlap/pinned_buffer.h"
+#include "overlap/status.h"
+#include "overlap/stream_event_pool.h"
+#include "overlap/timing.h"
+
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <memory>
+
+namespace overlap::calibration {
+
+enum class TransferDirection : unsigned char { HostToDevice, DeviceToHost };
+
+const char* direction_name(TransferDirection direction); // "host_to_device" / "device_to_host"
+
+struct LinkBenchLimits {
+  std::size_t max_bytes = 0;          // largest message, and largest mapped-kernel range
+  std::size_t max_pageable_bytes = 0; // 0: no pageable buffer
+  int max_pieces = 1;                 // pieces per direction (streams needed: twice that)
+};
+
+class LinkBench {
+public:
+  // Allocates on the current device.
+  static Status create(const LinkBenchLimits& limits, std::unique_ptr<LinkBench>* bench);
+  ~LinkBench(); // waits for the device before freeing
+  LinkBench(const LinkBench&) = delete;
+  LinkBench& operator=(const LinkBench&) = delete;
+
+  bool can_map_host_memory() const { return mapped_blocks_ > 0; }
+
+  // One message of `bytes` cut into `pieces` (overlap::chunk_bounds) on `pieces` streams.
+  Status transfer(TransferDirection direction, std::size_t bytes, int pieces, bool gated,
+                  double* seconds);
+  // Both directions at once, each `bytes` in `pieces` on streams of its own; each direction's
+  // time runs from the common start to its own last piece.
+  Status bidirectional(std::size_t bytes, int pieces, bool gated, double* host_to_device_seconds,
+                       double* device_to_host_seconds);
+  // One copy from/to pageable host memory, host clock to completion.
+  Status pageable_copy(TransferDirection direction, std::size_t bytes, double* seconds);
+  // A copy while a kernel moves `kernel_bytes` of mapped host memory the other way, both
+  // released together; `kernel_seconds` tells whether the kernel outlasted the copy.
+  Status copy_against_mapped(TransferDirection direction, std::size_t copy_bytes,
+                             std::size_t kernel_bytes, double* copy_seconds,
+                             double* kernel_seconds);
+  // A kernel reading (or writing) `bytes` of mapped host memory, timed with events.
+  Status mapped_kernel(bool write, std::size_t bytes, double* seconds);
+  // Host time per empty-kernel launch over `launches` back-to-back launches (paper 002 eq. 4.7).
+  Status launch_overhead(int launches, double* seconds_per_launch);
+  // Host time per launch followed by cudaStreamSynchronize (paper 002 eq. 4.1).
+  Status launch_sync_overhead(int iterations, double* seconds_per_iteration);
+  // Host time of one minimal streamed round: on each of `streams` streams a copy in of
+  // `bytes_per_stream`, an empty kernel and a copy out, then every stream synchronized.
+  Status streamed_round(int streams, std::size_t bytes_per_stream, double* seconds);
+
+private:
+  LinkBench() = default;
+
+  Status begin(bool gated);
+  Status finish(bool gated);
+  void release_gate();
+  Status issue_pieces(TransferDirection direction, std::size_t bytes, int pieces, int first_stream,
+                      const Event& end);
+  Status copy(TransferDirection direction, std::size_t offset, std::size_t bytes,
+              cudaStream_t stream);
+
+  LinkBenchLimits limits_;
+  PinnedBuffer host_in_;  // source of host-to-device copies, read by the mapped read kernel
+  PinnedBuffer host_out_; // target of device-to-host copies, written by the mapped write kernel
+  void* device_in_ = nullptr;
+  void* device_out_ = nullptr;
+  unsigned long long* sink_ = nullptr;
+  std::unique_ptr<unsigned char[]> pageable_;
+  PinnedBuffer gate_; // [0]: open, [1]: timed out
+  int* gate_device_ = nullptr;
+  void* host_in_mapped_ = nullptr;
+  void* host_out_mapped_ = nullptr;
+  int mapped_blocks_ = 0;
+  StreamEventPool pool_;
+  Event start_;
+  Event end_first_;
+  Event end_second_;
+};
+
+} // namespace overlap::calibration

@@ -1,0 +1,284 @@
+#include "profile_estimator.h"
+
+#include "overlap/sample_stats.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <functional>
+#include <limits>
+
+namespace overlap::calibration {
+
+namespace {
+
+using SeriesFit = std::function<bool(const std::vector<Point>&, LinearFit*)>;
+
+std::size_t repeat_count(const Series& series) {
+  std::size_t count = std::numeric_limits<std::size_t>::max();
+  for (const std::vector<double>& repeats : series.seconds)
+    count = std::min(count, repeats.size());
+  return series.seconds.empty() ? 0 : count;
+}
+
+std::vector<Point> median_points(const Series& series) {
+  std::vector<Point> points;
+  for (std::size_t i = 0; i < series.x.size(); ++i)
+    points.push_back({series.x[i], summarize(series.seconds[i]).median});
+  return points;
+}
+
+std::vector<Point> repeat_points(const Series& series, std::size_t repeat) {
+  std::vector<Point> points;
+  for (std::size_t i = 0; i < series.x.size(); ++i)
+    points.push_back({series.x[i], series.seconds[i][repeat]});
+  return points;
+}
+
+// Piece counts n become x = n - 1, the number of additional transfers g is charged for.
+Series shifted_by_one(const Series& series) {
+  Series shifted = series;
+  for (double& x : shifted.x)
+    x -= 1;
+  return shifted;
+}
+
+class Estimator {
+public:
+  Estimator(const QualityThresholds& thresholds, ProfileEstimate* estimate)
+      : thresholds_(thresholds), estimate_(*estimate) {}
+
+  void problem(const std::string& text) { estimate_.problems.push_back(text); }
+
+  // Records a quantity that is not a fit, with the spread of its samples.
+  double scalar(const std::string& quantity, const std::vector<double>& samples) {
+    const SampleStats stats = summarize(samples);
+    ProfileMeasurement m;
+    m.quantity = quantity;
+    m.unit = "s";
+    m.value = stats.median;
+    m.min = stats.min;
+    m.max = stats.max;
+    m.repeats = stats.count;
+    estimate_.profile.measurements.push_back(m);
+    return stats.median;
+  }
+
+  // Fits the medians with `fit_fn`, judges the fit, and records it with the range of the slopes
+  // fitted to each repeat on its own. Returns the slope, or 0 when there is nothing to fit.
+  double fitted_slope(const std::string& quantity, const std::string& description, const char* unit,
+                      const Series& series, const SeriesFit& fit_fn,
+                      const FitRequirement& requirement, bool required) {
+    if (series.empty()) {
+      if (required)
+        problem(quantity + " (" + description + "): nothing was measured");
+      return 0;
+    }
+    LinearFit fit;
+    if (!fit_fn(median_points(series), &fit)) {
+      problem(quantity + " (" + description + "): the measured points determine no line");
+      return 0;
+    }
+    std::vector<double> slopes;
+    for (std::size_t r = 0; r < repeat_count(series); ++r) {
+      LinearFit one;
+      if (fit_fn(repeat_points(series, r), &one))
+        slopes.push_back(one.slope);
+    }
+    record_fit(quantity, unit, fit, slopes);
+    FitReport report{quantity, fit,
+                     judge_fit(quantity + " (" + description + ")", fit, requirement)};
+    if (!report.problem.empty())
+      problem(report.problem);
+    else if (fit.slope <= 0 && required)
+      problem(quantity + " (" + description + "): the fitted slope is not positive");
+    estimate_.fits.push_back(report);
+    return fit.slope;
+  }
+
+  void record_fit(const std::string& quantity, const char* unit, const LinearFit& fit,
+                  const std::vector<double>& slopes) {
+    const SampleStats spread = summarize(slopes);
+    ProfileMeasurement m;
+    m.quantity = quantity;
+    m.unit = unit;
+    m.value = fit.slope;
+    m.min = slopes.empty() ? fit.slope : spread.min;
+    m.max = slopes.empty() ? fit.slope : spread.max;
+    m.repeats = spread.count;
+    m.r_squared = fit.r_squared;
+    m.max_relative_residual = fit.max_relative_residual;
+    estimate_.profile.measurements.push_back(m);
+  }
+
+  void direction(const std::string& name, const DirectionMeasurements& d, LinkDirection* link) {
+    if (d.one_byte_seconds.empty())
+      problem(name + ".latency_s (1-byte transfer): nothing was measured");
+    else
+      link->latency_s = scalar(name + ".latency_s", d.one_byte_seconds);
+    const double latency = link->latency_s;
+    const SeriesFit by_ratio = [latency](const std::vector<Point>& p, LinearFit* f) {
+      return fit_slope_by_ratio(p, latency, f);
+    };
+
+    link->seconds_per_byte =
+        std::max(0.0, fitted_slope(name + ".seconds_per_byte", "G over sizes, L+o fixed", "s/B",
+                                   d.sizes, by_ratio, thresholds_.size_fit, true));
+    free_line(name + ".least_squares_line", d.sizes);
+    link->gap_s = gap(name + ".gap_s", d);
+    link->bidirectional_seconds_per_byte = std::max(
+        0.0, fitted_slope(name + ".bidirectional_seconds_per_byte",
+                          "G over sizes with the other direction busy", "s/B",
+                          d.bidirectional_sizes, by_ratio, thresholds_.bidirectional_fit, false));
+    link->pageable_seconds_per_byte = std::max(
+        0.0, fitted_slope(name + ".pageable_seconds_per_byte", "pageable G over sizes", "s/B",
+                          d.pageable_sizes, fit_line, thresholds_.pageable_fit, false));
+    link->with_mapped_seconds_per_byte = std::max(
+        0.0,
+        fitted_slope(name + ".with_mapped_seconds_per_byte", "G over sizes against mapped traffic",
+                     "s/B", d.with_mapped_sizes, by_ratio, thresholds_.with_mapped_fit, false));
+  }
+
+  // The free least-squares line over the sizes, for comparison with the paper's estimator: its
+  // intercept is what a fit that ignores the 1-byte L+o would use.
+  void free_line(const std::string& quantity, const Series& sizes) {
+    LinearFit fit;
+    if (sizes.empty() || !fit_line(median_points(sizes), &fit))
+      return;
+    ProfileMeasurement slope;
+    slope.quantity = quantity + ".slope";
+    slope.unit = "s/B";
+    slope.value = slope.min = slope.max = fit.slope;
+    slope.repeats = 1;
+    slope.r_squared = fit.r_squared;
+    slope.max_relative_residual = fit.max_relative_residual;
+    ProfileMeasurement intercept = slope;
+    intercept.quantity = quantity + ".intercept";
+    intercept.unit = "s";
+    intercept.value = intercept.min = intercept.max = fit.intercept;
+    estimate_.profile.measurements.push_back(slope);
+    estimate_.profile.measurements.push_back(intercept);
+  }
+
+  double gap(const std::string& quantity, const DirectionMeasurements& d) {
+    std::vector<Series> shifted;
+    for (const Series& s : d.pieces)
+      if (!s.empty())
+        shifted.push_back(shifted_by_one(s));
+    if (shifted.empty()) {
+      problem(quantity + " (g over piece counts): nothing was measured");
+      return 0;
+    }
+    auto medians = [&shifted]() {
+      std::vector<std::vector<Point>> all;
+      for (const Series& s : shifted)
+        all.push_back(median_points(s));
+      return all;
+    };
+    const std::vector<std::vector<Point>> points = medians();
+    LinearFit fit;
+    std::vector<double> intercepts;
+    if (!fit_common_slope(points, &fit, &intercepts)) {
+      problem(quantity + " (g over piece counts): the measured points determine no line");
+      return 0;
+    }
+    std::vector<double> slopes;
+    std::size_t repeats = std::numeric_limits<std::size_t>::max();
+    for (const Series& s : shifted)
+      repeats = std::min(repeats, repeat_count(s));
+    for (std::size_t r = 0; r < repeats; ++r) {
+      std::vector<std::vector<Point>> one_repeat;
+      for (const Series& s : shifted)
+        one_repeat.push_back(repeat_points(s, r));
+      LinearFit one;
+      std::vector<double> unused;
+      if (fit_common_slope(one_repeat, &one, &unused))
+        slopes.push_back(one.slope);
+    }
+    record_fit(quantity, "s", fit, slopes);
+
+    // A negative g would predict that cutting a message up makes it faster; the profile stores
+    // 0 and the model is judged with the value actually stored.
+    LinearFit stored = fit;
+    if (fit.slope < 0) {
+      for (std::size_t s = 0; s < points.size(); ++s) {
+        double sum = 0;
+        for (const Point& p : points[s])
+          sum += p.y;
+        intercepts[s] = sum / static_cast<double>(points[s].size());
+      }
+      stored = evaluate_common_line(points, 0, intercepts);
+    }
+    FitReport report{quantity, stored,
+                     judge_fit(quantity + " (g over piece counts)", stored, thresholds_.piece_fit)};
+    if (!report.problem.empty())
+      problem(report.problem);
+    estimate_.fits.push_back(report);
+    return std::max(0.0, fit.slope);
+  }
+
+  void overheads(const CalibrationMeasurements& m, HardwareProfile* profile) {
+    if (!m.kernel_launch_seconds.empty())
+      profile->kernel_launch_s = scalar("kernel_launch_s", m.kernel_launch_seconds);
+    if (!m.launch_sync_seconds.empty()) {
+      const double launch_and_sync = scalar("launch_and_sync_s", m.launch_sync_seconds);
+      const double sync = launch_and_sync - profile->kernel_launch_s;
+      if (sync > 0) {
+        profile->stream_sync_s = sync;
+      } else {
+        char text[200];
+        std::snprintf(text, sizeof(text),
+                      "stream_sync_s: launch + synchronize (%.3g s) is not slower than a launch "
+                      "alone (%.3g s)",
+                      launch_and_sync, profile->kernel_launch_s);
+        problem(text);
+      }
+    }
+    const SeriesFit line = fit_line;
+    profile->stream_overhead_s =
+        std::max(0.0, fitted_slope("stream_overhead_s", "t_sc over stream counts", "s",
+                                   m.stream_rounds, line, thresholds_.stream_round_fit, false));
+    profile->mapped_read_seconds_per_byte = std::max(
+        0.0, fitted_slope("mapped.read_seconds_per_byte", "mapped read kernel over sizes", "s/B",
+                          m.mapped_read_sizes, line, thresholds_.mapped_kernel_fit, false));
+    profile->mapped_write_seconds_per_byte = std::max(
+        0.0, fitted_slope("mapped.write_seconds_per_byte", "mapped write kernel over sizes", "s/B",
+                          m.mapped_write_sizes, line, thresholds_.mapped_kernel_fit, false));
+  }
+
+private:
+  const QualityThresholds& thresholds_;
+  ProfileEstimate& estimate_;
+};
+
+} // namespace
+
+ProfileEstimate estimate_profile(const CalibrationMeasurements& measurements,
+                                 const QualityThresholds& thresholds) {
+  ProfileEstimate estimate;
+  HardwareProfile& profile = estimate.profile;
+  profile.source = "measured by overlap-calibrate";
+  profile.device_name = measurements.device.name;
+  profile.pcie = measurements.device.pcie;
+  profile.driver = measurements.device.driver;
+  profile.date = measurements.device.date;
+  profile.compute_capability_major = measurements.device.compute_capability_major;
+  profile.compute_capability_minor = measurements.device.compute_capability_minor;
+  profile.multiprocessors = measurements.device.multiprocessors;
+  profile.copy_engines = measurements.device.copy_engines;
+  profile.implicit_synchronization = measurements.device.implicit_synchronization;
+  profile.notes =
+      "Pinned memory, device-side times (CUDA events; the device is held until every piece is "
+      "issued, so host issue costs are not in g). L+o: 1-byte copy. G: paper 001 sec. V-A "
+      "estimator with L+o fixed. g: least-squares slope over n = 1..256 pieces on n streams. "
+      "stream_sync_s: paper 002 eq. 4.3. stream_overhead_s: slope of a minimal streamed round "
+      "(copy in, empty kernel, copy out per stream) over the stream count, host clock. "
+      "See docs/hardware-profiles.md.";
+
+  Estimator estimator(thresholds, &estimate);
+  estimator.direction("host_to_device", measurements.host_to_device, &profile.host_to_device);
+  estimator.direction("device_to_host", measurements.device_to_host, &profile.device_to_host);
+  estimator.overheads(measurements, &profile);
+  return estimate;
+}
+
+} // namespace overlap::calibration

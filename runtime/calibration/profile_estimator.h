@@ -1,0 +1,45 @@
+// From the raw measurements of a calibration run to a hardware profile: the paper 001 §V-A
+// estimators, the fits' quality, and the reasons a profile must not be written. CUDA-free.
+#pragma once
+
+#include "calibration_measurements.h"
+#include "fit_quality.h"
+#include "linear_fit.h"
+
+#include "overlap/hardware_profile.h"
+
+#include <string>
+#include <vector>
+
+namespace overlap::calibration {
+
+struct FitReport {
+  std::string quantity; // as in ProfileMeasurement::quantity
+  LinearFit fit;        // on the medians of the repeats
+  std::string problem;  // empty when the fit meets its requirement
+};
+
+struct ProfileEstimate {
+  HardwareProfile profile; // name left empty: the caller picks it
+  std::vector<FitReport> fits;
+  // Each names the quantity and why it is not trustworthy; a profile is written only when empty.
+  std::vector<std::string> problems;
+
+  bool acceptable() const { return problems.empty(); }
+};
+
+// How each parameter is estimated (docs/hardware-profiles.md has the long form):
+//  - L+o: median of the 1-byte transfers.
+//  - G: paper 001 §V-A, G = (sum t_k - n (L+o)) / sum k, on the median time per size; the line
+//    (L+o) + kG must then meet the size-fit requirement. The free least-squares line is kept
+//    among the measurements for comparison.
+//  - g: one least-squares slope of t over (n - 1) shared by every message size measured, each
+//    size with its own intercept; a slope below 0 is stored as g = 0 and judged as such.
+//  - bidirectional and with-mapped G: as G, with the same L+o.
+//  - pageable G, mapped read/write and t_sc: slope of a free least-squares line.
+//  - kernel launch: median; stream sync: median of launch + synchronize minus the launch.
+// Missing series leave their parameter 0 ("not known") without a problem, except L+o and G.
+ProfileEstimate estimate_profile(const CalibrationMeasurements& measurements,
+                                 const QualityThresholds& thresholds = {});
+
+} // namespace overlap::calibration

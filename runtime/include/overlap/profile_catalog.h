@@ -1,0 +1,48 @@
+// The profiles a user can pick by name: those embedded in the library (the papers' published
+// systems and the lent H100) and those in the user's profile directories, for instance written by
+// overlap-calibrate. No CUDA dependency, so the model works with no GPU present.
+#pragma once
+
+#include "overlap/hardware_profile.h"
+#include "overlap/profile_io.h"
+
+#include <string>
+#include <vector>
+
+namespace overlap {
+
+// Where the user's profiles live, searched in order: the directories of the OVERLAP_PROFILE_PATH
+// environment variable (':'-separated) when it is set, otherwise
+// $XDG_CONFIG_HOME/overlap/profiles, or ~/.config/overlap/profiles when XDG_CONFIG_HOME is unset.
+// Empty when none of these variables is set.
+std::vector<std::string> user_profile_directories();
+
+struct CatalogEntry {
+  HardwareProfile profile;
+  std::string origin; // the file it was read from, or "<built-in NAME>"
+};
+
+// The profiles compiled into the library, in a fixed order.
+std::vector<CatalogEntry> builtin_profiles();
+
+struct ProfileListing {
+  std::vector<CatalogEntry> entries; // user profiles first, then the built-in ones not shadowed
+  std::vector<ProfileError> skipped; // user files that could not be read, with the reason
+};
+
+// Every profile a user can pick: the *.json files of the user directories (the first directory
+// that has a profile of some name wins) and the built-in profiles whose name no user profile
+// takes, so a recalibrated profile replaces a shipped one of the same name.
+ProfileListing list_profiles();
+
+// `name_or_path`: an existing file (a path containing '/' or ending in ".json") is read as it is;
+// otherwise the name is looked up as list_profiles() orders them. Errors name the file or, for an
+// unknown name, list the names that exist.
+ProfileError find_profile(const std::string& name_or_path, HardwareProfile* profile,
+                          std::string* origin = nullptr);
+
+// "NVIDIA H100 80GB HBM3 | Gen5 x16 | driver 580.159.04": what a calibrated profile is keyed by;
+// a profile measured on one machine says nothing reliable about another device, link or driver.
+std::string profile_key(const HardwareProfile& profile);
+
+} // namespace overlap

@@ -1,0 +1,122 @@
+#include "accuracy_table.h"
+#include "synthetic.h"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+namespace overlap::calibration {
+namespace {
+
+SampleStats measured(double median) {
+  SampleStats s;
+  s.count = 5;
+  s.median = s.min = s.max = s.q1 = s.q3 = median;
+  return s;
+}
+
+AccuracyRow row(AccuracyCase which, double bytes, int pieces, double predicted, double median) {
+  AccuracyRow r;
+  r.which = which;
+  r.bytes = bytes;
+  r.pieces = pieces;
+  r.predicted_s = predicted;
+  r.measured = measured(median);
+  return r;
+}
+
+AccuracyReport report_with_errors() {
+  AccuracyReport report;
+  report.device = "Test GPU";
+  report.pcie = "Gen5 x16";
+  report.driver = "1.0";
+  report.date = "2026-11-21";
+  report.profile_name = "test";
+  const double mib = test::kMiB;
+  // Errors: +1 %, -2 % one way; +4 % bidirectional (within 5 %); device to host +3.5 % (missed).
+  report.rows.push_back(row(AccuracyCase::HostToDevice, 16 * mib, 1, 1.01e-3, 1e-3));
+  report.rows.push_back(row(AccuracyCase::HostToDevice, 16 * mib, 256, 0.98e-3, 1e-3));
+  report.rows.push_back(row(AccuracyCase::DeviceToHost, 1024 * mib, 4, 20.7e-3, 20e-3));
+  report.rows.push_back(row(AccuracyCase::BidirectionalHostToDevice, 32 * mib, 2, 1.04e-3, 1e-3));
+  report.rows.back().ungated = measured(1.3e-3);
+  return report;
+}
+
+TEST(PredictTransfer, IsLogGpOfPaper001) {
+  const LinkDirection link = test::titan_host_to_device();
+  const double k = 64 * test::kMiB;
+  EXPECT_DOUBLE_EQ(predict_transfer_seconds(link, k, 1, false),
+                   link.latency_s + k * link.seconds_per_byte);
+  EXPECT_DOUBLE_EQ(predict_transfer_seconds(link, k, 8, false),
+                   link.latency_s + k * link.seconds_per_byte + 7 * link.gap_s);
+  EXPECT_DOUBLE_EQ(predict_transfer_seconds(link, k, 8, true),
+                   link.latency_s + k * link.bidirectional_seconds_per_byte + 7 * link.gap_s);
+}
+
+TEST(PredictTransfer, BidirectionalFallsBackToOneWayG) {
+  LinkDirection link = test::titan_host_to_device();
+  link.bidirectional_seconds_per_byte = 0;
+  EXPECT_DOUBLE_EQ(predict_transfer_seconds(link, 1e6, 1, true),
+                   predict_transfer_seconds(link, 1e6, 1, false));
+}
+
+TEST(AccuracySummary, FindsTheWorstPointPerCase) {
+  const AccuracyReport report = report_with_errors();
+  const std::vector<CaseSummary> cases = summarize_cases(report);
+  ASSERT_EQ(cases.size(), 3u) << "cases without rows are left out";
+  EXPECT_EQ(cases[0].which, AccuracyCase::HostToDevice);
+  EXPECT_EQ(cases[0].points, 2);
+  EXPECT_NEAR(cases[0].max_abs_error, 0.02, 1e-12);
+  EXPECT_NEAR(cases[0].worst_error, -0.02, 1e-12);
+  EXPECT_EQ(cases[0].worst_pieces, 256);
+  EXPECT_NEAR(cases[0].mean_abs_error, 0.015, 1e-12);
+  EXPECT_TRUE(cases[0].within_target);
+  EXPECT_EQ(cases[1].which, AccuracyCase::DeviceToHost);
+  EXPECT_NEAR(cases[1].max_abs_error, 0.035, 1e-12);
+  EXPECT_FALSE(cases[1].within_target) << "3.5 % misses the 3 % one-way target";
+  EXPECT_EQ(cases[2].which, AccuracyCase::BidirectionalHostToDevice);
+  EXPECT_TRUE(cases[2].within_target) << "4 % meets the 5 % bidirectional target";
+  EXPECT_EQ(cases[2].ungated_points, 1);
+  EXPECT_NEAR(cases[2].ungated_max_abs_error, 1 - 1.04 / 1.3, 1e-12);
+  EXPECT_FALSE(meets_targets(report));
+}
+
+TEST(AccuracySummary, MeetsTargetsWhenEveryCaseDoes) {
+  AccuracyReport report = report_with_errors();
+  report.rows.erase(report.rows.begin() + 2);
+  EXPECT_TRUE(meets_targets(report));
+  EXPECT_FALSE(meets_targets(AccuracyReport{})) << "no rows prove nothing";
+}
+
+TEST(AccuracyMarkdown, ShowsMeasuredPredictedAndErrors) {
+  const std::string md = accuracy_to_markdown(report_with_errors());
+  EXPECT_NE(md.find("# Transfer model accuracy: Test GPU"), std::string::npos);
+  EXPECT_NE(md.find("driver 1.0"), std::string::npos);
+  EXPECT_NE(md.find("| host_to_device | 2 | 2.00 % | 1.50 % | 16 MiB, n = 256 (-2.00 %) | 3.00 % "
+                    "| yes | - |"),
+            std::string::npos)
+      << md;
+  EXPECT_NE(md.find("| device_to_host | 1 | 3.50 % |"), std::string::npos) << md;
+  EXPECT_NE(md.find("**no**"), std::string::npos);
+  EXPECT_NE(md.find("| 1 GiB |"), std::string::npos) << md;
+  EXPECT_NE(md.find("20 / 20.7 (+3.50 %)"), std::string::npos) << md;
+  EXPECT_NE(md.find("bidirectional.host_to_device, ungated"), std::string::npos) << md;
+}
+
+TEST(AccuracyJson, HoldsEveryRowAndTheSummary) {
+  const nlohmann::json j = nlohmann::json::parse(accuracy_to_json(report_with_errors()));
+  EXPECT_EQ(j["schema"], "overlap.transfer-model-accuracy");
+  EXPECT_EQ(j["device"], "Test GPU");
+  ASSERT_EQ(j["rows"].size(), 4u);
+  EXPECT_EQ(j["rows"][2]["case"], "device_to_host");
+  EXPECT_DOUBLE_EQ(j["rows"][2]["predicted_s"].get<double>(), 20.7e-3);
+  EXPECT_DOUBLE_EQ(j["rows"][2]["measured"]["median_s"].get<double>(), 20e-3);
+  EXPECT_FALSE(j["rows"][0].contains("ungated"));
+  EXPECT_TRUE(j["rows"][3].contains("ungated"));
+  EXPECT_EQ(j["meets_targets"], false);
+  ASSERT_EQ(j["summary"].size(), 3u);
+  EXPECT_EQ(j["summary"][1]["within_target"], false);
+  EXPECT_TRUE(j["summary"][0]["ungated_max_abs_error"].is_null());
+}
+
+} // namespace
+} // namespace overlap::calibration

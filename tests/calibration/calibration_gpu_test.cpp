@@ -1,0 +1,96 @@
+// A quick calibration and accuracy check on the GPU: the pieces work together and produce a
+// profile the reader accepts. No timing is asserted beyond physical plausibility; the real
+// calibration's quality checks and the committed accuracy table judge the numbers.
+#include "accuracy_check.h"
+#include "calibrator.h"
+#include "link_bench.h"
+#include "profile_estimator.h"
+
+#include "overlap/device.h"
+#include "overlap/profile_io.h"
+
+#include "gpu_test_support.h"
+
+#include <gtest/gtest.h>
+
+namespace overlap::calibration {
+namespace {
+
+class QuickCalibration : public ::testing::Test {
+protected:
+  void SetUp() override {
+    OVERLAP_SKIP_WITHOUT_GPU();
+    ASSERT_EQ(cudaSetDevice(0), cudaSuccess);
+    plan_ = CalibrationPlan::quick();
+    accuracy_ = AccuracyPlan::quick();
+    OVERLAP_ASSERT_OK(LinkBench::create(limits_for(plan_, &accuracy_), &bench_));
+  }
+
+  CalibrationPlan plan_;
+  AccuracyPlan accuracy_;
+  std::unique_ptr<LinkBench> bench_;
+};
+
+TEST_F(QuickCalibration, MeasuresFitsAndWritesAReadableProfile) {
+  DeviceDescription device;
+  OVERLAP_ASSERT_OK(describe_device(0, &device));
+  CalibrationMeasurements m;
+  m.device = identity_of(device, today_utc());
+  int progress_lines = 0;
+  OVERLAP_ASSERT_OK(measure_link(
+      *bench_, plan_, [&](const std::string&) { ++progress_lines; }, &m));
+  EXPECT_GE(progress_lines, 16) << "every step reports progress";
+  EXPECT_EQ(m.host_to_device.one_byte_seconds.size(),
+            static_cast<std::size_t>(plan_.latency_repeats));
+  ASSERT_EQ(m.device_to_host.sizes.x.size(), plan_.size_bytes.size());
+  EXPECT_EQ(m.device_to_host.sizes.seconds[0].size(), static_cast<std::size_t>(plan_.repeats));
+
+  ProfileEstimate estimate = estimate_profile(m);
+  estimate.profile.name = "quick-test";
+  for (const LinkDirection* d :
+       {&estimate.profile.host_to_device, &estimate.profile.device_to_host}) {
+    // Plausible for any PCIe or NVLink-C2C GPU: 1 us .. 1 ms latency, 1 .. 1000 GB/s.
+    EXPECT_GT(d->latency_s, 1e-7);
+    EXPECT_LT(d->latency_s, 1e-3);
+    EXPECT_GT(d->seconds_per_byte, 1e-12);
+    EXPECT_LT(d->seconds_per_byte, 1e-9);
+  }
+  EXPECT_GT(estimate.profile.kernel_launch_s, 0.0);
+  HardwareProfile read;
+  ASSERT_TRUE(profile_from_json(profile_to_json(estimate.profile), "quick", &read).ok());
+  EXPECT_EQ(read.device_name, device.name);
+  EXPECT_EQ(read.host_to_device.seconds_per_byte, estimate.profile.host_to_device.seconds_per_byte);
+  for (const std::string& problem : estimate.problems)
+    std::cout << "quick plan fit note: " << problem << "\n"; // informative, not a failure
+}
+
+TEST_F(QuickCalibration, AccuracyCheckCoversTheWholeGrid) {
+  HardwareProfile profile;
+  profile.name = "guess";
+  profile.host_to_device = {5e-6, 1.0 / 50e9, 1e-6, 1.0 / 45e9, 0, 0};
+  profile.device_to_host = profile.host_to_device;
+  AccuracyReport report;
+  OVERLAP_ASSERT_OK(check_accuracy(*bench_, profile, accuracy_, nullptr, &report));
+  const std::size_t points = accuracy_.size_bytes.size() * accuracy_.piece_counts.size();
+  EXPECT_EQ(report.rows.size(), 4 * points);
+  for (const AccuracyRow& row : report.rows) {
+    EXPECT_EQ(row.measured.count, accuracy_.repeats);
+    EXPECT_EQ(row.ungated.count, accuracy_.repeats);
+    EXPECT_GT(row.measured.median, 0.0);
+  }
+}
+
+TEST_F(QuickCalibration, RefusesWorkBeyondItsBuffers) {
+  double seconds = 0;
+  const Status status =
+      bench_->transfer(TransferDirection::HostToDevice, limits_for(plan_, &accuracy_).max_bytes + 1,
+                       1, true, &seconds);
+  EXPECT_EQ(status.code, cudaErrorInvalidValue);
+  EXPECT_NE(std::string(status.call).find("LinkBench::transfer"), std::string::npos);
+  // The bench still works after the refusal: the gate was never closed.
+  OVERLAP_ASSERT_OK(bench_->transfer(TransferDirection::DeviceToHost, 4096, 2, true, &seconds));
+  EXPECT_GT(seconds, 0.0);
+}
+
+} // namespace
+} // namespace overlap::calibration

@@ -1,0 +1,57 @@
+#include "calibration_measurements.h"
+#include "synthetic.h"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+namespace overlap::calibration {
+namespace {
+
+void expect_same(const Series& a, const Series& b) {
+  EXPECT_EQ(a.x, b.x);
+  EXPECT_EQ(a.seconds, b.seconds);
+}
+
+TEST(CalibrationMeasurements, RoundTripsThroughJson) {
+  test::BoundedNoise noise(0.01);
+  SCOPED_TRACE(noise.trace());
+  const CalibrationMeasurements original = test::synthetic_measurements(3, noise);
+  CalibrationMeasurements read;
+  const std::string error = measurements_from_json(measurements_to_json(original), "memory", &read);
+  ASSERT_EQ(error, "");
+  EXPECT_EQ(read.device.name, original.device.name);
+  EXPECT_EQ(read.device.copy_engines, original.device.copy_engines);
+  EXPECT_EQ(read.host_to_device.one_byte_seconds, original.host_to_device.one_byte_seconds);
+  expect_same(read.host_to_device.sizes, original.host_to_device.sizes);
+  ASSERT_EQ(read.device_to_host.pieces.size(), original.device_to_host.pieces.size());
+  expect_same(read.device_to_host.pieces[1], original.device_to_host.pieces[1]);
+  EXPECT_EQ(read.device_to_host.piece_message_bytes, original.device_to_host.piece_message_bytes);
+  expect_same(read.device_to_host.with_mapped_sizes, original.device_to_host.with_mapped_sizes);
+  expect_same(read.mapped_write_sizes, original.mapped_write_sizes);
+  EXPECT_EQ(read.launch_sync_seconds, original.launch_sync_seconds);
+  expect_same(read.stream_rounds, original.stream_rounds);
+}
+
+TEST(CalibrationMeasurements, RefusesOtherDocuments) {
+  CalibrationMeasurements m;
+  const std::string profile_error =
+      measurements_from_json(R"({"schema": "overlap.hardware-profile"})", "p.json", &m);
+  EXPECT_NE(profile_error.find("p.json: not an overlap-calibrate measurement record"),
+            std::string::npos)
+      << profile_error;
+  EXPECT_NE(measurements_from_json("{", "x.json", &m).find("x.json: "), std::string::npos);
+}
+
+TEST(CalibrationMeasurements, RefusesMismatchedSeries) {
+  test::BoundedNoise noise(0.01);
+  SCOPED_TRACE(noise.trace());
+  nlohmann::json j =
+      nlohmann::json::parse(measurements_to_json(test::synthetic_measurements(2, noise)));
+  j["host_to_device"]["sizes"]["x"].push_back(1.0);
+  CalibrationMeasurements m;
+  const std::string error = measurements_from_json(j.dump(), "raw.json", &m);
+  EXPECT_NE(error.find("differ in length"), std::string::npos) << error;
+}
+
+} // namespace
+} // namespace overlap::calibration

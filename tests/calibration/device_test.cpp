@@ -1,0 +1,73 @@
+#include "overlap/device.h"
+
+#include "gpu_test_support.h"
+
+#include <gtest/gtest.h>
+
+namespace overlap {
+namespace {
+
+TEST(DeviceCategory, FollowsPaper001SectionIV) {
+  // Fermi GTX 480 (2.0, 1 engine) and Tesla C2050 (2.0, 2 engines): implicit synchronization.
+  EXPECT_EQ(categorize_device(2, 0, 1), DeviceCategory::ImplicitSynchronization);
+  EXPECT_EQ(categorize_device(2, 0, 2), DeviceCategory::ImplicitSynchronization);
+  // Kepler GTX 680 (3.0): still below 3.5.
+  EXPECT_EQ(categorize_device(3, 0, 1), DeviceCategory::ImplicitSynchronization);
+  // GTX Titan (3.5, 1 engine) and Tesla K20 (3.5, 2 engines).
+  EXPECT_EQ(categorize_device(3, 5, 1), DeviceCategory::OneCopyEngine);
+  EXPECT_EQ(categorize_device(3, 5, 2), DeviceCategory::TwoCopyEngines);
+  // Hopper reports more than two copy engines: category 3.
+  EXPECT_EQ(categorize_device(9, 0, 3), DeviceCategory::TwoCopyEngines);
+  EXPECT_EQ(categorize_device(9, 0, 0), DeviceCategory::NoConcurrentCopy);
+  EXPECT_TRUE(has_implicit_synchronization(3, 0));
+  EXPECT_FALSE(has_implicit_synchronization(3, 5));
+  EXPECT_FALSE(has_implicit_synchronization(10, 0));
+  EXPECT_NE(std::string(describe(DeviceCategory::OneCopyEngine)).find("category 2"),
+            std::string::npos);
+}
+
+TEST(PcieLink, DescribesTheMaximumOrUnknown) {
+  PcieLink link;
+  EXPECT_FALSE(link.known());
+  EXPECT_EQ(link.describe(), "unknown");
+  link.generation = 1; // an idle link may train down
+  link.width = 16;
+  link.max_generation = 5;
+  link.max_width = 16;
+  EXPECT_TRUE(link.known());
+  EXPECT_EQ(link.describe(), "Gen5 x16");
+}
+
+TEST(DescribeDevice, ReadsTheCurrentGpu) {
+  OVERLAP_SKIP_WITHOUT_GPU();
+  DeviceDescription d;
+  OVERLAP_ASSERT_OK(describe_device(0, &d));
+  cudaDeviceProp properties{};
+  ASSERT_EQ(cudaGetDeviceProperties(&properties, 0), cudaSuccess);
+  EXPECT_EQ(d.name, properties.name);
+  EXPECT_EQ(d.compute_capability_major, properties.major);
+  EXPECT_EQ(d.copy_engines, properties.asyncEngineCount);
+  EXPECT_EQ(d.multiprocessors, properties.multiProcessorCount);
+  EXPECT_EQ(d.category(),
+            categorize_device(properties.major, properties.minor, properties.asyncEngineCount));
+  EXPECT_GT(d.cuda_driver_version, 0);
+  EXPECT_FALSE(d.pci_bus_id.empty());
+  // NVML is optional: either it was read or the reason it was not is given.
+  EXPECT_TRUE(d.pcie.known() || !d.nvml_problem.empty()) << to_text(d);
+  EXPECT_TRUE(d.driver_version != "unknown" || !d.nvml_problem.empty()) << to_text(d);
+  const std::string text = to_text(d);
+  EXPECT_NE(text.find(d.name), std::string::npos);
+  EXPECT_NE(text.find("paper 001 category"), std::string::npos);
+  std::cout << text; // what this machine is, in the test log
+}
+
+TEST(DescribeDevice, ReportsAnInvalidOrdinal) {
+  OVERLAP_SKIP_WITHOUT_GPU();
+  DeviceDescription d;
+  const Status status = describe_device(1 << 20, &d);
+  EXPECT_FALSE(status.ok());
+  EXPECT_NE(std::string(status.call).find("cudaGetDeviceProperties"), std::string::npos);
+}
+
+} // namespace
+} // namespace overlap

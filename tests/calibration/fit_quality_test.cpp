@@ -1,0 +1,47 @@
+#include "fit_quality.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+namespace overlap::calibration {
+namespace {
+
+LinearFit fit_with(double r_squared, double residual, int points = 6) {
+  LinearFit fit;
+  fit.r_squared = r_squared;
+  fit.max_relative_residual = residual;
+  fit.points = points;
+  return fit;
+}
+
+TEST(JudgeFit, AcceptsAFitWithinItsRequirement) {
+  EXPECT_EQ(judge_fit("G", fit_with(0.9999, 0.01), {0.999, 0.015}), "");
+}
+
+TEST(JudgeFit, NamesTheFitAndTheFailedR2) {
+  const std::string verdict = judge_fit("host_to_device G", fit_with(0.95, 0.01), {0.999, 0.015});
+  EXPECT_EQ(verdict.rfind("host_to_device G: ", 0), 0u) << verdict;
+  EXPECT_NE(verdict.find("R^2 0.95000 is below 0.99900"), std::string::npos) << verdict;
+}
+
+TEST(JudgeFit, NamesTheFailedResidual) {
+  const std::string verdict = judge_fit("g", fit_with(0, 0.023), {0, 0.015});
+  EXPECT_NE(verdict.find("largest relative residual 2.30 % exceeds 1.50 %"), std::string::npos)
+      << verdict;
+  EXPECT_EQ(verdict.find("R^2"), std::string::npos) << "R^2 is not checked when 0: " << verdict;
+}
+
+TEST(JudgeFit, ReportsEveryFailedCheck) {
+  const std::string verdict = judge_fit("x", fit_with(0.5, 0.5, 1), {0.99, 0.01});
+  EXPECT_NE(verdict.find("fewer than two points"), std::string::npos) << verdict;
+  EXPECT_NE(verdict.find("R^2"), std::string::npos) << verdict;
+  EXPECT_NE(verdict.find("residual"), std::string::npos) << verdict;
+}
+
+TEST(JudgeFit, TreatsNotANumberAsAFailure) {
+  EXPECT_NE(judge_fit("x", fit_with(NAN, NAN), {0.99, 0.01}), "");
+}
+
+} // namespace
+} // namespace overlap::calibration

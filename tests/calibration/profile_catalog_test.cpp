@@ -1,0 +1,203 @@
+#include "overlap/profile_catalog.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <set>
+
+namespace overlap {
+namespace {
+
+namespace fs = std::filesystem;
+
+const CatalogEntry* builtin(const std::vector<CatalogEntry>& entries, const std::string& name) {
+  for (const CatalogEntry& e : entries)
+    if (e.profile.name == name)
+      return &e;
+  return nullptr;
+}
+
+TEST(BuiltinProfiles, EmbedEveryShippedFile) {
+  std::set<std::string> shipped;
+  for (const fs::directory_entry& file : fs::directory_iterator(OVERLAP_BUILTIN_PROFILE_DIR))
+    if (file.path().extension() == ".json")
+      shipped.insert(file.path().filename().string());
+  std::set<std::string> embedded;
+  for (const CatalogEntry& entry : builtin_profiles())
+    embedded.insert(entry.origin);
+  ASSERT_FALSE(shipped.empty());
+  // builtin_profiles() drops a file the reader refuses, so this also checks that each parses.
+  EXPECT_EQ(embedded.size(), shipped.size());
+  for (const std::string& file : shipped)
+    EXPECT_EQ(embedded.count("<built-in " + file + ">"), 1u) << file << " is not embedded";
+}
+
+TEST(BuiltinProfiles, GtxTitanIsPaper001TableI) {
+  const std::vector<CatalogEntry> entries = builtin_profiles();
+  const CatalogEntry* titan = builtin(entries, "gtx-titan-pcie3");
+  ASSERT_NE(titan, nullptr);
+  const HardwareProfile& p = titan->profile;
+  // Table I, converted from ms to s.
+  EXPECT_DOUBLE_EQ(p.host_to_device.latency_s, 0.009420e-3);
+  EXPECT_DOUBLE_EQ(p.host_to_device.seconds_per_byte, 8.318392e-8 * 1e-3);
+  EXPECT_DOUBLE_EQ(p.host_to_device.gap_s, 0.002503e-3);
+  EXPECT_DOUBLE_EQ(p.device_to_host.latency_s, 0.009023e-3);
+  EXPECT_DOUBLE_EQ(p.device_to_host.seconds_per_byte, 7.924734e-8 * 1e-3);
+  EXPECT_DOUBLE_EQ(p.device_to_host.gap_s, 0.002674e-3);
+  // Table II, "PCIe 3.0 explicit-mapped".
+  EXPECT_DOUBLE_EQ(p.host_to_device.with_mapped_seconds_per_byte, 1.193386e-7 * 1e-3);
+  EXPECT_DOUBLE_EQ(p.device_to_host.with_mapped_seconds_per_byte, 1.480396e-7 * 1e-3);
+  // Paper 001 §IV: category 2, one copy engine, so no bidirectional G exists.
+  EXPECT_EQ(p.copy_engines, 1);
+  EXPECT_FALSE(p.implicit_synchronization);
+  EXPECT_EQ(p.host_to_device.bidirectional_seconds_per_byte, 0.0);
+  // Table I at 16 MiB and 4 streams: L+o + kG + 3g = 9.42 us + 1395.59 us + 7.51 us.
+  const double k = 16.0 * 1024 * 1024;
+  const LinkDirection& h = p.host_to_device;
+  EXPECT_NEAR(h.latency_s + k * h.seconds_per_byte + 3 * h.gap_s, 1.412524e-3, 1e-9);
+}
+
+TEST(BuiltinProfiles, TeslaK20IsPaper001TableII) {
+  const std::vector<CatalogEntry> entries = builtin_profiles();
+  const CatalogEntry* k20 = builtin(entries, "tesla-k20-pcie2");
+  ASSERT_NE(k20, nullptr);
+  const HardwareProfile& p = k20->profile;
+  EXPECT_DOUBLE_EQ(p.host_to_device.bidirectional_seconds_per_byte, 1.741965e-7 * 1e-3);
+  EXPECT_DOUBLE_EQ(p.device_to_host.bidirectional_seconds_per_byte, 1.747120e-7 * 1e-3);
+  EXPECT_DOUBLE_EQ(p.host_to_device.with_mapped_seconds_per_byte, 2.491988e-7 * 1e-3);
+  EXPECT_DOUBLE_EQ(p.device_to_host.with_mapped_seconds_per_byte, 2.236644e-7 * 1e-3);
+  EXPECT_EQ(p.copy_engines, 2);
+  // Not published: left unknown rather than invented.
+  EXPECT_EQ(p.host_to_device.seconds_per_byte, 0.0);
+  EXPECT_EQ(p.host_to_device.latency_s, 0.0);
+  EXPECT_NE(p.notes.find("not publish"), std::string::npos);
+}
+
+// Sets and restores the environment variables the catalog reads.
+class ProfileDirectories : public ::testing::Test {
+protected:
+  void SetUp() override {
+    for (const char* name : {"OVERLAP_PROFILE_PATH", "XDG_CONFIG_HOME", "HOME"}) {
+      const char* value = std::getenv(name);
+      saved_.push_back({name, value ? std::optional<std::string>(value) : std::nullopt});
+    }
+    root_ = fs::temp_directory_path() /
+            ("overlap_catalog_" +
+             std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
+    fs::remove_all(root_);
+    fs::create_directories(root_ / "first");
+    fs::create_directories(root_ / "second");
+    setenv("OVERLAP_PROFILE_PATH",
+           ((root_ / "first").string() + ":" + (root_ / "second").string()).c_str(), 1);
+  }
+  void TearDown() override {
+    for (const auto& [name, value] : saved_) {
+      if (value)
+        setenv(name.c_str(), value->c_str(), 1);
+      else
+        unsetenv(name.c_str());
+    }
+    fs::remove_all(root_);
+  }
+
+  void write_profile(const fs::path& path, const std::string& name, const std::string& device) {
+    HardwareProfile p;
+    p.name = name;
+    p.device_name = device;
+    p.host_to_device.seconds_per_byte = 1.8e-11;
+    ASSERT_TRUE(write_profile_file(path.string(), p).ok());
+  }
+
+  fs::path root_;
+  std::vector<std::pair<std::string, std::optional<std::string>>> saved_;
+};
+
+TEST_F(ProfileDirectories, EnvironmentPathListComesFirst) {
+  const std::vector<std::string> dirs = user_profile_directories();
+  ASSERT_EQ(dirs.size(), 2u);
+  EXPECT_EQ(dirs[0], (root_ / "first").string());
+  EXPECT_EQ(dirs[1], (root_ / "second").string());
+}
+
+TEST_F(ProfileDirectories, FallsBackToXdgThenHome) {
+  unsetenv("OVERLAP_PROFILE_PATH");
+  setenv("XDG_CONFIG_HOME", "/xdg", 1);
+  EXPECT_EQ(user_profile_directories(), std::vector<std::string>{"/xdg/overlap/profiles"});
+  unsetenv("XDG_CONFIG_HOME");
+  setenv("HOME", "/home/user", 1);
+  EXPECT_EQ(user_profile_directories(),
+            std::vector<std::string>{"/home/user/.config/overlap/profiles"});
+}
+
+TEST_F(ProfileDirectories, UserProfilesShadowBuiltInOnesAndEarlierDirectoriesWin) {
+  write_profile(root_ / "first" / "a.json", "gtx-titan-pcie3", "Recalibrated Titan");
+  write_profile(root_ / "first" / "mine.json", "mine", "First");
+  write_profile(root_ / "second" / "mine.json", "mine", "Second");
+  const ProfileListing listing = list_profiles();
+  EXPECT_TRUE(listing.skipped.empty());
+  int titans = 0;
+  for (const CatalogEntry& entry : listing.entries) {
+    if (entry.profile.name == "gtx-titan-pcie3") {
+      ++titans;
+      EXPECT_EQ(entry.profile.device_name, "Recalibrated Titan");
+    }
+    if (entry.profile.name == "mine") {
+      EXPECT_EQ(entry.profile.device_name, "First");
+    }
+  }
+  EXPECT_EQ(titans, 1);
+  EXPECT_EQ(listing.entries.front().origin, (root_ / "first" / "a.json").string());
+  EXPECT_NE(builtin(listing.entries, "tesla-k20-pcie2"), nullptr);
+}
+
+TEST_F(ProfileDirectories, CorruptUserFileIsSkippedWithItsReason) {
+  std::ofstream(root_ / "second" / "broken.json") << "{ \"schema\": ";
+  const ProfileListing listing = list_profiles();
+  ASSERT_EQ(listing.skipped.size(), 1u);
+  EXPECT_EQ(listing.skipped[0].file, (root_ / "second" / "broken.json").string());
+  EXPECT_NE(builtin(listing.entries, "gtx-titan-pcie3"), nullptr);
+}
+
+TEST_F(ProfileDirectories, FindsByNameOrByPath) {
+  write_profile(root_ / "second" / "file-name-differs.json", "by-name", "Named");
+  HardwareProfile p;
+  std::string origin;
+  ASSERT_TRUE(find_profile("by-name", &p, &origin).ok());
+  EXPECT_EQ(p.device_name, "Named");
+  EXPECT_EQ(origin, (root_ / "second" / "file-name-differs.json").string());
+
+  ASSERT_TRUE(find_profile("tesla-k20-pcie2", &p, &origin).ok());
+  EXPECT_EQ(origin, "<built-in tesla-k20-pcie2.json>");
+
+  const std::string path = (root_ / "second" / "file-name-differs.json").string();
+  ASSERT_TRUE(find_profile(path, &p, &origin).ok());
+  EXPECT_EQ(origin, path);
+}
+
+TEST_F(ProfileDirectories, UnknownNameListsTheKnownOnes) {
+  HardwareProfile p;
+  const ProfileError error = find_profile("no-such-gpu", &p);
+  EXPECT_FALSE(error.ok());
+  EXPECT_EQ(error.file, "no-such-gpu");
+  EXPECT_NE(error.reason.find("gtx-titan-pcie3"), std::string::npos) << error.message();
+  EXPECT_NE(error.reason.find((root_ / "first").string()), std::string::npos) << error.message();
+  const ProfileError missing_file = find_profile("./absent.json", &p);
+  EXPECT_NE(missing_file.reason.find("cannot open"), std::string::npos) << missing_file.message();
+}
+
+TEST(ProfileKey, NamesDeviceLinkAndDriver) {
+  HardwareProfile p;
+  p.device_name = "NVIDIA H100 80GB HBM3";
+  p.pcie = "Gen5 x16";
+  p.driver = "580.159.04";
+  EXPECT_EQ(profile_key(p), "NVIDIA H100 80GB HBM3 | Gen5 x16 | driver 580.159.04");
+  p.pcie.clear();
+  p.driver.clear();
+  EXPECT_EQ(profile_key(p), "NVIDIA H100 80GB HBM3 | PCIe unknown | driver unknown");
+}
+
+} // namespace
+} // namespace overlap

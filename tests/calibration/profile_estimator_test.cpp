@@ -1,0 +1,195 @@
+#include "profile_estimator.h"
+#include "synthetic.h"
+
+#include "overlap/profile_io.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+
+namespace overlap::calibration {
+namespace {
+
+using test::BoundedNoise;
+using test::kMiB;
+
+const ProfileMeasurement* find(const HardwareProfile& profile, const std::string& quantity) {
+  for (const ProfileMeasurement& m : profile.measurements)
+    if (m.quantity == quantity)
+      return &m;
+  return nullptr;
+}
+
+bool mentions(const std::vector<std::string>& problems, const std::string& text) {
+  return std::any_of(problems.begin(), problems.end(),
+                     [&](const std::string& p) { return p.find(text) != std::string::npos; });
+}
+
+// Paper 001's estimator moves by at most bound * (sum t + n (L+o)) / sum k when every time
+// (the 1-byte one included) moves by at most `bound` of itself.
+double ratio_bound(const LinkDirection& link, double per_byte, double bound) {
+  double sum_t = 0;
+  double sum_k = 0;
+  int n = 0;
+  for (double mib = 8; mib <= 256; mib *= 2, ++n) {
+    sum_t += link.latency_s + mib * kMiB * per_byte;
+    sum_k += mib * kMiB;
+  }
+  return bound * (sum_t + n * link.latency_s) / sum_k * 1.001;
+}
+
+TEST(EstimateProfile, RecoversTheParametersOfASyntheticLink) {
+  BoundedNoise noise(0.0002);
+  SCOPED_TRACE(noise.trace());
+  const CalibrationMeasurements m = test::synthetic_measurements(7, noise);
+  const ProfileEstimate estimate = estimate_profile(m);
+  ASSERT_TRUE(estimate.acceptable()) << estimate.problems.front();
+
+  const HardwareProfile& p = estimate.profile;
+  EXPECT_EQ(p.device_name, "Synthetic GPU");
+  EXPECT_EQ(p.pcie, "Gen3 x16");
+  EXPECT_EQ(p.driver, "1.2.3");
+  EXPECT_EQ(p.date, "2026-01-02");
+  EXPECT_EQ(p.copy_engines, 3);
+  EXPECT_EQ(p.multiprocessors, 132);
+
+  const LinkDirection expected[] = {test::titan_host_to_device(), test::titan_device_to_host()};
+  const LinkDirection* estimated[] = {&p.host_to_device, &p.device_to_host};
+  for (int d = 0; d < 2; ++d) {
+    SCOPED_TRACE(d == 0 ? "host_to_device" : "device_to_host");
+    const LinkDirection& e = expected[d];
+    const LinkDirection& got = *estimated[d];
+    EXPECT_NEAR(got.latency_s, e.latency_s, e.latency_s * 0.0003);
+    EXPECT_NEAR(got.seconds_per_byte, e.seconds_per_byte,
+                ratio_bound(e, e.seconds_per_byte, noise.bound()));
+    EXPECT_NEAR(got.bidirectional_seconds_per_byte, e.bidirectional_seconds_per_byte,
+                ratio_bound(e, e.bidirectional_seconds_per_byte, noise.bound()));
+    EXPECT_NEAR(got.with_mapped_seconds_per_byte, e.with_mapped_seconds_per_byte,
+                ratio_bound(e, e.with_mapped_seconds_per_byte, noise.bound()));
+    EXPECT_NEAR(got.pageable_seconds_per_byte, e.pageable_seconds_per_byte,
+                e.pageable_seconds_per_byte * 0.002);
+    // g is a few microseconds on top of milliseconds: noise of 0.02 % of 10 ms is 2 us per
+    // point, averaged over 18 points and the spread of n.
+    EXPECT_NEAR(got.gap_s, e.gap_s, e.gap_s * 0.05);
+  }
+  EXPECT_NEAR(p.mapped_read_seconds_per_byte, 4e-11, 4e-11 * 0.002);
+  EXPECT_NEAR(p.mapped_write_seconds_per_byte, 3e-11, 3e-11 * 0.002);
+  EXPECT_NEAR(p.kernel_launch_s, 2.5e-6, 2.5e-6 * 0.0003);
+  EXPECT_NEAR(p.stream_sync_s, 7e-6, 1e-8);
+  EXPECT_NEAR(p.stream_overhead_s, 12e-6, 12e-6 * 0.002);
+  HardwareProfile named = p;
+  named.name = "synthetic";
+  const ProfileError valid = check_profile(named, "test");
+  EXPECT_TRUE(valid.ok()) << valid.message();
+}
+
+TEST(EstimateProfile, RecordsSpreadAndFitQuality) {
+  BoundedNoise noise(0.001);
+  SCOPED_TRACE(noise.trace());
+  const ProfileEstimate estimate = estimate_profile(test::synthetic_measurements(5, noise));
+  const ProfileMeasurement* g = find(estimate.profile, "host_to_device.seconds_per_byte");
+  ASSERT_NE(g, nullptr);
+  EXPECT_EQ(g->unit, "s/B");
+  EXPECT_EQ(g->repeats, 5);
+  // Each repeat's own fit obeys the noise bound; the fit on the medians need not lie between
+  // the repeats' fits (its medians mix repeats), so only the bound is checked for all three.
+  const LinkDirection link = test::titan_host_to_device();
+  const double bound = ratio_bound(link, link.seconds_per_byte, noise.bound());
+  EXPECT_NEAR(g->min, link.seconds_per_byte, bound);
+  EXPECT_NEAR(g->max, link.seconds_per_byte, bound);
+  EXPECT_NEAR(g->value, link.seconds_per_byte, bound);
+  EXPECT_LT(g->min, g->max) << "five noisy repeats cannot all fit the same slope";
+  EXPECT_GT(g->r_squared, 0.999);
+  EXPECT_GE(g->max_relative_residual, 0.0);
+  const ProfileMeasurement* latency = find(estimate.profile, "device_to_host.latency_s");
+  ASSERT_NE(latency, nullptr);
+  EXPECT_EQ(latency->repeats, 50);
+  EXPECT_LT(latency->r_squared, 0) << "not a fit";
+  EXPECT_NE(find(estimate.profile, "host_to_device.least_squares_line.intercept"), nullptr);
+  EXPECT_NE(find(estimate.profile, "stream_overhead_s"), nullptr);
+}
+
+TEST(EstimateProfile, RefusesABentSizeSeriesAndSaysWhich) {
+  BoundedNoise noise(0.0001);
+  SCOPED_TRACE(noise.trace());
+  CalibrationMeasurements m = test::synthetic_measurements(5, noise);
+  // Larger messages get disproportionately slower: t = L + kG (1 + k / 256 MiB).
+  for (std::size_t i = 0; i < m.device_to_host.sizes.x.size(); ++i)
+    for (double& t : m.device_to_host.sizes.seconds[i])
+      t *= 1 + m.device_to_host.sizes.x[i] / (256 * kMiB);
+  const ProfileEstimate estimate = estimate_profile(m);
+  EXPECT_FALSE(estimate.acceptable());
+  EXPECT_TRUE(mentions(estimate.problems, "device_to_host.seconds_per_byte (G over sizes"))
+      << (estimate.problems.empty() ? "" : estimate.problems.front());
+  EXPECT_FALSE(mentions(estimate.problems, "host_to_device.seconds_per_byte"));
+}
+
+TEST(EstimateProfile, RefusesPieceTimesThatAreNotLinearInN) {
+  BoundedNoise noise(0.0001);
+  SCOPED_TRACE(noise.trace());
+  CalibrationMeasurements m = test::synthetic_measurements(5, noise);
+  // A host-bound regime: beyond 32 pieces each extra piece costs 40 us instead of g.
+  for (Series& series : m.host_to_device.pieces)
+    for (std::size_t i = 0; i < series.x.size(); ++i)
+      for (double& t : series.seconds[i])
+        t += std::max(0.0, series.x[i] - 32) * 40e-6;
+  const ProfileEstimate estimate = estimate_profile(m);
+  EXPECT_TRUE(mentions(estimate.problems, "host_to_device.gap_s (g over piece counts)"));
+}
+
+TEST(EstimateProfile, StoresANegativeGapAsZeroAndJudgesThat) {
+  BoundedNoise noise(0.00005);
+  SCOPED_TRACE(noise.trace());
+  CalibrationMeasurements m = test::synthetic_measurements(5, noise);
+  // Pieces make the transfer slightly faster, 50 ns per piece: ten times what the noise can move
+  // the slope, yet at most 0.5 % of the time, which a line with g = 0 still fits.
+  for (Series& series : m.device_to_host.pieces)
+    for (std::size_t i = 0; i < series.x.size(); ++i)
+      for (double& t : series.seconds[i])
+        t -= (series.x[i] - 1) * (test::titan_device_to_host().gap_s + 50e-9);
+  const ProfileEstimate estimate = estimate_profile(m);
+  EXPECT_DOUBLE_EQ(estimate.profile.device_to_host.gap_s, 0.0);
+  const ProfileMeasurement* raw = find(estimate.profile, "device_to_host.gap_s");
+  ASSERT_NE(raw, nullptr);
+  EXPECT_LT(raw->value, 0.0) << "the measurement keeps the fitted slope";
+  EXPECT_FALSE(mentions(estimate.problems, "device_to_host.gap_s"));
+}
+
+TEST(EstimateProfile, MissingLatencyAndSizesAreProblems) {
+  BoundedNoise noise(0.0001);
+  SCOPED_TRACE(noise.trace());
+  CalibrationMeasurements m = test::synthetic_measurements(3, noise);
+  m.host_to_device.one_byte_seconds.clear();
+  m.host_to_device.sizes = Series{};
+  const ProfileEstimate estimate = estimate_profile(m);
+  EXPECT_TRUE(mentions(estimate.problems, "host_to_device.latency_s"));
+  EXPECT_TRUE(mentions(estimate.problems, "host_to_device.seconds_per_byte"));
+  EXPECT_TRUE(mentions(estimate.problems, "nothing was measured"));
+}
+
+TEST(EstimateProfile, OptionalSeriesMayBeMissing) {
+  BoundedNoise noise(0.0001);
+  SCOPED_TRACE(noise.trace());
+  CalibrationMeasurements m = test::synthetic_measurements(3, noise);
+  m.host_to_device.pageable_sizes = Series{};
+  m.mapped_read_sizes = Series{};
+  m.stream_rounds = Series{};
+  const ProfileEstimate estimate = estimate_profile(m);
+  EXPECT_TRUE(estimate.acceptable()) << estimate.problems.front();
+  EXPECT_EQ(estimate.profile.host_to_device.pageable_seconds_per_byte, 0.0);
+  EXPECT_EQ(estimate.profile.mapped_read_seconds_per_byte, 0.0);
+  EXPECT_EQ(estimate.profile.stream_overhead_s, 0.0);
+}
+
+TEST(EstimateProfile, SyncNotSlowerThanLaunchIsAProblem) {
+  BoundedNoise noise(0.0001);
+  SCOPED_TRACE(noise.trace());
+  CalibrationMeasurements m = test::synthetic_measurements(3, noise);
+  m.launch_sync_seconds = {1e-6, 1e-6, 1e-6};
+  const ProfileEstimate estimate = estimate_profile(m);
+  EXPECT_TRUE(mentions(estimate.problems, "stream_sync_s"));
+}
+
+} // namespace
+} // namespace overlap::calibration

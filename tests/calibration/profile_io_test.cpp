@@ -1,0 +1,257 @@
+#include "overlap/profile_io.h"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <string>
+
+namespace overlap {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Every field set to a distinct value, so a field read into the wrong place shows.
+HardwareProfile full_profile() {
+  HardwareProfile p;
+  p.name = "test-gpu_1.0";
+  p.source = "unit test";
+  p.device_name = "Test GPU \"quoted\"";
+  p.pcie = "Gen5 x16";
+  p.driver = "580.159.04";
+  p.date = "2026-11-21";
+  p.notes = "notes";
+  p.compute_capability_major = 9;
+  p.compute_capability_minor = 0;
+  p.multiprocessors = 132;
+  p.copy_engines = 3;
+  p.implicit_synchronization = true;
+  p.host_to_device = {1.1e-6, 1.2e-11, 1.3e-6, 1.4e-11, 1.5e-10, 1.6e-11};
+  p.device_to_host = {2.1e-6, 2.2e-11, 2.3e-6, 2.4e-11, 2.5e-10, 2.6e-11};
+  p.mapped_read_seconds_per_byte = 3.1e-11;
+  p.mapped_write_seconds_per_byte = 3.2e-11;
+  p.kernel_launch_s = 4.1e-6;
+  p.stream_sync_s = 4.2e-6;
+  p.stream_overhead_s = 4.3e-6;
+  ProfileMeasurement m;
+  m.quantity = "host_to_device.gap_s";
+  m.unit = "s";
+  m.value = -1.5e-8; // a raw fit may be negative
+  m.min = -2e-8;
+  m.max = 1e-9;
+  m.repeats = 7;
+  m.r_squared = 0.25;
+  m.max_relative_residual = 0.003;
+  p.measurements.push_back(m);
+  m.quantity = "kernel_launch_s";
+  m.r_squared = -1;
+  m.max_relative_residual = -1;
+  p.measurements.push_back(m);
+  return p;
+}
+
+void expect_same_link(const LinkDirection& a, const LinkDirection& b) {
+  EXPECT_EQ(a.latency_s, b.latency_s);
+  EXPECT_EQ(a.seconds_per_byte, b.seconds_per_byte);
+  EXPECT_EQ(a.gap_s, b.gap_s);
+  EXPECT_EQ(a.bidirectional_seconds_per_byte, b.bidirectional_seconds_per_byte);
+  EXPECT_EQ(a.pageable_seconds_per_byte, b.pageable_seconds_per_byte);
+  EXPECT_EQ(a.with_mapped_seconds_per_byte, b.with_mapped_seconds_per_byte);
+}
+
+void expect_same(const HardwareProfile& a, const HardwareProfile& b) {
+  EXPECT_EQ(a.name, b.name);
+  EXPECT_EQ(a.source, b.source);
+  EXPECT_EQ(a.device_name, b.device_name);
+  EXPECT_EQ(a.pcie, b.pcie);
+  EXPECT_EQ(a.driver, b.driver);
+  EXPECT_EQ(a.date, b.date);
+  EXPECT_EQ(a.notes, b.notes);
+  EXPECT_EQ(a.compute_capability_major, b.compute_capability_major);
+  EXPECT_EQ(a.compute_capability_minor, b.compute_capability_minor);
+  EXPECT_EQ(a.multiprocessors, b.multiprocessors);
+  EXPECT_EQ(a.copy_engines, b.copy_engines);
+  EXPECT_EQ(a.implicit_synchronization, b.implicit_synchronization);
+  expect_same_link(a.host_to_device, b.host_to_device);
+  expect_same_link(a.device_to_host, b.device_to_host);
+  EXPECT_EQ(a.mapped_read_seconds_per_byte, b.mapped_read_seconds_per_byte);
+  EXPECT_EQ(a.mapped_write_seconds_per_byte, b.mapped_write_seconds_per_byte);
+  EXPECT_EQ(a.kernel_launch_s, b.kernel_launch_s);
+  EXPECT_EQ(a.stream_sync_s, b.stream_sync_s);
+  EXPECT_EQ(a.stream_overhead_s, b.stream_overhead_s);
+  ASSERT_EQ(a.measurements.size(), b.measurements.size());
+  for (std::size_t i = 0; i < a.measurements.size(); ++i) {
+    EXPECT_EQ(a.measurements[i].quantity, b.measurements[i].quantity);
+    EXPECT_EQ(a.measurements[i].unit, b.measurements[i].unit);
+    EXPECT_EQ(a.measurements[i].value, b.measurements[i].value);
+    EXPECT_EQ(a.measurements[i].min, b.measurements[i].min);
+    EXPECT_EQ(a.measurements[i].max, b.measurements[i].max);
+    EXPECT_EQ(a.measurements[i].repeats, b.measurements[i].repeats);
+    EXPECT_EQ(a.measurements[i].r_squared, b.measurements[i].r_squared);
+    EXPECT_EQ(a.measurements[i].max_relative_residual, b.measurements[i].max_relative_residual);
+  }
+}
+
+// The JSON of full_profile() with one change applied, as text.
+std::string edited(const std::function<void(nlohmann::json&)>& edit) {
+  nlohmann::json j = nlohmann::json::parse(profile_to_json(full_profile()));
+  edit(j);
+  return j.dump();
+}
+
+ProfileError parse(const std::string& text) {
+  HardwareProfile p;
+  p.name = "untouched";
+  ProfileError error = profile_from_json(text, "/some/dir/gpu.json", &p);
+  if (!error.ok()) {
+    EXPECT_EQ(p.name, "untouched") << "a refused profile must leave the output alone";
+    EXPECT_EQ(error.file, "/some/dir/gpu.json");
+  }
+  return error;
+}
+
+TEST(ProfileJson, RoundTripsEveryFieldExactly) {
+  const HardwareProfile original = full_profile();
+  HardwareProfile read;
+  const ProfileError error = profile_from_json(profile_to_json(original), "memory", &read);
+  ASSERT_TRUE(error.ok()) << error.message();
+  expect_same(original, read);
+}
+
+TEST(ProfileJson, WritesUnknownParametersAsNull) {
+  HardwareProfile p = full_profile();
+  p.host_to_device.gap_s = 0;
+  p.stream_overhead_s = 0;
+  const nlohmann::json j = nlohmann::json::parse(profile_to_json(p));
+  EXPECT_TRUE(j["link"]["host_to_device"]["gap_s"].is_null());
+  EXPECT_TRUE(j["overheads"]["stream_overhead_s"].is_null());
+  EXPECT_EQ(j["schema"], kProfileSchemaName);
+  EXPECT_EQ(j["schema_version"], HardwareProfile::kSchemaVersion);
+  HardwareProfile read;
+  ASSERT_TRUE(profile_from_json(j.dump(), "memory", &read).ok());
+  EXPECT_EQ(read.host_to_device.gap_s, 0.0);
+  EXPECT_EQ(read.measurements[1].r_squared, -1.0) << "null fit quality reads back as 'not a fit'";
+}
+
+TEST(ProfileJson, CorruptTextNamesTheFile) {
+  std::string text = profile_to_json(full_profile());
+  text.resize(text.size() / 2);
+  const ProfileError error = parse(text);
+  ASSERT_FALSE(error.ok());
+  EXPECT_NE(error.reason.find("not valid JSON"), std::string::npos) << error.message();
+  EXPECT_EQ(error.message().rfind("/some/dir/gpu.json: ", 0), 0u) << error.message();
+}
+
+TEST(ProfileJson, ForeignDocumentIsNamedAsSuch) {
+  const ProfileError error = parse(R"({"name": "left-pad", "version": "1.3.0"})");
+  EXPECT_EQ(error.field, "schema");
+  EXPECT_NE(error.reason.find("not an Overlap hardware profile"), std::string::npos)
+      << error.message();
+  EXPECT_EQ(parse("[1, 2, 3]").reason, "expected a JSON object, found an array");
+  const ProfileError other = parse(edited([](nlohmann::json& j) { j["schema"] = "kubernetes"; }));
+  EXPECT_EQ(other.field, "schema");
+  EXPECT_NE(other.reason.find("\"kubernetes\""), std::string::npos) << other.message();
+}
+
+TEST(ProfileJson, NewerSchemaIsRefused) {
+  const ProfileError error = parse(edited([](nlohmann::json& j) { j["schema_version"] = 99; }));
+  EXPECT_EQ(error.field, "schema_version");
+  EXPECT_NE(error.reason.find("newer"), std::string::npos) << error.message();
+  EXPECT_EQ(parse(edited([](nlohmann::json& j) { j["schema_version"] = "1"; })).field,
+            "schema_version");
+}
+
+TEST(ProfileJson, MissingFieldIsNamedByItsPath) {
+  const ProfileError error =
+      parse(edited([](nlohmann::json& j) { j["link"]["device_to_host"].erase("gap_s"); }));
+  EXPECT_EQ(error.field, "link.device_to_host.gap_s");
+  EXPECT_EQ(error.reason, "missing");
+  EXPECT_EQ(error.message(), "/some/dir/gpu.json: field 'link.device_to_host.gap_s': missing");
+  EXPECT_EQ(parse(edited([](nlohmann::json& j) { j.erase("overheads"); })).field, "overheads");
+  EXPECT_EQ(parse(edited([](nlohmann::json& j) { j["device"].erase("compute_capability"); })).field,
+            "device.compute_capability");
+}
+
+TEST(ProfileJson, WrongTypeIsNamed) {
+  const ProfileError error = parse(
+      edited([](nlohmann::json& j) { j["link"]["host_to_device"]["seconds_per_byte"] = "fast"; }));
+  EXPECT_EQ(error.field, "link.host_to_device.seconds_per_byte");
+  EXPECT_EQ(error.reason, "expected a number or null, found a string");
+  EXPECT_EQ(parse(edited([](nlohmann::json& j) { j["device"]["copy_engines"] = 2.5; })).field,
+            "device.copy_engines");
+  EXPECT_EQ(
+      parse(edited([](nlohmann::json& j) { j["device"]["implicit_synchronization"] = 1; })).field,
+      "device.implicit_synchronization");
+  EXPECT_EQ(
+      parse(edited([](nlohmann::json& j) { j["measurements"] = nlohmann::json::object(); })).field,
+      "measurements");
+  EXPECT_EQ(parse(edited([](nlohmann::json& j) { j["measurements"][1]["repeats"] = "7"; })).field,
+            "measurements[1].repeats");
+}
+
+TEST(ProfileJson, NegativeParameterIsRefused) {
+  const ProfileError error =
+      parse(edited([](nlohmann::json& j) { j["overheads"]["kernel_launch_s"] = -1e-6; }));
+  EXPECT_EQ(error.field, "overheads.kernel_launch_s");
+  EXPECT_NE(error.reason.find("non-negative"), std::string::npos) << error.message();
+}
+
+TEST(ProfileJson, UnknownFieldIsRefused) {
+  const ProfileError error =
+      parse(edited([](nlohmann::json& j) { j["link"]["host_to_device"]["latency"] = 1e-6; }));
+  EXPECT_EQ(error.field, "link.host_to_device.latency");
+  EXPECT_NE(error.reason.find("unknown field"), std::string::npos) << error.message();
+  EXPECT_EQ(parse(edited([](nlohmann::json& j) { j["colour"] = "blue"; })).field, "colour");
+}
+
+TEST(ProfileJson, UnusableNameIsRefused) {
+  const ProfileError error = parse(edited([](nlohmann::json& j) { j["name"] = "../etc/passwd"; }));
+  EXPECT_EQ(error.field, "name");
+  EXPECT_EQ(parse(edited([](nlohmann::json& j) { j["name"] = ""; })).field, "name");
+}
+
+class ProfileFile : public ::testing::Test {
+protected:
+  void SetUp() override {
+    directory_ =
+        fs::temp_directory_path() /
+        ("overlap_profile_io_" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) +
+         "_" + ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(directory_);
+    fs::create_directories(directory_);
+  }
+  void TearDown() override { fs::remove_all(directory_); }
+  fs::path directory_;
+};
+
+TEST_F(ProfileFile, WritesAndReadsBack) {
+  const std::string path = (directory_ / "gpu.json").string();
+  ASSERT_TRUE(write_profile_file(path, full_profile()).ok());
+  HardwareProfile read;
+  const ProfileError error = read_profile_file(path, &read);
+  ASSERT_TRUE(error.ok()) << error.message();
+  expect_same(full_profile(), read);
+}
+
+TEST_F(ProfileFile, MissingFileNamesIt) {
+  const std::string path = (directory_ / "absent.json").string();
+  HardwareProfile read;
+  const ProfileError error = read_profile_file(path, &read);
+  EXPECT_EQ(error.file, path);
+  EXPECT_NE(error.reason.find("cannot open"), std::string::npos);
+}
+
+TEST_F(ProfileFile, RefusesToWriteAnInvalidProfile) {
+  HardwareProfile p = full_profile();
+  p.device_to_host.seconds_per_byte = -1;
+  const std::string path = (directory_ / "bad.json").string();
+  const ProfileError error = write_profile_file(path, p);
+  EXPECT_EQ(error.field, "link.device_to_host.seconds_per_byte");
+  EXPECT_FALSE(fs::exists(path));
+}
+
+} // namespace
+} // namespace overlap

@@ -1,0 +1,123 @@
+// Synthetic measurements for the CUDA-free calibration tests: exact model times with bounded
+// noise, so every tolerance below follows from the noise bound instead of from luck.
+#pragma once
+
+#include "calibration_measurements.h"
+
+#include "overlap/hardware_profile.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace overlap::calibration::test {
+
+// Multiplicative noise uniform in [1 - bound, 1 + bound]; the seed comes from random_device and
+// is part of trace(), which tests pass to SCOPED_TRACE so a failure can be replayed.
+class BoundedNoise {
+public:
+  explicit BoundedNoise(double bound) : BoundedNoise(bound, std::random_device{}()) {}
+  BoundedNoise(double bound, std::uint32_t seed) : bound_(bound), seed_(seed), engine_(seed) {}
+
+  double operator()(double value) {
+    std::uniform_real_distribution<double> factor(1 - bound_, 1 + bound_);
+    return value * factor(engine_);
+  }
+  double bound() const { return bound_; }
+  std::string trace() const { return "noise seed " + std::to_string(seed_); }
+
+private:
+  double bound_;
+  std::uint32_t seed_;
+  std::mt19937 engine_;
+};
+
+// `repeats` noisy samples of `value`.
+inline std::vector<double> samples(double value, int repeats, BoundedNoise& noise) {
+  std::vector<double> out;
+  for (int r = 0; r < repeats; ++r)
+    out.push_back(noise(value));
+  return out;
+}
+
+constexpr double kMiB = 1024.0 * 1024.0;
+
+// A link with the parameters of paper 001 Table I (GTX Titan, PCIe 3.0), host to device.
+inline LinkDirection titan_host_to_device() {
+  LinkDirection link;
+  link.latency_s = 9.420e-6;
+  link.seconds_per_byte = 8.318392e-11;
+  link.gap_s = 2.503e-6;
+  link.bidirectional_seconds_per_byte = 1.2e-10;
+  link.pageable_seconds_per_byte = 2.0e-10;
+  link.with_mapped_seconds_per_byte = 1.193386e-10;
+  return link;
+}
+
+// Device to host, Table I.
+inline LinkDirection titan_device_to_host() {
+  LinkDirection link;
+  link.latency_s = 9.023e-6;
+  link.seconds_per_byte = 7.924734e-11;
+  link.gap_s = 2.674e-6;
+  link.bidirectional_seconds_per_byte = 1.1e-10;
+  link.pageable_seconds_per_byte = 2.5e-10;
+  link.with_mapped_seconds_per_byte = 1.480396e-10;
+  return link;
+}
+
+// What overlap-calibrate would record on a device whose link follows the LogGP model exactly
+// with the given parameters, each sample perturbed by `noise`.
+inline DirectionMeasurements synthetic_direction(const LinkDirection& link, int repeats,
+                                                 BoundedNoise& noise) {
+  DirectionMeasurements d;
+  d.one_byte_seconds = samples(link.latency_s + link.seconds_per_byte, 50, noise);
+  for (double mib = 8; mib <= 256; mib *= 2) {
+    const double k = mib * kMiB;
+    d.sizes.add(k, samples(link.latency_s + k * link.seconds_per_byte, repeats, noise));
+    d.bidirectional_sizes.add(
+        k, samples(link.latency_s + k * link.bidirectional_seconds_per_byte, repeats, noise));
+    d.with_mapped_sizes.add(
+        k, samples(link.latency_s + k * link.with_mapped_seconds_per_byte, repeats, noise));
+    // Pageable copies pay a staging start-up that is not L+o.
+    d.pageable_sizes.add(k, samples(30e-6 + k * link.pageable_seconds_per_byte, repeats, noise));
+  }
+  for (double mib : {16.0, 128.0}) {
+    const double k = mib * kMiB;
+    Series pieces;
+    for (int n = 1; n <= 256; n *= 2)
+      pieces.add(n, samples(link.latency_s + k * link.seconds_per_byte + link.gap_s * (n - 1),
+                            repeats, noise));
+    d.pieces.push_back(pieces);
+    d.piece_message_bytes.push_back(k);
+  }
+  return d;
+}
+
+inline CalibrationMeasurements synthetic_measurements(int repeats, BoundedNoise& noise) {
+  CalibrationMeasurements m;
+  m.device.name = "Synthetic GPU";
+  m.device.pcie = "Gen3 x16";
+  m.device.driver = "1.2.3";
+  m.device.date = "2026-01-02";
+  m.device.compute_capability_major = 9;
+  m.device.multiprocessors = 132;
+  m.device.copy_engines = 3;
+  m.host_to_device = synthetic_direction(titan_host_to_device(), repeats, noise);
+  m.device_to_host = synthetic_direction(titan_device_to_host(), repeats, noise);
+  for (double mib = 16; mib <= 256; mib *= 2) {
+    const double k = mib * kMiB;
+    m.mapped_read_sizes.add(k, samples(5e-6 + k * 4e-11, repeats, noise));
+    m.mapped_write_sizes.add(k, samples(5e-6 + k * 3e-11, repeats, noise));
+  }
+  m.kernel_launch_seconds = samples(2.5e-6, repeats, noise);
+  m.launch_sync_seconds = samples(9.5e-6, repeats, noise);
+  for (int n = 1; n <= 64; n *= 2)
+    m.stream_rounds.add(n, samples(20e-6 + n * 12e-6, repeats, noise));
+  return m;
+}
+
+} // namespace overlap::calibration::test
