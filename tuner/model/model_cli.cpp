@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <functional>
 #include <map>
+#include <utility>
 
 namespace overlap::model {
 
@@ -51,7 +52,8 @@ OptionHandler bytes_into(double Workload::*field) {
 
 OptionHandler count_into(std::function<void(ModelCliOptions&, long long)> store, long long min,
                          long long max) {
-  return [store, min, max](ModelCliOptions& options, const std::string& value) -> std::string {
+  return [store = std::move(store), min, max](ModelCliOptions& options,
+                                              const std::string& value) -> std::string {
     const std::optional<long long> count = parse_integer(value);
     if (!count || *count < min || *count > max)
       return "expected an integer from " + std::to_string(min) + " to " + std::to_string(max);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <map>
 #include <stdexcept>
 #include <string>
 
@@ -80,16 +81,18 @@ public:
     mapped_seconds_per_byte_[kToDevice] = device.mapped_read_seconds_per_byte;
     mapped_seconds_per_byte_[kToHost] = device.mapped_write_seconds_per_byte;
     link_predecessors();
+    waiting_.resize(engines_.size());
+    for (std::size_t i = 0; i < ops_.size(); ++i) {
+      waiting_[static_cast<std::size_t>(engine_of(ops_[i]))].push_back(static_cast<int>(i));
+      not_handed_over_.push_back(static_cast<int>(i));
+    }
+    advance_unfinished_kernel();
   }
 
   SimResult run() {
-    std::size_t done = 0;
     while (true) {
       dispatch();
-      done = static_cast<std::size_t>(
-          std::count_if(states_.begin(), states_.end(),
-                        [](const OpState& state) { return state.phase == Phase::Done; }));
-      if (done == ops_.size())
+      if (done_ == ops_.size())
         break;
       advance_to_next_event();
       complete_phases();
@@ -107,20 +110,30 @@ private:
   void link_predecessors() {
     stream_predecessor_.assign(ops_.size(), -1);
     queue_predecessor_.assign(ops_.size(), -1);
+    std::map<int, int> last_in_stream;
+    std::vector<int> last_in_queue(static_cast<std::size_t>(device_.hardware_queues), -1);
     for (std::size_t i = 0; i < ops_.size(); ++i) {
       for (int wait : ops_[i].waits_for)
         if (wait < 0 || static_cast<std::size_t>(wait) >= i)
           throw std::invalid_argument("operation " + std::to_string(i) + " waits for operation " +
                                       std::to_string(wait) + ", which is not issued before it");
-      for (std::size_t j = i; j-- > 0;) {
-        if (stream_predecessor_[i] < 0 && ops_[j].stream == ops_[i].stream)
-          stream_predecessor_[i] = static_cast<int>(j);
-        if (queue_predecessor_[i] < 0 && hardware_queue(j) == hardware_queue(i))
-          queue_predecessor_[i] = static_cast<int>(j);
-        if (stream_predecessor_[i] >= 0 && queue_predecessor_[i] >= 0)
-          break;
-      }
+      const auto previous = last_in_stream.find(ops_[i].stream);
+      if (previous != last_in_stream.end())
+        stream_predecessor_[i] = previous->second;
+      last_in_stream[ops_[i].stream] = static_cast<int>(i);
+      int& queue_last = last_in_queue[static_cast<std::size_t>(hardware_queue(i))];
+      queue_predecessor_[i] = queue_last;
+      queue_last = static_cast<int>(i);
     }
+  }
+
+  // Implicit synchronization asks whether every kernel issued before an operation is done: the
+  // first kernel (in issue order) that is not done answers it.
+  void advance_unfinished_kernel() {
+    while (first_unfinished_kernel_ < ops_.size() &&
+           (ops_[first_unfinished_kernel_].kind != OpKind::Kernel ||
+            states_[first_unfinished_kernel_].phase == Phase::Done))
+      ++first_unfinished_kernel_;
   }
 
   int hardware_queue(std::size_t op) const {
@@ -147,43 +160,43 @@ private:
     for (int wait : ops_[i].waits_for)
       if (!is_done(wait))
         return false;
-    if (device_.implicit_synchronization && ops_[i].kind == OpKind::CopyToHost)
-      for (std::size_t j = 0; j < i; ++j)
-        if (ops_[j].kind == OpKind::Kernel && !is_done(static_cast<int>(j)))
-          return false;
+    if (device_.implicit_synchronization && ops_[i].kind == OpKind::CopyToHost &&
+        first_unfinished_kernel_ < i)
+      return false;
     return true;
   }
 
   // Hyper-Q: a hardware queue hands its head operation to its engine once the operation's
   // dependencies are done; the operations behind it wait until it has been handed over.
   void hand_over_ready_operations() {
-    for (std::size_t i = 0; i < ops_.size(); ++i) {
-      OpState& state = states_[i];
-      if (state.handed_over)
-        continue;
-      const int previous = queue_predecessor_[i];
-      if (previous >= 0 && !states_[previous].handed_over)
-        continue;
-      if (!dependencies_done(i))
-        continue;
-      state.handed_over = true;
-      state.handed_over_at = now_;
+    std::size_t kept = 0;
+    for (const int i : not_handed_over_) {
+      const int previous = queue_predecessor_[static_cast<std::size_t>(i)];
+      const bool queue_head = previous < 0 || states_[previous].handed_over;
+      if (queue_head && dependencies_done(static_cast<std::size_t>(i))) {
+        states_[i].handed_over = true;
+        states_[i].handed_over_at = now_;
+      } else {
+        not_handed_over_[kept++] = i;
+      }
     }
+    not_handed_over_.resize(kept);
   }
 
   // The operation engine `e` takes next, or -1. Hyper-Q: the one handed over first (issue order
   // among equals). Otherwise one queue per engine in issue order, whose head blocks the rest.
   int next_for_engine(int e) const {
+    const std::vector<int>& waiting = waiting_[static_cast<std::size_t>(e)];
+    if (!device_.hyper_q)
+      return !waiting.empty() && dependencies_done(static_cast<std::size_t>(waiting.front()))
+                 ? waiting.front()
+                 : -1;
     int chosen = -1;
-    for (std::size_t i = 0; i < ops_.size(); ++i) {
-      if (states_[i].phase != Phase::Waiting || engine_of(ops_[i]) != e)
-        continue;
-      if (!device_.hyper_q)
-        return dependencies_done(i) ? static_cast<int>(i) : -1;
+    for (const int i : waiting) {
       if (!states_[i].handed_over)
         continue;
       if (chosen < 0 || states_[i].handed_over_at < states_[chosen].handed_over_at)
-        chosen = static_cast<int>(i);
+        chosen = i;
     }
     return chosen;
   }
@@ -217,6 +230,8 @@ private:
     OpState& state = states_[i];
     EngineState& engine = engines_[e];
     engine.busy_op = i;
+    std::vector<int>& waiting = waiting_[static_cast<std::size_t>(e)];
+    waiting.erase(std::find(waiting.begin(), waiting.end(), i));
     state.timing.start = now_;
     if (op.kind == OpKind::Kernel) {
       state.phase = Phase::Running;
@@ -325,6 +340,8 @@ private:
     engine.has_run = true;
     engine.last_end = now_;
     engine.last_direction = ops_[i].kind == OpKind::Kernel ? -1 : direction_of(ops_[i].kind);
+    ++done_;
+    advance_unfinished_kernel();
   }
 
   void complete_phases() {
@@ -355,6 +372,10 @@ private:
   std::vector<Flow> flows_;
   std::vector<int> stream_predecessor_;
   std::vector<int> queue_predecessor_;
+  std::vector<std::vector<int>> waiting_; // per engine, not yet started, in issue order
+  std::vector<int> not_handed_over_;      // Hyper-Q: still in their hardware queue, in issue order
+  std::size_t first_unfinished_kernel_ = 0;
+  std::size_t done_ = 0;
   double now_ = 0;
 };
 
