@@ -13,9 +13,8 @@ AnnotationSource locateAnnotation(const clang::AnnotateAttr& attribute,
   const clang::SourceLocation attributeLoc = attribute.getLocation();
   source.invocation = sources.getExpansionLoc(attributeLoc);
   if (!attributeLoc.isMacroID()) {
-    source.error = std::string("the '") + kKernelAnnotation +
-                   "' annotation must be written as " + kKernelMacro +
-                   "(...) from <overlap/annotate.h>";
+    source.error = std::string("the '") + kKernelAnnotation + "' annotation must be written as " +
+                   kKernelMacro + "(...) from <overlap/annotate.h>";
     return source;
   }
   // The outermost expansion: if OVERLAP_KERNEL was itself used inside another macro, the scan

@@ -44,7 +44,7 @@ llvm::Error AtomicOutputs::stage(const std::string& path, const std::string& con
 llvm::Error AtomicOutputs::commit() {
   std::size_t renamed = 0;
   for (; renamed < staged_.size(); ++renamed) {
-    const Staged& file = staged_[renamed];
+    const Staged file = staged_[renamed]; // a copy: the list is cleared below
     if (std::error_code error = llvm::sys::fs::rename(file.temporary, file.path)) {
       // Outputs of an earlier run at the paths not yet reached would be stale next to the new
       // ones: none of the set may survive.

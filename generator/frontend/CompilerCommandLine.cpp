@@ -30,8 +30,8 @@ std::vector<std::string> buildCompilerCommandLine(const ToolchainLayout& toolcha
     args.push_back("-isystem");
     args.push_back(std::string(cccl));
   }
-  args.insert(args.end(), {"-I", toolchain.overlapIncludeDir, "-D__OVERLAP_GENERATOR__=1",
-                           "-std=c++17"});
+  args.insert(args.end(),
+              {"-I", toolchain.overlapIncludeDir, "-D__OVERLAP_GENERATOR__=1", "-std=c++17"});
   args.insert(args.end(), extraArgs.begin(), extraArgs.end());
   // -x applies to the inputs after it; the user's args may not carry another input language.
   args.insert(args.end(), {"-x", "cuda", inputPath});

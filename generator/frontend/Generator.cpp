@@ -45,8 +45,8 @@ InMemoryResult generateInMemory(const GeneratorRequest& request, const std::stri
                                 const std::map<std::string, std::string>& otherFiles) {
   // A physical file system with its own working directory: the overlay propagates working
   // directory changes to every layer, and the process-wide one would move the process's.
-  auto overlay =
-      llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(llvm::vfs::createPhysicalFileSystem());
+  auto overlay = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(
+      llvm::vfs::createPhysicalFileSystem());
   auto memory = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
   overlay->pushOverlay(memory);
   memory->addFile(request.inputPath, 0, llvm::MemoryBuffer::getMemBufferCopy(code));
@@ -60,8 +60,8 @@ InMemoryResult generateInMemory(const GeneratorRequest& request, const std::stri
   return run;
 }
 
-emit::EmitOptions defaultEmitOptions(const std::string& inputInclude,
-                                     const std::string& headerPath, const std::string& inputPath) {
+emit::EmitOptions defaultEmitOptions(const std::string& inputInclude, const std::string& headerPath,
+                                     const std::string& inputPath) {
   emit::EmitOptions options;
   options.inputInclude = inputInclude;
   options.headerInclude = std::string(llvm::sys::path::filename(headerPath));

@@ -47,7 +47,7 @@ InMemoryResult generateInMemory(const GeneratorRequest& request, const std::stri
 
 // Emit options for an input and a header path: the source includes the header by its file name
 // and the input by `inputInclude`; the base name is the input's file name without extension.
-emit::EmitOptions defaultEmitOptions(const std::string& inputInclude,
-                                     const std::string& headerPath, const std::string& inputPath);
+emit::EmitOptions defaultEmitOptions(const std::string& inputInclude, const std::string& headerPath,
+                                     const std::string& inputPath);
 
 } // namespace overlap::frontend

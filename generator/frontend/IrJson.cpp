@@ -64,7 +64,8 @@ nlohmann::ordered_json expression(const ir::ExprPtr& e) {
 }
 
 nlohmann::ordered_json dims(const std::array<ir::ExprPtr, 3>& dim) {
-  return nlohmann::ordered_json::array({expression(dim[0]), expression(dim[1]), expression(dim[2])});
+  return nlohmann::ordered_json::array(
+      {expression(dim[0]), expression(dim[1]), expression(dim[2])});
 }
 
 nlohmann::ordered_json parameterName(const ir::Kernel& kernel, int index) {
@@ -111,11 +112,11 @@ nlohmann::ordered_json kernelToJson(const ir::Kernel& kernel) {
     tune.push_back({{"param", parameterName(kernel, t.param)}, {"value", expression(t.value)}});
 
   nlohmann::ordered_json json = {{"name", kernel.signature.name},
-                         {"file", kernel.file},
-                         {"line", kernel.line},
-                         {"isTemplate", kernel.signature.isTemplate},
-                         {"params", params},
-                         {"partition", expression(kernel.partition)}};
+                                 {"file", kernel.file},
+                                 {"line", kernel.line},
+                                 {"isTemplate", kernel.signature.isTemplate},
+                                 {"params", params},
+                                 {"partition", expression(kernel.partition)}};
   if (kernel.mode == ir::ChunkMode::Offset) {
     json["mode"] = "offset";
     json["lengthParam"] = parameterName(kernel, kernel.lengthParam);

@@ -1,7 +1,7 @@
 #include "frontend/KernelCollector.h"
 
 #include "annotation/AnnotationSema.h"
-#include "frontend/AnnotatedFunctionFinder.h"
+#include "frontend/AnnotatedDeclFinder.h"
 #include "frontend/AnnotationLocator.h"
 #include "frontend/DiagnosticReporter.h"
 #include "frontend/KernelSignatureExtractor.h"
@@ -64,7 +64,7 @@ public:
       return;
     }
     unsigned inMainFile = 0;
-    for (const AnnotatedFunction& annotated : findAnnotatedFunctions(context_)) {
+    for (const AnnotatedDecl& annotated : findAnnotatedDecls(context_)) {
       const clang::SourceLocation invocation =
           sources_.getExpansionLoc(annotated.attribute->getLocation());
       if (!sources_.isWrittenInMainFile(invocation)) {
@@ -80,24 +80,38 @@ public:
       const clang::SourceLocation start = sources_.getLocForStartOfFile(sources_.getMainFileID());
       const clang::PresumedLoc presumed = sources_.getPresumedLoc(start);
       const std::string name = presumed.isValid() ? presumed.getFilename() : "the input";
-      reporter_.error(start,
-                      "no " + std::string(kKernelMacro) + " annotations in " + name +
-                          "; mark a __global__ kernel with " + kKernelMacro +
-                          "(...) from <overlap/annotate.h>");
+      reporter_.error(start, "no " + std::string(kKernelMacro) + " annotations in " + name +
+                                 "; mark a __global__ kernel with " + kKernelMacro +
+                                 "(...) from <overlap/annotate.h>");
     }
   }
 
 private:
-  void collect(const AnnotatedFunction& annotated, clang::SourceLocation invocation) {
-    const clang::FunctionDecl& function = *annotated.function;
+  void collect(const AnnotatedDecl& annotated, clang::SourceLocation invocation) {
+    const auto* function = llvm::dyn_cast<clang::FunctionDecl>(annotated.decl);
+    if (function == nullptr) {
+      const auto* named = llvm::dyn_cast<clang::NamedDecl>(annotated.decl);
+      const std::string what = named != nullptr && !named->getName().empty()
+                                   ? "'" + named->getNameAsString() + "'"
+                                   : "a declaration";
+      reporter_.error(annotated.decl->getLocation(),
+                      std::string(kKernelMacro) + " is on " + what +
+                          ", which is not a function; put it directly before a __global__ kernel");
+      return;
+    }
+    collectKernel(*function, *annotated.attribute, invocation);
+  }
+
+  void collectKernel(const clang::FunctionDecl& function, const clang::AnnotateAttr& attribute,
+                     clang::SourceLocation invocation) {
     const std::string name = function.getNameAsString();
     const clang::SourceLocation nameLoc = function.getLocation();
 
     const clang::Decl* canonical = function.getCanonicalDecl();
     const auto [first, inserted] = firstAnnotation_.try_emplace(canonical, invocation);
     if (!inserted) {
-      reporter_.error(invocation, "kernel '" + name + "' is annotated twice; keep one " +
-                                      kKernelMacro);
+      reporter_.error(invocation,
+                      "kernel '" + name + "' is annotated twice; keep one " + kKernelMacro);
       reporter_.note(first->second, "the first annotation is here");
       return;
     }
@@ -118,12 +132,13 @@ private:
       return;
     }
     if (!function.isDefined()) {
-      reporter_.error(nameLoc, "kernel '" + name + "' is annotated but not defined in this file; "
+      reporter_.error(nameLoc, "kernel '" + name +
+                                   "' is annotated but not defined in this file; "
                                    "the generated source includes this file and launches the "
                                    "kernel, so its definition must be here");
       return;
     }
-    const AnnotationSource source = locateAnnotation(*annotated.attribute, sources_);
+    const AnnotationSource source = locateAnnotation(attribute, sources_);
     if (!source.ok()) {
       reporter_.error(source.invocation, source.error);
       return;
@@ -163,8 +178,7 @@ private:
     const std::size_t use = findIdentifier(text, kKernelMacro);
     if (use == llvm::StringRef::npos)
       return;
-    reporter_.error(sources_.getLocForStartOfFile(mainFile).getLocWithOffset(
-                        static_cast<int>(use)),
+    reporter_.error(sources_.getLocForStartOfFile(mainFile).getLocWithOffset(static_cast<int>(use)),
                     std::string(kKernelMacro) +
                         " is not defined; add '#include <overlap/annotate.h>' before its first "
                         "use");

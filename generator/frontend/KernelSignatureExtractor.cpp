@@ -50,8 +50,8 @@ ir::Parameter extractParameter(const clang::ParmVarDecl& param, const clang::AST
   result.elementSize = elementSizeOf(value, context);
 
   const clang::SourceManager& sources = context.getSourceManager();
-  const clang::SourceLocation at = param.getLocation().isValid() ? param.getLocation()
-                                                                 : param.getBeginLoc();
+  const clang::SourceLocation at =
+      param.getLocation().isValid() ? param.getLocation() : param.getBeginLoc();
   const clang::PresumedLoc presumed = sources.getPresumedLoc(sources.getExpansionLoc(at));
   if (presumed.isValid()) {
     result.line = presumed.getLine();

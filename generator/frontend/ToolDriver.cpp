@@ -77,9 +77,9 @@ ToolExit runTool(const ToolOptions& options, llvm::raw_ostream& out, llvm::raw_o
   request.inputPath = options.input;
   request.compilerArgs = options.compilerArgs;
   request.cudaPath = options.cudaPath;
-  request.emit = defaultEmitOptions(
-      options.inputInclude.empty() ? absolutePath(options.input) : options.inputInclude,
-      options.header, options.input);
+  request.emit = defaultEmitOptions(options.inputInclude.empty() ? absolutePath(options.input)
+                                                                 : options.inputInclude,
+                                    options.header, options.input);
   if (!options.headerInclude.empty())
     request.emit.headerInclude = options.headerInclude;
 
@@ -101,12 +101,11 @@ int overlapGenMain(int argc, const char* const* argv) {
   const std::vector<std::string> args(argv + 1, argv + argc);
   const ParsedToolCommandLine parsed = parseToolCommandLine(args);
   if (!parsed.ok()) {
-    llvm::errs() << kToolName << ": error: " << parsed.error << "\n"
-                 << toolUsage(kToolName);
+    llvm::errs() << kToolName << ": error: " << parsed.error << "\n" << toolUsage(kToolName);
     return static_cast<int>(ToolExit::UsageOrIoError);
   }
-  const ToolExit exit = runTool(parsed.options, llvm::outs(), llvm::errs(),
-                                llvm::errs().has_colors());
+  const ToolExit exit =
+      runTool(parsed.options, llvm::outs(), llvm::errs(), llvm::errs().has_colors());
   llvm::outs().flush();
   return static_cast<int>(exit);
 }

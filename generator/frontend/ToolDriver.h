@@ -12,7 +12,7 @@ namespace overlap::frontend {
 
 enum class ToolExit : int {
   Success = 0,
-  InputErrors = 1,  // the input does not compile or its annotations are wrong
+  InputErrors = 1,   // the input does not compile or its annotations are wrong
   UsageOrIoError = 2 // bad command line, unreadable input, unwritable outputs
 };
 

@@ -4,6 +4,7 @@
 #include <llvm/Support/Path.h>
 
 #include <cstdlib>
+#include <initializer_list>
 
 #ifndef OVERLAP_BUILD_INCLUDE_DIR
 #error "OVERLAP_BUILD_INCLUDE_DIR must name the source tree's runtime/include"
@@ -18,10 +19,11 @@
 namespace overlap::frontend {
 namespace {
 
-std::string joinPath(llvm::StringRef a, llvm::StringRef b, llvm::StringRef c = "",
-                     llvm::StringRef d = "") {
-  llvm::SmallString<256> path(a);
-  llvm::sys::path::append(path, b, c, d);
+// path::append with an empty component appends a separator, so components are added one by one.
+std::string joinPath(llvm::StringRef base, std::initializer_list<llvm::StringRef> components) {
+  llvm::SmallString<256> path(base);
+  for (llvm::StringRef component : components)
+    llvm::sys::path::append(path, component);
   return std::string(path);
 }
 
@@ -33,11 +35,11 @@ std::optional<ToolchainLayout> installedLayout(const std::string& executablePath
   if (prefix.empty())
     return std::nullopt;
   ToolchainLayout layout;
-  layout.overlapIncludeDir = joinPath(prefix, "include");
-  layout.shimDir = joinPath(prefix, "share", "overlap", "shim");
+  layout.overlapIncludeDir = joinPath(prefix, {"include"});
+  layout.shimDir = joinPath(prefix, {"share", "overlap", "shim"});
   const bool complete =
-      llvm::sys::fs::exists(joinPath(layout.overlapIncludeDir, "overlap", "annotate.h")) &&
-      llvm::sys::fs::exists(joinPath(layout.shimDir, "texture_fetch_functions.h"));
+      llvm::sys::fs::exists(joinPath(layout.overlapIncludeDir, {"overlap", "annotate.h"})) &&
+      llvm::sys::fs::exists(joinPath(layout.shimDir, {"texture_fetch_functions.h"}));
   if (!complete)
     return std::nullopt;
   return layout;

@@ -1,4 +1,4 @@
-#include "frontend/AnnotatedFunctionFinder.h"
+#include "frontend/AnnotatedDeclFinder.h"
 
 #include "frontend/AnnotationLocator.h"
 
@@ -11,24 +11,24 @@ namespace {
 
 class Finder : public clang::RecursiveASTVisitor<Finder> {
 public:
-  explicit Finder(std::vector<AnnotatedFunction>& found) : found_(found) {}
+  explicit Finder(std::vector<AnnotatedDecl>& found) : found_(found) {}
 
-  bool VisitFunctionDecl(clang::FunctionDecl* function) {
-    for (const auto* attribute : function->specific_attrs<clang::AnnotateAttr>()) {
+  bool VisitDecl(clang::Decl* decl) {
+    for (const auto* attribute : decl->specific_attrs<clang::AnnotateAttr>()) {
       if (!attribute->isInherited() && attribute->getAnnotation() == kKernelAnnotation)
-        found_.push_back({function, attribute});
+        found_.push_back({decl, attribute});
     }
     return true;
   }
 
 private:
-  std::vector<AnnotatedFunction>& found_;
+  std::vector<AnnotatedDecl>& found_;
 };
 
 } // namespace
 
-std::vector<AnnotatedFunction> findAnnotatedFunctions(clang::ASTContext& context) {
-  std::vector<AnnotatedFunction> found;
+std::vector<AnnotatedDecl> findAnnotatedDecls(clang::ASTContext& context) {
+  std::vector<AnnotatedDecl> found;
   Finder(found).TraverseDecl(context.getTranslationUnitDecl());
   return found;
 }

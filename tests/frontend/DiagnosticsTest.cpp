@@ -1,0 +1,338 @@
+// Located diagnostics through the whole generator: the first line printed is
+// "input.cu:LINE:COL: error: <message>" at the offending text (computed from the test source, not
+// written down), the quoted source line is that line of the input, and the caret stands under the
+// offending text's first character. Covers the annotation checker's findings mapped from offsets
+// into (multi-line) annotation text, the frontend's own checks, and clang's errors in user code.
+#include "FrontendTestSupport.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+namespace overlap::frontend {
+namespace {
+
+using testing::parseDiagnostics;
+using testing::Position;
+using testing::positionOf;
+using testing::PrintedDiagnostic;
+using testing::runOnCode;
+
+// The saxpy kernel with its annotation clauses replaceable one by one.
+struct Saxpy {
+  std::string partition = "partition(n) offset(n)";
+  std::string extents = "extent(x, y: n)";
+  std::string data = "copyin(x[lo:hi]) copy(y[lo:hi])";
+  std::string launch = "launch(grid: ceil_div(len, 256), block: 256)";
+  std::string signature = "__global__ void saxpy(int n, float a, const float* x, float* y)";
+
+  std::string str() const {
+    return "#include <overlap/annotate.h>\n"
+           "\n"
+           "OVERLAP_KERNEL(" +
+           partition + "\n               " + extents + "\n               " + data +
+           "\n               " + launch + ")\n" + signature +
+           " {\n"
+           "  const int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+           "  if (i < n)\n"
+           "    y[i] = a * x[i] + y[i];\n"
+           "}\n";
+  }
+};
+
+// Runs the generator on `code` and checks that it fails, writes nothing, and that its first
+// diagnostic has `severity`, sits at the first occurrence of `marker` (at `occurrence`-th if
+// given), contains `message`, quotes the marker's line and carets its first character.
+void expectFirstDiagnostic(const std::string& code, const std::string& marker,
+                           const std::string& message, const std::string& severity = "error") {
+  SCOPED_TRACE("source:\n" + code);
+  const InMemoryResult run = runOnCode(code);
+  EXPECT_FALSE(run.result.ok());
+  EXPECT_FALSE(run.result.files.has_value());
+  EXPECT_GT(run.result.frontend.errorCount, 0u);
+  const std::vector<PrintedDiagnostic> printed = parseDiagnostics(run.diagnostics);
+  ASSERT_FALSE(printed.empty()) << "no diagnostics in:\n" << run.diagnostics;
+  const Position at = positionOf(code, marker);
+  const std::string expectedStart = "input.cu:" + std::to_string(at.line) + ":" +
+                                    std::to_string(at.column) + ": " + severity + ": ";
+  const PrintedDiagnostic& first = printed.front();
+  EXPECT_EQ(run.diagnostics.rfind(first.header, 0), 0u)
+      << "the output does not start with a diagnostic:\n"
+      << run.diagnostics;
+  EXPECT_EQ(first.header.substr(0, expectedStart.size()), expectedStart) << run.diagnostics;
+  EXPECT_NE(first.header.find(message, expectedStart.size()), std::string::npos)
+      << "expected the message to contain: " << message << "\n"
+      << run.diagnostics;
+  EXPECT_EQ(first.sourceLine, testing::lineOf(code, at.line)) << run.diagnostics;
+  EXPECT_EQ(first.caretColumn, at.column) << run.diagnostics;
+}
+
+// --- the annotation checker's findings, mapped into the file -----------------------------------
+
+TEST(Diagnostics, UnknownClauseOnTheFirstAnnotationLine) {
+  Saxpy kernel;
+  kernel.partition = "partitoin(n) offset(n)";
+  expectFirstDiagnostic(kernel.str(), "partitoin", "unknown clause 'partitoin'");
+}
+
+TEST(Diagnostics, UnknownClauseOnALaterAnnotationLine) {
+  Saxpy kernel;
+  kernel.launch = "lunch(grid: ceil_div(len, 256), block: 256)";
+  expectFirstDiagnostic(kernel.str(), "lunch", "did you mean 'launch'?");
+}
+
+TEST(Diagnostics, UnknownNameInTheMiddleOfAMultiLineAnnotation) {
+  Saxpy kernel;
+  kernel.extents = "extent(x, y: count)";
+  expectFirstDiagnostic(kernel.str(), "count", "'count' is not a parameter of kernel 'saxpy'");
+}
+
+TEST(Diagnostics, ErrorAfterACommentWithParenthesesInsideTheAnnotation) {
+  Saxpy kernel;
+  kernel.extents = "/* sizes (in elements) )) */ extent(x, y: n) // (\n               ";
+  kernel.data = "copyin(x[lo:hi]) copy(y[lo:hi]) copy(z[lo:hi])";
+  expectFirstDiagnostic(kernel.str(), "z[lo", "'z' is not a parameter");
+}
+
+TEST(Diagnostics, AnnotationSpreadOverManyLinesWithIndentation) {
+  const std::string code = "#include <overlap/annotate.h>\n"
+                           "OVERLAP_KERNEL(\n"
+                           "    partition(n)\n"
+                           "    offset(n)\n"
+                           "    extent(x, y: n)\n"
+                           "    copyin(x[lo:hi])\n"
+                           "    copy(y[lo:hi])\n"
+                           "    launch(grid: ceil_div(len, 256),\n"
+                           "           block: 256,\n"
+                           "           sharde: 0))\n"
+                           "__global__ void saxpy(int n, float a, const float* x, float* y) {}\n";
+  expectFirstDiagnostic(code, "sharde", "unknown launch key 'sharde'");
+}
+
+TEST(Diagnostics, FloatParameterInAnExpression) {
+  Saxpy kernel;
+  kernel.extents = "extent(x, y: n * a)";
+  expectFirstDiagnostic(kernel.str(), "a)", "parameter 'a' has type 'float'");
+}
+
+TEST(Diagnostics, ChunkBoundInThePartition) {
+  Saxpy kernel;
+  kernel.partition = "partition(hi) offset(n)";
+  expectFirstDiagnostic(kernel.str(), "hi)", "'hi' cannot be used in the partition extent");
+}
+
+TEST(Diagnostics, ShiftOperatorIsNotSupported) {
+  Saxpy kernel;
+  kernel.launch = "launch(grid: len << 2, block: 256)";
+  expectFirstDiagnostic(kernel.str(), "<<", "'<<'");
+}
+
+TEST(Diagnostics, SameArrayInTwoDataClauses) {
+  Saxpy kernel;
+  kernel.data = "copyin(x[lo:hi], y[lo:hi]) copyout(y[lo:hi])";
+  // Reported where the array is named the second time.
+  expectFirstDiagnostic(kernel.str(), "y[lo:hi])\n", "'y' is already in copyin");
+}
+
+TEST(Diagnostics, DivisionByLiteralZero) {
+  Saxpy kernel;
+  kernel.launch = "launch(grid: ceil_div(len, 0), block: 256)";
+  expectFirstDiagnostic(kernel.str(), "0)", "division by zero");
+}
+
+TEST(Diagnostics, PointerWithoutDirectionPointsAtTheAnnotation) {
+  Saxpy kernel;
+  kernel.extents = "extent(y: n)";
+  kernel.data = "copy(y[lo:hi])";
+  // The finding has no offending text of its own: it is placed at the annotation's start.
+  const InMemoryResult run = runOnCode(kernel.str());
+  EXPECT_FALSE(run.result.ok());
+  EXPECT_NE(run.diagnostics.find("pointer parameter 'x' has no direction"), std::string::npos)
+      << run.diagnostics;
+  const std::vector<PrintedDiagnostic> printed = parseDiagnostics(run.diagnostics);
+  ASSERT_FALSE(printed.empty());
+  const Position annotationStart = positionOf(kernel.str(), "partition(");
+  EXPECT_EQ(
+      printed.front().header.rfind("input.cu:" + std::to_string(annotationStart.line) + ":", 0), 0u)
+      << run.diagnostics;
+}
+
+TEST(Diagnostics, TemplateKernelIsReportedAtItsAnnotation) {
+  const std::string code = "#include <overlap/annotate.h>\n"
+                           "template <class T>\n"
+                           "OVERLAP_KERNEL(partition(n) offset(n) extent(y: n) copy(y[lo:hi])\n"
+                           "               launch(grid: len, block: 1))\n"
+                           "__global__ void twice(int n, T* y) {}\n";
+  expectFirstDiagnostic(code, "partition(n)", "'twice' is a template");
+}
+
+TEST(Diagnostics, EveryKernelOfTheFileIsChecked) {
+  Saxpy first;
+  first.launch = "lunch(grid: ceil_div(len, 256), block: 256)";
+  Saxpy second;
+  second.extents = "extent(x, y: count)";
+  second.signature = "__global__ void saxpy2(int n, float a, const float* x, float* y)";
+  const std::string code = first.str() + second.str();
+  const InMemoryResult run = runOnCode(code);
+  EXPECT_FALSE(run.result.ok());
+  const std::vector<PrintedDiagnostic> printed = parseDiagnostics(run.diagnostics);
+  ASSERT_EQ(printed.size(), 2u) << run.diagnostics;
+  const Position lunch = positionOf(code, "lunch");
+  const Position count = positionOf(code, "count"); // only in the second annotation
+  EXPECT_EQ(printed[0].header.rfind("input.cu:" + std::to_string(lunch.line) + ":" +
+                                        std::to_string(lunch.column) + ": error: ",
+                                    0),
+            0u)
+      << run.diagnostics;
+  EXPECT_EQ(printed[1].header.rfind("input.cu:" + std::to_string(count.line) + ":" +
+                                        std::to_string(count.column) + ": error: ",
+                                    0),
+            0u)
+      << run.diagnostics;
+}
+
+// --- the frontend's own checks ------------------------------------------------------------------
+
+TEST(Diagnostics, AnnotationOnAHostFunction) {
+  const std::string code = "#include <overlap/annotate.h>\n"
+                           "OVERLAP_KERNEL(partition(n) offset(n))\n"
+                           "void scale(int n, float* x) {}\n";
+  expectFirstDiagnostic(code, "scale(",
+                        "'scale' is marked OVERLAP_KERNEL but is not a __global__ kernel");
+}
+
+TEST(Diagnostics, AnnotationOnADeviceFunction) {
+  const std::string code = "#include <overlap/annotate.h>\n"
+                           "OVERLAP_KERNEL(partition(n) offset(n))\n"
+                           "__device__ float twice(float v) { return 2 * v; }\n";
+  expectFirstDiagnostic(code, "twice", "'twice' is marked OVERLAP_KERNEL but is not a __global__");
+}
+
+TEST(Diagnostics, AnnotationOnAVariable) {
+  const std::string code = "#include <overlap/annotate.h>\n"
+                           "OVERLAP_KERNEL(partition(n)) int counter;\n";
+  expectFirstDiagnostic(code, "counter", "is on 'counter', which is not a function");
+}
+
+TEST(Diagnostics, KernelDeclaredButNotDefined) {
+  Saxpy kernel;
+  std::string code = kernel.str();
+  code = code.substr(0, code.find(" {\n")) + ";\n";
+  expectFirstDiagnostic(code, "saxpy(int",
+                        "kernel 'saxpy' is annotated but not defined in this file");
+}
+
+TEST(Diagnostics, KernelAnnotatedOnDeclarationAndDefinition) {
+  const std::string annotation = "OVERLAP_KERNEL(partition(n) offset(n) extent(y: n) "
+                                 "copy(y[lo:hi]) launch(grid: len, block: 1))\n";
+  const std::string code = "#include <overlap/annotate.h>\n" + annotation +
+                           "__global__ void twice(int n, float* y);\n" + annotation +
+                           "__global__ void twice(int n, float* y) {}\n";
+  const InMemoryResult run = runOnCode(code);
+  EXPECT_FALSE(run.result.ok());
+  const std::vector<PrintedDiagnostic> printed = parseDiagnostics(run.diagnostics);
+  ASSERT_EQ(printed.size(), 2u) << run.diagnostics;
+  EXPECT_EQ(printed[0].header,
+            "input.cu:4:1: error: kernel 'twice' is annotated twice; keep one OVERLAP_KERNEL");
+  EXPECT_EQ(printed[0].caretColumn, 1u);
+  EXPECT_EQ(printed[1].header, "input.cu:2:1: note: the first annotation is here");
+}
+
+TEST(Diagnostics, KernelInsideANamedNamespace) {
+  Saxpy kernel;
+  const std::string full = kernel.str();
+  const std::size_t annotation = full.find("OVERLAP_KERNEL");
+  const std::string code = full.substr(0, annotation) + "namespace blas {\n" +
+                           full.substr(annotation) + "} // namespace blas\n";
+  expectFirstDiagnostic(code, "saxpy(int", "is declared inside namespace 'blas'");
+}
+
+TEST(Diagnostics, KernelInsideAnAnonymousNamespaceIsFine) {
+  Saxpy kernel;
+  const std::string full = kernel.str();
+  const std::size_t annotation = full.find("OVERLAP_KERNEL");
+  const std::string code =
+      full.substr(0, annotation) + "namespace {\n" + full.substr(annotation) + "} // namespace\n";
+  const InMemoryResult run = runOnCode(code);
+  EXPECT_TRUE(run.result.ok()) << run.diagnostics;
+  EXPECT_EQ(run.diagnostics, "");
+}
+
+TEST(Diagnostics, AnnotationHiddenInAnotherMacro) {
+  const std::string code =
+      "#include <overlap/annotate.h>\n"
+      "#define ELEMENTWISE OVERLAP_KERNEL(partition(n) offset(n) extent(y: n) \\\n"
+      "    copy(y[lo:hi]) launch(grid: ceil_div(len, 256), block: 256))\n"
+      "ELEMENTWISE\n"
+      "__global__ void twice(int n, float* y) {}\n";
+  expectFirstDiagnostic(code, "ELEMENTWISE\n",
+                        "directly before the kernel, not through another macro");
+}
+
+TEST(Diagnostics, RawAnnotateAttributeInsteadOfTheMacro) {
+  const std::string code = "__attribute__((annotate(\"overlap.kernel\")))\n"
+                           "__global__ void twice(int n, float* y) {}\n";
+  expectFirstDiagnostic(code, "annotate(", "must be written as OVERLAP_KERNEL(...)");
+}
+
+TEST(Diagnostics, FileWithoutAnnotations) {
+  const std::string code = "#include <overlap/annotate.h>\n"
+                           "__global__ void twice(int n, float* y) {}\n";
+  const InMemoryResult run = runOnCode(code);
+  EXPECT_FALSE(run.result.ok());
+  const std::vector<PrintedDiagnostic> printed = parseDiagnostics(run.diagnostics);
+  ASSERT_EQ(printed.size(), 1u) << run.diagnostics;
+  EXPECT_EQ(printed[0].header.rfind("input.cu:1:1: error: no OVERLAP_KERNEL annotations in "
+                                    "input.cu",
+                                    0),
+            0u)
+      << run.diagnostics;
+}
+
+// --- errors in the user's code: clang's own diagnostics -----------------------------------------
+
+TEST(Diagnostics, KernelBodyThatDoesNotCompile) {
+  Saxpy kernel;
+  std::string code = kernel.str();
+  code.replace(code.find("a * x[i]"), 1, "alpha");
+  expectFirstDiagnostic(code, "alpha", "use of undeclared identifier 'alpha'");
+}
+
+TEST(Diagnostics, MissingIncludedHeader) {
+  const std::string code = Saxpy().str();
+  const std::string withInclude = "#include \"kernels/common.h\"\n" + code;
+  expectFirstDiagnostic(withInclude, "\"kernels/common.h\"", "'kernels/common.h' file not found",
+                        "fatal error");
+}
+
+TEST(Diagnostics, MissingOverlapHeaderIsExplained) {
+  std::string code = Saxpy().str();
+  code.erase(0, code.find('\n') + 1); // no #include <overlap/annotate.h>
+  const InMemoryResult run = runOnCode(code);
+  EXPECT_FALSE(run.result.ok());
+  const std::vector<PrintedDiagnostic> printed = parseDiagnostics(run.diagnostics);
+  ASSERT_GE(printed.size(), 2u) << run.diagnostics;
+  // Clang's own complaint comes first; the generator's explanation is the last one.
+  const Position use = positionOf(code, "OVERLAP_KERNEL");
+  const std::string expected = "input.cu:" + std::to_string(use.line) + ":" +
+                               std::to_string(use.column) +
+                               ": error: OVERLAP_KERNEL is not defined; add '#include "
+                               "<overlap/annotate.h>' before its first use";
+  EXPECT_EQ(printed.back().header, expected) << run.diagnostics;
+  EXPECT_EQ(printed.back().caretColumn, use.column);
+}
+
+TEST(Diagnostics, UserCompilerArgumentsReachClang) {
+  // Without -DELEMENT=float the kernel does not compile; with it, it does.
+  Saxpy kernel;
+  kernel.signature = "__global__ void saxpy(int n, float a, const ELEMENT* x, ELEMENT* y)";
+  const InMemoryResult without = runOnCode(kernel.str());
+  EXPECT_FALSE(without.result.ok());
+  EXPECT_NE(without.diagnostics.find("unknown type name 'ELEMENT'"), std::string::npos)
+      << without.diagnostics;
+  const InMemoryResult with = runOnCode(kernel.str(), "input.cu", {"-DELEMENT=float"});
+  EXPECT_TRUE(with.result.ok()) << with.diagnostics;
+}
+
+} // namespace
+} // namespace overlap::frontend
