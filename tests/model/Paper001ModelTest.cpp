@@ -204,5 +204,20 @@ TEST(Paper001, HybridIsEquationFiveWithTheBidirectionalParameters) {
       eq5_two_engines(slowed, 4));
 }
 
+TEST(Paper001, HybridPrefersTheExplicitMappedParameters) {
+  const StreamedCall call = example();
+  HardwareProfile profile = profile_of(call, 1, false);
+  profile.host_to_device.bidirectional_seconds_per_byte = 0.02;
+  profile.host_to_device.with_mapped_seconds_per_byte = 0.03;
+  profile.device_to_host.with_mapped_seconds_per_byte = 0.05;
+  StreamedCall slowed = call;
+  slowed.host_to_device.seconds_per_byte = 0.03;
+  slowed.device_to_host.seconds_per_byte = 0.05;
+  const Model model;
+  EXPECT_DOUBLE_EQ(
+      *model.predict_seconds(profile, workload_of(call), {Variant::Hybrid, 4, IssueOrder{}}),
+      eq5_two_engines(slowed, 4));
+}
+
 } // namespace
 } // namespace overlap::model::paper001

@@ -135,6 +135,24 @@ TEST(PipelineSimulator, BidirectionalSlowdownMatchesPaper002) {
   EXPECT_DOUBLE_EQ(makespan(ops, device), 12);
 }
 
+TEST(PipelineSimulator, CopiesAgainstMappedTrafficRunAtTheirOwnG) {
+  // Hybrid: a copy in while a kernel writes results through mapped memory.
+  HardwareProfile device = testing::ideal_device(2, false, 90);
+  device.host_to_device.bidirectional_seconds_per_byte = 1.5;
+  device.host_to_device.with_mapped_seconds_per_byte = 2;
+  device.mapped_write_seconds_per_byte = 1;
+  SimOp writer = kernel(1, 0);
+  writer.mapped_write_bytes = 2; // 2 s, its direction is not slowed
+  // The copy moves 1 B in those 2 s at 2 s/B, then its last 2 B alone at 1 s/B.
+  EXPECT_DOUBLE_EQ(makespan({copy_in(0, 3), writer}, device), 4);
+  // Without an explicit-mapped G, the bidirectional one: 2/1.5 B in 2 s, the rest alone.
+  device.host_to_device.with_mapped_seconds_per_byte = 0;
+  EXPECT_DOUBLE_EQ(makespan({copy_in(0, 3), writer}, device), 2 + (3 - 2 / 1.5));
+  // Copies both ways use the bidirectional G even if an explicit-mapped G is known.
+  device.host_to_device.with_mapped_seconds_per_byte = 2;
+  EXPECT_DOUBLE_EQ(makespan({copy_in(0, 3), copy_out(1, 2)}, device), 2 + (3 - 2 / 1.5));
+}
+
 TEST(PipelineSimulator, MappedKernelOverlapsComputeAndBothDirections) {
   HardwareProfile device = testing::ideal_device(2, false, 90);
   device.mapped_read_seconds_per_byte = 2;

@@ -26,12 +26,15 @@ TEST(ProfileCompletion, CompleteProfileNeedsNoAssumption) {
 }
 
 TEST(ProfileCompletion, TeslaK20FromTableTwoUsesTheBidirectionalG) {
-  // Paper 001 publishes only the K20's G with both directions busy (Table II, ms/B).
+  // Paper 001 publishes only the K20's G with both directions busy and with mapped traffic the
+  // other way (Table II, converted from ms/B).
   HardwareProfile k20;
   k20.name = "tesla-k20-pcie2";
   k20.copy_engines = 2;
   k20.host_to_device.bidirectional_seconds_per_byte = 1.741965e-10;
   k20.device_to_host.bidirectional_seconds_per_byte = 1.747120e-10;
+  k20.host_to_device.with_mapped_seconds_per_byte = 2.491988e-10;
+  k20.device_to_host.with_mapped_seconds_per_byte = 2.236644e-10;
   const CompletedProfile completed = complete_profile(k20);
   EXPECT_DOUBLE_EQ(completed.profile.host_to_device.seconds_per_byte, 1.741965e-10);
   EXPECT_DOUBLE_EQ(completed.profile.device_to_host.seconds_per_byte, 1.747120e-10);
@@ -40,6 +43,16 @@ TEST(ProfileCompletion, TeslaK20FromTableTwoUsesTheBidirectionalG) {
   EXPECT_TRUE(mentions(completed.assumptions, "host to device: one-way G unknown"));
   EXPECT_TRUE(mentions(completed.assumptions, "device to host: L+o unknown"));
   EXPECT_TRUE(mentions(completed.assumptions, "mapped reads: G unknown"));
+  EXPECT_FALSE(mentions(completed.assumptions, "mapped traffic the other way"));
+  EXPECT_DOUBLE_EQ(completed.profile.host_to_device.with_mapped_seconds_per_byte, 2.491988e-10);
+}
+
+TEST(ProfileCompletion, UnknownExplicitMappedGTakesTheBidirectionalG) {
+  HardwareProfile profile = testing::h100_like();
+  profile.host_to_device.with_mapped_seconds_per_byte = 0;
+  const CompletedProfile completed = complete_profile(profile);
+  EXPECT_DOUBLE_EQ(completed.profile.host_to_device.with_mapped_seconds_per_byte, 1 / 46.5e9);
+  EXPECT_TRUE(mentions(completed.assumptions, "host to device: G against mapped traffic"));
 }
 
 TEST(ProfileCompletion, TitanHasNoBidirectionalGAndNeedsNone) {

@@ -42,8 +42,9 @@ inline HardwareProfile ideal_device(int copy_engines, bool implicit_synchronizat
 }
 
 // The H100 on PCIe Gen5 as issue 4 describes it: 55 GB/s one way, 93 GB/s both ways together
-// (46.5 GB/s each), 3 copy engines, 132 multiprocessors. Latencies, gaps and overheads are of the
-// order paper 001 and paper 002 report; they are test inputs, not measurements.
+// (46.5 GB/s each), 3 copy engines, 132 multiprocessors. Latencies, gaps, overheads, the mapped
+// G and the G against mapped traffic are of the order paper 001 and paper 002 report; they are
+// test inputs, not measurements.
 inline HardwareProfile h100_like() {
   HardwareProfile profile;
   profile.name = "h100-like";
@@ -57,6 +58,7 @@ inline HardwareProfile h100_like() {
     link->seconds_per_byte = 1 / 55e9;
     link->gap_s = 2e-6;
     link->bidirectional_seconds_per_byte = 1 / 46.5e9;
+    link->with_mapped_seconds_per_byte = 1 / 46.5e9;
   }
   profile.mapped_read_seconds_per_byte = 1 / 50e9;
   profile.mapped_write_seconds_per_byte = 1 / 50e9;

@@ -177,13 +177,16 @@ std::optional<double> Model::predict_seconds(const HardwareProfile& profile,
   }
   case Variant::Hybrid: {
     const int n = chunk_count(workload, candidate.streams);
+    // Table II's "explicit-mapped" G's where the profile has them, else the nearest measured.
+    const LinkDirection& hd = profile.host_to_device;
+    const LinkDirection& dh = profile.device_to_host;
     call.host_to_device.seconds_per_byte =
-        first_positive(profile.host_to_device.bidirectional_seconds_per_byte,
-                       call.host_to_device.seconds_per_byte);
-    call.device_to_host.seconds_per_byte =
-        first_positive(profile.device_to_host.bidirectional_seconds_per_byte,
-                       first_positive(profile.mapped_write_seconds_per_byte,
-                                      call.device_to_host.seconds_per_byte));
+        first_positive(hd.with_mapped_seconds_per_byte,
+                       first_positive(hd.bidirectional_seconds_per_byte, hd.seconds_per_byte));
+    call.device_to_host.seconds_per_byte = first_positive(
+        dh.with_mapped_seconds_per_byte,
+        first_positive(dh.bidirectional_seconds_per_byte,
+                       first_positive(profile.mapped_write_seconds_per_byte, dh.seconds_per_byte)));
     return eq5_two_engines(call, n);
   }
   }

@@ -78,7 +78,8 @@ double mapped_memory_bound(const Roofline& roofline);
 //              dominant-transfers estimate, each is a lower bound of the schedule in the other
 //              scenario, so the larger one applies. Implicit synchronization with 2 copy engines
 //              (not a category of the paper) uses the implicit-synchronization equations;
-//   Hybrid   = (5) with the G's measured while the other direction is busy (Table II).
+//   Hybrid   = (5) with the G's of Table II's "explicit-mapped" rows (copies one way, mapped
+//              traffic the other), or the bidirectional G's where the profile lacks them.
 // Broadcast inputs count as ordinary input bytes; the paper has no separate notion of them.
 class Model final : public PerformanceModel {
 public:

@@ -23,6 +23,13 @@ SimDevice sim_device_of(const HardwareProfile& profile, int hardware_queues) {
   device.hardware_queues = std::max(1, hardware_queues);
   device.host_to_device = profile.host_to_device;
   device.device_to_host = profile.device_to_host;
+  for (LinkDirection* link : {&device.host_to_device, &device.device_to_host}) {
+    // The slowdowns are ratios to G; unknown ones are no slowdown.
+    if (link->bidirectional_seconds_per_byte <= 0)
+      link->bidirectional_seconds_per_byte = link->seconds_per_byte;
+    if (link->with_mapped_seconds_per_byte <= 0)
+      link->with_mapped_seconds_per_byte = link->bidirectional_seconds_per_byte;
+  }
   device.mapped_read_seconds_per_byte = profile.mapped_read_seconds_per_byte > 0
                                             ? profile.mapped_read_seconds_per_byte
                                             : profile.host_to_device.seconds_per_byte;
@@ -262,20 +269,36 @@ private:
     return !flow.done && (flow.start <= now_ || same_time(flow.start, now_));
   }
 
-  // Bytes per second of `flow` while `active[d]` flows of direction d move bytes.
-  double rate(const Flow& flow, const int active[2]) const {
-    const LinkDirection& link = *link_[flow.direction];
+  // Flows moving bytes now, per direction: all of them, and the copies among them.
+  struct ActiveFlows {
+    int all[2] = {0, 0};
+    int copies[2] = {0, 0};
+  };
+
+  // Bytes per second of `flow` given what else moves bytes. A copy with copies running the other
+  // way runs at the bidirectional G; with only mapped traffic the other way, at the G measured
+  // for that (Table II's "explicit-mapped"); mapped traffic with anything the other way is
+  // slowed as the copies of its direction are by the other direction's copies.
+  double rate(const Flow& flow, const ActiveFlows& active) const {
+    const int direction = flow.direction;
+    const LinkDirection& link = *link_[direction];
+    const bool opposite_busy = active.all[1 - direction] > 0;
     double seconds_per_byte = link.seconds_per_byte;
-    if (flow.kind == FlowKind::Mapped)
-      seconds_per_byte = mapped_seconds_per_byte_[flow.direction];
-    else if (flow.kind == FlowKind::PageableCopy && link.pageable_seconds_per_byte > 0)
-      seconds_per_byte = link.pageable_seconds_per_byte;
-    if (active[1 - flow.direction] > 0 && link.bidirectional_seconds_per_byte > 0 &&
-        link.seconds_per_byte > 0)
-      seconds_per_byte *= link.bidirectional_seconds_per_byte / link.seconds_per_byte;
-    if (seconds_per_byte <= 0)
+    if (flow.kind == FlowKind::Mapped) {
+      seconds_per_byte = mapped_seconds_per_byte_[direction];
+      if (opposite_busy)
+        seconds_per_byte *= link.bidirectional_seconds_per_byte / link.seconds_per_byte;
+    } else {
+      if (flow.kind == FlowKind::PageableCopy && link.pageable_seconds_per_byte > 0)
+        seconds_per_byte = link.pageable_seconds_per_byte;
+      if (opposite_busy)
+        seconds_per_byte *= (active.copies[1 - direction] > 0 ? link.bidirectional_seconds_per_byte
+                                                              : link.with_mapped_seconds_per_byte) /
+                            link.seconds_per_byte;
+    }
+    if (!(seconds_per_byte > 0))
       return kInfinity;
-    return 1.0 / (seconds_per_byte * active[flow.direction]);
+    return 1.0 / (seconds_per_byte * active.all[direction]);
   }
 
   void advance_to_next_event() {
@@ -288,10 +311,12 @@ private:
                state.compute_end > now_)
         next = std::min(next, state.compute_end);
     }
-    int active[2] = {0, 0};
+    ActiveFlows active;
     for (const Flow& flow : flows_)
-      if (is_active(flow))
-        ++active[flow.direction];
+      if (is_active(flow)) {
+        ++active.all[flow.direction];
+        active.copies[flow.direction] += flow.kind != FlowKind::Mapped;
+      }
     std::vector<double> rates(flows_.size(), 0);
     for (std::size_t f = 0; f < flows_.size(); ++f) {
       const Flow& flow = flows_[f];

@@ -19,8 +19,11 @@
 //   stream, has completed.
 // - The link: LogGP per transfer (paper 001 §V): a transfer that starts on an idle engine pays
 //   L+o, one that follows the previous transfer of its direction back to back pays g; then its
-//   bytes flow at 1/G. While bytes flow in both directions at once, each direction runs at its
-//   bidirectional G (paper 001 Table II, paper 002 §4.1.2); flows of one direction share it.
+//   bytes flow at 1/G. While copies run in both directions at once, each runs at its
+//   bidirectional G (paper 001 Table II, paper 002 §4.1.2); a copy against mapped traffic the
+//   other way runs at the G measured for that (Table II "explicit-mapped"); mapped traffic
+//   against anything the other way is slowed by its direction's bidirectional ratio. Flows of one
+//   direction share it.
 // - Kernels reading or writing mapped host memory carry link flows of their own (Mapped reads
 //   and writes, Hybrid writes) and finish when their compute time and their flows are done.
 #pragma once
@@ -61,7 +64,8 @@ struct SimDevice {
   bool hyper_q = true;
   int hardware_queues = 8;
 
-  // A pageable G of 0 falls back to the pinned G.
+  // A pageable G of 0 falls back to the pinned G. sim_device_of replaces an unknown
+  // bidirectional G by G and an unknown G with mapped traffic by the bidirectional G.
   LinkDirection host_to_device;
   LinkDirection device_to_host;
   // G of kernels reading / writing mapped host memory, alone on the link.

@@ -19,6 +19,13 @@ void complete_direction(const char* name, LinkDirection& link, bool two_copy_eng
   if (link.bidirectional_seconds_per_byte <= 0 && two_copy_engines)
     assumptions.push_back(prefix + "bidirectional G unknown; copies in the other direction are "
                                    "assumed not to slow it down");
+  if (link.with_mapped_seconds_per_byte <= 0) {
+    const bool bidirectional_known = link.bidirectional_seconds_per_byte > 0;
+    link.with_mapped_seconds_per_byte =
+        bidirectional_known ? link.bidirectional_seconds_per_byte : link.seconds_per_byte;
+    assumptions.push_back(prefix + "G against mapped traffic the other way (Hybrid) unknown; " +
+                          (bidirectional_known ? "the bidirectional G is used" : "no slowdown"));
+  }
   if (link.latency_s <= 0)
     assumptions.push_back(prefix + "L+o unknown; taken as 0");
   if (link.gap_s <= 0)

@@ -19,7 +19,8 @@ struct CompletedProfile {
 
 // Per direction: an unknown one-way G takes the bidirectional G (an upper bound: the direction is
 // never slower alone than with the other busy); an unknown bidirectional G means no slowdown; an
-// unknown mapped G takes the copy G of its direction. Unknown latencies, gaps and overheads stay 0
+// unknown G against mapped traffic the other way takes the bidirectional G; an unknown mapped G
+// takes the copy G of its direction. Unknown latencies, gaps and overheads stay 0
 // and are reported; so is a G that nothing can replace (transfers of that direction would be
 // predicted as free).
 CompletedProfile complete_profile(const HardwareProfile& profile);
