@@ -25,42 +25,63 @@ __global__ void gate_kernel(const volatile int* open, volatile int* timed_out,
 
 __global__ void empty_kernel() {}
 
-__global__ void mapped_read_kernel(const uint4* in, std::size_t vectors, const unsigned char* tail,
-                                   std::size_t tail_bytes, unsigned long long* sink) {
-  unsigned long long folded = 0;
-  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
-  for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < vectors;
-       i += stride) {
-    const uint4 v = in[i];
-    folded ^= (static_cast<unsigned long long>(v.x) << 32 | v.y) ^
-              (static_cast<unsigned long long>(v.z) << 32 | v.w);
-  }
-  if (blockIdx.x == 0 && threadIdx.x == 0)
-    for (std::size_t i = 0; i < tail_bytes; ++i)
-      folded ^= tail[i];
-  // A per-block fold of per-thread values: any single thread's value would let the compiler
-  // drop the loads of the others.
+template <MappedAccess kAccess>
+__global__ void mapped_traffic_kernel(uint4* data, std::size_t vectors, unsigned char* tail,
+                                      std::size_t tail_bytes, unsigned long long* sink,
+                                      const volatile int* stop, volatile int* timed_out,
+                                      long long timeout_ns) {
+  __shared__ int stop_seen;
   __shared__ unsigned long long block_fold;
-  if (threadIdx.x == 0)
-    block_fold = 0;
-  __syncthreads();
-  atomicXor(&block_fold, folded);
-  __syncthreads();
-  if (threadIdx.x == 0)
-    sink[blockIdx.x] = block_fold;
-}
-
-__global__ void mapped_write_kernel(uint4* out, std::size_t vectors, unsigned char* tail,
-                                    std::size_t tail_bytes) {
+  const unsigned long long start = global_nanoseconds();
   const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
-  for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < vectors;
-       i += stride) {
-    const unsigned value = static_cast<unsigned>(i);
-    out[i] = make_uint4(value, value ^ 0x5a5a5a5au, ~value, value * 2654435761u);
+  unsigned long long folded = 0;
+  for (unsigned pass = 0;; ++pass) {
+    for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+         i < vectors; i += stride) {
+      if (kAccess == MappedAccess::Write) {
+        const unsigned value = static_cast<unsigned>(i) + pass;
+        data[i] = make_uint4(value, value ^ 0x5a5a5a5au, ~value, value * 2654435761u);
+      } else {
+        const uint4 v = data[i];
+        folded ^= (static_cast<unsigned long long>(v.x) << 32 | v.y) ^
+                  (static_cast<unsigned long long>(v.z) << 32 | v.w);
+      }
+    }
+    if (stop == nullptr)
+      break;
+    // One thread per block polls, so the polls add no noticeable traffic to what is measured.
+    __syncthreads();
+    if (threadIdx.x == 0) {
+      int seen = *stop;
+      if (seen == 0 && static_cast<long long>(global_nanoseconds() - start) > timeout_ns) {
+        *timed_out = 1;
+        seen = 1;
+      }
+      stop_seen = seen;
+    }
+    __syncthreads();
+    if (stop_seen != 0)
+      break;
   }
-  if (blockIdx.x == 0 && threadIdx.x == 0)
-    for (std::size_t i = 0; i < tail_bytes; ++i)
-      tail[i] = static_cast<unsigned char>(i);
+  if (blockIdx.x == 0 && threadIdx.x == 0) {
+    for (std::size_t i = 0; i < tail_bytes; ++i) {
+      if (kAccess == MappedAccess::Write)
+        tail[i] = static_cast<unsigned char>(i);
+      else
+        folded ^= tail[i];
+    }
+  }
+  if (kAccess == MappedAccess::Read) {
+    // A per-block fold of per-thread values: any single thread's value would let the compiler
+    // drop the loads of the others.
+    if (threadIdx.x == 0)
+      block_fold = 0;
+    __syncthreads();
+    atomicXor(&block_fold, folded);
+    __syncthreads();
+    if (threadIdx.x == 0)
+      sink[blockIdx.x] = block_fold;
+  }
 }
 
 // The launch's own error, reported at the line of the launch.
@@ -69,36 +90,42 @@ Status launch_status(const char* launch, int line) {
   return error == cudaSuccess ? Status::success() : Status{error, launch, __FILE__, line};
 }
 
+// Errors of earlier calls were returned by those calls; what remains recorded is not this
+// launch's.
+void forget_reported_errors() {
+  (void)cudaGetLastError();
+}
+
 } // namespace
 
 Status launch_gate(const int* open, int* timed_out, long long timeout_ns, cudaStream_t stream) {
+  forget_reported_errors();
   gate_kernel<<<1, 1, 0, stream>>>(open, timed_out, timeout_ns);
   return launch_status("gate_kernel<<<1, 1, 0, stream>>>", __LINE__);
 }
 
 Status launch_empty(cudaStream_t stream) {
+  forget_reported_errors();
   empty_kernel<<<1, 1, 0, stream>>>();
   return launch_status("empty_kernel<<<1, 1, 0, stream>>>", __LINE__);
 }
 
-Status launch_mapped_read(const void* mapped, std::size_t bytes, unsigned long long* sink,
-                          int blocks, cudaStream_t stream) {
-  const std::size_t vectors = bytes / sizeof(uint4);
-  const unsigned char* base = static_cast<const unsigned char*>(mapped);
-  mapped_read_kernel<<<blocks, kMappedKernelThreads, 0, stream>>>(
-      static_cast<const uint4*>(mapped), vectors, base + vectors * sizeof(uint4),
-      bytes - vectors * sizeof(uint4), sink);
-  return launch_status("mapped_read_kernel<<<blocks, kMappedKernelThreads, 0, stream>>>", __LINE__);
-}
-
-Status launch_mapped_write(void* mapped, std::size_t bytes, int blocks, cudaStream_t stream) {
-  const std::size_t vectors = bytes / sizeof(uint4);
-  unsigned char* base = static_cast<unsigned char*>(mapped);
-  mapped_write_kernel<<<blocks, kMappedKernelThreads, 0, stream>>>(
-      static_cast<uint4*>(mapped), vectors, base + vectors * sizeof(uint4),
-      bytes - vectors * sizeof(uint4));
-  return launch_status("mapped_write_kernel<<<blocks, kMappedKernelThreads, 0, stream>>>",
-                       __LINE__);
+Status launch_mapped_traffic(const MappedTraffic& t, cudaStream_t stream) {
+  const std::size_t vectors = t.bytes / sizeof(uint4);
+  unsigned char* base = static_cast<unsigned char*>(t.mapped);
+  unsigned char* tail = base + vectors * sizeof(uint4);
+  const std::size_t tail_bytes = t.bytes - vectors * sizeof(uint4);
+  forget_reported_errors();
+  if (t.access == MappedAccess::Write) {
+    mapped_traffic_kernel<MappedAccess::Write><<<t.blocks, kMappedKernelThreads, 0, stream>>>(
+        static_cast<uint4*>(t.mapped), vectors, tail, tail_bytes, t.sink, t.stop, t.timed_out,
+        t.timeout_ns);
+    return launch_status("mapped_traffic_kernel<Write><<<blocks, 256, 0, stream>>>", __LINE__);
+  }
+  mapped_traffic_kernel<MappedAccess::Read><<<t.blocks, kMappedKernelThreads, 0, stream>>>(
+      static_cast<uint4*>(t.mapped), vectors, tail, tail_bytes, t.sink, t.stop, t.timed_out,
+      t.timeout_ns);
+  return launch_status("mapped_traffic_kernel<Read><<<blocks, 256, 0, stream>>>", __LINE__);
 }
 
 } // namespace overlap::calibration

@@ -1,4 +1,6 @@
 // The kernels the calibration launches, callable from host C++ (implemented in a .cu file).
+// Each launch first clears the runtime's record of an earlier, already reported error, so the
+// status it returns is the launch's own.
 #pragma once
 
 #include "overlap/status.h"
@@ -18,12 +20,25 @@ Status launch_gate(const int* open, int* timed_out, long long timeout_ns, cudaSt
 // Does nothing: what launch overhead is measured with (paper 002 §4.1.3).
 Status launch_empty(cudaStream_t stream);
 
-// Read or write `bytes` of mapped host memory (a device pointer of it), 16 bytes per access,
-// over `blocks` blocks: the traffic of the Mapped and Hybrid variants. The read kernel folds what
-// it reads into sink[blockIdx.x] so the loads are not optimized away.
-Status launch_mapped_read(const void* mapped, std::size_t bytes, unsigned long long* sink,
-                          int blocks, cudaStream_t stream);
-Status launch_mapped_write(void* mapped, std::size_t bytes, int blocks, cudaStream_t stream);
+enum class MappedAccess : unsigned char { Read, Write };
+
+// Reads or writes `bytes` of mapped host memory (`mapped` is its device pointer), 16 bytes per
+// access, over `blocks` blocks: the traffic of the Mapped and Hybrid variants. Reads are folded
+// into sink[blockIdx.x] so they are not optimized away. With `stop` null the kernel makes one
+// pass; otherwise it repeats passes until the host sets *stop (a device pointer of mapped
+// memory), so its traffic lasts as long as whatever it is meant to disturb, and gives up after
+// `timeout_ns`, setting *timed_out.
+struct MappedTraffic {
+  MappedAccess access = MappedAccess::Read;
+  void* mapped = nullptr;
+  std::size_t bytes = 0;
+  unsigned long long* sink = nullptr;
+  int blocks = 1;
+  const int* stop = nullptr;
+  int* timed_out = nullptr;
+  long long timeout_ns = 0;
+};
+Status launch_mapped_traffic(const MappedTraffic& traffic, cudaStream_t stream);
 
 constexpr int kMappedKernelThreads = 256;
 

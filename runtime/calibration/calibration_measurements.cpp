@@ -77,6 +77,7 @@ std::string measurements_to_json(const CalibrationMeasurements& m) {
   out["kernel_launch_seconds"] = m.kernel_launch_seconds;
   out["launch_sync_seconds"] = m.launch_sync_seconds;
   out["stream_rounds"] = series_to_json(m.stream_rounds);
+  out["skipped"] = m.skipped;
   return out.dump(1) + "\n";
 }
 
@@ -108,6 +109,7 @@ std::string measurements_from_json(const std::string& text, const std::string& o
     m.kernel_launch_seconds = j.at("kernel_launch_seconds").get<std::vector<double>>();
     m.launch_sync_seconds = j.at("launch_sync_seconds").get<std::vector<double>>();
     m.stream_rounds = series_from_json(j.at("stream_rounds"));
+    m.skipped = j.at("skipped").get<std::vector<std::string>>();
     *measurements = std::move(m);
     return {};
   } catch (const std::exception& e) {

@@ -52,6 +52,7 @@ struct CalibrationMeasurements {
   std::vector<double> kernel_launch_seconds; // per launch, one value per repeat
   std::vector<double> launch_sync_seconds;   // per launch + synchronize, one value per repeat
   Series stream_rounds;                      // x = streams of a minimal streamed round: t_sc
+  std::vector<std::string> skipped;          // optional measurements that failed, and why
 };
 
 std::string measurements_to_json(const CalibrationMeasurements& measurements);

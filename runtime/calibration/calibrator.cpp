@@ -41,21 +41,40 @@ Status measure_series(const std::vector<double>& xs, int warmup, int repeats, co
   return Status::success();
 }
 
+// Leaves `samples` alone unless every run succeeds.
 Status measure_samples(int warmup, int repeats, const std::function<Status(double*)>& one,
                        std::vector<double>* samples) {
+  std::vector<double> measured;
   for (int i = 0; i < warmup + repeats; ++i) {
     double seconds = 0;
     OVERLAP_TRY(one(&seconds));
     if (i >= warmup)
-      samples->push_back(seconds);
+      measured.push_back(seconds);
   }
+  *samples = std::move(measured);
   return Status::success();
 }
 
-// Numbers the steps and reports how long each took.
+// Numbers the steps and reports how long each took. A failed optional step is recorded in
+// `skipped` and its parameter stays unknown, unless the failure left the device unusable.
 class Steps {
 public:
-  Steps(const Progress& progress, int total) : progress_(progress), total_(total) {}
+  Steps(const Progress& progress, int total, std::vector<std::string>* skipped)
+      : progress_(progress), total_(total), skipped_(skipped) {}
+
+  Status optional(const std::string& what, const std::function<Status()>& step) {
+    const Status status = run(what, step);
+    if (status.ok())
+      return status;
+    const cudaError_t device = cudaDeviceSynchronize();
+    if (device != cudaSuccess)
+      return status;
+    (void)cudaGetLastError(); // reported here; later launches must not see it as theirs
+    skipped_->push_back(what + ": " + status.message());
+    if (progress_)
+      progress_("       skipped, the parameter stays unknown: " + status.message());
+    return Status::success();
+  }
 
   Status run(const std::string& what, const std::function<Status()>& step) {
     char prefix[32];
@@ -75,6 +94,7 @@ public:
 private:
   const Progress& progress_;
   int total_;
+  std::vector<std::string>* skipped_;
   int done_ = 0;
 };
 
@@ -118,7 +138,7 @@ LinkBenchLimits limits_for(const CalibrationPlan& plan, const AccuracyPlan* accu
 Status measure_link(LinkBench& bench, const CalibrationPlan& plan, const Progress& progress,
                     CalibrationMeasurements* m) {
   const int steps_per_direction = 6;
-  Steps steps(progress, 2 * steps_per_direction + 4);
+  Steps steps(progress, 2 * steps_per_direction + 4, &m->skipped);
   const TransferDirection directions[] = {TransferDirection::HostToDevice,
                                           TransferDirection::DeviceToHost};
   const std::string repeats = " x " + std::to_string(plan.repeats) + " repeats";
@@ -164,7 +184,7 @@ Status measure_link(LinkBench& bench, const CalibrationPlan& plan, const Progres
                             }
                             return Status::success();
                           }));
-    OVERLAP_TRY(steps.run(
+    OVERLAP_TRY(steps.optional(
         name + " pageable G: " + std::to_string(plan.pageable_bytes.size()) + " sizes" + repeats,
         [&] {
           return measure_series(
@@ -174,7 +194,7 @@ Status measure_link(LinkBench& bench, const CalibrationPlan& plan, const Progres
               },
               &d.pageable_sizes);
         }));
-    OVERLAP_TRY(steps.run(
+    OVERLAP_TRY(steps.optional(
         name + " G against mapped traffic: " + std::to_string(plan.with_mapped_bytes.size()) +
             " sizes" + repeats,
         [&] {
@@ -194,7 +214,7 @@ Status measure_link(LinkBench& bench, const CalibrationPlan& plan, const Progres
               },
               &d.with_mapped_sizes);
         }));
-    OVERLAP_TRY(steps.run(
+    OVERLAP_TRY(steps.optional(
         name + " mapped " + (direction == TransferDirection::HostToDevice ? "read" : "write") +
             " kernel: " + std::to_string(plan.mapped_kernel_bytes.size()) + " sizes" + repeats,
         [&] {
@@ -208,7 +228,7 @@ Status measure_link(LinkBench& bench, const CalibrationPlan& plan, const Progres
         }));
   }
 
-  OVERLAP_TRY(steps.run("bidirectional G: " + sizes + repeats, [&] {
+  OVERLAP_TRY(steps.optional("bidirectional G: " + sizes + repeats, [&] {
     std::vector<std::vector<double>> to_device(plan.size_bytes.size());
     std::vector<std::vector<double>> to_host(plan.size_bytes.size());
     for (int pass = 0; pass < plan.warmup + plan.repeats; ++pass) {
@@ -229,7 +249,7 @@ Status measure_link(LinkBench& bench, const CalibrationPlan& plan, const Progres
     }
     return Status::success();
   }));
-  OVERLAP_TRY(steps.run(
+  OVERLAP_TRY(steps.optional(
       "kernel launch overhead: " + std::to_string(plan.launch_count) + " empty kernels" + repeats,
       [&] {
         return measure_samples(
@@ -237,27 +257,27 @@ Status measure_link(LinkBench& bench, const CalibrationPlan& plan, const Progres
             [&](double* s) { return bench.launch_overhead(plan.launch_count, s); },
             &m->kernel_launch_seconds);
       }));
-  OVERLAP_TRY(steps.run("stream synchronization: " + std::to_string(plan.launch_sync_count) +
-                            " launch + synchronize" + repeats,
-                        [&] {
-                          return measure_samples(
-                              plan.warmup, plan.repeats,
-                              [&](double* s) {
-                                return bench.launch_sync_overhead(plan.launch_sync_count, s);
-                              },
-                              &m->launch_sync_seconds);
-                        }));
-  OVERLAP_TRY(steps.run("per-stream overhead t_sc: rounds on 1.." +
-                            std::to_string(plan.stream_counts.back()) + " streams" + repeats,
-                        [&] {
-                          return measure_series(
-                              as_doubles(plan.stream_counts), plan.warmup, plan.repeats,
-                              [&](double n, double* s) {
-                                return bench.streamed_round(static_cast<int>(n),
-                                                            plan.stream_round_bytes, s);
-                              },
-                              &m->stream_rounds);
-                        }));
+  OVERLAP_TRY(steps.optional("stream synchronization: " + std::to_string(plan.launch_sync_count) +
+                                 " launch + synchronize" + repeats,
+                             [&] {
+                               return measure_samples(
+                                   plan.warmup, plan.repeats,
+                                   [&](double* s) {
+                                     return bench.launch_sync_overhead(plan.launch_sync_count, s);
+                                   },
+                                   &m->launch_sync_seconds);
+                             }));
+  OVERLAP_TRY(steps.optional("per-stream overhead t_sc: rounds on 1.." +
+                                 std::to_string(plan.stream_counts.back()) + " streams" + repeats,
+                             [&] {
+                               return measure_series(
+                                   as_doubles(plan.stream_counts), plan.warmup, plan.repeats,
+                                   [&](double n, double* s) {
+                                     return bench.streamed_round(static_cast<int>(n),
+                                                                 plan.stream_round_bytes, s);
+                                   },
+                                   &m->stream_rounds);
+                             }));
   return Status::success();
 }
 

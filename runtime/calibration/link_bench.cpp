@@ -20,6 +20,12 @@ double seconds_since(Clock::time_point begin) {
   return std::chrono::duration<double>(Clock::now() - begin).count();
 }
 
+// The words of the gate buffer: what the host sets to release the device, what a kernel sets
+// when the host kept it waiting too long, and what stops endless mapped traffic.
+constexpr int kOpen = 0;
+constexpr int kTimedOut = 1;
+constexpr int kStop = 2;
+
 volatile int* gate_word(const PinnedBuffer& gate, int index) {
   return static_cast<volatile int*>(gate.as<int>() + index);
 }
@@ -47,9 +53,10 @@ Status LinkBench::create(const LinkBenchLimits& limits, std::unique_ptr<LinkBenc
     std::memset(b->pageable_.get(), 0x69, limits.max_pageable_bytes);
   }
 
-  OVERLAP_TRY(PinnedBuffer::allocate(2 * sizeof(int), &b->gate_));
-  *gate_word(b->gate_, 0) = 1;
-  *gate_word(b->gate_, 1) = 0;
+  OVERLAP_TRY(PinnedBuffer::allocate(3 * sizeof(int), &b->gate_));
+  *gate_word(b->gate_, kOpen) = 1;
+  *gate_word(b->gate_, kTimedOut) = 0;
+  *gate_word(b->gate_, kStop) = 1;
   int device = 0;
   OVERLAP_CUDA_TRY(cudaGetDevice(&device));
   int can_map = 0;
@@ -83,6 +90,7 @@ Status LinkBench::create(const LinkBenchLimits& limits, std::unique_ptr<LinkBenc
 
 LinkBench::~LinkBench() {
   release_gate();
+  stop_traffic();
   // Nothing may still copy into memory about to be freed; failures cannot be reported here.
   cudaDeviceSynchronize();
   cudaFree(device_in_);
@@ -93,17 +101,25 @@ LinkBench::~LinkBench() {
 void LinkBench::release_gate() {
   if (gate_.data()) {
     std::atomic_thread_fence(std::memory_order_seq_cst);
-    *gate_word(gate_, 0) = 1;
+    *gate_word(gate_, kOpen) = 1;
+  }
+}
+
+void LinkBench::stop_traffic() {
+  if (gate_.data()) {
+    std::atomic_thread_fence(std::memory_order_seq_cst);
+    *gate_word(gate_, kStop) = 1;
   }
 }
 
 Status LinkBench::begin(bool gated) {
   cudaStream_t first = pool_.stream(0);
   if (gated) {
-    *gate_word(gate_, 1) = 0;
-    *gate_word(gate_, 0) = 0;
+    *gate_word(gate_, kTimedOut) = 0;
+    *gate_word(gate_, kOpen) = 0;
+    *gate_word(gate_, kStop) = 0;
     std::atomic_thread_fence(std::memory_order_seq_cst);
-    OVERLAP_TRY(launch_gate(gate_device_, gate_device_ + 1, kGateTimeoutNs, first));
+    OVERLAP_TRY(launch_gate(gate_device_ + kOpen, gate_device_ + kTimedOut, kGateTimeoutNs, first));
   }
   const cudaError_t recorded = cudaEventRecord(start_.get(), first);
   if (recorded != cudaSuccess) {
@@ -214,25 +230,38 @@ Status LinkBench::copy_against_mapped(TransferDirection direction, std::size_t c
   OVERLAP_TRY(begin(true));
   cudaStream_t copy_stream = pool_.stream(0);
   cudaStream_t kernel_stream = pool_.stream(1);
-  Status issued = Status::success();
+  // The kernel's traffic runs against the copy (a copy in meets mapped writes to the host, a
+  // copy out mapped reads) and goes on until the copy has finished, however the two share the
+  // link.
+  MappedTraffic traffic;
+  traffic.access =
+      direction == TransferDirection::HostToDevice ? MappedAccess::Write : MappedAccess::Read;
+  traffic.mapped =
+      direction == TransferDirection::HostToDevice ? host_out_mapped_ : host_in_mapped_;
+  traffic.bytes = kernel_bytes;
+  traffic.sink = sink_;
+  traffic.blocks = mapped_blocks_;
+  traffic.stop = gate_device_ + kStop;
+  traffic.timed_out = gate_device_ + kTimedOut;
+  traffic.timeout_ns = kGateTimeoutNs;
   auto issue = [&]() -> Status {
     OVERLAP_CUDA_TRY(cudaStreamWaitEvent(kernel_stream, start_.get(), 0));
-    // The kernel's traffic runs against the copy: a copy in meets mapped writes to the host.
-    if (direction == TransferDirection::HostToDevice)
-      OVERLAP_TRY(
-          launch_mapped_write(host_out_mapped_, kernel_bytes, mapped_blocks_, kernel_stream));
-    else
-      OVERLAP_TRY(
-          launch_mapped_read(host_in_mapped_, kernel_bytes, sink_, mapped_blocks_, kernel_stream));
+    OVERLAP_TRY(launch_mapped_traffic(traffic, kernel_stream));
     OVERLAP_CUDA_TRY(cudaEventRecord(end_second_.get(), kernel_stream));
     OVERLAP_TRY(copy(direction, 0, copy_bytes, copy_stream));
     OVERLAP_CUDA_TRY(cudaEventRecord(end_first_.get(), copy_stream));
     return Status::success();
   };
-  issued = issue();
-  Status finished = finish(true);
-  OVERLAP_TRY(issued);
-  OVERLAP_TRY(finished);
+  Status status = issue();
+  if (status.ok()) {
+    release_gate();
+    // The traffic stops only once the copy is over.
+    const cudaError_t copied = cudaEventSynchronize(end_first_.get());
+    if (copied != cudaSuccess)
+      status = OVERLAP_STATUS_OF(cudaEventSynchronize(end_first_.get()), copied);
+  }
+  keep_first(status, finish(true));
+  OVERLAP_TRY(status);
   OVERLAP_TRY(elapsed_seconds(start_, end_first_, copy_seconds));
   return elapsed_seconds(start_, end_second_, kernel_seconds);
 }
@@ -243,10 +272,13 @@ Status LinkBench::mapped_kernel(bool write, std::size_t bytes, double* seconds) 
                   __LINE__};
   cudaStream_t stream = pool_.stream(0);
   OVERLAP_CUDA_TRY(cudaEventRecord(start_.get(), stream));
-  if (write)
-    OVERLAP_TRY(launch_mapped_write(host_out_mapped_, bytes, mapped_blocks_, stream));
-  else
-    OVERLAP_TRY(launch_mapped_read(host_in_mapped_, bytes, sink_, mapped_blocks_, stream));
+  MappedTraffic traffic;
+  traffic.access = write ? MappedAccess::Write : MappedAccess::Read;
+  traffic.mapped = write ? host_out_mapped_ : host_in_mapped_;
+  traffic.bytes = bytes;
+  traffic.sink = sink_;
+  traffic.blocks = mapped_blocks_;
+  OVERLAP_TRY(launch_mapped_traffic(traffic, stream));
   OVERLAP_CUDA_TRY(cudaEventRecord(end_first_.get(), stream));
   OVERLAP_CUDA_TRY(cudaEventSynchronize(end_first_.get()));
   return elapsed_seconds(start_, end_first_, seconds);

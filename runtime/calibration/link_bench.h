@@ -53,8 +53,8 @@ public:
                        double* device_to_host_seconds);
   // One copy from/to pageable host memory, host clock to completion.
   Status pageable_copy(TransferDirection direction, std::size_t bytes, double* seconds);
-  // A copy while a kernel moves `kernel_bytes` of mapped host memory the other way, both
-  // released together; `kernel_seconds` tells whether the kernel outlasted the copy.
+  // A copy while a kernel moves mapped host memory the other way, both released together; the
+  // kernel passes over `kernel_bytes` again and again until the copy has finished.
   Status copy_against_mapped(TransferDirection direction, std::size_t copy_bytes,
                              std::size_t kernel_bytes, double* copy_seconds,
                              double* kernel_seconds);
@@ -74,6 +74,7 @@ private:
   Status begin(bool gated);
   Status finish(bool gated);
   void release_gate();
+  void stop_traffic();
   Status issue_pieces(TransferDirection direction, std::size_t bytes, int pieces, int first_stream,
                       const Event& end);
   Status copy(TransferDirection direction, std::size_t offset, std::size_t bytes,
@@ -86,7 +87,7 @@ private:
   void* device_out_ = nullptr;
   unsigned long long* sink_ = nullptr;
   std::unique_ptr<unsigned char[]> pageable_;
-  PinnedBuffer gate_; // [0]: open, [1]: timed out
+  PinnedBuffer gate_; // flags in mapped memory: open, timed out, stop (link_bench.cpp)
   int* gate_device_ = nullptr;
   void* host_in_mapped_ = nullptr;
   void* host_out_mapped_ = nullptr;

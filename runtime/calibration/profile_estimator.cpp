@@ -274,6 +274,9 @@ ProfileEstimate estimate_profile(const CalibrationMeasurements& measurements,
       "(copy in, empty kernel, copy out per stream) over the stream count, host clock. "
       "See docs/hardware-profiles.md.";
 
+  for (const std::string& skipped : measurements.skipped)
+    profile.notes += " Not measured (left unknown): " + skipped + ".";
+
   Estimator estimator(thresholds, &estimate);
   estimator.direction("host_to_device", measurements.host_to_device, &profile.host_to_device);
   estimator.direction("device_to_host", measurements.device_to_host, &profile.device_to_host);

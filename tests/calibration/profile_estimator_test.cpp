@@ -175,8 +175,11 @@ TEST(EstimateProfile, OptionalSeriesMayBeMissing) {
   m.host_to_device.pageable_sizes = Series{};
   m.mapped_read_sizes = Series{};
   m.stream_rounds = Series{};
+  m.skipped = {"per-stream overhead t_sc: cudaStreamSynchronize failed"};
   const ProfileEstimate estimate = estimate_profile(m);
   EXPECT_TRUE(estimate.acceptable()) << estimate.problems.front();
+  EXPECT_NE(estimate.profile.notes.find("Not measured (left unknown): per-stream overhead t_sc"),
+            std::string::npos);
   EXPECT_EQ(estimate.profile.host_to_device.pageable_seconds_per_byte, 0.0);
   EXPECT_EQ(estimate.profile.mapped_read_seconds_per_byte, 0.0);
   EXPECT_EQ(estimate.profile.stream_overhead_s, 0.0);
