@@ -78,8 +78,10 @@ function(overlap_add_kernels target)
         get_filename_component(cuda_root "${CUDAToolkit_BIN_DIR}" DIRECTORY)
         set(cuda_path_arg --cuda-path "${cuda_root}")
       endif()
+      # The generated source first: Ninja reads the depfile (whose target is that source) as
+      # the dependencies of the first output.
       add_custom_command(
-        OUTPUT "${header}" "${generated}"
+        OUTPUT "${generated}" "${header}"
         COMMAND "${generator}" "${input}" --header "${header}" --source "${generated}"
                 --depfile "${depfile}" --input-include "${input_name}"
                 --header-include "${base}.overlap.h" ${cuda_path_arg} --

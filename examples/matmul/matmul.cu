@@ -6,11 +6,12 @@ OVERLAP_KERNEL(partition(m) offset(m)
                extent(a: m * k) extent(b: k * n) extent(c: m * n)
                copyin(a[lo * k : hi * k], b)
                copyout(c[lo * n : hi * n])
-               launch(grid: (ceil_div(n, 16), ceil_div(len, 16)), block: (16, 16))
+               launch(grid: (ceil_div(len, 16), ceil_div(n, 16)), block: (16, 16))
                tune(m = 4096, n = 1024, k = 1024))
 __global__ void matmul(int m, int n, int k, const float* a, const float* b, float* c) {
-  const int row = blockIdx.y * blockDim.y + threadIdx.y;
-  const int col = blockIdx.x * blockDim.x + threadIdx.x;
+  // Rows on x: grid.x may reach 2^31 - 1 blocks, grid.y only 65535.
+  const int row = blockIdx.x * blockDim.x + threadIdx.x;
+  const int col = blockIdx.y * blockDim.y + threadIdx.y;
   if (row >= m || col >= n)
     return;
   float sum = 0.0f;

@@ -324,9 +324,13 @@ private:
         out << "    const unsigned " << var << " = 1;\n";
         continue;
       }
+      // CUDA's limits: grid.x up to 2^31-1, grid.y/z up to 65535, block.x/y 1024, block.z 64.
+      const bool isGrid = std::string(what) == "grid";
+      const long long limit = isGrid ? (d == 0 ? 2147483647LL : 65535LL) : (d == 2 ? 64 : 1024);
       out << "    unsigned " << var << " = 0;\n";
-      out << "    OVERLAP_TRY(overlap::checked_dim(" << cxx(dims[d]) << ", "
-          << quoted(name() + ": " + what + "." + kAxes[d] + " = " + ir::toSource(*dims[d]))
+      out << "    OVERLAP_TRY(overlap::checked_dim(" << cxx(dims[d]) << ", " << limit << "LL, "
+          << quoted(name() + ": " + what + "." + kAxes[d] + " = " + ir::toSource(*dims[d]) +
+                    " is outside [1, " + std::to_string(limit) + "]")
           << ", &" << var << "));\n";
     }
   }

@@ -4,6 +4,10 @@
 #include "frontend/KernelCollector.h"
 
 #include <clang/Frontend/CompilerInstance.h>
+#include <llvm/ADT/SmallString.h>
+#include <llvm/Support/FileSystem.h>
+
+#include <set>
 
 namespace overlap::frontend {
 
@@ -23,8 +27,19 @@ GeneratorAction::CreateASTConsumer(clang::CompilerInstance& compiler, llvm::Stri
 }
 
 void GeneratorAction::EndSourceFileAction() {
-  const llvm::ArrayRef<std::string> files = includedFiles_->getDependencies();
-  output_.dependencies.assign(files.begin(), files.end());
+  // Clang names headers as its driver found them, e.g. "/usr/bin/../lib/gcc/.../../../include"
+  // through the /lib -> /usr/lib link; build tools normalise ".." lexically and would look for a
+  // file that does not exist, re-running the step every time. Real paths survive that; a file
+  // that exists only in a virtual file system keeps its name.
+  output_.dependencies.clear();
+  std::set<std::string> seen;
+  for (const std::string& file : includedFiles_->getDependencies()) {
+    llvm::SmallString<256> real;
+    const std::string name =
+        llvm::sys::fs::real_path(file, real) ? file : std::string(real.str());
+    if (seen.insert(name).second)
+      output_.dependencies.push_back(name);
+  }
 }
 
 } // namespace overlap::frontend

@@ -75,12 +75,12 @@ struct blur_binding {
     long chunk_end = 0;
     OVERLAP_TRY(overlap::glue::narrow<long>(hi, "blur: chunk value does not fit parameter 'end' of type long", &chunk_end));
     unsigned block_x = 0;
-    OVERLAP_TRY(overlap::checked_dim(128LL, "blur: block.x = 128", &block_x));
+    OVERLAP_TRY(overlap::checked_dim(128LL, 1024LL, "blur: block.x = 128 is outside [1, 1024]", &block_x));
     const unsigned block_y = 1;
     const unsigned block_z = 1;
     const size_t shared_bytes = 0;
     unsigned grid_x = 0;
-    OVERLAP_TRY(overlap::checked_dim(::overlap::ceil_div(len, 128LL), "blur: grid.x = ceil_div(len, 128)", &grid_x));
+    OVERLAP_TRY(overlap::checked_dim(::overlap::ceil_div(len, 128LL), 2147483647LL, "blur: grid.x = ceil_div(len, 128) is outside [1, 2147483647]", &grid_x));
     const unsigned grid_y = 1;
     const unsigned grid_z = 1;
     ::blur<<<dim3(grid_x, grid_y, grid_z), dim3(block_x, block_y, block_z), shared_bytes, stream>>>(

@@ -78,15 +78,15 @@ struct matmul_binding {
     int chunk_length = 0;
     OVERLAP_TRY(overlap::glue::narrow<int>(len, "matmul: chunk value does not fit parameter 'm' of type int", &chunk_length));
     unsigned block_x = 0;
-    OVERLAP_TRY(overlap::checked_dim(16LL, "matmul: block.x = 16", &block_x));
+    OVERLAP_TRY(overlap::checked_dim(16LL, 1024LL, "matmul: block.x = 16 is outside [1, 1024]", &block_x));
     unsigned block_y = 0;
-    OVERLAP_TRY(overlap::checked_dim(16LL, "matmul: block.y = 16", &block_y));
+    OVERLAP_TRY(overlap::checked_dim(16LL, 1024LL, "matmul: block.y = 16 is outside [1, 1024]", &block_y));
     const unsigned block_z = 1;
     const size_t shared_bytes = 0;
     unsigned grid_x = 0;
-    OVERLAP_TRY(overlap::checked_dim(::overlap::ceil_div(static_cast<long long>(this->n), 16LL), "matmul: grid.x = ceil_div(n, 16)", &grid_x));
+    OVERLAP_TRY(overlap::checked_dim(::overlap::ceil_div(static_cast<long long>(this->n), 16LL), 2147483647LL, "matmul: grid.x = ceil_div(n, 16) is outside [1, 2147483647]", &grid_x));
     unsigned grid_y = 0;
-    OVERLAP_TRY(overlap::checked_dim(::overlap::ceil_div(len, 16LL), "matmul: grid.y = ceil_div(len, 16)", &grid_y));
+    OVERLAP_TRY(overlap::checked_dim(::overlap::ceil_div(len, 16LL), 65535LL, "matmul: grid.y = ceil_div(len, 16) is outside [1, 65535]", &grid_y));
     const unsigned grid_z = 1;
     ::matmul<<<dim3(grid_x, grid_y, grid_z), dim3(block_x, block_y, block_z), shared_bytes, stream>>>(
         chunk_length,

@@ -74,12 +74,12 @@ struct saxpy_binding {
     int chunk_length = 0;
     OVERLAP_TRY(overlap::glue::narrow<int>(len, "saxpy: chunk value does not fit parameter 'n' of type int", &chunk_length));
     unsigned block_x = 0;
-    OVERLAP_TRY(overlap::checked_dim(256LL, "saxpy: block.x = 256", &block_x));
+    OVERLAP_TRY(overlap::checked_dim(256LL, 1024LL, "saxpy: block.x = 256 is outside [1, 1024]", &block_x));
     const unsigned block_y = 1;
     const unsigned block_z = 1;
     const size_t shared_bytes = 0;
     unsigned grid_x = 0;
-    OVERLAP_TRY(overlap::checked_dim(::overlap::ceil_div(len, 256LL), "saxpy: grid.x = ceil_div(len, 256)", &grid_x));
+    OVERLAP_TRY(overlap::checked_dim(::overlap::ceil_div(len, 256LL), 2147483647LL, "saxpy: grid.x = ceil_div(len, 256) is outside [1, 2147483647]", &grid_x));
     const unsigned grid_y = 1;
     const unsigned grid_z = 1;
     ::saxpy<<<dim3(grid_x, grid_y, grid_z), dim3(block_x, block_y, block_z), shared_bytes, stream>>>(
