@@ -72,8 +72,14 @@ struct Case {
   overlap::IssueOrder order;
 };
 
-std::string caseName(const testing::TestParamInfo<Case>& info) {
-  const Case& c = info.param;
+std::string describe(const Case& c);
+
+// Readable parameters in gtest's and ctest's output.
+void PrintTo(const Case& c, std::ostream* out) { *out << describe(c); }
+
+std::string caseName(const testing::TestParamInfo<Case>& info) { return describe(info.param); }
+
+std::string describe(const Case& c) {
   switch (c.variant) {
   case overlap::Variant::Explicit: return "Explicit";
   case overlap::Variant::Mapped: return "Mapped";
