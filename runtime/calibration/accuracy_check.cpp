@@ -21,6 +21,7 @@ using Key = std::pair<std::size_t, int>; // bytes, pieces
 Status check_accuracy(LinkBench& bench, const HardwareProfile& profile, const AccuracyPlan& plan,
                       const Progress& progress, AccuracyReport* report) {
   std::map<Key, Samples> one_way[2];
+  std::map<Key, Samples> busy[2];
   std::map<Key, Samples> both_ways[2];
   const TransferDirection directions[] = {TransferDirection::HostToDevice,
                                           TransferDirection::DeviceToHost};
@@ -52,7 +53,18 @@ Status check_accuracy(LinkBench& bench, const HardwareProfile& profile, const Ac
               one_way[d][key].ungated.push_back(seconds);
           }
         }
-        if (!plan.bidirectional)
+        if (plan.bidirectional) {
+          for (int d = 0; d < 2; ++d) {
+            double seconds = 0;
+            double background = 0;
+            OVERLAP_TRY(bench.transfer_against_busy_link(directions[d], bytes, pieces,
+                                                         background_bytes_for(bytes, pieces),
+                                                         &seconds, &background));
+            if (keep)
+              busy[d][key].gated.push_back(seconds);
+          }
+        }
+        if (!plan.simultaneous)
           continue;
         double to_device = 0;
         double to_host = 0;
@@ -73,8 +85,10 @@ Status check_accuracy(LinkBench& bench, const HardwareProfile& profile, const Ac
   }
 
   const AccuracyCase one_way_cases[] = {AccuracyCase::HostToDevice, AccuracyCase::DeviceToHost};
-  const AccuracyCase both_way_cases[] = {AccuracyCase::BidirectionalHostToDevice,
-                                         AccuracyCase::BidirectionalDeviceToHost};
+  const AccuracyCase busy_cases[] = {AccuracyCase::BidirectionalHostToDevice,
+                                     AccuracyCase::BidirectionalDeviceToHost};
+  const AccuracyCase both_way_cases[] = {AccuracyCase::SimultaneousHostToDevice,
+                                         AccuracyCase::SimultaneousDeviceToHost};
   const LinkDirection* links[] = {&profile.host_to_device, &profile.device_to_host};
   auto add_rows = [&](const std::map<Key, Samples>& samples, AccuracyCase which,
                       const LinkDirection& link) {
@@ -92,6 +106,8 @@ Status check_accuracy(LinkBench& bench, const HardwareProfile& profile, const Ac
   };
   for (int d = 0; d < 2; ++d)
     add_rows(one_way[d], one_way_cases[d], *links[d]);
+  for (int d = 0; d < 2; ++d)
+    add_rows(busy[d], busy_cases[d], *links[d]);
   for (int d = 0; d < 2; ++d)
     add_rows(both_ways[d], both_way_cases[d], *links[d]);
   return Status::success();

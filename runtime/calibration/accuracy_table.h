@@ -14,11 +14,19 @@ namespace overlap::calibration {
 enum class AccuracyCase : unsigned char {
   HostToDevice,
   DeviceToHost,
-  BidirectionalHostToDevice, // the host-to-device half while device-to-host runs too
+  // This direction while the other direction is busy throughout (a longer copy the other way
+  // started at the same time): the situation Table II's bidirectional G describes.
+  BidirectionalHostToDevice,
   BidirectionalDeviceToHost,
+  // Both directions the same size in the same number of pieces, started together; each
+  // direction's time to its own end. The direction that ends later runs alone for a while, which
+  // the model does not describe; reported to show how far the simple model carries.
+  SimultaneousHostToDevice,
+  SimultaneousDeviceToHost,
 };
 
 const char* case_name(AccuracyCase which); // "host_to_device", "bidirectional.device_to_host", ...
+// Both directions busy: predicted with the bidirectional G, judged by the bidirectional target.
 bool is_bidirectional(AccuracyCase which);
 
 // L+o + k G + g (n-1); with `bidirectional` the G of Table II (both directions busy), falling

@@ -33,13 +33,19 @@ struct CalibrationPlan {
   static CalibrationPlan quick();
 };
 
+// How much the other direction copies while a transfer of `bytes` in `pieces` is measured
+// against a busy link: twice the bytes plus room for the pieces' gaps, so it outlasts the
+// measured transfer (LinkBench checks that it did).
+std::size_t background_bytes_for(std::size_t bytes, int pieces);
+
 // The accuracy check of issue 3 / paper 001 §V-A: L+o + k G + g (n-1) against measured times.
 struct AccuracyPlan {
   int warmup = 1;
   int repeats = 5;
   std::vector<std::size_t> size_bytes; // 16 MB .. 1 GB
   std::vector<int> piece_counts;       // 1 .. 256
-  bool bidirectional = true;
+  bool bidirectional = true;           // this direction while the other is busy throughout
+  bool simultaneous = true;            // both directions the same size at once
   // Also time each point without holding the device back until all pieces are issued, to show
   // what the host's issue rate adds (see docs/hardware-profiles.md, "Method").
   bool ungated = true;

@@ -138,7 +138,7 @@ LinkBenchLimits limits_for(const CalibrationPlan& plan, const AccuracyPlan* accu
 Status measure_link(LinkBench& bench, const CalibrationPlan& plan, const Progress& progress,
                     CalibrationMeasurements* m) {
   const int steps_per_direction = 6;
-  Steps steps(progress, 2 * steps_per_direction + 4, &m->skipped);
+  Steps steps(progress, 2 * steps_per_direction + 5, &m->skipped);
   const TransferDirection directions[] = {TransferDirection::HostToDevice,
                                           TransferDirection::DeviceToHost};
   const std::string repeats = " x " + std::to_string(plan.repeats) + " repeats";
@@ -228,27 +228,24 @@ Status measure_link(LinkBench& bench, const CalibrationPlan& plan, const Progres
         }));
   }
 
-  OVERLAP_TRY(steps.optional("bidirectional G: " + sizes + repeats, [&] {
-    std::vector<std::vector<double>> to_device(plan.size_bytes.size());
-    std::vector<std::vector<double>> to_host(plan.size_bytes.size());
-    for (int pass = 0; pass < plan.warmup + plan.repeats; ++pass) {
-      for (std::size_t i = 0; i < plan.size_bytes.size(); ++i) {
-        double h2d = 0;
-        double d2h = 0;
-        OVERLAP_TRY(bench.bidirectional(plan.size_bytes[i], 1, true, &h2d, &d2h));
-        if (pass >= plan.warmup) {
-          to_device[i].push_back(h2d);
-          to_host[i].push_back(d2h);
-        }
-      }
-    }
-    for (std::size_t i = 0; i < plan.size_bytes.size(); ++i) {
-      const double x = static_cast<double>(plan.size_bytes[i]);
-      m->host_to_device.bidirectional_sizes.add(x, std::move(to_device[i]));
-      m->device_to_host.bidirectional_sizes.add(x, std::move(to_host[i]));
-    }
-    return Status::success();
-  }));
+  for (TransferDirection direction : directions) {
+    DirectionMeasurements& d =
+        direction == TransferDirection::HostToDevice ? m->host_to_device : m->device_to_host;
+    OVERLAP_TRY(steps.optional(std::string(direction_name(direction)) +
+                                   " bidirectional G (other direction busy): " + sizes + repeats,
+                               [&] {
+                                 return measure_series(
+                                     as_doubles(plan.size_bytes), plan.warmup, plan.repeats,
+                                     [&](double x, double* s) {
+                                       const std::size_t bytes = static_cast<std::size_t>(x);
+                                       double background = 0;
+                                       return bench.transfer_against_busy_link(
+                                           direction, bytes, 1, background_bytes_for(bytes, 1), s,
+                                           &background);
+                                     },
+                                     &d.bidirectional_sizes);
+                               }));
+  }
   OVERLAP_TRY(steps.optional(
       "kernel launch overhead: " + std::to_string(plan.launch_count) + " empty kernels" + repeats,
       [&] {

@@ -28,6 +28,13 @@ std::string judge_fit(const std::string& what, const LinearFit& fit,
       !(fit.max_relative_residual <= requirement.max_relative_residual))
     add(format("largest relative residual %.2f %% exceeds %.2f %%", 100 * fit.max_relative_residual,
                100 * requirement.max_relative_residual));
+  if (requirement.max_slope_relative_error > 0) {
+    const double relative =
+        fit.slope != 0 ? fit.slope_standard_error / std::fabs(fit.slope) : INFINITY;
+    if (!(relative <= requirement.max_slope_relative_error))
+      add(format("the slope's standard error is %.1f %% of it, above %.1f %%", 100 * relative,
+                 100 * requirement.max_slope_relative_error));
+  }
   return reasons.empty() ? reasons : what + ": " + reasons;
 }
 

@@ -9,20 +9,28 @@
 namespace overlap::calibration {
 
 struct FitRequirement {
-  double min_r_squared = 0;         // 0: not checked (fits of slopes that may be near 0)
-  double max_relative_residual = 0; // largest |measured - fitted| / measured allowed
+  double min_r_squared = 0; // 0: not checked (fits of slopes that may be near 0)
+  double max_relative_residual =
+      0; // largest |measured - fitted| / measured allowed; 0: not checked
+  // Largest standard error of the slope relative to the slope; 0: not checked. For overheads
+  // fitted over counts, where the smallest point's time is mostly fixed cost and its relative
+  // residual says little about the slope that is stored.
+  double max_slope_relative_error = 0;
 };
 
-// The defaults are set from what the accuracy targets need (3 % one way, 5 % both ways): a fit
-// whose own points miss by more cannot predict other sizes better.
+// The link parameters must fit their own points as well as the model must predict new ones:
+// within the accuracy targets of issue 3 (3 % one way, 5 % with both directions busy). A fit
+// that misses its own points by more cannot meet the target elsewhere.
 struct QualityThresholds {
-  FitRequirement size_fit{0.999, 0.015};          // G over sizes, per direction
-  FitRequirement piece_fit{0, 0.015};             // g over piece counts: residuals only
-  FitRequirement bidirectional_fit{0.999, 0.025}; // G with both directions busy
-  FitRequirement pageable_fit{0.99, 0.05};        // pageable copies vary with the host
+  FitRequirement size_fit{0.999, 0.03};          // G over sizes, per direction
+  FitRequirement piece_fit{0, 0.03};             // g over piece counts: residuals only
+  FitRequirement bidirectional_fit{0.999, 0.05}; // G with the other direction busy
+  // Pageable copies go through the host's staging and memory system, whose rate varies with
+  // size and time; the number says what pinning buys, the model of pinned copies does not use it.
+  FitRequirement pageable_fit{0.99, 0.15};
   FitRequirement with_mapped_fit{0.99, 0.05};     // copies competing with mapped traffic
   FitRequirement mapped_kernel_fit{0.999, 0.03};  // kernels on mapped memory
-  FitRequirement stream_round_fit{0.9, 0.15};     // t_sc: microseconds measured by the host clock
+  FitRequirement stream_round_fit{0.99, 0, 0.05}; // t_sc: a slope over stream counts
 };
 
 // Empty when `fit` meets `requirement`; otherwise why not, starting with `what`, e.g.

@@ -2,6 +2,7 @@
 
 #include "overlap/kernel_types.h"
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstring>
@@ -131,11 +132,13 @@ Status LinkBench::begin(bool gated) {
 
 Status LinkBench::finish(bool gated) {
   release_gate();
+  stop_traffic();
   OVERLAP_CUDA_TRY(cudaDeviceSynchronize());
-  if (gated && *gate_word(gate_, 1) != 0)
+  if (gated && *gate_word(gate_, kTimedOut) != 0)
     return Status{cudaErrorTimeout,
-                  "gate_kernel: the host did not issue the measured work within 10 s", __FILE__,
-                  __LINE__};
+                  "gate_kernel or mapped_traffic_kernel: the host did not release the device "
+                  "within 10 s",
+                  __FILE__, __LINE__};
   return Status::success();
 }
 
@@ -202,6 +205,42 @@ Status LinkBench::bidirectional(std::size_t bytes, int pieces, bool gated,
   OVERLAP_TRY(finished);
   OVERLAP_TRY(elapsed_seconds(start_, end_first_, host_to_device_seconds));
   return elapsed_seconds(start_, end_second_, device_to_host_seconds);
+}
+
+Status LinkBench::transfer_against_busy_link(TransferDirection direction, std::size_t bytes,
+                                             int pieces, std::size_t background_bytes,
+                                             double* seconds, double* background_seconds) {
+  if (bytes > limits_.max_bytes || pieces < 1 || pieces > limits_.max_pieces)
+    return Status{cudaErrorInvalidValue,
+                  "LinkBench::transfer_against_busy_link: size or pieces beyond the limits",
+                  __FILE__, __LINE__};
+  OVERLAP_TRY(begin(true));
+  // The other direction uses the other pair of buffers, on the stream after the pieces'.
+  const TransferDirection other = direction == TransferDirection::HostToDevice
+                                      ? TransferDirection::DeviceToHost
+                                      : TransferDirection::HostToDevice;
+  cudaStream_t background = pool_.stream(pieces);
+  auto issue = [&]() -> Status {
+    OVERLAP_CUDA_TRY(cudaStreamWaitEvent(background, start_.get(), 0));
+    for (std::size_t issued = 0; issued < background_bytes;) {
+      const std::size_t chunk = std::min(background_bytes - issued, limits_.max_bytes);
+      OVERLAP_TRY(copy(other, 0, chunk, background));
+      issued += chunk;
+    }
+    OVERLAP_CUDA_TRY(cudaEventRecord(end_second_.get(), background));
+    return issue_pieces(direction, bytes, pieces, 0, end_first_);
+  };
+  Status status = issue();
+  keep_first(status, finish(true));
+  OVERLAP_TRY(status);
+  OVERLAP_TRY(elapsed_seconds(start_, end_first_, seconds));
+  OVERLAP_TRY(elapsed_seconds(start_, end_second_, background_seconds));
+  if (*background_seconds < *seconds)
+    return Status{cudaErrorInvalidValue,
+                  "LinkBench::transfer_against_busy_link: the other direction finished first, so "
+                  "the link was not busy throughout",
+                  __FILE__, __LINE__};
+  return Status::success();
 }
 
 Status LinkBench::pageable_copy(TransferDirection direction, std::size_t bytes, double* seconds) {

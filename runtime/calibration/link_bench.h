@@ -47,10 +47,18 @@ public:
   // One message of `bytes` cut into `pieces` (overlap::chunk_bounds) on `pieces` streams.
   Status transfer(TransferDirection direction, std::size_t bytes, int pieces, bool gated,
                   double* seconds);
-  // Both directions at once, each `bytes` in `pieces` on streams of its own; each direction's
-  // time runs from the common start to its own last piece.
+  // Both directions at once, the same `bytes` in `pieces` each, on streams of their own; each
+  // direction's time runs from the common start to its own last piece (the one finishing later
+  // runs alone at the end).
   Status bidirectional(std::size_t bytes, int pieces, bool gated, double* host_to_device_seconds,
                        double* device_to_host_seconds);
+  // `bytes` in `pieces` in `direction` while the other direction copies `background_bytes` on
+  // a stream of its own, both released together: the situation paper 001 Table II's
+  // bidirectional G describes. Fails when the other direction ended first (the link was not busy
+  // throughout). Always gated.
+  Status transfer_against_busy_link(TransferDirection direction, std::size_t bytes, int pieces,
+                                    std::size_t background_bytes, double* seconds,
+                                    double* background_seconds);
   // One copy from/to pageable host memory, host clock to completion.
   Status pageable_copy(TransferDirection direction, std::size_t bytes, double* seconds);
   // A copy while a kernel moves mapped host memory the other way, both released together; the

@@ -38,6 +38,8 @@ AccuracyReport report_with_errors() {
   report.rows.push_back(row(AccuracyCase::DeviceToHost, 1024 * mib, 4, 20.7e-3, 20e-3));
   report.rows.push_back(row(AccuracyCase::BidirectionalHostToDevice, 32 * mib, 2, 1.04e-3, 1e-3));
   report.rows.back().ungated = measured(1.3e-3);
+  // Both at once: -10 %, missing the 5 % target.
+  report.rows.push_back(row(AccuracyCase::SimultaneousDeviceToHost, 64 * mib, 8, 0.9e-3, 1e-3));
   return report;
 }
 
@@ -52,6 +54,14 @@ TEST(PredictTransfer, IsLogGpOfPaper001) {
                    link.latency_s + k * link.bidirectional_seconds_per_byte + 7 * link.gap_s);
 }
 
+TEST(AccuracyCases, BothDirectionsBusyUseTheBidirectionalTarget) {
+  EXPECT_FALSE(is_bidirectional(AccuracyCase::HostToDevice));
+  EXPECT_FALSE(is_bidirectional(AccuracyCase::DeviceToHost));
+  EXPECT_TRUE(is_bidirectional(AccuracyCase::BidirectionalHostToDevice));
+  EXPECT_TRUE(is_bidirectional(AccuracyCase::SimultaneousDeviceToHost));
+  EXPECT_STREQ(case_name(AccuracyCase::SimultaneousHostToDevice), "simultaneous.host_to_device");
+}
+
 TEST(PredictTransfer, BidirectionalFallsBackToOneWayG) {
   LinkDirection link = test::titan_host_to_device();
   link.bidirectional_seconds_per_byte = 0;
@@ -62,7 +72,7 @@ TEST(PredictTransfer, BidirectionalFallsBackToOneWayG) {
 TEST(AccuracySummary, FindsTheWorstPointPerCase) {
   const AccuracyReport report = report_with_errors();
   const std::vector<CaseSummary> cases = summarize_cases(report);
-  ASSERT_EQ(cases.size(), 3u) << "cases without rows are left out";
+  ASSERT_EQ(cases.size(), 4u) << "cases without rows are left out";
   EXPECT_EQ(cases[0].which, AccuracyCase::HostToDevice);
   EXPECT_EQ(cases[0].points, 2);
   EXPECT_NEAR(cases[0].max_abs_error, 0.02, 1e-12);
@@ -77,11 +87,14 @@ TEST(AccuracySummary, FindsTheWorstPointPerCase) {
   EXPECT_TRUE(cases[2].within_target) << "4 % meets the 5 % bidirectional target";
   EXPECT_EQ(cases[2].ungated_points, 1);
   EXPECT_NEAR(cases[2].ungated_max_abs_error, 1 - 1.04 / 1.3, 1e-12);
+  EXPECT_EQ(cases[3].which, AccuracyCase::SimultaneousDeviceToHost);
+  EXPECT_FALSE(cases[3].within_target);
   EXPECT_FALSE(meets_targets(report));
 }
 
 TEST(AccuracySummary, MeetsTargetsWhenEveryCaseDoes) {
   AccuracyReport report = report_with_errors();
+  report.rows.erase(report.rows.begin() + 4);
   report.rows.erase(report.rows.begin() + 2);
   EXPECT_TRUE(meets_targets(report));
   EXPECT_FALSE(meets_targets(AccuracyReport{})) << "no rows prove nothing";
@@ -106,14 +119,15 @@ TEST(AccuracyJson, HoldsEveryRowAndTheSummary) {
   const nlohmann::json j = nlohmann::json::parse(accuracy_to_json(report_with_errors()));
   EXPECT_EQ(j["schema"], "overlap.transfer-model-accuracy");
   EXPECT_EQ(j["device"], "Test GPU");
-  ASSERT_EQ(j["rows"].size(), 4u);
+  ASSERT_EQ(j["rows"].size(), 5u);
   EXPECT_EQ(j["rows"][2]["case"], "device_to_host");
   EXPECT_DOUBLE_EQ(j["rows"][2]["predicted_s"].get<double>(), 20.7e-3);
   EXPECT_DOUBLE_EQ(j["rows"][2]["measured"]["median_s"].get<double>(), 20e-3);
   EXPECT_FALSE(j["rows"][0].contains("ungated"));
   EXPECT_TRUE(j["rows"][3].contains("ungated"));
   EXPECT_EQ(j["meets_targets"], false);
-  ASSERT_EQ(j["summary"].size(), 3u);
+  ASSERT_EQ(j["summary"].size(), 4u);
+  EXPECT_EQ(j["summary"][3]["case"], "simultaneous.device_to_host");
   EXPECT_EQ(j["summary"][1]["within_target"], false);
   EXPECT_TRUE(j["summary"][0]["ungated_max_abs_error"].is_null());
 }

@@ -39,7 +39,7 @@ TEST_F(QuickCalibration, MeasuresFitsAndWritesAReadableProfile) {
   int progress_lines = 0;
   OVERLAP_ASSERT_OK(measure_link(
       *bench_, plan_, [&](const std::string&) { ++progress_lines; }, &m));
-  EXPECT_GE(progress_lines, 16) << "every step reports progress";
+  EXPECT_GE(progress_lines, 2 * 17) << "every step reports its start and end";
   EXPECT_EQ(m.host_to_device.one_byte_seconds.size(),
             static_cast<std::size_t>(plan_.latency_repeats));
   ASSERT_EQ(m.device_to_host.sizes.x.size(), plan_.size_bytes.size());
@@ -72,10 +72,12 @@ TEST_F(QuickCalibration, AccuracyCheckCoversTheWholeGrid) {
   AccuracyReport report;
   OVERLAP_ASSERT_OK(check_accuracy(*bench_, profile, accuracy_, nullptr, &report));
   const std::size_t points = accuracy_.size_bytes.size() * accuracy_.piece_counts.size();
-  EXPECT_EQ(report.rows.size(), 4 * points);
+  EXPECT_EQ(report.rows.size(), 6 * points) << "one way, other way busy, both at once; x 2";
   for (const AccuracyRow& row : report.rows) {
     EXPECT_EQ(row.measured.count, accuracy_.repeats);
-    EXPECT_EQ(row.ungated.count, accuracy_.repeats);
+    const bool busy_link = row.which == AccuracyCase::BidirectionalHostToDevice ||
+                           row.which == AccuracyCase::BidirectionalDeviceToHost;
+    EXPECT_EQ(row.ungated.count, busy_link ? 0 : accuracy_.repeats) << case_name(row.which);
     EXPECT_GT(row.measured.median, 0.0);
   }
 }
@@ -90,6 +92,14 @@ TEST_F(QuickCalibration, RefusesWorkBeyondItsBuffers) {
   // The bench still works after the refusal: the gate was never closed.
   OVERLAP_ASSERT_OK(bench_->transfer(TransferDirection::DeviceToHost, 4096, 2, true, &seconds));
   EXPECT_GT(seconds, 0.0);
+  double background = 0;
+  const Status idle_link = bench_->transfer_against_busy_link(
+      TransferDirection::HostToDevice, 4 << 20, 1, 4096, &seconds, &background);
+  EXPECT_EQ(idle_link.code, cudaErrorInvalidValue) << "4 KiB cannot keep the link busy";
+  OVERLAP_ASSERT_OK(bench_->transfer_against_busy_link(TransferDirection::HostToDevice, 1 << 20, 4,
+                                                       background_bytes_for(1 << 20, 4), &seconds,
+                                                       &background));
+  EXPECT_GE(background, seconds);
 }
 
 } // namespace

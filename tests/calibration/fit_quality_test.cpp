@@ -39,6 +39,19 @@ TEST(JudgeFit, ReportsEveryFailedCheck) {
   EXPECT_NE(verdict.find("residual"), std::string::npos) << verdict;
 }
 
+TEST(JudgeFit, ChecksTheSlopesStandardError) {
+  LinearFit fit = fit_with(0.999, 0.5);
+  fit.slope = 10e-6;
+  fit.slope_standard_error = 0.2e-6;
+  EXPECT_EQ(judge_fit("t_sc", fit, {0.99, 0, 0.05}), "") << "2 % is within 5 %";
+  fit.slope_standard_error = 0.8e-6;
+  const std::string verdict = judge_fit("t_sc", fit, {0.99, 0, 0.05});
+  EXPECT_NE(verdict.find("standard error is 8.0 % of it, above 5.0 %"), std::string::npos)
+      << verdict;
+  fit.slope = 0;
+  EXPECT_NE(judge_fit("t_sc", fit, {0.99, 0, 0.05}), "") << "no slope, no relative error";
+}
+
 TEST(JudgeFit, TreatsNotANumberAsAFailure) {
   EXPECT_NE(judge_fit("x", fit_with(NAN, NAN), {0.99, 0.01}), "");
 }
