@@ -25,6 +25,8 @@ Status check_accuracy(LinkBench& bench, const HardwareProfile& profile, const Ac
   std::map<Key, Samples> both_ways[2];
   const TransferDirection directions[] = {TransferDirection::HostToDevice,
                                           TransferDirection::DeviceToHost};
+  int busy_samples = 0;
+  int idle_at_end = 0; // busy-link samples whose other direction ended first
   const auto begin = std::chrono::steady_clock::now();
   const int passes = plan.warmup + plan.repeats;
   // Passes over the whole grid rather than repeats of one point, so a drift during the check
@@ -60,8 +62,11 @@ Status check_accuracy(LinkBench& bench, const HardwareProfile& profile, const Ac
             OVERLAP_TRY(bench.transfer_against_busy_link(directions[d], bytes, pieces,
                                                          background_bytes_for(bytes, pieces),
                                                          &seconds, &background));
-            if (keep)
+            if (keep) {
               busy[d][key].gated.push_back(seconds);
+              busy_samples += 1;
+              idle_at_end += background < seconds ? 1 : 0;
+            }
           }
         }
         if (!plan.simultaneous)
@@ -104,6 +109,11 @@ Status check_accuracy(LinkBench& bench, const HardwareProfile& profile, const Ac
       report->rows.push_back(row);
     }
   };
+  if (busy_samples > 0)
+    report->notes.push_back(
+        std::to_string(idle_at_end) + " of " + std::to_string(busy_samples) +
+        " bidirectional samples ended after the other direction (kept; the link was not busy "
+        "both ways throughout those)");
   for (int d = 0; d < 2; ++d)
     add_rows(one_way[d], one_way_cases[d], *links[d]);
   for (int d = 0; d < 2; ++d)

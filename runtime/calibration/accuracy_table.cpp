@@ -190,6 +190,10 @@ std::string accuracy_to_markdown(const AccuracyReport& report) {
          "pieces, started together, each timed to its own end; the one ending later runs "
          "alone for a while, which the model does not describe\n\n";
 
+  for (const std::string& note : report.notes)
+    out << "- note: " << note << "\n";
+  if (!report.notes.empty())
+    out << "\n";
   out << "## Summary\n\n| case | points | max abs error | mean abs error | worst point | target | "
          "met | ungated max abs error |\n|---|---:|---:|---:|---|---:|---|---:|\n";
   for (const CaseSummary& s : summarize_cases(report)) {
@@ -243,6 +247,7 @@ std::string accuracy_to_json(const AccuracyReport& report) {
                        {"ungated_max_abs_error",
                         s.ungated_points > 0 ? nlohmann::ordered_json(s.ungated_max_abs_error)
                                              : nlohmann::ordered_json(nullptr)}});
+  out["notes"] = report.notes;
   out["summary"] = summary;
   out["meets_targets"] = meets_targets(report);
   nlohmann::ordered_json rows = nlohmann::ordered_json::array();

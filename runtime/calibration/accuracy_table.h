@@ -55,6 +55,7 @@ struct AccuracyReport {
   double one_way_target = 0.03;       // issue 3; paper 001 reports at most 2.47 %
   double bidirectional_target = 0.05; // issue 3
   std::vector<AccuracyRow> rows;
+  std::vector<std::string> notes; // about the measurement, printed with the table
 
   double target(AccuracyCase which) const {
     return is_bidirectional(which) ? bidirectional_target : one_way_target;

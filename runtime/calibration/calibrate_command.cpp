@@ -204,6 +204,8 @@ int accuracy_after(LinkBench& bench, const CalibrateOptions& options,
   if (!status.ok())
     return report_status(status, log);
   print_accuracy_summary(report, out);
+  for (const std::string& note : report.notes)
+    out << "  note: " << note << "\n";
   if (!options.markdown.empty() && !write_text(options.markdown, accuracy_to_markdown(report), log))
     return kExitError;
   if (!options.json.empty() && !write_text(options.json, accuracy_to_json(report), log))

@@ -239,9 +239,16 @@ Status measure_link(LinkBench& bench, const CalibrationPlan& plan, const Progres
                                      [&](double x, double* s) {
                                        const std::size_t bytes = static_cast<std::size_t>(x);
                                        double background = 0;
-                                       return bench.transfer_against_busy_link(
+                                       OVERLAP_TRY(bench.transfer_against_busy_link(
                                            direction, bytes, 1, background_bytes_for(bytes, 1), s,
-                                           &background);
+                                           &background));
+                                       if (background < *s)
+                                         return Status{cudaErrorInvalidValue,
+                                                       "transfer_against_busy_link: the other "
+                                                       "direction finished first, so the link "
+                                                       "was not busy throughout",
+                                                       __FILE__, __LINE__};
+                                       return Status::success();
                                      },
                                      &d.bidirectional_sizes);
                                }));

@@ -234,13 +234,7 @@ Status LinkBench::transfer_against_busy_link(TransferDirection direction, std::s
   keep_first(status, finish(true));
   OVERLAP_TRY(status);
   OVERLAP_TRY(elapsed_seconds(start_, end_first_, seconds));
-  OVERLAP_TRY(elapsed_seconds(start_, end_second_, background_seconds));
-  if (*background_seconds < *seconds)
-    return Status{cudaErrorInvalidValue,
-                  "LinkBench::transfer_against_busy_link: the other direction finished first, so "
-                  "the link was not busy throughout",
-                  __FILE__, __LINE__};
-  return Status::success();
+  return elapsed_seconds(start_, end_second_, background_seconds);
 }
 
 Status LinkBench::pageable_copy(TransferDirection direction, std::size_t bytes, double* seconds) {

@@ -54,8 +54,8 @@ public:
                        double* device_to_host_seconds);
   // `bytes` in `pieces` in `direction` while the other direction copies `background_bytes` on
   // a stream of its own, both released together: the situation paper 001 Table II's
-  // bidirectional G describes. Fails when the other direction ended first (the link was not busy
-  // throughout). Always gated.
+  // bidirectional G describes. The link was busy throughout only if `background_seconds` is at
+  // least `seconds`; the caller decides what to do otherwise. Always gated.
   Status transfer_against_busy_link(TransferDirection direction, std::size_t bytes, int pieces,
                                     std::size_t background_bytes, double* seconds,
                                     double* background_seconds);

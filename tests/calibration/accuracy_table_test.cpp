@@ -31,6 +31,7 @@ AccuracyReport report_with_errors() {
   report.driver = "1.0";
   report.date = "2026-11-21";
   report.profile_name = "test";
+  report.notes.push_back("0 of 5 bidirectional samples ended after the other direction");
   const double mib = test::kMiB;
   // Errors: +1 %, -2 % one way; +4 % bidirectional (within 5 %); device to host +3.5 % (missed).
   report.rows.push_back(row(AccuracyCase::HostToDevice, 16 * mib, 1, 1.01e-3, 1e-3));
@@ -110,6 +111,7 @@ TEST(AccuracyMarkdown, ShowsMeasuredPredictedAndErrors) {
       << md;
   EXPECT_NE(md.find("| device_to_host | 1 | 3.50 % |"), std::string::npos) << md;
   EXPECT_NE(md.find("**no**"), std::string::npos);
+  EXPECT_NE(md.find("- note: 0 of 5 bidirectional samples"), std::string::npos) << md;
   EXPECT_NE(md.find("| 1 GiB |"), std::string::npos) << md;
   EXPECT_NE(md.find("20 / 20.7 (+3.50 %)"), std::string::npos) << md;
   EXPECT_NE(md.find("bidirectional.host_to_device, ungated"), std::string::npos) << md;
@@ -126,6 +128,7 @@ TEST(AccuracyJson, HoldsEveryRowAndTheSummary) {
   EXPECT_FALSE(j["rows"][0].contains("ungated"));
   EXPECT_TRUE(j["rows"][3].contains("ungated"));
   EXPECT_EQ(j["meets_targets"], false);
+  EXPECT_EQ(j["notes"].size(), 1u);
   ASSERT_EQ(j["summary"].size(), 4u);
   EXPECT_EQ(j["summary"][3]["case"], "simultaneous.device_to_host");
   EXPECT_EQ(j["summary"][1]["within_target"], false);

@@ -93,9 +93,9 @@ TEST_F(QuickCalibration, RefusesWorkBeyondItsBuffers) {
   OVERLAP_ASSERT_OK(bench_->transfer(TransferDirection::DeviceToHost, 4096, 2, true, &seconds));
   EXPECT_GT(seconds, 0.0);
   double background = 0;
-  const Status idle_link = bench_->transfer_against_busy_link(
-      TransferDirection::HostToDevice, 4 << 20, 1, 4096, &seconds, &background);
-  EXPECT_EQ(idle_link.code, cudaErrorInvalidValue) << "4 KiB cannot keep the link busy";
+  OVERLAP_ASSERT_OK(bench_->transfer_against_busy_link(TransferDirection::HostToDevice, 4 << 20, 1,
+                                                       4096, &seconds, &background));
+  EXPECT_LT(background, seconds) << "4 KiB the other way cannot keep the link busy";
   OVERLAP_ASSERT_OK(bench_->transfer_against_busy_link(TransferDirection::HostToDevice, 1 << 20, 4,
                                                        background_bytes_for(1 << 20, 4), &seconds,
                                                        &background));
