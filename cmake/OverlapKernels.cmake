@@ -57,6 +57,7 @@ function(overlap_add_kernels target)
   set(out_dir "${CMAKE_CURRENT_BINARY_DIR}/overlap_generated/${target}")
   file(MAKE_DIRECTORY "${out_dir}")
   get_target_property(target_sources ${target} SOURCES)
+  set(generated_sources)
 
   # The user's flags, as the compiler sees them for this target (usage requirements included).
   # Quoted where used: the ";" inside the generator expressions must not split the command.
@@ -112,6 +113,7 @@ function(overlap_add_kernels target)
     set_property(SOURCE "${generated}" APPEND PROPERTY INCLUDE_DIRECTORIES "${input_dir}")
     set_source_files_properties("${generated}" PROPERTIES LANGUAGE CUDA)
     target_sources(${target} PRIVATE "${generated}" "${header}")
+    list(APPEND generated_sources "${generated}")
     if(input IN_LIST target_sources OR source IN_LIST target_sources)
       set_source_files_properties("${source}" TARGET_DIRECTORY ${target}
                                   PROPERTIES HEADER_FILE_ONLY ON)
@@ -119,6 +121,9 @@ function(overlap_add_kernels target)
   endforeach()
 
   target_include_directories(${target} PUBLIC "$<BUILD_INTERFACE:${out_dir}>")
+  # For overlap_tune(), which builds a tuning executable from the same generated sources.
+  set_property(TARGET ${target} APPEND PROPERTY OVERLAP_GENERATED_SOURCES ${generated_sources})
+  set_property(TARGET ${target} PROPERTY OVERLAP_GENERATED_DIR "${out_dir}")
   if(TARGET Overlap::templates)
     target_link_libraries(${target} PUBLIC Overlap::templates)
   else()

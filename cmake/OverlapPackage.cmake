@@ -1,5 +1,6 @@
 # overlap_add_kernels for in-tree users, and the installed package for find_package(Overlap).
 include(${CMAKE_CURRENT_LIST_DIR}/OverlapKernels.cmake)
+include(${CMAKE_CURRENT_LIST_DIR}/OverlapTune.cmake)
 include(CMakePackageConfigHelpers)
 
 set(OVERLAP_INSTALL_CMAKEDIR ${CMAKE_INSTALL_LIBDIR}/cmake/Overlap)
@@ -28,4 +29,5 @@ write_basic_package_version_file(${PROJECT_BINARY_DIR}/OverlapConfigVersion.cmak
                                  COMPATIBILITY SameMinorVersion)
 install(FILES ${PROJECT_BINARY_DIR}/OverlapConfig.cmake ${PROJECT_BINARY_DIR}/OverlapConfigVersion.cmake
               ${CMAKE_CURRENT_LIST_DIR}/OverlapKernels.cmake
+              ${CMAKE_CURRENT_LIST_DIR}/OverlapTune.cmake
         DESTINATION ${OVERLAP_INSTALL_CMAKEDIR})

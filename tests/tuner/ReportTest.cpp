@@ -1,0 +1,144 @@
+#include "tune/console_summary.h"
+#include "tune/report_json.h"
+#include "tune/report_markdown.h"
+#include "tune/report_table.h"
+#include "tune/svg_plot.h"
+
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+namespace overlap::tune {
+namespace {
+
+CandidateOutcome outcome(model::Candidate candidate, std::optional<double> predicted,
+                         std::vector<double> samples, Verification verification) {
+  CandidateOutcome c;
+  c.candidate = candidate;
+  c.predicted_seconds = predicted;
+  c.kept_by_model = true;
+  c.run = !samples.empty() || verification == Verification::Failed;
+  c.verification = verification;
+  c.samples = std::move(samples);
+  c.timing = summarize(c.samples);
+  return c;
+}
+
+TuningRun sample_run() {
+  TuningRun run;
+  run.kernel = "saxpy";
+  run.source_file = "saxpy.cu";
+  run.source_line = 10;
+  run.arguments = {{"n", 67108864}};
+  run.device = "NVIDIA H200";
+  run.profile_name = "h200";
+  run.profile_origin = "/tmp/h200.json";
+  run.model_name = "modern";
+  run.date = "2026-11-21";
+  run.noise = 0.02;
+  run.kernel_seconds = 0.3e-3;
+  run.kernel_seconds_source = "inferred";
+  run.notes = {"a note"};
+  run.candidates = {
+      outcome({Variant::Explicit, 1}, 14.8e-3, {14.8e-3, 14.9e-3, 14.7e-3},
+              Verification::Reference),
+      outcome({Variant::Mapped, 1}, 10.0e-3, {10.86e-3, 10.9e-3, 10.8e-3}, Verification::Passed),
+      outcome({Variant::Streams, 8}, 10.2e-3, {10.0e-3, 10.1e-3, 10.0e-3}, Verification::Passed),
+      outcome({Variant::Streams, 16, IssueOrder::BreadthFirst}, 10.3e-3, {},
+              Verification::Failed),
+      outcome({Variant::Hybrid, 4}, 11e-3, {}, Verification::NotRun)};
+  run.candidates[3].error = "launch failed";
+  run.candidates[4].kept_by_model = false;
+  run.winner = 2;
+  run.within_noise = {2};
+  run.winner_reason = "Streams(8, depth-first) has the smallest median";
+  run.wall_seconds = 1.5;
+  run.complete = true;
+  return run;
+}
+
+TEST(ReportJson, RoundTripsEveryField) {
+  const TuningRun run = sample_run();
+  TuningRun back;
+  std::string error;
+  ASSERT_TRUE(from_json_text(to_json_text(run), &back, &error)) << error;
+  EXPECT_EQ(back.kernel, run.kernel);
+  EXPECT_EQ(back.arguments, run.arguments);
+  EXPECT_EQ(back.device, run.device);
+  ASSERT_EQ(back.candidates.size(), run.candidates.size());
+  for (std::size_t i = 0; i < run.candidates.size(); ++i) {
+    EXPECT_EQ(back.candidates[i].candidate, run.candidates[i].candidate);
+    EXPECT_EQ(back.candidates[i].verification, run.candidates[i].verification);
+    EXPECT_EQ(back.candidates[i].samples, run.candidates[i].samples);
+    EXPECT_EQ(back.candidates[i].predicted_seconds, run.candidates[i].predicted_seconds);
+    EXPECT_EQ(back.candidates[i].error, run.candidates[i].error);
+  }
+  EXPECT_EQ(back.winner, run.winner);
+  EXPECT_EQ(back.notes, run.notes);
+  EXPECT_EQ(to_json_text(back), to_json_text(run));
+}
+
+TEST(ReportJson, RejectsOtherSchemasAndVersions) {
+  TuningRun run;
+  std::string error;
+  EXPECT_FALSE(from_json_text("{\"schema\": \"something else\"}", &run, &error));
+  EXPECT_NE(error.find("not an overlap tuning report"), std::string::npos);
+  std::string text = to_json_text(sample_run());
+  text.replace(text.find("\"schema_version\": 1"), 19, "\"schema_version\": 9");
+  EXPECT_FALSE(from_json_text(text, &run, &error));
+  EXPECT_NE(error.find("version 9"), std::string::npos) << error;
+}
+
+TEST(ReportTable, SpeedupAndModelErrorAreComputedFromTheMedians) {
+  const TuningRun run = sample_run();
+  const ReportTable table = candidate_table(run, false);
+  ASSERT_EQ(table.rows.size(), 5u);
+  EXPECT_EQ(table.rows[2][5], "1.48x"); // 14.8 / 10.0
+  EXPECT_EQ(table.rows[2][6], "+2.0 %"); // 10.2 against 10.0
+  EXPECT_NE(table.rows[2][7].find("WINNER"), std::string::npos);
+  EXPECT_EQ(table.rows[4][7], "pruned");
+  EXPECT_EQ(candidate_table(run, true).rows.size(), 4u);
+  const std::vector<AccuracyRow> accuracy = model_accuracy(run);
+  ASSERT_EQ(accuracy.size(), 3u); // Explicit, Mapped, Streams
+  EXPECT_EQ(accuracy[1].variant, Variant::Mapped);
+  EXPECT_NEAR(accuracy[1].max_error, 0.86 / 10.86, 1e-9);
+}
+
+TEST(ReportMarkdown, NamesTheWinnerTheSpeedupTheMemoryAndThePlot) {
+  const std::string text = render_markdown(sample_run(), "saxpy.tuning.svg");
+  EXPECT_NE(text.find("**Streams(8, depth-first)**"), std::string::npos);
+  EXPECT_NE(text.find("1.48x faster than Explicit"), std::string::npos) << text;
+  EXPECT_NE(text.find("pinned (page-locked)"), std::string::npos);
+  EXPECT_NE(text.find("launch failed"), std::string::npos);
+  EXPECT_NE(text.find("](saxpy.tuning.svg)"), std::string::npos);
+  EXPECT_EQ(text.find("Nothing was run"), std::string::npos);
+}
+
+TEST(ReportMarkdown, AModelOnlyReportSaysPlainlyThatNothingRan) {
+  TuningRun run = sample_run();
+  run.model_only = true;
+  run.device.clear();
+  EXPECT_NE(render_markdown(run, "").find("**Nothing was run** (no GPU)"), std::string::npos);
+}
+
+TEST(SvgPlot, DrawsPredictedAndMeasuredSeriesAndMarksTheWinner) {
+  const std::string svg = render_svg_plot(sample_run());
+  EXPECT_EQ(svg.rfind("<svg", 0), 0u);
+  EXPECT_NE(svg.find("</svg>"), std::string::npos);
+  EXPECT_NE(svg.find("winner: Streams(8, depth-first)"), std::string::npos);
+  EXPECT_NE(svg.find("stroke-dasharray"), std::string::npos); // predicted
+  EXPECT_NE(svg.find("Explicit (baseline)"), std::string::npos);
+}
+
+TEST(ConsoleSummary, ListsTheRunCandidatesAndTheWinner) {
+  std::ostringstream out;
+  print_console_summary(out, sample_run());
+  const std::string text = out.str();
+  EXPECT_NE(text.find("winner Streams(8, depth-first) (10.000 ms, 1.48x over Explicit)"),
+            std::string::npos)
+      << text;
+  EXPECT_EQ(text.find("Hybrid"), std::string::npos); // pruned, not run
+}
+
+} // namespace
+} // namespace overlap::tune

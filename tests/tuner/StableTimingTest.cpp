@@ -1,0 +1,60 @@
+#include "tune/stable_timing.h"
+
+#include <gtest/gtest.h>
+
+namespace overlap::tune {
+namespace {
+
+TEST(MeasureUntilStable, SteadySamplesStopAtTheMinimumAfterTheWarmUp) {
+  int calls = 0;
+  TimingPlan plan;
+  plan.warmup = 2;
+  plan.min_repeats = 5;
+  const TimedSamples result = measure_until_stable(
+      [&] {
+        ++calls;
+        return Sample{calls <= 2 ? 1.0 : 0.01, {}}; // slow warm-up runs are not counted
+      },
+      plan);
+  EXPECT_EQ(calls, 7);
+  EXPECT_EQ(result.seconds.size(), 5u);
+  EXPECT_TRUE(result.stable);
+  EXPECT_DOUBLE_EQ(result.stats.median, 0.01);
+}
+
+TEST(MeasureUntilStable, NoisySamplesContinueUpToTheRepeatLimit) {
+  int calls = 0;
+  TimingPlan plan;
+  plan.warmup = 0;
+  plan.max_repeats = 12;
+  plan.max_seconds = 100;
+  const TimedSamples result = measure_until_stable(
+      [&] { return Sample{++calls % 2 ? 0.010 : 0.013, {}}; }, plan);
+  EXPECT_EQ(result.seconds.size(), 12u);
+  EXPECT_FALSE(result.stable);
+  EXPECT_GT(result.stats.iqr(), 0);
+}
+
+TEST(MeasureUntilStable, TheTimeBudgetStopsSlowNoisyWork) {
+  int calls = 0;
+  TimingPlan plan;
+  plan.warmup = 0;
+  plan.min_repeats = 3;
+  plan.max_repeats = 100;
+  plan.max_seconds = 1.0;
+  const TimedSamples result =
+      measure_until_stable([&] { return Sample{++calls % 2 ? 0.3 : 0.45, {}}; }, plan);
+  EXPECT_LE(result.seconds.size(), 4u);
+  EXPECT_GE(result.seconds.size(), 3u);
+}
+
+TEST(MeasureUntilStable, AnErrorStopsAndIsReported) {
+  int calls = 0;
+  const TimedSamples result = measure_until_stable(
+      [&] { return ++calls == 4 ? Sample{0, "launch failed"} : Sample{0.01, {}}; }, TimingPlan{});
+  EXPECT_EQ(result.error, "launch failed");
+  EXPECT_EQ(result.seconds.size(), 2u); // one warm-up, two timed, then the failure
+}
+
+} // namespace
+} // namespace overlap::tune

@@ -1,0 +1,43 @@
+#include "tune/tune_options.h"
+
+#include <gtest/gtest.h>
+
+namespace overlap::tune {
+namespace {
+
+TEST(TuneOptions, ParsesTheCommandLine) {
+  TuneOptions o;
+  std::string error;
+  ASSERT_TRUE(parse_tune_options({"--kernel", "saxpy", "--arg", "n=67108864", "--exhaustive",
+                                  "--noise", "0.05", "--repeats", "3:9", "--pageable",
+                                  "--results-file", "r.json", "--no-cache", "--seed", "42"},
+                                 &o, &error))
+      << error;
+  EXPECT_EQ(o.kernels, std::vector<std::string>{"saxpy"});
+  EXPECT_EQ(o.arguments.at("n"), 67108864);
+  EXPECT_TRUE(o.tuner.exhaustive);
+  EXPECT_DOUBLE_EQ(o.tuner.noise.relative_noise, 0.05);
+  EXPECT_EQ(o.tuner.timing.min_repeats, 3);
+  EXPECT_EQ(o.tuner.timing.max_repeats, 9);
+  EXPECT_FALSE(o.pinned);
+  EXPECT_EQ(o.results_file, "r.json");
+  ASSERT_TRUE(o.cache_dir);
+  EXPECT_TRUE(o.cache_dir->empty());
+  EXPECT_EQ(o.seed, 42u);
+}
+
+TEST(TuneOptions, RejectsMalformedValues) {
+  TuneOptions o;
+  std::string error;
+  EXPECT_FALSE(parse_tune_options({"--arg", "n"}, &o, &error));
+  EXPECT_FALSE(parse_tune_options({"--arg", "n=big"}, &o, &error));
+  EXPECT_FALSE(parse_tune_options({"--noise", "1.5"}, &o, &error));
+  EXPECT_FALSE(parse_tune_options({"--repeats", "9:3"}, &o, &error));
+  EXPECT_FALSE(parse_tune_options({"--profile"}, &o, &error));
+  EXPECT_NE(error.find("needs a value"), std::string::npos);
+  EXPECT_FALSE(parse_tune_options({"--fast"}, &o, &error));
+  EXPECT_NE(error.find("unknown option"), std::string::npos);
+}
+
+} // namespace
+} // namespace overlap::tune

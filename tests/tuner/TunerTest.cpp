@@ -1,0 +1,196 @@
+#include "tune/tuner.h"
+
+#include "model_test_profiles.h"
+#include "tuner_test_support.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+
+namespace overlap::tune {
+namespace {
+
+using testing::FakeRunner;
+
+// Explicit 15.5 ms, Mapped 10.9 ms, Streams best at 16: the shape measured on the lent GPUs.
+double saxpy_like(const model::Candidate& c) {
+  switch (c.variant) {
+  case Variant::Explicit:
+    return 15.5e-3;
+  case Variant::Mapped:
+    return 10.9e-3;
+  default:
+    return 10.5e-3 + 0.02e-3 * std::abs(c.streams - 16) +
+           (c.order == IssueOrder::BreadthFirst ? 0.1e-3 : 0);
+  }
+}
+
+class TunerTest : public ::testing::Test {
+protected:
+  TunerTest() {
+    setup_.header.kernel = "saxpy";
+    setup_.header.arguments = {{"n", 1 << 26}};
+    setup_.header.device = "Fake GPU";
+    setup_.profile = &profile_;
+    setup_.model = model_.get();
+    setup_.workload = testing::saxpy_workload();
+    options_.timing.warmup = 0;
+    directory_ = std::filesystem::temp_directory_path() /
+                 ("overlap-tuner-test-" + std::to_string(::getpid()) + "-" +
+                  ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    std::filesystem::remove_all(directory_);
+  }
+  ~TunerTest() override { std::filesystem::remove_all(directory_); }
+
+  HardwareProfile profile_ = model::testing::h100_like();
+  std::unique_ptr<model::PerformanceModel> model_ = model::make_model(model::ModelKind::Modern);
+  TuningSetup setup_;
+  TunerOptions options_;
+  std::filesystem::path directory_;
+  std::vector<std::string> lines_;
+  Progress progress_ = [this](const std::string& line) { lines_.push_back(line); };
+};
+
+TEST_F(TunerTest, RunsExplicitAndExactlyTheModelsPrunedSet) {
+  FakeRunner runner(saxpy_like);
+  const TuningRun run = tune(runner, setup_, options_, TuningCache(""), progress_);
+  EXPECT_EQ(runner.reference_runs, 1);
+  ASSERT_TRUE(run.complete);
+  int kept = 0;
+  for (const CandidateOutcome& c : run.candidates) {
+    const bool is_explicit = c.candidate == model::Candidate{};
+    EXPECT_EQ(c.run, c.kept_by_model) << model::describe(c.candidate);
+    const bool ran = std::find(runner.ran.begin(), runner.ran.end(), c.candidate) != runner.ran.end();
+    EXPECT_EQ(ran, c.kept_by_model && !is_explicit) << model::describe(c.candidate);
+    kept += c.kept_by_model;
+  }
+  EXPECT_LT(kept, static_cast<int>(run.candidates.size()));
+  EXPECT_EQ(run.run_count(), kept);
+  ASSERT_TRUE(run.winner);
+  EXPECT_TRUE(run.candidates[*run.winner].usable());
+  // One progress line for the reference and one per candidate run.
+  EXPECT_EQ(lines_.size(), 1 + runner.ran.size());
+}
+
+TEST_F(TunerTest, ExhaustiveRunsEveryCandidate) {
+  options_.exhaustive = true;
+  FakeRunner runner(saxpy_like);
+  const TuningRun run = tune(runner, setup_, options_, TuningCache(""), progress_);
+  EXPECT_EQ(run.run_count(), static_cast<int>(run.candidates.size()));
+  EXPECT_EQ(runner.ran.size(), run.candidates.size() - 1);
+  EXPECT_TRUE(run.exhaustive);
+}
+
+TEST_F(TunerTest, InfersTheKernelTimeFromExplicit) {
+  FakeRunner runner(saxpy_like);
+  const TuningRun run = tune(runner, setup_, options_, TuningCache(""), progress_);
+  // 768 MiB over a 55 GB/s link take about 14.7 ms of the 15.5 ms.
+  EXPECT_GT(run.kernel_seconds, 0.0);
+  EXPECT_LT(run.kernel_seconds, 1e-3);
+  EXPECT_NE(run.kernel_seconds_source.find("minus its predicted transfers"), std::string::npos);
+  const CandidateOutcome& e = run.candidates[*run.explicit_index()];
+  EXPECT_NEAR(*e.predicted_seconds, e.timing.median, 0.02 * e.timing.median);
+}
+
+TEST_F(TunerTest, AnUnrealisticProfileFloorsTheKernelTimeAndSaysSo) {
+  std::string source;
+  const double t_e = infer_kernel_seconds(*model_, profile_, setup_.workload, 1e-3, &source);
+  EXPECT_DOUBLE_EQ(t_e, 1e-5);
+  EXPECT_NE(source.find("another machine"), std::string::npos) << source;
+}
+
+TEST_F(TunerTest, FailingAndWrongCandidatesAreRecordedAndTheTuningGoesOn) {
+  options_.exhaustive = true;
+  FakeRunner runner(saxpy_like);
+  runner.failing = {{Variant::Streams, 16}};
+  runner.wrong = {{Variant::Mapped, 1}};
+  const TuningRun run = tune(runner, setup_, options_, TuningCache(""), progress_);
+  const CandidateOutcome& failed = run.candidates[*run.find({Variant::Streams, 16})];
+  const CandidateOutcome& wrong = run.candidates[*run.find({Variant::Mapped, 1})];
+  EXPECT_EQ(failed.verification, Verification::Failed);
+  EXPECT_NE(failed.error.find("out of memory"), std::string::npos);
+  EXPECT_EQ(wrong.verification, Verification::WrongResult);
+  EXPECT_EQ(run.run_count(), static_cast<int>(run.candidates.size()));
+  ASSERT_TRUE(run.winner);
+  EXPECT_NE(*run.winner, *run.find({Variant::Streams, 16}));
+  EXPECT_NE(*run.winner, *run.find({Variant::Mapped, 1}));
+}
+
+TEST_F(TunerTest, AFailingReferenceLeavesNoWinner) {
+  class BrokenExplicit final : public CandidateRunner {
+  public:
+    RunResult run_reference(const TimingPlan&) override {
+      RunResult result;
+      result.verification = Verification::Failed;
+      result.error = "cudaMalloc failed";
+      return result;
+    }
+    RunResult run_candidate(const model::Candidate&, const TimingPlan&) override {
+      ADD_FAILURE() << "no candidate may run without a reference";
+      return {};
+    }
+  } runner;
+  const TuningRun run = tune(runner, setup_, options_, TuningCache(""), progress_);
+  EXPECT_FALSE(run.winner);
+  EXPECT_NE(run.winner_reason.find("cudaMalloc failed"), std::string::npos);
+}
+
+TEST_F(TunerTest, ACompleteCachedTuningIsReusedWhenNothingChanged) {
+  const TuningCache cache(directory_.string());
+  FakeRunner first(saxpy_like);
+  const TuningRun original = tune(first, setup_, options_, cache, progress_);
+  FakeRunner second(saxpy_like);
+  const TuningRun reused = tune(second, setup_, options_, cache, progress_);
+  EXPECT_TRUE(reused.from_cache);
+  EXPECT_EQ(second.reference_runs, 0);
+  EXPECT_TRUE(second.ran.empty());
+  ASSERT_TRUE(reused.winner);
+  EXPECT_EQ(reused.candidates[*reused.winner].candidate,
+            original.candidates[*original.winner].candidate);
+
+  setup_.header.arguments = {{"n", 1 << 20}}; // another size: measured again
+  FakeRunner third(saxpy_like);
+  EXPECT_FALSE(tune(third, setup_, options_, cache, progress_).from_cache);
+  EXPECT_EQ(third.reference_runs, 1);
+}
+
+TEST_F(TunerTest, AnInterruptedTuningResumesWithoutRepeatingMeasuredCandidates) {
+  options_.exhaustive = true;
+  const TuningCache cache(directory_.string());
+  FakeRunner full(saxpy_like);
+  TuningRun interrupted = tune(full, setup_, options_, TuningCache(""), progress_);
+  // As the cache holds it after the first three candidates beyond Explicit were measured.
+  interrupted.complete = false;
+  interrupted.winner.reset();
+  int kept_measured = 0;
+  for (CandidateOutcome& c : interrupted.candidates)
+    if (c.candidate != model::Candidate{} && c.run && ++kept_measured > 3) {
+      c.run = false;
+      c.verification = Verification::NotRun;
+      c.timing = {};
+      c.samples.clear();
+    }
+  std::string error;
+  ASSERT_TRUE(cache.store(cache_key(setup_, options_), interrupted, &error)) << error;
+
+  FakeRunner resumed_runner(saxpy_like);
+  const TuningRun resumed = tune(resumed_runner, setup_, options_, cache, progress_);
+  EXPECT_EQ(resumed_runner.ran.size(), resumed.candidates.size() - 1 - 3);
+  EXPECT_EQ(resumed.run_count(), static_cast<int>(resumed.candidates.size()));
+  EXPECT_TRUE(resumed.complete);
+  ASSERT_FALSE(resumed.notes.empty());
+  EXPECT_NE(resumed.notes.back().find("resumed"), std::string::npos);
+}
+
+TEST_F(TunerTest, PredictOnlyRunsNothingAndKeepsThePrunedSet) {
+  const TuningRun run = predict_only(setup_, options_, 0.2e-3, "given");
+  EXPECT_TRUE(run.model_only);
+  EXPECT_EQ(run.run_count(), 0);
+  EXPECT_FALSE(run.winner);
+  EXPECT_TRUE(std::any_of(run.candidates.begin(), run.candidates.end(),
+                          [](const CandidateOutcome& c) { return c.kept_by_model; }));
+}
+
+} // namespace
+} // namespace overlap::tune

@@ -1,0 +1,96 @@
+#include "tune/argument_slots.h"
+
+#include <cstring>
+
+namespace overlap::tune {
+namespace {
+
+bool is_integer(ElementKind kind) {
+  return kind != ElementKind::F32 && kind != ElementKind::F64 && kind != ElementKind::Other;
+}
+
+// Stores `value` in the parameter's own width; the slot is little-endian like every CUDA host.
+void store_integer(std::uint64_t* slot, std::size_t size, long long value) {
+  const std::int8_t v8 = static_cast<std::int8_t>(value);
+  const std::int16_t v16 = static_cast<std::int16_t>(value);
+  const std::int32_t v32 = static_cast<std::int32_t>(value);
+  switch (size) {
+  case 1:
+    std::memcpy(slot, &v8, 1);
+    return;
+  case 2:
+    std::memcpy(slot, &v16, 2);
+    return;
+  case 4:
+    std::memcpy(slot, &v32, 4);
+    return;
+  default:
+    std::memcpy(slot, &value, sizeof value);
+  }
+}
+
+bool takes_value(const ParamDescriptor& param) {
+  return !param.is_pointer && param.role != ParamRole::ChunkBegin &&
+         param.role != ParamRole::ChunkEnd;
+}
+
+} // namespace
+
+bool ArgumentSlots::fill(const KernelDescriptor& descriptor,
+                         const std::map<std::string, long long>& integer_arguments,
+                         RandomBits& bits, std::string* error) {
+  const std::size_t count = static_cast<std::size_t>(descriptor.param_count);
+  storage_.assign(count, 0);
+  pointers_.resize(count);
+  for (std::size_t i = 0; i < count; ++i) {
+    pointers_[i] = &storage_[i];
+    const ParamDescriptor& param = descriptor.params[i];
+    if (!takes_value(param))
+      continue; // pointers are set by the caller; chunk bounds by the generated code
+    if (param.size > sizeof(std::uint64_t)) {
+      *error = std::string("parameter ") + param.name + " (" + param.type +
+               ") is larger than 8 bytes; the tuner cannot fill it";
+      return false;
+    }
+    if (is_integer(param.kind)) {
+      const auto given = integer_arguments.find(param.name);
+      if (given == integer_arguments.end()) {
+        *error = std::string("no value for the integer parameter ") + param.name +
+                 ": give it with --arg " + param.name + "=VALUE or in the annotation's tune(...)";
+        return false;
+      }
+      store_integer(&storage_[i], param.size, given->second);
+    } else if (param.kind == ElementKind::F32 || param.kind == ElementKind::F64) {
+      fill_random(param.kind, param.size, &storage_[i], 1, bits);
+    }
+  }
+  return true;
+}
+
+void ArgumentSlots::set_pointer(int param, void* pointer) {
+  std::memcpy(&storage_[static_cast<std::size_t>(param)], &pointer, sizeof pointer);
+}
+
+std::map<std::string, long long> tuning_arguments(const KernelDescriptor& descriptor,
+                                                  const std::map<std::string, long long>& given,
+                                                  std::vector<std::string>* unknown) {
+  std::map<std::string, long long> arguments;
+  for (int i = 0; i < descriptor.tune_default_count; ++i) {
+    const TuneDefault& d = descriptor.tune_defaults[i];
+    arguments[descriptor.params[d.param].name] = d.value;
+  }
+  for (const auto& [name, value] : given) {
+    bool found = false;
+    for (int i = 0; i < descriptor.param_count; ++i) {
+      const ParamDescriptor& param = descriptor.params[i];
+      found |= name == param.name && takes_value(param) && is_integer(param.kind);
+    }
+    if (found)
+      arguments[name] = value;
+    else
+      unknown->push_back(name);
+  }
+  return arguments;
+}
+
+} // namespace overlap::tune

@@ -1,0 +1,49 @@
+#include "tune/console_summary.h"
+
+#include "tune/report_table.h"
+
+#include <algorithm>
+#include <iomanip>
+
+namespace overlap::tune {
+
+void print_console_summary(std::ostream& out, const TuningRun& run) {
+  const ReportTable table = candidate_table(run, !run.model_only);
+  std::vector<std::size_t> width(table.header.size(), 0);
+  const auto widen = [&](const std::vector<std::string>& cells) {
+    for (std::size_t i = 0; i < cells.size(); ++i)
+      width[i] = std::max(width[i], cells[i].size());
+  };
+  widen(table.header);
+  for (const auto& row : table.rows)
+    widen(row);
+  const auto print = [&](const std::vector<std::string>& cells) {
+    for (std::size_t i = 0; i < cells.size(); ++i)
+      out << (i == 0 ? std::left : std::right) << std::setw(static_cast<int>(width[i]))
+          << cells[i] << (i + 1 < cells.size() ? "  " : "\n");
+  };
+  print(table.header);
+  for (const auto& row : table.rows)
+    print(row);
+  out << std::left;
+  if (run.model_only) {
+    out << run.kernel << ": nothing was run (model only); " << run.candidates.size()
+        << " candidates predicted\n";
+    return;
+  }
+  out << run.kernel << ": " << run.run_count() << " of " << run.candidates.size()
+      << " candidates run";
+  if (run.winner) {
+    out << "; winner " << model::describe(run.candidates[*run.winner].candidate) << " ("
+        << format_ms(run.candidates[*run.winner].timing.median) << " ms";
+    if (const std::optional<double> speedup = run.speedup(*run.winner))
+      out << ", " << std::fixed << std::setprecision(2) << *speedup << "x over Explicit"
+          << std::defaultfloat;
+    out << "): " << run.winner_reason;
+  } else {
+    out << "; no winner: " << run.winner_reason;
+  }
+  out << "\n";
+}
+
+} // namespace overlap::tune

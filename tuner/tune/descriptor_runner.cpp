@@ -1,0 +1,163 @@
+#include "tune/descriptor_runner.h"
+
+#include "overlap/pinned_buffer.h"
+#include "tune/host_data.h"
+
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <new>
+
+namespace overlap::tune {
+
+// One array in three copies: what the call works on, its pristine random contents (restored
+// before every verified run) and Explicit's result.
+struct DescriptorRunner::HostArray {
+  const ArrayDescriptor* descriptor = nullptr;
+  long long count = 0;
+  std::size_t bytes = 0;
+  PinnedBuffer pinned_working;
+  std::unique_ptr<unsigned char[]> pageable_working;
+  std::unique_ptr<unsigned char[]> pristine;
+  std::unique_ptr<unsigned char[]> reference;
+
+  void* working() const {
+    return pinned_working.data() ? pinned_working.data() : pageable_working.get();
+  }
+};
+
+
+DescriptorRunner::DescriptorRunner(const KernelDescriptor& descriptor, const RunnerOptions& options)
+    : descriptor_(descriptor), options_(options) {}
+
+DescriptorRunner::~DescriptorRunner() = default;
+
+std::unique_ptr<DescriptorRunner> DescriptorRunner::create(
+    const KernelDescriptor& descriptor, const std::map<std::string, long long>& integer_arguments,
+    const RunnerOptions& options, std::string* error) {
+  std::unique_ptr<DescriptorRunner> runner(new DescriptorRunner(descriptor, options));
+  RandomBits bits(options.seed);
+  if (!runner->slots_.fill(descriptor, integer_arguments, bits, error))
+    return nullptr;
+  for (int a = 0; a < descriptor.array_count; ++a) {
+    auto array = std::make_unique<HostArray>();
+    array->descriptor = &descriptor.arrays[a];
+    array->count = std::max(0LL, descriptor.array_extent(runner->arguments(), a));
+    array->bytes = array->descriptor->element_size * static_cast<std::size_t>(array->count);
+    const std::size_t allocated = std::max<std::size_t>(array->bytes, 1);
+    if (options.pinned) {
+      const Status status = PinnedBuffer::allocate(allocated, &array->pinned_working);
+      if (!status.ok()) {
+        *error = std::string("pinned memory for ") + array->descriptor->name + ": " +
+                 status.message();
+        return nullptr;
+      }
+    } else {
+      array->pageable_working.reset(new (std::nothrow) unsigned char[allocated]);
+    }
+    array->pristine.reset(new (std::nothrow) unsigned char[allocated]);
+    array->reference.reset(new (std::nothrow) unsigned char[allocated]);
+    if (!array->working() || !array->pristine || !array->reference) {
+      *error = std::string("host memory for ") + array->descriptor->name + " (" +
+               std::to_string(array->bytes) + " bytes, three copies)";
+      return nullptr;
+    }
+    // Outputs too: a candidate that leaves part of an output unwritten must not match by luck.
+    fill_random(array->descriptor->kind, array->descriptor->element_size, array->pristine.get(),
+                array->count, bits);
+    runner->slots_.set_pointer(array->descriptor->param, array->working());
+    runner->arrays_.push_back(std::move(array));
+  }
+  return runner;
+}
+
+std::size_t DescriptorRunner::host_bytes() const {
+  std::size_t total = 0;
+  for (const auto& array : arrays_)
+    total += array->bytes;
+  return total;
+}
+
+void DescriptorRunner::restore_inputs() {
+  for (const auto& array : arrays_)
+    std::memcpy(array->working(), array->pristine.get(), array->bytes);
+}
+
+Sample DescriptorRunner::run_once(const RunConfig& config) {
+  const auto start = std::chrono::steady_clock::now();
+  Status status = descriptor_.run(arguments(), config);
+  // The generated variants synchronize before returning; this only makes sure nothing is left.
+  if (status.ok()) {
+    const cudaError_t code = cudaDeviceSynchronize();
+    if (code != cudaSuccess)
+      status = OVERLAP_STATUS_OF(cudaDeviceSynchronize(), code);
+  }
+  const auto stop = std::chrono::steady_clock::now();
+  Sample sample;
+  if (!status.ok()) {
+    sample.error = status.message();
+    cudaGetLastError(); // a non-sticky error must not fail the next candidate
+    return sample;
+  }
+  sample.seconds = std::chrono::duration<double>(stop - start).count();
+  return sample;
+}
+
+TimedSamples DescriptorRunner::time(const RunConfig& config, const TimingPlan& plan) {
+  // In-out arrays keep changing over the repeats; their values do not change the work done.
+  return measure_until_stable([&] { return run_once(config); }, plan);
+}
+
+RunResult DescriptorRunner::run_reference(const TimingPlan& plan) {
+  RunResult result;
+  restore_inputs();
+  const RunConfig config; // Explicit
+  const Sample first = run_once(config);
+  if (!first.error.empty()) {
+    result.verification = Verification::Failed;
+    result.error = first.error;
+    return result;
+  }
+  for (const auto& array : arrays_)
+    if (writes(array->descriptor->direction))
+      std::memcpy(array->reference.get(), array->working(), array->bytes);
+  result.verification = Verification::Reference;
+  result.timing = time(config, plan);
+  return result;
+}
+
+RunResult DescriptorRunner::run_candidate(const model::Candidate& candidate,
+                                          const TimingPlan& plan) {
+  RunResult result;
+  RunConfig config;
+  config.variant = candidate.variant;
+  config.streams = StreamsConfig{candidate.streams, candidate.order};
+  restore_inputs();
+  const Sample first = run_once(config);
+  if (!first.error.empty()) {
+    result.verification = Verification::Failed;
+    result.error = first.error;
+    return result;
+  }
+  for (const auto& array : arrays_) {
+    if (!writes(array->descriptor->direction))
+      continue;
+    const Comparison comparison =
+        compare_elements(array->descriptor->kind, array->descriptor->element_size,
+                         array->reference.get(), array->working(), array->count,
+                         options_.tolerance);
+    if (!comparison.equal()) {
+      result.verification = Verification::WrongResult;
+      result.error = std::string(array->descriptor->name) + ": " +
+                     comparison.describe(array->count);
+      return result;
+    }
+  }
+  result.verification = Verification::Passed;
+  result.timing = time(config, plan);
+  return result;
+}
+
+} // namespace overlap::tune

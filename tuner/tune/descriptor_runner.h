@@ -1,0 +1,56 @@
+// Runs the candidates of one generated kernel on the GPU through its descriptor: allocates every
+// array from the annotation's extents in host memory (pinned by default, pageable on request),
+// fills the inputs with fresh random data of the right element kind, keeps Explicit's outputs as
+// the reference, verifies every candidate's outputs against them before timing it, and times the
+// whole call (transfers included) with the host's clock, since that is what the caller waits for.
+#pragma once
+
+#include "overlap/descriptor.h"
+#include "tune/argument_slots.h"
+#include "tune/candidate_runner.h"
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace overlap::tune {
+
+struct RunnerOptions {
+  bool pinned = true;
+  double tolerance = 0; // relative, for floating-point outputs; 0: exact
+  std::uint64_t seed = 0;
+};
+
+class DescriptorRunner final : public CandidateRunner {
+public:
+  // `integer_arguments`: the value of every integer scalar parameter, by name (sizes, counts);
+  // see ArgumentSlots for the other parameters. Returns nullptr with
+  // `error` set when an argument is missing or memory cannot be allocated.
+  static std::unique_ptr<DescriptorRunner> create(
+      const KernelDescriptor& descriptor, const std::map<std::string, long long>& integer_arguments,
+      const RunnerOptions& options, std::string* error);
+  ~DescriptorRunner() override;
+
+  ArgPointers arguments() const { return slots_.pointers(); }
+  std::size_t host_bytes() const; // of one copy of every array
+
+  RunResult run_reference(const TimingPlan& plan) override;
+  RunResult run_candidate(const model::Candidate& candidate, const TimingPlan& plan) override;
+
+private:
+  struct HostArray;
+  DescriptorRunner(const KernelDescriptor& descriptor, const RunnerOptions& options);
+
+  void restore_inputs();
+  Sample run_once(const RunConfig& config);
+  TimedSamples time(const RunConfig& config, const TimingPlan& plan);
+
+  const KernelDescriptor& descriptor_;
+  RunnerOptions options_;
+  ArgumentSlots slots_;
+  std::vector<std::unique_ptr<HostArray>> arrays_;
+};
+
+} // namespace overlap::tune

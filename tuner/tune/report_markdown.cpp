@@ -1,0 +1,109 @@
+#include "tune/report_markdown.h"
+
+#include "tune/report_table.h"
+
+#include <cstdio>
+#include <sstream>
+
+namespace overlap::tune {
+namespace {
+
+void table_row(std::ostringstream& out, const std::vector<std::string>& cells) {
+  out << "|";
+  for (const std::string& cell : cells)
+    out << " " << cell << " |";
+  out << "\n";
+}
+
+std::string percent(double fraction) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.1f %%", fraction * 100);
+  return text;
+}
+
+} // namespace
+
+std::string render_markdown(const TuningRun& run, const std::string& svg_file_name) {
+  std::ostringstream out;
+  out << "# Tuning report: `" << run.kernel << "`\n\n";
+  if (run.model_only)
+    out << "**Nothing was run** (" << (run.device.empty() ? "no GPU" : run.device)
+        << "): this report holds the model's predictions only; the candidates marked \"not "
+           "run\" are the ones a tuning on a GPU would measure.\n\n";
+  out << "- Kernel: `" << run.kernel << "` (" << run.source_file << ":" << run.source_line
+      << ")\n- Arguments:";
+  for (const auto& [name, value] : run.arguments)
+    out << " `" << name << " = " << value << "`";
+  out << "\n- Device: " << (run.device.empty() ? "none" : run.device)
+      << "\n- Profile: " << run.profile_name << " (" << run.profile_origin << ")"
+      << "\n- Model: " << run.model_name << "\n- Date: " << run.date
+      << "\n- Host arrays: "
+      << (run.pinned_inputs ? "pinned (page-locked) memory" : "pageable memory")
+      << "\n- Timed: the whole call, transfers included, median of repeats after a warm-up"
+      << "\n- Verification: every output against Explicit's, "
+      << (run.tolerance > 0 ? "relative tolerance " + std::to_string(run.tolerance)
+                            : std::string("exact (bit for bit)"))
+      << "; fresh random inputs on every tuning\n- t_E (kernel time) used by the model: "
+      << format_ms(run.kernel_seconds) << " ms, " << run.kernel_seconds_source
+      << "\n- Search: " << (run.exhaustive ? "exhaustive (every candidate)" : "the model's pruned set")
+      << ", " << run.run_count() << " of " << run.candidates.size() << " candidates run";
+  if (!run.model_only)
+    out << ", " << format_ms(run.wall_seconds) << " ms of wall time";
+  out << (run.from_cache ? " (reused from the cache)" : "") << "\n\n";
+
+  out << "## Winner\n\n";
+  if (run.winner) {
+    const CandidateOutcome& w = run.candidates[*run.winner];
+    out << "**" << model::describe(w.candidate) << "**: " << format_ms(w.timing.median)
+        << " ms";
+    if (const std::optional<double> speedup = run.speedup(*run.winner))
+      out << ", " << std::to_string(*speedup).substr(0, 4) << "x faster than Explicit";
+    out << ". " << run.winner_reason << ".\n";
+    if (run.within_noise.size() > 1) {
+      out << "\nWithin measurement noise (" << percent(run.noise)
+          << " or the repeats' own spread) of the fastest:";
+      for (std::size_t i : run.within_noise)
+        out << " " << model::describe(run.candidates[i].candidate) << ";";
+      out << " they are equally good on this machine.\n";
+    }
+  } else {
+    out << run.winner_reason << ".\n";
+  }
+
+  out << "\n## Candidates\n\n";
+  const ReportTable table = candidate_table(run, false);
+  table_row(out, table.header);
+  table_row(out, std::vector<std::string>(table.header.size(), "---"));
+  for (const auto& row : table.rows)
+    table_row(out, row);
+  bool any_error = false;
+  for (const CandidateOutcome& c : run.candidates)
+    if (!c.error.empty()) {
+      if (!any_error)
+        out << "\nFailures:\n\n";
+      any_error = true;
+      out << "- " << model::describe(c.candidate) << ": " << c.error << "\n";
+    }
+
+  const std::vector<AccuracyRow> accuracy = model_accuracy(run);
+  if (!accuracy.empty()) {
+    out << "\n## Model accuracy\n\n|predicted against measured, |error| | candidates | median | "
+           "max |\n| --- | --- | --- | --- |\n";
+    for (const AccuracyRow& row : accuracy)
+      out << "| " << model::to_string(row.variant) << " | " << row.candidates << " | "
+          << percent(row.median_error) << " | " << percent(row.max_error) << " |\n";
+    out << "\nExplicit's prediction uses the t_E inferred from Explicit's own measurement, so its "
+           "error says nothing about the model.\n";
+  }
+  if (!svg_file_name.empty())
+    out << "\n## Plot\n\n![predicted and measured time against stream count](" << svg_file_name
+        << ")\n";
+  if (!run.notes.empty()) {
+    out << "\n## Notes\n\n";
+    for (const std::string& note : run.notes)
+      out << "- " << note << "\n";
+  }
+  return out.str();
+}
+
+} // namespace overlap::tune

@@ -1,0 +1,322 @@
+#include "tune/tune_command.h"
+
+#include "model/workload_from_descriptor.h"
+#include "overlap/device.h"
+#include "overlap/profile_catalog.h"
+#include "tune/argument_slots.h"
+#include "tune/console_summary.h"
+#include "tune/descriptor_runner.h"
+#include "tune/report_json.h"
+#include "tune/report_markdown.h"
+#include "tune/results_file.h"
+#include "tune/svg_plot.h"
+#include "tune/tune_options.h"
+
+#include <cuda_runtime_api.h>
+
+#include <chrono>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <random>
+
+namespace overlap::tune {
+namespace {
+
+std::string today_utc() {
+  const std::time_t now = std::time(nullptr);
+  std::tm utc{};
+  gmtime_r(&now, &utc);
+  char text[16];
+  std::strftime(text, sizeof text, "%Y-%m-%d", &utc);
+  return text;
+}
+
+bool write_text(const std::string& path, const std::string& text, std::ostream& err) {
+  std::ofstream out(path, std::ios::trunc);
+  out << text;
+  if (!out) {
+    err << "overlap-tune: cannot write " << path << "\n";
+    return false;
+  }
+  return true;
+}
+
+// The device to run on, or why there is none.
+struct Gpu {
+  bool present = false;
+  std::string name;
+  std::string problem;
+};
+
+Gpu find_gpu(int ordinal) {
+  Gpu gpu;
+  int count = 0;
+  const cudaError_t code = cudaGetDeviceCount(&count);
+  if (code != cudaSuccess || count == 0) {
+    gpu.problem = code != cudaSuccess ? std::string("no CUDA device (") + cudaGetErrorString(code) + ")"
+                                      : "no CUDA device";
+    cudaGetLastError();
+    return gpu;
+  }
+  if (ordinal >= count) {
+    gpu.problem = "device " + std::to_string(ordinal) + " does not exist (" +
+                  std::to_string(count) + " present)";
+    return gpu;
+  }
+  DeviceDescription description;
+  Status status = describe_device(ordinal, &description);
+  if (status.ok()) {
+    const cudaError_t set = cudaSetDevice(ordinal);
+    if (set != cudaSuccess)
+      status = OVERLAP_STATUS_OF(cudaSetDevice(ordinal), set);
+  }
+  if (!status.ok()) {
+    gpu.problem = status.message();
+    return gpu;
+  }
+  gpu.present = true;
+  gpu.name = description.name;
+  return gpu;
+}
+
+// The named profile, else a calibrated profile of this device, else the first embedded one.
+bool choose_profile(const TuneOptions& options, const Gpu& gpu, HardwareProfile* profile,
+                    std::string* origin, std::vector<std::string>* notes, std::ostream& err) {
+  if (!options.profile.empty()) {
+    const ProfileError found = find_profile(options.profile, profile, origin);
+    if (!found.ok()) {
+      err << "overlap-tune: " << found.message() << "\n";
+      return false;
+    }
+    return true;
+  }
+  const ProfileListing listing = list_profiles();
+  if (gpu.present)
+    for (const CatalogEntry& entry : listing.entries)
+      if (entry.profile.device_name == gpu.name) {
+        *profile = entry.profile;
+        *origin = entry.origin;
+        notes->push_back("profile chosen because it was measured on this device model (" +
+                         gpu.name + ")");
+        return true;
+      }
+  const std::vector<CatalogEntry> builtin = builtin_profiles();
+  if (builtin.empty()) {
+    err << "overlap-tune: no hardware profile: give one with --profile\n";
+    return false;
+  }
+  *profile = builtin.front().profile;
+  *origin = builtin.front().origin;
+  notes->push_back("no calibrated profile of " + (gpu.present ? gpu.name : std::string("a GPU")) +
+                   " was found, so the embedded profile " + profile->name +
+                   " was taken: predictions describe that machine, not this one (run "
+                   "overlap-calibrate to measure this one)");
+  return true;
+}
+
+std::string kernel_identity(const KernelDescriptor& descriptor) {
+  std::string identity;
+  for (int i = 0; i < descriptor.param_count; ++i)
+    identity += std::string(descriptor.params[i].type) + ";";
+  return identity;
+}
+
+struct KernelOutcome {
+  bool ok = true;
+  bool reference_failed = false;
+};
+
+KernelOutcome tune_kernel(const KernelDescriptor& descriptor, const TuneOptions& options,
+                          const Gpu& gpu, const HardwareProfile& profile,
+                          const std::string& profile_origin,
+                          const std::vector<std::string>& profile_notes, ResultsFile* results,
+                          std::ostream& out, std::ostream& err) {
+  KernelOutcome outcome;
+  std::vector<std::string> unknown;
+  const std::map<std::string, long long> arguments =
+      tuning_arguments(descriptor, options.arguments, &unknown);
+  if (options.kernels.size() == 1)
+    for (const std::string& name : unknown) {
+      err << "overlap-tune: " << descriptor.name << " has no integer parameter \"" << name
+          << "\"\n";
+      outcome.ok = false;
+      return outcome;
+    }
+
+  const std::uint64_t seed = options.seed ? *options.seed : std::random_device{}();
+  RandomBits bits(seed);
+  ArgumentSlots slots;
+  std::string error;
+  if (!slots.fill(descriptor, arguments, bits, &error)) {
+    err << "overlap-tune: " << descriptor.name << ": " << error << "\n";
+    outcome.ok = false;
+    return outcome;
+  }
+
+  TuningSetup setup;
+  TuningRun& header = setup.header;
+  header.kernel = descriptor.name;
+  header.source_file = descriptor.source_file;
+  header.source_line = descriptor.source_line;
+  header.arguments.assign(arguments.begin(), arguments.end());
+  header.device = gpu.name;
+  header.profile_name = profile.name;
+  header.profile_origin = profile_origin;
+  header.date = today_utc();
+  header.pinned_inputs = options.pinned;
+  header.tolerance = options.tolerance;
+  header.notes = profile_notes;
+  setup.profile = &profile;
+  const std::unique_ptr<model::PerformanceModel> model = model::make_model(model::ModelKind::Modern);
+  setup.model = model.get();
+  setup.workload = model::workload_from_descriptor(descriptor, slots.pointers(), 0);
+  setup.workload.host_memory_pinned = options.pinned;
+  setup.kernel_identity = kernel_identity(descriptor);
+
+  const auto progress = [&](const std::string& line) {
+    if (!options.quiet)
+      out << "  " << line << "\n" << std::flush;
+  };
+  out << "== " << descriptor.name << " (" << descriptor.source_file << ":"
+      << descriptor.source_line << ")";
+  for (const auto& [name, value] : arguments)
+    out << " " << name << "=" << value;
+  out << "\n";
+
+  TuningRun run;
+  if (!gpu.present || options.model_only) {
+    const double t_e = options.tuner.kernel_seconds.value_or(0);
+    run = predict_only(setup, options.tuner, t_e,
+                       options.tuner.kernel_seconds
+                           ? "given by the user"
+                           : "unknown without a measurement: 0 assumed (transfers only); give "
+                             "--kernel-time to include it");
+    run.notes.push_back(gpu.present ? "--model-only: nothing was run"
+                                    : "nothing was run: " + gpu.problem);
+  } else {
+    RunnerOptions runner_options;
+    runner_options.pinned = options.pinned;
+    runner_options.tolerance = options.tolerance;
+    runner_options.seed = seed;
+    const std::unique_ptr<DescriptorRunner> runner =
+        DescriptorRunner::create(descriptor, arguments, runner_options, &error);
+    if (!runner) {
+      err << "overlap-tune: " << descriptor.name << ": " << error << "\n";
+      outcome.ok = false;
+      return outcome;
+    }
+    const std::string cache_dir =
+        options.cache_dir ? *options.cache_dir : options.output_dir + "/cache";
+    run = tune(*runner, setup, options.tuner, TuningCache(cache_dir), progress);
+    outcome.reference_failed = !run.winner;
+  }
+
+  const std::string base = options.output_dir + "/" + descriptor.name + ".tuning";
+  const std::string svg_name = std::filesystem::path(base + ".svg").filename().string();
+  outcome.ok &= write_text(base + ".json", to_json_text(run), err) &&
+                write_text(base + ".svg", render_svg_plot(run), err) &&
+                write_text(base + ".md", render_markdown(run, svg_name), err);
+  print_console_summary(out, run);
+  out << "reports: " << base << ".md, " << base << ".json, " << base << ".svg\n";
+  if (results && run.winner && !run.model_only) {
+    ResultsEntry entry;
+    entry.kernel = run.kernel;
+    entry.device = run.device;
+    entry.arguments = run.arguments;
+    entry.choice = run.candidates[*run.winner].candidate;
+    entry.median_seconds = run.candidates[*run.winner].timing.median;
+    entry.speedup_over_explicit = run.speedup(*run.winner).value_or(0);
+    entry.date = run.date;
+    entry.report = base + ".json";
+    results->put(entry);
+  }
+  return outcome;
+}
+
+} // namespace
+
+int run_tune_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+  TuneOptions options;
+  std::string error;
+  if (!parse_tune_options(args, &options, &error)) {
+    err << "overlap-tune: " << error << "\n" << tune_usage("overlap-tune");
+    return 1;
+  }
+  if (options.help) {
+    out << tune_usage("overlap-tune");
+    return 0;
+  }
+  std::vector<const KernelDescriptor*> kernels;
+  for (int i = 0; i < registered_kernel_count(); ++i)
+    kernels.push_back(registered_kernel(i));
+  if (options.list) {
+    for (const KernelDescriptor* k : kernels) {
+      out << k->name << " (" << k->source_file << ":" << k->source_line << ")";
+      for (int i = 0; i < k->tune_default_count; ++i)
+        out << " " << k->params[k->tune_defaults[i].param].name << "="
+            << k->tune_defaults[i].value;
+      out << "\n";
+    }
+    return 0;
+  }
+  if (!options.kernels.empty()) {
+    std::vector<const KernelDescriptor*> selected;
+    for (const std::string& name : options.kernels) {
+      const KernelDescriptor* found = find_registered_kernel(name.c_str());
+      if (!found) {
+        err << "overlap-tune: no annotated kernel \"" << name << "\" in this program (--list)\n";
+        return 1;
+      }
+      selected.push_back(found);
+    }
+    kernels = selected;
+  }
+  if (kernels.empty()) {
+    err << "overlap-tune: no annotated kernels are linked into this program\n";
+    return 1;
+  }
+
+  const Gpu gpu = find_gpu(options.device);
+  if (!gpu.present)
+    out << "overlap-tune: " << gpu.problem
+        << ": NOTHING WILL BE RUN; writing the model's predictions only\n";
+  HardwareProfile profile;
+  std::string origin;
+  std::vector<std::string> profile_notes;
+  if (!choose_profile(options, gpu, &profile, &origin, &profile_notes, err))
+    return 1;
+  out << "profile: " << profile.name << " (" << origin << ")\n";
+  for (const std::string& note : profile_notes)
+    out << "  note: " << note << "\n";
+
+  std::error_code code;
+  std::filesystem::create_directories(options.output_dir, code);
+  ResultsFile results;
+  const bool update_results = !options.results_file.empty();
+  if (update_results && !read_results_file(options.results_file, &results, &error)) {
+    err << "overlap-tune: " << error << "\n";
+    return 1;
+  }
+  int status = 0;
+  for (const KernelDescriptor* kernel : kernels) {
+    const KernelOutcome outcome =
+        tune_kernel(*kernel, options, gpu, profile, origin, profile_notes,
+                    update_results ? &results : nullptr, out, err);
+    if (!outcome.ok)
+      status = 1;
+    else if (outcome.reference_failed && status == 0)
+      status = 2;
+  }
+  if (update_results && gpu.present && !options.model_only) {
+    if (!write_results_file(options.results_file, results, &error)) {
+      err << "overlap-tune: " << error << "\n";
+      return 1;
+    }
+    out << "results file: " << options.results_file
+        << " (rebuild to dispatch to these winners)\n";
+  }
+  return status;
+}
+
+} // namespace overlap::tune

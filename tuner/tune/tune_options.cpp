@@ -1,0 +1,159 @@
+#include "tune/tune_options.h"
+
+#include <cstdlib>
+#include <sstream>
+
+namespace overlap::tune {
+namespace {
+
+bool parse_double(const std::string& text, double* value) {
+  char* end = nullptr;
+  *value = std::strtod(text.c_str(), &end);
+  return !text.empty() && end && *end == '\0';
+}
+
+bool parse_long(const std::string& text, long long* value) {
+  char* end = nullptr;
+  *value = std::strtoll(text.c_str(), &end, 0);
+  return !text.empty() && end && *end == '\0';
+}
+
+} // namespace
+
+std::string tune_usage(const std::string& program) {
+  std::ostringstream out;
+  out << "usage: " << program << R"( [options]
+Tunes the annotated kernels linked into this program: runs Explicit as the reference, predicts
+every candidate with the model, runs the pruned set on the GPU, verifies every output against
+Explicit's, times each call (transfers included) to a stable median, and picks the winner.
+
+  --kernel NAME          tune only this kernel (repeatable; default: all)
+  --arg NAME=VALUE       integer argument, over the annotation's tune(...) default (repeatable)
+  --list                 list the kernels and their tuning defaults, run nothing
+  --profile NAME|FILE    hardware profile for the model (default: a calibrated profile of this
+                         device from the profile directories, else an embedded one, said so)
+  --exhaustive           run every candidate, not just the model's pruned set
+  --model-only           run nothing: write the model's predictions only
+  --output-dir DIR       where the reports go (default overlap-tuning)
+  --results-file FILE    update this tuning-results file (the lock file) with the winners
+  --cache-dir DIR        tuning cache (default <output-dir>/cache)
+  --no-cache             neither read nor write the cache
+  --tolerance X          relative tolerance for floating-point outputs (default 0: exact)
+  --noise X              medians within X of the fastest are ties (default 0.02)
+  --max-streams N        largest stream count considered (default 64)
+  --kernel-time SECONDS  t_E for the model (default: inferred from Explicit's measurement)
+  --pageable             host arrays in pageable memory (default: pinned)
+  --repeats MIN:MAX      timed repeats per candidate (default 5:25)
+  --seed N               random inputs from this seed (default: fresh every run)
+  --device N             CUDA device (default 0)
+  --quiet                no progress lines
+)";
+  return out.str();
+}
+
+bool parse_tune_options(const std::vector<std::string>& args, TuneOptions* options,
+                        std::string* error) {
+  TuneOptions out;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& arg = args[i];
+    const auto value = [&](std::string* text) {
+      if (i + 1 >= args.size()) {
+        *error = arg + " needs a value";
+        return false;
+      }
+      *text = args[++i];
+      return true;
+    };
+    std::string text;
+    double number = 0;
+    long long integer = 0;
+    if (arg == "--help" || arg == "-h") {
+      out.help = true;
+    } else if (arg == "--kernel") {
+      if (!value(&text))
+        return false;
+      out.kernels.push_back(text);
+    } else if (arg == "--arg") {
+      if (!value(&text))
+        return false;
+      const std::size_t equals = text.find('=');
+      if (equals == std::string::npos || equals == 0 ||
+          !parse_long(text.substr(equals + 1), &integer)) {
+        *error = "--arg wants NAME=INTEGER, got \"" + text + "\"";
+        return false;
+      }
+      out.arguments[text.substr(0, equals)] = integer;
+    } else if (arg == "--list") {
+      out.list = true;
+    } else if (arg == "--profile") {
+      if (!value(&out.profile))
+        return false;
+    } else if (arg == "--exhaustive") {
+      out.tuner.exhaustive = true;
+    } else if (arg == "--model-only") {
+      out.model_only = true;
+    } else if (arg == "--output-dir") {
+      if (!value(&out.output_dir))
+        return false;
+    } else if (arg == "--results-file") {
+      if (!value(&out.results_file))
+        return false;
+    } else if (arg == "--cache-dir") {
+      if (!value(&text))
+        return false;
+      out.cache_dir = text;
+    } else if (arg == "--no-cache") {
+      out.cache_dir = std::string();
+    } else if (arg == "--tolerance" || arg == "--noise" || arg == "--kernel-time") {
+      if (!value(&text))
+        return false;
+      if (!parse_double(text, &number) || number < 0 || (arg != "--kernel-time" && number >= 1)) {
+        *error = arg + " wants a number" + (arg == "--kernel-time" ? " >= 0" : " in [0, 1)") +
+                 ", got \"" + text + "\"";
+        return false;
+      }
+      if (arg == "--tolerance")
+        out.tolerance = number;
+      else if (arg == "--noise")
+        out.tuner.noise.relative_noise = number;
+      else
+        out.tuner.kernel_seconds = number;
+    } else if (arg == "--max-streams" || arg == "--seed" || arg == "--device") {
+      if (!value(&text))
+        return false;
+      if (!parse_long(text, &integer) || integer < (arg == "--max-streams" ? 1 : 0)) {
+        *error = arg + " wants a non-negative integer, got \"" + text + "\"";
+        return false;
+      }
+      if (arg == "--max-streams")
+        out.tuner.search.max_streams = static_cast<int>(integer);
+      else if (arg == "--seed")
+        out.seed = static_cast<std::uint64_t>(integer);
+      else
+        out.device = static_cast<int>(integer);
+    } else if (arg == "--repeats") {
+      if (!value(&text))
+        return false;
+      const std::size_t colon = text.find(':');
+      long long low = 0, high = 0;
+      if (colon == std::string::npos || !parse_long(text.substr(0, colon), &low) ||
+          !parse_long(text.substr(colon + 1), &high) || low < 1 || high < low) {
+        *error = "--repeats wants MIN:MAX with 1 <= MIN <= MAX, got \"" + text + "\"";
+        return false;
+      }
+      out.tuner.timing.min_repeats = static_cast<int>(low);
+      out.tuner.timing.max_repeats = static_cast<int>(high);
+    } else if (arg == "--pageable") {
+      out.pinned = false;
+    } else if (arg == "--quiet") {
+      out.quiet = true;
+    } else {
+      *error = "unknown option \"" + arg + "\"";
+      return false;
+    }
+  }
+  *options = std::move(out);
+  return true;
+}
+
+} // namespace overlap::tune

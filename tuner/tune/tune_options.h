@@ -1,0 +1,38 @@
+// The command line of a tuning executable (overlap_tune() links the tuner's main into one per
+// project, with the project's generated kernels in it). Parsed without CUDA, so it is unit-tested
+// anywhere.
+#pragma once
+
+#include "tune/tuner.h"
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace overlap::tune {
+
+struct TuneOptions {
+  std::vector<std::string> kernels;            // empty: every registered kernel
+  std::map<std::string, long long> arguments;  // --arg NAME=VALUE, over the tune(...) defaults
+  std::string profile;                         // name or file; empty: pick one for the device
+  std::string output_dir = "overlap-tuning";   // reports: <kernel>.tuning.{json,md,svg}
+  std::string results_file;                    // lock file to update with the winners
+  std::optional<std::string> cache_dir;        // default <output_dir>/cache; --no-cache: none
+  bool model_only = false;
+  bool quiet = false;
+  bool list = false;
+  double tolerance = 0;
+  bool pinned = true;
+  std::optional<std::uint64_t> seed; // default: a fresh one per run
+  int device = 0;
+  TunerOptions tuner;
+  bool help = false;
+};
+
+// `args` without the program name. False with `error` set for a malformed command line.
+bool parse_tune_options(const std::vector<std::string>& args, TuneOptions* options,
+                        std::string* error);
+std::string tune_usage(const std::string& program);
+
+} // namespace overlap::tune

@@ -1,0 +1,212 @@
+#include "tune/tuner.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <sstream>
+
+namespace overlap::tune {
+namespace {
+
+std::string milliseconds(double seconds) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.3f ms", seconds * 1e3);
+  return text;
+}
+
+void record(CandidateOutcome& outcome, const RunResult& result) {
+  outcome.run = true;
+  outcome.verification = result.verification;
+  outcome.error = result.error;
+  if (outcome.error.empty())
+    outcome.error = result.timing.error;
+  if (!result.timing.error.empty() && outcome.verification != Verification::WrongResult)
+    outcome.verification = Verification::Failed;
+  outcome.samples = result.timing.seconds;
+  outcome.timing = result.timing.stats;
+}
+
+// The header with the model's candidates in it, none run yet.
+TuningRun with_predictions(const TuningSetup& setup, const TunerOptions& options,
+                           double kernel_seconds, const std::string& kernel_seconds_source) {
+  TuningRun run = setup.header;
+  run.exhaustive = options.exhaustive;
+  run.noise = options.noise.relative_noise;
+  run.model_name = setup.model->name();
+  run.kernel_seconds = kernel_seconds;
+  run.kernel_seconds_source = kernel_seconds_source;
+  model::Workload workload = setup.workload;
+  workload.kernel_seconds = kernel_seconds;
+  const model::Prediction prediction =
+      model::predict(*setup.model, *setup.profile, workload, options.search);
+  for (const std::string& assumption : prediction.assumptions)
+    run.notes.push_back("model assumption: " + assumption);
+  for (const model::PredictedCandidate& row : prediction.rows) {
+    CandidateOutcome outcome;
+    outcome.candidate = row.candidate;
+    outcome.predicted_seconds = row.seconds;
+    outcome.kept_by_model = row.kept;
+    run.candidates.push_back(outcome);
+  }
+  return run;
+}
+
+void save(const TuningCache& cache, const std::string& key, const TuningRun& run,
+          const Progress& progress) {
+  std::string error;
+  if (!cache.store(key, run, &error))
+    progress("warning: the tuning cache was not updated: " + error);
+}
+
+} // namespace
+
+std::string cache_key(const TuningSetup& setup, const TunerOptions& options) {
+  std::ostringstream key;
+  const TuningRun& h = setup.header;
+  key << "tuner " << kTunerVersion << "|kernel " << h.kernel << " " << h.source_file << ":"
+      << h.source_line << " " << setup.kernel_identity << "|args";
+  for (const auto& [name, value] : h.arguments)
+    key << " " << name << "=" << value;
+  key << "|device " << h.device << "|profile " << h.profile_name << " " << h.profile_origin
+      << "|model " << setup.model->name() << "|pinned " << h.pinned_inputs << "|tolerance "
+      << h.tolerance << "|exhaustive " << options.exhaustive << "|noise "
+      << options.noise.relative_noise << "|search " << options.search.max_streams << " "
+      << options.search.tolerance << " " << options.search.stream_tolerance << " "
+      << options.search.max_kept;
+  if (options.kernel_seconds)
+    key << "|t_E " << *options.kernel_seconds;
+  return key.str();
+}
+
+double infer_kernel_seconds(const model::PerformanceModel& model, const HardwareProfile& profile,
+                            model::Workload workload, double explicit_seconds,
+                            std::string* source) {
+  workload.kernel_seconds = 0;
+  const std::optional<double> transfers =
+      model.predict_seconds(profile, workload, model::Candidate{});
+  const double floor = 0.01 * explicit_seconds;
+  if (!transfers) {
+    *source = "1 % of Explicit's measured time: the model does not predict Explicit's transfers";
+    return floor;
+  }
+  const double inferred = explicit_seconds - *transfers;
+  if (inferred < floor) {
+    *source = "1 % of Explicit's measured time: the profile predicts transfers (" +
+              milliseconds(*transfers) + ") leaving less than 1 % of the whole measured call (" +
+              milliseconds(explicit_seconds) + "); is the profile of another machine?";
+    return floor;
+  }
+  *source = "Explicit's measured median " + milliseconds(explicit_seconds) +
+            " minus its predicted transfers " + milliseconds(*transfers);
+  return inferred;
+}
+
+TuningRun predict_only(const TuningSetup& setup, const TunerOptions& options, double kernel_seconds,
+                       const std::string& kernel_seconds_source) {
+  TuningRun run = with_predictions(setup, options, kernel_seconds, kernel_seconds_source);
+  run.model_only = true;
+  run.complete = true;
+  run.winner_reason = "nothing was run: the predicted best is shown instead of a winner";
+  return run;
+}
+
+TuningRun tune(CandidateRunner& runner, const TuningSetup& setup, const TunerOptions& options,
+               const TuningCache& cache, const Progress& progress) {
+  const auto start = std::chrono::steady_clock::now();
+  const std::string key = cache_key(setup, options);
+  std::optional<TuningRun> cached = cache.load(key);
+  if (cached && cached->complete) {
+    cached->from_cache = true;
+    progress("reusing the cached tuning " + cache.path_of(key) + " (nothing changed)");
+    return *cached;
+  }
+
+  progress("[reference] Explicit: fresh random inputs, run, keep the outputs, time");
+  const RunResult reference = runner.run_reference(options.timing);
+  CandidateOutcome explicit_outcome;
+  record(explicit_outcome, reference);
+  if (explicit_outcome.verification == Verification::Reference &&
+      explicit_outcome.timing.count == 0)
+    explicit_outcome.verification = Verification::Failed;
+
+  double kernel_seconds = 0;
+  std::string kernel_seconds_source;
+  if (options.kernel_seconds) {
+    kernel_seconds = *options.kernel_seconds;
+    kernel_seconds_source = "given by the user";
+  } else if (explicit_outcome.usable()) {
+    kernel_seconds = infer_kernel_seconds(*setup.model, *setup.profile, setup.workload,
+                                          explicit_outcome.timing.median, &kernel_seconds_source);
+  } else {
+    kernel_seconds_source = "unknown: Explicit failed";
+  }
+  TuningRun run = with_predictions(setup, options, kernel_seconds, kernel_seconds_source);
+  const std::optional<std::size_t> explicit_row = run.explicit_index();
+  if (explicit_row)
+    run.candidates[*explicit_row] = [&] {
+      CandidateOutcome outcome = explicit_outcome;
+      outcome.predicted_seconds = run.candidates[*explicit_row].predicted_seconds;
+      outcome.kept_by_model = true;
+      return outcome;
+    }();
+  if (!explicit_outcome.usable()) {
+    run.winner_reason = "the reference (Explicit) failed: " + explicit_outcome.error;
+    run.complete = true;
+    run.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    save(cache, key, run, progress);
+    return run;
+  }
+
+  if (cached) {
+    int resumed = 0;
+    for (CandidateOutcome& outcome : run.candidates) {
+      const std::optional<std::size_t> before = cached->find(outcome.candidate);
+      if (outcome.candidate == model::Candidate{} || !before || !cached->candidates[*before].run)
+        continue;
+      const CandidateOutcome& old = cached->candidates[*before];
+      outcome.run = true;
+      outcome.verification = old.verification;
+      outcome.error = old.error;
+      outcome.samples = old.samples;
+      outcome.timing = old.timing;
+      ++resumed;
+    }
+    if (resumed > 0)
+      run.notes.push_back("resumed an interrupted tuning: " + std::to_string(resumed) +
+                          " candidates measured then were kept (verified then against that "
+                          "run's Explicit)");
+  }
+
+  std::vector<std::size_t> to_run;
+  for (std::size_t i = 0; i < run.candidates.size(); ++i) {
+    const CandidateOutcome& c = run.candidates[i];
+    if (!c.run && (options.exhaustive || c.kept_by_model))
+      to_run.push_back(i);
+  }
+  for (std::size_t n = 0; n < to_run.size(); ++n) {
+    CandidateOutcome& outcome = run.candidates[to_run[n]];
+    const std::string name = model::describe(outcome.candidate);
+    const RunResult result = runner.run_candidate(outcome.candidate, options.timing);
+    record(outcome, result);
+    std::string line = "[" + std::to_string(n + 1) + "/" + std::to_string(to_run.size()) + "] " +
+                       name + ": " + to_string(outcome.verification);
+    if (outcome.timing.count > 0)
+      line += ", median " + milliseconds(outcome.timing.median) + " over " +
+              std::to_string(outcome.timing.count) + " repeats";
+    if (!outcome.error.empty())
+      line += " (" + outcome.error + ")";
+    progress(line);
+    save(cache, key, run, progress);
+  }
+
+  const WinnerChoice choice = choose_winner(run.candidates, options.noise);
+  run.winner = choice.winner;
+  run.within_noise = choice.within_noise;
+  run.winner_reason = choice.reason;
+  run.complete = true;
+  run.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  save(cache, key, run, progress);
+  return run;
+}
+
+} // namespace overlap::tune

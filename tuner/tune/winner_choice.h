@@ -1,0 +1,34 @@
+// Picks the winner among the verified, timed candidates. Medians closer than the measurement noise
+// are not a real difference: among those the simplest candidate wins (Explicit < Mapped < Streams
+// < Hybrid, then fewer streams, then depth-first), so repeated tunings on the same machine keep
+// picking the same code instead of whichever happened to be lucky this time.
+#pragma once
+
+#include "tune/tuning_run.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace overlap::tune {
+
+// True when `a` is simpler than `b` in the order above.
+bool simpler(const model::Candidate& a, const model::Candidate& b);
+
+struct NoiseOptions {
+  // Medians within this relative difference of the fastest are ties. A candidate's own spread
+  // (interquartile range over median) widens it when the repeats disagree more than that.
+  double relative_noise = 0.02;
+};
+
+struct WinnerChoice {
+  std::optional<std::size_t> winner;     // nullopt: no candidate was usable
+  std::optional<std::size_t> fastest;    // the smallest median
+  std::vector<std::size_t> within_noise; // ties with the fastest, the fastest included
+  std::string reason;                    // one sentence for the reports
+};
+
+WinnerChoice choose_winner(const std::vector<CandidateOutcome>& candidates,
+                           const NoiseOptions& options);
+
+} // namespace overlap::tune
