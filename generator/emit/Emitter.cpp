@@ -121,6 +121,8 @@ public:
         << "int streams, overlap::IssueOrder order = overlap::IssueOrder::DepthFirst);\n";
     out << "overlap::Status " << name() << "_hybrid(" << params << sep
         << "int streams, overlap::IssueOrder order = overlap::IssueOrder::DepthFirst);\n";
+    out << "// The variant tuned for the current device (overlap/dispatch.h says how it is chosen).\n";
+    out << "overlap::Status " << name() << "_tuned(" << params << ");\n";
     out << "extern const overlap::KernelDescriptor " << descriptorName() << ";\n";
     out << closeNamespaces() << "\n";
   }
@@ -475,6 +477,27 @@ private:
         << "};\n";
     out << "namespace {\nconst bool " << name()
         << "_registered = overlap::register_kernel(&" << descriptorName() << ");\n}\n";
+    emitTunedEntry(out);
+  }
+
+  // K_tuned: the caller's arguments in kernel-parameter order, as the descriptor takes them; the
+  // range bounds the generated code sets get placeholders.
+  void emitTunedEntry(std::ostream& out) const {
+    out << "\noverlap::Status " << name() << "_tuned(" << hostParameters() << ") {\n";
+    std::string pointers;
+    for (int i = 0; i < static_cast<int>(kernel_.signature.params.size()); ++i) {
+      std::string value = member(i);
+      if (isRangeBound(i)) {
+        value = "overlap_bound_" + std::to_string(i);
+        out << "  std::remove_cv_t<" << param(i).type << "> " << value << "{};\n";
+      }
+      pointers += (pointers.empty() ? "" : ", ") + ("&" + value);
+    }
+    if (pointers.empty())
+      out << "  const void* const* overlap_args = nullptr;\n";
+    else
+      out << "  const void* overlap_args[] = {" << pointers << "};\n";
+    out << "  return overlap::dispatch(" << descriptorName() << ", overlap_args);\n}\n";
   }
 
   const Kernel& kernel_;
@@ -528,7 +551,8 @@ GeneratedFiles emitFiles(const std::vector<ir::Kernel>& kernels, const EmitOptio
   std::ostringstream source;
   source << banner << "#include " << quoted(options.inputInclude) << "\n"
          << "#include " << quoted(options.headerInclude) << "\n\n"
-         << "#include \"overlap/expr_support.h\"\n#include \"overlap/glue.cuh\"\n"
+         << "#include \"overlap/dispatch.h\"\n#include \"overlap/expr_support.h\"\n"
+         << "#include \"overlap/glue.cuh\"\n#include <type_traits>\n"
          << "#include \"overlap/launch.cuh\"\n\n";
   std::string entries;
   for (const Kernel& kernel : kernels) {

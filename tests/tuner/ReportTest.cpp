@@ -44,8 +44,7 @@ TuningRun sample_run() {
               Verification::Reference),
       outcome({Variant::Mapped, 1}, 10.0e-3, {10.86e-3, 10.9e-3, 10.8e-3}, Verification::Passed),
       outcome({Variant::Streams, 8}, 10.2e-3, {10.0e-3, 10.1e-3, 10.0e-3}, Verification::Passed),
-      outcome({Variant::Streams, 16, IssueOrder::BreadthFirst}, 10.3e-3, {},
-              Verification::Failed),
+      outcome({Variant::Streams, 16, IssueOrder::BreadthFirst}, 10.3e-3, {}, Verification::Failed),
       outcome({Variant::Hybrid, 4}, 11e-3, {}, Verification::NotRun)};
   run.candidates[3].error = "launch failed";
   run.candidates[4].kept_by_model = false;
@@ -93,7 +92,7 @@ TEST(ReportTable, SpeedupAndModelErrorAreComputedFromTheMedians) {
   const TuningRun run = sample_run();
   const ReportTable table = candidate_table(run, false);
   ASSERT_EQ(table.rows.size(), 5u);
-  EXPECT_EQ(table.rows[2][5], "1.48x"); // 14.8 / 10.0
+  EXPECT_EQ(table.rows[2][5], "1.48x");  // 14.8 / 10.0
   EXPECT_EQ(table.rows[2][6], "+2.0 %"); // 10.2 against 10.0
   EXPECT_NE(table.rows[2][7].find("WINNER"), std::string::npos);
   EXPECT_EQ(table.rows[4][7], "pruned");

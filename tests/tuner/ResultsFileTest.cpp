@@ -39,8 +39,8 @@ TEST(ResultsFile, RejectsWhatItCannotTrust) {
   ResultsFile file;
   std::string error;
   EXPECT_FALSE(from_json_text("not json", &file, &error));
-  EXPECT_FALSE(from_json_text(R"({"schema": "overlap-tuning-results", "schema_version": 2})",
-                              &file, &error));
+  EXPECT_FALSE(from_json_text(R"({"schema": "overlap-tuning-results", "schema_version": 2})", &file,
+                              &error));
   EXPECT_NE(error.find("version 2"), std::string::npos);
   EXPECT_FALSE(from_json_text(R"({"schema": "overlap-tuning-results", "schema_version": 1,
       "entries": [{"kernel": "k", "device": "d", "variant": "Turbo"}]})",

@@ -61,7 +61,8 @@ TEST_F(TunerTest, RunsExplicitAndExactlyTheModelsPrunedSet) {
   for (const CandidateOutcome& c : run.candidates) {
     const bool is_explicit = c.candidate == model::Candidate{};
     EXPECT_EQ(c.run, c.kept_by_model) << model::describe(c.candidate);
-    const bool ran = std::find(runner.ran.begin(), runner.ran.end(), c.candidate) != runner.ran.end();
+    const bool ran =
+        std::find(runner.ran.begin(), runner.ran.end(), c.candidate) != runner.ran.end();
     EXPECT_EQ(ran, c.kept_by_model && !is_explicit) << model::describe(c.candidate);
     kept += c.kept_by_model;
   }

@@ -27,9 +27,9 @@ TEST(Simpler, OrdersVariantsThenStreamsThenIssueOrder) {
 }
 
 TEST(ChooseWinner, ClearlyFastestWins) {
-  const std::vector<CandidateOutcome> candidates = {
-      timed(Variant::Explicit, 1, 14.8e-3), timed(Variant::Mapped, 1, 12.0e-3),
-      timed(Variant::Streams, 8, 10.7e-3)};
+  const std::vector<CandidateOutcome> candidates = {timed(Variant::Explicit, 1, 14.8e-3),
+                                                    timed(Variant::Mapped, 1, 12.0e-3),
+                                                    timed(Variant::Streams, 8, 10.7e-3)};
   const WinnerChoice choice = choose_winner(candidates, NoiseOptions{0.02});
   ASSERT_TRUE(choice.winner);
   EXPECT_EQ(*choice.winner, 2u);
@@ -68,8 +68,8 @@ TEST(ChooseWinner, ZeroNoiseKeepsTheFastest) {
 
 TEST(ChooseWinner, ACandidatesOwnSpreadWidensTheNoise) {
   // 5 % apart, beyond the 2 % noise, but the fast one's interquartile range is 8 %.
-  const std::vector<CandidateOutcome> candidates = {
-      timed(Variant::Mapped, 1, 10.5e-3), timed(Variant::Streams, 8, 10.0e-3, 0.8e-3)};
+  const std::vector<CandidateOutcome> candidates = {timed(Variant::Mapped, 1, 10.5e-3),
+                                                    timed(Variant::Streams, 8, 10.0e-3, 0.8e-3)};
   const WinnerChoice choice = choose_winner(candidates, NoiseOptions{0.02});
   EXPECT_EQ(*choice.winner, 0u);
 }

@@ -19,8 +19,8 @@ void print_console_summary(std::ostream& out, const TuningRun& run) {
     widen(row);
   const auto print = [&](const std::vector<std::string>& cells) {
     for (std::size_t i = 0; i < cells.size(); ++i)
-      out << (i == 0 ? std::left : std::right) << std::setw(static_cast<int>(width[i]))
-          << cells[i] << (i + 1 < cells.size() ? "  " : "\n");
+      out << (i == 0 ? std::left : std::right) << std::setw(static_cast<int>(width[i])) << cells[i]
+          << (i + 1 < cells.size() ? "  " : "\n");
   };
   print(table.header);
   for (const auto& row : table.rows)

@@ -28,15 +28,15 @@ struct DescriptorRunner::HostArray {
   }
 };
 
-
 DescriptorRunner::DescriptorRunner(const KernelDescriptor& descriptor, const RunnerOptions& options)
     : descriptor_(descriptor), options_(options) {}
 
 DescriptorRunner::~DescriptorRunner() = default;
 
-std::unique_ptr<DescriptorRunner> DescriptorRunner::create(
-    const KernelDescriptor& descriptor, const std::map<std::string, long long>& integer_arguments,
-    const RunnerOptions& options, std::string* error) {
+std::unique_ptr<DescriptorRunner>
+DescriptorRunner::create(const KernelDescriptor& descriptor,
+                         const std::map<std::string, long long>& integer_arguments,
+                         const RunnerOptions& options, std::string* error) {
   std::unique_ptr<DescriptorRunner> runner(new DescriptorRunner(descriptor, options));
   RandomBits bits(options.seed);
   if (!runner->slots_.fill(descriptor, integer_arguments, bits, error))
@@ -50,8 +50,8 @@ std::unique_ptr<DescriptorRunner> DescriptorRunner::create(
     if (options.pinned) {
       const Status status = PinnedBuffer::allocate(allocated, &array->pinned_working);
       if (!status.ok()) {
-        *error = std::string("pinned memory for ") + array->descriptor->name + ": " +
-                 status.message();
+        *error =
+            std::string("pinned memory for ") + array->descriptor->name + ": " + status.message();
         return nullptr;
       }
     } else {
@@ -144,14 +144,13 @@ RunResult DescriptorRunner::run_candidate(const model::Candidate& candidate,
   for (const auto& array : arrays_) {
     if (!writes(array->descriptor->direction))
       continue;
-    const Comparison comparison =
-        compare_elements(array->descriptor->kind, array->descriptor->element_size,
-                         array->reference.get(), array->working(), array->count,
-                         options_.tolerance);
+    const Comparison comparison = compare_elements(
+        array->descriptor->kind, array->descriptor->element_size, array->reference.get(),
+        array->working(), array->count, options_.tolerance);
     if (!comparison.equal()) {
       result.verification = Verification::WrongResult;
-      result.error = std::string(array->descriptor->name) + ": " +
-                     comparison.describe(array->count);
+      result.error =
+          std::string(array->descriptor->name) + ": " + comparison.describe(array->count);
       return result;
     }
   }

@@ -28,9 +28,10 @@ public:
   // `integer_arguments`: the value of every integer scalar parameter, by name (sizes, counts);
   // see ArgumentSlots for the other parameters. Returns nullptr with
   // `error` set when an argument is missing or memory cannot be allocated.
-  static std::unique_ptr<DescriptorRunner> create(
-      const KernelDescriptor& descriptor, const std::map<std::string, long long>& integer_arguments,
-      const RunnerOptions& options, std::string* error);
+  static std::unique_ptr<DescriptorRunner>
+  create(const KernelDescriptor& descriptor,
+         const std::map<std::string, long long>& integer_arguments, const RunnerOptions& options,
+         std::string* error);
   ~DescriptorRunner() override;
 
   ArgPointers arguments() const { return slots_.pointers(); }

@@ -116,8 +116,7 @@ std::string Comparison::describe(long long count) const {
   if (equal()) {
     out << "all " << count << " elements equal";
   } else {
-    out << mismatches << " of " << count << " elements differ; first at [" << first_mismatch
-        << "]";
+    out << mismatches << " of " << count << " elements differ; first at [" << first_mismatch << "]";
   }
   if (max_abs_difference > 0)
     out << "; max |difference| " << max_abs_difference;
@@ -133,8 +132,8 @@ Comparison compare_elements(ElementKind kind, std::size_t element_size, const vo
     return result;
   }
   if (tolerance > 0 && kind == ElementKind::F64) {
-    compare_floats(static_cast<const double*>(reference), static_cast<const double*>(actual),
-                   count, tolerance, result);
+    compare_floats(static_cast<const double*>(reference), static_cast<const double*>(actual), count,
+                   tolerance, result);
     return result;
   }
   const unsigned char* a = static_cast<const unsigned char*>(reference);
@@ -149,8 +148,8 @@ Comparison compare_elements(ElementKind kind, std::size_t element_size, const vo
   if (kind == ElementKind::F32 || kind == ElementKind::F64) {
     Comparison values; // the size of the differences, for the message only
     if (kind == ElementKind::F32)
-      compare_floats(static_cast<const float*>(reference), static_cast<const float*>(actual),
-                     count, 0, values);
+      compare_floats(static_cast<const float*>(reference), static_cast<const float*>(actual), count,
+                     0, values);
     else
       compare_floats(static_cast<const double*>(reference), static_cast<const double*>(actual),
                      count, 0, values);

@@ -88,8 +88,8 @@ std::string to_json_text(const TuningRun& run) {
       {"candidates_total", run.candidates.size()},
       {"candidates_run", run.run_count()},
       {"winner", run.winner ? json(*run.winner) : json(nullptr)},
-      {"winner_name", run.winner ? json(model::describe(run.candidates[*run.winner].candidate))
-                                 : json(nullptr)},
+      {"winner_name",
+       run.winner ? json(model::describe(run.candidates[*run.winner].candidate)) : json(nullptr)},
       {"within_noise", within},
       {"winner_reason", run.winner_reason},
       {"wall_s", run.wall_seconds},

@@ -36,17 +36,16 @@ std::string render_markdown(const TuningRun& run, const std::string& svg_file_na
     out << " `" << name << " = " << value << "`";
   out << "\n- Device: " << (run.device.empty() ? "none" : run.device)
       << "\n- Profile: " << run.profile_name << " (" << run.profile_origin << ")"
-      << "\n- Model: " << run.model_name << "\n- Date: " << run.date
-      << "\n- Host arrays: "
+      << "\n- Model: " << run.model_name << "\n- Date: " << run.date << "\n- Host arrays: "
       << (run.pinned_inputs ? "pinned (page-locked) memory" : "pageable memory")
       << "\n- Timed: the whole call, transfers included, median of repeats after a warm-up"
       << "\n- Verification: every output against Explicit's, "
       << (run.tolerance > 0 ? "relative tolerance " + std::to_string(run.tolerance)
                             : std::string("exact (bit for bit)"))
       << "; fresh random inputs on every tuning\n- t_E (kernel time) used by the model: "
-      << format_ms(run.kernel_seconds) << " ms, " << run.kernel_seconds_source
-      << "\n- Search: " << (run.exhaustive ? "exhaustive (every candidate)" : "the model's pruned set")
-      << ", " << run.run_count() << " of " << run.candidates.size() << " candidates run";
+      << format_ms(run.kernel_seconds) << " ms, " << run.kernel_seconds_source << "\n- Search: "
+      << (run.exhaustive ? "exhaustive (every candidate)" : "the model's pruned set") << ", "
+      << run.run_count() << " of " << run.candidates.size() << " candidates run";
   if (!run.model_only)
     out << ", " << format_ms(run.wall_seconds) << " ms of wall time";
   out << (run.from_cache ? " (reused from the cache)" : "") << "\n\n";
@@ -54,8 +53,7 @@ std::string render_markdown(const TuningRun& run, const std::string& svg_file_na
   out << "## Winner\n\n";
   if (run.winner) {
     const CandidateOutcome& w = run.candidates[*run.winner];
-    out << "**" << model::describe(w.candidate) << "**: " << format_ms(w.timing.median)
-        << " ms";
+    out << "**" << model::describe(w.candidate) << "**: " << format_ms(w.timing.median) << " ms";
     if (const std::optional<double> speedup = run.speedup(*run.winner))
       out << ", " << std::to_string(*speedup).substr(0, 4) << "x faster than Explicit";
     out << ". " << run.winner_reason << ".\n";

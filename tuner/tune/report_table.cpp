@@ -41,8 +41,8 @@ std::string outcome_text(const TuningRun& run, std::size_t index) {
 
 ReportTable candidate_table(const TuningRun& run, bool only_run) {
   ReportTable table;
-  table.header = {"candidate", "predicted [ms]", "measured [ms]", "spread (IQR)", "repeats",
-                  "vs Explicit", "model error", "result"};
+  table.header = {"candidate", "predicted [ms]", "measured [ms]", "spread (IQR)",
+                  "repeats",   "vs Explicit",    "model error",   "result"};
   for (std::size_t i = 0; i < run.candidates.size(); ++i) {
     const CandidateOutcome& c = run.candidates[i];
     if (only_run && !c.run)

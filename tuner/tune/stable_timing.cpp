@@ -23,8 +23,8 @@ TimedSamples measure_until_stable(const std::function<Sample()>& run, const Timi
     if (static_cast<int>(result.seconds.size()) < plan.min_repeats)
       continue;
     result.stats = summarize(result.seconds);
-    result.stable = result.stats.median > 0 &&
-                    result.stats.iqr() <= plan.target_spread * result.stats.median;
+    result.stable =
+        result.stats.median > 0 && result.stats.iqr() <= plan.target_spread * result.stats.median;
     if (result.stable || timed >= plan.max_seconds)
       break;
   }

@@ -95,8 +95,8 @@ std::string render_svg_plot(const TuningRun& run) {
       continue;
     }
     max_streams = std::max(max_streams, c.candidate.streams);
-    Series& series = streamed[{static_cast<int>(c.candidate.variant),
-                               static_cast<int>(c.candidate.order)}];
+    Series& series =
+        streamed[{static_cast<int>(c.candidate.variant), static_cast<int>(c.candidate.order)}];
     series.label = std::string(model::to_string(c.candidate.variant)) + ", " +
                    model::to_string(c.candidate.order);
     series.color = color_of(c.candidate.variant, c.candidate.order);
@@ -110,8 +110,8 @@ std::string render_svg_plot(const TuningRun& run) {
   const Axes axes(max_streams, max_seconds * 1.1);
 
   std::ostringstream out;
-  out << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << kWidth << "\" height=\""
-      << kHeight << "\" font-family=\"sans-serif\" font-size=\"12\">\n"
+  out << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << kWidth << "\" height=\"" << kHeight
+      << "\" font-family=\"sans-serif\" font-size=\"12\">\n"
       << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
       << "<text x=\"" << kLeft << "\" y=\"18\" font-size=\"14\">" << run.kernel
       << ": time of the whole call against stream count (dashed: predicted, solid: measured)"
@@ -138,15 +138,15 @@ std::string render_svg_plot(const TuningRun& run) {
         << "<line x1=\"" << x0 << "\" y1=\"" << number(y) << "\" x2=\"" << x1 << "\" y2=\""
         << number(y) << "\" stroke=\"#eeeeee\"/>\n";
   }
-  out << "<text x=\"16\" y=\"" << (y0 + y1) / 2 << "\" transform=\"rotate(-90 16 "
-      << (y0 + y1) / 2 << ")\" text-anchor=\"middle\">time [ms]</text>\n";
+  out << "<text x=\"16\" y=\"" << (y0 + y1) / 2 << "\" transform=\"rotate(-90 16 " << (y0 + y1) / 2
+      << ")\" text-anchor=\"middle\">time [ms]</text>\n";
 
   double legend_y = kTop + 10;
   const auto legend = [&](const std::string& label, const std::string& color, bool dashed) {
-    out << "<line x1=\"" << x1 + 10 << "\" y1=\"" << legend_y << "\" x2=\"" << x1 + 34
-        << "\" y2=\"" << legend_y << "\" stroke=\"" << color << "\" stroke-width=\"2\""
-        << (dashed ? " stroke-dasharray=\"6,4\"" : "") << "/>\n<text x=\"" << x1 + 40
-        << "\" y=\"" << legend_y + 4 << "\">" << label << "</text>\n";
+    out << "<line x1=\"" << x1 + 10 << "\" y1=\"" << legend_y << "\" x2=\"" << x1 + 34 << "\" y2=\""
+        << legend_y << "\" stroke=\"" << color << "\" stroke-width=\"2\""
+        << (dashed ? " stroke-dasharray=\"6,4\"" : "") << "/>\n<text x=\"" << x1 + 40 << "\" y=\""
+        << legend_y + 4 << "\">" << label << "</text>\n";
     legend_y += 18;
   };
   const auto flat = [&](const std::optional<double>& seconds, const std::string& color,
@@ -174,10 +174,10 @@ std::string render_svg_plot(const TuningRun& run) {
   if (run.winner) {
     const CandidateOutcome& w = run.candidates[*run.winner];
     if (w.usable()) {
-      const double x = w.candidate.variant == Variant::Explicit ||
-                               w.candidate.variant == Variant::Mapped
-                           ? x0 + 12
-                           : axes.x(w.candidate.streams);
+      const double x =
+          w.candidate.variant == Variant::Explicit || w.candidate.variant == Variant::Mapped
+              ? x0 + 12
+              : axes.x(w.candidate.streams);
       out << "<circle cx=\"" << number(x) << "\" cy=\"" << number(axes.y(w.timing.median))
           << "\" r=\"9\" fill=\"none\" stroke=\"black\" stroke-width=\"2\"/>\n"
           << "<text x=\"" << number(x + 12) << "\" y=\"" << number(axes.y(w.timing.median) - 10)

@@ -54,8 +54,9 @@ Gpu find_gpu(int ordinal) {
   int count = 0;
   const cudaError_t code = cudaGetDeviceCount(&count);
   if (code != cudaSuccess || count == 0) {
-    gpu.problem = code != cudaSuccess ? std::string("no CUDA device (") + cudaGetErrorString(code) + ")"
-                                      : "no CUDA device";
+    gpu.problem = code != cudaSuccess
+                      ? std::string("no CUDA device (") + cudaGetErrorString(code) + ")"
+                      : "no CUDA device";
     cudaGetLastError();
     return gpu;
   }
@@ -168,7 +169,8 @@ KernelOutcome tune_kernel(const KernelDescriptor& descriptor, const TuneOptions&
   header.tolerance = options.tolerance;
   header.notes = profile_notes;
   setup.profile = &profile;
-  const std::unique_ptr<model::PerformanceModel> model = model::make_model(model::ModelKind::Modern);
+  const std::unique_ptr<model::PerformanceModel> model =
+      model::make_model(model::ModelKind::Modern);
   setup.model = model.get();
   setup.workload = model::workload_from_descriptor(descriptor, slots.pointers(), 0);
   setup.workload.host_memory_pinned = options.pinned;
@@ -178,8 +180,8 @@ KernelOutcome tune_kernel(const KernelDescriptor& descriptor, const TuneOptions&
     if (!options.quiet)
       out << "  " << line << "\n" << std::flush;
   };
-  out << "== " << descriptor.name << " (" << descriptor.source_file << ":"
-      << descriptor.source_line << ")";
+  out << "== " << descriptor.name << " (" << descriptor.source_file << ":" << descriptor.source_line
+      << ")";
   for (const auto& [name, value] : arguments)
     out << " " << name << "=" << value;
   out << "\n";
@@ -254,8 +256,7 @@ int run_tune_command(const std::vector<std::string>& args, std::ostream& out, st
     for (const KernelDescriptor* k : kernels) {
       out << k->name << " (" << k->source_file << ":" << k->source_line << ")";
       for (int i = 0; i < k->tune_default_count; ++i)
-        out << " " << k->params[k->tune_defaults[i].param].name << "="
-            << k->tune_defaults[i].value;
+        out << " " << k->params[k->tune_defaults[i].param].name << "=" << k->tune_defaults[i].value;
       out << "\n";
     }
     return 0;
@@ -300,9 +301,8 @@ int run_tune_command(const std::vector<std::string>& args, std::ostream& out, st
   }
   int status = 0;
   for (const KernelDescriptor* kernel : kernels) {
-    const KernelOutcome outcome =
-        tune_kernel(*kernel, options, gpu, profile, origin, profile_notes,
-                    update_results ? &results : nullptr, out, err);
+    const KernelOutcome outcome = tune_kernel(*kernel, options, gpu, profile, origin, profile_notes,
+                                              update_results ? &results : nullptr, out, err);
     if (!outcome.ok)
       status = 1;
     else if (outcome.reference_failed && status == 0)
@@ -313,8 +313,7 @@ int run_tune_command(const std::vector<std::string>& args, std::ostream& out, st
       err << "overlap-tune: " << error << "\n";
       return 1;
     }
-    out << "results file: " << options.results_file
-        << " (rebuild to dispatch to these winners)\n";
+    out << "results file: " << options.results_file << " (rebuild to dispatch to these winners)\n";
   }
   return status;
 }

@@ -1,6 +1,6 @@
 // What a tuning executable does (its main only forwards here): for every selected kernel, build the
-// call from the descriptor, choose the profile, tune on the GPU (or only predict without one), write
-// the JSON, Markdown and SVG reports, update the results file and print the summary.
+// call from the descriptor, choose the profile, tune on the GPU (or only predict without one),
+// write the JSON, Markdown and SVG reports, update the results file and print the summary.
 #pragma once
 
 #include <ostream>

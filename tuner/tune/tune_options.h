@@ -13,12 +13,12 @@
 namespace overlap::tune {
 
 struct TuneOptions {
-  std::vector<std::string> kernels;            // empty: every registered kernel
-  std::map<std::string, long long> arguments;  // --arg NAME=VALUE, over the tune(...) defaults
-  std::string profile;                         // name or file; empty: pick one for the device
-  std::string output_dir = "overlap-tuning";   // reports: <kernel>.tuning.{json,md,svg}
-  std::string results_file;                    // lock file to update with the winners
-  std::optional<std::string> cache_dir;        // default <output_dir>/cache; --no-cache: none
+  std::vector<std::string> kernels;           // empty: every registered kernel
+  std::map<std::string, long long> arguments; // --arg NAME=VALUE, over the tune(...) defaults
+  std::string profile;                        // name or file; empty: pick one for the device
+  std::string output_dir = "overlap-tuning";  // reports: <kernel>.tuning.{json,md,svg}
+  std::string results_file;                   // lock file to update with the winners
+  std::optional<std::string> cache_dir;       // default <output_dir>/cache; --no-cache: none
   bool model_only = false;
   bool quiet = false;
   bool list = false;

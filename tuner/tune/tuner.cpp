@@ -152,7 +152,8 @@ TuningRun tune(CandidateRunner& runner, const TuningSetup& setup, const TunerOpt
   if (!explicit_outcome.usable()) {
     run.winner_reason = "the reference (Explicit) failed: " + explicit_outcome.error;
     run.complete = true;
-    run.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    run.wall_seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     save(cache, key, run, progress);
     return run;
   }
@@ -204,7 +205,8 @@ TuningRun tune(CandidateRunner& runner, const TuningSetup& setup, const TunerOpt
   run.within_noise = choice.within_noise;
   run.winner_reason = choice.reason;
   run.complete = true;
-  run.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  run.wall_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   save(cache, key, run, progress);
   return run;
 }

@@ -24,7 +24,8 @@ struct TunerOptions {
   model::SearchOptions search;
   NoiseOptions noise;
   TimingPlan timing;
-  // t_E given by the user; otherwise inferred from Explicit's measured time (see infer_kernel_seconds).
+  // t_E given by the user; otherwise inferred from Explicit's measured time (see
+  // infer_kernel_seconds).
   std::optional<double> kernel_seconds;
 };
 

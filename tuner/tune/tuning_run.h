@@ -34,8 +34,8 @@ struct CandidateOutcome {
   bool kept_by_model = false;              // in the pruned set
   bool run = false;                        // measured in this tuning (or in the cached one)
   Verification verification = Verification::NotRun;
-  std::string error;       // the failing call for Failed, the first mismatch for WrongResult
-  SampleStats timing;      // seconds of the whole call, transfers included; count 0 if not timed
+  std::string error;  // the failing call for Failed, the first mismatch for WrongResult
+  SampleStats timing; // seconds of the whole call, transfers included; count 0 if not timed
   std::vector<double> samples; // the timed repeats, in seconds
 
   bool usable() const {

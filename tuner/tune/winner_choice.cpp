@@ -76,8 +76,8 @@ WinnerChoice choose_winner(const std::vector<CandidateOutcome>& candidates,
   if (*choice.winner == *choice.fastest) {
     choice.reason = fastest_name + " has the smallest median";
     if (choice.within_noise.size() > 1)
-      choice.reason += " and is the simplest of the " +
-                       std::to_string(choice.within_noise.size()) + " candidates within noise";
+      choice.reason += " and is the simplest of the " + std::to_string(choice.within_noise.size()) +
+                       " candidates within noise";
   } else {
     const CandidateOutcome& winner = candidates[*choice.winner];
     choice.reason = model::describe(winner.candidate) + " is within measurement noise (" +

@@ -3,8 +3,10 @@
 #include "blur.cu"
 #include "blur.overlap.h"
 
+#include "overlap/dispatch.h"
 #include "overlap/expr_support.h"
 #include "overlap/glue.cuh"
+#include <type_traits>
 #include "overlap/launch.cuh"
 
 // ---- blur (blur.cu:9) ----
@@ -137,6 +139,13 @@ const overlap::KernelDescriptor blur_descriptor = {
 };
 namespace {
 const bool blur_registered = overlap::register_kernel(&blur_descriptor);
+}
+
+overlap::Status blur_tuned(long n, const float * in, float * out) {
+  std::remove_cv_t<long> overlap_bound_1{};
+  std::remove_cv_t<long> overlap_bound_2{};
+  const void* overlap_args[] = {&n, &overlap_bound_1, &overlap_bound_2, &in, &out};
+  return overlap::dispatch(blur_descriptor, overlap_args);
 }
 
 const overlap::KernelDescriptor* const overlap_blur_kernels[1] = {

@@ -11,6 +11,8 @@ overlap::Status blur_explicit(long n, const float * in, float * out);
 overlap::Status blur_mapped(long n, const float * in, float * out);
 overlap::Status blur_streams(long n, const float * in, float * out, int streams, overlap::IssueOrder order = overlap::IssueOrder::DepthFirst);
 overlap::Status blur_hybrid(long n, const float * in, float * out, int streams, overlap::IssueOrder order = overlap::IssueOrder::DepthFirst);
+// The variant tuned for the current device (overlap/dispatch.h says how it is chosen).
+overlap::Status blur_tuned(long n, const float * in, float * out);
 extern const overlap::KernelDescriptor blur_descriptor;
 
 // Every annotated kernel of this file, for tuners.

@@ -3,8 +3,10 @@
 #include "matmul.cu"
 #include "matmul.overlap.h"
 
+#include "overlap/dispatch.h"
 #include "overlap/expr_support.h"
 #include "overlap/glue.cuh"
+#include <type_traits>
 #include "overlap/launch.cuh"
 
 // ---- matmul (matmul.cu:9) ----
@@ -151,6 +153,11 @@ const overlap::KernelDescriptor matmul_descriptor = {
 };
 namespace {
 const bool matmul_registered = overlap::register_kernel(&matmul_descriptor);
+}
+
+overlap::Status matmul_tuned(int m, int k, int n, const double * a, const double * b, double * c) {
+  const void* overlap_args[] = {&m, &k, &n, &a, &b, &c};
+  return overlap::dispatch(matmul_descriptor, overlap_args);
 }
 
 const overlap::KernelDescriptor* const overlap_matmul_kernels[1] = {

@@ -3,8 +3,10 @@
 #include "saxpy.cu"
 #include "saxpy.overlap.h"
 
+#include "overlap/dispatch.h"
 #include "overlap/expr_support.h"
 #include "overlap/glue.cuh"
+#include <type_traits>
 #include "overlap/launch.cuh"
 
 // ---- saxpy (saxpy.cu:9) ----
@@ -138,6 +140,11 @@ const overlap::KernelDescriptor saxpy_descriptor = {
 };
 namespace {
 const bool saxpy_registered = overlap::register_kernel(&saxpy_descriptor);
+}
+
+overlap::Status saxpy_tuned(int n, float a, const float * x, float * y) {
+  const void* overlap_args[] = {&n, &a, &x, &y};
+  return overlap::dispatch(saxpy_descriptor, overlap_args);
 }
 
 const overlap::KernelDescriptor* const overlap_saxpy_kernels[1] = {

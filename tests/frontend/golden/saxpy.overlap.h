@@ -11,6 +11,8 @@ overlap::Status saxpy_explicit(int n, float a, const float * x, float * y);
 overlap::Status saxpy_mapped(int n, float a, const float * x, float * y);
 overlap::Status saxpy_streams(int n, float a, const float * x, float * y, int streams, overlap::IssueOrder order = overlap::IssueOrder::DepthFirst);
 overlap::Status saxpy_hybrid(int n, float a, const float * x, float * y, int streams, overlap::IssueOrder order = overlap::IssueOrder::DepthFirst);
+// The variant tuned for the current device (overlap/dispatch.h says how it is chosen).
+overlap::Status saxpy_tuned(int n, float a, const float * x, float * y);
 extern const overlap::KernelDescriptor saxpy_descriptor;
 
 // Every annotated kernel of this file, for tuners.
