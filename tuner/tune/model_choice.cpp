@@ -1,0 +1,60 @@
+#include "tune/model_choice.h"
+
+#include "model/candidate_set.h"
+#include "model/workload_from_descriptor.h"
+#include "overlap/profile_catalog.h"
+
+#include <map>
+#include <mutex>
+
+namespace overlap::tune {
+namespace {
+
+struct ProfileChoice {
+  bool found = false;
+  HardwareProfile profile;
+  std::string origin;
+};
+
+// Profiles are read from disk once per device name.
+const ProfileChoice& profile_for(const std::string& device_name) {
+  static std::mutex mutex;
+  static std::map<std::string, ProfileChoice> chosen;
+  std::lock_guard<std::mutex> lock(mutex);
+  const auto known = chosen.find(device_name);
+  if (known != chosen.end())
+    return known->second;
+  ProfileChoice& choice = chosen[device_name];
+  for (const CatalogEntry& entry : list_profiles().entries)
+    if (!device_name.empty() && entry.profile.device_name == device_name) {
+      choice = {true, entry.profile, entry.origin};
+      return choice;
+    }
+  const std::vector<CatalogEntry> builtin = builtin_profiles();
+  if (!builtin.empty())
+    choice = {true, builtin.front().profile,
+              builtin.front().origin + ", embedded: no calibrated profile of this device"};
+  return choice;
+}
+
+} // namespace
+
+bool choose_by_model(const KernelDescriptor& kernel, ArgPointers args,
+                     const std::string& device_name, RunConfig* config, std::string* why) {
+  const ProfileChoice& profile = profile_for(device_name);
+  if (!profile.found)
+    return false;
+  const std::unique_ptr<model::PerformanceModel> model =
+      model::make_model(model::ModelKind::Modern);
+  const model::Workload workload = model::workload_from_descriptor(kernel, args, 0);
+  const model::Prediction prediction = model::predict(*model, profile.profile, workload);
+  if (!prediction.best)
+    return false;
+  const model::Candidate best = prediction.rows[*prediction.best].candidate;
+  config->variant = best.variant;
+  config->streams = StreamsConfig{best.streams, best.order};
+  *why = "model's predicted best on " + profile.profile.name + " (" + profile.origin + ")";
+  return true;
+}
+
+} // namespace overlap::tune
