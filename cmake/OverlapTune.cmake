@@ -28,8 +28,10 @@ function(overlap_tune target)
   elseif(TARGET overlap_tune_main)
     set(tune_main overlap_tune_main)
   else()
-    message(FATAL_ERROR "overlap_tune: the Overlap::tune_main target is missing; "
-                        "find_package(Overlap) or add Overlap's source tree first")
+    # The installed package does not carry the tuner yet: the project still builds, untuned.
+    message(STATUS "overlap_tune(${target}): the tuner is not part of this Overlap installation; "
+                   "no ${target}_tune target (tune from Overlap's source tree)")
+    return()
   endif()
 
   # The same generated sources as the target: one generation, two executables.
