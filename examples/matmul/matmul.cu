@@ -9,9 +9,10 @@ OVERLAP_KERNEL(partition(m) offset(m)
                launch(grid: (ceil_div(len, 16), ceil_div(n, 16)), block: (16, 16))
                tune(m = 4096, n = 1024, k = 1024))
 __global__ void matmul(int m, int n, int k, const float* a, const float* b, float* c) {
-  // Rows on x: grid.x may reach 2^31 - 1 blocks, grid.y only 65535.
-  const int row = blockIdx.x * blockDim.x + threadIdx.x;
-  const int col = blockIdx.y * blockDim.y + threadIdx.y;
+  // Row blocks on grid.x, which may reach 2^31 - 1 blocks (grid.y only 65535); threadIdx.x runs
+  // along a row so a warp reads B and writes C contiguously.
+  const int row = blockIdx.x * blockDim.y + threadIdx.y;
+  const int col = blockIdx.y * blockDim.x + threadIdx.x;
   if (row >= m || col >= n)
     return;
   float sum = 0.0f;
