@@ -76,6 +76,26 @@ TEST(BuiltinProfiles, TeslaK20IsPaper001TableII) {
   EXPECT_NE(p.notes.find("not publish"), std::string::npos);
 }
 
+TEST(BuiltinProfiles, H100IsTheCommittedMeasurement) {
+  const std::vector<CatalogEntry> entries = builtin_profiles();
+  const CatalogEntry* h100 = builtin(entries, "h100-pcie5");
+  ASSERT_NE(h100, nullptr);
+  HardwareProfile measured;
+  const ProfileError error = read_profile_file(
+      std::string(OVERLAP_BENCH_RESULTS_DIR) + "/h100-pcie5-2026-11-21.json", &measured);
+  ASSERT_TRUE(error.ok()) << error.message();
+  EXPECT_EQ(profile_to_json(h100->profile), profile_to_json(measured))
+      << "runtime/profile/builtin/h100-pcie5.json must be the file under bench/results";
+  const HardwareProfile& p = h100->profile;
+  EXPECT_EQ(p.device_name, "NVIDIA H100 80GB HBM3");
+  EXPECT_EQ(p.pcie, "Gen5 x16");
+  EXPECT_EQ(p.copy_engines, 3);
+  EXPECT_GT(p.host_to_device.seconds_per_byte, 0.0);
+  EXPECT_GT(p.device_to_host.gap_s, 0.0);
+  EXPECT_GT(p.host_to_device.bidirectional_seconds_per_byte, 0.0);
+  EXPECT_FALSE(p.measurements.empty());
+}
+
 // Sets and restores the environment variables the catalog reads.
 class ProfileDirectories : public ::testing::Test {
 protected:
