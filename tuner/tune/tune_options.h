@@ -5,6 +5,7 @@
 
 #include "tune/tuner.h"
 
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
