@@ -15,11 +15,12 @@
 # overlap_tune() writes, kept in the source tree; baked in when CMake configures, and CMake
 # re-configures when it changes), else the model's prediction, else Explicit.
 #
-# Where the generator comes from, in order:
+# Where the generated code comes from, in order:
 #   OVERLAP_GENERATOR_EXECUTABLE  a prebuilt overlap-gen (a GPU node without Clang headers can
 #                                 build everything else with one built elsewhere)
+#   OVERLAP_PREGENERATED_DIR      files generated elsewhere: <dir>/<target>/<file>.overlap.{h,cu}
+#                                 (scripts/pregenerate.sh makes them)
 #   the overlap-gen target        built in-tree, or imported by find_package(Overlap)
-#   OVERLAP_PREGENERATED_DIR      generated files made elsewhere: <dir>/<target>/<file>.overlap.*
 include_guard(GLOBAL)
 
 set(OVERLAP_GENERATOR_EXECUTABLE "" CACHE FILEPATH
@@ -129,6 +130,9 @@ function(overlap_add_kernels target)
   endif()
 
   _overlap_generator_command(generator)
+  if(OVERLAP_PREGENERATED_DIR AND NOT OVERLAP_GENERATOR_EXECUTABLE)
+    set(generator "") # asked for explicitly: wins over a generator target that merely exists
+  endif()
   if(NOT generator AND NOT OVERLAP_PREGENERATED_DIR)
     message(FATAL_ERROR
       "overlap_add_kernels(${target}): no overlap-gen. Install Clang 16-19 development files "

@@ -56,6 +56,23 @@ touch "$project/saxpy_config.h"
 build
 generated_again || fail "touching an included header did not re-run the generator"
 
+echo "== a prebuilt generator (OVERLAP_GENERATOR_EXECUTABLE) and pregenerated sources"
+cp -r "$generated" "$work/pregenerated-saxpy"
+for mode in "-DOVERLAP_GENERATOR_EXECUTABLE=$work/prefix/bin/overlap-gen" \
+            "-DOVERLAP_PREGENERATED_DIR=$work/pregenerated"; do
+  rm -rf "$work/pregenerated" "$work/b2"
+  mkdir -p "$work/pregenerated" && cp -r "$work/pregenerated-saxpy" "$work/pregenerated/saxpy_example"
+  cmake -S "$project" -B "$work/b2" -G Ninja -DOverlap_DIR="$work/prefix/lib/cmake/Overlap" \
+    -DCMAKE_CUDA_COMPILER="$nvcc" -DCMAKE_CUDA_ARCHITECTURES=75 "$mode" >"$work/configure.log" ||
+    { cat "$work/configure.log"; fail "configure with $mode"; }
+  ninja -C "$work/b2" >"$work/build2.log" 2>&1 || { cat "$work/build2.log"; fail "build with $mode"; }
+  case $mode in
+  *PREGENERATED*) grep -q "using pregenerated host code for saxpy.cu" "$work/build2.log" ||
+                    fail "pregenerated sources were not used" ;;
+  *) grep -q "generating host code for saxpy.cu" "$work/build2.log" || fail "prebuilt generator did not run" ;;
+  esac
+done
+
 echo "== a bad annotation: located error, non-zero exit, no generated file left"
 sed -i 's/copyin(x\[lo:hi\])/copyinn(x[lo:hi])/' "$project/saxpy.cu"
 if build; then fail "a bad annotation built"; fi
