@@ -17,8 +17,7 @@ int main(int argc, char** argv) {
     return 0;
   }
   std::mt19937_64 rng(std::random_device{}());
-  example::PinnedArray<float> rho(levels * plane), reference(levels * plane),
-      dbloc(levels * plane);
+  example::PinnedArray<float> rho(levels * plane), reference(levels * plane), dbloc(levels * plane);
   example::fill_random(rho, rng);
   const overlap::Status status = buoydiff_explicit(levels, plane, rho.data(), reference.data());
   if (!status.ok()) {
@@ -30,8 +29,7 @@ int main(int argc, char** argv) {
   float* dbloc_ptr = dbloc.data();
   const void* args[] = {&levels, &plane, &unused_bound, &unused_bound, &rho_ptr, &dbloc_ptr};
   const bool ok = example::compare_variants(
-      buoydiff_descriptor, args,
-      [&] { example::fill_random(dbloc, rng); },
+      buoydiff_descriptor, args, [&] { example::fill_random(dbloc, rng); },
       [&] { return dbloc.same_bytes(reference); });
   return ok ? 0 : 1;
 }

@@ -26,8 +26,7 @@ inline bool gpu_present() {
 }
 
 // Pinned host memory, so the streamed variants can overlap their copies with kernels.
-template <class T>
-class PinnedArray {
+template <class T> class PinnedArray {
 public:
   explicit PinnedArray(long long count) : count_(count) {
     if (cudaMallocHost(reinterpret_cast<void**>(&data_), sizeof(T) * std::max(count, 1LL)) !=
@@ -43,9 +42,7 @@ public:
   T* data() { return data_; }
   const T* data() const { return data_; }
   long long size() const { return count_; }
-  void copy_from(const PinnedArray& other) {
-    std::memcpy(data_, other.data_, sizeof(T) * count_);
-  }
+  void copy_from(const PinnedArray& other) { std::memcpy(data_, other.data_, sizeof(T) * count_); }
   bool same_bytes(const PinnedArray& other) const {
     return std::memcmp(data_, other.data_, sizeof(T) * count_) == 0;
   }

@@ -29,8 +29,6 @@ int main(int argc, char** argv) {
   float* y_ptr = y.data();
   const void* args[] = {&n, &a, &x_ptr, &y_ptr};
   const bool ok = example::compare_variants(
-      saxpy_descriptor, args,
-      [&] { y.copy_from(y_in); },
-      [&] { return y.same_bytes(reference); });
+      saxpy_descriptor, args, [&] { y.copy_from(y_in); }, [&] { return y.same_bytes(reference); });
   return ok ? 0 : 1;
 }

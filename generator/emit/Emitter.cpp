@@ -18,35 +18,52 @@ using ir::Parameter;
 
 const char* elementKindName(ir::ElementKind kind) {
   switch (kind) {
-  case ir::ElementKind::F32: return "F32";
-  case ir::ElementKind::F64: return "F64";
-  case ir::ElementKind::I8: return "I8";
-  case ir::ElementKind::U8: return "U8";
-  case ir::ElementKind::I16: return "I16";
-  case ir::ElementKind::U16: return "U16";
-  case ir::ElementKind::I32: return "I32";
-  case ir::ElementKind::U32: return "U32";
-  case ir::ElementKind::I64: return "I64";
-  case ir::ElementKind::U64: return "U64";
-  case ir::ElementKind::Other: return "Other";
+  case ir::ElementKind::F32:
+    return "F32";
+  case ir::ElementKind::F64:
+    return "F64";
+  case ir::ElementKind::I8:
+    return "I8";
+  case ir::ElementKind::U8:
+    return "U8";
+  case ir::ElementKind::I16:
+    return "I16";
+  case ir::ElementKind::U16:
+    return "U16";
+  case ir::ElementKind::I32:
+    return "I32";
+  case ir::ElementKind::U32:
+    return "U32";
+  case ir::ElementKind::I64:
+    return "I64";
+  case ir::ElementKind::U64:
+    return "U64";
+  case ir::ElementKind::Other:
+    return "Other";
   }
   return "Other";
 }
 
 const char* directionName(ir::Direction direction) {
   switch (direction) {
-  case ir::Direction::In: return "In";
-  case ir::Direction::Out: return "Out";
-  case ir::Direction::InOut: return "InOut";
+  case ir::Direction::In:
+    return "In";
+  case ir::Direction::Out:
+    return "Out";
+  case ir::Direction::InOut:
+    return "InOut";
   }
   return "In";
 }
 
 const char* clauseName(ir::Direction direction) {
   switch (direction) {
-  case ir::Direction::In: return "copyin";
-  case ir::Direction::Out: return "copyout";
-  case ir::Direction::InOut: return "copy";
+  case ir::Direction::In:
+    return "copyin";
+  case ir::Direction::Out:
+    return "copyout";
+  case ir::Direction::InOut:
+    return "copy";
   }
   return "copyin";
 }
@@ -121,7 +138,8 @@ public:
         << "int streams, overlap::IssueOrder order = overlap::IssueOrder::DepthFirst);\n";
     out << "overlap::Status " << name() << "_hybrid(" << params << sep
         << "int streams, overlap::IssueOrder order = overlap::IssueOrder::DepthFirst);\n";
-    out << "// The variant tuned for the current device (overlap/dispatch.h says how it is chosen).\n";
+    out << "// The variant tuned for the current device (overlap/dispatch.h says how it is "
+           "chosen).\n";
     out << "overlap::Status " << name() << "_tuned(" << params << ");\n";
     out << "extern const overlap::KernelDescriptor " << descriptorName() << ";\n";
     out << closeNamespaces() << "\n";
@@ -185,8 +203,8 @@ private:
         out << member(array.param);
       for (std::size_t s = 0; s < array.sections.size(); ++s)
         out << (s ? ", " : "") << member(array.param) << "["
-            << ir::toSource(*array.sections[s].begin) << ":"
-            << ir::toSource(*array.sections[s].end) << "]";
+            << ir::toSource(*array.sections[s].begin) << ":" << ir::toSource(*array.sections[s].end)
+            << "]";
       out << ")";
     }
     return out.str();
@@ -228,8 +246,7 @@ private:
     out << "\n  static constexpr int kArrays = " << kernel_.arrays.size() << ";\n\n";
 
     emitFromArgs(out);
-    out << "  long long partition_extent() const { return " << cxx(kernel_.partition)
-        << "; }\n\n";
+    out << "  long long partition_extent() const { return " << cxx(kernel_.partition) << "; }\n\n";
     emitArray(out);
     emitSections(out);
     emitLaunch(out);
@@ -274,7 +291,8 @@ private:
       firsts += (i ? ", " : "") + std::to_string(first);
       for (std::size_t s = 0; s < array.sections.size(); ++s) {
         const ir::Section& section = array.sections[s];
-        chunked += std::string(chunked.empty() ? "" : ", ") + (section.chunked() ? "true" : "false");
+        chunked +=
+            std::string(chunked.empty() ? "" : ", ") + (section.chunked() ? "true" : "false");
         cases << "    case " << first + static_cast<int>(s) << ": // " << member(array.param) << "["
               << ir::toSource(*section.begin) << ":" << ir::toSource(*section.end) << "]\n"
               << "      return {" << cxx(section.begin) << ", " << cxx(section.end) << "};\n";
@@ -287,7 +305,8 @@ private:
     out << "  // Sections in elements, unclipped; 0 sections: the whole array, sent once.\n";
     out << "  static int section_count(int i) {\n    static constexpr int kCounts[] = {" << counts
         << "};\n    return kCounts[i];\n  }\n\n";
-    out << "  static bool section_is_chunked(int i, int s) {\n    static constexpr bool kChunked[] = {"
+    out << "  static bool section_is_chunked(int i, int s) {\n    static constexpr bool kChunked[] "
+           "= {"
         << chunked << "};\n    return kChunked[first_section(i) + s];\n  }\n\n";
     out << "  overlap::Section section(int i, int s, long long lo, long long hi) const {\n"
         << "    const long long len = hi - lo;\n    (void)lo;\n    (void)hi;\n    (void)len;\n"
@@ -310,8 +329,8 @@ private:
     if (found == arrayOfParam_.end())
       return "this->" + member(i);
     const Array& array = kernel_.arrays[found->second];
-    std::string base = "static_cast<" + pointeeType(p) + "*>(bases[" +
-                       std::to_string(found->second) + "])";
+    std::string base =
+        "static_cast<" + pointeeType(p) + "*>(bases[" + std::to_string(found->second) + "])";
     // Offset mode hands the kernel its chunk: the pointer advanced to the section's begin.
     if (kernel_.mode == ChunkMode::Offset && !array.sections.empty())
       base += " + (" + cxx(array.sections.front().begin) + ")";
@@ -415,14 +434,13 @@ private:
     for (int i = 0; i < static_cast<int>(kernel_.signature.params.size()); ++i) {
       const Parameter& p = param(i);
       const auto found = arrayOfParam_.find(i);
-      const std::string size =
-          p.isPointer ? (p.elementSize ? "sizeof(" + p.valueType + ")" : "0")
-                      : "sizeof(" + p.valueType + ")";
+      const std::string size = p.isPointer ? (p.elementSize ? "sizeof(" + p.valueType + ")" : "0")
+                                           : "sizeof(" + p.valueType + ")";
       out << "    {" << quoted(member(i)) << ", " << quoted(p.type) << ", "
-          << (p.isPointer ? "true" : "false") << ", overlap::ElementKind::"
-          << elementKindName(p.elementKind) << ", " << size << ", "
-          << (found == arrayOfParam_.end() ? -1 : found->second) << ", overlap::ParamRole::"
-          << roleOf(i) << "},\n";
+          << (p.isPointer ? "true" : "false")
+          << ", overlap::ElementKind::" << elementKindName(p.elementKind) << ", " << size << ", "
+          << (found == arrayOfParam_.end() ? -1 : found->second)
+          << ", overlap::ParamRole::" << roleOf(i) << "},\n";
     }
     out << "};\n\n";
     out << "const overlap::ArrayDescriptor " << name() << "_arrays[] = {\n";
@@ -475,8 +493,8 @@ private:
         << "    &overlap::glue::section_is_chunked<" << b << ">,\n"
         << "    &overlap::glue::run_from_args<" << b << ">,\n"
         << "};\n";
-    out << "namespace {\nconst bool " << name()
-        << "_registered = overlap::register_kernel(&" << descriptorName() << ");\n}\n";
+    out << "namespace {\nconst bool " << name() << "_registered = overlap::register_kernel(&"
+        << descriptorName() << ");\n}\n";
     emitTunedEntry(out);
   }
 
@@ -552,16 +570,15 @@ GeneratedFiles emitFiles(const std::vector<ir::Kernel>& kernels, const EmitOptio
   source << banner << "#include " << quoted(options.inputInclude) << "\n"
          << "#include " << quoted(options.headerInclude) << "\n\n"
          << "#include \"overlap/dispatch.h\"\n#include \"overlap/expr_support.h\"\n"
-         << "#include \"overlap/glue.cuh\"\n#include <type_traits>\n"
-         << "#include \"overlap/launch.cuh\"\n\n";
+         << "#include \"overlap/glue.cuh\"\n#include \"overlap/launch.cuh\"\n\n"
+         << "#include <type_traits>\n\n";
   std::string entries;
   for (const Kernel& kernel : kernels) {
     const KernelEmitter emitter(kernel);
     emitter.emitDefinitions(source);
     entries += "    " + qualifiedDescriptor(emitter, kernel) + ",\n";
   }
-  source << "const overlap::KernelDescriptor* const " << table << "[" << kernels.size()
-         << "] = {\n"
+  source << "const overlap::KernelDescriptor* const " << table << "[" << kernels.size() << "] = {\n"
          << entries << "};\n";
   return {header.str(), source.str()};
 }

@@ -19,15 +19,13 @@ namespace overlap {
 namespace glue {
 
 // The value of the kernel's i-th argument from a descriptor call (args[i] points at it).
-template <class T>
-T arg(ArgPointers args, int i) {
+template <class T> T arg(ArgPointers args, int i) {
   return *static_cast<const T*>(args[i]);
 }
 
 // Stores v into *out when the parameter's type can hold it; a chunk length or bound that does not
 // fit (say, 2^31 elements into an int parameter) is a configuration error, never a silent wrap.
-template <class T>
-Status narrow(long long v, const char* what, T* out) {
+template <class T> Status narrow(long long v, const char* what, T* out) {
   using Limits = std::numeric_limits<T>;
   const bool fits = std::is_signed<T>::value
                         ? (v >= static_cast<long long>(Limits::min()) &&
@@ -48,8 +46,7 @@ inline Status launch_status(const char* call) {
   return Status::success();
 }
 
-template <class B>
-Status run(const B& binding, const RunConfig& config) {
+template <class B> Status run(const B& binding, const RunConfig& config) {
   switch (config.variant) {
   case Variant::Explicit:
     return run_explicit(binding);
@@ -64,28 +61,23 @@ Status run(const B& binding, const RunConfig& config) {
 }
 
 // Descriptor entry points (descriptor.h) for any Binding with a static from_args(ArgPointers).
-template <class B>
-long long partition_extent(ArgPointers args) {
+template <class B> long long partition_extent(ArgPointers args) {
   return B::from_args(args).partition_extent();
 }
-template <class B>
-long long array_extent(ArgPointers args, int array) {
+template <class B> long long array_extent(ArgPointers args, int array) {
   return B::from_args(args).array(array).extent;
 }
-template <class B>
-int section_count(ArgPointers args, int array) {
+template <class B> int section_count(ArgPointers args, int array) {
   return B::from_args(args).section_count(array);
 }
 template <class B>
 Section section(ArgPointers args, int array, int index, long long lo, long long hi) {
   return B::from_args(args).section(array, index, lo, hi);
 }
-template <class B>
-bool section_is_chunked(int array, int index) {
+template <class B> bool section_is_chunked(int array, int index) {
   return B::section_is_chunked(array, index);
 }
-template <class B>
-Status run_from_args(ArgPointers args, const RunConfig& config) {
+template <class B> Status run_from_args(ArgPointers args, const RunConfig& config) {
   return run(B::from_args(args), config);
 }
 

@@ -75,15 +75,22 @@ struct Case {
 std::string describe(const Case& c);
 
 // Readable parameters in gtest's and ctest's output.
-void PrintTo(const Case& c, std::ostream* out) { *out << describe(c); }
+void PrintTo(const Case& c, std::ostream* out) {
+  *out << describe(c);
+}
 
-std::string caseName(const testing::TestParamInfo<Case>& info) { return describe(info.param); }
+std::string caseName(const testing::TestParamInfo<Case>& info) {
+  return describe(info.param);
+}
 
 std::string describe(const Case& c) {
   switch (c.variant) {
-  case overlap::Variant::Explicit: return "Explicit";
-  case overlap::Variant::Mapped: return "Mapped";
-  default: break;
+  case overlap::Variant::Explicit:
+    return "Explicit";
+  case overlap::Variant::Mapped:
+    return "Mapped";
+  default:
+    break;
   }
   return std::string(c.variant == overlap::Variant::Streams ? "Streams" : "Hybrid") +
          std::to_string(c.streams) +
@@ -126,10 +133,14 @@ protected:
                              Hybrid&& hybridFn) const {
     const Case& c = GetParam();
     switch (c.variant) {
-    case overlap::Variant::Explicit: return explicitFn();
-    case overlap::Variant::Mapped: return mappedFn();
-    case overlap::Variant::Streams: return streamsFn(c.streams, c.order);
-    case overlap::Variant::Hybrid: return hybridFn(c.streams, c.order);
+    case overlap::Variant::Explicit:
+      return explicitFn();
+    case overlap::Variant::Mapped:
+      return mappedFn();
+    case overlap::Variant::Streams:
+      return streamsFn(c.streams, c.order);
+    case overlap::Variant::Hybrid:
+      return hybridFn(c.streams, c.order);
     }
     return {cudaErrorInvalidValue, "unknown variant", __FILE__, __LINE__};
   }
@@ -155,12 +166,12 @@ const Prepared& prepared(std::map<long long, Prepared>& cache, long long extent,
 // Checks Explicit against the CPU and then the case's variant against Explicit.
 #define OVERLAP_EXPECT_MATCHES(data, run_variant, output)                                          \
   do {                                                                                             \
-    ASSERT_TRUE((data).explicitStatus.ok()) << (data).explicitStatus.message();                   \
-    ASSERT_TRUE((data).explicitVsCpu.empty()) << "Explicit vs CPU: " << (data).explicitVsCpu;     \
+    ASSERT_TRUE((data).explicitStatus.ok()) << (data).explicitStatus.message();                    \
+    ASSERT_TRUE((data).explicitVsCpu.empty()) << "Explicit vs CPU: " << (data).explicitVsCpu;      \
     const overlap::Status status_ = (run_variant);                                                 \
     ASSERT_TRUE(status_.ok()) << status_.message();                                                \
     EXPECT_TRUE(sameBits((output), (data).explicitResult))                                         \
-        << firstDifference((output), (data).explicitResult);                                      \
+        << firstDifference((output), (data).explicitResult);                                       \
   } while (0)
 
 std::string compareWithCpu(const std::vector<float>& gpu, const std::vector<float>& cpu) {
@@ -193,14 +204,16 @@ TEST_P(ExampleTest, SaxpyMatchesExplicitAndCpu) {
     const int n = static_cast<int>(extent);
     const float* x = data.inputs[0].data();
     std::vector<float> y = data.inputs[1];
-    OVERLAP_EXPECT_MATCHES(
-        data,
-        runVariant(
-            [&] { return saxpy_explicit(n, kSaxpyA, x, y.data()); },
-            [&] { return saxpy_mapped(n, kSaxpyA, x, y.data()); },
-            [&](int s, overlap::IssueOrder o) { return saxpy_streams(n, kSaxpyA, x, y.data(), s, o); },
-            [&](int s, overlap::IssueOrder o) { return saxpy_hybrid(n, kSaxpyA, x, y.data(), s, o); }),
-        y);
+    OVERLAP_EXPECT_MATCHES(data,
+                           runVariant([&] { return saxpy_explicit(n, kSaxpyA, x, y.data()); },
+                                      [&] { return saxpy_mapped(n, kSaxpyA, x, y.data()); },
+                                      [&](int s, overlap::IssueOrder o) {
+                                        return saxpy_streams(n, kSaxpyA, x, y.data(), s, o);
+                                      },
+                                      [&](int s, overlap::IssueOrder o) {
+                                        return saxpy_hybrid(n, kSaxpyA, x, y.data(), s, o);
+                                      }),
+                           y);
   }
 }
 
@@ -219,7 +232,8 @@ Prepared prepareMatmul(long long extent) {
     for (int col = 0; col < n; ++col) {
       float sum = 0.0f;
       for (int i = 0; i < k; ++i)
-        sum = std::fmaf(a[static_cast<size_t>(row) * k + i], b[static_cast<size_t>(i) * n + col], sum);
+        sum = std::fmaf(a[static_cast<size_t>(row) * k + i], b[static_cast<size_t>(i) * n + col],
+                        sum);
       cpu[static_cast<size_t>(row) * n + col] = sum;
     }
   p.explicitResult = randomFloats(1LL * m * n);
@@ -237,14 +251,16 @@ TEST_P(ExampleTest, MatmulMatchesExplicitAndCpu) {
     const float* a = data.inputs[0].data();
     const float* b = data.inputs[1].data();
     std::vector<float> c = randomFloats(1LL * m * n); // stale values must be overwritten
-    OVERLAP_EXPECT_MATCHES(
-        data,
-        runVariant(
-            [&] { return matmul_explicit(m, n, k, a, b, c.data()); },
-            [&] { return matmul_mapped(m, n, k, a, b, c.data()); },
-            [&](int s, overlap::IssueOrder o) { return matmul_streams(m, n, k, a, b, c.data(), s, o); },
-            [&](int s, overlap::IssueOrder o) { return matmul_hybrid(m, n, k, a, b, c.data(), s, o); }),
-        c);
+    OVERLAP_EXPECT_MATCHES(data,
+                           runVariant([&] { return matmul_explicit(m, n, k, a, b, c.data()); },
+                                      [&] { return matmul_mapped(m, n, k, a, b, c.data()); },
+                                      [&](int s, overlap::IssueOrder o) {
+                                        return matmul_streams(m, n, k, a, b, c.data(), s, o);
+                                      },
+                                      [&](int s, overlap::IssueOrder o) {
+                                        return matmul_hybrid(m, n, k, a, b, c.data(), s, o);
+                                      }),
+                           c);
   }
 }
 
@@ -283,11 +299,14 @@ TEST_P(ExampleTest, BuoydiffMatchesExplicitAndCpu) {
     std::vector<float> out = randomFloats(levels * plane);
     OVERLAP_EXPECT_MATCHES(
         data,
-        runVariant(
-            [&] { return buoydiff_explicit(levels, plane, rho, out.data()); },
-            [&] { return buoydiff_mapped(levels, plane, rho, out.data()); },
-            [&](int s, overlap::IssueOrder o) { return buoydiff_streams(levels, plane, rho, out.data(), s, o); },
-            [&](int s, overlap::IssueOrder o) { return buoydiff_hybrid(levels, plane, rho, out.data(), s, o); }),
+        runVariant([&] { return buoydiff_explicit(levels, plane, rho, out.data()); },
+                   [&] { return buoydiff_mapped(levels, plane, rho, out.data()); },
+                   [&](int s, overlap::IssueOrder o) {
+                     return buoydiff_streams(levels, plane, rho, out.data(), s, o);
+                   },
+                   [&](int s, overlap::IssueOrder o) {
+                     return buoydiff_hybrid(levels, plane, rho, out.data(), s, o);
+                   }),
         out);
   }
 }

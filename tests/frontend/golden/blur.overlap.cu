@@ -6,8 +6,9 @@
 #include "overlap/dispatch.h"
 #include "overlap/expr_support.h"
 #include "overlap/glue.cuh"
-#include <type_traits>
 #include "overlap/launch.cuh"
+
+#include <type_traits>
 
 // ---- blur (blur.cu:9) ----
 // partition(n) range(begin, end) copyin(in[lo:hi + 2]) copyout(out[lo:hi])

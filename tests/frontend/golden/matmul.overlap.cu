@@ -6,8 +6,9 @@
 #include "overlap/dispatch.h"
 #include "overlap/expr_support.h"
 #include "overlap/glue.cuh"
-#include <type_traits>
 #include "overlap/launch.cuh"
+
+#include <type_traits>
 
 // ---- matmul (matmul.cu:9) ----
 // partition(m) offset(m) copyin(a[lo * k:hi * k]) copyin(b) copyout(c[lo * n:hi * n])

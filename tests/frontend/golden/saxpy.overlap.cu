@@ -6,8 +6,9 @@
 #include "overlap/dispatch.h"
 #include "overlap/expr_support.h"
 #include "overlap/glue.cuh"
-#include <type_traits>
 #include "overlap/launch.cuh"
+
+#include <type_traits>
 
 // ---- saxpy (saxpy.cu:9) ----
 // partition(n) offset(n) copyin(x[lo:hi]) copy(y[lo:hi])
