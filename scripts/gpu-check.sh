@@ -4,12 +4,18 @@
 # benchmarks that exist. Logs go to $OUT (the device tool brings them back).
 #
 #   scripts/pregenerate.sh .gpu-carry/generated      # here, before the call
-#   OUT=... scripts/gpu-check.sh [phase...]          # there; phases: build test sanitize examples
+#   OUT=... scripts/gpu-check.sh [phase...]          # there; phases: build test sanitize examples tune
+#
+# The device tool brings back at most 8 files: everything lands in $OUT/gpu-check.tar.gz, with
+# summary.txt beside it.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-$PWD/out}
 mkdir -p "$OUT"
-phases=${*:-build test sanitize examples}
+final_out=$OUT
+OUT=$(mktemp -d)/gpu-check
+mkdir -p "$OUT"
+phases=${*:-build test sanitize examples tune}
 build=build-gpu
 status=0
 step() { echo "== $1"; }
@@ -64,5 +70,22 @@ if [[ " $phases " == *" examples "* ]]; then
   rc=$?; record examples $rc
   cat "$OUT/examples.log"
 fi
+if [[ " $phases " == *" tune "* ]]; then
+  step "tuner on saxpy (64 M floats): calibrate, pruned and exhaustive"
+  tuner=$build/examples/saxpy/saxpy_example_tune
+  {
+    $build/runtime/calibration/overlap-calibrate --output "$OUT/profile.json" ||
+      $build/runtime/calibration/overlap-calibrate --force --output "$OUT/profile.json"
+    TIMEFORMAT="pruned tuning: %R s wall"
+    time $tuner --profile "$OUT/profile.json" --no-cache --output-dir "$OUT/tune-pruned"
+    TIMEFORMAT="exhaustive tuning: %R s wall"
+    time $tuner --profile "$OUT/profile.json" --no-cache --exhaustive \
+      --output-dir "$OUT/tune-exhaustive"
+  } >"$OUT/tune.log" 2>&1
+  rc=$?; record tune $rc
+  tail -40 "$OUT/tune.log"
+fi
 cat "$OUT/summary.txt"
+cp "$OUT/summary.txt" "$final_out/"
+tar -czf "$final_out/gpu-check.tar.gz" -C "$(dirname "$OUT")" gpu-check
 exit $status
