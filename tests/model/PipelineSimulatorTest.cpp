@@ -1,6 +1,6 @@
 // The engine and link simulation: the schedules of paper 003's three GPUs worked out by hand,
 // the LogGP cost of pieces, bidirectional slowdown against paper 002's eq. 4.4, mapped flows,
-// implicit synchronization and hardware-queue false dependencies.
+// implicit synchronization and hardware-queue false dependencies within an engine.
 #include "model/pipeline_simulator.h"
 
 #include "model/paper001_model.h"
@@ -190,13 +190,31 @@ TEST(PipelineSimulator, ImplicitSynchronizationDelaysCopiesOutBehindEarlierKerne
   EXPECT_DOUBLE_EQ(free.timings[2].end, 2);
 }
 
-TEST(PipelineSimulator, StreamsSharingAHardwareQueueCreateFalseDependencies) {
-  // Streams 0 and 1 on one hardware queue: stream 1's copy in sits behind stream 0's copy out,
-  // which waits for stream 0's kernel; with a queue each, stream 1 copies at once.
+TEST(PipelineSimulator, StreamsShareHardwareQueuesOnlyWithinAnEngine) {
+  // Stream 0's copy out waits for its kernel; stream 1's copy in is ready at once. With a copy
+  // engine per direction they are in different queues whatever the queue count; with one copy
+  // engine they share its queue when there is one queue: the copy in leaves the queue only when
+  // the copy out does, once the kernel is done, and the engine runs the copy out first.
   const std::vector<SimOp> ops = {kernel(0, 5), copy_out(0, 1), copy_in(1, 1)};
-  const HardwareProfile device = testing::ideal_device(2, false, 35);
-  EXPECT_DOUBLE_EQ(simulate(ops, sim_device_of(device, 1)).timings[2].start, 5);
-  EXPECT_DOUBLE_EQ(simulate(ops, sim_device_of(device, 2)).timings[2].start, 0);
+  const HardwareProfile two_engines = testing::ideal_device(2, false, 35);
+  EXPECT_DOUBLE_EQ(simulate(ops, sim_device_of(two_engines, 1)).timings[2].start, 0);
+  const HardwareProfile one_engine = testing::ideal_device(1, false, 35);
+  EXPECT_DOUBLE_EQ(simulate(ops, sim_device_of(one_engine, 1)).timings[2].start, 6);
+  EXPECT_DOUBLE_EQ(simulate(ops, sim_device_of(one_engine, 2)).timings[2].start, 0);
+}
+
+TEST(PipelineSimulator, StreamsSharingAnEngineQueueCreateFalseDependencies) {
+  // Stream 0's kernel waits for a long copy in; stream 2's kernel is ready at once but, with two
+  // queues, sits behind it in the compute queue it shares with stream 0. With three queues it
+  // runs first.
+  const std::vector<SimOp> ops = {copy_in(0, 5), kernel(0, 1), kernel(2, 1)};
+  const HardwareProfile device = testing::ideal_device(2, false, 90);
+  const SimResult shared = simulate(ops, sim_device_of(device, 2));
+  EXPECT_DOUBLE_EQ(shared.timings[1].start, 5);
+  EXPECT_DOUBLE_EQ(shared.timings[2].start, 6);
+  const SimResult separate = simulate(ops, sim_device_of(device, 3));
+  EXPECT_DOUBLE_EQ(separate.timings[2].start, 0);
+  EXPECT_DOUBLE_EQ(separate.timings[1].start, 5);
 }
 
 TEST(PipelineSimulator, EventWaitsAreHonoured) {

@@ -158,12 +158,15 @@ std::optional<double> ModernModel::predict_seconds(const HardwareProfile& profil
 }
 
 bool ModernModel::distinguishes_issue_order(const HardwareProfile& profile, int streams) const {
-  // With Hyper-Q and a hardware queue per stream, each engine is handed its operations in the
-  // same order under both issue orders (copies in as issued, kernels and copies out as their
-  // inputs complete), so the schedules are the same.
+  // With Hyper-Q each engine has its own hardware queues (pipeline_simulator.h). With a copy
+  // engine per direction a queue then holds operations of one kind (copies in, kernels or copies
+  // out), in chunk order under both issue orders, and they become ready in that order: every
+  // engine is handed the same sequence. With one copy engine, copies both ways share its queues;
+  // once streams outnumber them, a depth-first copy in waits behind an earlier chunk's copy out.
   const SimDevice device = sim_device_of(profile, options_.hardware_queues);
   return streams > 1 &&
-         (!device.hyper_q || device.implicit_synchronization || streams > device.hardware_queues);
+         (!device.hyper_q || device.implicit_synchronization ||
+          (device.copy_engines < 2 && streams > device.hardware_queues));
 }
 
 } // namespace overlap::model

@@ -36,7 +36,8 @@ struct ModernModelOptions {
   // bytes twice, as issue 4 assumes) or each input element once, sharing halos between chunks
   // through events (what the runtime does); when false halos cost no extra bytes.
   bool halo_sent_twice = false;
-  // Hardware queues streams are spread over (CUDA_DEVICE_MAX_CONNECTIONS, 8 by default).
+  // Hardware queues per engine that streams are spread over (CUDA_DEVICE_MAX_CONNECTIONS, 8 by
+  // default).
   int hardware_queues = 8;
 };
 

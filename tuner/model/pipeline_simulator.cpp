@@ -118,7 +118,8 @@ private:
     stream_predecessor_.assign(ops_.size(), -1);
     queue_predecessor_.assign(ops_.size(), -1);
     std::map<int, int> last_in_stream;
-    std::vector<int> last_in_queue(static_cast<std::size_t>(device_.hardware_queues), -1);
+    std::vector<int> last_in_queue(engines_.size() * static_cast<std::size_t>(device_.hardware_queues),
+                                   -1);
     for (std::size_t i = 0; i < ops_.size(); ++i) {
       for (int wait : ops_[i].waits_for)
         if (wait < 0 || static_cast<std::size_t>(wait) >= i)
@@ -143,9 +144,14 @@ private:
       ++first_unfinished_kernel_;
   }
 
+  // Queues are per engine: a GPU channel feeds one engine's runlist, so a stream's copies and its
+  // kernels travel in different queues, and streams share a queue only with the operations of the
+  // same engine. Among those, readiness follows issue order in a chunked pipeline, which is why
+  // breadth-first issue over more streams than queues costs nothing measurable on an H200.
   int hardware_queue(std::size_t op) const {
+    const int queues = device_.hardware_queues;
     const int stream = ops_[op].stream;
-    return (stream % device_.hardware_queues + device_.hardware_queues) % device_.hardware_queues;
+    return engine_of(ops_[op]) * queues + (stream % queues + queues) % queues;
   }
 
   int engine_of(const SimOp& op) const {

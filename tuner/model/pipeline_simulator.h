@@ -9,11 +9,18 @@
 // - Queues: "within any engine all external dependencies are lost; tasks in each engine's queue
 //   are executed in the order they are issued" (paper 003) on devices without Hyper-Q; this is
 //   why depth-first issue serializes a one-copy-engine C1060. With Hyper-Q (compute capability
-//   3.5+), streams share `hardware_queues` hardware queues (CUDA_DEVICE_MAX_CONNECTIONS, 8 by
-//   default); a queue hands its head operation to the engine once the operation's dependencies
-//   are done, and the engine runs operations in the order they were handed over. So more streams
-//   than queues create false dependencies, and with one copy engine all copies issued ahead of a
-//   waiting device-to-host copy go first (paper 001's Titan category).
+//   3.5+), each engine has `hardware_queues` hardware queues (CUDA_DEVICE_MAX_CONNECTIONS, 8 by
+//   default) and stream s puts its operations for that engine in queue s mod hardware_queues: a
+//   GPU channel feeds one engine, so a stream's kernels and its copies travel in different
+//   queues. A queue hands its head operation to the engine once the operation's dependencies are
+//   done, and the engine runs operations in the order they were handed over. More streams than
+//   queues therefore create false dependencies only among operations of one engine, and they
+//   cost time only when an operation behind the head would be ready before it. In a chunked
+//   pipeline on a copy engine per direction, operations of one engine become ready in issue
+//   order, so breadth-first issue over 64 streams keeps the pipeline (measured on an H200:
+//   bench/results/tuner-2026-11-21-h200, within 0.3 % of depth-first); with one copy engine,
+//   copies both ways share its queues and a depth-first copy in can wait behind an earlier
+//   chunk's copy out (paper 001's Titan category).
 // - Implicit synchronization (compute capability < 3.5 with concurrent kernels, paper 000 §3.1,
 //   paper 001 §IV): a device-to-host copy waits until every kernel issued before it, in any
 //   stream, has completed.
