@@ -21,6 +21,31 @@ if(TARGET overlap_templates)
           FILES_MATCHING PATTERN "*.cuh" PATTERN "*.h")
 endif()
 
+# The tuner: overlap_tune() links Overlap::tune_main into a project's tuning executable, and
+# overlap_add_kernels() links Overlap::tuner_dispatch for the model's choice. Their headers keep
+# their in-tree spelling ("model/...", "tune/...") under include/overlap-tuner.
+if(TARGET overlap_tune_main AND TARGET overlap_tuner_dispatch)
+  set(overlap_tuner_includedir ${CMAKE_INSTALL_INCLUDEDIR}/overlap-tuner)
+  target_include_directories(overlap_model INTERFACE
+    $<INSTALL_INTERFACE:${overlap_tuner_includedir}> $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
+  target_include_directories(overlap_tuner_core INTERFACE
+    $<INSTALL_INTERFACE:${overlap_tuner_includedir}>)
+  target_include_directories(overlap_tuner_dispatch INTERFACE
+    $<INSTALL_INTERFACE:${overlap_tuner_includedir}>)
+  set(overlap_tuner_exports
+      overlap_model:model overlap_tuner_core:tuner_core overlap_tuner:tuner
+      overlap_tune_main:tune_main overlap_tuner_dispatch:tuner_dispatch)
+  foreach(pair IN LISTS overlap_tuner_exports)
+    string(REPLACE ":" ";" pair "${pair}")
+    list(GET pair 0 library)
+    list(GET pair 1 export_name)
+    set_target_properties(${library} PROPERTIES EXPORT_NAME ${export_name})
+    install(TARGETS ${library} EXPORT OverlapTargets ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
+  endforeach()
+  install(DIRECTORY ${PROJECT_SOURCE_DIR}/tuner/model ${PROJECT_SOURCE_DIR}/tuner/tune
+          DESTINATION ${overlap_tuner_includedir} FILES_MATCHING PATTERN "*.h")
+endif()
+
 install(EXPORT OverlapTargets NAMESPACE Overlap:: DESTINATION ${OVERLAP_INSTALL_CMAKEDIR})
 configure_package_config_file(${CMAKE_CURRENT_LIST_DIR}/OverlapConfig.cmake.in
                               ${PROJECT_BINARY_DIR}/OverlapConfig.cmake

@@ -28,7 +28,7 @@ function(overlap_tune target)
   elseif(TARGET overlap_tune_main)
     set(tune_main overlap_tune_main)
   else()
-    # The installed package does not carry the tuner yet: the project still builds, untuned.
+    # An Overlap built without CUDA has no tuner: the project still builds, untuned.
     message(STATUS "overlap_tune(${target}): the tuner is not part of this Overlap installation; "
                    "no ${target}_tune target (tune from Overlap's source tree)")
     return()

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <map>
 #include <mutex>
 #include <sstream>
 #include <vector>
@@ -16,6 +17,7 @@ struct Registry {
   std::mutex mutex;
   std::vector<BakedChoice> baked;
   ModelChooser model = nullptr;
+  std::map<const KernelDescriptor*, VariantChoice> last_choice;
 };
 
 Registry& registry() {
@@ -188,7 +190,19 @@ Status dispatch(const KernelDescriptor& kernel, ArgPointers args) {
     std::fprintf(stderr, "overlap: %s -> variant %d, %d streams (%s: %s)\n", kernel.name,
                  static_cast<int>(choice.config.variant), choice.config.streams.streams,
                  to_string(choice.source), choice.reason.c_str());
+  {
+    std::lock_guard<std::mutex> lock(registry().mutex);
+    registry().last_choice[&kernel] = choice;
+  }
   return kernel.run(args, choice.config);
+}
+
+std::optional<VariantChoice> last_dispatch_choice(const KernelDescriptor& kernel) {
+  std::lock_guard<std::mutex> lock(registry().mutex);
+  const auto found = registry().last_choice.find(&kernel);
+  if (found == registry().last_choice.end())
+    return std::nullopt;
+  return found->second;
 }
 
 } // namespace overlap

@@ -79,4 +79,15 @@ if build; then fail "a bad annotation built"; fi
 grep -E "saxpy.cu:[0-9]+:[0-9]+: error: .*copyinn" "$work/build.log" ||
   { cat "$work/build.log"; fail "no file:line:col error for the bad clause"; }
 [ ! -e "$generated/saxpy.overlap.cu" ] || fail "a stale generated source survived the error"
+echo "== overlap_tune() from the installed package: a tuning executable that runs (model-only here)"
+sed -i 's/copyinn(x\[lo:hi\])/copyin(x[lo:hi])/' "$project/saxpy.cu"
+configure
+grep -q "tuner is not part of this Overlap installation" "$work/configure.log" &&
+  fail "the installed package has no tuner"
+ninja -C "$work/b" saxpy_example_tune >"$work/build.log" 2>&1 ||
+  { cat "$work/build.log"; fail "build saxpy_example_tune"; }
+"$work/b/saxpy_example_tune" --model-only --arg n=4096 --output-dir "$work/tuning" >"$work/tune.log" 2>&1 ||
+  { cat "$work/tune.log"; fail "saxpy_example_tune --model-only"; }
+grep -q '"schema": "overlap-tuning-report"' "$work/tuning/saxpy.tuning.json" ||
+  fail "no tuning report from the installed tuner"
 echo "PASS"

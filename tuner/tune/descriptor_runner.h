@@ -44,7 +44,8 @@ private:
   struct HostArray;
   DescriptorRunner(const KernelDescriptor& descriptor, const RunnerOptions& options);
 
-  void restore_inputs();
+  void restore_inputs();       // every array, before a verified run
+  void restore_inout_arrays(); // before every timed repeat, outside the timed region
   Sample run_once(const RunConfig& config);
   TimedSamples time(const RunConfig& config, const TimingPlan& plan);
 

@@ -13,6 +13,7 @@
 #include "overlap/kernel_types.h"
 #include "overlap/status.h"
 
+#include <optional>
 #include <string>
 
 namespace overlap {
@@ -55,5 +56,11 @@ VariantChoice choose_variant(const KernelDescriptor& kernel, ArgPointers args,
 // What K_tuned(...) calls: the current device's name, the choice, the run. Setting
 // OVERLAP_DISPATCH_LOG=1 prints each choice to stderr.
 Status dispatch(const KernelDescriptor& kernel, ArgPointers args);
+
+// Introspection for tests and tools that must know which variant a K_tuned(...) call ran: the
+// choice of the latest dispatch() of `kernel` (by descriptor address; recorded just before the
+// variant runs, whatever its status), or nullopt when it was never dispatched. Thread-safe; with
+// concurrent calls of one kernel it is one of theirs.
+std::optional<VariantChoice> last_dispatch_choice(const KernelDescriptor& kernel);
 
 } // namespace overlap

@@ -1,0 +1,151 @@
+// The order in which a generated K_tuned(...) entry point picks its variant (overlap/dispatch.h):
+// OVERLAP_VARIANT, then the tuning results baked into the build, then the model, then Explicit.
+// This test's target bakes dispatch_fixture_results.json (through overlap_add_kernels(...
+// TUNING_RESULTS)), whose only entry is saxpy on a device named "Overlap Test Device".
+// choose_variant() takes the device name as an argument, so none of this needs a GPU.
+#include "buoydiff.overlap.h"
+#include "saxpy.overlap.h"
+#include "scoped_environment.h"
+#include "tune/model_choice.h"
+
+#include "overlap/dispatch.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+namespace {
+
+using overlap::ChoiceSource;
+using overlap::IssueOrder;
+using overlap::Variant;
+using overlap::tune::testing::ScopedEnvironment;
+
+const char* const kFixtureDevice = "Overlap Test Device";
+
+// Arguments as K_tuned passes them to the dispatch: pointers to each parameter's value.
+struct SaxpyCall {
+  int n = 1 << 20;
+  float a = 2.0f;
+  const float* x = nullptr;
+  float* y = nullptr;
+  const void* args[4] = {&n, &a, &x, &y};
+};
+
+struct BuoydiffCall {
+  int levels = 8;
+  long long plane = 1 << 16;
+  int k_begin = 0;
+  int k_end = 0;
+  const float* rho = nullptr;
+  float* dbloc = nullptr;
+  const void* args[6] = {&levels, &plane, &k_begin, &k_end, &rho, &dbloc};
+};
+
+class DispatchOrder : public ::testing::Test {
+protected:
+  ScopedEnvironment no_override_{"OVERLAP_VARIANT", std::nullopt};
+  SaxpyCall saxpy_;
+  BuoydiffCall buoydiff_;
+};
+
+TEST_F(DispatchOrder, TheBakedEntryOfTheCurrentDeviceIsChosen) {
+  const overlap::VariantChoice choice =
+      overlap::choose_variant(saxpy_descriptor, saxpy_.args, kFixtureDevice);
+  EXPECT_EQ(choice.source, ChoiceSource::Baked) << choice.reason;
+  EXPECT_EQ(choice.config.variant, Variant::Hybrid);
+  EXPECT_EQ(choice.config.streams.streams, 3);
+  EXPECT_EQ(choice.config.streams.order, IssueOrder::BreadthFirst);
+  EXPECT_NE(choice.reason.find(kFixtureDevice), std::string::npos) << choice.reason;
+}
+
+TEST_F(DispatchOrder, ABakedEntryServesOnlyItsKernelAndDevice) {
+  EXPECT_NE(overlap::choose_variant(buoydiff_descriptor, buoydiff_.args, kFixtureDevice).source,
+            ChoiceSource::Baked);
+  EXPECT_NE(overlap::choose_variant(saxpy_descriptor, saxpy_.args, "Another Device").source,
+            ChoiceSource::Baked);
+}
+
+TEST_F(DispatchOrder, TheEnvironmentOverridesTheBakedEntry) {
+  no_override_.set("streams:5");
+  const overlap::VariantChoice choice =
+      overlap::choose_variant(saxpy_descriptor, saxpy_.args, kFixtureDevice);
+  EXPECT_EQ(choice.source, ChoiceSource::Environment);
+  EXPECT_EQ(choice.config.variant, Variant::Streams);
+  EXPECT_EQ(choice.config.streams.streams, 5);
+  EXPECT_EQ(choice.config.streams.order, IssueOrder::DepthFirst);
+}
+
+TEST_F(DispatchOrder, APerKernelOverrideLeavesOtherKernelsToTheirResults) {
+  no_override_.set("buoydiff=mapped");
+  const overlap::VariantChoice buoydiff =
+      overlap::choose_variant(buoydiff_descriptor, buoydiff_.args, kFixtureDevice);
+  EXPECT_EQ(buoydiff.source, ChoiceSource::Environment);
+  EXPECT_EQ(buoydiff.config.variant, Variant::Mapped);
+  const overlap::VariantChoice saxpy =
+      overlap::choose_variant(saxpy_descriptor, saxpy_.args, kFixtureDevice);
+  EXPECT_EQ(saxpy.source, ChoiceSource::Baked) << saxpy.reason;
+}
+
+TEST_F(DispatchOrder, AMalformedOverrideIsIgnoredAndSaysWhy) {
+  no_override_.set("streams:0");
+  const overlap::VariantChoice choice =
+      overlap::choose_variant(saxpy_descriptor, saxpy_.args, kFixtureDevice);
+  EXPECT_EQ(choice.source, ChoiceSource::Baked);
+  EXPECT_NE(choice.reason.find("OVERLAP_VARIANT ignored"), std::string::npos) << choice.reason;
+}
+
+TEST_F(DispatchOrder, WithoutResultsForTheDeviceTheModelChooses) {
+  const overlap::VariantChoice choice =
+      overlap::choose_variant(saxpy_descriptor, saxpy_.args, "Another Device");
+  ASSERT_EQ(choice.source, ChoiceSource::Model) << choice.reason;
+  EXPECT_NE(choice.reason.find("model's predicted best"), std::string::npos) << choice.reason;
+  EXPECT_GE(choice.config.streams.streams, 1);
+}
+
+TEST_F(DispatchOrder, WithoutResultsOrModelItIsExplicit) {
+  ASSERT_TRUE(overlap::set_model_chooser(nullptr));
+  const overlap::VariantChoice choice =
+      overlap::choose_variant(saxpy_descriptor, saxpy_.args, "Another Device");
+  overlap::set_model_chooser(&overlap::tune::choose_by_model);
+  EXPECT_EQ(choice.source, ChoiceSource::Default);
+  EXPECT_EQ(choice.config.variant, Variant::Explicit);
+}
+
+// A copy of saxpy's descriptor whose run only records the configuration it was given: dispatch()
+// then runs on any machine.
+overlap::RunConfig g_received;
+int g_runs = 0;
+overlap::Status record_config(overlap::ArgPointers, const overlap::RunConfig& config) {
+  g_received = config;
+  ++g_runs;
+  return overlap::Status{};
+}
+
+TEST(DispatchIntrospection, TheLastChoiceIsWhatTheKernelWasRunWith) {
+  overlap::KernelDescriptor recorder = saxpy_descriptor;
+  recorder.run = &record_config;
+  EXPECT_FALSE(overlap::last_dispatch_choice(recorder).has_value()) << "never dispatched yet";
+
+  SaxpyCall call;
+  ScopedEnvironment override_variant("OVERLAP_VARIANT", "hybrid:6:breadth-first");
+  g_runs = 0;
+  ASSERT_TRUE(overlap::dispatch(recorder, call.args).ok());
+  ASSERT_EQ(g_runs, 1);
+  std::optional<overlap::VariantChoice> last = overlap::last_dispatch_choice(recorder);
+  ASSERT_TRUE(last.has_value());
+  EXPECT_EQ(last->source, ChoiceSource::Environment);
+  EXPECT_EQ(last->config.variant, Variant::Hybrid);
+  EXPECT_EQ(g_received.variant, Variant::Hybrid);
+  EXPECT_EQ(g_received.streams.streams, 6);
+  EXPECT_EQ(g_received.streams.order, IssueOrder::BreadthFirst);
+
+  override_variant.set("mapped");
+  ASSERT_TRUE(overlap::dispatch(recorder, call.args).ok());
+  last = overlap::last_dispatch_choice(recorder);
+  ASSERT_TRUE(last.has_value());
+  EXPECT_EQ(last->config.variant, Variant::Mapped);
+  EXPECT_EQ(g_received.variant, Variant::Mapped);
+}
+
+} // namespace

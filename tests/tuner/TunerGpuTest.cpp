@@ -1,0 +1,403 @@
+// The tuner end to end on the GPU, through the generated code of two examples: saxpy (offset mode,
+// one in-out array) and buoydiff (range mode, a broadcast section and a halo). It runs the tuning
+// command as overlap_tune() does, reads back the reports and the results file, checks that every
+// candidate that ran was verified, that a candidate computing a wrong result is caught, that in-out
+// arrays are restored before every timed repeat, and that saxpy_tuned(...) calls the winner
+// (overlap::last_dispatch_choice tells which variant a call ran), then the OVERLAP_VARIANT override
+// and the fallback order. Every test skips without a CUDA device.
+#include "buoydiff.overlap.h"
+#include "saxpy.overlap.h"
+#include "scoped_environment.h"
+
+#include "model/candidate_set.h"
+#include "model/workload_from_descriptor.h"
+#include "overlap/dispatch.h"
+#include "overlap/profile_catalog.h"
+#include "tune/descriptor_runner.h"
+#include "tune/model_choice.h"
+#include "tune/report_json.h"
+#include "tune/results_file.h"
+#include "tune/tune_command.h"
+#include "tune/tuner.h"
+
+#include <cuda_runtime_api.h>
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+namespace fs = std::filesystem;
+using overlap::ChoiceSource;
+using overlap::Variant;
+using overlap::tune::TuningRun;
+using overlap::tune::Verification;
+using overlap::tune::testing::ScopedEnvironment;
+
+std::string gpu_unavailable_reason() {
+  int count = 0;
+  const cudaError_t code = cudaGetDeviceCount(&count);
+  if (code != cudaSuccess) {
+    cudaGetLastError();
+    return std::string("no CUDA device: cudaGetDeviceCount failed: ") + cudaGetErrorName(code);
+  }
+  return count == 0 ? "no CUDA device: cudaGetDeviceCount returned 0" : "";
+}
+
+#define SKIP_WITHOUT_GPU()                                                                         \
+  do {                                                                                             \
+    const std::string reason = gpu_unavailable_reason();                                           \
+    if (!reason.empty())                                                                           \
+      GTEST_SKIP() << reason;                                                                      \
+  } while (0)
+
+std::string read_text(const fs::path& path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// A fresh directory per test, removed afterwards.
+class TemporaryDirectory {
+public:
+  TemporaryDirectory() {
+    std::string pattern = (fs::temp_directory_path() / "overlap-tuner-gpu-XXXXXX").string();
+    path_ = mkdtemp(pattern.data()) ? pattern : "";
+  }
+  ~TemporaryDirectory() {
+    std::error_code ignored;
+    if (!path_.empty())
+      fs::remove_all(path_, ignored);
+  }
+  const std::string& path() const { return path_; }
+
+private:
+  std::string path_;
+};
+
+// Runs the tuning command as a tuning executable would, with small sizes and few repeats; its
+// console output goes to the test's log.
+int tune_command(const std::vector<std::string>& args) {
+  std::ostringstream out;
+  std::ostringstream err;
+  std::vector<std::string> all = args;
+  for (const char* arg : {"--no-cache", "--seed", "12345", "--repeats", "3:8"})
+    all.emplace_back(arg);
+  const int status = overlap::tune::run_tune_command(all, out, err);
+  std::cout << out.str() << err.str();
+  return status;
+}
+
+// The JSON, Markdown and SVG reports of `kernel` in `dir` exist and parse; every candidate that
+// ran was verified and timed, and every one the model kept ran. Returns the tuning.
+TuningRun check_reports(const std::string& dir, const std::string& kernel) {
+  TuningRun run;
+  const std::string base = dir + "/" + kernel + ".tuning";
+  const std::string json_text = read_text(base + ".json");
+  std::string error;
+  // The tuner's reader accepts only its own schema and version.
+  EXPECT_TRUE(overlap::tune::from_json_text(json_text, &run, &error)) << error;
+  EXPECT_NE(json_text.find("\"candidates_run\": " + std::to_string(run.run_count())),
+            std::string::npos);
+
+  EXPECT_EQ(run.kernel, kernel);
+  EXPECT_FALSE(run.device.empty());
+  EXPECT_FALSE(run.model_only);
+  EXPECT_TRUE(run.complete);
+  EXPECT_GE(run.run_count(), 2) << "Explicit and at least one other candidate";
+  for (const overlap::tune::CandidateOutcome& c : run.candidates) {
+    const std::string name = overlap::model::describe(c.candidate);
+    if (c.kept_by_model)
+      EXPECT_TRUE(c.run) << name << " was kept by the model but not run";
+    if (!c.run)
+      continue;
+    EXPECT_TRUE(c.verification == Verification::Reference || c.verification == Verification::Passed)
+        << name << ": " << overlap::tune::to_string(c.verification) << " " << c.error;
+    EXPECT_GT(c.timing.count, 0) << name << " was not timed";
+    EXPECT_GT(c.timing.median, 0) << name;
+  }
+  EXPECT_TRUE(run.winner.has_value()) << run.winner_reason;
+
+  const std::string markdown = read_text(base + ".md");
+  EXPECT_NE(markdown.find(kernel), std::string::npos);
+  EXPECT_NE(markdown.find(kernel + ".tuning.svg"), std::string::npos) << "the plot is not linked";
+  if (run.winner)
+    EXPECT_NE(markdown.find(overlap::model::describe(run.candidates[*run.winner].candidate)),
+              std::string::npos)
+        << "the winner is not named";
+
+  const std::string svg = read_text(base + ".svg");
+  EXPECT_EQ(svg.find("<svg"), svg.rfind("<svg")) << "one root element";
+  EXPECT_NE(svg.find("<svg"), std::string::npos);
+  const std::size_t close = svg.rfind("</svg>");
+  EXPECT_NE(close, std::string::npos);
+  if (close != std::string::npos)
+    EXPECT_EQ(svg.find_first_not_of(" \n", close + 6), std::string::npos) << "text after </svg>";
+  return run;
+}
+
+std::vector<float> random_floats(std::size_t count, std::uint32_t seed) {
+  std::vector<float> values(count);
+  std::uint32_t state = seed;
+  for (float& v : values) {
+    state = state * 1664525u + 1013904223u;
+    v = 0.25f + static_cast<float>(state >> 8) / static_cast<float>(1u << 24); // [0.25, 1.25)
+  }
+  return values;
+}
+
+// saxpy_tuned(...) on pageable vectors; y must equal fmaf(a, x, y) element for element.
+void call_saxpy_tuned_and_check() {
+  const int n = (1 << 20) + 3;
+  const float a = 1.5f;
+  const std::vector<float> x = random_floats(n, 1);
+  const std::vector<float> y0 = random_floats(n, 2);
+  std::vector<float> y = y0;
+  const overlap::Status status = saxpy_tuned(n, a, x.data(), y.data());
+  ASSERT_TRUE(status.ok()) << status.message();
+  for (int i = 0; i < n; ++i)
+    if (y[i] != std::fmaf(a, x[i], y0[i]))
+      FAIL() << "y[" << i << "] = " << y[i] << ", expected " << std::fmaf(a, x[i], y0[i]);
+}
+
+overlap::VariantChoice last_choice(const overlap::KernelDescriptor& kernel) {
+  const std::optional<overlap::VariantChoice> choice = overlap::last_dispatch_choice(kernel);
+  EXPECT_TRUE(choice.has_value()) << kernel.name << " was never dispatched";
+  return choice.value_or(overlap::VariantChoice{});
+}
+
+// Same variant, and for the streamed ones the same stream count and issue order.
+bool same_choice(const overlap::RunConfig& config, const overlap::model::Candidate& candidate) {
+  if (config.variant != candidate.variant)
+    return false;
+  if (candidate.variant != Variant::Streams && candidate.variant != Variant::Hybrid)
+    return true;
+  return config.streams.streams == candidate.streams && config.streams.order == candidate.order;
+}
+
+TEST(TunerOnGpu, SaxpyIsTunedVerifiedReportedAndItsEntryPointCallsTheWinner) {
+  SKIP_WITHOUT_GPU();
+  const TemporaryDirectory dir;
+  ASSERT_FALSE(dir.path().empty());
+  const std::string results_path = dir.path() + "/results.json";
+  ASSERT_EQ(tune_command({"--kernel", "saxpy", "--arg", "n=4194304", "--output-dir", dir.path(),
+                          "--results-file", results_path}),
+            0);
+  const TuningRun run = check_reports(dir.path(), "saxpy");
+  ASSERT_TRUE(run.winner.has_value());
+  const overlap::model::Candidate winner = run.candidates[*run.winner].candidate;
+
+  overlap::tune::ResultsFile results;
+  std::string error;
+  ASSERT_TRUE(overlap::tune::read_results_file(results_path, &results, &error)) << error;
+  const overlap::tune::ResultsEntry* entry = results.find("saxpy", run.device);
+  ASSERT_NE(entry, nullptr) << "no results entry for saxpy on " << run.device;
+  EXPECT_EQ(entry->choice, winner);
+
+  // What overlap_add_kernels(... TUNING_RESULTS) bakes from this file: the same registration, with
+  // the device name only known here. The table must outlive the program.
+  static const std::string kernel_name = entry->kernel;
+  static const std::string device_name = entry->device;
+  static const overlap::BakedChoice baked[] = {{kernel_name.c_str(), device_name.c_str(),
+                                                entry->choice.variant, entry->choice.streams,
+                                                entry->choice.order}};
+  ASSERT_TRUE(overlap::register_baked_choices(baked, 1));
+
+  const ScopedEnvironment no_override("OVERLAP_VARIANT", std::nullopt);
+  call_saxpy_tuned_and_check();
+  overlap::VariantChoice choice = last_choice(saxpy_descriptor);
+  EXPECT_EQ(choice.source, ChoiceSource::Baked) << choice.reason;
+  EXPECT_TRUE(same_choice(choice.config, winner))
+      << "ran variant " << static_cast<int>(choice.config.variant) << " with "
+      << choice.config.streams.streams << " streams; the winner is "
+      << overlap::model::describe(winner);
+
+  // OVERLAP_VARIANT wins over the results, for this kernel only.
+  no_override.set("saxpy=streams:3:breadth-first");
+  call_saxpy_tuned_and_check();
+  choice = last_choice(saxpy_descriptor);
+  EXPECT_EQ(choice.source, ChoiceSource::Environment);
+  EXPECT_EQ(choice.config.variant, Variant::Streams);
+  EXPECT_EQ(choice.config.streams.streams, 3);
+  EXPECT_EQ(choice.config.streams.order, overlap::IssueOrder::BreadthFirst);
+
+  no_override.set("buoydiff=mapped");
+  call_saxpy_tuned_and_check();
+  EXPECT_EQ(last_choice(saxpy_descriptor).source, ChoiceSource::Baked);
+}
+
+// buoydiff has no results for this device: the model chooses, and without a model, Explicit; both
+// compute what buoydiff_explicit computes.
+TEST(TunerOnGpu, WithoutResultsTheEntryPointFallsBackToTheModelThenExplicit) {
+  SKIP_WITHOUT_GPU();
+  const ScopedEnvironment no_override("OVERLAP_VARIANT", std::nullopt);
+  const int levels = 9;
+  const long long plane = 70001;
+  const std::vector<float> rho = random_floats(static_cast<std::size_t>(levels * plane), 3);
+  std::vector<float> expected(rho.size(), -1.0f);
+  ASSERT_TRUE(buoydiff_explicit(levels, plane, rho.data(), expected.data()).ok());
+
+  for (const bool with_model : {true, false}) {
+    SCOPED_TRACE(with_model ? "with the model" : "without a model");
+    overlap::set_model_chooser(with_model ? &overlap::tune::choose_by_model : nullptr);
+    std::vector<float> dbloc(rho.size(), -1.0f);
+    const overlap::Status status = buoydiff_tuned(levels, plane, rho.data(), dbloc.data());
+    overlap::set_model_chooser(&overlap::tune::choose_by_model);
+    ASSERT_TRUE(status.ok()) << status.message();
+    const overlap::VariantChoice choice = last_choice(buoydiff_descriptor);
+    EXPECT_EQ(choice.source, with_model ? ChoiceSource::Model : ChoiceSource::Default)
+        << choice.reason;
+    if (!with_model)
+      EXPECT_EQ(choice.config.variant, Variant::Explicit);
+    EXPECT_EQ(std::memcmp(dbloc.data(), expected.data(), dbloc.size() * sizeof(float)), 0)
+        << "dispatched buoydiff differs from buoydiff_explicit";
+  }
+}
+
+TEST(TunerOnGpu, BuoydiffWithABroadcastSectionAndAHaloIsTunedAndVerified) {
+  SKIP_WITHOUT_GPU();
+  const TemporaryDirectory dir;
+  ASSERT_FALSE(dir.path().empty());
+  ASSERT_EQ(tune_command({"--kernel", "buoydiff", "--arg", "levels=16", "--arg", "plane=262144",
+                          "--output-dir", dir.path()}),
+            0);
+  const TuningRun run = check_reports(dir.path(), "buoydiff");
+  bool streamed_ran = false;
+  for (const overlap::tune::CandidateOutcome& c : run.candidates)
+    streamed_ran |= c.run && (c.candidate.variant == Variant::Streams ||
+                              c.candidate.variant == Variant::Hybrid);
+  EXPECT_TRUE(streamed_ran) << "no chunked candidate ran, so the halo was never exercised";
+}
+
+// A copy of saxpy's descriptor whose run is replaced by a test function, so faults can be injected
+// and the calls observed without touching the tuner.
+const overlap::KernelDescriptor* g_wrapped = nullptr;
+
+int param_index(const overlap::KernelDescriptor& kernel, const char* name) {
+  for (int i = 0; i < kernel.param_count; ++i)
+    if (std::strcmp(kernel.params[i].name, name) == 0)
+      return i;
+  ADD_FAILURE() << kernel.name << " has no parameter " << name;
+  return 0;
+}
+
+int saxpy_n(overlap::ArgPointers args) {
+  return *static_cast<const int*>(args[param_index(saxpy_descriptor, "n")]);
+}
+float* saxpy_y(overlap::ArgPointers args) {
+  return *static_cast<float* const*>(args[param_index(saxpy_descriptor, "y")]);
+}
+
+// The fault: Mapped computes y, then one element changes, as a chunking bug that loses one
+// element would leave it.
+overlap::Status mapped_corrupts_one_element(overlap::ArgPointers args,
+                                            const overlap::RunConfig& config) {
+  const overlap::Status status = g_wrapped->run(args, config);
+  if (status.ok() && config.variant == Variant::Mapped)
+    saxpy_y(args)[saxpy_n(args) / 2] += 1.0f;
+  return status;
+}
+
+// FNV-1a of y's bytes at the start of every call.
+std::vector<std::uint64_t> g_y_hashes;
+overlap::Status hash_y_then_run(overlap::ArgPointers args, const overlap::RunConfig& config) {
+  const auto* bytes = reinterpret_cast<const unsigned char*>(saxpy_y(args));
+  std::uint64_t hash = 1469598103934665603ull;
+  for (std::size_t i = 0; i < static_cast<std::size_t>(saxpy_n(args)) * sizeof(float); ++i)
+    hash = (hash ^ bytes[i]) * 1099511628211ull;
+  g_y_hashes.push_back(hash);
+  return g_wrapped->run(args, config);
+}
+
+overlap::KernelDescriptor saxpy_with_run(const char* name, decltype(&hash_y_then_run) run) {
+  g_wrapped = &saxpy_descriptor;
+  overlap::KernelDescriptor wrapped = saxpy_descriptor;
+  wrapped.name = name;
+  wrapped.run = run;
+  return wrapped;
+}
+
+TEST(TunerOnGpu, ACandidateWithAWrongResultIsCaughtAndNeverWins) {
+  SKIP_WITHOUT_GPU();
+  const overlap::KernelDescriptor faulty =
+      saxpy_with_run("saxpy_mapped_faulty", &mapped_corrupts_one_element);
+  const int n = 1 << 20;
+  std::string error;
+  overlap::tune::RunnerOptions runner_options;
+  runner_options.seed = 99;
+  const std::unique_ptr<overlap::tune::DescriptorRunner> runner =
+      overlap::tune::DescriptorRunner::create(faulty, {{"n", n}}, runner_options, &error);
+  ASSERT_TRUE(runner) << error;
+
+  const std::vector<overlap::CatalogEntry> profiles = overlap::builtin_profiles();
+  ASSERT_FALSE(profiles.empty());
+  const std::unique_ptr<overlap::model::PerformanceModel> model =
+      overlap::model::make_model(overlap::model::ModelKind::Modern);
+  overlap::tune::TuningSetup setup;
+  setup.header.kernel = faulty.name;
+  setup.header.device = "the test's GPU";
+  setup.profile = &profiles.front().profile;
+  setup.model = model.get();
+  setup.workload = overlap::model::workload_from_descriptor(faulty, runner->arguments(), 0);
+  overlap::tune::TunerOptions options;
+  options.exhaustive = true; // Mapped runs whatever the model thinks of it
+  options.search.max_streams = 4;
+  options.timing = {1, 3, 5, 0.02, 0.2};
+  const TuningRun run =
+      overlap::tune::tune(*runner, setup, options, overlap::tune::TuningCache(""),
+                          [](const std::string& line) { std::cout << "  " << line << "\n"; });
+
+  const std::optional<std::size_t> mapped = run.find(overlap::model::Candidate{Variant::Mapped});
+  ASSERT_TRUE(mapped.has_value());
+  const overlap::tune::CandidateOutcome& caught = run.candidates[*mapped];
+  EXPECT_EQ(caught.verification, Verification::WrongResult);
+  EXPECT_NE(caught.error.find("y: 1 of " + std::to_string(n)), std::string::npos) << caught.error;
+  EXPECT_NE(caught.error.find("[" + std::to_string(n / 2) + "]"), std::string::npos)
+      << caught.error;
+  EXPECT_EQ(caught.timing.count, 0) << "a wrong candidate must not be timed";
+  int passed = 0;
+  for (std::size_t i = 0; i < run.candidates.size(); ++i)
+    if (i != *mapped && run.candidates[i].run) {
+      EXPECT_TRUE(run.candidates[i].usable())
+          << overlap::model::describe(run.candidates[i].candidate) << ": "
+          << run.candidates[i].error;
+      ++passed;
+    }
+  EXPECT_GE(passed, 3) << "Explicit and the streamed candidates";
+  ASSERT_TRUE(run.winner.has_value());
+  EXPECT_NE(*run.winner, *mapped);
+}
+
+TEST(TunerOnGpu, InOutArraysAreRestoredBeforeEveryTimedRepeat) {
+  SKIP_WITHOUT_GPU();
+  const overlap::KernelDescriptor observed = saxpy_with_run("saxpy_observed", &hash_y_then_run);
+  std::string error;
+  const std::unique_ptr<overlap::tune::DescriptorRunner> runner =
+      overlap::tune::DescriptorRunner::create(observed, {{"n", 1 << 18}},
+                                              overlap::tune::RunnerOptions{}, &error);
+  ASSERT_TRUE(runner) << error;
+  const overlap::tune::TimingPlan plan{1, 4, 4, 0.02, 10.0};
+  g_y_hashes.clear();
+  overlap::tune::RunResult result = runner->run_reference(plan);
+  ASSERT_EQ(result.verification, Verification::Reference) << result.error;
+  overlap::model::Candidate streams{Variant::Streams, 2, overlap::IssueOrder::DepthFirst};
+  result = runner->run_candidate(streams, plan);
+  ASSERT_EQ(result.verification, Verification::Passed) << result.error;
+  // Per run: one verified call, one warm-up, four timed repeats.
+  ASSERT_EQ(g_y_hashes.size(), 12u);
+  for (std::size_t i = 1; i < g_y_hashes.size(); ++i)
+    EXPECT_EQ(g_y_hashes[i], g_y_hashes[0]) << "call " << i << " started from a different y";
+}
+
+} // namespace
