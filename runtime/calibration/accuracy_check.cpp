@@ -104,6 +104,7 @@ Status check_accuracy(LinkBench& bench, const HardwareProfile& profile, const Ac
       row.pieces = key.second;
       row.predicted_s =
           predict_transfer_seconds(link, row.bytes, row.pieces, is_bidirectional(which));
+      row.outside_domain = outside_gap_domain(link, row.bytes, row.pieces, is_bidirectional(which));
       row.measured = summarize(s.gated);
       row.ungated = summarize(s.ungated);
       report->rows.push_back(row);

@@ -85,13 +85,18 @@ void grid_table(std::ostringstream& out, const Grid& grid,
   }
 }
 
+// Marks the cells outside g's domain of validity.
+std::string outside_mark(const AccuracyRow& row) {
+  return row.outside_domain ? " †" : "";
+}
+
 std::string measured_predicted_error(const AccuracyRow& row) {
   return milliseconds(row.measured.median) + " / " + milliseconds(row.predicted_s) + " (" +
-         percent(row.error()) + ")";
+         percent(row.error()) + ")" + outside_mark(row);
 }
 
 std::string ungated_error(const AccuracyRow& row) {
-  return row.ungated.count > 0 ? percent(row.ungated_error()) : std::string("");
+  return row.ungated.count > 0 ? percent(row.ungated_error()) + outside_mark(row) : std::string("");
 }
 
 nlohmann::ordered_json stats_json(const SampleStats& s) {
@@ -128,7 +133,16 @@ double predict_transfer_seconds(const LinkDirection& link, double bytes, int pie
   const double per_byte = bidirectional && link.bidirectional_seconds_per_byte > 0
                               ? link.bidirectional_seconds_per_byte
                               : link.seconds_per_byte;
-  return link.latency_s + bytes * per_byte + link.gap_s * (pieces - 1);
+  const double gap =
+      bidirectional && link.bidirectional_gap_s > 0 ? link.bidirectional_gap_s : link.gap_s;
+  return link.latency_s + bytes * per_byte + gap * (pieces - 1);
+}
+
+bool outside_gap_domain(const LinkDirection& link, double bytes, int pieces, bool bidirectional) {
+  const double min_piece = bidirectional && link.bidirectional_gap_s > 0
+                               ? link.bidirectional_gap_min_piece_bytes
+                               : link.gap_min_piece_bytes;
+  return pieces > 1 && bytes / pieces < min_piece;
 }
 
 std::vector<CaseSummary> summarize_cases(const AccuracyReport& report) {
@@ -141,6 +155,11 @@ std::vector<CaseSummary> summarize_cases(const AccuracyReport& report) {
       if (row.which != which)
         continue;
       const double error = row.error();
+      if (row.outside_domain) {
+        ++s.outside_points;
+        s.outside_max_abs_error = std::max(s.outside_max_abs_error, std::fabs(error));
+        continue;
+      }
       ++s.points;
       sum += std::fabs(error);
       if (std::fabs(error) >= s.max_abs_error) {
@@ -195,13 +214,18 @@ std::string accuracy_to_markdown(const AccuracyReport& report) {
   if (!report.notes.empty())
     out << "\n";
   out << "## Summary\n\n| case | points | max abs error | mean abs error | worst point | target | "
-         "met | ungated max abs error |\n|---|---:|---:|---:|---|---:|---|---:|\n";
+         "met | outside g's domain (†): points, max abs error | ungated max abs error |\n"
+         "|---|---:|---:|---:|---|---:|---|---:|---:|\n";
   for (const CaseSummary& s : summarize_cases(report)) {
     out << "| " << case_name(s.which) << " | " << s.points << " | "
         << percent(s.max_abs_error).substr(1) << " | " << percent(s.mean_abs_error).substr(1)
         << " | " << format_bytes(s.worst_bytes) << ", n = " << s.worst_pieces << " ("
         << percent(s.worst_error) << ") | " << percent(report.target(s.which)).substr(1) << " | "
         << (s.within_target ? "yes" : "**no**") << " | "
+        << (s.outside_points > 0 ? std::to_string(s.outside_points) + ", " +
+                                       percent(s.outside_max_abs_error).substr(1)
+                                 : std::string("-"))
+        << " | "
         << (s.ungated_points > 0 ? percent(s.ungated_max_abs_error).substr(1) : std::string("-"))
         << " |\n";
   }
@@ -225,13 +249,13 @@ std::string accuracy_to_markdown(const AccuracyReport& report) {
 std::string accuracy_to_json(const AccuracyReport& report) {
   nlohmann::ordered_json out;
   out["schema"] = "overlap.transfer-model-accuracy";
-  out["schema_version"] = 1;
+  out["schema_version"] = 2; // 2: outside_domain per row, outside_* per summary
   out["device"] = report.device;
   out["pcie"] = report.pcie;
   out["driver"] = report.driver;
   out["date"] = report.date;
   out["profile"] = report.profile_name;
-  out["model"] = "L+o + k*G + g*(n-1); G bidirectional when both directions run";
+  out["model"] = "L+o + k*G + g*(n-1); G and g bidirectional when both directions run";
   out["targets"] = {{"one_way", report.one_way_target},
                     {"bidirectional", report.bidirectional_target}};
   nlohmann::ordered_json summary = nlohmann::ordered_json::array();
@@ -244,6 +268,8 @@ std::string accuracy_to_json(const AccuracyReport& report) {
                        {"worst_pieces", s.worst_pieces},
                        {"worst_error", s.worst_error},
                        {"within_target", s.within_target},
+                       {"outside_domain_points", s.outside_points},
+                       {"outside_domain_max_abs_error", s.outside_max_abs_error},
                        {"ungated_max_abs_error",
                         s.ungated_points > 0 ? nlohmann::ordered_json(s.ungated_max_abs_error)
                                              : nlohmann::ordered_json(nullptr)}});
@@ -257,7 +283,8 @@ std::string accuracy_to_json(const AccuracyReport& report) {
                              {"pieces", row.pieces},
                              {"predicted_s", row.predicted_s},
                              {"measured", stats_json(row.measured)},
-                             {"error", row.error()}};
+                             {"error", row.error()},
+                             {"outside_domain", row.outside_domain}};
     if (row.ungated.count > 0) {
       r["ungated"] = stats_json(row.ungated);
       r["ungated_error"] = row.ungated_error();

@@ -29,10 +29,13 @@ const char* case_name(AccuracyCase which); // "host_to_device", "bidirectional.d
 // Both directions busy: predicted with the bidirectional G, judged by the bidirectional target.
 bool is_bidirectional(AccuracyCase which);
 
-// L+o + k G + g (n-1); with `bidirectional` the G of Table II (both directions busy), falling
-// back to the one-way G when the profile does not know it.
+// L+o + k G + g (n-1); with `bidirectional` the G of Table II and the g measured with the other
+// direction busy, each falling back to its one-way value when the profile does not know it.
 double predict_transfer_seconds(const LinkDirection& link, double bytes, int pieces,
                                 bool bidirectional);
+// Whether the pieces are smaller than the g used for them was measured to hold for
+// (LinkDirection::gap_min_piece_bytes and its bidirectional twin).
+bool outside_gap_domain(const LinkDirection& link, double bytes, int pieces, bool bidirectional);
 
 struct AccuracyRow {
   AccuracyCase which = AccuracyCase::HostToDevice;
@@ -41,6 +44,8 @@ struct AccuracyRow {
   double predicted_s = 0;
   SampleStats measured; // device held until all pieces are issued, as the calibration measures
   SampleStats ungated;  // count 0 when not measured: the device starts as soon as work arrives
+  // Pieces smaller than g's domain of validity: shown, but not judged against the target.
+  bool outside_domain = false;
 
   double error() const { return (predicted_s - measured.median) / measured.median; }
   double ungated_error() const { return (predicted_s - ungated.median) / ungated.median; }
@@ -62,9 +67,12 @@ struct AccuracyReport {
   }
 };
 
+// Over the points inside g's domain of validity; the points outside are counted apart.
 struct CaseSummary {
   AccuracyCase which = AccuracyCase::HostToDevice;
   int points = 0;
+  int outside_points = 0;
+  double outside_max_abs_error = 0;
   double max_abs_error = 0;
   double mean_abs_error = 0;
   double worst_bytes = 0;

@@ -83,7 +83,16 @@ void print_profile_summary(const HardwareProfile& p, std::ostream& out) {
     out << "  " << name << ": L+o " << format("%.2f us", d.latency_s * 1e6) << ", G "
         << format("%.4g s/B", d.seconds_per_byte) << " ("
         << (d.seconds_per_byte > 0 ? format("%.2f GB/s", 1e-9 / d.seconds_per_byte) : "?")
-        << "), g " << format("%.3f us", d.gap_s * 1e6) << ", bidirectional "
+        << "), g " << format("%.3f us", d.gap_s * 1e6)
+        << (d.gap_min_piece_bytes > 0
+                ? format(" (pieces >= %.0f KiB)", d.gap_min_piece_bytes / 1024)
+                : std::string())
+        << ", bidirectional g "
+        << (d.bidirectional_gap_s > 0 ? format("%.3f us", d.bidirectional_gap_s * 1e6) : "?")
+        << (d.bidirectional_gap_min_piece_bytes > 0
+                ? format(" (pieces >= %.0f KiB)", d.bidirectional_gap_min_piece_bytes / 1024)
+                : std::string())
+        << ", bidirectional "
         << (d.bidirectional_seconds_per_byte > 0
                 ? format("%.2f GB/s", 1e-9 / d.bidirectional_seconds_per_byte)
                 : "?")
@@ -122,6 +131,9 @@ void print_accuracy_summary(const AccuracyReport& report, std::ostream& out) {
                   case_name(s.which), s.points, 100 * s.max_abs_error, 100 * s.mean_abs_error,
                   100 * report.target(s.which), s.within_target ? "met" : "MISSED");
     out << line;
+    if (s.outside_points > 0)
+      out << "  (+" << s.outside_points << " outside g's domain, max |error| "
+          << format("%.2f %%)", 100 * s.outside_max_abs_error);
     if (s.ungated_points > 0)
       out << format("  (ungated max |error| %.2f %%)", 100 * s.ungated_max_abs_error);
     out << "\n";

@@ -11,21 +11,28 @@ using nlohmann::ordered_json;
 namespace {
 
 constexpr const char* kSchema = "overlap.calibration-measurements";
-constexpr int kVersion = 1;
+// Version 2 adds the bidirectional piece series; version 1 records are read without them.
+constexpr int kVersion = 2;
 
 ordered_json series_to_json(const Series& series) {
   return ordered_json{{"x", series.x}, {"seconds", series.seconds}};
 }
 
+ordered_json series_list_to_json(const std::vector<Series>& list) {
+  ordered_json out = ordered_json::array();
+  for (const Series& s : list)
+    out.push_back(series_to_json(s));
+  return out;
+}
+
 ordered_json direction_to_json(const DirectionMeasurements& d) {
-  ordered_json pieces = ordered_json::array();
-  for (const Series& s : d.pieces)
-    pieces.push_back(series_to_json(s));
   return ordered_json{{"one_byte_seconds", d.one_byte_seconds},
                       {"sizes", series_to_json(d.sizes)},
                       {"piece_message_bytes", d.piece_message_bytes},
-                      {"pieces", pieces},
+                      {"pieces", series_list_to_json(d.pieces)},
                       {"bidirectional_sizes", series_to_json(d.bidirectional_sizes)},
+                      {"bidirectional_piece_message_bytes", d.bidirectional_piece_message_bytes},
+                      {"bidirectional_pieces", series_list_to_json(d.bidirectional_pieces)},
                       {"pageable_sizes", series_to_json(d.pageable_sizes)},
                       {"with_mapped_sizes", series_to_json(d.with_mapped_sizes)}};
 }
@@ -40,7 +47,7 @@ Series series_from_json(const ordered_json& j) {
   return s;
 }
 
-DirectionMeasurements direction_from_json(const ordered_json& j) {
+DirectionMeasurements direction_from_json(const ordered_json& j, int version) {
   DirectionMeasurements d;
   d.one_byte_seconds = j.at("one_byte_seconds").get<std::vector<double>>();
   d.sizes = series_from_json(j.at("sizes"));
@@ -50,6 +57,15 @@ DirectionMeasurements direction_from_json(const ordered_json& j) {
   if (d.pieces.size() != d.piece_message_bytes.size())
     throw std::runtime_error("'pieces' and 'piece_message_bytes' differ in length");
   d.bidirectional_sizes = series_from_json(j.at("bidirectional_sizes"));
+  if (version >= 2) {
+    d.bidirectional_piece_message_bytes =
+        j.at("bidirectional_piece_message_bytes").get<std::vector<double>>();
+    for (const ordered_json& s : j.at("bidirectional_pieces"))
+      d.bidirectional_pieces.push_back(series_from_json(s));
+    if (d.bidirectional_pieces.size() != d.bidirectional_piece_message_bytes.size())
+      throw std::runtime_error(
+          "'bidirectional_pieces' and 'bidirectional_piece_message_bytes' differ in length");
+  }
   d.pageable_sizes = series_from_json(j.at("pageable_sizes"));
   d.with_mapped_sizes = series_from_json(j.at("with_mapped_sizes"));
   return d;
@@ -88,8 +104,9 @@ std::string measurements_from_json(const std::string& text, const std::string& o
     if (!j.is_object() || j.value("schema", std::string()) != kSchema)
       return origin + ": not an overlap-calibrate measurement record (expected \"schema\": \"" +
              kSchema + "\")";
-    if (j.at("schema_version").get<int>() != kVersion)
-      return origin + ": field 'schema_version': this Overlap reads version " +
+    const int version = j.at("schema_version").get<int>();
+    if (version < 1 || version > kVersion)
+      return origin + ": field 'schema_version': this Overlap reads versions 1 to " +
              std::to_string(kVersion);
     CalibrationMeasurements m;
     const ordered_json& device = j.at("device");
@@ -102,8 +119,8 @@ std::string measurements_from_json(const std::string& text, const std::string& o
     m.device.multiprocessors = device.at("multiprocessors").get<int>();
     m.device.copy_engines = device.at("copy_engines").get<int>();
     m.device.implicit_synchronization = device.at("implicit_synchronization").get<bool>();
-    m.host_to_device = direction_from_json(j.at("host_to_device"));
-    m.device_to_host = direction_from_json(j.at("device_to_host"));
+    m.host_to_device = direction_from_json(j.at("host_to_device"), version);
+    m.device_to_host = direction_from_json(j.at("device_to_host"), version);
     m.mapped_read_sizes = series_from_json(j.at("mapped_read_sizes"));
     m.mapped_write_sizes = series_from_json(j.at("mapped_write_sizes"));
     m.kernel_launch_seconds = j.at("kernel_launch_seconds").get<std::vector<double>>();

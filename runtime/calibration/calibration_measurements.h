@@ -26,6 +26,10 @@ struct DirectionMeasurements {
   std::vector<Series> pieces;           // per message size, x = pieces: g
   std::vector<double> piece_message_bytes;
   Series bidirectional_sizes; // this direction's time while the other copies the same size
+  // Per message size, x = pieces, with the other direction busy throughout: the bidirectional g
+  // (record version 2; empty in version 1 records).
+  std::vector<Series> bidirectional_pieces;
+  std::vector<double> bidirectional_piece_message_bytes;
   Series pageable_sizes;
   Series with_mapped_sizes; // while a kernel moves 4x as much mapped memory the other way
 };

@@ -55,6 +55,22 @@ Status measure_samples(int warmup, int repeats, const std::function<Status(doubl
   return Status::success();
 }
 
+// One transfer while the other direction copies more; refused when the other direction ended
+// first, since then the link was not busy both ways throughout and the sample would mix in
+// one-way time.
+Status against_busy_link(LinkBench& bench, TransferDirection direction, std::size_t bytes,
+                         int pieces, double* seconds) {
+  double background = 0;
+  OVERLAP_TRY(bench.transfer_against_busy_link(
+      direction, bytes, pieces, background_bytes_for(bytes, pieces), seconds, &background));
+  if (background < *seconds)
+    return Status{cudaErrorInvalidValue,
+                  "transfer_against_busy_link: the other direction finished first, so the link "
+                  "was not busy throughout",
+                  __FILE__, __LINE__};
+  return Status::success();
+}
+
 // Numbers the steps and reports how long each took. A failed optional step is recorded in
 // `skipped` and its parameter stays unknown, unless the failure left the device unusable.
 class Steps {
@@ -138,7 +154,7 @@ LinkBenchLimits limits_for(const CalibrationPlan& plan, const AccuracyPlan* accu
 Status measure_link(LinkBench& bench, const CalibrationPlan& plan, const Progress& progress,
                     CalibrationMeasurements* m) {
   const int steps_per_direction = 6;
-  Steps steps(progress, 2 * steps_per_direction + 5, &m->skipped);
+  Steps steps(progress, 2 * steps_per_direction + 7, &m->skipped);
   const TransferDirection directions[] = {TransferDirection::HostToDevice,
                                           TransferDirection::DeviceToHost};
   const std::string repeats = " x " + std::to_string(plan.repeats) + " repeats";
@@ -237,21 +253,33 @@ Status measure_link(LinkBench& bench, const CalibrationPlan& plan, const Progres
                                  return measure_series(
                                      as_doubles(plan.size_bytes), plan.warmup, plan.repeats,
                                      [&](double x, double* s) {
-                                       const std::size_t bytes = static_cast<std::size_t>(x);
-                                       double background = 0;
-                                       OVERLAP_TRY(bench.transfer_against_busy_link(
-                                           direction, bytes, 1, background_bytes_for(bytes, 1), s,
-                                           &background));
-                                       if (background < *s)
-                                         return Status{cudaErrorInvalidValue,
-                                                       "transfer_against_busy_link: the other "
-                                                       "direction finished first, so the link "
-                                                       "was not busy throughout",
-                                                       __FILE__, __LINE__};
-                                       return Status::success();
+                                       return against_busy_link(bench, direction,
+                                                                static_cast<std::size_t>(x), 1, s);
                                      },
                                      &d.bidirectional_sizes);
                                }));
+    OVERLAP_TRY(steps.optional(
+        std::string(direction_name(direction)) + " bidirectional g (other direction busy): n = " +
+            std::to_string(plan.piece_counts.front()) + ".." +
+            std::to_string(plan.piece_counts.back()) + " pieces of " +
+            std::to_string(plan.piece_message_bytes.size()) + " sizes" + repeats,
+        [&] {
+          // Filled only when every size succeeded, so a skipped step leaves no partial series.
+          std::vector<Series> all;
+          for (std::size_t message : plan.piece_message_bytes) {
+            Series series;
+            OVERLAP_TRY(measure_series(
+                as_doubles(plan.piece_counts), plan.warmup, plan.repeats,
+                [&](double n, double* s) {
+                  return against_busy_link(bench, direction, message, static_cast<int>(n), s);
+                },
+                &series));
+            all.push_back(std::move(series));
+          }
+          d.bidirectional_pieces = std::move(all);
+          d.bidirectional_piece_message_bytes = as_doubles(plan.piece_message_bytes);
+          return Status::success();
+        }));
   }
   OVERLAP_TRY(steps.optional(
       "kernel launch overhead: " + std::to_string(plan.launch_count) + " empty kernels" + repeats,

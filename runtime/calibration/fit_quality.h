@@ -22,9 +22,10 @@ struct FitRequirement {
 // within the accuracy targets of issue 3 (3 % one way, 5 % with both directions busy). A fit
 // that misses its own points by more cannot meet the target elsewhere.
 struct QualityThresholds {
-  FitRequirement size_fit{0.999, 0.03};          // G over sizes, per direction
-  FitRequirement piece_fit{0, 0.03};             // g over piece counts: residuals only
-  FitRequirement bidirectional_fit{0.999, 0.05}; // G with the other direction busy
+  FitRequirement size_fit{0.999, 0.03};            // G over sizes, per direction
+  FitRequirement piece_fit{0, 0.03};               // g over piece counts: residuals only
+  FitRequirement bidirectional_fit{0.999, 0.05};   // G with the other direction busy
+  FitRequirement bidirectional_piece_fit{0, 0.05}; // g with the other direction busy
   // Pageable copies go through the host's staging and memory system, whose rate varies with
   // size and time; the number says what pinning buys, the model of pinned copies does not use it.
   FitRequirement pageable_fit{0.99, 0.15};

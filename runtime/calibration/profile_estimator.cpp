@@ -34,12 +34,85 @@ std::vector<Point> repeat_points(const Series& series, std::size_t repeat) {
   return points;
 }
 
-// Piece counts n become x = n - 1, the number of additional transfers g is charged for.
-Series shifted_by_one(const Series& series) {
-  Series shifted = series;
-  for (double& x : shifted.x)
-    x -= 1;
-  return shifted;
+// The piece-count series with x = n - 1, keeping only points whose pieces (message / n) are at
+// least `min_piece_bytes`; series left with fewer than two points are dropped.
+std::vector<Series> restricted_pieces(const std::vector<Series>& piece_series,
+                                      const std::vector<double>& messages, double min_piece_bytes) {
+  std::vector<Series> kept;
+  for (std::size_t s = 0; s < piece_series.size() && s < messages.size(); ++s) {
+    Series series;
+    for (std::size_t i = 0; i < piece_series[s].x.size(); ++i) {
+      const double n = piece_series[s].x[i];
+      if (n <= 1 || messages[s] / n >= min_piece_bytes)
+        series.add(n - 1, piece_series[s].seconds[i]);
+    }
+    if (series.x.size() >= 2)
+      kept.push_back(std::move(series));
+  }
+  return kept;
+}
+
+std::size_t point_count(const std::vector<Series>& series) {
+  std::size_t count = 0;
+  for (const Series& s : series)
+    count += s.x.size();
+  return count;
+}
+
+double largest_x(const std::vector<Series>& series) {
+  double largest = 0;
+  for (const Series& s : series)
+    for (double x : s.x)
+      largest = std::max(largest, x);
+  return largest;
+}
+
+struct GapEstimate {
+  double gap_s = 0;
+  double min_piece_bytes = 0;
+};
+
+struct GapFit {
+  LinearFit fit;    // the least-squares common slope on the medians
+  LinearFit stored; // the line the profile stores (slope clamped at 0), judged on the medians
+  std::vector<double> repeat_slopes;
+};
+
+// One common slope over series of (n - 1, seconds); false when the points determine no line.
+bool fit_gap(const std::vector<Series>& shifted, GapFit* out) {
+  std::vector<std::vector<Point>> points;
+  for (const Series& s : shifted)
+    points.push_back(median_points(s));
+  GapFit result;
+  std::vector<double> intercepts;
+  if (!fit_common_slope(points, &result.fit, &intercepts))
+    return false;
+  std::size_t repeats = std::numeric_limits<std::size_t>::max();
+  for (const Series& s : shifted)
+    repeats = std::min(repeats, repeat_count(s));
+  for (std::size_t r = 0; r < repeats; ++r) {
+    std::vector<std::vector<Point>> one_repeat;
+    for (const Series& s : shifted)
+      one_repeat.push_back(repeat_points(s, r));
+    LinearFit one;
+    std::vector<double> unused;
+    if (fit_common_slope(one_repeat, &one, &unused))
+      result.repeat_slopes.push_back(one.slope);
+  }
+  // A negative g would predict that cutting a message up makes it faster; the profile stores
+  // 0 and the model is judged with the value actually stored.
+  result.stored = result.fit;
+  if (result.fit.slope < 0) {
+    for (std::size_t s = 0; s < points.size(); ++s) {
+      double sum = 0;
+      for (const Point& p : points[s])
+        sum += p.y;
+      intercepts[s] = sum / static_cast<double>(points[s].size());
+    }
+    result.stored = evaluate_common_line(points, 0, intercepts);
+  }
+  *out = std::move(result);
+  return true;
 }
 
 class Estimator {
@@ -124,11 +197,20 @@ public:
         std::max(0.0, fitted_slope(name + ".seconds_per_byte", "G over sizes, L+o fixed", "s/B",
                                    d.sizes, by_ratio, thresholds_.size_fit, true));
     free_line(name + ".least_squares_line", d.sizes);
-    link->gap_s = gap(name + ".gap_s", d);
+    const GapEstimate one_way = gap(name + ".gap_s", "g over piece counts", d.pieces,
+                                    d.piece_message_bytes, thresholds_.piece_fit, true);
+    link->gap_s = one_way.gap_s;
+    link->gap_min_piece_bytes = one_way.min_piece_bytes;
     link->bidirectional_seconds_per_byte = std::max(
         0.0, fitted_slope(name + ".bidirectional_seconds_per_byte",
                           "G over sizes with the other direction busy", "s/B",
                           d.bidirectional_sizes, by_ratio, thresholds_.bidirectional_fit, false));
+    const GapEstimate busy =
+        gap(name + ".bidirectional_gap_s", "g over piece counts with the other direction busy",
+            d.bidirectional_pieces, d.bidirectional_piece_message_bytes,
+            thresholds_.bidirectional_piece_fit, false);
+    link->bidirectional_gap_s = busy.gap_s;
+    link->bidirectional_gap_min_piece_bytes = busy.min_piece_bytes;
     link->pageable_seconds_per_byte = std::max(
         0.0, fitted_slope(name + ".pageable_seconds_per_byte", "pageable G over sizes", "s/B",
                           d.pageable_sizes, fit_line, thresholds_.pageable_fit, false));
@@ -159,63 +241,74 @@ public:
     estimate_.profile.measurements.push_back(intercept);
   }
 
-  double gap(const std::string& quantity, const DirectionMeasurements& d) {
-    std::vector<Series> shifted;
-    for (const Series& s : d.pieces)
-      if (!s.empty())
-        shifted.push_back(shifted_by_one(s));
-    if (shifted.empty()) {
-      problem(quantity + " (g over piece counts): nothing was measured");
-      return 0;
-    }
-    auto medians = [&shifted]() {
-      std::vector<std::vector<Point>> all;
-      for (const Series& s : shifted)
-        all.push_back(median_points(s));
-      return all;
-    };
-    const std::vector<std::vector<Point>> points = medians();
-    LinearFit fit;
-    std::vector<double> intercepts;
-    if (!fit_common_slope(points, &fit, &intercepts)) {
-      problem(quantity + " (g over piece counts): the measured points determine no line");
-      return 0;
-    }
-    std::vector<double> slopes;
-    std::size_t repeats = std::numeric_limits<std::size_t>::max();
-    for (const Series& s : shifted)
-      repeats = std::min(repeats, repeat_count(s));
-    for (std::size_t r = 0; r < repeats; ++r) {
-      std::vector<std::vector<Point>> one_repeat;
-      for (const Series& s : shifted)
-        one_repeat.push_back(repeat_points(s, r));
-      LinearFit one;
-      std::vector<double> unused;
-      if (fit_common_slope(one_repeat, &one, &unused))
-        slopes.push_back(one.slope);
-    }
-    record_fit(quantity, "s", fit, slopes);
+  // g over piece counts (one slope shared by every message size, each with its own intercept).
+  // When one g does not fit every piece within `requirement`, the smallest pieces are left out
+  // one size at a time until it does, as long as at least half of the points and the largest
+  // piece count remain: the piece size reached becomes g's domain of validity
+  // (LinkDirection::gap_min_piece_bytes) and is explained in the notes. If no such domain exists,
+  // the fit over all pieces is the problem.
+  GapEstimate gap(const std::string& quantity, const std::string& description,
+                  const std::vector<Series>& piece_series, const std::vector<double>& messages,
+                  const FitRequirement& requirement, bool required) {
+    const std::string what = quantity + " (" + description + ")";
+    std::vector<double> floors{0};
+    for (std::size_t s = 0; s < piece_series.size() && s < messages.size(); ++s)
+      for (double n : piece_series[s].x)
+        if (n > 1)
+          floors.push_back(messages[s] / n);
+    std::sort(floors.begin() + 1, floors.end());
+    floors.erase(std::unique(floors.begin(), floors.end()), floors.end());
 
-    // A negative g would predict that cutting a message up makes it faster; the profile stores
-    // 0 and the model is judged with the value actually stored.
-    LinearFit stored = fit;
-    if (fit.slope < 0) {
-      for (std::size_t s = 0; s < points.size(); ++s) {
-        double sum = 0;
-        for (const Point& p : points[s])
-          sum += p.y;
-        intercepts[s] = sum / static_cast<double>(points[s].size());
-      }
-      stored = evaluate_common_line(points, 0, intercepts);
+    const std::vector<Series> all = restricted_pieces(piece_series, messages, 0);
+    if (all.empty()) {
+      if (required)
+        problem(what + ": nothing was measured");
+      return {};
     }
-    FitReport report{quantity, stored,
-                     judge_fit(quantity + " (g over piece counts)", stored, thresholds_.piece_fit)};
+    const std::size_t all_points = point_count(all);
+    GapFit unrestricted;
+    if (!fit_gap(all, &unrestricted)) {
+      problem(what + ": the measured points determine no line");
+      return {};
+    }
+    std::string unrestricted_problem = judge_fit(what, unrestricted.stored, requirement);
+    GapFit chosen = unrestricted;
+    double floor = 0;
+    for (std::size_t f = 1; !unrestricted_problem.empty() && f < floors.size(); ++f) {
+      const std::vector<Series> kept = restricted_pieces(piece_series, messages, floors[f]);
+      // Still the largest piece count among the kept points: what is left out must be explained
+      // by the pieces' size, not by their number (a host-bound regime beyond some n is a misfit,
+      // not a domain).
+      if (2 * point_count(kept) < all_points || largest_x(kept) < largest_x(all))
+        break;
+      GapFit fit;
+      if (fit_gap(kept, &fit) && judge_fit(what, fit.stored, requirement).empty()) {
+        chosen = fit;
+        floor = floors[f];
+        break;
+      }
+    }
+
+    record_fit(quantity, "s", chosen.fit, chosen.repeat_slopes);
+    if (floor > 0) {
+      // The fit over every piece stays in the record, so the reader sees what was left out.
+      record_fit(quantity + ".all_pieces", "s", unrestricted.fit, unrestricted.repeat_slopes);
+      char text[400];
+      std::snprintf(text, sizeof(text),
+                    " %s: one g fits only pieces of at least %.0f KiB (largest residual %.2f %% "
+                    "there); over all pieces it misses by up to %.2f %% (limit %.2f %%), so "
+                    "smaller pieces are outside g's domain of validity (gap_min_piece_bytes).",
+                    quantity.c_str(), floor / 1024, 100 * chosen.stored.max_relative_residual,
+                    100 * unrestricted.stored.max_relative_residual,
+                    100 * requirement.max_relative_residual);
+      estimate_.profile.notes += text;
+    }
+    FitReport report{quantity, chosen.stored, floor > 0 ? std::string() : unrestricted_problem};
     if (!report.problem.empty())
       problem(report.problem);
     estimate_.fits.push_back(report);
-    return std::max(0.0, fit.slope);
+    return {std::max(0.0, chosen.fit.slope), floor};
   }
-
   void overheads(const CalibrationMeasurements& m, HardwareProfile* profile) {
     if (!m.kernel_launch_seconds.empty())
       profile->kernel_launch_s = scalar("kernel_launch_s", m.kernel_launch_seconds);

@@ -34,7 +34,11 @@ struct ProfileEstimate {
 //    (L+o) + kG must then meet the size-fit requirement. The free least-squares line is kept
 //    among the measurements for comparison.
 //  - g: one least-squares slope of t over (n - 1) shared by every message size measured, each
-//    size with its own intercept; a slope below 0 is stored as g = 0 and judged as such.
+//    size with its own intercept; a slope below 0 is stored as g = 0 and judged as such. When
+//    one g misses the smallest pieces, they are left out one piece size at a time (while at
+//    least half of the points and the largest piece count remain) and the piece size where it fits
+//    is stored as g's domain of validity. The bidirectional g: the same, with the other direction
+//    busy throughout.
 //  - bidirectional and with-mapped G: as G, with the same L+o.
 //  - pageable G, mapped read/write and t_sc: slope of a free least-squares line.
 //  - kernel launch: median; stream sync: median of launch + synchronize minus the launch.

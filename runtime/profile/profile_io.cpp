@@ -53,12 +53,16 @@ json parameter(double value) {
 }
 
 json link_to_json(const LinkDirection& link) {
-  return json{{"latency_s", parameter(link.latency_s)},
-              {"seconds_per_byte", parameter(link.seconds_per_byte)},
-              {"gap_s", parameter(link.gap_s)},
-              {"bidirectional_seconds_per_byte", parameter(link.bidirectional_seconds_per_byte)},
-              {"pageable_seconds_per_byte", parameter(link.pageable_seconds_per_byte)},
-              {"with_mapped_seconds_per_byte", parameter(link.with_mapped_seconds_per_byte)}};
+  return json{
+      {"latency_s", parameter(link.latency_s)},
+      {"seconds_per_byte", parameter(link.seconds_per_byte)},
+      {"gap_s", parameter(link.gap_s)},
+      {"bidirectional_seconds_per_byte", parameter(link.bidirectional_seconds_per_byte)},
+      {"pageable_seconds_per_byte", parameter(link.pageable_seconds_per_byte)},
+      {"with_mapped_seconds_per_byte", parameter(link.with_mapped_seconds_per_byte)},
+      {"bidirectional_gap_s", parameter(link.bidirectional_gap_s)},
+      {"gap_min_piece_bytes", parameter(link.gap_min_piece_bytes)},
+      {"bidirectional_gap_min_piece_bytes", parameter(link.bidirectional_gap_min_piece_bytes)}};
 }
 
 json measurement_to_json(const ProfileMeasurement& m) {
@@ -185,14 +189,30 @@ public:
     const std::string p = join_path(path, key);
     return only_keys(*o, p,
                      {"latency_s", "seconds_per_byte", "gap_s", "bidirectional_seconds_per_byte",
-                      "pageable_seconds_per_byte", "with_mapped_seconds_per_byte"}) &&
+                      "pageable_seconds_per_byte", "with_mapped_seconds_per_byte",
+                      "bidirectional_gap_s", "gap_min_piece_bytes",
+                      "bidirectional_gap_min_piece_bytes"}) &&
            parameter(*o, p, "latency_s", &out->latency_s) &&
            parameter(*o, p, "seconds_per_byte", &out->seconds_per_byte) &&
            parameter(*o, p, "gap_s", &out->gap_s) &&
            parameter(*o, p, "bidirectional_seconds_per_byte",
                      &out->bidirectional_seconds_per_byte) &&
            parameter(*o, p, "pageable_seconds_per_byte", &out->pageable_seconds_per_byte) &&
-           parameter(*o, p, "with_mapped_seconds_per_byte", &out->with_mapped_seconds_per_byte);
+           parameter(*o, p, "with_mapped_seconds_per_byte", &out->with_mapped_seconds_per_byte) &&
+           optional_parameter(*o, p, "bidirectional_gap_s", &out->bidirectional_gap_s) &&
+           optional_parameter(*o, p, "gap_min_piece_bytes", &out->gap_min_piece_bytes) &&
+           optional_parameter(*o, p, "bidirectional_gap_min_piece_bytes",
+                              &out->bidirectional_gap_min_piece_bytes);
+  }
+
+  // A parameter schema 2 added: version 1 files lack it, which reads as "not known".
+  bool optional_parameter(const json& parent, const std::string& path, const char* key,
+                          double* out) {
+    if (parent.find(key) == parent.end()) {
+      *out = 0;
+      return true;
+    }
+    return parameter(parent, path, key, out);
   }
 
   bool optional_fit_value(const json& parent, const std::string& path, const char* key,
@@ -449,6 +469,10 @@ ProfileError check_profile(const HardwareProfile& profile, const std::string& or
        profile.host_to_device.pageable_seconds_per_byte},
       {"link.host_to_device.with_mapped_seconds_per_byte",
        profile.host_to_device.with_mapped_seconds_per_byte},
+      {"link.host_to_device.bidirectional_gap_s", profile.host_to_device.bidirectional_gap_s},
+      {"link.host_to_device.gap_min_piece_bytes", profile.host_to_device.gap_min_piece_bytes},
+      {"link.host_to_device.bidirectional_gap_min_piece_bytes",
+       profile.host_to_device.bidirectional_gap_min_piece_bytes},
       {"link.device_to_host.latency_s", profile.device_to_host.latency_s},
       {"link.device_to_host.seconds_per_byte", profile.device_to_host.seconds_per_byte},
       {"link.device_to_host.gap_s", profile.device_to_host.gap_s},
@@ -458,6 +482,10 @@ ProfileError check_profile(const HardwareProfile& profile, const std::string& or
        profile.device_to_host.pageable_seconds_per_byte},
       {"link.device_to_host.with_mapped_seconds_per_byte",
        profile.device_to_host.with_mapped_seconds_per_byte},
+      {"link.device_to_host.bidirectional_gap_s", profile.device_to_host.bidirectional_gap_s},
+      {"link.device_to_host.gap_min_piece_bytes", profile.device_to_host.gap_min_piece_bytes},
+      {"link.device_to_host.bidirectional_gap_min_piece_bytes",
+       profile.device_to_host.bidirectional_gap_min_piece_bytes},
       {"mapped.read_seconds_per_byte", profile.mapped_read_seconds_per_byte},
       {"mapped.write_seconds_per_byte", profile.mapped_write_seconds_per_byte},
       {"overheads.kernel_launch_s", profile.kernel_launch_s},

@@ -52,7 +52,8 @@ TEST(PredictTransfer, IsLogGpOfPaper001) {
   EXPECT_DOUBLE_EQ(predict_transfer_seconds(link, k, 8, false),
                    link.latency_s + k * link.seconds_per_byte + 7 * link.gap_s);
   EXPECT_DOUBLE_EQ(predict_transfer_seconds(link, k, 8, true),
-                   link.latency_s + k * link.bidirectional_seconds_per_byte + 7 * link.gap_s);
+                   link.latency_s + k * link.bidirectional_seconds_per_byte +
+                       7 * link.bidirectional_gap_s);
 }
 
 TEST(AccuracyCases, BothDirectionsBusyUseTheBidirectionalTarget) {
@@ -61,6 +62,53 @@ TEST(AccuracyCases, BothDirectionsBusyUseTheBidirectionalTarget) {
   EXPECT_TRUE(is_bidirectional(AccuracyCase::BidirectionalHostToDevice));
   EXPECT_TRUE(is_bidirectional(AccuracyCase::SimultaneousDeviceToHost));
   EXPECT_STREQ(case_name(AccuracyCase::SimultaneousHostToDevice), "simultaneous.host_to_device");
+}
+
+TEST(PredictTransfer, BidirectionalUsesTheGapMeasuredWithTheOtherDirectionBusy) {
+  const LinkDirection link = test::titan_device_to_host();
+  const double k = 64 * test::kMiB;
+  EXPECT_DOUBLE_EQ(predict_transfer_seconds(link, k, 8, true),
+                   link.latency_s + k * link.bidirectional_seconds_per_byte +
+                       7 * link.bidirectional_gap_s);
+  LinkDirection unknown = link;
+  unknown.bidirectional_gap_s = 0;
+  EXPECT_DOUBLE_EQ(predict_transfer_seconds(unknown, k, 8, true),
+                   link.latency_s + k * link.bidirectional_seconds_per_byte + 7 * link.gap_s);
+}
+
+TEST(GapDomain, PiecesBelowTheMeasuredDomainAreOutside) {
+  LinkDirection link = test::titan_device_to_host();
+  link.gap_min_piece_bytes = 256 * 1024;
+  const double k = 16 * test::kMiB;
+  EXPECT_FALSE(outside_gap_domain(link, k, 64, false)) << "256 KiB pieces are inside";
+  EXPECT_TRUE(outside_gap_domain(link, k, 128, false));
+  EXPECT_FALSE(outside_gap_domain(link, 64 * 1024, 1, false)) << "one piece pays no g";
+  EXPECT_FALSE(outside_gap_domain(link, k, 256, true))
+      << "the bidirectional g has its own domain (here: every size)";
+  link.bidirectional_gap_min_piece_bytes = 1024 * 1024;
+  EXPECT_TRUE(outside_gap_domain(link, k, 32, true));
+  link.bidirectional_gap_s = 0;
+  EXPECT_TRUE(outside_gap_domain(link, k, 128, true)) << "falls back to g and its domain";
+}
+
+TEST(AccuracySummary, CountsPointsOutsideTheDomainApart) {
+  AccuracyReport report = report_with_errors();
+  // -8 %, far off, but its pieces are below g's domain of validity.
+  report.rows.push_back(row(AccuracyCase::HostToDevice, 16 * test::kMiB, 128, 0.92e-3, 1e-3));
+  report.rows.back().outside_domain = true;
+  const std::vector<CaseSummary> cases = summarize_cases(report);
+  ASSERT_FALSE(cases.empty());
+  EXPECT_EQ(cases[0].points, 2);
+  EXPECT_NEAR(cases[0].max_abs_error, 0.02, 1e-12);
+  EXPECT_TRUE(cases[0].within_target);
+  EXPECT_EQ(cases[0].outside_points, 1);
+  EXPECT_NEAR(cases[0].outside_max_abs_error, 0.08, 1e-12);
+  const std::string md = accuracy_to_markdown(report);
+  EXPECT_NE(md.find("1 / 0.92 (-8.00 %) †"), std::string::npos) << md;
+  EXPECT_NE(md.find("| yes | 1, 8.00 % |"), std::string::npos) << md;
+  const nlohmann::json j = nlohmann::json::parse(accuracy_to_json(report));
+  EXPECT_EQ(j["rows"].back()["outside_domain"], true);
+  EXPECT_EQ(j["summary"][0]["outside_domain_points"], 1);
 }
 
 TEST(PredictTransfer, BidirectionalFallsBackToOneWayG) {
@@ -106,7 +154,7 @@ TEST(AccuracyMarkdown, ShowsMeasuredPredictedAndErrors) {
   EXPECT_NE(md.find("# Transfer model accuracy: Test GPU"), std::string::npos);
   EXPECT_NE(md.find("driver 1.0"), std::string::npos);
   EXPECT_NE(md.find("| host_to_device | 2 | 2.00 % | 1.50 % | 16 MiB, n = 256 (-2.00 %) | 3.00 % "
-                    "| yes | - |"),
+                    "| yes | - | - |"),
             std::string::npos)
       << md;
   EXPECT_NE(md.find("| device_to_host | 1 | 3.50 % |"), std::string::npos) << md;

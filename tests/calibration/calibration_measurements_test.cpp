@@ -27,11 +27,41 @@ TEST(CalibrationMeasurements, RoundTripsThroughJson) {
   ASSERT_EQ(read.device_to_host.pieces.size(), original.device_to_host.pieces.size());
   expect_same(read.device_to_host.pieces[1], original.device_to_host.pieces[1]);
   EXPECT_EQ(read.device_to_host.piece_message_bytes, original.device_to_host.piece_message_bytes);
+  ASSERT_EQ(read.host_to_device.bidirectional_pieces.size(),
+            original.host_to_device.bidirectional_pieces.size());
+  ASSERT_FALSE(read.host_to_device.bidirectional_pieces.empty());
+  expect_same(read.host_to_device.bidirectional_pieces[0],
+              original.host_to_device.bidirectional_pieces[0]);
+  EXPECT_EQ(read.host_to_device.bidirectional_piece_message_bytes,
+            original.host_to_device.bidirectional_piece_message_bytes);
   expect_same(read.device_to_host.with_mapped_sizes, original.device_to_host.with_mapped_sizes);
   expect_same(read.mapped_write_sizes, original.mapped_write_sizes);
   EXPECT_EQ(read.launch_sync_seconds, original.launch_sync_seconds);
   expect_same(read.stream_rounds, original.stream_rounds);
   EXPECT_EQ(read.skipped, original.skipped);
+}
+
+// Version 1 records (bench/results/h100-pcie5-2026-11-21.raw.json) have no bidirectional piece
+// series; they are read without them, so old measurements can still be refitted.
+TEST(CalibrationMeasurements, ReadsVersion1RecordsWithoutBidirectionalPieces) {
+  test::BoundedNoise noise(0.01);
+  SCOPED_TRACE(noise.trace());
+  nlohmann::json j =
+      nlohmann::json::parse(measurements_to_json(test::synthetic_measurements(2, noise)));
+  j["schema_version"] = 1;
+  for (const char* d : {"host_to_device", "device_to_host"}) {
+    j[d].erase("bidirectional_pieces");
+    j[d].erase("bidirectional_piece_message_bytes");
+  }
+  CalibrationMeasurements m;
+  ASSERT_EQ(measurements_from_json(j.dump(), "old.json", &m), "");
+  EXPECT_TRUE(m.device_to_host.bidirectional_pieces.empty());
+  EXPECT_EQ(m.device_to_host.pieces.size(), 2u);
+
+  j["schema_version"] = 2;
+  const std::string error = measurements_from_json(j.dump(), "new.json", &m);
+  EXPECT_NE(error.find("new.json: "), std::string::npos) << "version 2 requires the series";
+  EXPECT_NE(error.find("bidirectional_piece"), std::string::npos) << error;
 }
 
 TEST(CalibrationMeasurements, RefusesOtherDocuments) {

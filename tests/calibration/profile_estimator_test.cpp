@@ -72,6 +72,9 @@ TEST(EstimateProfile, RecoversTheParametersOfASyntheticLink) {
     // g is a few microseconds on top of milliseconds: noise of 0.02 % of 10 ms is 2 us per
     // point, averaged over 18 points and the spread of n.
     EXPECT_NEAR(got.gap_s, e.gap_s, e.gap_s * 0.05);
+    EXPECT_NEAR(got.bidirectional_gap_s, e.bidirectional_gap_s, e.bidirectional_gap_s * 0.05);
+    EXPECT_EQ(got.gap_min_piece_bytes, 0.0) << "one g fits every piece";
+    EXPECT_EQ(got.bidirectional_gap_min_piece_bytes, 0.0);
   }
   EXPECT_NEAR(p.mapped_read_seconds_per_byte, 4e-11, 4e-11 * 0.002);
   EXPECT_NEAR(p.mapped_write_seconds_per_byte, 3e-11, 3e-11 * 0.002);
@@ -136,6 +139,76 @@ TEST(EstimateProfile, RefusesPieceTimesThatAreNotLinearInN) {
         t += std::max(0.0, series.x[i] - 32) * 40e-6;
   const ProfileEstimate estimate = estimate_profile(m);
   EXPECT_TRUE(mentions(estimate.problems, "host_to_device.gap_s (g over piece counts)"));
+  // Leaving out small pieces cannot hide it: the misfit follows the piece count at every size.
+  EXPECT_EQ(estimate.profile.host_to_device.gap_min_piece_bytes, 0.0);
+}
+
+// The H100's device-to-host copies (bench/results/h100-pcie5-2026-11-21-notes.md): pieces below
+// 256 KiB cost less than g. One g over every piece misses them; over pieces of 256 KiB and more
+// it fits exactly, and that becomes g's domain of validity.
+TEST(EstimateProfile, FindsTheDomainOfValidityOfG) {
+  BoundedNoise noise(0.0001);
+  SCOPED_TRACE(noise.trace());
+  CalibrationMeasurements m = test::synthetic_measurements(5, noise);
+  const double small_piece_saving = 0.6e-6;
+  DirectionMeasurements& d = m.device_to_host;
+  for (std::size_t s = 0; s < d.pieces.size(); ++s)
+    for (std::size_t i = 0; i < d.pieces[s].x.size(); ++i) {
+      const double n = d.pieces[s].x[i];
+      if (d.piece_message_bytes[s] / n < 256 * 1024)
+        for (double& t : d.pieces[s].seconds[i])
+          t -= (n - 1) * small_piece_saving;
+    }
+  const ProfileEstimate estimate = estimate_profile(m);
+  EXPECT_TRUE(estimate.acceptable()) << estimate.problems.front();
+  const LinkDirection& got = estimate.profile.device_to_host;
+  EXPECT_EQ(got.gap_min_piece_bytes, 256.0 * 1024);
+  const double g = test::titan_device_to_host().gap_s;
+  EXPECT_NEAR(got.gap_s, g, g * 0.05);
+  EXPECT_EQ(estimate.profile.host_to_device.gap_min_piece_bytes, 0.0);
+  const ProfileMeasurement* all = find(estimate.profile, "device_to_host.gap_s.all_pieces");
+  ASSERT_NE(all, nullptr) << "the fit over every piece stays on record";
+  EXPECT_LT(all->value, got.gap_s);
+  EXPECT_GT(all->max_relative_residual, 0.03);
+  EXPECT_NE(estimate.profile.notes.find("device_to_host.gap_s: one g fits only pieces of at "
+                                        "least 256 KiB"),
+            std::string::npos)
+      << estimate.profile.notes;
+}
+
+// Paper 001 measures g with one direction at a time; with the other direction busy the H100's
+// gap per piece more than doubles. The bidirectional g is fitted like g, on its own series.
+TEST(EstimateProfile, FitsTheBidirectionalGapApartFromG) {
+  BoundedNoise noise(0.0001);
+  SCOPED_TRACE(noise.trace());
+  CalibrationMeasurements m = test::synthetic_measurements(5, noise);
+  m.host_to_device.bidirectional_pieces.clear();
+  m.host_to_device.bidirectional_piece_message_bytes.clear();
+  const ProfileEstimate estimate = estimate_profile(m);
+  EXPECT_TRUE(estimate.acceptable()) << estimate.problems.front();
+  const double busy = test::titan_device_to_host().bidirectional_gap_s;
+  EXPECT_NEAR(estimate.profile.device_to_host.bidirectional_gap_s, busy, busy * 0.05);
+  EXPECT_NEAR(estimate.profile.device_to_host.gap_s, test::titan_device_to_host().gap_s,
+              test::titan_device_to_host().gap_s * 0.05);
+  EXPECT_EQ(estimate.profile.host_to_device.bidirectional_gap_s, 0.0)
+      << "not measured: not known, and no problem";
+  EXPECT_NE(find(estimate.profile, "device_to_host.bidirectional_gap_s"), nullptr);
+}
+
+TEST(EstimateProfile, BidirectionalGapUsesTheBidirectionalRequirement) {
+  BoundedNoise noise(0.0001);
+  SCOPED_TRACE(noise.trace());
+  CalibrationMeasurements m = test::synthetic_measurements(5, noise);
+  // Beyond 32 pieces each piece costs 40 us more at every size: no line, and no domain.
+  for (Series& series : m.device_to_host.bidirectional_pieces)
+    for (std::size_t i = 0; i < series.x.size(); ++i)
+      for (double& t : series.seconds[i])
+        t += std::max(0.0, series.x[i] - 32) * 40e-6;
+  const ProfileEstimate estimate = estimate_profile(m);
+  EXPECT_TRUE(mentions(estimate.problems,
+                       "device_to_host.bidirectional_gap_s (g over piece counts with the other "
+                       "direction busy)"));
+  EXPECT_TRUE(mentions(estimate.problems, "exceeds 5.00 %"));
 }
 
 TEST(EstimateProfile, StoresANegativeGapAsZeroAndJudgesThat) {

@@ -29,8 +29,8 @@ HardwareProfile full_profile() {
   p.multiprocessors = 132;
   p.copy_engines = 3;
   p.implicit_synchronization = true;
-  p.host_to_device = {1.1e-6, 1.2e-11, 1.3e-6, 1.4e-11, 1.5e-10, 1.6e-11};
-  p.device_to_host = {2.1e-6, 2.2e-11, 2.3e-6, 2.4e-11, 2.5e-10, 2.6e-11};
+  p.host_to_device = {1.1e-6, 1.2e-11, 1.3e-6, 1.4e-11, 1.5e-10, 1.6e-11, 1.7e-6, 262144, 1.9e5};
+  p.device_to_host = {2.1e-6, 2.2e-11, 2.3e-6, 2.4e-11, 2.5e-10, 2.6e-11, 2.7e-6, 524288, 2.9e5};
   p.mapped_read_seconds_per_byte = 3.1e-11;
   p.mapped_write_seconds_per_byte = 3.2e-11;
   p.kernel_launch_s = 4.1e-6;
@@ -60,6 +60,9 @@ void expect_same_link(const LinkDirection& a, const LinkDirection& b) {
   EXPECT_EQ(a.bidirectional_seconds_per_byte, b.bidirectional_seconds_per_byte);
   EXPECT_EQ(a.pageable_seconds_per_byte, b.pageable_seconds_per_byte);
   EXPECT_EQ(a.with_mapped_seconds_per_byte, b.with_mapped_seconds_per_byte);
+  EXPECT_EQ(a.bidirectional_gap_s, b.bidirectional_gap_s);
+  EXPECT_EQ(a.gap_min_piece_bytes, b.gap_min_piece_bytes);
+  EXPECT_EQ(a.bidirectional_gap_min_piece_bytes, b.bidirectional_gap_min_piece_bytes);
 }
 
 void expect_same(const HardwareProfile& a, const HardwareProfile& b) {
@@ -162,6 +165,33 @@ TEST(ProfileJson, NewerSchemaIsRefused) {
   EXPECT_NE(error.reason.find("newer"), std::string::npos) << error.message();
   EXPECT_EQ(parse(edited([](nlohmann::json& j) { j["schema_version"] = "1"; })).field,
             "schema_version");
+}
+
+// Schema 1 had no bidirectional g and no domains of validity; such files stay readable and those
+// parameters read as "not known".
+TEST(ProfileJson, ReadsSchemaVersion1WithoutTheLaterFields) {
+  HardwareProfile p;
+  const ProfileError error =
+      profile_from_json(edited([](nlohmann::json& j) {
+                          j["schema_version"] = 1;
+                          for (const char* d : {"host_to_device", "device_to_host"}) {
+                            j["link"][d].erase("bidirectional_gap_s");
+                            j["link"][d].erase("gap_min_piece_bytes");
+                            j["link"][d].erase("bidirectional_gap_min_piece_bytes");
+                          }
+                        }),
+                        "old.json", &p);
+  ASSERT_TRUE(error.ok()) << error.message();
+  EXPECT_EQ(p.host_to_device.gap_s, 1.3e-6);
+  EXPECT_EQ(p.device_to_host.bidirectional_gap_s, 0);
+  EXPECT_EQ(p.device_to_host.gap_min_piece_bytes, 0);
+  EXPECT_EQ(p.host_to_device.bidirectional_gap_min_piece_bytes, 0);
+}
+
+TEST(ProfileJson, WritesTheCurrentSchemaVersion) {
+  const nlohmann::json j = nlohmann::json::parse(profile_to_json(full_profile()));
+  EXPECT_EQ(j["schema_version"], HardwareProfile::kSchemaVersion);
+  EXPECT_EQ(j["link"]["device_to_host"]["gap_min_piece_bytes"], 524288);
 }
 
 TEST(ProfileJson, MissingFieldIsNamedByItsPath) {

@@ -23,6 +23,15 @@ struct LinkDirection {
   // G while a kernel moves mapped host memory the other way (Table II "explicit-mapped"), the
   // situation of the Hybrid variant: copies in while kernels write results to mapped memory.
   double with_mapped_seconds_per_byte = 0;
+  // g while the other direction is busy throughout (schema 2): on the H100 the gap per piece
+  // more than doubles device to host, which the one-way g underestimates. 0: not known, the
+  // one-way g stands in.
+  double bidirectional_gap_s = 0;
+  // Domain of validity of g (schema 2): the smallest piece, in bytes, for which the measured
+  // times follow one g within the fit requirement. Smaller pieces were measured to cost a
+  // different, not size-determined gap. 0: valid for every piece size measured.
+  double gap_min_piece_bytes = 0;
+  double bidirectional_gap_min_piece_bytes = 0; // the same for bidirectional_gap_s (schema 2)
 };
 
 // One calibrated quantity with the spread of its repeats, so a reader can judge how far to trust
@@ -40,7 +49,9 @@ struct ProfileMeasurement {
 };
 
 struct HardwareProfile {
-  static constexpr int kSchemaVersion = 1;
+  // Version 2 adds LinkDirection::bidirectional_gap_s and the gaps' domains of validity;
+  // version 1 files are read with them 0.
+  static constexpr int kSchemaVersion = 2;
 
   std::string name;        // key users pick it by, e.g. "h100-pcie5" or "gtx-titan-pcie3"
   std::string source;      // "measured by overlap-calibrate", "paper 001 Table I", ...
