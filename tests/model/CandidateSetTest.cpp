@@ -219,8 +219,10 @@ TEST(Pruning, ReportsTheProfileAssumptions) {
 }
 
 TEST(Pruning, ModernModelOnTheIssuesSaxpyRunsFewCandidates) {
-  // Issue 5's target: the tuner runs at most 30 % of the exhaustive grid, which for saxpy at
-  // 64 M is Explicit, Mapped and 7 stream counts of Streams and Hybrid in both orders.
+  // Issue 5's target: the tuner runs at most 30 % of the exhaustive grid (here Explicit, Mapped
+  // and Streams at 7 stream counts: the orders do not differ on this device and saxpy has no
+  // pure outputs for Hybrid). tests/model/MeasuredAccuracyTest.cpp checks the pick against
+  // measured times.
   Workload saxpy = saxpy_like(64 << 20);
   saxpy.inout_d2h_bytes = saxpy.d2h_bytes;
   saxpy.h2d_copies_per_chunk = saxpy.explicit_h2d_copies = 2;
@@ -228,10 +230,53 @@ TEST(Pruning, ModernModelOnTheIssuesSaxpyRunsFewCandidates) {
   const Prediction prediction = predict(ModernModel(), testing::h100_like(), saxpy);
   ASSERT_TRUE(prediction.best);
   EXPECT_EQ(prediction.rows[*prediction.best].candidate.variant, Variant::Streams);
-  const std::size_t exhaustive = 2 + 2 * 7 * 2;
-  EXPECT_LE(prediction.kept().size(), exhaustive * 3 / 10);
-  // The issue's measured best, Streams with 16 streams, is among the kept.
-  EXPECT_TRUE(row(prediction, Variant::Streams, 16).kept);
+  EXPECT_EQ(prediction.rows.size(), 9u);
+  EXPECT_LE(static_cast<double>(prediction.kept().size()), 0.3 * prediction.rows.size());
+  // The issue's measured best, Streams(16), is predicted within the acceptable loss of the
+  // Streams candidate run.
+  EXPECT_LE(*row(prediction, Variant::Streams, 16).seconds,
+            *prediction.rows[*prediction.best].seconds * (1 + kAcceptableLoss));
+}
+
+TEST(Pruning, ToleranceFollowsFromTheModelErrorAndTheAcceptableLoss) {
+  // Skipped at t, a candidate measures at least p(1 + t)/(1 + e) against p/(1 − e) for the one
+  // run: at t = (1 + e)/((1 − e)(1 + M)) − 1 exactly M faster.
+  const double e = 0.02;
+  const double m = 0.03;
+  const double t = pruning_tolerance(e, m);
+  EXPECT_NEAR((1 + t) / (1 + e), (1 / (1 - e)) / (1 + m), 1e-15);
+  EXPECT_DOUBLE_EQ(pruning_tolerance(0, 0), 0);
+  EXPECT_NEAR(pruning_tolerance(0.05, 0), 1.05 / 0.95 - 1, 1e-15);
+  EXPECT_DOUBLE_EQ(pruning_tolerance(0.01, 0.03), 0); // a smaller error than loss: best only
+  EXPECT_DOUBLE_EQ(SearchOptions{}.tolerance, pruning_tolerance(0.02, 0.03));
+  EXPECT_DOUBLE_EQ(SearchOptions{}.stream_tolerance, 0);
+}
+
+TEST(Pruning, MappedLowerBoundIsKeptButIsNotTheReference) {
+  // With a broadcast input whose re-reads are unknown, Mapped's prediction is a lower bound: a
+  // matmul that re-reads B per row block measured 86 % slower than predicted. It must not prune
+  // Streams, which is predicted 5 % slower than it.
+  ScriptedModel model;
+  model.seconds = [](const Candidate& c) -> std::optional<double> {
+    if (c.variant == Variant::Explicit)
+      return 2.0;
+    if (c.variant == Variant::Mapped)
+      return 1.0;
+    return 1.05 + 0.01 * c.streams;
+  };
+  Workload workload = saxpy_like(8);
+  workload.broadcast_bytes = 1;
+  const Prediction bounded = predict(model, testing::h100_like(), workload);
+  ASSERT_TRUE(bounded.best);
+  EXPECT_EQ(bounded.rows[*bounded.best].candidate, (Candidate{Variant::Streams, 1}));
+  EXPECT_TRUE(row(bounded, Variant::Mapped).kept);
+  EXPECT_TRUE(row(bounded, Variant::Streams, 1).kept);
+  EXPECT_FALSE(row(bounded, Variant::Streams, 8).kept);
+  // Once the re-reads are known, Mapped's prediction is one like the others, and it prunes.
+  workload.mapped_broadcast_reads_known = true;
+  const Prediction known = predict(model, testing::h100_like(), workload);
+  EXPECT_EQ(known.rows[*known.best].candidate.variant, Variant::Mapped);
+  EXPECT_FALSE(row(known, Variant::Streams, 1).kept);
 }
 
 } // namespace

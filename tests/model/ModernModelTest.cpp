@@ -108,16 +108,16 @@ TEST(ModernModel, OneCopyEngineSharingOneQueueSerializesDepthFirstIssue) {
   const int n = 4;
   EXPECT_DOUBLE_EQ(
       predict(profile, workload, Variant::Streams, n, IssueOrder::DepthFirst, one_queue), 24);
-  EXPECT_LT(
-      predict(profile, workload, Variant::Streams, n, IssueOrder::BreadthFirst, one_queue), 24);
+  EXPECT_LT(predict(profile, workload, Variant::Streams, n, IssueOrder::BreadthFirst, one_queue),
+            24);
   EXPECT_TRUE(ModernModel(one_queue).distinguishes_issue_order(profile, n));
   // With a queue per stream the same call pipelines in both orders.
   ModernModelOptions queue_per_stream;
   queue_per_stream.hardware_queues = n;
   EXPECT_FALSE(ModernModel(queue_per_stream).distinguishes_issue_order(profile, n));
-  EXPECT_LT(predict(profile, workload, Variant::Streams, n, IssueOrder::DepthFirst,
-                    queue_per_stream),
-            24);
+  EXPECT_LT(
+      predict(profile, workload, Variant::Streams, n, IssueOrder::DepthFirst, queue_per_stream),
+      24);
 }
 
 TEST(ModernModel, ImplicitSynchronizationBreadthFirstGivesEquationsOneAndTwo) {

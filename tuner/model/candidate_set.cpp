@@ -109,13 +109,22 @@ Prediction predict(const PerformanceModel& model, const HardwareProfile& profile
   for (std::size_t i = 0; i < prediction.rows.size(); ++i)
     if (prediction.rows[i].candidate.variant == Variant::Explicit)
       prediction.explicit_row = i;
-  if (!order.empty() && prediction.rows[order.front()].seconds)
-    prediction.best = order.front();
+  const bool mapped_is_lower_bound = mapped_prediction_is_lower_bound(workload);
+  auto is_lower_bound = [&](const PredictedCandidate& row) {
+    return mapped_is_lower_bound && row.candidate.variant == Variant::Mapped;
+  };
+  for (std::size_t i : order)
+    if (prediction.rows[i].seconds && !is_lower_bound(prediction.rows[i])) {
+      prediction.best = i;
+      break;
+    }
+  if (!prediction.best && !order.empty() && prediction.rows[order.front()].seconds)
+    prediction.best = order.front(); // only lower bounds: the best of them
 
   // The best prediction of each variant and issue order: the reference of stream_tolerance.
   std::map<std::pair<Variant, IssueOrder>, double> family_best;
   for (const PredictedCandidate& row : prediction.rows) {
-    if (!row.seconds)
+    if (!row.seconds || is_lower_bound(row))
       continue;
     const auto family = std::make_pair(row.candidate.variant, row.candidate.order);
     const auto found = family_best.find(family);
@@ -131,9 +140,11 @@ Prediction predict(const PerformanceModel& model, const HardwareProfile& profile
       continue;
     }
     const double best = *prediction.rows[*prediction.best].seconds;
-    const double own_best = family_best[{row.candidate.variant, row.candidate.order}];
+    // A lower bound is the only prediction of its variant, so it has no curve to be measured on.
     const bool within = *row.seconds <= best * (1 + options.tolerance) &&
-                        *row.seconds <= own_best * (1 + options.stream_tolerance);
+                        (is_lower_bound(row) ||
+                         *row.seconds <= family_best[{row.candidate.variant, row.candidate.order}] *
+                                             (1 + options.stream_tolerance));
     const bool room = options.max_kept <= 0 || kept_besides_explicit < options.max_kept;
     row.kept = within && room;
     kept_besides_explicit += row.kept ? 1 : 0;

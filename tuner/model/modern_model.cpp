@@ -164,9 +164,8 @@ bool ModernModel::distinguishes_issue_order(const HardwareProfile& profile, int 
   // engine is handed the same sequence. With one copy engine, copies both ways share its queues;
   // once streams outnumber them, a depth-first copy in waits behind an earlier chunk's copy out.
   const SimDevice device = sim_device_of(profile, options_.hardware_queues);
-  return streams > 1 &&
-         (!device.hyper_q || device.implicit_synchronization ||
-          (device.copy_engines < 2 && streams > device.hardware_queues));
+  return streams > 1 && (!device.hyper_q || device.implicit_synchronization ||
+                         (device.copy_engines < 2 && streams > device.hardware_queues));
 }
 
 } // namespace overlap::model

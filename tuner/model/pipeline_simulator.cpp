@@ -118,8 +118,8 @@ private:
     stream_predecessor_.assign(ops_.size(), -1);
     queue_predecessor_.assign(ops_.size(), -1);
     std::map<int, int> last_in_stream;
-    std::vector<int> last_in_queue(engines_.size() * static_cast<std::size_t>(device_.hardware_queues),
-                                   -1);
+    std::vector<int> last_in_queue(
+        engines_.size() * static_cast<std::size_t>(device_.hardware_queues), -1);
     for (std::size_t i = 0; i < ops_.size(); ++i) {
       for (int wait : ops_[i].waits_for)
         if (wait < 0 || static_cast<std::size_t>(wait) >= i)

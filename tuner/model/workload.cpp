@@ -56,4 +56,8 @@ std::string validate(const Workload& workload) {
   return {};
 }
 
+bool mapped_prediction_is_lower_bound(const Workload& workload) {
+  return workload.broadcast_bytes > 0 && !workload.mapped_broadcast_reads_known;
+}
+
 } // namespace overlap::model
