@@ -147,8 +147,10 @@ function(overlap_add_kernels target)
 
   # The user's flags, as the compiler sees them for this target (usage requirements included).
   # Quoted where used: the ";" inside the generator expressions must not split the command.
-  set(includes "$<TARGET_PROPERTY:${target},INCLUDE_DIRECTORIES>")
-  set(defines "$<TARGET_PROPERTY:${target},COMPILE_DEFINITIONS>")
+  # Empty entries (a dependency with empty INTERFACE_COMPILE_DEFINITIONS leaves some) would become
+  # a bare "-D" that swallows the next argument.
+  set(includes "$<FILTER:$<TARGET_PROPERTY:${target},INCLUDE_DIRECTORIES>,EXCLUDE,^$>")
+  set(defines "$<FILTER:$<TARGET_PROPERTY:${target},COMPILE_DEFINITIONS>,EXCLUDE,^$>")
 
   foreach(source IN LISTS ARG_SOURCES)
     get_filename_component(input "${source}" ABSOLUTE)
