@@ -107,6 +107,27 @@ ProfileListing list_profiles() {
   return listing;
 }
 
+bool profile_for_device(const std::string& device_name, CatalogEntry* entry, bool* measured_here) {
+  if (!device_name.empty())
+    for (CatalogEntry& listed : list_profiles().entries)
+      if (listed.profile.device_name == device_name) {
+        *entry = std::move(listed);
+        *measured_here = true;
+        return true;
+      }
+  std::vector<CatalogEntry> builtin = builtin_profiles();
+  if (builtin.empty())
+    return false;
+  const auto generation = [](const CatalogEntry& e) {
+    return e.profile.compute_capability_major * 10 + e.profile.compute_capability_minor;
+  };
+  *entry = std::move(*std::max_element(
+      builtin.begin(), builtin.end(),
+      [&](const CatalogEntry& a, const CatalogEntry& b) { return generation(a) < generation(b); }));
+  *measured_here = false;
+  return true;
+}
+
 ProfileError find_profile(const std::string& name_or_path, HardwareProfile* profile,
                           std::string* origin) {
   std::error_code error;

@@ -135,6 +135,22 @@ protected:
   std::vector<std::pair<std::string, std::optional<std::string>>> saved_;
 };
 
+TEST_F(ProfileDirectories, ADeviceGetsItsOwnMeasurementElseTheNewestBuiltIn) {
+  write_profile(root_ / "second" / "mine.json", "mine", "NVIDIA Test GPU");
+  CatalogEntry entry;
+  bool measured_here = false;
+  ASSERT_TRUE(profile_for_device("NVIDIA Test GPU", &entry, &measured_here));
+  EXPECT_TRUE(measured_here);
+  EXPECT_EQ(entry.profile.name, "mine");
+
+  ASSERT_TRUE(profile_for_device("Some Other GPU", &entry, &measured_here));
+  EXPECT_FALSE(measured_here);
+  EXPECT_EQ(entry.profile.name, "h100-pcie5"); // compute capability 9.0, newer than the papers'
+  ASSERT_TRUE(profile_for_device("", &entry, &measured_here));
+  EXPECT_FALSE(measured_here);
+  EXPECT_EQ(entry.profile.name, "h100-pcie5");
+}
+
 TEST_F(ProfileDirectories, EnvironmentPathListComesFirst) {
   const std::vector<std::string> dirs = user_profile_directories();
   ASSERT_EQ(dirs.size(), 2u);

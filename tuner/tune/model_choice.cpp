@@ -25,15 +25,12 @@ const ProfileChoice& profile_for(const std::string& device_name) {
   if (known != chosen.end())
     return known->second;
   ProfileChoice& choice = chosen[device_name];
-  for (const CatalogEntry& entry : list_profiles().entries)
-    if (!device_name.empty() && entry.profile.device_name == device_name) {
-      choice = {true, entry.profile, entry.origin};
-      return choice;
-    }
-  const std::vector<CatalogEntry> builtin = builtin_profiles();
-  if (!builtin.empty())
-    choice = {true, builtin.front().profile,
-              builtin.front().origin + ", embedded: no calibrated profile of this device"};
+  CatalogEntry entry;
+  bool measured_here = false;
+  if (profile_for_device(device_name, &entry, &measured_here))
+    choice = {true, entry.profile,
+              measured_here ? entry.origin
+                            : entry.origin + ", embedded: no calibrated profile of this device"};
   return choice;
 }
 

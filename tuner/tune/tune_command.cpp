@@ -92,23 +92,19 @@ bool choose_profile(const TuneOptions& options, const Gpu& gpu, HardwareProfile*
     }
     return true;
   }
-  const ProfileListing listing = list_profiles();
-  if (gpu.present)
-    for (const CatalogEntry& entry : listing.entries)
-      if (entry.profile.device_name == gpu.name) {
-        *profile = entry.profile;
-        *origin = entry.origin;
-        notes->push_back("profile chosen because it was measured on this device model (" +
-                         gpu.name + ")");
-        return true;
-      }
-  const std::vector<CatalogEntry> builtin = builtin_profiles();
-  if (builtin.empty()) {
+  CatalogEntry entry;
+  bool measured_here = false;
+  if (!profile_for_device(gpu.present ? gpu.name : std::string(), &entry, &measured_here)) {
     err << "overlap-tune: no hardware profile: give one with --profile\n";
     return false;
   }
-  *profile = builtin.front().profile;
-  *origin = builtin.front().origin;
+  *profile = entry.profile;
+  *origin = entry.origin;
+  if (measured_here) {
+    notes->push_back("profile chosen because it was measured on this device model (" + gpu.name +
+                     ")");
+    return true;
+  }
   notes->push_back("no calibrated profile of " + (gpu.present ? gpu.name : std::string("a GPU")) +
                    " was found, so the embedded profile " + profile->name +
                    " was taken: predictions describe that machine, not this one (run "
