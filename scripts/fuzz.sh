@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Builds the annotation fuzzer (fuzz/AnnotationFuzzer.cpp) with clang-19 and libFuzzer, ASan and
+# UBSan, and runs it from the committed seed corpus.
+#   scripts/fuzz.sh [runs] [build-dir] [extra libFuzzer flags...]
+# runs: executions (default 1000000). New inputs go to <build-dir>/corpus, not to the committed
+# seeds; a crash leaves its input in <build-dir>/ and a non-zero exit.
+set -euo pipefail
+OVERLAP_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+runs=${1:-1000000}
+build=${2:-$OVERLAP_ROOT/build-fuzz}
+shift $(($# > 2 ? 2 : $#))
+CXX=${FUZZ_CXX:-clang++-19}
+
+if ! command -v "$CXX" >/dev/null; then
+  echo "fuzz.sh: $CXX not found (apt-get install clang-19 libclang-rt-19-dev)" >&2
+  exit 2
+fi
+mkdir -p "$build/corpus"
+build=$(cd "$build" && pwd)
+binary=$build/annotation-fuzzer
+sources=("$OVERLAP_ROOT"/generator/ir/*.cpp "$OVERLAP_ROOT"/generator/annotation/*.cpp
+         "$OVERLAP_ROOT"/fuzz/AnnotationFuzzer.cpp)
+# Rebuild only when a source or header changed since the last build.
+if [ ! -x "$binary" ] || [ -n "$(find "$OVERLAP_ROOT/generator/ir" "$OVERLAP_ROOT/generator/annotation" \
+     "$OVERLAP_ROOT/fuzz" "$OVERLAP_ROOT/tests/generator/SignatureBuilder.h" -newer "$binary" \
+     -name '*.[ch]*' -print -quit)" ]; then
+  echo "== building $binary"
+  "$CXX" -std=c++17 -g -O1 -fno-omit-frame-pointer -Wno-deprecated-declarations \
+    -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+    -I"$OVERLAP_ROOT/generator" -I"$OVERLAP_ROOT/tests/generator" \
+    "${sources[@]}" -o "$binary"
+fi
+echo "== fuzzing: $runs executions"
+cd "$build"
+# Every UBSan finding aborts so libFuzzer records it as a crash with its input.
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}
+exec "$binary" -runs="$runs" -timeout=10 -max_len=4096 -print_final_stats=1 \
+  -artifact_prefix="$build/" "$@" "$build/corpus" "$OVERLAP_ROOT/fuzz/corpus"
