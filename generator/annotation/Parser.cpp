@@ -3,6 +3,7 @@
 #include "annotation/Lexer.h"
 #include "annotation/Suggest.h"
 
+#include <algorithm>
 #include <memory>
 #include <utility>
 
@@ -87,6 +88,23 @@ std::string unsupportedOperatorMessage(const Token& token) {
            "' is not supported in annotation expressions; use a literal or a product";
   return "operator '" + std::string(token.text) +
          "' is not supported in annotation expressions; use + - * / % min max ceil_div";
+}
+
+// Expression trees are walked recursively everywhere after parsing (evaluation, printing, the
+// emitter, even their destruction), so their depth, and the parser's own recursion, are bounded
+// here, where the error can still point at the text. Real annotations stay far below this.
+constexpr unsigned kMaxExpressionDepth = 100;
+
+const std::string kTooDeepMessage = "expression is nested more than " +
+                                    std::to_string(kMaxExpressionDepth) +
+                                    " levels deep; simplify it or use fewer parentheses";
+
+// Recursive, but only over subtrees that were bounded when they were built.
+unsigned depthOf(const Expr& expr) {
+  unsigned deepest = 0;
+  for (const ExprPtr& operand : expr.operands)
+    deepest = std::max(deepest, depthOf(*operand));
+  return deepest + 1;
 }
 
 class Parser {
@@ -494,7 +512,21 @@ private:
     return lhs;
   }
 
+  // Every nested expression (parentheses, call arguments, operands of unary minus and of the right
+  // side of a binary operator) comes through here, so this bounds the parser's recursion.
   ExprPtr parseUnary() {
+    if (nesting_ >= kMaxExpressionDepth) {
+      const Token& token = peek();
+      error(token.offset, token.length, kTooDeepMessage);
+      return nullptr;
+    }
+    ++nesting_;
+    ExprPtr result = parseUnaryOperand();
+    --nesting_;
+    return result;
+  }
+
+  ExprPtr parseUnaryOperand() {
     const Token& token = peek();
     if (token.isPunct("-") || token.isPunct("+")) {
       advance();
@@ -597,13 +629,19 @@ private:
     node->operands = std::move(operands);
     node->offset = offset;
     node->length = endOfPrevious() - offset;
+    // A long chain such as 1+1+...+1 is built by a loop, not by recursion, yet nests as deep.
+    if (depthOf(*node) > kMaxExpressionDepth) {
+      error(node->offset, node->length, kTooDeepMessage);
+      return nullptr;
+    }
     return node;
   }
 
   Diagnostics& diags_;
   std::vector<Token> tokens_;
   size_t pos_ = 0;
-  size_t limit_ = 0; // index of the token that ends the current clause (or the End token)
+  unsigned nesting_ = 0; // parseUnary calls under way
+  size_t limit_ = 0;     // index of the token that ends the current clause (or the End token)
   AnnotationSyntax syntax_;
 };
 
