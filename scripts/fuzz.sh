@@ -3,7 +3,8 @@
 # UBSan, and runs it from the committed seed corpus.
 #   scripts/fuzz.sh [runs] [build-dir] [extra libFuzzer flags...]
 # runs: executions (default 1000000). New inputs go to <build-dir>/corpus, not to the committed
-# seeds; a crash leaves its input in <build-dir>/ and a non-zero exit.
+# seeds; a crash leaves its input in <build-dir>/ and a non-zero exit. Exit status 77 (ctest's
+# skip) when clang-19 or its libFuzzer runtime (libclang-rt-19-dev) is missing.
 set -euo pipefail
 OVERLAP_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 runs=${1:-1000000}
@@ -12,8 +13,14 @@ shift $(($# > 2 ? 2 : $#))
 CXX=${FUZZ_CXX:-clang++-19}
 
 if ! command -v "$CXX" >/dev/null; then
-  echo "fuzz.sh: $CXX not found (apt-get install clang-19 libclang-rt-19-dev)" >&2
-  exit 2
+  echo "fuzz.sh: skipped: $CXX not found (apt-get install clang-19 libclang-rt-19-dev)" >&2
+  exit 77
+fi
+# A link probe rather than a path guess: where the runtime lives differs between packagings.
+if ! echo 'extern "C" int LLVMFuzzerTestOneInput(const char*, unsigned long) { return 0; }' |
+     "$CXX" -x c++ -fsanitize=fuzzer - -o /dev/null 2>/dev/null; then
+  echo "fuzz.sh: skipped: $CXX cannot link libFuzzer (apt-get install libclang-rt-19-dev)" >&2
+  exit 77
 fi
 mkdir -p "$build/corpus"
 build=$(cd "$build" && pwd)

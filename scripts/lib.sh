@@ -2,7 +2,8 @@
 # Sourced, not run.
 
 OVERLAP_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-OVERLAP_PACKAGES=(cmake ninja-build g++ libgtest-dev nlohmann-json3-dev clang-19 libclang-19-dev llvm-19-dev)
+OVERLAP_PACKAGES=(cmake ninja-build g++ libgtest-dev nlohmann-json3-dev clang-19 libclang-19-dev llvm-19-dev
+                  libclang-rt-19-dev)
 
 # Installs what is missing when run as root; otherwise prints the exact apt line and fails.
 overlap_ensure_packages() {
