@@ -117,7 +117,17 @@ protected:
       GTEST_SKIP() << reason;
   }
 
-  overlap::Status run(const overlap::KernelDescriptor& kernel, overlap::ArgPointers args) const {
+  // args holds one pointer per kernel parameter, range mode's chunk bounds included (the
+  // generated code fills those per chunk): a shorter array would be read past its end.
+  template <std::size_t Count>
+  overlap::Status run(const overlap::KernelDescriptor& kernel,
+                      const void* const (&args)[Count]) const {
+    if (kernel.param_count != static_cast<int>(Count)) {
+      ADD_FAILURE() << kernel.name << " takes " << kernel.param_count
+                    << " arguments, the test passed " << Count;
+      return {cudaErrorInvalidValue, "argument count differs from the kernel's parameters",
+              __FILE__, __LINE__};
+    }
     overlap::RunConfig config;
     config.variant = GetParam().variant;
     config.streams.streams = GetParam().streams;
@@ -192,7 +202,8 @@ TEST_P(BenchAppTest, PopStateMatchesCpu) {
   const float* t = temperature.data();
   const float* s = salinity.data();
   float* out = density.data();
-  const void* args[] = {&levels, &plane, &t, &s, &out};
+  const int chunk_bound_slot = 0; // k_begin and k_end: set per chunk by the generated code
+  const void* args[] = {&levels, &plane, &chunk_bound_slot, &chunk_bound_slot, &t, &s, &out};
   EXPECT_RUN_OK(run(pop_state_descriptor, args));
   EXPECT_TRUE(sameBits(density, bench::pop_state(levels, plane, temperature, salinity)));
 }
