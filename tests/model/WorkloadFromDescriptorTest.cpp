@@ -55,6 +55,36 @@ TEST(WorkloadFromDescriptor, Saxpy) {
   EXPECT_DOUBLE_EQ(workload.mapped_read_factor, 1);
   EXPECT_DOUBLE_EQ(workload.kernel_seconds, 1e-3);
   EXPECT_EQ(workload.total_blocks, 0); // the descriptor has no launch geometry
+  EXPECT_EQ(workload.mapped_narrowest_element_bytes, 4u);
+  EXPECT_FALSE(mapped_prediction_is_lower_bound(workload));
+}
+
+// frame_histogram(int frames, int pixels, const unsigned char* video, unsigned int* histograms):
+// copyin(video[lo*pixels:hi*pixels]) copyout(histograms[lo*256:hi*256]).
+const ArrayDescriptor kHistogramArrays[] = {{2, "video", Direction::In, ElementKind::U8, 1},
+                                            {3, "histograms", Direction::Out, ElementKind::U32, 4}};
+
+TEST(WorkloadFromDescriptor, ByteArraysMakeMappedALowerBound) {
+  KernelDescriptor descriptor = descriptor_with(kHistogramArrays, 2);
+  descriptor.partition_extent = [](ArgPointers args) { return int_arg(args, 0); };
+  descriptor.array_extent = [](ArgPointers args, int array) -> long long {
+    return int_arg(args, 0) * (array == 0 ? int_arg(args, 1) : 256);
+  };
+  descriptor.section_count = [](ArgPointers, int) { return 1; };
+  descriptor.section = [](ArgPointers args, int array, int, long long lo, long long hi) {
+    const long long width = array == 0 ? int_arg(args, 1) : 256;
+    return Section{lo * width, hi * width};
+  };
+  descriptor.section_is_chunked = [](int, int) { return true; };
+  const int frames = 4, pixels = 100;
+  const unsigned char* video = nullptr;
+  unsigned int* histograms = nullptr;
+  const void* args[] = {&frames, &pixels, &video, &histograms};
+  const Workload workload = workload_from_descriptor(descriptor, args, 1e-3);
+  EXPECT_DOUBLE_EQ(workload.h2d_bytes, 400);
+  EXPECT_DOUBLE_EQ(workload.d2h_bytes, 4 * 256 * 4);
+  EXPECT_EQ(workload.mapped_narrowest_element_bytes, 1u);
+  EXPECT_TRUE(mapped_prediction_is_lower_bound(workload));
 }
 
 // matmul(int m, int n, int k, const float* a, const float* b, float* c):

@@ -77,22 +77,12 @@ bool simpler(const Candidate& a, const Candidate& b) {
 
 } // namespace
 
-Prediction predict(const PerformanceModel& model, const HardwareProfile& profile,
-                   const Workload& workload, const SearchOptions& options) {
-  const CompletedProfile completed = complete_profile(profile);
-  Prediction prediction;
+void select_pruned_set(Prediction& prediction, bool mapped_is_lower_bound,
+                       const SearchOptions& options) {
   prediction.tolerance = options.tolerance;
   prediction.stream_tolerance = options.stream_tolerance;
-  prediction.assumptions = completed.assumptions;
-  if (!workload.host_memory_pinned && (profile.host_to_device.pageable_seconds_per_byte <= 0 ||
-                                       profile.device_to_host.pageable_seconds_per_byte <= 0))
-    prediction.assumptions.push_back(
-        "pageable G unknown; pageable arrays are copied and registered at the pinned G");
-  for (const Candidate& candidate :
-       enumerate_candidates(model, completed.profile, workload, options))
-    prediction.rows.push_back(PredictedCandidate{
-        candidate, model.predict_seconds(completed.profile, workload, candidate), false});
-
+  prediction.best.reset();
+  prediction.explicit_row.reset();
   // Rows in order of predicted time, simpler first among equals; unpredicted rows last.
   std::vector<std::size_t> order(prediction.rows.size());
   std::iota(order.begin(), order.end(), std::size_t{0});
@@ -109,7 +99,6 @@ Prediction predict(const PerformanceModel& model, const HardwareProfile& profile
   for (std::size_t i = 0; i < prediction.rows.size(); ++i)
     if (prediction.rows[i].candidate.variant == Variant::Explicit)
       prediction.explicit_row = i;
-  const bool mapped_is_lower_bound = mapped_prediction_is_lower_bound(workload);
   auto is_lower_bound = [&](const PredictedCandidate& row) {
     return mapped_is_lower_bound && row.candidate.variant == Variant::Mapped;
   };
@@ -149,6 +138,23 @@ Prediction predict(const PerformanceModel& model, const HardwareProfile& profile
     row.kept = within && room;
     kept_besides_explicit += row.kept ? 1 : 0;
   }
+}
+
+Prediction predict(const PerformanceModel& model, const HardwareProfile& profile,
+                   const Workload& workload, const SearchOptions& options) {
+  const CompletedProfile completed = complete_profile(profile);
+  Prediction prediction;
+  prediction.assumptions = completed.assumptions;
+  if (!workload.host_memory_pinned && (profile.host_to_device.pageable_seconds_per_byte <= 0 ||
+                                       profile.device_to_host.pageable_seconds_per_byte <= 0))
+    prediction.assumptions.push_back(
+        "pageable G unknown; pageable arrays are copied and registered at the pinned G");
+  for (const Candidate& candidate :
+       enumerate_candidates(model, completed.profile, workload, options))
+    prediction.rows.push_back(PredictedCandidate{
+        candidate, model.predict_seconds(completed.profile, workload, candidate), false});
+
+  select_pruned_set(prediction, mapped_prediction_is_lower_bound(workload), options);
   return prediction;
 }
 

@@ -77,6 +77,12 @@ struct Prediction {
   std::optional<std::size_t> best_of(Variant variant) const;
 };
 
+// Sets `prediction`'s best, Explicit and kept rows from its rows' predicted times, as described
+// for predict() below. Separate so that the rows of a committed tuning report can be pruned again
+// under a changed rule without the workload that produced them.
+void select_pruned_set(Prediction& prediction, bool mapped_is_lower_bound,
+                       const SearchOptions& options);
+
 // Predicts every candidate on the completed profile (profile_completion.h) and marks the pruned
 // set: the candidates within both tolerances (see SearchOptions), Explicit always, and every
 // candidate the model cannot predict. A Mapped prediction that is only a lower bound

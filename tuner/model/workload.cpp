@@ -57,7 +57,11 @@ std::string validate(const Workload& workload) {
 }
 
 bool mapped_prediction_is_lower_bound(const Workload& workload) {
-  return workload.broadcast_bytes > 0 && !workload.mapped_broadcast_reads_known;
+  const bool unknown_rereads =
+      workload.broadcast_bytes > 0 && !workload.mapped_broadcast_reads_known;
+  const bool partial_lines = workload.mapped_narrowest_element_bytes > 0 &&
+                             workload.mapped_narrowest_element_bytes < kMappedFullLineElementBytes;
+  return unknown_rereads || partial_lines;
 }
 
 } // namespace overlap::model

@@ -4,6 +4,7 @@
 // from its options, the tests by hand.
 #pragma once
 
+#include <cstddef>
 #include <string>
 
 namespace overlap::model {
@@ -65,9 +66,21 @@ struct Workload {
   // broadcast inputs is only a lower bound (a matmul re-reads B once per row block: 86 % under
   // on the H200), so pruning keeps Mapped when it could win but never measures others against it.
   bool mapped_broadcast_reads_known = false;
+
+  // The narrowest element, in bytes, of the arrays a Mapped kernel reads or writes through the
+  // link; 0: unknown. The profile's mapped G comes from warps that each request whole 128-byte
+  // lines; a warp whose threads touch consecutive elements narrower than
+  // kMappedFullLineElementBytes requests 32- or 64-byte pieces instead, which cost more per byte
+  // than that G says (1-byte pixels: 2.5-4x the prediction on the H200).
+  std::size_t mapped_narrowest_element_bytes = 0;
 };
 
-// Whether the model's Mapped time for this workload is a lower bound only (see above).
+// 128 bytes (one L2 line) over a warp's 32 threads: the narrowest element whose coalesced access
+// still asks the link for whole lines, as the calibration's kernel does.
+constexpr std::size_t kMappedFullLineElementBytes = 4;
+
+// Whether the model's Mapped time for this workload is a lower bound only: broadcast inputs with
+// unknown re-reads, or mapped arrays narrower than kMappedFullLineElementBytes (see above).
 bool mapped_prediction_is_lower_bound(const Workload& workload);
 
 // The number of chunks a pipelined variant makes with `streams` streams: one per stream, but

@@ -50,6 +50,9 @@ Workload workload_from_descriptor(const KernelDescriptor& descriptor, ArgPointer
     const ArrayDescriptor& array = descriptor.arrays[a];
     const long long extent = descriptor.array_extent(args, a);
     const int sections = descriptor.section_count(args, a);
+    if (extent > 0 && (workload.mapped_narrowest_element_bytes == 0 ||
+                       array.element_size < workload.mapped_narrowest_element_bytes))
+      workload.mapped_narrowest_element_bytes = array.element_size;
     if (sections == 0) {
       // The whole array, sent once: only inputs have this form (the generator rejects outputs
       // without a chunked section).
