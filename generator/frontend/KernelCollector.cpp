@@ -16,6 +16,8 @@
 #include <llvm/ADT/DenseMap.h>
 #include <llvm/ADT/StringExtras.h>
 
+#include <map>
+
 #include <string>
 
 namespace overlap::frontend {
@@ -115,6 +117,16 @@ private:
       reporter_.note(first->second, "the first annotation is here");
       return;
     }
+    // Generated names (K_binding, K_descriptor, K_explicit, ...) come from the plain name, so two
+    // annotated overloads would define them twice.
+    const auto [sameName, fresh] = annotatedByName_.try_emplace(name, invocation);
+    if (!fresh) {
+      reporter_.error(invocation, "another annotated kernel is already named '" + name +
+                                      "' (an overload); the generated functions are named after "
+                                      "the kernel, so give each annotated kernel its own name");
+      reporter_.note(sameName->second, "the other annotated '" + name + "' is here");
+      return;
+    }
     if (!function.hasAttr<clang::CUDAGlobalAttr>()) {
       reporter_.error(nameLoc, "'" + name + "' is marked " + kKernelMacro +
                                    " but is not a __global__ kernel; annotate the kernel "
@@ -190,6 +202,7 @@ private:
   DiagnosticReporter reporter_;
   FrontendOutput& output_;
   llvm::DenseMap<const clang::Decl*, clang::SourceLocation> firstAnnotation_;
+  std::map<std::string, clang::SourceLocation> annotatedByName_;
 };
 
 } // namespace

@@ -179,14 +179,12 @@ TEST_F(Robustness, AnnotationBeforeTheTemplateHead) {
 }
 
 // Overloaded kernels share a name, and the generated functions, bindings and descriptors are named
-// after it, so the generated source defines k_binding, k_params and k_descriptor twice and does
-// not compile. overlap-gen accepts such a file today (exit 0): a frontend bug, reported, not yet
-// fixed. Enable this test when the frontend rejects overloads (or names variants uniquely).
-TEST_F(Robustness, DISABLED_OverloadedKernels) {
+// after it: the frontend rejects the second one rather than emit a source that does not compile.
+TEST_F(Robustness, OverloadedKernels) {
   expectRejected(write("input.cu", "#include <overlap/annotate.h>\n" + kAnnotation +
                                        "__global__ void k(int n, float* x) {}\n" + kAnnotation +
                                        "__global__ void k(int n, double* x) {}\n"),
-                 "error:");
+                 "another annotated kernel is already named 'k' (an overload)");
 }
 
 TEST_F(Robustness, AnnotationInsideAMacroThatBuildsKernels) {
