@@ -16,34 +16,6 @@ using ir::Expr;
 using ir::Kernel;
 using ir::Parameter;
 
-const char* elementKindName(ir::ElementKind kind) {
-  switch (kind) {
-  case ir::ElementKind::F32:
-    return "F32";
-  case ir::ElementKind::F64:
-    return "F64";
-  case ir::ElementKind::I8:
-    return "I8";
-  case ir::ElementKind::U8:
-    return "U8";
-  case ir::ElementKind::I16:
-    return "I16";
-  case ir::ElementKind::U16:
-    return "U16";
-  case ir::ElementKind::I32:
-    return "I32";
-  case ir::ElementKind::U32:
-    return "U32";
-  case ir::ElementKind::I64:
-    return "I64";
-  case ir::ElementKind::U64:
-    return "U64";
-  case ir::ElementKind::Other:
-    return "Other";
-  }
-  return "Other";
-}
-
 const char* directionName(ir::Direction direction) {
   switch (direction) {
   case ir::Direction::In:
@@ -438,8 +410,8 @@ private:
                                            : "sizeof(" + p.valueType + ")";
       out << "    {" << quoted(member(i)) << ", " << quoted(p.type) << ", "
           << (p.isPointer ? "true" : "false")
-          << ", overlap::ElementKind::" << elementKindName(p.elementKind) << ", " << size << ", "
-          << (found == arrayOfParam_.end() ? -1 : found->second)
+          << ", overlap::ElementKind::" << ir::elementKindName(p.elementKind) << ", " << size
+          << ", " << (found == arrayOfParam_.end() ? -1 : found->second)
           << ", overlap::ParamRole::" << roleOf(i) << "},\n";
     }
     out << "};\n\n";
@@ -448,7 +420,7 @@ private:
       const Parameter& p = param(array.param);
       out << "    {" << array.param << ", " << quoted(member(array.param))
           << ", overlap::Direction::" << directionName(array.direction)
-          << ", overlap::ElementKind::" << elementKindName(p.elementKind) << ", sizeof("
+          << ", overlap::ElementKind::" << ir::elementKindName(p.elementKind) << ", sizeof("
           << p.valueType << ")},\n";
     }
     out << "};\n\n";

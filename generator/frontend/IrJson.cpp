@@ -19,34 +19,6 @@ const char* toString(ir::ScalarKind kind) {
   return "other";
 }
 
-const char* toString(ir::ElementKind kind) {
-  switch (kind) {
-  case ir::ElementKind::F32:
-    return "F32";
-  case ir::ElementKind::F64:
-    return "F64";
-  case ir::ElementKind::I8:
-    return "I8";
-  case ir::ElementKind::U8:
-    return "U8";
-  case ir::ElementKind::I16:
-    return "I16";
-  case ir::ElementKind::U16:
-    return "U16";
-  case ir::ElementKind::I32:
-    return "I32";
-  case ir::ElementKind::U32:
-    return "U32";
-  case ir::ElementKind::I64:
-    return "I64";
-  case ir::ElementKind::U64:
-    return "U64";
-  case ir::ElementKind::Other:
-    break;
-  }
-  return "Other";
-}
-
 const char* toString(ir::Direction direction) {
   switch (direction) {
   case ir::Direction::In:
@@ -81,7 +53,7 @@ nlohmann::ordered_json parameter(const ir::Parameter& p) {
           {"valueType", p.valueType},
           {"pointeeConst", p.pointeeConst},
           {"scalarKind", toString(p.scalarKind)},
-          {"elementKind", toString(p.elementKind)},
+          {"elementKind", ir::elementKindName(p.elementKind)},
           {"elementSize", p.elementSize},
           {"line", p.line},
           {"column", p.column}};

@@ -9,4 +9,32 @@ const Array* findArray(const Kernel& kernel, int param) {
   return nullptr;
 }
 
+const char* elementKindName(ElementKind kind) {
+  switch (kind) {
+  case ElementKind::F32:
+    return "F32";
+  case ElementKind::F64:
+    return "F64";
+  case ElementKind::I8:
+    return "I8";
+  case ElementKind::U8:
+    return "U8";
+  case ElementKind::I16:
+    return "I16";
+  case ElementKind::U16:
+    return "U16";
+  case ElementKind::I32:
+    return "I32";
+  case ElementKind::U32:
+    return "U32";
+  case ElementKind::I64:
+    return "I64";
+  case ElementKind::U64:
+    return "U64";
+  case ElementKind::Other:
+    return "Other";
+  }
+  return "Other";
+}
+
 } // namespace overlap::ir
