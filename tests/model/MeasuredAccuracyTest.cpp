@@ -6,6 +6,7 @@
 #include "model/candidate_set.h"
 #include "model/modern_model.h"
 #include "overlap/profile_io.h"
+#include "variant_names.h"
 
 #include <gtest/gtest.h>
 
@@ -23,6 +24,8 @@
 
 namespace overlap::model {
 namespace {
+
+using testing::variant_named;
 
 const std::string kResults = OVERLAP_BENCH_RESULTS_DIR;
 const std::string kTunerRun = kResults + "/tuner-2026-11-21-h200";
@@ -53,16 +56,6 @@ struct Measured {
   Candidate candidate;
   double seconds = 0;
 };
-
-Variant variant_named(const std::string& name) {
-  if (name == "Mapped")
-    return Variant::Mapped;
-  if (name == "Streams")
-    return Variant::Streams;
-  if (name == "Hybrid")
-    return Variant::Hybrid;
-  return Variant::Explicit;
-}
 
 // The console summary of overlap-tune: "Streams(16, breadth-first)  10.917  10.512 ...", the
 // predicted time first, the measured median second.

@@ -6,6 +6,7 @@
 // proves nothing. bench/results/h200-2026-11-21-pruning-recheck.md is this test's table; set
 // OVERLAP_PRUNING_RECHECK_MD=FILE to write it again.
 #include "model/candidate_set.h"
+#include "variant_names.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -23,6 +24,8 @@
 
 namespace overlap::model {
 namespace {
+
+using testing::variant_named;
 
 const std::string kRun = std::string(OVERLAP_BENCH_RESULTS_DIR) + "/h200-2026-11-21-apps";
 
@@ -58,16 +61,6 @@ nlohmann::json read_report(const Application& app, const char* mode) {
   std::ifstream in(path);
   EXPECT_TRUE(in) << "cannot open " << path;
   return in ? nlohmann::json::parse(in) : nlohmann::json::object();
-}
-
-Variant variant_named(const std::string& name) {
-  if (name == "Mapped")
-    return Variant::Mapped;
-  if (name == "Streams")
-    return Variant::Streams;
-  if (name == "Hybrid")
-    return Variant::Hybrid;
-  return Variant::Explicit;
 }
 
 // The rows the tuner pruned, in its enumeration order, with its predictions.
