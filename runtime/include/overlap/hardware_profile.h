@@ -48,9 +48,18 @@ struct ProfileMeasurement {
   double max_relative_residual = -1;
 };
 
+// The cost of mapped (zero-copy) access when each thread of a warp touches consecutive elements
+// of one width (schema 3): narrow elements make a warp ask the link for 32- or 64-byte pieces
+// instead of whole lines, which costs more per byte (1-byte pixels: 2.5-4x on the H200).
+struct MappedWidthCost {
+  int element_bytes = 0; // 1, 2, 4, 8, 16
+  double read_seconds_per_byte = 0;
+  double write_seconds_per_byte = 0;
+};
+
 struct HardwareProfile {
   // Version 2 adds LinkDirection::bidirectional_gap_s and the gaps' domains of validity;
-  // version 1 files are read with them 0.
+  // version 3 adds mapped_by_width. Older files are read with the new fields 0 / empty.
   static constexpr int kSchemaVersion = 2;
 
   std::string name;        // key users pick it by, e.g. "h100-pcie5" or "gtx-titan-pcie3"
@@ -74,6 +83,9 @@ struct HardwareProfile {
   // Kernels reading/writing mapped (zero-copy) host memory, seconds per byte.
   double mapped_read_seconds_per_byte = 0;
   double mapped_write_seconds_per_byte = 0;
+  // The same per element width (schema 3), widths ascending; empty when not measured, and then
+  // the two values above (measured with 16-byte accesses) stand for every width.
+  std::vector<MappedWidthCost> mapped_by_width;
 
   double kernel_launch_s = 0; // launch overhead of an empty kernel (paper 002 §4.1.3)
   // Per launch-and-synchronize beyond the launch itself, eq. 4.3 of paper 002 §4.1.1.
