@@ -62,7 +62,19 @@ json link_to_json(const LinkDirection& link) {
       {"with_mapped_seconds_per_byte", parameter(link.with_mapped_seconds_per_byte)},
       {"bidirectional_gap_s", parameter(link.bidirectional_gap_s)},
       {"gap_min_piece_bytes", parameter(link.gap_min_piece_bytes)},
-      {"bidirectional_gap_min_piece_bytes", parameter(link.bidirectional_gap_min_piece_bytes)}};
+      {"bidirectional_gap_min_piece_bytes", parameter(link.bidirectional_gap_min_piece_bytes)},
+      {"bidirectional_slow_seconds_per_byte", parameter(link.bidirectional_slow_seconds_per_byte)},
+      {"bidirectional_slow_share", parameter(link.bidirectional_slow_share)}};
+}
+
+nlohmann::ordered_json mapped_width_to_json(const MappedWidthCost& cost) {
+  return nlohmann::ordered_json{{"element_bytes", cost.element_bytes},
+                                {"read_seconds_per_byte", parameter(cost.read_seconds_per_byte)},
+                                {"write_seconds_per_byte", parameter(cost.write_seconds_per_byte)}};
+}
+
+bool is_mapped_element_width(int bytes) {
+  return bytes == 1 || bytes == 2 || bytes == 4 || bytes == 8 || bytes == 16;
 }
 
 json measurement_to_json(const ProfileMeasurement& m) {
@@ -191,7 +203,8 @@ public:
                      {"latency_s", "seconds_per_byte", "gap_s", "bidirectional_seconds_per_byte",
                       "pageable_seconds_per_byte", "with_mapped_seconds_per_byte",
                       "bidirectional_gap_s", "gap_min_piece_bytes",
-                      "bidirectional_gap_min_piece_bytes"}) &&
+                      "bidirectional_gap_min_piece_bytes", "bidirectional_slow_seconds_per_byte",
+                      "bidirectional_slow_share"}) &&
            parameter(*o, p, "latency_s", &out->latency_s) &&
            parameter(*o, p, "seconds_per_byte", &out->seconds_per_byte) &&
            parameter(*o, p, "gap_s", &out->gap_s) &&
@@ -202,7 +215,56 @@ public:
            optional_parameter(*o, p, "bidirectional_gap_s", &out->bidirectional_gap_s) &&
            optional_parameter(*o, p, "gap_min_piece_bytes", &out->gap_min_piece_bytes) &&
            optional_parameter(*o, p, "bidirectional_gap_min_piece_bytes",
-                              &out->bidirectional_gap_min_piece_bytes);
+                              &out->bidirectional_gap_min_piece_bytes) &&
+           since_version(3, *o, p, "bidirectional_slow_seconds_per_byte",
+                         &out->bidirectional_slow_seconds_per_byte) &&
+           since_version(3, *o, p, "bidirectional_slow_share", &out->bidirectional_slow_share);
+  }
+
+  // A parameter schema `version` added: required from that version on, 0 in older files.
+  bool since_version(int version, const json& parent, const std::string& path, const char* key,
+                     double* out) {
+    if (version_ < version) {
+      *out = 0;
+      return only_absent(parent, path, key, version);
+    }
+    return parameter(parent, path, key, out);
+  }
+
+  // An older file must not carry a field of a later version: it was written by hand or by a
+  // writer that mislabelled its version, and which of the two is wrong cannot be told.
+  bool only_absent(const json& parent, const std::string& path, const char* key, int version) {
+    if (parent.find(key) == parent.end())
+      return true;
+    return fail(join_path(path, key), "not part of schema version " + std::to_string(version_) +
+                                          " (added in version " + std::to_string(version) + ")");
+  }
+
+  // mapped.by_width (schema 3): widths 1, 2, 4, 8, 16 bytes, each at most once, ascending.
+  bool mapped_by_width(const json& mapped, std::vector<MappedWidthCost>* out) {
+    out->clear();
+    if (version_ < 3)
+      return only_absent(mapped, "mapped", "by_width", 3);
+    const json* list = member(mapped, "mapped", "by_width");
+    if (!list)
+      return false;
+    if (!list->is_array())
+      return fail("mapped.by_width", std::string("expected an array, found ") + type_name(*list));
+    for (std::size_t i = 0; i < list->size(); ++i) {
+      const std::string path = "mapped.by_width[" + std::to_string(i) + "]";
+      const json& entry = (*list)[i];
+      if (!entry.is_object())
+        return fail(path, std::string("expected an object, found ") + type_name(entry));
+      MappedWidthCost cost;
+      if (!only_keys(entry, path,
+                     {"element_bytes", "read_seconds_per_byte", "write_seconds_per_byte"}) ||
+          !integer(entry, path, "element_bytes", &cost.element_bytes) ||
+          !parameter(entry, path, "read_seconds_per_byte", &cost.read_seconds_per_byte) ||
+          !parameter(entry, path, "write_seconds_per_byte", &cost.write_seconds_per_byte))
+        return false;
+      out->push_back(cost);
+    }
+    return true;
   }
 
   // A parameter schema 2 added: version 1 files lack it, which reads as "not known".
@@ -255,6 +317,7 @@ public:
   }
 
   bool header(const json& root) {
+    version_ = 0;
     // Checked before anything else, so a foreign document or a newer schema is named as such
     // rather than reported as a missing field.
     auto schema = root.find("schema");
@@ -278,6 +341,7 @@ public:
                                         std::to_string(HardwareProfile::kSchemaVersion) + ")");
     if (v < 1)
       return fail("schema_version", "invalid version " + std::to_string(v));
+    version_ = static_cast<int>(v);
     return true;
   }
 
@@ -319,11 +383,13 @@ public:
 
     const json* mapped = object(root, "", "mapped");
     if (!mapped ||
-        !only_keys(*mapped, "mapped", {"read_seconds_per_byte", "write_seconds_per_byte"}) ||
+        !only_keys(*mapped, "mapped",
+                   {"read_seconds_per_byte", "write_seconds_per_byte", "by_width"}) ||
         !parameter(*mapped, "mapped", "read_seconds_per_byte",
                    &out->mapped_read_seconds_per_byte) ||
         !parameter(*mapped, "mapped", "write_seconds_per_byte",
-                   &out->mapped_write_seconds_per_byte))
+                   &out->mapped_write_seconds_per_byte) ||
+        !mapped_by_width(*mapped, &out->mapped_by_width))
       return false;
 
     const json* overheads = object(root, "", "overheads");
@@ -353,6 +419,7 @@ public:
 
 private:
   ProfileError error_;
+  int version_ = 0; // of the document being read, once its header is checked
 };
 
 bool valid_name(const std::string& name) {
@@ -392,9 +459,13 @@ std::string profile_to_json(const HardwareProfile& profile) {
       {"driver", profile.driver}};
   out["link"] = nlohmann::ordered_json{{"host_to_device", link_to_json(profile.host_to_device)},
                                        {"device_to_host", link_to_json(profile.device_to_host)}};
+  nlohmann::ordered_json by_width = nlohmann::ordered_json::array();
+  for (const MappedWidthCost& cost : profile.mapped_by_width)
+    by_width.push_back(mapped_width_to_json(cost));
   out["mapped"] = nlohmann::ordered_json{
       {"read_seconds_per_byte", parameter(profile.mapped_read_seconds_per_byte)},
-      {"write_seconds_per_byte", parameter(profile.mapped_write_seconds_per_byte)}};
+      {"write_seconds_per_byte", parameter(profile.mapped_write_seconds_per_byte)},
+      {"by_width", by_width}};
   out["overheads"] =
       nlohmann::ordered_json{{"kernel_launch_s", parameter(profile.kernel_launch_s)},
                              {"stream_sync_s", parameter(profile.stream_sync_s)},
@@ -486,6 +557,14 @@ ProfileError check_profile(const HardwareProfile& profile, const std::string& or
       {"link.device_to_host.gap_min_piece_bytes", profile.device_to_host.gap_min_piece_bytes},
       {"link.device_to_host.bidirectional_gap_min_piece_bytes",
        profile.device_to_host.bidirectional_gap_min_piece_bytes},
+      {"link.host_to_device.bidirectional_slow_seconds_per_byte",
+       profile.host_to_device.bidirectional_slow_seconds_per_byte},
+      {"link.host_to_device.bidirectional_slow_share",
+       profile.host_to_device.bidirectional_slow_share},
+      {"link.device_to_host.bidirectional_slow_seconds_per_byte",
+       profile.device_to_host.bidirectional_slow_seconds_per_byte},
+      {"link.device_to_host.bidirectional_slow_share",
+       profile.device_to_host.bidirectional_slow_share},
       {"mapped.read_seconds_per_byte", profile.mapped_read_seconds_per_byte},
       {"mapped.write_seconds_per_byte", profile.mapped_write_seconds_per_byte},
       {"overheads.kernel_launch_s", profile.kernel_launch_s},
@@ -495,6 +574,38 @@ ProfileError check_profile(const HardwareProfile& profile, const std::string& or
     if (!std::isfinite(value) || value < 0)
       return error(field, "must be a finite non-negative number (0 for not known), is " +
                               std::to_string(value));
+  const std::pair<const char*, const LinkDirection*> links[] = {
+      {"link.host_to_device", &profile.host_to_device},
+      {"link.device_to_host", &profile.device_to_host}};
+  for (const auto& [field, link] : links) {
+    if (link->bidirectional_slow_share > 1)
+      return error(std::string(field) + ".bidirectional_slow_share",
+                   "a share of the repeats, must be at most 1, is " +
+                       std::to_string(link->bidirectional_slow_share));
+    if ((link->bidirectional_slow_seconds_per_byte > 0) != (link->bidirectional_slow_share > 0))
+      return error(std::string(field) + ".bidirectional_slow_share",
+                   "a slow rate and its share are known together or not at all");
+  }
+  for (std::size_t i = 0; i < profile.mapped_by_width.size(); ++i) {
+    const MappedWidthCost& cost = profile.mapped_by_width[i];
+    const std::string field = "mapped.by_width[" + std::to_string(i) + "]";
+    if (!is_mapped_element_width(cost.element_bytes))
+      return error(field + ".element_bytes",
+                   "must be 1, 2, 4, 8 or 16, is " + std::to_string(cost.element_bytes));
+    if (i > 0 && cost.element_bytes <= profile.mapped_by_width[i - 1].element_bytes)
+      return error(
+          field + ".element_bytes",
+          "widths must be ascending without repeats: " + std::to_string(cost.element_bytes) +
+              " follows " + std::to_string(profile.mapped_by_width[i - 1].element_bytes));
+    const std::pair<const char*, double> costs[] = {
+        {"read_seconds_per_byte", cost.read_seconds_per_byte},
+        {"write_seconds_per_byte", cost.write_seconds_per_byte}};
+    for (const auto& [key, value] : costs)
+      if (!std::isfinite(value) || value < 0)
+        return error(field + "." + key,
+                     "must be a finite non-negative number (0 for not known), is " +
+                         std::to_string(value));
+  }
   for (std::size_t i = 0; i < profile.measurements.size(); ++i) {
     const ProfileMeasurement& m = profile.measurements[i];
     const std::string field = "measurements[" + std::to_string(i) + "]";

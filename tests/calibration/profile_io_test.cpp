@@ -29,10 +29,17 @@ HardwareProfile full_profile() {
   p.multiprocessors = 132;
   p.copy_engines = 3;
   p.implicit_synchronization = true;
-  p.host_to_device = {1.1e-6, 1.2e-11, 1.3e-6, 1.4e-11, 1.5e-10, 1.6e-11, 1.7e-6, 262144, 1.9e5};
-  p.device_to_host = {2.1e-6, 2.2e-11, 2.3e-6, 2.4e-11, 2.5e-10, 2.6e-11, 2.7e-6, 524288, 2.9e5};
+  p.host_to_device = {1.1e-6, 1.2e-11, 1.3e-6, 1.4e-11, 1.5e-10, 1.6e-11,
+                      1.7e-6, 262144,  1.9e5,  1.8e-11, 0.35};
+  p.device_to_host = {2.1e-6, 2.2e-11, 2.3e-6, 2.4e-11, 2.5e-10, 2.6e-11,
+                      2.7e-6, 524288,  2.9e5,  2.8e-11, 0.45};
   p.mapped_read_seconds_per_byte = 3.1e-11;
   p.mapped_write_seconds_per_byte = 3.2e-11;
+  p.mapped_by_width = {{1, 5.1e-11, 5.2e-11},
+                       {2, 5.3e-11, 5.4e-11},
+                       {4, 5.5e-11, 0},
+                       {8, 5.7e-11, 5.8e-11},
+                       {16, 5.9e-11, 6.1e-11}};
   p.kernel_launch_s = 4.1e-6;
   p.stream_sync_s = 4.2e-6;
   p.stream_overhead_s = 4.3e-6;
@@ -63,6 +70,8 @@ void expect_same_link(const LinkDirection& a, const LinkDirection& b) {
   EXPECT_EQ(a.bidirectional_gap_s, b.bidirectional_gap_s);
   EXPECT_EQ(a.gap_min_piece_bytes, b.gap_min_piece_bytes);
   EXPECT_EQ(a.bidirectional_gap_min_piece_bytes, b.bidirectional_gap_min_piece_bytes);
+  EXPECT_EQ(a.bidirectional_slow_seconds_per_byte, b.bidirectional_slow_seconds_per_byte);
+  EXPECT_EQ(a.bidirectional_slow_share, b.bidirectional_slow_share);
 }
 
 void expect_same(const HardwareProfile& a, const HardwareProfile& b) {
@@ -82,6 +91,14 @@ void expect_same(const HardwareProfile& a, const HardwareProfile& b) {
   expect_same_link(a.device_to_host, b.device_to_host);
   EXPECT_EQ(a.mapped_read_seconds_per_byte, b.mapped_read_seconds_per_byte);
   EXPECT_EQ(a.mapped_write_seconds_per_byte, b.mapped_write_seconds_per_byte);
+  ASSERT_EQ(a.mapped_by_width.size(), b.mapped_by_width.size());
+  for (std::size_t i = 0; i < a.mapped_by_width.size(); ++i) {
+    EXPECT_EQ(a.mapped_by_width[i].element_bytes, b.mapped_by_width[i].element_bytes);
+    EXPECT_EQ(a.mapped_by_width[i].read_seconds_per_byte,
+              b.mapped_by_width[i].read_seconds_per_byte);
+    EXPECT_EQ(a.mapped_by_width[i].write_seconds_per_byte,
+              b.mapped_by_width[i].write_seconds_per_byte);
+  }
   EXPECT_EQ(a.kernel_launch_s, b.kernel_launch_s);
   EXPECT_EQ(a.stream_sync_s, b.stream_sync_s);
   EXPECT_EQ(a.stream_overhead_s, b.stream_overhead_s);
@@ -167,12 +184,114 @@ TEST(ProfileJson, NewerSchemaIsRefused) {
             "schema_version");
 }
 
+// What a version-2 writer wrote: no per-width mapped costs and no slow bidirectional rate.
+void make_version_2(nlohmann::json& j) {
+  j["schema_version"] = 2;
+  j["mapped"].erase("by_width");
+  for (const char* d : {"host_to_device", "device_to_host"}) {
+    j["link"][d].erase("bidirectional_slow_seconds_per_byte");
+    j["link"][d].erase("bidirectional_slow_share");
+  }
+}
+
+TEST(ProfileJson, ReadsSchemaVersion2WithTheVersion3FieldsEmpty) {
+  HardwareProfile p;
+  const ProfileError error = profile_from_json(edited(make_version_2), "v2.json", &p);
+  ASSERT_TRUE(error.ok()) << error.message();
+  EXPECT_TRUE(p.mapped_by_width.empty());
+  EXPECT_EQ(p.mapped_read_seconds_per_byte, 3.1e-11);
+  EXPECT_EQ(p.host_to_device.bidirectional_slow_seconds_per_byte, 0);
+  EXPECT_EQ(p.device_to_host.bidirectional_slow_share, 0);
+  EXPECT_EQ(p.device_to_host.bidirectional_gap_s, 2.7e-6) << "version 2's own fields are read";
+}
+
+TEST(ProfileJson, AnOlderVersionCarryingANewerFieldIsRefused) {
+  const ProfileError error = parse(edited([](nlohmann::json& j) {
+    make_version_2(j);
+    j["mapped"]["by_width"] = nlohmann::json::array();
+  }));
+  EXPECT_EQ(error.field, "mapped.by_width");
+  EXPECT_NE(error.reason.find("added in version 3"), std::string::npos) << error.message();
+  EXPECT_EQ(parse(edited([](nlohmann::json& j) {
+              make_version_2(j);
+              j["link"]["device_to_host"]["bidirectional_slow_share"] = 0.5;
+            })).field,
+            "link.device_to_host.bidirectional_slow_share");
+}
+
+TEST(ProfileJson, Version3RequiresItsFields) {
+  EXPECT_EQ(parse(edited([](nlohmann::json& j) { j["mapped"].erase("by_width"); })).field,
+            "mapped.by_width");
+  EXPECT_EQ(parse(edited([](nlohmann::json& j) {
+              j["link"]["host_to_device"].erase("bidirectional_slow_seconds_per_byte");
+            })).field,
+            "link.host_to_device.bidirectional_slow_seconds_per_byte");
+  HardwareProfile p;
+  ASSERT_TRUE(profile_from_json(edited([](nlohmann::json& j) {
+                                  j["mapped"]["by_width"] = nlohmann::json::array();
+                                }),
+                                "memory", &p)
+                  .ok())
+      << "an empty list is 'not measured'";
+  EXPECT_TRUE(p.mapped_by_width.empty());
+}
+
+TEST(ProfileJson, BadMappedWidthEntriesAreNamed) {
+  struct Case {
+    std::function<void(nlohmann::json&)> edit;
+    std::string field;
+    std::string reason_part;
+  };
+  const Case cases[] = {
+      {[](nlohmann::json& j) { j["mapped"]["by_width"][2]["element_bytes"] = 3; },
+       "mapped.by_width[2].element_bytes", "must be 1, 2, 4, 8 or 16"},
+      {[](nlohmann::json& j) { j["mapped"]["by_width"][0]["element_bytes"] = 32; },
+       "mapped.by_width[0].element_bytes", "must be 1, 2, 4, 8 or 16"},
+      {[](nlohmann::json& j) { std::swap(j["mapped"]["by_width"][1], j["mapped"]["by_width"][3]); },
+       "mapped.by_width[2].element_bytes", "ascending"},
+      {[](nlohmann::json& j) { j["mapped"]["by_width"][1]["element_bytes"] = 1; },
+       "mapped.by_width[1].element_bytes", "ascending"},
+      {[](nlohmann::json& j) { j["mapped"]["by_width"][3]["read_seconds_per_byte"] = -2e-11; },
+       "mapped.by_width[3].read_seconds_per_byte", "non-negative"},
+      {[](nlohmann::json& j) { j["mapped"]["by_width"][4]["write_seconds_per_byte"] = "slow"; },
+       "mapped.by_width[4].write_seconds_per_byte", "expected a number"},
+      {[](nlohmann::json& j) { j["mapped"]["by_width"][0]["element_bytes"] = -1; },
+       "mapped.by_width[0].element_bytes", "out of range"},
+      {[](nlohmann::json& j) { j["mapped"]["by_width"][0]["width"] = 1; },
+       "mapped.by_width[0].width", "unknown field"},
+      {[](nlohmann::json& j) { j["mapped"]["by_width"][1] = 2; }, "mapped.by_width[1]",
+       "expected an object"},
+      {[](nlohmann::json& j) { j["mapped"]["by_width"] = nlohmann::json::object(); },
+       "mapped.by_width", "expected an array"},
+  };
+  for (const Case& c : cases) {
+    const ProfileError error = parse(edited(c.edit));
+    EXPECT_EQ(error.field, c.field) << error.message();
+    EXPECT_NE(error.reason.find(c.reason_part), std::string::npos) << error.message();
+    EXPECT_EQ(error.message().rfind("/some/dir/gpu.json: field '" + c.field + "'", 0), 0u)
+        << error.message();
+  }
+}
+
+TEST(ProfileJson, SlowRateAndItsShareGoTogether) {
+  EXPECT_EQ(parse(edited([](nlohmann::json& j) {
+              j["link"]["host_to_device"]["bidirectional_slow_share"] = 1.5;
+            })).field,
+            "link.host_to_device.bidirectional_slow_share");
+  const ProfileError error = parse(edited([](nlohmann::json& j) {
+    j["link"]["device_to_host"]["bidirectional_slow_seconds_per_byte"] = nullptr;
+  }));
+  EXPECT_EQ(error.field, "link.device_to_host.bidirectional_slow_share");
+  EXPECT_NE(error.reason.find("together"), std::string::npos) << error.message();
+}
+
 // Schema 1 had no bidirectional g and no domains of validity; such files stay readable and those
 // parameters read as "not known".
 TEST(ProfileJson, ReadsSchemaVersion1WithoutTheLaterFields) {
   HardwareProfile p;
   const ProfileError error =
       profile_from_json(edited([](nlohmann::json& j) {
+                          make_version_2(j);
                           j["schema_version"] = 1;
                           for (const char* d : {"host_to_device", "device_to_host"}) {
                             j["link"][d].erase("bidirectional_gap_s");
@@ -192,6 +311,9 @@ TEST(ProfileJson, WritesTheCurrentSchemaVersion) {
   const nlohmann::json j = nlohmann::json::parse(profile_to_json(full_profile()));
   EXPECT_EQ(j["schema_version"], HardwareProfile::kSchemaVersion);
   EXPECT_EQ(j["link"]["device_to_host"]["gap_min_piece_bytes"], 524288);
+  EXPECT_EQ(j["mapped"]["by_width"][2]["element_bytes"], 4);
+  EXPECT_TRUE(j["mapped"]["by_width"][2]["write_seconds_per_byte"].is_null());
+  EXPECT_EQ(j["link"]["host_to_device"]["bidirectional_slow_share"], 0.35);
 }
 
 TEST(ProfileJson, MissingFieldIsNamedByItsPath) {

@@ -32,6 +32,13 @@ struct LinkDirection {
   // different, not size-determined gap. 0: valid for every piece size measured.
   double gap_min_piece_bytes = 0;
   double bidirectional_gap_min_piece_bytes = 0; // the same for bidirectional_gap_s (schema 2)
+  // A link that switches between two rates while the other direction is busy (schema 3): on the
+  // H100, host to device against a busy device-to-host direction ran at ~50 or ~25 GB/s from one
+  // copy to the next. bidirectional_seconds_per_byte is then the fast rate; these say how slow
+  // the other rate is and which share of the calibration's copies ran at it, so a user of the
+  // model can bound the time. 0: one rate (or not known).
+  double bidirectional_slow_seconds_per_byte = 0;
+  double bidirectional_slow_share = 0; // 0..1
 };
 
 // One calibrated quantity with the spread of its repeats, so a reader can judge how far to trust
@@ -59,8 +66,9 @@ struct MappedWidthCost {
 
 struct HardwareProfile {
   // Version 2 adds LinkDirection::bidirectional_gap_s and the gaps' domains of validity;
-  // version 3 adds mapped_by_width. Older files are read with the new fields 0 / empty.
-  static constexpr int kSchemaVersion = 2;
+  // version 3 adds mapped_by_width and the bidirectional slow rate. Older files are read with the
+  // new fields 0 / empty.
+  static constexpr int kSchemaVersion = 3;
 
   std::string name;        // key users pick it by, e.g. "h100-pcie5" or "gtx-titan-pcie3"
   std::string source;      // "measured by overlap-calibrate", "paper 001 Table I", ...
