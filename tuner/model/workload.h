@@ -6,8 +6,19 @@
 
 #include <cstddef>
 #include <string>
+#include <vector>
 
 namespace overlap::model {
+
+// The bytes of a call's arrays of one element width, each element counted once: how a Mapped
+// kernel's link traffic splits over the widths the profile prices separately
+// (HardwareProfile::mapped_by_width).
+struct MappedBytesOfWidth {
+  std::size_t element_bytes = 0;
+  double read_bytes = 0;        // inputs, chunked and broadcast
+  double pure_output_bytes = 0; // copyout arrays: Hybrid writes these through mapped memory too
+  double inout_output_bytes = 0;
+};
 
 struct Workload {
   // P: the extent of the partitioned index. Stream counts are chosen among its divisors, and no
@@ -73,6 +84,10 @@ struct Workload {
   // kMappedFullLineElementBytes requests 32- or 64-byte pieces instead, which cost more per byte
   // than that G says (1-byte pixels: 2.5-4x the prediction on the H200).
   std::size_t mapped_narrowest_element_bytes = 0;
+  // The arrays' bytes per element width, widths ascending; empty: unknown, every mapped byte is
+  // priced at the profile's full-line mapped G. They weight the per-width costs only; the bytes
+  // that cross the link are still h2d_bytes, broadcast_bytes and d2h_bytes with the read factors.
+  std::vector<MappedBytesOfWidth> mapped_bytes_by_width;
 };
 
 // 128 bytes (one L2 line) over a warp's 32 threads: the narrowest element whose coalesced access

@@ -1,0 +1,226 @@
+// The default model against every candidate the benchmark measured on the H200
+// (bench/results/h200-2026-11-21-apps and -run2-apps: fourteen applications, each tuned
+// --exhaustive). The reports hold each candidate's measured median and the prediction the model
+// of that run made, so the model's error can be compared before and after a change without a
+// GPU. bench/results/model-check-2026-11-21-s2.md is this test's output; set
+// OVERLAP_BENCHMARK_CHECK_MD=FILE to write it again.
+#include "benchmark_reports.h"
+#include "model/candidate_set.h"
+#include "model/modern_model.h"
+#include "model/profile_completion.h"
+#include "overlap/profile_io.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace overlap::model {
+namespace {
+
+using testing::BenchmarkApplication;
+using testing::Timed;
+
+const std::string kResults = OVERLAP_BENCH_RESULTS_DIR;
+
+struct BenchmarkRun {
+  const char* name;
+  std::string directory;
+};
+
+const BenchmarkRun kRuns[] = {{"run 1", kResults + "/h200-2026-11-21-apps"},
+                              {"run 2", kResults + "/h200-2026-11-21-run2-apps"}};
+
+HardwareProfile h200_profile() {
+  HardwareProfile profile;
+  const ProfileError error =
+      read_profile_file(kResults + "/h200-2026-11-21-final/profile.json", &profile);
+  EXPECT_TRUE(error.ok()) << error.field << ": " << error.reason;
+  return complete_profile(profile).profile;
+}
+
+// One measured candidate with the committed prediction and this model's.
+struct Row {
+  Timed measured;
+  double predicted_now = 0;
+  double error_before() const { return measured.predicted / measured.median - 1; }
+  double error_now() const { return predicted_now / measured.median - 1; }
+};
+
+struct Checked {
+  std::string app;
+  double reported_kernel_seconds = 0;
+  double kernel_seconds = 0;
+  std::vector<Row> rows;
+  std::vector<Candidate> kept;
+  Timed pick;
+  Timed best;
+};
+
+Checked check(const HardwareProfile& profile, const std::string& run_directory,
+              const BenchmarkApplication& app) {
+  Checked checked;
+  checked.app = app.directory;
+  const nlohmann::json report = testing::read_tuning_report(run_directory, app, "exhaustive");
+  if (report.empty())
+    return checked;
+  checked.reported_kernel_seconds = report.at("kernel_seconds").at("value_s").get<double>();
+  const std::vector<Timed> measured = testing::measured_candidates(report);
+  const auto explicit_row = std::find_if(measured.begin(), measured.end(), [](const Timed& t) {
+    return t.candidate.variant == Variant::Explicit;
+  });
+  EXPECT_NE(explicit_row, measured.end()) << app.directory;
+  if (explicit_row == measured.end())
+    return checked;
+
+  // t_E as the tuner infers it (tuner/tune/tuner.cpp): Explicit's median minus its predicted
+  // transfers, at least 1 % of it.
+  const ModernModel model;
+  Workload workload = app.workload;
+  workload.kernel_seconds = 0;
+  const double transfers = *model.predict_seconds(profile, workload, Candidate{});
+  workload.kernel_seconds = std::max(explicit_row->median - transfers, 0.01 * explicit_row->median);
+  checked.kernel_seconds = workload.kernel_seconds;
+
+  for (const Timed& t : measured)
+    checked.rows.push_back(Row{t, *model.predict_seconds(profile, workload, t.candidate)});
+
+  const Prediction prediction = predict(model, profile, workload, SearchOptions{});
+  checked.kept = prediction.kept();
+  checked.pick = testing::pick_among(measured, checked.kept);
+  checked.best =
+      *std::min_element(measured.begin(), measured.end(),
+                        [](const Timed& a, const Timed& b) { return a.median < b.median; });
+  return checked;
+}
+
+std::string fixed(const char* pattern, double value) {
+  char text[64];
+  std::snprintf(text, sizeof text, pattern, value);
+  return text;
+}
+
+double median(std::vector<double> values) {
+  if (values.empty())
+    return 0;
+  std::sort(values.begin(), values.end());
+  const std::size_t n = values.size();
+  return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
+}
+
+struct Errors {
+  std::vector<double> before;
+  std::vector<double> now;
+};
+
+// Absolute errors per variant (Explicit left out: its t_E comes from its own measurement).
+std::map<std::string, Errors> errors_per_variant(const std::vector<Checked>& apps) {
+  std::map<std::string, Errors> errors;
+  for (const Checked& app : apps)
+    for (const Row& row : app.rows) {
+      if (row.measured.candidate.variant == Variant::Explicit)
+        continue;
+      Errors& e = errors[to_string(row.measured.candidate.variant)];
+      e.before.push_back(std::abs(row.error_before()));
+      e.now.push_back(std::abs(row.error_now()));
+    }
+  return errors;
+}
+
+std::string variant_table(const std::map<std::string, Errors>& errors) {
+  std::ostringstream out;
+  out << "| variant | candidates | median abs before | max abs before | median abs now | max abs "
+         "now "
+         "|\n| --- | ---: | ---: | ---: | ---: | ---: |\n";
+  for (const auto& [variant, e] : errors)
+    out << "| " << variant << " | " << e.now.size() << " | "
+        << fixed("%.1f %%", 100 * median(e.before)) << " | "
+        << fixed("%.1f %%", 100 * *std::max_element(e.before.begin(), e.before.end())) << " | "
+        << fixed("%.1f %%", 100 * median(e.now)) << " | "
+        << fixed("%.1f %%", 100 * *std::max_element(e.now.begin(), e.now.end())) << " |\n";
+  return out.str();
+}
+
+std::string names(const std::vector<Candidate>& candidates) {
+  std::string text;
+  for (const Candidate& c : candidates)
+    text += (text.empty() ? "" : ", ") + describe(c);
+  return text;
+}
+
+std::string pick_table(const std::vector<Checked>& apps) {
+  std::ostringstream out;
+  out << "| app | kept now | pick now | pick / exhaustive best | run |\n"
+      << "| --- | --- | --- | ---: | ---: |\n";
+  for (const Checked& app : apps)
+    out << "| " << app.app << " | " << names(app.kept) << " | " << describe(app.pick.candidate)
+        << " | " << fixed("%.3f", app.pick.median / app.best.median) << " | " << app.kept.size()
+        << "/" << app.rows.size() << " |\n";
+  return out.str();
+}
+
+std::string candidate_table(const Checked& app) {
+  std::ostringstream out;
+  out << "#### " << app.app << " (t_E " << fixed("%.3f ms", app.kernel_seconds * 1e3) << ")\n\n"
+      << "| candidate | measured ms | before | now |\n| --- | ---: | ---: | ---: |\n";
+  for (const Row& row : app.rows) {
+    if (row.measured.candidate.variant == Variant::Explicit)
+      continue;
+    out << "| " << describe(row.measured.candidate) << " | "
+        << fixed("%.3f", row.measured.median * 1e3) << " | "
+        << fixed("%+.1f %%", 100 * row.error_before()) << " | "
+        << fixed("%+.1f %%", 100 * row.error_now()) << " |\n";
+  }
+  return out.str() + "\n";
+}
+
+std::vector<Checked> check_run(const HardwareProfile& profile, const BenchmarkRun& run) {
+  std::vector<Checked> apps;
+  for (const BenchmarkApplication& app : testing::benchmark_applications())
+    apps.push_back(check(profile, run.directory, app));
+  return apps;
+}
+
+TEST(BenchmarkModelCheck, EveryMeasuredCandidateOfBothH200Runs) {
+  const HardwareProfile profile = h200_profile();
+  std::string summary, details;
+  std::map<std::string, Errors> all_errors;
+  for (const BenchmarkRun& run : kRuns) {
+    const std::vector<Checked> apps = check_run(profile, run);
+    for (const Checked& app : apps) {
+      ASSERT_FALSE(app.rows.empty()) << run.name << " " << app.app;
+      // The reconstructed workloads are the ones the tuner derived from the descriptors: its
+      // inferred t_E (Explicit's measurement minus the predicted transfers) comes out the same.
+      EXPECT_NEAR(app.kernel_seconds, app.reported_kernel_seconds,
+                  1e-6 * app.reported_kernel_seconds)
+          << run.name << " " << app.app;
+    }
+    const std::map<std::string, Errors> errors = errors_per_variant(apps);
+    for (const auto& [variant, e] : errors) {
+      Errors& all = all_errors[variant];
+      all.before.insert(all.before.end(), e.before.begin(), e.before.end());
+      all.now.insert(all.now.end(), e.now.begin(), e.now.end());
+    }
+    summary += std::string("### ") + run.name + "\n\n" + variant_table(errors) + "\n" +
+               pick_table(apps) + "\n";
+    if (std::string(run.name) == "run 2")
+      for (const Checked& app : apps)
+        details += candidate_table(app);
+  }
+  const std::string text = "### Both runs\n\n" + variant_table(all_errors) + "\n" + summary +
+                           "### Every candidate of run 2 (error = predicted / measured − 1)\n\n" +
+                           details;
+  std::printf("%s", text.c_str());
+  if (const char* path = std::getenv("OVERLAP_BENCHMARK_CHECK_MD"))
+    std::ofstream(path) << text;
+}
+
+} // namespace
+} // namespace overlap::model

@@ -1,0 +1,249 @@
+// Reading the benchmark's committed tuning reports (scripts/bench.sh: per application a pruned
+// and an --exhaustive overlap-tune report, bench/results/h200-2026-11-21*-apps/) and the
+// workloads of its applications, for the tests that re-check the model and the pruning offline.
+#pragma once
+
+#include "model/performance_model.h"
+#include "model/workload.h"
+#include "variant_names.h"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cstddef>
+#include <fstream>
+#include <optional>
+#include <string>
+#include <tuple>
+#include <vector>
+
+namespace overlap::model::testing {
+
+// One application of the benchmark at its size (scripts/bench.sh's list), with what the pruning
+// rules need from its annotation and the workload workload_from_descriptor derives from it.
+struct BenchmarkApplication {
+  const char* directory;
+  const char* kernel;
+  bool has_broadcast_input;
+  std::size_t narrowest_element_bytes;
+  Workload workload; // kernel_seconds 0: inferred from Explicit's measurement, as the tuner does
+};
+
+namespace detail {
+
+constexpr double kPlane = 1048576.0; // POP's level: 1024 x 1024 cells
+constexpr double kLevels = 42;
+
+// scalar_add: copy(values[lo:hi]), unsigned int, n = 2^25.
+inline Workload scalar_add() {
+  const double bytes = 33554432.0 * 4;
+  Workload w;
+  w.partition_extent = 33554432;
+  w.h2d_bytes = bytes;
+  w.d2h_bytes = bytes;
+  w.inout_d2h_bytes = bytes;
+  w.mapped_bytes_by_width = {{4, bytes, 0, bytes}};
+  return w;
+}
+
+// frame_histogram: 64 frames, copyin(video[lo·pixels : hi·pixels]) of bytes, copyout of 256
+// unsigned int bins per frame.
+inline Workload frame_histogram(double pixels) {
+  Workload w;
+  w.partition_extent = 64;
+  w.h2d_bytes = 64 * pixels;
+  w.d2h_bytes = 64 * 256 * 4;
+  w.mapped_bytes_by_width = {{1, w.h2d_bytes, 0, 0}, {4, 0, w.d2h_bytes, 0}};
+  return w;
+}
+
+// gray_histogram: 32 frames of RGB bytes in; gray bytes and 256 unsigned int bins per frame out.
+inline Workload gray_histogram(double pixels) {
+  Workload w;
+  w.partition_extent = 32;
+  w.h2d_bytes = 32 * pixels * 3;
+  const double gray = 32 * pixels;
+  const double bins = 32 * 256 * 4;
+  w.d2h_bytes = gray + bins;
+  w.d2h_copies_per_chunk = 2;
+  w.explicit_d2h_copies = 2;
+  w.mapped_bytes_by_width = {{1, w.h2d_bytes, gray, 0}, {4, 0, bins, 0}};
+  return w;
+}
+
+// pop_state: temperature and salinity in, density out, floats, 42 levels of a plane each.
+inline Workload pop_state() {
+  Workload w;
+  w.partition_extent = 42;
+  w.h2d_bytes = 2 * kLevels * kPlane * 4;
+  w.d2h_bytes = kLevels * kPlane * 4;
+  w.h2d_copies_per_chunk = 2;
+  w.explicit_h2d_copies = 2;
+  w.mapped_bytes_by_width = {{4, w.h2d_bytes, w.d2h_bytes, 0}};
+  return w;
+}
+
+// buoydiff (examples/buoydiff): copyin(rho[0 : plane], rho[(lo-1)·plane : hi·plane]),
+// copyout(dbloc[lo·plane : hi·plane]), floats. The clipped chunked section is every level once;
+// each boundary adds level lo-1; the Mapped read factor counts levels k-1 and k for k >= 1.
+inline Workload buoydiff() {
+  const double level = kPlane * 4;
+  Workload w;
+  w.partition_extent = 42;
+  w.h2d_bytes = kLevels * level;
+  w.broadcast_bytes = level;
+  w.halo_bytes_per_boundary = level;
+  w.d2h_bytes = kLevels * level;
+  w.explicit_h2d_copies = 2;
+  w.mapped_read_factor = (2 * kLevels - 1) / kLevels;
+  w.mapped_bytes_by_width = {{4, w.h2d_bytes + w.broadcast_bytes, w.d2h_bytes, 0}};
+  return w;
+}
+
+// sepia: 2^25 RGB pixels of bytes in, as many out.
+inline Workload sepia() {
+  Workload w;
+  w.partition_extent = 33554432;
+  w.h2d_bytes = 3 * 33554432.0;
+  w.d2h_bytes = 3 * 33554432.0;
+  w.mapped_bytes_by_width = {{1, w.h2d_bytes, w.d2h_bytes, 0}};
+  return w;
+}
+
+// saxpy (examples/saxpy): copyin(x[lo:hi]) copy(y[lo:hi]), floats, n = 2^26.
+inline Workload saxpy() {
+  const double bytes = 67108864.0 * 4;
+  Workload w;
+  w.partition_extent = 67108864;
+  w.h2d_bytes = 2 * bytes;
+  w.d2h_bytes = bytes;
+  w.inout_d2h_bytes = bytes;
+  w.h2d_copies_per_chunk = 2;
+  w.explicit_h2d_copies = 2;
+  w.mapped_bytes_by_width = {{4, w.h2d_bytes, 0, w.d2h_bytes}};
+  return w;
+}
+
+// matmul (examples/matmul): copyin(a[lo·k : hi·k], b) copyout(c[lo·n : hi·n]), m = 4096,
+// n = k = 1024, floats; b is broadcast.
+inline Workload matmul() {
+  Workload w;
+  w.partition_extent = 4096;
+  w.h2d_bytes = 4096.0 * 1024 * 4;
+  w.broadcast_bytes = 1024.0 * 1024 * 4;
+  w.d2h_bytes = 4096.0 * 1024 * 4;
+  w.explicit_h2d_copies = 2;
+  w.mapped_bytes_by_width = {{4, w.h2d_bytes + w.broadcast_bytes, w.d2h_bytes, 0}};
+  return w;
+}
+
+inline Workload with_narrowest(Workload w, std::size_t bytes) {
+  w.mapped_narrowest_element_bytes = bytes;
+  return w;
+}
+
+} // namespace detail
+
+inline const std::vector<BenchmarkApplication>& benchmark_applications() {
+  using namespace detail;
+  static const std::vector<BenchmarkApplication> applications = {
+      {"scalar-add-1", "scalar_add", false, 4, with_narrowest(scalar_add(), 4)},
+      {"scalar-add-256", "scalar_add", false, 4, with_narrowest(scalar_add(), 4)},
+      {"scalar-add-4096", "scalar_add", false, 4, with_narrowest(scalar_add(), 4)},
+      {"histogram-176x144", "frame_histogram", false, 1, with_narrowest(frame_histogram(25344), 1)},
+      {"histogram-352x288", "frame_histogram", false, 1,
+       with_narrowest(frame_histogram(101376), 1)},
+      {"histogram-704x576", "frame_histogram", false, 1,
+       with_narrowest(frame_histogram(405504), 1)},
+      {"gray-histogram-176x144", "gray_histogram", false, 1,
+       with_narrowest(gray_histogram(25344), 1)},
+      {"gray-histogram-352x288", "gray_histogram", false, 1,
+       with_narrowest(gray_histogram(101376), 1)},
+      {"gray-histogram-704x576", "gray_histogram", false, 1,
+       with_narrowest(gray_histogram(405504), 1)},
+      {"pop-state", "pop_state", false, 4, with_narrowest(pop_state(), 4)},
+      {"pop-buoydiff", "buoydiff", true, 4, with_narrowest(buoydiff(), 4)},
+      {"sepia-8k", "sepia", false, 1, with_narrowest(sepia(), 1)},
+      {"saxpy-64M", "saxpy", false, 4, with_narrowest(saxpy(), 4)},
+      {"matmul-4096", "matmul", true, 4, with_narrowest(matmul(), 4)},
+  };
+  return applications;
+}
+
+// The report of one application in one run directory ("pruned" or "exhaustive"); an empty
+// object (and a test failure) when it cannot be read.
+inline nlohmann::json read_tuning_report(const std::string& run_directory,
+                                         const BenchmarkApplication& app, const char* mode) {
+  const std::string path =
+      run_directory + "/" + app.directory + "/" + mode + "/" + app.kernel + ".tuning.json";
+  std::ifstream in(path);
+  EXPECT_TRUE(in) << "cannot open " << path;
+  return in ? nlohmann::json::parse(in) : nlohmann::json::object();
+}
+
+inline Candidate candidate_of(const nlohmann::json& row) {
+  return Candidate{variant_named(row.at("variant")), row.at("streams").get<int>(),
+                   row.at("order") == "breadth-first" ? IssueOrder::BreadthFirst
+                                                      : IssueOrder::DepthFirst};
+}
+
+struct Timed {
+  Candidate candidate;
+  double median = 0;
+  double spread = 0;    // interquartile range over median
+  double predicted = 0; // what the tuner's model predicted in that run
+};
+
+// Every candidate a report measured without error.
+inline std::vector<Timed> measured_candidates(const nlohmann::json& report) {
+  std::vector<Timed> rows;
+  for (const nlohmann::json& c : report.at("candidates")) {
+    if (!c.at("run").get<bool>() || !c.at("error").get<std::string>().empty())
+      continue;
+    const nlohmann::json& t = c.at("timing");
+    const double median = t.at("median_s").get<double>();
+    const double iqr = t.at("q3_s").get<double>() - t.at("q1_s").get<double>();
+    const double predicted =
+        c.at("predicted_s").is_number() ? c.at("predicted_s").get<double>() : 0.0;
+    rows.push_back(Timed{candidate_of(c), median, median > 0 ? iqr / median : 0, predicted});
+  }
+  return rows;
+}
+
+inline int simplicity_rank(Variant variant) {
+  return variant == Variant::Explicit  ? 0
+         : variant == Variant::Mapped  ? 1
+         : variant == Variant::Streams ? 2
+                                       : 3;
+}
+
+inline bool simpler(const Candidate& a, const Candidate& b) {
+  return std::make_tuple(simplicity_rank(a.variant), a.streams, a.order != IssueOrder::DepthFirst) <
+         std::make_tuple(simplicity_rank(b.variant), b.streams, b.order != IssueOrder::DepthFirst);
+}
+
+// The tuner's choice among `kept` (tuner/tune/winner_choice.cpp, not linked here because it needs
+// the CUDA runtime's tuning library): the simplest candidate within noise (2 %, or the spread of
+// the fastest or its own repeats when larger) of the fastest median.
+inline Timed pick_among(const std::vector<Timed>& all, const std::vector<Candidate>& kept) {
+  std::vector<Timed> runs;
+  for (const Timed& t : all)
+    if (std::find(kept.begin(), kept.end(), t.candidate) != kept.end())
+      runs.push_back(t);
+  EXPECT_FALSE(runs.empty());
+  if (runs.empty())
+    return Timed{};
+  const Timed fastest = *std::min_element(
+      runs.begin(), runs.end(), [](const Timed& a, const Timed& b) { return a.median < b.median; });
+  std::optional<Timed> winner;
+  for (const Timed& t : runs) {
+    const double noise = std::max({0.02, fastest.spread, t.spread});
+    if (t.median <= fastest.median * (1 + noise) &&
+        (!winner || simpler(t.candidate, winner->candidate)))
+      winner = t;
+  }
+  return *winner;
+}
+
+} // namespace overlap::model::testing
