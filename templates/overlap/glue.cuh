@@ -7,6 +7,7 @@
 #include "overlap/descriptor.h"
 #include "overlap/explicit.cuh"
 #include "overlap/hybrid.cuh"
+#include "overlap/launch.cuh"
 #include "overlap/mapped.cuh"
 #include "overlap/streams.cuh"
 
@@ -38,13 +39,8 @@ template <class T> Status narrow(long long v, const char* what, T* out) {
   return Status::success();
 }
 
-// The status of the launch just issued: configuration errors and earlier asynchronous faults.
-inline Status launch_status(const char* call) {
-  const cudaError_t error = cudaGetLastError();
-  if (error != cudaSuccess)
-    return Status{error, call, __FILE__, __LINE__};
-  return Status::success();
-}
+// Generated glue calls it by this name (launch.cuh).
+using ::overlap::launch_status;
 
 template <class B> Status run(const B& binding, const RunConfig& config) {
   switch (config.variant) {

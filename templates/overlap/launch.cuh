@@ -29,6 +29,20 @@ inline Status checked_dim(long long v, const char* what, unsigned* out) {
   return checked_dim(v, kMaxGridX, what, out);
 }
 
+// The status of the launch just issued, named `call` ("saxpy<<<...>>>"): configuration errors and
+// earlier asynchronous faults. Fault injection (fault_injection.h) may fail it under that name;
+// the launch error state is cleared either way, so an injected launch fault leaves no real error
+// pending behind it (the kernel itself may have been queued, as with a real asynchronous fault).
+inline Status launch_status(const char* call) {
+  const cudaError_t injected = fault::intercept(call);
+  const cudaError_t error = cudaGetLastError();
+  if (injected != cudaSuccess)
+    return Status{injected, call, __FILE__, __LINE__};
+  if (error != cudaSuccess)
+    return Status{error, call, __FILE__, __LINE__};
+  return Status::success();
+}
+
 // A grid for a grid-stride kernel: as many blocks as the device keeps resident at once (SMs times
 // the occupancy of `kernel` at this block size and dynamic shared memory), so every block is
 // resident and loops over the range instead of waiting for a slot.

@@ -8,12 +8,8 @@
 
 namespace overlap::test {
 
-// The status of the launch just issued (configuration errors, and earlier asynchronous faults).
-inline Status launch_status(const char* call) {
-  const cudaError_t error = cudaGetLastError();
-  if (error != cudaSuccess)
-    return Status{error, call, __FILE__, __LINE__};
-  return Status::success();
-}
+// Launches report through overlap::launch_status (launch.cuh), as generated glue does, so that
+// fault injection reaches them too.
+using ::overlap::launch_status;
 
 } // namespace overlap::test

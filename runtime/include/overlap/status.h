@@ -2,6 +2,8 @@
 // file and line, never thrown and never printed from library code (CUTLASS style).
 #pragma once
 
+#include "overlap/fault_injection.h"
+
 #include <cuda_runtime_api.h>
 
 #include <string>
@@ -30,13 +32,23 @@ inline void keep_first(Status& first, const Status& next) {
 } // namespace overlap
 
 #define OVERLAP_STATUS_OF(expr, code_value)                                                        \
-  ::overlap::Status { (code_value), #expr, __FILE__, __LINE__ }
+  ::overlap::Status {                                                                              \
+    (code_value), #expr, __FILE__, __LINE__                                                        \
+  }
 
-// Evaluates a cudaError_t-returning expression and returns a Status from the enclosing function
-// when it fails.
+// Makes a cudaError_t-returning call, unless fault injection (fault_injection.h) fails it: then
+// the call is not made and the injected error is the expression's value.
+#define OVERLAP_CUDA_CALL(expr)                                                                    \
+  [&]() -> cudaError_t {                                                                           \
+    const cudaError_t overlap_injected_ = ::overlap::fault::intercept(#expr);                      \
+    return overlap_injected_ != cudaSuccess ? overlap_injected_ : (expr);                          \
+  }()
+
+// Evaluates a cudaError_t-returning expression (through OVERLAP_CUDA_CALL) and returns a Status
+// from the enclosing function when it fails.
 #define OVERLAP_CUDA_TRY(expr)                                                                     \
   do {                                                                                             \
-    const cudaError_t overlap_error_ = (expr);                                                     \
+    const cudaError_t overlap_error_ = OVERLAP_CUDA_CALL(expr);                                    \
     if (overlap_error_ != cudaSuccess)                                                             \
       return OVERLAP_STATUS_OF(expr, overlap_error_);                                              \
   } while (0)
