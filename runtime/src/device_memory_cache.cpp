@@ -2,8 +2,6 @@
 
 #include <cuda_runtime_api.h>
 
-#include <utility>
-
 namespace overlap {
 
 Status DeviceMemoryCache::reserve(std::size_t bytes, void** base) {
@@ -17,7 +15,7 @@ Status DeviceMemoryCache::reserve(std::size_t bytes, void** base) {
     return Status::success();
   }
   void* block = nullptr;
-  const cudaError_t error = cudaMalloc(&block, bytes);
+  const cudaError_t error = OVERLAP_CUDA_CALL(cudaMalloc(&block, bytes));
   if (error != cudaSuccess) {
     // Out of memory is not sticky: clear it so the caller's later checks see only their own.
     (void)cudaGetLastError();
@@ -32,9 +30,11 @@ Status DeviceMemoryCache::reserve(std::size_t bytes, void** base) {
 Status DeviceMemoryCache::release() {
   if (base_ == nullptr)
     return Status::success();
-  void* const block = std::exchange(base_, nullptr);
+  // Forgotten only once freed: a block whose cudaFree failed is still allocated, and a later
+  // release() tries again instead of leaking it.
+  OVERLAP_CUDA_TRY(cudaFree(base_));
+  base_ = nullptr;
   capacity_ = 0;
-  OVERLAP_CUDA_TRY(cudaFree(block));
   return Status::success();
 }
 

@@ -126,7 +126,7 @@ Status HostArrayPinning::pin(const std::vector<HostArrayUse>& uses, bool read_on
       continue;
     }
     void* device = nullptr;
-    const cudaError_t error = cudaHostGetDevicePointer(&device, host, 0);
+    const cudaError_t error = OVERLAP_CUDA_CALL(cudaHostGetDevicePointer(&device, host, 0));
     if (error != cudaSuccess) {
       (void)cudaGetLastError();
       return OVERLAP_STATUS_OF(cudaHostGetDevicePointer(&device, host, 0), error);
@@ -140,6 +140,8 @@ Status HostArrayPinning::release() {
   Status first;
   for (HostRegistration& registration : registrations_)
     keep_first(first, registration.release());
+  // A registration whose cudaHostUnregister failed still holds its range; clearing destroys it,
+  // and its destructor tries once more, so a passing failure leaves nothing pinned.
   registrations_.clear();
   return first;
 }

@@ -25,7 +25,7 @@ HostRegistration::~HostRegistration() {
 Status HostRegistration::register_range(void* begin, std::size_t bytes, unsigned flags,
                                         HostRegistration* out) {
   (void)out->release();
-  const cudaError_t error = cudaHostRegister(begin, bytes, flags);
+  const cudaError_t error = OVERLAP_CUDA_CALL(cudaHostRegister(begin, bytes, flags));
   if (error != cudaSuccess) {
     (void)cudaGetLastError();
     return OVERLAP_STATUS_OF(cudaHostRegister(begin, bytes, flags), error);
@@ -38,9 +38,15 @@ Status HostRegistration::register_range(void* begin, std::size_t bytes, unsigned
 Status HostRegistration::release() {
   if (begin_ == nullptr)
     return Status::success();
-  void* const begin = std::exchange(begin_, nullptr);
+  // Forgotten only once unregistered: after a failure the range stays pinned, and a later
+  // release() (the destructor's, at the latest) tries again instead of leaving it pinned for good.
+  const cudaError_t error = OVERLAP_CUDA_CALL(cudaHostUnregister(begin_));
+  if (error != cudaSuccess) {
+    (void)cudaGetLastError();
+    return OVERLAP_STATUS_OF(cudaHostUnregister(begin_), error);
+  }
+  begin_ = nullptr;
   bytes_ = 0;
-  OVERLAP_CUDA_TRY(cudaHostUnregister(begin));
   return Status::success();
 }
 

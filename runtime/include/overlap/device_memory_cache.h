@@ -18,9 +18,10 @@ public:
   ~DeviceMemoryCache() = default;
 
   // *base gets at least `bytes` bytes of the current device, valid until the next reserve() or
-  // release(). Growing frees the old block first, so nothing may still use it. On failure the
-  // cache is empty and the status names cudaMalloc.
+  // release(). Growing frees the old block first, so nothing may still use it. When cudaMalloc
+  // fails the cache is empty; when freeing the old block fails the cache keeps it.
   Status reserve(std::size_t bytes, void** base);
+  // Frees the block; when cudaFree fails the cache keeps it, to be freed by a later release().
   Status release();
   std::size_t capacity() const { return capacity_; }
   // The whole block, for scribble_cached_device_memory (device_context.h).

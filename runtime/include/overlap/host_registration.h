@@ -25,7 +25,9 @@ public:
   static Status register_range(void* begin, std::size_t bytes, unsigned flags,
                                HostRegistration* out);
 
-  // Unregisters now; a second call, or a call on an empty object, does nothing.
+  // Unregisters now; a second call, or a call on an empty object, does nothing. When
+  // cudaHostUnregister fails the range stays held (and pinned), so that a later call, the
+  // destructor's at the latest, tries again; the runtime's last-error state is cleared.
   Status release();
 
   void* begin() const { return begin_; }

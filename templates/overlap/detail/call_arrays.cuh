@@ -151,9 +151,18 @@ inline Status copy_section(const HostArray& array, void* buffer, Section element
   return Status::success();
 }
 
+// Waits until nothing issued on `stream` runs any more, so that the caller may reuse the device
+// buffers, unregister host memory or return to a user who frees it. When the wait itself fails,
+// whether the stream's work is done is unknown: the whole device is waited for instead, and the
+// stream's error returned. (If that fails too, the error is sticky, the context is lost and none
+// of its work runs any more.)
 inline Status synchronize(cudaStream_t stream) {
-  OVERLAP_CUDA_TRY(cudaStreamSynchronize(stream));
-  return Status::success();
+  const cudaError_t error = OVERLAP_CUDA_CALL(cudaStreamSynchronize(stream));
+  if (error == cudaSuccess)
+    return Status::success();
+  (void)cudaDeviceSynchronize();
+  (void)cudaGetLastError(); // the stream's error is returned; leave none pending behind it
+  return OVERLAP_STATUS_OF(cudaStreamSynchronize(stream), error);
 }
 
 } // namespace detail
