@@ -1,0 +1,609 @@
+#!/usr/bin/env python3
+"""The benchmark's summary (issue 6): the tuner's raw reports -> PREFIX.md and PREFIX.json.
+
+    bench/summarize.py RAW_DIR PREFIX [--apps A,B,...] [--profile FILE] [--command TEXT]
+
+RAW_DIR holds <app>/{pruned,exhaustive}/<kernel>.tuning.json, as `scripts/bench.sh run` writes
+them. The definitions of every column are in bench/README.md and in the notes of the Markdown.
+"""
+
+import argparse
+import glob
+import json
+import os
+import statistics
+import sys
+
+REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+# Issue 6's targets.
+TARGET_PICK_VS_EXHAUSTIVE = 1.03
+TARGET_PICK_VS_LIMIT = 1.05
+TARGET_RUN_FRACTION = 0.30
+TARGET_MODEL_MEDIAN = 0.05
+TARGET_MODEL_MAX = 0.10
+# Paper 000 Table 2 lists every stream count within 1 % of the best as an experimental optimum.
+OPTIMUM_SPREAD = 0.01
+# Tuning reports (schema 1) do not say which predictions are lower bounds; should a later schema
+# carry this per-candidate flag, it is used instead of the rule below.
+REPORT_LOWER_BOUND_FIELD = "predicted_is_lower_bound"
+# Below 4 bytes a warp asks the link for partial lines: tuner/model/workload.h,
+# kMappedFullLineElementBytes.
+MAPPED_FULL_LINE_ELEMENT_BYTES = 4
+
+
+class Kernel:
+    """What the summary needs to know about a kernel and the reports do not hold.
+
+    traffic: arguments -> (bytes host->device, bytes device->host) that must cross the link once
+    per call (each byte once: a halo or a section named twice counts once).
+    narrowest_element_bytes and broadcast_inputs: the inputs of the tuner's rule that makes a
+    Mapped prediction a lower bound (tuner/model/workload.h, mapped_prediction_is_lower_bound).
+    """
+
+    def __init__(self, traffic, narrowest_element_bytes, broadcast_inputs=False):
+        self.traffic = traffic
+        self.narrowest_element_bytes = narrowest_element_bytes
+        self.broadcast_inputs = broadcast_inputs
+
+    def mapped_lower_bound_reason(self):
+        if self.broadcast_inputs:
+            return "broadcast inputs, re-reads unknown"
+        if self.narrowest_element_bytes < MAPPED_FULL_LINE_ELEMENT_BYTES:
+            return "%d-byte elements" % self.narrowest_element_bytes
+        return None
+
+
+# From the annotations in bench/apps/*.cu and examples/*/*.cu.
+KERNELS = {
+    # copy(values[lo:hi]), unsigned int
+    "scalar_add": Kernel(lambda a: (4 * a["n"], 4 * a["n"]), 4),
+    # copyin(video[lo*pixels:hi*pixels]) uchar; copyout(histograms[lo*256:hi*256]) unsigned int
+    "frame_histogram": Kernel(lambda a: (a["frames"] * a["pixels"], a["frames"] * 256 * 4), 1),
+    # copyin(rgb, 3 bytes a pixel); copyout(gray, 1 byte a pixel; histograms, 256 unsigned int)
+    "gray_histogram": Kernel(
+        lambda a: (3 * a["frames"] * a["pixels"],
+                   a["frames"] * a["pixels"] + a["frames"] * 256 * 4), 1),
+    # copyin(temperature, salinity) float; copyout(density) float
+    "pop_state": Kernel(
+        lambda a: (8 * a["levels"] * a["plane"], 4 * a["levels"] * a["plane"]), 4),
+    # copyin(rho[0:plane], rho[(lo-1)*plane:hi*plane]): the surface plane and the halo level are
+    # sections of rho, which crosses once (Explicit sends the surface plane twice; the limit does
+    # not charge that); copyout(dbloc) float.
+    "buoydiff": Kernel(
+        lambda a: (4 * a["levels"] * a["plane"], 4 * a["levels"] * a["plane"]), 4),
+    # copyin(rgb) copyout(sepia), 3 bytes a pixel each
+    "sepia": Kernel(lambda a: (3 * a["pixels"], 3 * a["pixels"]), 1),
+    # copyin(x) copy(y) float
+    "saxpy": Kernel(lambda a: (8 * a["n"], 4 * a["n"]), 4),
+    # copyin(a[lo*k:hi*k], b) copyout(c[lo*n:hi*n]) float; b is broadcast
+    "matmul": Kernel(
+        lambda a: (4 * (a["m"] * a["k"] + a["k"] * a["n"]), 4 * a["m"] * a["n"]), 4,
+        broadcast_inputs=True),
+}
+
+
+def median_of(candidate):
+    timing = candidate.get("timing")
+    return timing["median_s"] if timing else None
+
+
+def load_report(raw, app, mode):
+    found = sorted(glob.glob(os.path.join(raw, app, mode, "*.tuning.json")))
+    if not found:
+        return None
+    with open(found[0]) as f:
+        return json.load(f)
+
+
+def find_apps(raw):
+    return sorted(d for d in os.listdir(raw)
+                  if os.path.isdir(os.path.join(raw, d, "pruned"))
+                  or os.path.isdir(os.path.join(raw, d, "exhaustive")))
+
+
+def resolve_profile_path(origin):
+    """A report's profile origin -> a file: a path (as given, or from the repository root), or
+    the repository's copy of a built-in profile."""
+    if origin.startswith("<built-in ") and origin.endswith(">"):
+        origin = "runtime/profile/builtin/%s.json" % origin[len("<built-in "):-1]
+    for path in (origin, os.path.join(REPO_ROOT, origin)):
+        if os.path.isfile(path):
+            return path
+    return None
+
+
+def physical_limit(profile, h2d_bytes, d2h_bytes, kernel_s):
+    """What no variant can beat: the longest of the three resources a call must use, each with the
+    fixed cost it cannot avoid, then the host's wake-up after the last of them.
+
+    Copies: L+o once per direction that moves data, then every byte at G; when both directions
+    move data they share the link, so G is the profile's bidirectional G (the optimistic bound
+    uses the one-way G). The kernel: t_E plus one launch. Then one synchronize.
+    """
+    link, overheads = profile["link"], profile.get("overheads", {})
+    both = h2d_bytes > 0 and d2h_bytes > 0
+
+    def copy_seconds(direction, moved, bidirectional):
+        if moved <= 0:
+            return 0.0
+        g = direction["seconds_per_byte"]
+        if bidirectional and direction.get("bidirectional_seconds_per_byte"):
+            g = direction["bidirectional_seconds_per_byte"]
+        return direction["latency_s"] + moved * g
+
+    kernel = kernel_s + overheads.get("kernel_launch_s", 0.0)
+    sync = overheads.get("stream_sync_s", 0.0)
+    result = {"both_directions": both, "kernel_s": kernel, "sync_s": sync}
+    for key, bidirectional in (("bidirectional", both), ("one_way", False)):
+        h2d = copy_seconds(link["host_to_device"], h2d_bytes, bidirectional)
+        d2h = copy_seconds(link["device_to_host"], d2h_bytes, bidirectional)
+        result[key] = {"h2d_s": h2d, "d2h_s": d2h, "limit_s": max(h2d, kernel, d2h) + sync}
+    result["limit_s"] = result["bidirectional"]["limit_s"]
+    result["one_way_limit_s"] = result["one_way"]["limit_s"]
+    return result
+
+
+def is_lower_bound(candidate, mapped_is_lower_bound):
+    """Whether a candidate's prediction is only a lower bound: the report's own flag where it
+    has one (REPORT_LOWER_BOUND_FIELD), else the tuner's rule on the annotation's facts."""
+    if REPORT_LOWER_BOUND_FIELD in candidate:
+        return bool(candidate[REPORT_LOWER_BOUND_FIELD])
+    return mapped_is_lower_bound and candidate["variant"] == "Mapped"
+
+
+def model_choice(candidates, mapped_is_lower_bound):
+    """The candidate the tuner's pruning takes as the predicted best: the smallest prediction,
+    skipping a prediction that is only a lower bound (unless nothing else is predicted), simpler
+    first among equals (tuner/model/candidate_set.cpp, select_pruned_set)."""
+    predicted = [c for c in candidates if c.get("predicted_s") is not None]
+    usable = [c for c in predicted
+              if not is_lower_bound(c, mapped_is_lower_bound)] or predicted
+    variant_rank = {"Explicit": 0, "Mapped": 1, "Streams": 2, "Hybrid": 3}
+    order_rank = {"depth-first": 0, "breadth-first": 1}
+    return min(usable, key=lambda c: (c["predicted_s"], variant_rank.get(c["variant"], 9),
+                                      c["streams"], order_rank.get(c["order"], 9)), default=None)
+
+
+def relative_error(predicted, measured):
+    return (predicted - measured) / measured
+
+
+def summarize_app(app, pruned, exhaustive, profile, kernel_info):
+    row = {"app": app}
+    if not pruned or not exhaustive or pruned.get("winner") is None \
+            or exhaustive.get("winner") is None:
+        row["missing"] = "no complete pruned and exhaustive reports"
+        return row
+    kernel = exhaustive["kernel"]["name"]
+    row["kernel"] = kernel
+    cands = exhaustive["candidates"]
+    by_name = {c["name"]: c for c in cands}
+    timed = [c for c in cands if median_of(c) is not None]
+    explicit = next((c for c in cands if c["variant"] == "Explicit"), None)
+    fastest = min(timed, key=median_of)
+    pick = pruned["candidates"][pruned["winner"]]
+    pruned_explicit = next((c for c in pruned["candidates"] if c["variant"] == "Explicit"), None)
+    pick_in_exhaustive = median_of(by_name[pick["name"]]) if pick["name"] in by_name else None
+    row.update(
+        device=exhaustive["device"], profile=exhaustive["profile"]["name"],
+        arguments=exhaustive["arguments"], noise=exhaustive["settings"]["noise"],
+        explicit_s=median_of(explicit) if explicit else None,
+        fastest_name=fastest["name"], fastest_s=median_of(fastest),
+        exhaustive_winner_name=exhaustive["winner_name"],
+        pick_name=pick["name"], pick_s=median_of(pick), pick_in_exhaustive_s=pick_in_exhaustive,
+        candidates_run=pruned["candidates_run"], candidates_total=pruned["candidates_total"],
+        pruned_wall_s=pruned["wall_s"], exhaustive_wall_s=exhaustive["wall_s"],
+        kernel_s=exhaustive["kernel_seconds"]["value_s"],
+        kernel_source=exhaustive["kernel_seconds"]["source"])
+    row["run_fraction"] = pruned["candidates_run"] / pruned["candidates_total"]
+    # Both from the pruned run, as a user of the tuner sees them.
+    row["speedup_pick"] = (median_of(pruned_explicit) / row["pick_s"]
+                           if pruned_explicit and median_of(pruned_explicit) else None)
+    # Both from the exhaustive run, so that the two runs' noise does not enter.
+    row["pick_vs_exhaustive"] = (pick_in_exhaustive / row["fastest_s"]
+                                 if pick_in_exhaustive else None)
+
+    lower_bound_reason = kernel_info.mapped_lower_bound_reason() if kernel_info else None
+    row["mapped_lower_bound"] = lower_bound_reason
+
+    # Every candidate: predicted, measured, error (exhaustive run).
+    row["candidates"] = []
+    for c in cands:
+        measured, predicted = median_of(c), c.get("predicted_s")
+        row["candidates"].append({
+            "name": c["name"], "variant": c["variant"], "streams": c["streams"],
+            "order": c["order"], "predicted_s": predicted, "measured_s": measured,
+            "error": relative_error(predicted, measured) if predicted and measured else None,
+            "lower_bound": is_lower_bound(c, bool(lower_bound_reason)),
+            "kept_by_model": by_name_kept(pruned, c["name"]),
+            "verification": c["verification"]})
+
+    per_variant = {}
+    for c in timed:
+        best = per_variant.get(c["variant"])
+        if best is None or median_of(c) < best["best_s"]:
+            per_variant[c["variant"]] = {"best_s": median_of(c), "name": c["name"],
+                                         "streams": c["streams"], "order": c["order"]}
+    row["per_variant"] = per_variant
+
+    row["streams_count"] = streams_count_row(cands)
+    row["implementation"] = implementation_row(pruned, by_name, fastest, per_variant,
+                                               lower_bound_reason, row["noise"])
+
+    if profile is not None and kernel_info is not None:
+        h2d_bytes, d2h_bytes = kernel_info.traffic(exhaustive["arguments"])
+        limit = physical_limit(profile, h2d_bytes, d2h_bytes, row["kernel_s"])
+        limit.update(h2d_bytes=h2d_bytes, d2h_bytes=d2h_bytes)
+        row["limit"] = limit
+        row["pick_vs_limit"] = row["pick_s"] / limit["limit_s"]
+        row["fastest_vs_limit"] = row["fastest_s"] / limit["limit_s"]
+        row["pick_vs_one_way_limit"] = row["pick_s"] / limit["one_way_limit_s"]
+        # A check of the traffic table against the tuner's own model: Explicit's predicted
+        # transfers (its prediction less t_E) should exceed the bytes at the one-way G only by the
+        # fixed costs (L+o, a gap per extra copy, a launch), a few microseconds.
+        if explicit and explicit.get("predicted_s") is not None:
+            link = profile["link"]
+            row["traffic_check"] = {
+                "model_explicit_transfers_s": explicit["predicted_s"] - row["kernel_s"],
+                "bytes_at_one_way_g_s":
+                    h2d_bytes * link["host_to_device"]["seconds_per_byte"]
+                    + d2h_bytes * link["device_to_host"]["seconds_per_byte"]}
+    return row
+
+
+def by_name_kept(report, name):
+    for c in report["candidates"]:
+        if c["name"] == name:
+            return c.get("kept_by_model")
+    return None
+
+
+def streams_count_row(cands):
+    """Paper 000 Table 2 in spirit: among the Streams candidates that ran, the one the model
+    predicts fastest against the measured fastest."""
+    streams = [c for c in cands if c["variant"] == "Streams" and median_of(c) is not None
+               and c.get("predicted_s") is not None]
+    if not streams:
+        return None
+    model = min(streams, key=lambda c: (c["predicted_s"], c["streams"]))
+    measured = min(streams, key=lambda c: (median_of(c), c["streams"]))
+    optimum = sorted({c["streams"] for c in streams
+                      if median_of(c) <= median_of(measured) * (1 + OPTIMUM_SPREAD)})
+    return {"model_streams": model["streams"], "model_name": model["name"],
+            "model_measured_s": median_of(model),
+            "measured_streams": measured["streams"], "measured_name": measured["name"],
+            "measured_s": median_of(measured), "measured_optimum_within_1pc": optimum,
+            "loss": median_of(model) / median_of(measured),
+            "hit": model["streams"] in optimum}
+
+
+def implementation_row(pruned, by_name, fastest, per_variant, lower_bound_reason, noise):
+    """Paper 001 §VII in spirit: the implementation the tuner's model predicts best (as the
+    pruning sees it, from the pruned run's predictions) against the measured fastest."""
+    choice = model_choice(pruned["candidates"], bool(lower_bound_reason))
+    if choice is None:
+        return None
+    measured_choice = by_name.get(choice["name"])
+    choice_s = median_of(measured_choice) if measured_choice else None
+    fastest_s = median_of(fastest)
+    variant_best_s = per_variant.get(choice["variant"], {}).get("best_s")
+    return {
+        "model_name": choice["name"], "model_variant": choice["variant"],
+        "model_kept_by_pruning": choice.get("kept_by_model"),
+        "smallest_raw_prediction_variant": min(
+            (c for c in pruned["candidates"] if c.get("predicted_s") is not None),
+            key=lambda c: c["predicted_s"])["variant"],
+        "measured_name": fastest["name"], "measured_variant": fastest["variant"],
+        "model_choice_measured_s": choice_s,
+        "loss": choice_s / fastest_s if choice_s else None,
+        "hit": choice["variant"] == fastest["variant"],
+        # The model's variant at its best stream count ties the fastest within the tuner's noise.
+        "hit_within_noise": variant_best_s is not None
+        and variant_best_s <= fastest_s * (1 + noise)}
+
+
+def error_summary(rows):
+    """Model error per variant over every measured candidate of the exhaustive runs; Mapped
+    predictions that the tuner treats as lower bounds are a group of their own."""
+    groups = {}
+    for r in rows:
+        for c in r.get("candidates", []):
+            if c["error"] is None or c["variant"] == "Explicit":
+                continue
+            key = c["variant"] + (" (lower bound)" if c["lower_bound"] else "")
+            groups.setdefault(key, []).append(c["error"])
+    return {k: {"count": len(es), "median_abs": statistics.median(abs(e) for e in es),
+                "max_abs": max(abs(e) for e in es),
+                "median_signed": statistics.median(es)}
+            for k, es in sorted(groups.items())}
+
+
+def headline(done, errors):
+    """The numbers issue 6 asks for at the top, with its targets."""
+    def count(pred):
+        return sum(1 for r in done if pred(r))
+    with_limit = [r for r in done if "pick_vs_limit" in r]
+    impl = [r["implementation"] for r in done if r.get("implementation")]
+    streams = [r["streams_count"] for r in done if r.get("streams_count")]
+    return {
+        "applications": len(done),
+        "speedup_over_explicit": {r["app"]: r["speedup_pick"] for r in done},
+        "pick_within_exhaustive_target": count(
+            lambda r: r["pick_vs_exhaustive"] is not None
+            and r["pick_vs_exhaustive"] <= TARGET_PICK_VS_EXHAUSTIVE),
+        "pick_within_limit_target": sum(
+            1 for r in with_limit if r["pick_vs_limit"] <= TARGET_PICK_VS_LIMIT),
+        "applications_with_limit": len(with_limit),
+        "run_fraction_within_target": count(lambda r: r["run_fraction"] <= TARGET_RUN_FRACTION),
+        "model_error_within_target": {
+            k: e["median_abs"] <= TARGET_MODEL_MEDIAN and e["max_abs"] <= TARGET_MODEL_MAX
+            for k, e in errors.items()},
+        "implementation_hits": sum(1 for i in impl if i["hit"]),
+        "implementation_hits_within_noise": sum(1 for i in impl if i["hit_within_noise"]),
+        "implementation_rows": len(impl),
+        "stream_count_hits": sum(1 for s in streams if s["hit"]),
+        "stream_count_rows": len(streams),
+    }
+
+
+def ms(x):
+    return "-" if x is None else "%.3f" % (x * 1e3)
+
+
+def ratio(x):
+    return "-" if x is None else "%.3f" % x
+
+
+def pct(x):
+    return "-" if x is None else "%+.1f %%" % (100 * x)
+
+
+def mark(ok):
+    return "" if ok else " ✗"
+
+
+def render_markdown(summary):
+    rows, errors, head = summary["rows"], summary["model_error_per_variant"], summary["headline"]
+    done = [r for r in rows if "missing" not in r]
+    md = []
+    device = done[0]["device"] if done else "?"
+    md.append("# Benchmark: the papers' applications on %s\n" % device)
+    md.append("Written by `bench/summarize.py` from the tuner's raw reports in `%s`. Command: `%s`. "
+              "Profile: %s. Times are medians of whole calls (transfers included), pinned host "
+              "memory. Pick: the pruned tuning's winner; exhaustive: every candidate run.\n"
+              % (summary["raw_dir"], summary["command"], done[0]["profile"] if done else "?"))
+
+    md.append("## At a glance (issue 6's targets)\n")
+    speedups = ", ".join("%s %s×" % (app, ratio(s))
+                         for app, s in head["speedup_over_explicit"].items())
+    md.append("- Speed-up of the pick over Explicit: %s." % speedups)
+    md.append("- Pick within %.2f× of the exhaustive best: %d of %d applications." % (
+        TARGET_PICK_VS_EXHAUSTIVE, head["pick_within_exhaustive_target"], len(done)))
+    md.append("- Pick within %.2f× of the physical limit: %d of %d." % (
+        TARGET_PICK_VS_LIMIT, head["pick_within_limit_target"], head["applications_with_limit"]))
+    md.append("- At most %d %% of the candidates run: %d of %d." % (
+        100 * TARGET_RUN_FRACTION, head["run_fraction_within_target"], len(done)))
+    md.append("- Model error (median / max |error| per variant; targets %d %% / %d %%): %s." % (
+        100 * TARGET_MODEL_MEDIAN, 100 * TARGET_MODEL_MAX, "; ".join(
+            "%s %.1f %% / %.1f %%%s" % (k, 100 * e["median_abs"], 100 * e["max_abs"],
+                                        mark(head["model_error_within_target"][k]))
+            for k, e in errors.items())))
+    md.append("- Classification (paper 001 §VII in spirit): the model's best implementation is "
+              "the measured fastest on %d of %d applications (%d of %d counting ties within the "
+              "tuner's noise)." % (head["implementation_hits"], head["implementation_rows"],
+                                   head["implementation_hits_within_noise"],
+                                   head["implementation_rows"]))
+    md.append("- Stream count (paper 000 Table 2 in spirit): the model's best Streams count is "
+              "among the measured optima (within 1 %%) on %d of %d applications.\n"
+              % (head["stream_count_hits"], head["stream_count_rows"]))
+
+    md.append("## Summary\n")
+    md.append("| app | Explicit [ms] | pick | pick [ms] | speed-up | pick/exhaustive best | "
+              "pick/limit | run/total | wall pruned/exh. [s] |")
+    md.append("| --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | --- |")
+    for r in rows:
+        if "missing" in r:
+            md.append("| %s | %s |  |  |  |  |  |  |  |" % (r["app"], r["missing"]))
+            continue
+        md.append("| %s | %s | %s | %s | %s | %s%s | %s%s | %d/%d%s | %.1f/%.1f |" % (
+            r["app"], ms(r["explicit_s"]), r["pick_name"], ms(r["pick_s"]),
+            ratio(r["speedup_pick"]), ratio(r["pick_vs_exhaustive"]),
+            mark(r["pick_vs_exhaustive"] is not None
+                 and r["pick_vs_exhaustive"] <= TARGET_PICK_VS_EXHAUSTIVE),
+            ratio(r.get("pick_vs_limit")),
+            mark(r.get("pick_vs_limit") is not None
+                 and r["pick_vs_limit"] <= TARGET_PICK_VS_LIMIT),
+            r["candidates_run"], r["candidates_total"],
+            mark(r["run_fraction"] <= TARGET_RUN_FRACTION),
+            r["pruned_wall_s"], r["exhaustive_wall_s"]))
+    md.append("\n✗: misses its target. Speed-up: the pruned run's Explicit over its pick. "
+              "pick/exhaustive best: the exhaustive run's median of the pick over that run's "
+              "fastest median (same run, so the two runs' noise does not enter). pick/limit: the "
+              "pruned run's pick over the physical limit below.\n")
+
+    md.append("## The physical limit\n")
+    md.append("| app | h2d [MB] | d2h [MB] | h2d copy [ms] | kernel [ms] | d2h copy [ms] | sync [ms] "
+              "| limit [ms] | one-way-G limit [ms] | bidir./one-way | fastest/limit | pick/limit "
+              "| pick/one-way limit |")
+    md.append("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: "
+              "| ---: |")
+    for r in done:
+        lim = r.get("limit")
+        if not lim:
+            md.append("| %s | no profile or traffic for this kernel |  |  |  |  |  |  |  |  |  |"
+                      "  |  |" % r["app"])
+            continue
+        bi = lim["bidirectional"]
+        inferred = "" if r["kernel_source"].startswith("Explicit's measured median") else " †"
+        md.append("| %s | %.1f | %.1f | %s | %s%s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+            r["app"], lim["h2d_bytes"] / 1e6, lim["d2h_bytes"] / 1e6, ms(bi["h2d_s"]),
+            ms(lim["kernel_s"]), inferred, ms(bi["d2h_s"]), ms(lim["sync_s"]),
+            ms(lim["limit_s"]), ms(lim["one_way_limit_s"]),
+            ratio(lim["limit_s"] / lim["one_way_limit_s"]), ratio(r["fastest_vs_limit"]),
+            ratio(r["pick_vs_limit"]), ratio(r["pick_vs_one_way_limit"])))
+    md.append("\nLimit = max(h2d copy, kernel, d2h copy) + sync: what no variant can beat. A copy is "
+              "L+o once (one call per direction at least) plus its bytes at G, the bytes being "
+              "those the annotation says must cross, each once (`KERNELS` in bench/summarize.py); "
+              "when both directions move data, G is the profile's bidirectional G of that "
+              "direction (the link carries both at once in an overlapped call), else the one-way "
+              "G. Kernel: t_E (inferred by the tuner from Explicit's measurement less the model's "
+              "transfers; †: the tuner's 1 %-of-the-call fallback, so the kernel part is only a "
+              "guess) plus one kernel launch (kernel_launch_s). Sync: one stream synchronize "
+              "(stream_sync_s), after everything. The one-way-G limit is the same with the "
+              "one-way G: the optimistic bound, for how much the bidirectional assumption "
+              "matters. Mapped reads and writes cross the same link, so they are bounded alike.\n")
+
+    md.append("## Best measured per variant (exhaustive)\n")
+    md.append("| app | Explicit | Mapped | Streams (count) | Hybrid (count) | fastest | "
+              "tuner's exhaustive winner |")
+    md.append("| --- | ---: | ---: | ---: | ---: | --- | --- |")
+    for r in done:
+        pv = r["per_variant"]
+
+        def cell(v, with_streams=False):
+            if v not in pv:
+                return "-"
+            return ms(pv[v]["best_s"]) + (" (%d)" % pv[v]["streams"] if with_streams else "")
+        md.append("| %s | %s | %s | %s | %s | %s | %s |" % (
+            r["app"], cell("Explicit"), cell("Mapped"), cell("Streams", True),
+            cell("Hybrid", True), r["fastest_name"], r["exhaustive_winner_name"]))
+    md.append("\nTimes in ms. The tuner's winner is the simplest candidate within its noise of the "
+              "fastest, so it may differ from the fastest.\n")
+
+    md.append("## Paper 000 Table 2 in spirit: the model's best stream count against the "
+              "measured\n")
+    md.append("| app | model's count | measured optimum (within 1 %) | measured at the model's "
+              "count [ms] | measured best [ms] | loss | paper 000 closed form |")
+    md.append("| --- | ---: | --- | ---: | ---: | ---: | --- |")
+    for r in done:
+        s = r.get("streams_count")
+        if not s:
+            md.append("| %s | no Streams candidate measured |  |  |  |  |  |" % r["app"])
+            continue
+        md.append("| %s | %d | %s | %s | %s | %s%s | not in the report |" % (
+            r["app"], s["model_streams"], "–".join(str(n) for n in (
+                [s["measured_optimum_within_1pc"][0], s["measured_optimum_within_1pc"][-1]]
+                if len(s["measured_optimum_within_1pc"]) > 1
+                else s["measured_optimum_within_1pc"])) +
+            (" (%s)" % ", ".join(map(str, s["measured_optimum_within_1pc"]))
+             if len(s["measured_optimum_within_1pc"]) > 2 else ""),
+            ms(s["model_measured_s"]), ms(s["measured_s"]), ratio(s["loss"]),
+            "" if s["hit"] else " ✗"))
+    md.append("\nAmong the Streams candidates (every count and issue order the tuner enumerates) "
+              "of the exhaustive run: the count the model (the tuner's pipeline simulation) "
+              "predicts fastest, and the counts measured within 1 % of the fastest (paper 000 "
+              "lists both ends when they differ by less than 1 %). Loss: the measured time at the "
+              "model's count over the best measured. ✗: the model's count is not a measured "
+              "optimum. The paper's own closed form (eqs. 2/4, `paper000::optimal_streams` in "
+              "tuner/model, printed by `overlap-model`) is not in the tuning report (schema 1), "
+              "so this table cannot show it.\n")
+
+    md.append("## Paper 001 §VII in spirit: the implementation the model predicts best against "
+              "the measured best\n")
+    md.append("| app | model's best | measured fastest | hit | hit within noise | loss | "
+              "Mapped prediction | smallest raw prediction |")
+    md.append("| --- | --- | --- | --- | --- | ---: | --- | --- |")
+    for r in done:
+        i = r.get("implementation")
+        if not i:
+            continue
+        md.append("| %s | %s | %s | %s | %s | %s | %s | %s |" % (
+            r["app"], i["model_name"], i["measured_name"], "yes" if i["hit"] else "no",
+            "yes" if i["hit_within_noise"] else "no", ratio(i["loss"]),
+            "lower bound (%s)" % r["mapped_lower_bound"] if r["mapped_lower_bound"] else "used",
+            i["smallest_raw_prediction_variant"]))
+    md.append("\nModel's best: the candidate with the smallest prediction in the pruned run, as the "
+              "tuner's pruning takes it: a Mapped prediction that is only a lower bound (arrays "
+              "with elements under %d bytes, or broadcast inputs whose re-reads are unknown) is "
+              "skipped (tuner/model/workload.h `mapped_prediction_is_lower_bound`; the report has "
+              "no field for it, so the summary applies the same rule to the element sizes and "
+              "broadcast inputs of the annotations). Hit: same variant as the measured fastest; "
+              "within noise: the model's variant, at its best measured stream count, is within "
+              "the tuner's noise of the fastest. Loss: measured time of the model's candidate over "
+              "the fastest. Smallest raw prediction: what a reader of the raw predictions would "
+              "pick (the old summary's column).\n" % MAPPED_FULL_LINE_ELEMENT_BYTES)
+
+    md.append("## Model error per variant (every candidate of the exhaustive runs)\n")
+    md.append("| variant | candidates | median abs | max abs | median signed |")
+    md.append("| --- | ---: | ---: | ---: | ---: |")
+    for k, e in errors.items():
+        md.append("| %s | %d | %.1f %% | %.1f %% | %+.1f %% |" % (
+            k, e["count"], 100 * e["median_abs"], 100 * e["max_abs"], 100 * e["median_signed"]))
+    md.append("\nError: (predicted − measured) / measured; negative: the model is optimistic. "
+              "Explicit is left out: its t_E is inferred from its own measurement. Lower-bound "
+              "Mapped predictions are a group of their own: the tuner knows they are not "
+              "estimates.\n")
+
+    md.append("## Appendix: every candidate\n")
+    for r in done:
+        md.append("### %s (%s)\n" % (r["app"], ", ".join(
+            "%s=%s" % kv for kv in sorted(r["arguments"].items()))))
+        check = r.get("traffic_check")
+        if check:
+            md.append("Traffic check: the model's Explicit transfers %s ms, the traffic table's "
+                      "bytes at the one-way G %s ms (the difference is L+o, copy gaps and the "
+                      "launch%s).\n" % (
+                          ms(check["model_explicit_transfers_s"]),
+                          ms(check["bytes_at_one_way_g_s"]),
+                          "; buoydiff's Explicit also sends the surface plane twice"
+                          if r["kernel"] == "buoydiff" else ""))
+        md.append("| candidate | predicted [ms] | measured [ms] | error | kept by pruning |")
+        md.append("| --- | ---: | ---: | ---: | --- |")
+        for c in r["candidates"]:
+            md.append("| %s%s | %s | %s | %s | %s |" % (
+                c["name"], " (lower bound)" if c["lower_bound"] else "", ms(c["predicted_s"]),
+                ms(c["measured_s"]), pct(c["error"]),
+                "yes" if c["kept_by_model"] else "no"))
+        md.append("")
+    return "\n".join(md) + "\n"
+
+
+def summarize(raw, apps=None, profile_file=None, command=""):
+    apps = apps or find_apps(raw)
+    rows = []
+    profiles = {}
+    for app in apps:
+        pruned, exhaustive = load_report(raw, app, "pruned"), load_report(raw, app, "exhaustive")
+        profile = None
+        if exhaustive:
+            path = profile_file or resolve_profile_path(exhaustive["profile"]["origin"])
+            if path:
+                if path not in profiles:
+                    with open(path) as f:
+                        profiles[path] = json.load(f)
+                profile = profiles[path]
+        kernel_info = KERNELS.get(exhaustive["kernel"]["name"]) if exhaustive else None
+        rows.append(summarize_app(app, pruned, exhaustive, profile, kernel_info))
+    done = [r for r in rows if "missing" not in r]
+    errors = error_summary(done)
+    return {"schema": "overlap-bench-summary", "schema_version": 2, "raw_dir": raw,
+            "command": command, "rows": rows, "model_error_per_variant": errors,
+            "headline": headline(done, errors)}
+
+
+def main(argv):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("raw_dir")
+    parser.add_argument("prefix")
+    parser.add_argument("--apps", help="comma-separated application folders, in table order "
+                        "(default: every folder of RAW_DIR with reports, sorted)")
+    parser.add_argument("--profile", help="hardware profile JSON (default: each report's origin)")
+    parser.add_argument("--command", help="the command to record (default: this one)")
+    args = parser.parse_args(argv)
+    command = args.command or " ".join(["bench/summarize.py"] + argv)
+    summary = summarize(args.raw_dir, args.apps.split(",") if args.apps else None, args.profile,
+                        command)
+    with open(args.prefix + ".json", "w") as f:
+        json.dump(summary, f, indent=2)
+        f.write("\n")
+    with open(args.prefix + ".md", "w") as f:
+        f.write(render_markdown(summary))
+    done = sum(1 for r in summary["rows"] if "missing" not in r)
+    print("wrote %s.md and %s.json (%d of %d applications complete)"
+          % (args.prefix, args.prefix, done, len(summary["rows"])))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
