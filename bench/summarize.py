@@ -12,6 +12,7 @@ import glob
 import json
 import os
 import statistics
+import subprocess
 import sys
 
 REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -144,6 +145,23 @@ def physical_limit(profile, h2d_bytes, d2h_bytes, kernel_s):
     return result
 
 
+def paper000_estimate(model_cli, profile_path, h2d_bytes, d2h_bytes, kernel_s):
+    """Paper 000's closed-form optimal stream count (eqs. 2/4 or 6/8), from the tuner's own code:
+    `overlap-model` prints it; the tuning report does not hold it. The workload is the traffic
+    table's, so halo and broadcast sections are not told apart (paper 000 sums them anyway)."""
+    result = subprocess.run(
+        [model_cli, "--profile", profile_path, "--h2d-bytes", "%d" % h2d_bytes,
+         "--d2h-bytes", "%d" % d2h_bytes, "--kernel-ms", repr(kernel_s * 1e3)],
+        capture_output=True, text=True)
+    for line in result.stdout.splitlines():
+        line = line.strip()
+        if line.startswith("paper 000") and "optimal nStreams" in line:
+            label, value = line.rsplit(None, 1)
+            return {"source": label, "streams": float(value)}
+    raise RuntimeError("%s printed no paper 000 estimate (rc %d): %s"
+                       % (model_cli, result.returncode, result.stderr.strip()))
+
+
 def is_lower_bound(candidate, mapped_is_lower_bound):
     """Whether a candidate's prediction is only a lower bound: the report's own flag where it
     has one (REPORT_LOWER_BOUND_FIELD), else the tuner's rule on the annotation's facts."""
@@ -169,7 +187,7 @@ def relative_error(predicted, measured):
     return (predicted - measured) / measured
 
 
-def summarize_app(app, pruned, exhaustive, profile, kernel_info):
+def summarize_app(app, pruned, exhaustive, profile, kernel_info, estimate_streams=None):
     row = {"app": app}
     if not pruned or not exhaustive or pruned.get("winner") is None \
             or exhaustive.get("winner") is None:
@@ -239,6 +257,9 @@ def summarize_app(app, pruned, exhaustive, profile, kernel_info):
         row["pick_vs_limit"] = row["pick_s"] / limit["limit_s"]
         row["fastest_vs_limit"] = row["fastest_s"] / limit["limit_s"]
         row["pick_vs_one_way_limit"] = row["pick_s"] / limit["one_way_limit_s"]
+        if estimate_streams and row["streams_count"]:
+            row["streams_count"]["paper000"] = estimate_streams(h2d_bytes, d2h_bytes,
+                                                                row["kernel_s"])
         # A check of the traffic table against the tuner's own model: Explicit's predicted
         # transfers (its prediction less t_E) should exceed the bytes at the one-way G only by the
         # fixed costs (L+o, a gap per extra copy, a launch), a few microseconds.
@@ -481,7 +502,8 @@ def render_markdown(summary):
         if not s:
             md.append("| %s | no Streams candidate measured |  |  |  |  |  |" % r["app"])
             continue
-        md.append("| %s | %d | %s | %s | %s | %s%s | not in the report |" % (
+        paper000 = s.get("paper000")
+        md.append("| %s | %d | %s | %s | %s | %s%s | %s |" % (
             r["app"], s["model_streams"], "–".join(str(n) for n in (
                 [s["measured_optimum_within_1pc"][0], s["measured_optimum_within_1pc"][-1]]
                 if len(s["measured_optimum_within_1pc"]) > 1
@@ -489,15 +511,18 @@ def render_markdown(summary):
             (" (%s)" % ", ".join(map(str, s["measured_optimum_within_1pc"]))
              if len(s["measured_optimum_within_1pc"]) > 2 else ""),
             ms(s["model_measured_s"]), ms(s["measured_s"]), ratio(s["loss"]),
-            "" if s["hit"] else " ✗"))
+            "" if s["hit"] else " ✗",
+            "%.1f" % paper000["streams"] if paper000 else "not in the report"))
     md.append("\nAmong the Streams candidates (every count and issue order the tuner enumerates) "
               "of the exhaustive run: the count the model (the tuner's pipeline simulation) "
               "predicts fastest, and the counts measured within 1 % of the fastest (paper 000 "
               "lists both ends when they differ by less than 1 %). Loss: the measured time at the "
               "model's count over the best measured. ✗: the model's count is not a measured "
-              "optimum. The paper's own closed form (eqs. 2/4, `paper000::optimal_streams` in "
-              "tuner/model, printed by `overlap-model`) is not in the tuning report (schema 1), "
-              "so this table cannot show it.\n")
+              "optimum. Paper 000 closed form: the paper's own optimum (eqs. 2/4 without implicit "
+              "synchronization: min(T/(T − t_E), √(T/t_sc)) for transfers T = h2d + d2h > t_E, "
+              "else √(T/t_sc)), as `overlap-model` computes it on the profile and the traffic "
+              "table (`--model-cli`; \"not in the report\" without it: the tuning report, schema 1, "
+              "does not hold it). Where T ≫ t_E, eq. 2 gives about 1.\n")
 
     md.append("## Paper 001 §VII in spirit: the implementation the model predicts best against "
               "the measured best\n")
@@ -559,13 +584,13 @@ def render_markdown(summary):
     return "\n".join(md) + "\n"
 
 
-def summarize(raw, apps=None, profile_file=None, command=""):
+def summarize(raw, apps=None, profile_file=None, command="", model_cli=None):
     apps = apps or find_apps(raw)
     rows = []
     profiles = {}
     for app in apps:
         pruned, exhaustive = load_report(raw, app, "pruned"), load_report(raw, app, "exhaustive")
-        profile = None
+        profile, path = None, None
         if exhaustive:
             path = profile_file or resolve_profile_path(exhaustive["profile"]["origin"])
             if path:
@@ -574,7 +599,11 @@ def summarize(raw, apps=None, profile_file=None, command=""):
                         profiles[path] = json.load(f)
                 profile = profiles[path]
         kernel_info = KERNELS.get(exhaustive["kernel"]["name"]) if exhaustive else None
-        rows.append(summarize_app(app, pruned, exhaustive, profile, kernel_info))
+        estimate = None
+        if model_cli and path:
+            def estimate(h2d, d2h, kernel_s, path=path):
+                return paper000_estimate(model_cli, path, h2d, d2h, kernel_s)
+        rows.append(summarize_app(app, pruned, exhaustive, profile, kernel_info, estimate))
     done = [r for r in rows if "missing" not in r]
     errors = error_summary(done)
     return {"schema": "overlap-bench-summary", "schema_version": 2, "raw_dir": raw,
@@ -590,10 +619,12 @@ def main(argv):
                         "(default: every folder of RAW_DIR with reports, sorted)")
     parser.add_argument("--profile", help="hardware profile JSON (default: each report's origin)")
     parser.add_argument("--command", help="the command to record (default: this one)")
+    parser.add_argument("--model-cli", help="overlap-model executable, for paper 000's "
+                        "closed-form stream count (the reports lack it)")
     args = parser.parse_args(argv)
     command = args.command or " ".join(["bench/summarize.py"] + argv)
     summary = summarize(args.raw_dir, args.apps.split(",") if args.apps else None, args.profile,
-                        command)
+                        command, args.model_cli)
     with open(args.prefix + ".json", "w") as f:
         json.dump(summary, f, indent=2)
         f.write("\n")

@@ -4,6 +4,7 @@
 #   scripts/pregenerate.sh .gpu-carry/generated   # here (Clang), before the device call
 #   OUT=... scripts/bench.sh run                  # on the GPU machine: build, test, tune, summarize
 #   scripts/bench.sh summarize RAW_DIR PREFIX     # anywhere: RAW_DIR's reports -> PREFIX.{md,json}
+#                                                 # (OVERLAP_MODEL_CLI=path/overlap-model: + paper 000's estimate)
 #
 # `run` builds the benchmark's tuner, checks every variant of every application against its CPU
 # reference (bench_apps_gpu_tests), then tunes each application and size twice, pruned and
@@ -44,6 +45,7 @@ run_benchmark() {
   cmake -S . -B $build -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
     -DOVERLAP_PREGENERATED_DIR="$PWD/.gpu-carry/generated" >"$raw/configure.log" 2>&1 &&
     cmake --build $build -j "$(nproc)" --target bench_apps_gpu_tests bench_apps_gpu_tests_tune \
+      overlap-model \
       >"$raw/build.log" 2>&1 || {
     tail -40 "$raw/configure.log" "$raw/build.log"
     tar -czf "$final_out/bench.tar.gz" -C "$(dirname "$raw")" bench
@@ -82,7 +84,7 @@ run_benchmark() {
     tar -czf "$final_out/bench.tar.gz" -C "$(dirname "$raw")" bench
   done
   if command -v python3 >/dev/null; then
-    summarize "$raw" "$raw/summary" && cp "$raw/summary.md" "$raw/summary.json" "$final_out/"
+    OVERLAP_MODEL_CLI=$build/tuner/overlap-model summarize "$raw" "$raw/summary" && cp "$raw/summary.md" "$raw/summary.json" "$final_out/"
   fi
   cp "$raw/summary.txt" "$final_out/"
   tar -czf "$final_out/bench.tar.gz" -C "$(dirname "$raw")" bench
@@ -90,13 +92,16 @@ run_benchmark() {
 
 # RAW_DIR/<app>/{pruned,exhaustive}/<kernel>.tuning.json -> PREFIX.md and PREFIX.json, the
 # applications in the order of APPS (bench/summarize.py; its definitions are in bench/README.md).
+# OVERLAP_MODEL_CLI=<overlap-model> adds paper 000's closed-form stream count, which the reports
+# lack.
 summarize() {
   local names=() entry
   for entry in "${APPS[@]}"; do names+=("${entry%%|*}"); done
-  local app_list
+  local app_list model=()
   app_list=$(IFS=,; echo "${names[*]}")
-  python3 bench/summarize.py "$1" "$2" --apps "$app_list" \
-    --command "scripts/bench.sh summarize $1 $2"
+  [ -x "${OVERLAP_MODEL_CLI:-}" ] && model=(--model-cli "$OVERLAP_MODEL_CLI")
+  python3 bench/summarize.py "$1" "$2" --apps "$app_list" "${model[@]}" \
+    --command "${OVERLAP_MODEL_CLI:+OVERLAP_MODEL_CLI=$OVERLAP_MODEL_CLI }scripts/bench.sh summarize $1 $2"
 }
 
 case "${1:-}" in

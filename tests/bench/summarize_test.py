@@ -102,9 +102,18 @@ class HandComputed(unittest.TestCase):
         profile = os.path.join(cls.tmp.name, "profile.json")
         with open(profile, "w") as f:
             json.dump(PROFILE, f)
-        cls.summary, cls.md = run_summary(raw, os.path.join(cls.tmp.name, "out"),
-                                          "--apps", "saxpy-small,sepia-small,saxpy-flagged,sepia-flagged,broken",
-                                          "--profile", profile)
+        # Stands in for overlap-model: logs its arguments, prints an estimate the way it does.
+        cls.model_log = os.path.join(cls.tmp.name, "model-args.log")
+        fake_model = os.path.join(cls.tmp.name, "fake-overlap-model")
+        with open(fake_model, "w") as f:
+            f.write("#!/bin/sh\necho \"$@\" >> '%s'\n"
+                    "echo 'papers stream-count estimates:'\n"
+                    "echo '  paper 000 eq. (2)/(4): optimal nStreams     3.5'\n" % cls.model_log)
+        os.chmod(fake_model, 0o755)
+        cls.summary, cls.md = run_summary(
+            raw, os.path.join(cls.tmp.name, "out"), "--apps",
+            "saxpy-small,sepia-small,saxpy-flagged,sepia-flagged,broken", "--profile", profile,
+            "--model-cli", fake_model)
         cls.rows = {r["app"]: r for r in cls.summary["rows"]}
 
     @classmethod
@@ -163,6 +172,17 @@ class HandComputed(unittest.TestCase):
         self.assertEqual(s["measured_optimum_within_1pc"], [4, 8])  # 1.505 <= 1.5 x 1.01
         self.assertTrue(s["hit"])
         self.assertAlmostEqual(s["loss"], 1.0)
+
+    def test_paper000_estimate_from_the_model_cli(self):
+        estimate = self.rows["saxpy-small"]["streams_count"]["paper000"]
+        self.assertEqual(estimate["streams"], 3.5)
+        self.assertEqual(estimate["source"], "paper 000 eq. (2)/(4): optimal nStreams")
+        with open(self.model_log) as f:
+            first_call = f.readline().split()
+        self.assertEqual(first_call[first_call.index("--h2d-bytes") + 1], "8000")
+        self.assertEqual(first_call[first_call.index("--d2h-bytes") + 1], "4000")
+        self.assertAlmostEqual(float(first_call[first_call.index("--kernel-ms") + 1]), 0.7)
+        self.assertIn("| 1.000 | 3.5 |", self.md)
 
     def test_model_error_per_variant(self):
         errors = self.summary["model_error_per_variant"]
@@ -262,6 +282,8 @@ class H200Fixture(unittest.TestCase):
             # Summary, limit, best per variant, the two papers' tables, the appendix heading.
             self.assertGreaterEqual(self.md.count("| %s |" % app), 5, app)
             self.assertIn("### %s" % app, self.md)
+        # Without --model-cli the closed form is missing, and the table says why.
+        self.assertIn("| not in the report |", self.md)
 
 
 if __name__ == "__main__":
