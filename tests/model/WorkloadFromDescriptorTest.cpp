@@ -57,6 +57,12 @@ TEST(WorkloadFromDescriptor, Saxpy) {
   EXPECT_EQ(workload.total_blocks, 0); // the descriptor has no launch geometry
   EXPECT_EQ(workload.mapped_narrowest_element_bytes, 4u);
   EXPECT_FALSE(mapped_prediction_is_lower_bound(workload));
+  // One width: x and y read, y written back as an in-out array (Hybrid copies it).
+  ASSERT_EQ(workload.mapped_bytes_by_width.size(), 1u);
+  EXPECT_EQ(workload.mapped_bytes_by_width[0].element_bytes, 4u);
+  EXPECT_DOUBLE_EQ(workload.mapped_bytes_by_width[0].read_bytes, 8000);
+  EXPECT_DOUBLE_EQ(workload.mapped_bytes_by_width[0].pure_output_bytes, 0);
+  EXPECT_DOUBLE_EQ(workload.mapped_bytes_by_width[0].inout_output_bytes, 4000);
 }
 
 // frame_histogram(int frames, int pixels, const unsigned char* video, unsigned int* histograms):
@@ -85,6 +91,19 @@ TEST(WorkloadFromDescriptor, ByteArraysMakeMappedALowerBound) {
   EXPECT_DOUBLE_EQ(workload.d2h_bytes, 4 * 256 * 4);
   EXPECT_EQ(workload.mapped_narrowest_element_bytes, 1u);
   EXPECT_TRUE(mapped_prediction_is_lower_bound(workload));
+  // The bytes by width, ascending: pixels read at 1 byte, bins written at 4.
+  ASSERT_EQ(workload.mapped_bytes_by_width.size(), 2u);
+  EXPECT_EQ(workload.mapped_bytes_by_width[0].element_bytes, 1u);
+  EXPECT_DOUBLE_EQ(workload.mapped_bytes_by_width[0].read_bytes, 400);
+  EXPECT_DOUBLE_EQ(workload.mapped_bytes_by_width[0].pure_output_bytes, 0);
+  EXPECT_EQ(workload.mapped_bytes_by_width[1].element_bytes, 4u);
+  EXPECT_DOUBLE_EQ(workload.mapped_bytes_by_width[1].read_bytes, 0);
+  EXPECT_DOUBLE_EQ(workload.mapped_bytes_by_width[1].pure_output_bytes, 4 * 256 * 4);
+  // A profile that prices each width makes the narrow-element prediction a real one.
+  HardwareProfile priced;
+  priced.mapped_by_width = {{1, 8e-11, 8e-11}, {4, 2e-11, 2e-11}};
+  EXPECT_FALSE(mapped_prediction_is_lower_bound(workload, priced));
+  EXPECT_TRUE(mapped_prediction_is_lower_bound(workload, HardwareProfile{}));
 }
 
 // matmul(int m, int n, int k, const float* a, const float* b, float* c):
@@ -118,6 +137,10 @@ TEST(WorkloadFromDescriptor, MatrixMultiplicationBroadcastsB) {
   EXPECT_EQ(workload.h2d_copies_per_chunk, 1);
   EXPECT_EQ(workload.explicit_h2d_copies, 2); // a's section and all of b
   EXPECT_DOUBLE_EQ(workload.mapped_read_factor, 1);
+  // The broadcast array's bytes are read bytes of its width too.
+  ASSERT_EQ(workload.mapped_bytes_by_width.size(), 1u);
+  EXPECT_DOUBLE_EQ(workload.mapped_bytes_by_width[0].read_bytes, (64.0 * 16 + 16.0 * 32) * 4);
+  EXPECT_DOUBLE_EQ(workload.mapped_bytes_by_width[0].pure_output_bytes, 64.0 * 32 * 4);
 }
 
 // buoydiff-like, range mode: buoy(int levels, int plane, const float* t, float* out) with

@@ -154,7 +154,8 @@ Prediction predict(const PerformanceModel& model, const HardwareProfile& profile
     prediction.rows.push_back(PredictedCandidate{
         candidate, model.predict_seconds(completed.profile, workload, candidate), false});
 
-  select_pruned_set(prediction, mapped_prediction_is_lower_bound(workload), options);
+  select_pruned_set(prediction, mapped_prediction_is_lower_bound(workload, completed.profile),
+                    options);
   return prediction;
 }
 

@@ -40,7 +40,7 @@ std::optional<long long> parse_integer(const std::string& text) {
 // What one option does with its value; an error message when the value is unusable.
 using OptionHandler = std::function<std::string(ModelCliOptions&, const std::string&)>;
 
-OptionHandler bytes_into(double Workload::*field) {
+OptionHandler bytes_into(double Workload::* field) {
   return [field](ModelCliOptions& options, const std::string& value) -> std::string {
     const std::optional<double> bytes = parse_byte_size(value);
     if (!bytes)

@@ -1,5 +1,7 @@
 #include "model/modern_model.h"
 
+#include "model/mapped_width_cost.h"
+
 #include <algorithm>
 
 namespace overlap::model {
@@ -67,6 +69,9 @@ std::vector<SimOp> mapped_operations(const HardwareProfile& profile, const Workl
   op.mapped_read_bytes = workload.h2d_bytes * workload.mapped_read_factor +
                          workload.broadcast_bytes * workload.mapped_broadcast_read_factor;
   op.mapped_write_bytes = workload.d2h_bytes;
+  op.mapped_read_seconds_per_byte = mapped_seconds_per_byte(profile, workload, MappedAccess::Read);
+  op.mapped_write_seconds_per_byte =
+      mapped_seconds_per_byte(profile, workload, MappedAccess::Write, MappedOutputs::All);
   return {op};
 }
 
@@ -84,6 +89,10 @@ std::vector<SimOp> pipelined_operations(const HardwareProfile& profile, const Wo
       map_outputs ? (workload.d2h_bytes - workload.inout_d2h_bytes) / chunks : 0;
   const double kernel_time =
       chunk_kernel_seconds(profile, workload, chunks) + profile.kernel_launch_s;
+  const double mapped_output_seconds_per_byte =
+      map_outputs
+          ? mapped_seconds_per_byte(profile, workload, MappedAccess::Write, MappedOutputs::PureOnly)
+          : 0.0;
 
   std::vector<SimOp> ops;
   std::vector<int> before_kernels;
@@ -100,6 +109,7 @@ std::vector<SimOp> pipelined_operations(const HardwareProfile& profile, const Wo
   auto run = [&](int c) {
     SimOp op = kernel(c, kernel_time);
     op.mapped_write_bytes = mapped_output;
+    op.mapped_write_seconds_per_byte = mapped_output_seconds_per_byte;
     op.waits_for = before_kernels;
     ops.push_back(op);
   };

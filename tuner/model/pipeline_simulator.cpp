@@ -291,7 +291,10 @@ private:
     const bool opposite_busy = active.all[1 - direction] > 0;
     double seconds_per_byte = link.seconds_per_byte;
     if (flow.kind == FlowKind::Mapped) {
-      seconds_per_byte = mapped_seconds_per_byte_[direction];
+      const SimOp& op = ops_[static_cast<std::size_t>(flow.op)];
+      const double own = direction == kToDevice ? op.mapped_read_seconds_per_byte
+                                                : op.mapped_write_seconds_per_byte;
+      seconds_per_byte = own > 0 ? own : mapped_seconds_per_byte_[direction];
       if (opposite_busy)
         seconds_per_byte *= link.bidirectional_seconds_per_byte / link.seconds_per_byte;
     } else {

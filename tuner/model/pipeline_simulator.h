@@ -58,6 +58,10 @@ struct SimOp {
   double compute_seconds = 0;
   double mapped_read_bytes = 0;
   double mapped_write_bytes = 0;
+  // What those bytes cost alone on the link, when the op's element widths price them differently
+  // from the device's full-line mapped G (mapped_width_cost.h); 0: the device's.
+  double mapped_read_seconds_per_byte = 0;
+  double mapped_write_seconds_per_byte = 0;
 
   // Indices of earlier operations (in the issue sequence) this one waits for through events,
   // besides the operations issued before it in its own stream.

@@ -1,5 +1,7 @@
 #include "model/workload.h"
 
+#include "model/mapped_width_cost.h"
+
 #include <cmath>
 
 namespace overlap::model {
@@ -56,12 +58,26 @@ std::string validate(const Workload& workload) {
   return {};
 }
 
+namespace {
+
+bool unknown_broadcast_rereads(const Workload& workload) {
+  return workload.broadcast_bytes > 0 && !workload.mapped_broadcast_reads_known;
+}
+
+bool partial_lines(const Workload& workload) {
+  return workload.mapped_narrowest_element_bytes > 0 &&
+         workload.mapped_narrowest_element_bytes < kMappedFullLineElementBytes;
+}
+
+} // namespace
+
 bool mapped_prediction_is_lower_bound(const Workload& workload) {
-  const bool unknown_rereads =
-      workload.broadcast_bytes > 0 && !workload.mapped_broadcast_reads_known;
-  const bool partial_lines = workload.mapped_narrowest_element_bytes > 0 &&
-                             workload.mapped_narrowest_element_bytes < kMappedFullLineElementBytes;
-  return unknown_rereads || partial_lines;
+  return unknown_broadcast_rereads(workload) || partial_lines(workload);
+}
+
+bool mapped_prediction_is_lower_bound(const Workload& workload, const HardwareProfile& profile) {
+  return unknown_broadcast_rereads(workload) ||
+         (partial_lines(workload) && !mapped_widths_priced(profile, workload));
 }
 
 } // namespace overlap::model

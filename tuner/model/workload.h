@@ -4,6 +4,8 @@
 // from its options, the tests by hand.
 #pragma once
 
+#include "overlap/hardware_profile.h"
+
 #include <cstddef>
 #include <string>
 #include <vector>
@@ -97,6 +99,9 @@ constexpr std::size_t kMappedFullLineElementBytes = 4;
 // Whether the model's Mapped time for this workload is a lower bound only: broadcast inputs with
 // unknown re-reads, or mapped arrays narrower than kMappedFullLineElementBytes (see above).
 bool mapped_prediction_is_lower_bound(const Workload& workload);
+// The same on a given profile: narrow elements make Mapped a lower bound only when the profile
+// cannot price them (no per-width costs, or a workload that does not say its widths).
+bool mapped_prediction_is_lower_bound(const Workload& workload, const HardwareProfile& profile);
 
 // The number of chunks a pipelined variant makes with `streams` streams: one per stream, but
 // never more than the partition extent (the runtime never launches an empty chunk).

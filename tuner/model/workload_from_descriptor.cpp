@@ -34,6 +34,19 @@ double halo_bytes_per_boundary(const KernelDescriptor& descriptor, ArgPointers a
   return std::max(0.0, (chunked_bytes - whole_bytes) / static_cast<double>(chunks - 1));
 }
 
+// The entry of `width` in the workload's per-width bytes, kept in ascending width order.
+MappedBytesOfWidth& bytes_of_width(Workload& workload, std::size_t width) {
+  std::vector<MappedBytesOfWidth>& widths = workload.mapped_bytes_by_width;
+  auto at = std::find_if(widths.begin(), widths.end(),
+                         [&](const MappedBytesOfWidth& w) { return w.element_bytes >= width; });
+  if (at == widths.end() || at->element_bytes != width) {
+    MappedBytesOfWidth entry;
+    entry.element_bytes = width;
+    at = widths.insert(at, entry);
+  }
+  return *at;
+}
+
 } // namespace
 
 Workload workload_from_descriptor(const KernelDescriptor& descriptor, ArgPointers args,
@@ -57,8 +70,10 @@ Workload workload_from_descriptor(const KernelDescriptor& descriptor, ArgPointer
       // The whole array, sent once: only inputs have this form (the generator rejects outputs
       // without a chunked section).
       if (reads(array.direction)) {
-        workload.broadcast_bytes +=
+        const double whole =
             static_cast<double>(std::max(0LL, extent)) * static_cast<double>(array.element_size);
+        workload.broadcast_bytes += whole;
+        bytes_of_width(workload, array.element_size).read_bytes += whole;
         ++broadcast_sections;
       }
       continue;
@@ -69,20 +84,27 @@ Workload workload_from_descriptor(const KernelDescriptor& descriptor, ArgPointer
       if (!descriptor.section_is_chunked(a, s)) {
         if (reads(array.direction)) {
           workload.broadcast_bytes += whole;
+          bytes_of_width(workload, array.element_size).read_bytes += whole;
           ++broadcast_sections;
         }
         continue;
       }
       if (reads(array.direction)) {
         workload.h2d_bytes += whole;
+        bytes_of_width(workload, array.element_size).read_bytes += whole;
         workload.halo_bytes_per_boundary += halo_bytes_per_boundary(
             descriptor, args, a, s, partition, extent, array.element_size, whole);
         ++chunked_inputs;
       }
       if (writes(array.direction)) {
         workload.d2h_bytes += whole;
-        if (array.direction == Direction::InOut)
+        MappedBytesOfWidth& width = bytes_of_width(workload, array.element_size);
+        if (array.direction == Direction::InOut) {
           workload.inout_d2h_bytes += whole;
+          width.inout_output_bytes += whole;
+        } else {
+          width.pure_output_bytes += whole;
+        }
         ++chunked_outputs;
       }
     }
