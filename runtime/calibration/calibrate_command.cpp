@@ -96,6 +96,11 @@ void print_profile_summary(const HardwareProfile& p, std::ostream& out) {
         << (d.bidirectional_seconds_per_byte > 0
                 ? format("%.2f GB/s", 1e-9 / d.bidirectional_seconds_per_byte)
                 : "?")
+        << (d.bidirectional_slow_seconds_per_byte > 0
+                ? format(" (fast mode; slow mode %.2f GB/s",
+                         1e-9 / d.bidirectional_slow_seconds_per_byte) +
+                      format(" in %.0f %% of repeats)", 100 * d.bidirectional_slow_share)
+                : std::string())
         << ", pageable "
         << (d.pageable_seconds_per_byte > 0
                 ? format("%.2f GB/s", 1e-9 / d.pageable_seconds_per_byte)
@@ -117,7 +122,18 @@ void print_profile_summary(const HardwareProfile& p, std::ostream& out) {
       << (p.mapped_write_seconds_per_byte > 0
               ? format("%.2f GB/s", 1e-9 / p.mapped_write_seconds_per_byte)
               : "?")
-      << "\n  kernel launch " << format("%.2f us", p.kernel_launch_s * 1e6) << ", stream sync "
+      << "\n";
+  if (!p.mapped_by_width.empty()) {
+    out << "  mapped by element width (read / write):";
+    for (const MappedWidthCost& w : p.mapped_by_width)
+      out << " " << w.element_bytes << " B "
+          << (w.read_seconds_per_byte > 0 ? format("%.2f", 1e-9 / w.read_seconds_per_byte) : "?")
+          << " / "
+          << (w.write_seconds_per_byte > 0 ? format("%.2f", 1e-9 / w.write_seconds_per_byte) : "?")
+          << " GB/s;";
+    out << "\n";
+  }
+  out << "  kernel launch " << format("%.2f us", p.kernel_launch_s * 1e6) << ", stream sync "
       << format("%.2f us", p.stream_sync_s * 1e6) << ", t_sc "
       << format("%.2f us", p.stream_overhead_s * 1e6) << "\n";
 }
@@ -149,6 +165,8 @@ int finish_profile(const CalibrateOptions& options, ProfileEstimate& estimate, s
   print_measurements(estimate, out);
   out << "\n";
   print_profile_summary(profile, out);
+  for (const std::string& notice : estimate.notices)
+    out << notice << "\n";
   if (!estimate.acceptable()) {
     log << "\noverlap-calibrate: " << estimate.problems.size() << " fit(s) are poor:\n";
     for (const std::string& problem : estimate.problems)

@@ -84,6 +84,67 @@ __global__ void mapped_traffic_kernel(uint4* data, std::size_t vectors, unsigned
   }
 }
 
+// What a read folds in and a write stores, per element type: cheap, and different per element
+// and pass so neither the loads nor the stores can be elided.
+__device__ unsigned long long fold(unsigned char v) {
+  return v;
+}
+__device__ unsigned long long fold(unsigned short v) {
+  return v;
+}
+__device__ unsigned long long fold(unsigned int v) {
+  return v;
+}
+__device__ unsigned long long fold(unsigned long long v) {
+  return v;
+}
+__device__ unsigned long long fold(uint4 v) {
+  return (static_cast<unsigned long long>(v.x) << 32 | v.y) ^
+         (static_cast<unsigned long long>(v.z) << 32 | v.w);
+}
+
+template <class T> __device__ T element_value(std::size_t i) {
+  return static_cast<T>(i * 2654435761u);
+}
+template <> __device__ uint4 element_value<uint4>(std::size_t i) {
+  const unsigned value = static_cast<unsigned>(i);
+  return make_uint4(value, value ^ 0x5a5a5a5au, ~value, value * 2654435761u);
+}
+
+template <class T, MappedAccess kAccess>
+__global__ void mapped_width_kernel(T* data, std::size_t count, unsigned long long* sink) {
+  __shared__ unsigned long long block_fold;
+  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
+  unsigned long long folded = 0;
+  for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < count;
+       i += stride) {
+    if (kAccess == MappedAccess::Write)
+      data[i] = element_value<T>(i);
+    else
+      folded ^= fold(data[i]) + i;
+  }
+  if (kAccess == MappedAccess::Read) {
+    if (threadIdx.x == 0)
+      block_fold = 0;
+    __syncthreads();
+    atomicXor(&block_fold, folded);
+    __syncthreads();
+    if (threadIdx.x == 0)
+      sink[blockIdx.x] = block_fold;
+  }
+}
+
+template <class T> void launch_width(const MappedWidthTraffic& t, cudaStream_t stream) {
+  T* data = static_cast<T*>(t.mapped);
+  const std::size_t count = t.bytes / sizeof(T);
+  if (t.access == MappedAccess::Write)
+    mapped_width_kernel<T, MappedAccess::Write>
+        <<<t.blocks, kMappedKernelThreads, 0, stream>>>(data, count, t.sink);
+  else
+    mapped_width_kernel<T, MappedAccess::Read>
+        <<<t.blocks, kMappedKernelThreads, 0, stream>>>(data, count, t.sink);
+}
+
 // The launch's own error, reported at the line of the launch.
 Status launch_status(const char* launch, int line) {
   const cudaError_t error = cudaGetLastError();
@@ -126,6 +187,36 @@ Status launch_mapped_traffic(const MappedTraffic& t, cudaStream_t stream) {
       static_cast<uint4*>(t.mapped), vectors, tail, tail_bytes, t.sink, t.stop, t.timed_out,
       t.timeout_ns);
   return launch_status("mapped_traffic_kernel<Read><<<blocks, 256, 0, stream>>>", __LINE__);
+}
+
+Status launch_mapped_width_traffic(const MappedWidthTraffic& t, cudaStream_t stream) {
+  if (t.element_bytes <= 0 || t.bytes % static_cast<std::size_t>(t.element_bytes) != 0)
+    return Status{cudaErrorInvalidValue,
+                  "launch_mapped_width_traffic: bytes is not a multiple of the element width",
+                  __FILE__, __LINE__};
+  forget_reported_errors();
+  switch (t.element_bytes) {
+  case 1:
+    launch_width<unsigned char>(t, stream);
+    break;
+  case 2:
+    launch_width<unsigned short>(t, stream);
+    break;
+  case 4:
+    launch_width<unsigned int>(t, stream);
+    break;
+  case 8:
+    launch_width<unsigned long long>(t, stream);
+    break;
+  case 16:
+    launch_width<uint4>(t, stream);
+    break;
+  default:
+    return Status{cudaErrorInvalidValue,
+                  "launch_mapped_width_traffic: element width is not 1, 2, 4, 8 or 16 bytes",
+                  __FILE__, __LINE__};
+  }
+  return launch_status("mapped_width_kernel<T, access><<<blocks, 256, 0, stream>>>", __LINE__);
 }
 
 } // namespace overlap::calibration

@@ -40,6 +40,20 @@ struct MappedTraffic {
 };
 Status launch_mapped_traffic(const MappedTraffic& traffic, cudaStream_t stream);
 
+// One pass over `bytes` of mapped host memory in elements of `element_bytes` (1, 2, 4, 8 or 16),
+// thread i of the grid touching element i, then i + grid size, ...: a warp asks for 32
+// consecutive elements at once, as `out[i] = f(in[i])` over uchar, short, float, double or float4
+// does. Reads are folded into sink[blockIdx.x]. `bytes` must be a multiple of the width.
+struct MappedWidthTraffic {
+  MappedAccess access = MappedAccess::Read;
+  int element_bytes = 16;
+  void* mapped = nullptr;
+  std::size_t bytes = 0;
+  unsigned long long* sink = nullptr;
+  int blocks = 1;
+};
+Status launch_mapped_width_traffic(const MappedWidthTraffic& traffic, cudaStream_t stream);
+
 constexpr int kMappedKernelThreads = 256;
 
 } // namespace overlap::calibration

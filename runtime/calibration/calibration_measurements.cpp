@@ -11,8 +11,9 @@ using nlohmann::ordered_json;
 namespace {
 
 constexpr const char* kSchema = "overlap.calibration-measurements";
-// Version 2 adds the bidirectional piece series; version 1 records are read without them.
-constexpr int kVersion = 2;
+// Version 2 adds the bidirectional piece series, version 3 the mapped kernels per element width;
+// older records are read without them.
+constexpr int kVersion = 3;
 
 ordered_json series_to_json(const Series& series) {
   return ordered_json{{"x", series.x}, {"seconds", series.seconds}};
@@ -90,6 +91,12 @@ std::string measurements_to_json(const CalibrationMeasurements& m) {
   out["device_to_host"] = direction_to_json(m.device_to_host);
   out["mapped_read_sizes"] = series_to_json(m.mapped_read_sizes);
   out["mapped_write_sizes"] = series_to_json(m.mapped_write_sizes);
+  ordered_json by_width = ordered_json::array();
+  for (const MappedWidthSeries& w : m.mapped_by_width)
+    by_width.push_back(ordered_json{{"element_bytes", w.element_bytes},
+                                    {"read_sizes", series_to_json(w.read_sizes)},
+                                    {"write_sizes", series_to_json(w.write_sizes)}});
+  out["mapped_by_width"] = by_width;
   out["kernel_launch_seconds"] = m.kernel_launch_seconds;
   out["launch_sync_seconds"] = m.launch_sync_seconds;
   out["stream_rounds"] = series_to_json(m.stream_rounds);
@@ -123,6 +130,15 @@ std::string measurements_from_json(const std::string& text, const std::string& o
     m.device_to_host = direction_from_json(j.at("device_to_host"), version);
     m.mapped_read_sizes = series_from_json(j.at("mapped_read_sizes"));
     m.mapped_write_sizes = series_from_json(j.at("mapped_write_sizes"));
+    if (version >= 3) {
+      for (const ordered_json& w : j.at("mapped_by_width")) {
+        MappedWidthSeries width;
+        width.element_bytes = w.at("element_bytes").get<int>();
+        width.read_sizes = series_from_json(w.at("read_sizes"));
+        width.write_sizes = series_from_json(w.at("write_sizes"));
+        m.mapped_by_width.push_back(std::move(width));
+      }
+    }
     m.kernel_launch_seconds = j.at("kernel_launch_seconds").get<std::vector<double>>();
     m.launch_sync_seconds = j.at("launch_sync_seconds").get<std::vector<double>>();
     m.stream_rounds = series_from_json(j.at("stream_rounds"));

@@ -47,16 +47,25 @@ struct DeviceIdentity {
   bool implicit_synchronization = false;
 };
 
+// A kernel reading and one writing mapped host memory with elements of one width, each thread
+// touching consecutive elements (record version 3).
+struct MappedWidthSeries {
+  int element_bytes = 0;
+  Series read_sizes;
+  Series write_sizes;
+};
+
 struct CalibrationMeasurements {
   DeviceIdentity device;
   DirectionMeasurements host_to_device;
   DirectionMeasurements device_to_host;
-  Series mapped_read_sizes;                  // a kernel reading mapped host memory
-  Series mapped_write_sizes;                 // a kernel writing mapped host memory
-  std::vector<double> kernel_launch_seconds; // per launch, one value per repeat
-  std::vector<double> launch_sync_seconds;   // per launch + synchronize, one value per repeat
-  Series stream_rounds;                      // x = streams of a minimal streamed round: t_sc
-  std::vector<std::string> skipped;          // optional measurements that failed, and why
+  Series mapped_read_sizes;                       // a kernel reading mapped host memory
+  Series mapped_write_sizes;                      // a kernel writing mapped host memory
+  std::vector<MappedWidthSeries> mapped_by_width; // widths ascending; empty before version 3
+  std::vector<double> kernel_launch_seconds;      // per launch, one value per repeat
+  std::vector<double> launch_sync_seconds;        // per launch + synchronize, one value per repeat
+  Series stream_rounds;                           // x = streams of a minimal streamed round: t_sc
+  std::vector<std::string> skipped;               // optional measurements that failed, and why
 };
 
 std::string measurements_to_json(const CalibrationMeasurements& measurements);

@@ -60,6 +60,7 @@ CalibrationPlan CalibrationPlan::standard() {
   plan.pageable_bytes = doubling_bytes(16 * kMiB, 128 * kMiB);
   plan.with_mapped_bytes = doubling_bytes(16 * kMiB, 64 * kMiB);
   plan.mapped_kernel_bytes = doubling_bytes(16 * kMiB, 256 * kMiB);
+  plan.mapped_element_bytes = doubling_counts(1, 16);
   plan.stream_counts = doubling_counts(1, 64);
   return plan;
 }
@@ -74,6 +75,7 @@ CalibrationPlan CalibrationPlan::quick() {
   plan.pageable_bytes = doubling_bytes(1 * kMiB, 4 * kMiB);
   plan.with_mapped_bytes = doubling_bytes(1 * kMiB, 4 * kMiB);
   plan.mapped_kernel_bytes = doubling_bytes(1 * kMiB, 8 * kMiB);
+  plan.mapped_element_bytes = doubling_counts(1, 16);
   plan.launch_count = 256;
   plan.launch_sync_count = 64;
   plan.stream_counts = doubling_counts(1, 8);

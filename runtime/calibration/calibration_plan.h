@@ -20,6 +20,7 @@ struct CalibrationPlan {
   std::vector<std::size_t> with_mapped_bytes;   // G while a mapped kernel runs the other way
   std::size_t with_mapped_kernel_factor = 4;    // the kernel moves this many times the copy
   std::vector<std::size_t> mapped_kernel_bytes; // mapped read/write bandwidth
+  std::vector<int> mapped_element_bytes;        // widths of the per-width mapped kernels
   int launch_count = 4096;                      // empty kernels per launch-overhead sample
   int launch_sync_count = 1024;                 // launch + synchronize pairs per sample
   std::vector<int> stream_counts;               // t_sc: streams used by a minimal round

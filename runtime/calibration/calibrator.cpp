@@ -154,7 +154,7 @@ LinkBenchLimits limits_for(const CalibrationPlan& plan, const AccuracyPlan* accu
 Status measure_link(LinkBench& bench, const CalibrationPlan& plan, const Progress& progress,
                     CalibrationMeasurements* m) {
   const int steps_per_direction = 6;
-  Steps steps(progress, 2 * steps_per_direction + 7, &m->skipped);
+  Steps steps(progress, 2 * steps_per_direction + 8, &m->skipped);
   const TransferDirection directions[] = {TransferDirection::HostToDevice,
                                           TransferDirection::DeviceToHost};
   const std::string repeats = " x " + std::to_string(plan.repeats) + " repeats";
@@ -243,6 +243,30 @@ Status measure_link(LinkBench& bench, const CalibrationPlan& plan, const Progres
               write ? &m->mapped_write_sizes : &m->mapped_read_sizes);
         }));
   }
+
+  OVERLAP_TRY(steps.optional(
+      "mapped read and write kernels per element width (" +
+          std::to_string(plan.mapped_element_bytes.size()) +
+          " widths): " + std::to_string(plan.mapped_kernel_bytes.size()) + " sizes" + repeats,
+      [&] {
+        // Filled only when every width succeeded, so a skipped step leaves no partial list.
+        std::vector<MappedWidthSeries> widths;
+        for (int element_bytes : plan.mapped_element_bytes) {
+          MappedWidthSeries width;
+          width.element_bytes = element_bytes;
+          for (const bool write : {false, true})
+            OVERLAP_TRY(measure_series(
+                as_doubles(plan.mapped_kernel_bytes), plan.warmup, plan.repeats,
+                [&](double x, double* s) {
+                  return bench.mapped_width_kernel(write, element_bytes,
+                                                   static_cast<std::size_t>(x), s);
+                },
+                write ? &width.write_sizes : &width.read_sizes));
+          widths.push_back(std::move(width));
+        }
+        m->mapped_by_width = std::move(widths);
+        return Status::success();
+      }));
 
   for (TransferDirection direction : directions) {
     DirectionMeasurements& d =

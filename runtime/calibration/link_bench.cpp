@@ -317,6 +317,26 @@ Status LinkBench::mapped_kernel(bool write, std::size_t bytes, double* seconds) 
   return elapsed_seconds(start_, end_first_, seconds);
 }
 
+Status LinkBench::mapped_width_kernel(bool write, int element_bytes, std::size_t bytes,
+                                      double* seconds) {
+  if (bytes > limits_.max_bytes)
+    return Status{cudaErrorInvalidValue, "LinkBench::mapped_width_kernel: beyond the buffers",
+                  __FILE__, __LINE__};
+  cudaStream_t stream = pool_.stream(0);
+  OVERLAP_CUDA_TRY(cudaEventRecord(start_.get(), stream));
+  MappedWidthTraffic traffic;
+  traffic.access = write ? MappedAccess::Write : MappedAccess::Read;
+  traffic.element_bytes = element_bytes;
+  traffic.mapped = write ? host_out_mapped_ : host_in_mapped_;
+  traffic.bytes = bytes;
+  traffic.sink = sink_;
+  traffic.blocks = mapped_blocks_;
+  OVERLAP_TRY(launch_mapped_width_traffic(traffic, stream));
+  OVERLAP_CUDA_TRY(cudaEventRecord(end_first_.get(), stream));
+  OVERLAP_CUDA_TRY(cudaEventSynchronize(end_first_.get()));
+  return elapsed_seconds(start_, end_first_, seconds);
+}
+
 Status LinkBench::launch_overhead(int launches, double* seconds_per_launch) {
   cudaStream_t stream = pool_.stream(0);
   const Clock::time_point begin = Clock::now();

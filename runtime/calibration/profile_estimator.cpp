@@ -1,11 +1,15 @@
 #include "profile_estimator.h"
 
+#include "two_rate_link.h"
+
 #include "overlap/sample_stats.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <functional>
 #include <limits>
+#include <utility>
 
 namespace overlap::calibration {
 
@@ -201,14 +205,31 @@ public:
                                     d.piece_message_bytes, thresholds_.piece_fit, true);
     link->gap_s = one_way.gap_s;
     link->gap_min_piece_bytes = one_way.min_piece_bytes;
+    // A link that switches between two rates is fitted in its fast mode: the medians of a mix
+    // of both rates follow no line, and the fast rate is the one the link returns to (the
+    // first H100 run saw only it). The slow rate and its share are recorded with it.
+    const TwoRateLink modes = detect_two_rates(d.bidirectional_sizes, latency);
+    const std::string busy_g = name + ".bidirectional_seconds_per_byte";
     link->bidirectional_seconds_per_byte = std::max(
-        0.0, fitted_slope(name + ".bidirectional_seconds_per_byte",
-                          "G over sizes with the other direction busy", "s/B",
-                          d.bidirectional_sizes, by_ratio, thresholds_.bidirectional_fit, false));
+        0.0, fitted_slope(busy_g,
+                          modes.detected ? "G over sizes with the other direction busy, fast mode"
+                                         : "G over sizes with the other direction busy",
+                          "s/B",
+                          modes.detected ? fast_mode_series(d.bidirectional_sizes, latency)
+                                         : d.bidirectional_sizes,
+                          by_ratio, thresholds_.bidirectional_fit, false));
+    if (modes.detected)
+      two_rates(name, modes, link);
+    std::vector<Series> busy_pieces = d.bidirectional_pieces;
+    if (modes.detected)
+      for (Series& series : busy_pieces)
+        series = fast_mode_series(series, latency);
     const GapEstimate busy =
-        gap(name + ".bidirectional_gap_s", "g over piece counts with the other direction busy",
-            d.bidirectional_pieces, d.bidirectional_piece_message_bytes,
-            thresholds_.bidirectional_piece_fit, false);
+        gap(name + ".bidirectional_gap_s",
+            modes.detected ? "g over piece counts with the other direction busy, fast mode"
+                           : "g over piece counts with the other direction busy",
+            busy_pieces, d.bidirectional_piece_message_bytes, thresholds_.bidirectional_piece_fit,
+            false);
     link->bidirectional_gap_s = busy.gap_s;
     link->bidirectional_gap_min_piece_bytes = busy.min_piece_bytes;
     link->pageable_seconds_per_byte = std::max(
@@ -218,6 +239,30 @@ public:
         0.0,
         fitted_slope(name + ".with_mapped_seconds_per_byte", "G over sizes against mapped traffic",
                      "s/B", d.with_mapped_sizes, by_ratio, thresholds_.with_mapped_fit, false));
+  }
+
+  // Records the slow mode of a two-rate link: its rate (the median of the slow repeats, not a
+  // fit: long copies mix both rates) and the share of the repeats that ran at it.
+  void two_rates(const std::string& name, const TwoRateLink& modes, LinkDirection* link) {
+    link->bidirectional_slow_seconds_per_byte = 1 / modes.slow_rate;
+    link->bidirectional_slow_share = modes.slow_share;
+    ProfileMeasurement slow;
+    slow.quantity = name + ".bidirectional_seconds_per_byte.slow_mode";
+    slow.unit = "s/B";
+    slow.value = slow.min = slow.max = 1 / modes.slow_rate;
+    slow.repeats = modes.slow_repeats;
+    estimate_.profile.measurements.push_back(slow);
+    const std::string line = "bidirectional " + name + ": " + modes.describe();
+    estimate_.notices.push_back(line);
+    char text[400];
+    std::snprintf(text, sizeof(text),
+                  " bidirectional %s: the link ran at two rates (%d of %d sizes split, gap up to "
+                  "%.2fx): %.1f GB/s and %.1f GB/s in %.0f %% of %d repeats; G is fitted on the "
+                  "fast repeats and the slow rate is bidirectional_slow_seconds_per_byte.",
+                  name.c_str(), modes.split_sizes, modes.sizes, modes.largest_gap_ratio,
+                  modes.fast_rate * 1e-9, modes.slow_rate * 1e-9, 100 * modes.slow_share,
+                  modes.repeats);
+    estimate_.profile.notes += text;
   }
 
   // The free least-squares line over the sizes, for comparison with the paper's estimator: its
@@ -336,6 +381,48 @@ public:
     profile->mapped_write_seconds_per_byte = std::max(
         0.0, fitted_slope("mapped.write_seconds_per_byte", "mapped write kernel over sizes", "s/B",
                           m.mapped_write_sizes, line, thresholds_.mapped_kernel_fit, false));
+    mapped_by_width(m, profile);
+  }
+
+  void mapped_by_width(const CalibrationMeasurements& m, HardwareProfile* profile) {
+    const SeriesFit line = fit_line;
+    for (const MappedWidthSeries& w : m.mapped_by_width) {
+      const std::string prefix = "mapped.by_width." + std::to_string(w.element_bytes) + "B.";
+      const std::string what =
+          " kernel over sizes, " + std::to_string(w.element_bytes) + "-byte elements";
+      MappedWidthCost cost;
+      cost.element_bytes = w.element_bytes;
+      cost.read_seconds_per_byte =
+          std::max(0.0, fitted_slope(prefix + "read_seconds_per_byte", "mapped read" + what, "s/B",
+                                     w.read_sizes, line, thresholds_.mapped_kernel_fit, false));
+      cost.write_seconds_per_byte = std::max(
+          0.0, fitted_slope(prefix + "write_seconds_per_byte", "mapped write" + what, "s/B",
+                            w.write_sizes, line, thresholds_.mapped_kernel_fit, false));
+      profile->mapped_by_width.push_back(cost);
+      if (w.element_bytes == 16)
+        compare_with_vector_kernels(cost, *profile);
+    }
+  }
+
+  // The 16-byte row measures what the mapped read/write kernels measure, with another kernel;
+  // a difference beyond the fits' own tolerance means one of them does not measure the link.
+  void compare_with_vector_kernels(const MappedWidthCost& cost, const HardwareProfile& profile) {
+    const std::pair<const char*, std::pair<double, double>> pairs[] = {
+        {"read", {cost.read_seconds_per_byte, profile.mapped_read_seconds_per_byte}},
+        {"write", {cost.write_seconds_per_byte, profile.mapped_write_seconds_per_byte}}};
+    for (const auto& [access, values] : pairs) {
+      if (values.first <= 0 || values.second <= 0)
+        continue;
+      const double difference = std::fabs(values.first - values.second) / values.second;
+      if (difference <= thresholds_.mapped_kernel_fit.max_relative_residual)
+        continue;
+      char text[300];
+      std::snprintf(text, sizeof(text),
+                    "mapped.by_width.16B.%s_seconds_per_byte: %.2f GB/s differs by %.1f %% from "
+                    "mapped.%s_seconds_per_byte (%.2f GB/s), which measures the same access",
+                    access, 1e-9 / values.first, 100 * difference, access, 1e-9 / values.second);
+      problem(text);
+    }
   }
 
 private:

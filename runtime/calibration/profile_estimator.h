@@ -24,6 +24,9 @@ struct ProfileEstimate {
   std::vector<FitReport> fits;
   // Each names the quantity and why it is not trustworthy; a profile is written only when empty.
   std::vector<std::string> problems;
+  // What the user should know that is no problem, one line each, e.g. "bidirectional
+  // host_to_device: two rates, 49.8 GB/s (64 % of repeats) and 25.1 GB/s (36 %)".
+  std::vector<std::string> notices;
 
   bool acceptable() const { return problems.empty(); }
 };
@@ -39,7 +42,11 @@ struct ProfileEstimate {
 //    least half of the points and the largest piece count remain) and the piece size where it fits
 //    is stored as g's domain of validity. The bidirectional g: the same, with the other direction
 //    busy throughout.
-//  - bidirectional and with-mapped G: as G, with the same L+o.
+//  - bidirectional and with-mapped G: as G, with the same L+o. When the bidirectional copies ran
+//    at two rates (two_rate_link.h), G and g are fitted on the fast repeats, judged there, and
+//    the slow rate and its share are stored beside them.
+//  - mapped cost per element width: like mapped read/write, per width; the 16-byte row must agree
+//    with the mapped read/write kernels within their fit requirement.
 //  - pageable G, mapped read/write and t_sc: slope of a free least-squares line.
 //  - kernel launch: median; stream sync: median of launch + synchronize minus the launch.
 // Missing series leave their parameter 0 ("not known") without a problem, except L+o and G.

@@ -37,9 +37,9 @@ TEST_F(QuickCalibration, MeasuresFitsAndWritesAReadableProfile) {
   CalibrationMeasurements m;
   m.device = identity_of(device, today_utc());
   int progress_lines = 0;
-  OVERLAP_ASSERT_OK(measure_link(
-      *bench_, plan_, [&](const std::string&) { ++progress_lines; }, &m));
-  EXPECT_GE(progress_lines, 2 * 17) << "every step reports its start and end";
+  OVERLAP_ASSERT_OK(
+      measure_link(*bench_, plan_, [&](const std::string&) { ++progress_lines; }, &m));
+  EXPECT_GE(progress_lines, 2 * 20) << "every step reports its start and end";
   EXPECT_EQ(m.host_to_device.one_byte_seconds.size(),
             static_cast<std::size_t>(plan_.latency_repeats));
   ASSERT_EQ(m.device_to_host.sizes.x.size(), plan_.size_bytes.size());
@@ -56,10 +56,21 @@ TEST_F(QuickCalibration, MeasuresFitsAndWritesAReadableProfile) {
     EXPECT_LT(d->seconds_per_byte, 1e-9);
   }
   EXPECT_GT(estimate.profile.kernel_launch_s, 0.0);
+  ASSERT_EQ(m.mapped_by_width.size(), plan_.mapped_element_bytes.size()) << "no width skipped";
+  ASSERT_EQ(estimate.profile.mapped_by_width.size(), plan_.mapped_element_bytes.size());
+  for (const MappedWidthCost& w : estimate.profile.mapped_by_width) {
+    SCOPED_TRACE(std::to_string(w.element_bytes) + "-byte elements");
+    // Mapped traffic crosses the host link: slower than 1000 GB/s, faster than 0.1 GB/s.
+    EXPECT_GT(w.read_seconds_per_byte, 1e-12);
+    EXPECT_LT(w.read_seconds_per_byte, 1e-8);
+    EXPECT_GT(w.write_seconds_per_byte, 1e-12);
+    EXPECT_LT(w.write_seconds_per_byte, 1e-8);
+  }
   HardwareProfile read;
   ASSERT_TRUE(profile_from_json(profile_to_json(estimate.profile), "quick", &read).ok());
   EXPECT_EQ(read.device_name, device.name);
   EXPECT_EQ(read.host_to_device.seconds_per_byte, estimate.profile.host_to_device.seconds_per_byte);
+  EXPECT_EQ(read.mapped_by_width.size(), estimate.profile.mapped_by_width.size());
   for (const std::string& problem : estimate.problems)
     std::cout << "quick plan fit note: " << problem << "\n"; // informative, not a failure
 }

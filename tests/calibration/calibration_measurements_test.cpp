@@ -36,6 +36,12 @@ TEST(CalibrationMeasurements, RoundTripsThroughJson) {
             original.host_to_device.bidirectional_piece_message_bytes);
   expect_same(read.device_to_host.with_mapped_sizes, original.device_to_host.with_mapped_sizes);
   expect_same(read.mapped_write_sizes, original.mapped_write_sizes);
+  ASSERT_EQ(read.mapped_by_width.size(), 5u);
+  for (std::size_t i = 0; i < read.mapped_by_width.size(); ++i) {
+    EXPECT_EQ(read.mapped_by_width[i].element_bytes, original.mapped_by_width[i].element_bytes);
+    expect_same(read.mapped_by_width[i].read_sizes, original.mapped_by_width[i].read_sizes);
+    expect_same(read.mapped_by_width[i].write_sizes, original.mapped_by_width[i].write_sizes);
+  }
   EXPECT_EQ(read.launch_sync_seconds, original.launch_sync_seconds);
   expect_same(read.stream_rounds, original.stream_rounds);
   EXPECT_EQ(read.skipped, original.skipped);
@@ -62,6 +68,26 @@ TEST(CalibrationMeasurements, ReadsVersion1RecordsWithoutBidirectionalPieces) {
   const std::string error = measurements_from_json(j.dump(), "new.json", &m);
   EXPECT_NE(error.find("new.json: "), std::string::npos) << "version 2 requires the series";
   EXPECT_NE(error.find("bidirectional_piece"), std::string::npos) << error;
+}
+
+// Version 2 records (bench/results/h100-pcie5-2026-11-21-run2.raw.json) have no mapped kernels
+// per element width.
+TEST(CalibrationMeasurements, ReadsVersion2RecordsWithoutMappedWidths) {
+  test::BoundedNoise noise(0.01);
+  SCOPED_TRACE(noise.trace());
+  nlohmann::json j =
+      nlohmann::json::parse(measurements_to_json(test::synthetic_measurements(2, noise)));
+  j["schema_version"] = 2;
+  j.erase("mapped_by_width");
+  CalibrationMeasurements m;
+  ASSERT_EQ(measurements_from_json(j.dump(), "run2.json", &m), "");
+  EXPECT_TRUE(m.mapped_by_width.empty());
+  EXPECT_FALSE(m.host_to_device.bidirectional_pieces.empty());
+
+  j["schema_version"] = 3;
+  const std::string error = measurements_from_json(j.dump(), "run3.json", &m);
+  EXPECT_NE(error.find("run3.json: "), std::string::npos) << error;
+  EXPECT_NE(error.find("mapped_by_width"), std::string::npos) << error;
 }
 
 TEST(CalibrationMeasurements, RefusesOtherDocuments) {

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 
 namespace overlap::calibration {
 namespace {
@@ -265,6 +266,124 @@ TEST(EstimateProfile, SyncNotSlowerThanLaunchIsAProblem) {
   m.launch_sync_seconds = {1e-6, 1e-6, 1e-6};
   const ProfileEstimate estimate = estimate_profile(m);
   EXPECT_TRUE(mentions(estimate.problems, "stream_sync_s"));
+}
+
+} // namespace
+} // namespace overlap::calibration
+
+namespace overlap::calibration {
+namespace {
+
+TEST(EstimateProfile, MappedCostPerElementWidth) {
+  BoundedNoise noise(0.0002);
+  SCOPED_TRACE(noise.trace());
+  const ProfileEstimate estimate = estimate_profile(test::synthetic_measurements(7, noise));
+  ASSERT_TRUE(estimate.acceptable()) << estimate.problems.front();
+  const std::vector<MappedWidthCost> expected = test::synthetic_mapped_by_width();
+  const std::vector<MappedWidthCost>& got = estimate.profile.mapped_by_width;
+  ASSERT_EQ(got.size(), expected.size());
+  for (std::size_t i = 0; i < got.size(); ++i) {
+    SCOPED_TRACE(expected[i].element_bytes);
+    EXPECT_EQ(got[i].element_bytes, expected[i].element_bytes);
+    EXPECT_NEAR(got[i].read_seconds_per_byte, expected[i].read_seconds_per_byte,
+                expected[i].read_seconds_per_byte * 0.002);
+    EXPECT_NEAR(got[i].write_seconds_per_byte, expected[i].write_seconds_per_byte,
+                expected[i].write_seconds_per_byte * 0.002);
+  }
+  EXPECT_NE(find(estimate.profile, "mapped.by_width.1B.read_seconds_per_byte"), nullptr);
+}
+
+TEST(EstimateProfile, ASixteenByteRowThatDisagreesWithTheVectorKernelsIsAProblem) {
+  BoundedNoise noise(0.0002);
+  SCOPED_TRACE(noise.trace());
+  CalibrationMeasurements m = test::synthetic_measurements(7, noise);
+  for (std::vector<double>& repeats : m.mapped_by_width.back().read_sizes.seconds)
+    for (double& t : repeats)
+      t *= 1.2;
+  const ProfileEstimate estimate = estimate_profile(m);
+  EXPECT_TRUE(mentions(estimate.problems, "mapped.by_width.16B.read_seconds_per_byte"));
+  EXPECT_FALSE(mentions(estimate.problems, "mapped.by_width.16B.write"));
+}
+
+TEST(EstimateProfile, OlderRecordsHaveNoMappedWidths) {
+  BoundedNoise noise(0.0002);
+  SCOPED_TRACE(noise.trace());
+  CalibrationMeasurements m = test::synthetic_measurements(7, noise);
+  m.mapped_by_width.clear();
+  const ProfileEstimate estimate = estimate_profile(m);
+  EXPECT_TRUE(estimate.acceptable());
+  EXPECT_TRUE(estimate.profile.mapped_by_width.empty());
+}
+
+// Host to device against a busy link at 1/G_bidirectional in 4 of 7 repeats and at half that
+// rate in the other 3, at every size and piece count.
+CalibrationMeasurements two_rate_measurements(BoundedNoise& noise) {
+  CalibrationMeasurements m = test::synthetic_measurements(7, noise);
+  const LinkDirection link = test::titan_host_to_device();
+  DirectionMeasurements& d = m.host_to_device;
+  auto slow_down = [&](const Series& series, const std::function<double(double)>& slow_time) {
+    Series out = series;
+    for (std::size_t i = 0; i < out.x.size(); ++i)
+      for (std::size_t r = 4; r < out.seconds[i].size(); ++r)
+        out.seconds[i][r] = noise(slow_time(out.x[i]));
+    return out;
+  };
+  d.bidirectional_sizes = slow_down(d.bidirectional_sizes, [&](double k) {
+    return link.latency_s + k * 2 * link.bidirectional_seconds_per_byte;
+  });
+  for (std::size_t s = 0; s < d.bidirectional_pieces.size(); ++s) {
+    const double k = d.bidirectional_piece_message_bytes[s];
+    d.bidirectional_pieces[s] = slow_down(d.bidirectional_pieces[s], [&](double n) {
+      return link.latency_s + k * 2 * link.bidirectional_seconds_per_byte +
+             link.bidirectional_gap_s * (n - 1);
+    });
+  }
+  return m;
+}
+
+TEST(EstimateProfile, ATwoRateLinkIsFittedInItsFastModeAndReported) {
+  BoundedNoise noise(0.0002);
+  SCOPED_TRACE(noise.trace());
+  const ProfileEstimate estimate = estimate_profile(two_rate_measurements(noise));
+  EXPECT_TRUE(estimate.acceptable()) << estimate.problems.front();
+  const LinkDirection expected = test::titan_host_to_device();
+  const LinkDirection& got = estimate.profile.host_to_device;
+  EXPECT_NEAR(got.bidirectional_seconds_per_byte, expected.bidirectional_seconds_per_byte,
+              expected.bidirectional_seconds_per_byte * 0.002);
+  EXPECT_NEAR(got.bidirectional_slow_seconds_per_byte, 2 * expected.bidirectional_seconds_per_byte,
+              2 * expected.bidirectional_seconds_per_byte * 0.01);
+  EXPECT_NEAR(got.bidirectional_slow_share, 3.0 / 7, 1e-12);
+  EXPECT_NEAR(got.bidirectional_gap_s, expected.bidirectional_gap_s,
+              expected.bidirectional_gap_s * 0.05);
+  ASSERT_EQ(estimate.notices.size(), 1u);
+  EXPECT_EQ(estimate.notices[0].rfind("bidirectional host_to_device: two rates, ", 0), 0u)
+      << estimate.notices[0];
+  EXPECT_NE(estimate.notices[0].find("(57 % of repeats)"), std::string::npos)
+      << estimate.notices[0];
+  EXPECT_NE(estimate.profile.notes.find("ran at two rates"), std::string::npos);
+  EXPECT_NE(find(estimate.profile, "host_to_device.bidirectional_seconds_per_byte.slow_mode"),
+            nullptr);
+  EXPECT_EQ(estimate.profile.device_to_host.bidirectional_slow_share, 0) << "steady direction";
+
+  HardwareProfile named = estimate.profile;
+  named.name = "two-rate";
+  HardwareProfile read;
+  const ProfileError error = profile_from_json(profile_to_json(named), "memory", &read);
+  ASSERT_TRUE(error.ok()) << error.message();
+  EXPECT_EQ(read.host_to_device.bidirectional_slow_share, got.bidirectional_slow_share);
+}
+
+TEST(EstimateProfile, APoorFitWithinTheFastModeIsStillRefused) {
+  BoundedNoise noise(0.0002);
+  SCOPED_TRACE(noise.trace());
+  CalibrationMeasurements m = two_rate_measurements(noise);
+  // The fast repeats of the largest size 10 % slow: no line through the fast mode.
+  Series& sizes = m.host_to_device.bidirectional_sizes;
+  for (std::size_t r = 0; r < 4; ++r)
+    sizes.seconds.back()[r] *= 1.1;
+  const ProfileEstimate estimate = estimate_profile(m);
+  EXPECT_TRUE(mentions(estimate.problems, "host_to_device.bidirectional_seconds_per_byte (G over "
+                                          "sizes with the other direction busy, fast mode)"));
 }
 
 } // namespace

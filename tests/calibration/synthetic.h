@@ -106,6 +106,16 @@ inline DirectionMeasurements synthetic_direction(const LinkDirection& link, int 
   return d;
 }
 
+// Narrow elements cost more per byte (fewer bytes per request on the link); 16-byte accesses are
+// the mapped read/write kernels' own 4e-11 / 3e-11 s/B.
+inline std::vector<MappedWidthCost> synthetic_mapped_by_width() {
+  return {{1, 4e-11 * 3.0, 3e-11 * 3.5},
+          {2, 4e-11 * 2.0, 3e-11 * 2.2},
+          {4, 4e-11 * 1.3, 3e-11 * 1.4},
+          {8, 4e-11 * 1.1, 3e-11 * 1.05},
+          {16, 4e-11, 3e-11}};
+}
+
 inline CalibrationMeasurements synthetic_measurements(int repeats, BoundedNoise& noise) {
   CalibrationMeasurements m;
   m.device.name = "Synthetic GPU";
@@ -121,6 +131,16 @@ inline CalibrationMeasurements synthetic_measurements(int repeats, BoundedNoise&
     const double k = mib * kMiB;
     m.mapped_read_sizes.add(k, samples(5e-6 + k * 4e-11, repeats, noise));
     m.mapped_write_sizes.add(k, samples(5e-6 + k * 3e-11, repeats, noise));
+  }
+  for (const MappedWidthCost& cost : synthetic_mapped_by_width()) {
+    MappedWidthSeries width;
+    width.element_bytes = cost.element_bytes;
+    for (double mib = 16; mib <= 256; mib *= 2) {
+      const double k = mib * kMiB;
+      width.read_sizes.add(k, samples(5e-6 + k * cost.read_seconds_per_byte, repeats, noise));
+      width.write_sizes.add(k, samples(5e-6 + k * cost.write_seconds_per_byte, repeats, noise));
+    }
+    m.mapped_by_width.push_back(std::move(width));
   }
   m.kernel_launch_seconds = samples(2.5e-6, repeats, noise);
   m.launch_sync_seconds = samples(9.5e-6, repeats, noise);
