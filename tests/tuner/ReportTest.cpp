@@ -7,6 +7,8 @@
 #include <gtest/gtest.h>
 
 #include <sstream>
+#include <string>
+#include <vector>
 
 namespace overlap::tune {
 namespace {
@@ -86,6 +88,44 @@ TEST(ReportJson, RejectsOtherSchemasAndVersions) {
   text.replace(text.find("\"schema_version\": 1"), 19, "\"schema_version\": 9");
   EXPECT_FALSE(from_json_text(text, &run, &error));
   EXPECT_NE(error.find("version 9"), std::string::npos) << error;
+}
+
+// A report that was cut short or edited is refused with the field that is wrong, by its path.
+TEST(ReportJson, ACorruptReportNamesTheField) {
+  const std::string good = to_json_text(sample_run());
+  const auto replaced = [&](const std::string& from, const std::string& to) {
+    std::string text = good;
+    const std::size_t at = text.find(from);
+    EXPECT_NE(at, std::string::npos) << from;
+    return at == std::string::npos ? text : text.replace(at, from.size(), to);
+  };
+  struct Case {
+    const char* what;
+    std::string text;
+    std::string expected;
+  };
+  const std::vector<Case> cases = {
+      {"empty", "", "not JSON"},
+      {"truncated", good.substr(0, good.size() * 2 / 3), "not JSON"},
+      {"foreign JSON", R"({"entries": []})", "not an overlap tuning report"},
+      {"a JSON string", R"("overlap-tuning-report")", "not an overlap tuning report"},
+      {"a field of the wrong type", replaced("\"noise\": 0.02", "\"noise\": \"0.02\""),
+       "settings.noise: has the wrong type (string)"},
+      {"a missing field", replaced("\"kept_by_model\": true", "\"kept\": true"),
+       "candidates[0].kept_by_model: missing"},
+      {"a sample of the wrong type", replaced("\"samples_s\": [\n", "\"samples_s\": [\"x\",\n"),
+       "candidates[0].timing.samples_s: has the wrong type"},
+      {"an unknown order", replaced("\"order\": \"breadth-first\"", "\"order\": \"sideways\""),
+       "candidates[3].order: unknown issue order \"sideways\""},
+      {"a winner out of range", replaced("\"winner\": 2", "\"winner\": 7"),
+       "winner: index 7 out of range"},
+  };
+  for (const Case& c : cases) {
+    TuningRun run;
+    std::string error;
+    EXPECT_FALSE(from_json_text(c.text, &run, &error)) << c.what;
+    EXPECT_NE(error.find(c.expected), std::string::npos) << c.what << ": " << error;
+  }
 }
 
 TEST(ReportTable, SpeedupAndModelErrorAreComputedFromTheMedians) {

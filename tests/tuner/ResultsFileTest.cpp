@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
+#include <vector>
 
 namespace overlap::tune {
 namespace {
@@ -45,7 +47,8 @@ TEST(ResultsFile, RejectsWhatItCannotTrust) {
   EXPECT_FALSE(from_json_text(R"({"schema": "overlap-tuning-results", "schema_version": 1,
       "entries": [{"kernel": "k", "device": "d", "variant": "Turbo"}]})",
                               &file, &error));
-  EXPECT_NE(error.find("entry 0: unknown variant \"Turbo\""), std::string::npos) << error;
+  EXPECT_NE(error.find("entries[0].variant: unknown variant \"Turbo\""), std::string::npos)
+      << error;
   EXPECT_FALSE(from_json_text(R"({"schema": "overlap-tuning-results", "schema_version": 1,
       "entries": [{"kernel": "k", "device": "d", "variant": "Streams", "streams": 0}]})",
                               &file, &error));
@@ -53,7 +56,68 @@ TEST(ResultsFile, RejectsWhatItCannotTrust) {
       "entries": [{"kernel": "k", "device": "d", "variant": "Mapped"},
                   {"kernel": "k", "device": "d", "variant": "Explicit"}]})",
                               &file, &error));
-  EXPECT_NE(error.find("entry 1: a second entry"), std::string::npos) << error;
+  EXPECT_NE(error.find("entries[1]: a second entry"), std::string::npos) << error;
+}
+
+// Corrupt or foreign files are refused with the field that is wrong, never taken as empty: a
+// results file that silently lost its entries would dispatch every kernel to the model's guess.
+TEST(ResultsFile, CorruptOrForeignTextIsRefusedNamingTheField) {
+  struct Case {
+    const char* what;
+    std::string text;
+    std::string expected; // in the error
+  };
+  const std::string good = to_json_text([] {
+    ResultsFile file;
+    file.put(entry("NVIDIA H200", Variant::Streams, 16));
+    return file;
+  }());
+  const std::vector<Case> cases = {
+      {"empty", "", "not JSON"},
+      {"truncated", good.substr(0, good.size() / 2), "not JSON"},
+      {"foreign JSON", R"({"name": "h100", "link": {}})", "not a tuning-results file"},
+      {"a JSON array", "[1, 2]", "not a tuning-results file"},
+      {"schema of the wrong type", R"({"schema": 5})", "schema: has the wrong type"},
+      {"no entries", R"({"schema": "overlap-tuning-results", "schema_version": 1})",
+       "entries: missing"},
+      {"entries not an array",
+       R"({"schema": "overlap-tuning-results", "schema_version": 1, "entries": "x"})",
+       "entries: expected an array"},
+      {"an entry not an object",
+       R"({"schema": "overlap-tuning-results", "schema_version": 1, "entries": [3]})",
+       "entries[0]: expected an object"},
+      {"streams of the wrong type", R"({"schema": "overlap-tuning-results", "schema_version": 1,
+          "entries": [{"kernel": "k", "device": "d", "variant": "Streams", "streams": "16"}]})",
+       "entries[0].streams: has the wrong type (string)"},
+      {"an argument of the wrong type", R"({"schema": "overlap-tuning-results", "schema_version": 1,
+          "entries": [{"kernel": "k", "device": "d", "variant": "Mapped", "arguments": {"n": 1.5}}]})",
+       "entries[0].arguments.n: has the wrong type"},
+      {"a missing kernel", R"({"schema": "overlap-tuning-results", "schema_version": 1,
+          "entries": [{"device": "d", "variant": "Mapped"}]})",
+       "entries[0].kernel: missing"},
+  };
+  for (const Case& c : cases) {
+    ResultsFile file;
+    file.put(entry("kept", Variant::Mapped, 1));
+    std::string error;
+    EXPECT_FALSE(from_json_text(c.text, &file, &error)) << c.what;
+    EXPECT_NE(error.find(c.expected), std::string::npos) << c.what << ": " << error;
+    EXPECT_EQ(file.entries.size(), 1u) << c.what << ": a refused file must leave the old one";
+  }
+}
+
+TEST(ResultsFile, AnEmptyFileOnDiskIsRefusedNamingThePath) {
+  const std::string path = (std::filesystem::temp_directory_path() /
+                            ("overlap-results-empty-" + std::to_string(::getpid()) + ".json"))
+                               .string();
+  {
+    std::ofstream create(path);
+  }
+  ResultsFile file;
+  std::string error;
+  EXPECT_FALSE(read_results_file(path, &file, &error));
+  EXPECT_EQ(error.rfind(path + ": not JSON", 0), 0u) << error;
+  std::filesystem::remove(path);
 }
 
 TEST(ResultsFile, AMissingFileIsEmptyAndAWrittenOneReadsBack) {

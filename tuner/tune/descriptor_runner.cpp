@@ -4,13 +4,39 @@
 #include "tune/host_data.h"
 
 #include <cuda_runtime_api.h>
+#include <sys/resource.h>
 
 #include <algorithm>
 #include <chrono>
+#include <csignal>
+#include <cstdlib>
 #include <cstring>
 #include <new>
+#include <thread>
 
 namespace overlap::tune {
+namespace {
+
+// TEST HOOK, for the supervisor's tests only: OVERLAP_TUNE_TEST_FAULT=hang:<candidate> makes that
+// candidate (model::describe, e.g. "Mapped" or "Streams(4, depth-first)") sleep forever, as a hung
+// kernel would; crash:<candidate> makes it die of SIGSEGV. Host-side, so the GPU is left alone.
+void inject_test_fault(const model::Candidate& candidate) {
+  const char* fault = std::getenv("OVERLAP_TUNE_TEST_FAULT");
+  if (!fault)
+    return;
+  const std::string text = fault;
+  const std::string name = model::describe(candidate);
+  if (text == "hang:" + name)
+    while (true)
+      std::this_thread::sleep_for(std::chrono::hours(1));
+  if (text == "crash:" + name) {
+    const rlimit no_core{0, 0}; // a deliberate crash needs no core file
+    setrlimit(RLIMIT_CORE, &no_core);
+    std::raise(SIGSEGV);
+  }
+}
+
+} // namespace
 
 // One array in three copies: what the call works on, its pristine random contents (restored
 // before every verified run) and Explicit's result.
@@ -125,6 +151,7 @@ TimedSamples DescriptorRunner::time(const RunConfig& config, const TimingPlan& p
 
 RunResult DescriptorRunner::run_reference(const TimingPlan& plan) {
   RunResult result;
+  inject_test_fault(model::Candidate{});
   restore_inputs();
   const RunConfig config; // Explicit
   const Sample first = run_once(config);
@@ -144,6 +171,7 @@ RunResult DescriptorRunner::run_reference(const TimingPlan& plan) {
 RunResult DescriptorRunner::run_candidate(const model::Candidate& candidate,
                                           const TimingPlan& plan) {
   RunResult result;
+  inject_test_fault(candidate);
   RunConfig config;
   config.variant = candidate.variant;
   config.streams = StreamsConfig{candidate.streams, candidate.order};

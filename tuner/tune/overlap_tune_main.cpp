@@ -8,5 +8,5 @@
 
 int main(int argc, char** argv) {
   const std::vector<std::string> args(argv + 1, argv + argc);
-  return overlap::tune::run_tune_command(args, std::cout, std::cerr);
+  return overlap::tune::run_tune_tool(args, std::cout, std::cerr);
 }

@@ -1,5 +1,7 @@
 #include "tune/report_json.h"
 
+#include "tune/json_fields.h"
+
 #include <nlohmann/json.hpp>
 
 namespace overlap::tune {
@@ -15,18 +17,22 @@ json candidate_json(const model::Candidate& c) {
           {"order", model::to_string(c.order)}};
 }
 
-model::Candidate candidate_from(const json& j) {
+model::Candidate candidate_from(const json& j, const std::string& path) {
   model::Candidate c;
-  const std::string variant = j.at("variant").get<std::string>();
+  const std::string variant = required_value<std::string>(j, path, "variant");
   for (Variant v : {Variant::Explicit, Variant::Mapped, Variant::Streams, Variant::Hybrid})
     if (variant == model::to_string(v))
       c.variant = v;
   if (variant != model::to_string(c.variant))
-    throw std::invalid_argument("unknown variant \"" + variant + "\"");
-  c.streams = j.at("streams").get<int>();
-  c.order = j.at("order").get<std::string>() == model::to_string(IssueOrder::BreadthFirst)
-                ? IssueOrder::BreadthFirst
-                : IssueOrder::DepthFirst;
+    throw JsonFieldError(field_path(path, "variant"), "unknown variant \"" + variant + "\"");
+  c.streams = required_value<int>(j, path, "streams");
+  const std::string order = required_value<std::string>(j, path, "order");
+  if (order == model::to_string(IssueOrder::BreadthFirst))
+    c.order = IssueOrder::BreadthFirst;
+  else if (order == model::to_string(IssueOrder::DepthFirst))
+    c.order = IssueOrder::DepthFirst;
+  else
+    throw JsonFieldError(field_path(path, "order"), "unknown issue order \"" + order + "\"");
   return c;
 }
 
@@ -99,66 +105,94 @@ std::string to_json_text(const TuningRun& run) {
 }
 
 bool from_json_text(const std::string& text, TuningRun* run, std::string* error) {
+  json j;
   try {
-    const json j = json::parse(text);
-    if (j.value("schema", "") != kSchema) {
-      *error = "not an overlap tuning report (schema \"" + j.value("schema", "") + "\")";
+    j = json::parse(text);
+  } catch (const json::exception& e) {
+    *error = std::string("not JSON (truncated or corrupt): ") + e.what();
+    return false;
+  }
+  try {
+    if (!j.is_object() || optional_value<std::string>(j, "", "schema", "") != kSchema) {
+      *error =
+          std::string("not an overlap tuning report (expected \"schema\": \"") + kSchema + "\")";
       return false;
     }
-    if (j.value("schema_version", 0) != kReportSchemaVersion) {
-      *error = "tuning report schema version " + std::to_string(j.value("schema_version", 0)) +
+    const int version = required_value<int>(j, "", "schema_version");
+    if (version != kReportSchemaVersion) {
+      *error = "tuning report schema version " + std::to_string(version) +
                ", this tuner reads version " + std::to_string(kReportSchemaVersion);
       return false;
     }
     TuningRun out;
-    out.kernel = j.at("kernel").at("name").get<std::string>();
-    out.source_file = j.at("kernel").at("source_file").get<std::string>();
-    out.source_line = j.at("kernel").at("source_line").get<int>();
-    for (const auto& [name, value] : j.at("arguments").items())
-      out.arguments.emplace_back(name, value.get<long long>());
-    out.device = j.at("device").get<std::string>();
-    out.profile_name = j.at("profile").at("name").get<std::string>();
-    out.profile_origin = j.at("profile").at("origin").get<std::string>();
-    out.model_name = j.at("model").get<std::string>();
-    out.date = j.at("date").get<std::string>();
-    const json& settings = j.at("settings");
-    out.exhaustive = settings.at("exhaustive").get<bool>();
-    out.pinned_inputs = settings.at("pinned_inputs").get<bool>();
-    out.model_only = settings.at("model_only").get<bool>();
-    out.tolerance = settings.at("tolerance").get<double>();
-    out.noise = settings.at("noise").get<double>();
-    out.kernel_seconds = j.at("kernel_seconds").at("value_s").get<double>();
-    out.kernel_seconds_source = j.at("kernel_seconds").at("source").get<std::string>();
-    out.notes = j.at("notes").get<std::vector<std::string>>();
-    for (const json& entry : j.at("candidates")) {
+    const json& kernel = required_field(j, "", "kernel");
+    out.kernel = required_value<std::string>(kernel, "kernel", "name");
+    out.source_file = required_value<std::string>(kernel, "kernel", "source_file");
+    out.source_line = required_value<int>(kernel, "kernel", "source_line");
+    const json& arguments = required_field(j, "", "arguments");
+    if (!arguments.is_object())
+      throw JsonFieldError("arguments",
+                           "expected an object, found " + std::string(arguments.type_name()));
+    for (const auto& [name, value] : arguments.items())
+      out.arguments.emplace_back(name,
+                                 field_value<long long>(value, field_path("arguments", name)));
+    out.device = required_value<std::string>(j, "", "device");
+    const json& profile = required_field(j, "", "profile");
+    out.profile_name = required_value<std::string>(profile, "profile", "name");
+    out.profile_origin = required_value<std::string>(profile, "profile", "origin");
+    out.model_name = required_value<std::string>(j, "", "model");
+    out.date = required_value<std::string>(j, "", "date");
+    const json& settings = required_field(j, "", "settings");
+    out.exhaustive = required_value<bool>(settings, "settings", "exhaustive");
+    out.pinned_inputs = required_value<bool>(settings, "settings", "pinned_inputs");
+    out.model_only = required_value<bool>(settings, "settings", "model_only");
+    out.tolerance = required_value<double>(settings, "settings", "tolerance");
+    out.noise = required_value<double>(settings, "settings", "noise");
+    const json& kernel_seconds = required_field(j, "", "kernel_seconds");
+    out.kernel_seconds = required_value<double>(kernel_seconds, "kernel_seconds", "value_s");
+    out.kernel_seconds_source =
+        required_value<std::string>(kernel_seconds, "kernel_seconds", "source");
+    out.notes = required_value<std::vector<std::string>>(j, "", "notes");
+    const json& candidates = required_field(j, "", "candidates");
+    if (!candidates.is_array())
+      throw JsonFieldError("candidates",
+                           "expected an array, found " + std::string(candidates.type_name()));
+    for (std::size_t i = 0; i < candidates.size(); ++i) {
+      const json& entry = candidates[i];
+      const std::string path = element_path("candidates", i);
       CandidateOutcome c;
-      c.candidate = candidate_from(entry);
-      if (!entry.at("predicted_s").is_null())
-        c.predicted_seconds = entry.at("predicted_s").get<double>();
-      c.kept_by_model = entry.at("kept_by_model").get<bool>();
-      c.run = entry.at("run").get<bool>();
-      const std::optional<Verification> verification =
-          parse_verification(entry.at("verification").get<std::string>());
-      if (!verification)
-        throw std::invalid_argument("unknown verification \"" +
-                                    entry.at("verification").get<std::string>() + "\"");
-      c.verification = *verification;
-      c.error = entry.at("error").get<std::string>();
-      if (!entry.at("timing").is_null()) {
-        c.samples = entry.at("timing").at("samples_s").get<std::vector<double>>();
+      c.candidate = candidate_from(entry, path);
+      const json& predicted = required_field(entry, path, "predicted_s");
+      if (!predicted.is_null())
+        c.predicted_seconds = field_value<double>(predicted, field_path(path, "predicted_s"));
+      c.kept_by_model = required_value<bool>(entry, path, "kept_by_model");
+      c.run = required_value<bool>(entry, path, "run");
+      const std::string verification = required_value<std::string>(entry, path, "verification");
+      const std::optional<Verification> parsed = parse_verification(verification);
+      if (!parsed)
+        throw JsonFieldError(field_path(path, "verification"),
+                             "unknown verification \"" + verification + "\"");
+      c.verification = *parsed;
+      c.error = required_value<std::string>(entry, path, "error");
+      const json& timing = required_field(entry, path, "timing");
+      if (!timing.is_null()) {
+        c.samples =
+            required_value<std::vector<double>>(timing, field_path(path, "timing"), "samples_s");
         c.timing = summarize(c.samples);
       }
       out.candidates.push_back(std::move(c));
     }
-    if (!j.at("winner").is_null())
-      out.winner = j.at("winner").get<std::size_t>();
+    const json& winner = required_field(j, "", "winner");
+    if (!winner.is_null())
+      out.winner = field_value<std::size_t>(winner, "winner");
     if (out.winner && *out.winner >= out.candidates.size())
-      throw std::out_of_range("winner index out of range");
-    out.within_noise = j.at("within_noise").get<std::vector<std::size_t>>();
-    out.winner_reason = j.at("winner_reason").get<std::string>();
-    out.wall_seconds = j.at("wall_s").get<double>();
-    out.complete = j.at("complete").get<bool>();
-    out.from_cache = j.at("from_cache").get<bool>();
+      throw JsonFieldError("winner", "index " + std::to_string(*out.winner) + " out of range (" +
+                                         std::to_string(out.candidates.size()) + " candidates)");
+    out.within_noise = required_value<std::vector<std::size_t>>(j, "", "within_noise");
+    out.winner_reason = required_value<std::string>(j, "", "winner_reason");
+    out.wall_seconds = required_value<double>(j, "", "wall_s");
+    out.complete = required_value<bool>(j, "", "complete");
+    out.from_cache = required_value<bool>(j, "", "from_cache");
     *run = std::move(out);
     return true;
   } catch (const std::exception& e) {

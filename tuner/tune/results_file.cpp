@@ -1,5 +1,7 @@
 #include "tune/results_file.h"
 
+#include "tune/json_fields.h"
+
 #include <nlohmann/json.hpp>
 
 #include <filesystem>
@@ -76,61 +78,67 @@ bool from_json_text(const std::string& text, ResultsFile* file, std::string* err
   try {
     document = json::parse(text);
   } catch (const std::exception& e) {
-    *error = std::string("not JSON: ") + e.what();
-    return false;
-  }
-  if (!document.is_object() || document.value("schema", "") != kSchema) {
-    *error = std::string("not a tuning-results file (expected \"schema\": \"") + kSchema + "\")";
-    return false;
-  }
-  if (document.value("schema_version", 0) != kResultsSchemaVersion) {
-    *error = "tuning-results schema version " +
-             std::to_string(document.value("schema_version", 0)) + ", this build reads version " +
-             std::to_string(kResultsSchemaVersion);
+    *error = std::string("not JSON (empty, truncated or corrupt): ") + e.what();
     return false;
   }
   ResultsFile out;
-  const json entries = document.value("entries", json::array());
-  for (std::size_t i = 0; i < entries.size(); ++i) {
-    const std::string where = "entry " + std::to_string(i);
-    try {
-      const json& j = entries.at(i);
-      ResultsEntry e;
-      e.kernel = j.at("kernel").get<std::string>();
-      e.device = j.at("device").get<std::string>();
-      const json arguments = j.value("arguments", json::object());
-      for (const auto& [name, value] : arguments.items())
-        e.arguments.emplace_back(name, value.get<long long>());
-      if (!parse_variant(j.at("variant").get<std::string>(), &e.choice.variant)) {
-        *error = where + ": unknown variant \"" + j.at("variant").get<std::string>() + "\"";
-        return false;
-      }
-      e.choice.streams = j.value("streams", 1);
-      if (!parse_order(j.value("order", std::string("depth-first")), &e.choice.order)) {
-        *error = where + ": unknown order \"" + j.value("order", std::string()) + "\"";
-        return false;
-      }
-      const bool streamed =
-          e.choice.variant == Variant::Streams || e.choice.variant == Variant::Hybrid;
-      if (streamed && e.choice.streams < 1) {
-        *error = where + ": " + model::to_string(e.choice.variant) + " needs streams >= 1";
-        return false;
-      }
-      if (!streamed)
-        e.choice.streams = 1;
-      e.median_seconds = j.value("median_s", 0.0);
-      e.speedup_over_explicit = j.value("speedup_over_explicit", 0.0);
-      e.date = j.value("date", std::string());
-      e.report = j.value("report", std::string());
-      if (out.find(e.kernel, e.device)) {
-        *error = where + ": a second entry for kernel \"" + e.kernel + "\" on \"" + e.device + "\"";
-        return false;
-      }
-      out.entries.push_back(std::move(e));
-    } catch (const std::exception& e) {
-      *error = where + ": " + e.what();
+  try {
+    if (!document.is_object() ||
+        optional_value<std::string>(document, "", "schema", "") != kSchema) {
+      *error = std::string("not a tuning-results file (expected \"schema\": \"") + kSchema + "\")";
       return false;
     }
+    const int version = required_value<int>(document, "", "schema_version");
+    if (version != kResultsSchemaVersion) {
+      *error = "tuning-results schema version " + std::to_string(version) +
+               ", this build reads version " + std::to_string(kResultsSchemaVersion);
+      return false;
+    }
+    const json& entries = required_field(document, "", "entries");
+    if (!entries.is_array())
+      throw JsonFieldError("entries",
+                           "expected an array, found " + std::string(entries.type_name()));
+    for (std::size_t i = 0; i < entries.size(); ++i) {
+      const json& j = entries[i];
+      const std::string where = element_path("entries", i);
+      ResultsEntry e;
+      e.kernel = required_value<std::string>(j, where, "kernel");
+      e.device = required_value<std::string>(j, where, "device");
+      const json arguments = optional_value<json>(j, where, "arguments", json::object());
+      if (!arguments.is_object())
+        throw JsonFieldError(field_path(where, "arguments"),
+                             "expected an object, found " + std::string(arguments.type_name()));
+      for (const auto& [name, value] : arguments.items())
+        e.arguments.emplace_back(
+            name, field_value<long long>(value, field_path(field_path(where, "arguments"), name)));
+      const std::string variant = required_value<std::string>(j, where, "variant");
+      if (!parse_variant(variant, &e.choice.variant))
+        throw JsonFieldError(field_path(where, "variant"), "unknown variant \"" + variant + "\"");
+      e.choice.streams = optional_value<int>(j, where, "streams", 1);
+      const std::string order =
+          optional_value<std::string>(j, where, "order", model::to_string(IssueOrder::DepthFirst));
+      if (!parse_order(order, &e.choice.order))
+        throw JsonFieldError(field_path(where, "order"), "unknown order \"" + order + "\"");
+      const bool streamed =
+          e.choice.variant == Variant::Streams || e.choice.variant == Variant::Hybrid;
+      if (streamed && e.choice.streams < 1)
+        throw JsonFieldError(field_path(where, "streams"),
+                             std::string(model::to_string(e.choice.variant)) +
+                                 " needs streams >= 1");
+      if (!streamed)
+        e.choice.streams = 1;
+      e.median_seconds = optional_value<double>(j, where, "median_s", 0.0);
+      e.speedup_over_explicit = optional_value<double>(j, where, "speedup_over_explicit", 0.0);
+      e.date = optional_value<std::string>(j, where, "date", "");
+      e.report = optional_value<std::string>(j, where, "report", "");
+      if (out.find(e.kernel, e.device))
+        throw JsonFieldError(where, "a second entry for kernel \"" + e.kernel + "\" on \"" +
+                                        e.device + "\"");
+      out.entries.push_back(std::move(e));
+    }
+  } catch (const std::exception& e) {
+    *error = e.what();
+    return false;
   }
   *file = std::move(out);
   return true;

@@ -11,13 +11,19 @@
 #include "tune/results_file.h"
 #include "tune/svg_plot.h"
 #include "tune/tune_options.h"
+#include "tune/tuning_supervisor.h"
+#include "tune/worker_channel.h"
 
 #include <cuda_runtime_api.h>
+#include <limits.h>
+#include <unistd.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <ctime>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <random>
 
 namespace overlap::tune {
@@ -92,6 +98,11 @@ bool choose_profile(const TuneOptions& options, const Gpu& gpu, HardwareProfile*
     }
     return true;
   }
+  // profile_for_device skips user profile files it cannot read; they must not vanish silently,
+  // since the tuning then describes another machine.
+  for (const ProfileError& skipped : list_profiles().skipped)
+    notes->push_back("a hardware profile file was skipped because it cannot be read: " +
+                     skipped.message());
   CatalogEntry entry;
   bool measured_here = false;
   if (!profile_for_device(gpu.present ? gpu.name : std::string(), &entry, &measured_here)) {
@@ -128,7 +139,7 @@ KernelOutcome tune_kernel(const KernelDescriptor& descriptor, const TuneOptions&
                           const Gpu& gpu, const HardwareProfile& profile,
                           const std::string& profile_origin,
                           const std::vector<std::string>& profile_notes, ResultsFile* results,
-                          std::ostream& out, std::ostream& err) {
+                          CandidateWatch* watch, std::ostream& out, std::ostream& err) {
   KernelOutcome outcome;
   std::vector<std::string> unknown;
   const std::map<std::string, long long> arguments =
@@ -206,7 +217,7 @@ KernelOutcome tune_kernel(const KernelDescriptor& descriptor, const TuneOptions&
     }
     const std::string cache_dir =
         options.cache_dir ? *options.cache_dir : options.output_dir + "/cache";
-    run = tune(*runner, setup, options.tuner, TuningCache(cache_dir), progress);
+    run = tune(*runner, setup, options.tuner, TuningCache(cache_dir), progress, watch);
     outcome.reference_failed = !run.winner;
   }
 
@@ -295,10 +306,15 @@ int run_tune_command(const std::vector<std::string>& args, std::ostream& out, st
     err << "overlap-tune: " << error << "\n";
     return 1;
   }
+  // A worker tells its supervisor about every run (tuning_supervisor.h).
+  std::unique_ptr<WorkerChannel> channel;
+  if (options.worker_fd)
+    channel = std::make_unique<WorkerChannel>(*options.worker_fd);
   int status = 0;
   for (const KernelDescriptor* kernel : kernels) {
-    const KernelOutcome outcome = tune_kernel(*kernel, options, gpu, profile, origin, profile_notes,
-                                              update_results ? &results : nullptr, out, err);
+    const KernelOutcome outcome =
+        tune_kernel(*kernel, options, gpu, profile, origin, profile_notes,
+                    update_results ? &results : nullptr, channel.get(), out, err);
     if (!outcome.ok)
       status = 1;
     else if (outcome.reference_failed && status == 0)
@@ -310,6 +326,50 @@ int run_tune_command(const std::vector<std::string>& args, std::ostream& out, st
       return 1;
     }
     out << "results file: " << options.results_file << " (rebuild to dispatch to these winners)\n";
+  }
+  return status;
+}
+
+int run_tune_tool(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+  TuneOptions options;
+  std::string error;
+  // Whatever runs nothing on a GPU, or is the worker itself, needs no supervisor.
+  if (!parse_tune_options(args, &options, &error) || options.help || options.list ||
+      options.model_only || !options.supervise || options.worker_fd)
+    return run_tune_command(args, out, err);
+
+  char executable[PATH_MAX];
+  const ssize_t length = ::readlink("/proc/self/exe", executable, sizeof executable - 1);
+  if (length <= 0) {
+    err << "overlap-tune: cannot find this executable to start the tuning worker (readlink "
+           "/proc/self/exe failed); use --no-supervise to tune in this process\n";
+    return 1;
+  }
+  SupervisorOptions supervisor;
+  supervisor.worker_command.push_back(std::string(executable, static_cast<std::size_t>(length)));
+  supervisor.worker_command.insert(supervisor.worker_command.end(), args.begin(), args.end());
+
+  // A restarted worker resumes from the cache; with --no-cache it gets a private one, removed at
+  // the end, so nothing is read from or left in a shared cache.
+  std::string private_cache;
+  if (options.cache_dir && options.cache_dir->empty()) {
+    std::string pattern =
+        (std::filesystem::temp_directory_path() / "overlap-tune-cache-XXXXXX").string();
+    if (!::mkdtemp(pattern.data())) {
+      err << "overlap-tune: cannot create a private tuning cache in "
+          << std::filesystem::temp_directory_path().string() << "\n";
+      return 1;
+    }
+    private_cache = pattern;
+    supervisor.worker_command.push_back("--cache-dir");
+    supervisor.worker_command.push_back(private_cache);
+    supervisor.cache_kept = false;
+  }
+  TuningSupervisor tuning(std::move(supervisor), out, err);
+  const int status = tuning.run();
+  if (!private_cache.empty()) {
+    std::error_code ignored;
+    std::filesystem::remove_all(private_cache, ignored);
   }
   return status;
 }

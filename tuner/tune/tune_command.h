@@ -12,6 +12,15 @@ namespace overlap::tune {
 // Exit codes: 0 done (also when nothing could be run and only predictions were written); 1 a bad
 // command line, an unknown kernel or profile, or a file that cannot be written; 2 a kernel's
 // reference (Explicit) failed, so no winner could be picked.
+// Runs in this process: what --no-supervise and a supervised worker (--worker-fd) do.
 int run_tune_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+
+// The tool (overlap_tune_main.cpp): when candidates would run, starts this executable again as a
+// worker under a TuningSupervisor, before anything touches CUDA here (a fork after CUDA is set up
+// is undefined), so a hung or crashing candidate is stopped, recorded and passed over, and an
+// interrupt leaves a cache the next run resumes from. Otherwise (--help, --list, --model-only,
+// --no-supervise) it is run_tune_command. Extra exit codes: 128 + the signal when interrupted
+// (130 for SIGINT); 2 also when the reference hangs or crashes.
+int run_tune_tool(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 
 } // namespace overlap::tune

@@ -46,6 +46,10 @@ Explicit's, times each call (transfers included) to a stable median, and picks t
   --repeats MIN:MAX      timed repeats per candidate (default 5:25)
   --seed N               random inputs from this seed (default: fresh every run)
   --device N             CUDA device (default 0)
+  --candidate-timeout S  stop a candidate that runs longer than S seconds, record it as failed and
+                         go on (default: 600 s for Explicit, then max(60 s, 10 x Explicit's median
+                         x the runs one candidate makes)); Explicit overrunning stops the tuning
+  --no-supervise         run the candidates in this process: a hung candidate then hangs the tool
   --quiet                no progress lines
 )";
   return out.str();
@@ -118,6 +122,24 @@ bool parse_tune_options(const std::vector<std::string>& args, TuneOptions* optio
         out.tuner.noise.relative_noise = number;
       else
         out.tuner.kernel_seconds = number;
+    } else if (arg == "--candidate-timeout") {
+      if (!value(&text))
+        return false;
+      if (!parse_double(text, &number) || !(number > 0) || number > 1e6) {
+        *error = "--candidate-timeout wants seconds in (0, 1e6], got \"" + text + "\"";
+        return false;
+      }
+      out.tuner.candidate_timeout_seconds = number;
+    } else if (arg == "--no-supervise") {
+      out.supervise = false;
+    } else if (arg == "--worker-fd") {
+      if (!value(&text))
+        return false;
+      if (!parse_long(text, &integer) || integer < 0 || integer > 1 << 20) {
+        *error = "--worker-fd wants a file descriptor, got \"" + text + "\"";
+        return false;
+      }
+      out.worker_fd = static_cast<int>(integer);
     } else if (arg == "--max-streams" || arg == "--seed" || arg == "--device") {
       if (!value(&text))
         return false;

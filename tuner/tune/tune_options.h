@@ -29,6 +29,11 @@ struct TuneOptions {
   int device = 0;
   TunerOptions tuner;
   bool help = false;
+  // The tool runs the candidates in a supervised worker (tuning_supervisor.h) unless this is
+  // false (--no-supervise); a worker is started with the channel's descriptor (--worker-fd, not
+  // for people).
+  bool supervise = true;
+  std::optional<int> worker_fd;
 };
 
 // `args` without the program name. False with `error` set for a malformed command line.

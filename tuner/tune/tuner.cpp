@@ -58,7 +58,36 @@ void save(const TuningCache& cache, const std::string& key, const TuningRun& run
     progress("warning: the tuning cache was not updated: " + error);
 }
 
+// begin() now, end() when it goes out of scope; nothing without a watch.
+class WatchedRun {
+public:
+  WatchedRun(CandidateWatch* watch, const CandidateStart& start) : watch_(watch) {
+    if (watch_)
+      watch_->begin(start);
+  }
+  ~WatchedRun() {
+    if (watch_)
+      watch_->end();
+  }
+  WatchedRun(const WatchedRun&) = delete;
+  WatchedRun& operator=(const WatchedRun&) = delete;
+
+private:
+  CandidateWatch* watch_;
+};
+
 } // namespace
+
+double candidate_time_bound(const TunerOptions& options,
+                            const std::optional<double>& explicit_median_seconds) {
+  if (options.candidate_timeout_seconds)
+    return *options.candidate_timeout_seconds;
+  if (!explicit_median_seconds)
+    return kDefaultReferenceBoundSeconds;
+  const int calls = 1 + options.timing.warmup + options.timing.max_repeats;
+  return std::max(kMinimumCandidateBoundSeconds,
+                  kCandidateBoundSlowdown * calls * *explicit_median_seconds);
+}
 
 std::string cache_key(const TuningSetup& setup, const TunerOptions& options) {
   std::ostringstream key;
@@ -111,10 +140,13 @@ TuningRun predict_only(const TuningSetup& setup, const TunerOptions& options, do
 }
 
 TuningRun tune(CandidateRunner& runner, const TuningSetup& setup, const TunerOptions& options,
-               const TuningCache& cache, const Progress& progress) {
+               const TuningCache& cache, const Progress& progress, CandidateWatch* watch) {
   const auto start = std::chrono::steady_clock::now();
   const std::string key = cache_key(setup, options);
-  std::optional<TuningRun> cached = cache.load(key);
+  std::string cache_warning;
+  std::optional<TuningRun> cached = cache.load(key, &cache_warning);
+  if (!cache_warning.empty())
+    progress("warning: " + cache_warning);
   if (cached && cached->complete) {
     cached->from_cache = true;
     progress("reusing the cached tuning " + cache.path_of(key) + " (nothing changed)");
@@ -122,7 +154,12 @@ TuningRun tune(CandidateRunner& runner, const TuningSetup& setup, const TunerOpt
   }
 
   progress("[reference] Explicit: fresh random inputs, run, keep the outputs, time");
-  const RunResult reference = runner.run_reference(options.timing);
+  const std::string cache_file = cache.enabled() ? cache.path_of(key) : std::string();
+  const RunResult reference = [&] {
+    const WatchedRun watched(watch, {model::describe(model::Candidate{}), true, cache_file,
+                                     candidate_time_bound(options, std::nullopt)});
+    return runner.run_reference(options.timing);
+  }();
   CandidateOutcome explicit_outcome;
   record(explicit_outcome, reference);
   if (explicit_outcome.verification == Verification::Reference &&
@@ -172,12 +209,18 @@ TuningRun tune(CandidateRunner& runner, const TuningSetup& setup, const TunerOpt
       outcome.timing = old.timing;
       ++resumed;
     }
-    if (resumed > 0)
+    if (resumed > 0) {
       run.notes.push_back("resumed an interrupted tuning: " + std::to_string(resumed) +
                           " candidates measured then were kept (verified then against that "
                           "run's Explicit)");
+      progress(run.notes.back());
+    }
   }
 
+  // Every candidate is in the cache before the first one runs, so one that has to be stopped can
+  // be recorded there.
+  save(cache, key, run, progress);
+  const double bound = candidate_time_bound(options, explicit_outcome.timing.median);
   std::vector<std::size_t> to_run;
   for (std::size_t i = 0; i < run.candidates.size(); ++i) {
     const CandidateOutcome& c = run.candidates[i];
@@ -187,7 +230,10 @@ TuningRun tune(CandidateRunner& runner, const TuningSetup& setup, const TunerOpt
   for (std::size_t n = 0; n < to_run.size(); ++n) {
     CandidateOutcome& outcome = run.candidates[to_run[n]];
     const std::string name = model::describe(outcome.candidate);
-    const RunResult result = runner.run_candidate(outcome.candidate, options.timing);
+    const RunResult result = [&] {
+      const WatchedRun watched(watch, {name, false, cache_file, bound});
+      return runner.run_candidate(outcome.candidate, options.timing);
+    }();
     record(outcome, result);
     std::string line = "[" + std::to_string(n + 1) + "/" + std::to_string(to_run.size()) + "] " +
                        name + ": " + to_string(outcome.verification);

@@ -8,6 +8,7 @@
 #include "model/workload.h"
 #include "overlap/hardware_profile.h"
 #include "tune/candidate_runner.h"
+#include "tune/candidate_watch.h"
 #include "tune/stable_timing.h"
 #include "tune/tuning_cache.h"
 #include "tune/tuning_run.h"
@@ -27,7 +28,25 @@ struct TunerOptions {
   // t_E given by the user; otherwise inferred from Explicit's measured time (see
   // infer_kernel_seconds).
   std::optional<double> kernel_seconds;
+  // How long one candidate (verification and timing) may take before a supervisor stops it;
+  // nullopt: candidate_time_bound's default.
+  std::optional<double> candidate_timeout_seconds;
 };
+
+// Without --candidate-timeout, the reference may take this long: nothing is known of the kernel
+// yet.
+inline constexpr double kDefaultReferenceBoundSeconds = 600;
+// ...and a candidate at least this long, so a short kernel's bound is not at the mercy of jitter.
+inline constexpr double kMinimumCandidateBoundSeconds = 60;
+// ...or ten times what it would take at Explicit's speed with every run the timing plan allows
+// (verification, warm-ups, the most repeats), so a candidate ten times slower than Explicit is not
+// mistaken for a hung one.
+inline constexpr double kCandidateBoundSlowdown = 10;
+
+// The bound of one candidate: the given timeout, else the defaults above from Explicit's median
+// (nullopt for the reference itself, which has not been measured yet).
+double candidate_time_bound(const TunerOptions& options,
+                            const std::optional<double>& explicit_median_seconds);
 
 // What is being tuned, filled in by the caller: the identity fields of `header` (kernel, source,
 // arguments, device, profile, model, date, pinned_inputs, tolerance) and the call's workload with
@@ -57,7 +76,10 @@ double infer_kernel_seconds(const model::PerformanceModel& model, const Hardware
 TuningRun predict_only(const TuningSetup& setup, const TunerOptions& options, double kernel_seconds,
                        const std::string& kernel_seconds_source);
 
+// `watch`, if given, hears of every run of the reference and of each candidate; the tuning is
+// saved to the cache before the first candidate starts, so a supervisor can record in it a
+// candidate it had to stop.
 TuningRun tune(CandidateRunner& runner, const TuningSetup& setup, const TunerOptions& options,
-               const TuningCache& cache, const Progress& progress);
+               const TuningCache& cache, const Progress& progress, CandidateWatch* watch = nullptr);
 
 } // namespace overlap::tune

@@ -23,7 +23,7 @@ std::string hex_digest(const std::string& text) {
   return out;
 }
 
-const char* kKeyLine = "// key: ";
+const std::string kKeyLine = "// key: ";
 
 } // namespace
 
@@ -31,24 +31,80 @@ std::string TuningCache::path_of(const std::string& key) const {
   return (std::filesystem::path(directory_) / (hex_digest(key) + ".json")).string();
 }
 
-std::optional<TuningRun> TuningCache::load(const std::string& key) const {
-  if (!enabled())
-    return std::nullopt;
-  std::ifstream in(path_of(key));
-  if (!in)
-    return std::nullopt;
-  // The first line holds the full key: a hash collision must not return another tuning.
+bool TuningCache::read_file(const std::string& path, std::string* key, TuningRun* run,
+                            std::string* error) {
+  std::ifstream in(path);
+  if (!in) {
+    *error = "cannot read " + path;
+    return false;
+  }
   std::string first;
   std::getline(in, first);
-  if (first != kKeyLine + key)
-    return std::nullopt;
+  if (first.compare(0, kKeyLine.size(), kKeyLine) != 0) {
+    *error = path + ": the first line is not \"" + kKeyLine + "...\" (empty, truncated or not " +
+             "a tuning cache file)";
+    return false;
+  }
   std::stringstream rest;
   rest << in.rdbuf();
+  if (!from_json_text(rest.str(), run, error)) {
+    *error = path + ": " + *error;
+    return false;
+  }
+  *key = first.substr(kKeyLine.size());
+  return true;
+}
+
+std::optional<TuningRun> TuningCache::load(const std::string& key, std::string* warning) const {
+  if (!enabled())
+    return std::nullopt;
+  const std::string path = path_of(key);
+  std::error_code code;
+  if (!std::filesystem::exists(path, code))
+    return std::nullopt;
+  std::string stored_key;
   TuningRun run;
   std::string error;
-  if (!from_json_text(rest.str(), &run, &error))
+  if (!read_file(path, &stored_key, &run, &error)) {
+    // Kept beside the cache rather than deleted: it may be the only record of a long tuning.
+    const std::string aside = path + ".corrupt";
+    std::filesystem::rename(path, aside, code);
+    if (warning)
+      *warning = "the tuning cache file cannot be used, so this tuning starts afresh: " + error +
+                 (code ? "; it could not be moved aside (" + code.message() + ")"
+                       : "; it was moved to " + aside);
     return std::nullopt;
+  }
+  // The name is a hash of the key: a collision must not return another tuning. Not corrupt; it is
+  // replaced by the next store().
+  if (stored_key != key) {
+    if (warning)
+      *warning = path + " holds the tuning of another key (a hash collision): it is replaced";
+    return std::nullopt;
+  }
   return run;
+}
+
+bool TuningCache::write_file(const std::string& path, const std::string& key, const TuningRun& run,
+                             std::string* error) {
+  const std::string temporary = path + ".tmp";
+  {
+    std::ofstream out(temporary, std::ios::trunc);
+    out << kKeyLine << key << "\n" << to_json_text(run);
+    out.flush();
+    if (!out) {
+      *error = "cannot write " + temporary;
+      return false;
+    }
+  }
+  std::error_code code;
+  std::filesystem::rename(temporary, path, code);
+  if (code) {
+    *error = "cannot rename " + temporary + " to " + path + ": " + code.message();
+    std::filesystem::remove(temporary, code);
+    return false;
+  }
+  return true;
 }
 
 bool TuningCache::store(const std::string& key, const TuningRun& run, std::string* error) const {
@@ -56,22 +112,27 @@ bool TuningCache::store(const std::string& key, const TuningRun& run, std::strin
     return true;
   std::error_code code;
   std::filesystem::create_directories(directory_, code);
-  const std::string path = path_of(key);
-  const std::string temporary = path + ".tmp";
-  {
-    std::ofstream out(temporary, std::ios::trunc);
-    out << kKeyLine << key << "\n" << to_json_text(run);
-    if (!out) {
-      *error = "cannot write " + temporary;
-      return false;
-    }
-  }
-  std::filesystem::rename(temporary, path, code);
-  if (code) {
-    *error = "cannot rename " + temporary + " to " + path + ": " + code.message();
+  return write_file(path_of(key), key, run, error);
+}
+
+bool record_failed_candidate(const std::string& path, const std::string& candidate,
+                             const std::string& reason, std::string* error) {
+  std::string key;
+  TuningRun run;
+  if (!TuningCache::read_file(path, &key, &run, error))
     return false;
+  for (CandidateOutcome& outcome : run.candidates) {
+    if (model::describe(outcome.candidate) != candidate)
+      continue;
+    outcome.run = true;
+    outcome.verification = Verification::Failed;
+    outcome.error = reason;
+    outcome.timing = {};
+    outcome.samples.clear();
+    return TuningCache::write_file(path, key, run, error);
   }
-  return true;
+  *error = path + " has no candidate \"" + candidate + "\"";
+  return false;
 }
 
 } // namespace overlap::tune
