@@ -107,6 +107,7 @@ Status check_accuracy(LinkBench& bench, const HardwareProfile& profile, const Ac
       row.outside_domain = outside_gap_domain(link, row.bytes, row.pieces, is_bidirectional(which));
       row.measured = summarize(s.gated);
       row.ungated = summarize(s.ungated);
+      split_by_mode(link, s.gated, &row);
       report->rows.push_back(row);
     }
   };

@@ -46,8 +46,22 @@ struct AccuracyRow {
   SampleStats ungated;  // count 0 when not measured: the device starts as soon as work arrives
   // Pieces smaller than g's domain of validity: shown, but not judged against the target.
   bool outside_domain = false;
+  // With both directions busy on a link the profile knows to run at two rates, the repeats of a
+  // point that split (two_rate_link.h) are judged by mode: the fast ones against predicted_s (the
+  // profile's G is the fast mode's), the slow ones against predicted_slow_s, shown beside.
+  SampleStats fast_mode; // count 0: not split
+  SampleStats slow_mode;
+  double predicted_slow_s = 0; // 0: the profile knows one rate
 
   double error() const { return (predicted_s - measured.median) / measured.median; }
+  bool split() const { return fast_mode.count > 0 && slow_mode.count > 0; }
+  // What the target is judged on: the fast mode's error where the repeats split, else error().
+  double judged_error() const {
+    return split() ? (predicted_s - fast_mode.median) / fast_mode.median : error();
+  }
+  double slow_mode_error() const {
+    return (predicted_slow_s - slow_mode.median) / slow_mode.median;
+  }
   double ungated_error() const { return (predicted_s - ungated.median) / ungated.median; }
 };
 
@@ -81,7 +95,15 @@ struct CaseSummary {
   bool within_target = false;
   int ungated_points = 0;
   double ungated_max_abs_error = 0;
+  int split_points = 0; // judged on their fast repeats (AccuracyRow::split)
+  double slow_mode_max_abs_error = 0;
+  double slow_share = 0; // of the repeats of the judged points
 };
+
+// Fills the row's per-mode statistics from its gated repeats when `link` knows a slow
+// bidirectional rate and the case has both directions busy.
+void split_by_mode(const LinkDirection& link, const std::vector<double>& gated_seconds,
+                   AccuracyRow* row);
 
 // One summary per case that has rows, in AccuracyCase order.
 std::vector<CaseSummary> summarize_cases(const AccuracyReport& report);

@@ -152,6 +152,10 @@ void print_accuracy_summary(const AccuracyReport& report, std::ostream& out) {
           << format("%.2f %%)", 100 * s.outside_max_abs_error);
     if (s.ungated_points > 0)
       out << format("  (ungated max |error| %.2f %%)", 100 * s.ungated_max_abs_error);
+    if (s.split_points > 0)
+      out << "  (" << s.split_points << " points ran at two rates, judged on the fast repeats; "
+          << format("%.0f %% of repeats slow, ", 100 * s.slow_share)
+          << format("slow-mode max |error| %.2f %%)", 100 * s.slow_mode_max_abs_error);
     out << "\n";
   }
 }

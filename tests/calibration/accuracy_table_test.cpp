@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <cmath>
+
 namespace overlap::calibration {
 namespace {
 
@@ -181,6 +183,83 @@ TEST(AccuracyJson, HoldsEveryRowAndTheSummary) {
   EXPECT_EQ(j["summary"][3]["case"], "simultaneous.device_to_host");
   EXPECT_EQ(j["summary"][1]["within_target"], false);
   EXPECT_TRUE(j["summary"][0]["ungated_max_abs_error"].is_null());
+}
+
+// A link of 2e-11 s/B (50 GB/s) fast and 4e-11 s/B slow with the other direction busy.
+LinkDirection two_rate_link() {
+  LinkDirection link;
+  link.latency_s = 5e-6;
+  link.seconds_per_byte = 1.8e-11;
+  link.gap_s = 2e-6;
+  link.bidirectional_seconds_per_byte = 2e-11;
+  link.bidirectional_gap_s = 3e-6;
+  link.bidirectional_slow_seconds_per_byte = 4e-11;
+  link.bidirectional_slow_share = 0.4;
+  return link;
+}
+
+AccuracyRow busy_row(const LinkDirection& link, const std::vector<double>& repeats) {
+  AccuracyRow r;
+  r.which = AccuracyCase::BidirectionalHostToDevice;
+  r.bytes = 16 * test::kMiB;
+  r.pieces = 4;
+  r.predicted_s = predict_transfer_seconds(link, r.bytes, r.pieces, true);
+  r.measured = summarize(repeats);
+  split_by_mode(link, repeats, &r);
+  return r;
+}
+
+TEST(TwoRateAccuracy, SplitRepeatsAreJudgedByMode) {
+  const LinkDirection link = two_rate_link();
+  const double k = 16 * test::kMiB;
+  const double fast = 5e-6 + k * 2e-11 + 3 * 3e-6;
+  const double slow = 5e-6 + k * 4e-11 + 3 * 3e-6;
+  // Fast repeats 1 % slower than predicted, slow ones 2 % faster than the slow rate.
+  const AccuracyRow r =
+      busy_row(link, {fast * 1.01, slow * 0.98, fast * 1.01, slow * 0.98, fast * 1.01});
+  ASSERT_TRUE(r.split());
+  EXPECT_EQ(r.fast_mode.count, 3);
+  EXPECT_EQ(r.slow_mode.count, 2);
+  EXPECT_NEAR(r.predicted_slow_s, slow, slow * 1e-12);
+  EXPECT_NEAR(r.judged_error(), 1 / 1.01 - 1, 1e-9);
+  EXPECT_NEAR(r.slow_mode_error(), 1 / 0.98 - 1, 1e-9);
+  EXPECT_GT(std::fabs(r.error()), 0.009) << "the median alone is the fast mode here";
+
+  AccuracyReport report;
+  report.rows.push_back(r);
+  const std::vector<CaseSummary> cases = summarize_cases(report);
+  ASSERT_EQ(cases.size(), 1u);
+  EXPECT_EQ(cases[0].split_points, 1);
+  EXPECT_NEAR(cases[0].slow_share, 0.4, 1e-12);
+  EXPECT_NEAR(cases[0].max_abs_error, std::fabs(1 / 1.01 - 1), 1e-9);
+  EXPECT_NEAR(cases[0].slow_mode_max_abs_error, 1 / 0.98 - 1, 1e-9);
+  EXPECT_TRUE(cases[0].within_target) << "the slow mode is shown, not judged";
+  const std::string md = accuracy_to_markdown(report);
+  EXPECT_NE(md.find("| 1, 40.00 %, 2.04 % |"), std::string::npos) << md;
+  EXPECT_NE(md.find("slow 2/5: "), std::string::npos) << md;
+  const nlohmann::json j = nlohmann::json::parse(accuracy_to_json(report));
+  EXPECT_EQ(j["summary"][0]["split_points"], 1);
+  EXPECT_EQ(j["rows"][0]["slow_mode"]["repeats"], 2);
+}
+
+TEST(TwoRateAccuracy, ALinkWithOneRateIsJudgedOnTheMedian) {
+  LinkDirection link = two_rate_link();
+  link.bidirectional_slow_seconds_per_byte = 0;
+  link.bidirectional_slow_share = 0;
+  const double k = 16 * test::kMiB;
+  const double fast = 5e-6 + k * 2e-11 + 3 * 3e-6;
+  const double slow = 5e-6 + k * 4e-11 + 3 * 3e-6;
+  const AccuracyRow r = busy_row(link, {fast, slow, fast, slow, slow});
+  EXPECT_FALSE(r.split()) << "the profile does not know the link runs at two rates";
+  EXPECT_NEAR(r.judged_error(), fast / slow - 1, 1e-9);
+}
+
+TEST(TwoRateAccuracy, SteadyRepeatsAreNotSplit) {
+  const LinkDirection link = two_rate_link();
+  const double fast = 5e-6 + 16 * test::kMiB * 2e-11 + 3 * 3e-6;
+  const AccuracyRow r = busy_row(link, {fast, fast * 1.02, fast * 0.99, fast, fast * 1.01});
+  EXPECT_FALSE(r.split());
+  EXPECT_EQ(r.judged_error(), r.error());
 }
 
 } // namespace
