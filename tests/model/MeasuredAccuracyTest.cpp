@@ -131,7 +131,6 @@ Workload buoydiff_workload() {
   w.halo_bytes_per_boundary = level; // level lo-1
   w.d2h_bytes = 42 * level;
   w.explicit_h2d_copies = 2;
-  w.mapped_read_factor = 83.0 / 42; // levels k-1 and k for k ≥ 1, level 0 once
   return w;
 }
 

@@ -12,11 +12,11 @@ namespace overlap::model {
 // Bytes per direction as the runtime moves them: every clipped section once for the whole range
 // (Explicit), chunked sections split over the chunks, broadcast sections (and arrays without
 // sections) sent once first. The halo per chunk boundary is measured from the sections of a
-// 16-chunk split; the Mapped read factor of chunked inputs is how many partition indices need
-// each input element on average (a halo of h elements per boundary read by every index makes it
-// about 1 + h·(P−1)/elements). The descriptor carries no launch geometry and no re-read count of
-// broadcast arrays: total_blocks stays 0 (unknown) and the broadcast read factor 1 unless the
-// caller sets them.
+// 16-chunk split. The Mapped read factors stay 1: a halo is what neighbouring chunks (separate
+// kernels) share, while Mapped's one kernel re-reads a neighbour's elements from the cache; and
+// nothing says how often a kernel re-reads a broadcast array. The descriptor carries no launch
+// geometry: total_blocks stays 0 (unknown). The caller sets any of these it knows better.
+// mapped_bytes_by_width: each array's bytes under its element size.
 Workload workload_from_descriptor(const KernelDescriptor& descriptor, ArgPointers args,
                                   double kernel_seconds);
 
