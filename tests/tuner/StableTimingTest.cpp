@@ -28,11 +28,8 @@ TEST(MeasureUntilStable, NoisySamplesContinueUpToTheRepeatLimit) {
   plan.warmup = 0;
   plan.max_repeats = 12;
   plan.max_seconds = 100;
-  const TimedSamples result = measure_until_stable(
-      [&] {
-        return Sample{++calls % 2 ? 0.010 : 0.013, {}};
-      },
-      plan);
+  const TimedSamples result =
+      measure_until_stable([&] { return Sample{++calls % 2 ? 0.010 : 0.013, {}}; }, plan);
   EXPECT_EQ(result.seconds.size(), 12u);
   EXPECT_FALSE(result.stable);
   EXPECT_GT(result.stats.iqr(), 0);
@@ -45,11 +42,8 @@ TEST(MeasureUntilStable, TheTimeBudgetStopsSlowNoisyWork) {
   plan.min_repeats = 3;
   plan.max_repeats = 100;
   plan.max_seconds = 1.0;
-  const TimedSamples result = measure_until_stable(
-      [&] {
-        return Sample{++calls % 2 ? 0.3 : 0.45, {}};
-      },
-      plan);
+  const TimedSamples result =
+      measure_until_stable([&] { return Sample{++calls % 2 ? 0.3 : 0.45, {}}; }, plan);
   EXPECT_LE(result.seconds.size(), 4u);
   EXPECT_GE(result.seconds.size(), 3u);
 }
@@ -57,10 +51,7 @@ TEST(MeasureUntilStable, TheTimeBudgetStopsSlowNoisyWork) {
 TEST(MeasureUntilStable, AnErrorStopsAndIsReported) {
   int calls = 0;
   const TimedSamples result = measure_until_stable(
-      [&] {
-        return ++calls == 4 ? Sample{0, "launch failed"} : Sample{0.01, {}};
-      },
-      TimingPlan{});
+      [&] { return ++calls == 4 ? Sample{0, "launch failed"} : Sample{0.01, {}}; }, TimingPlan{});
   EXPECT_EQ(result.error, "launch failed");
   EXPECT_EQ(result.seconds.size(), 2u); // one warm-up, two timed, then the failure
 }

@@ -26,6 +26,26 @@ TEST(TuneOptions, ParsesTheCommandLine) {
   EXPECT_EQ(o.seed, 42u);
 }
 
+TEST(TuneOptions, ParsesTheSupervisionOptions) {
+  TuneOptions o;
+  std::string error;
+  ASSERT_TRUE(parse_tune_options({}, &o, &error)) << error;
+  EXPECT_TRUE(o.supervise);
+  EXPECT_FALSE(o.worker_fd);
+  EXPECT_FALSE(o.tuner.candidate_timeout_seconds);
+  ASSERT_TRUE(parse_tune_options(
+      {"--candidate-timeout", "2.5", "--no-supervise", "--worker-fd", "7"}, &o, &error))
+      << error;
+  EXPECT_FALSE(o.supervise);
+  EXPECT_EQ(o.worker_fd, 7);
+  EXPECT_EQ(o.tuner.candidate_timeout_seconds, 2.5);
+  for (const char* bad : {"0", "-1", "soon", "nan"}) {
+    EXPECT_FALSE(parse_tune_options({"--candidate-timeout", bad}, &o, &error)) << bad;
+    EXPECT_NE(error.find("--candidate-timeout"), std::string::npos) << error;
+  }
+  EXPECT_FALSE(parse_tune_options({"--worker-fd", "-3"}, &o, &error));
+}
+
 TEST(TuneOptions, RejectsMalformedValues) {
   TuneOptions o;
   std::string error;

@@ -184,6 +184,57 @@ TEST_F(TunerTest, AnInterruptedTuningResumesWithoutRepeatingMeasuredCandidates) 
   EXPECT_NE(resumed.notes.back().find("resumed"), std::string::npos);
 }
 
+TEST_F(TunerTest, TheCandidateBoundIsTheGivenTimeoutElseScaledFromExplicit) {
+  EXPECT_EQ(candidate_time_bound(options_, std::nullopt), kDefaultReferenceBoundSeconds);
+  EXPECT_EQ(candidate_time_bound(options_, 1e-3), kMinimumCandidateBoundSeconds);
+  // 1 verification + 0 warm-ups + 25 repeats at ten times Explicit's 1 s.
+  EXPECT_DOUBLE_EQ(candidate_time_bound(options_, 1.0), kCandidateBoundSlowdown * 26);
+  options_.candidate_timeout_seconds = 3;
+  EXPECT_EQ(candidate_time_bound(options_, std::nullopt), 3);
+  EXPECT_EQ(candidate_time_bound(options_, 1.0), 3);
+}
+
+// What a supervisor relies on: a begin and an end around every run, the cache file already
+// holding every candidate when the first one begins, and the bound from Explicit's median.
+TEST_F(TunerTest, TheWatchHearsEveryRunAndTheCacheHoldsEveryCandidateBeforeTheFirst) {
+  class RecordingWatch final : public CandidateWatch {
+  public:
+    std::vector<CandidateStart> begun;
+    int ended = 0;
+    bool nested = false;
+    std::size_t candidates_in_cache_at_first = 0;
+    void begin(const CandidateStart& start) override {
+      nested |= begun.size() != static_cast<std::size_t>(ended);
+      if (!start.reference && candidates_in_cache_at_first == 0) {
+        std::string key, error;
+        TuningRun run;
+        if (TuningCache::read_file(start.cache_file, &key, &run, &error))
+          candidates_in_cache_at_first = run.candidates.size();
+      }
+      begun.push_back(start);
+    }
+    void end() override { ++ended; }
+  } watch;
+  options_.exhaustive = true;
+  const TuningCache cache(directory_.string());
+  FakeRunner runner(saxpy_like);
+  const TuningRun run = tune(runner, setup_, options_, cache, progress_, &watch);
+  ASSERT_EQ(watch.begun.size(), 1 + runner.ran.size());
+  EXPECT_EQ(watch.ended, static_cast<int>(watch.begun.size()));
+  EXPECT_FALSE(watch.nested);
+  EXPECT_TRUE(watch.begun[0].reference);
+  EXPECT_EQ(watch.begun[0].candidate, "Explicit");
+  EXPECT_EQ(watch.begun[0].bound_seconds, kDefaultReferenceBoundSeconds);
+  const double median = run.candidates[*run.explicit_index()].timing.median;
+  for (std::size_t i = 1; i < watch.begun.size(); ++i) {
+    EXPECT_FALSE(watch.begun[i].reference);
+    EXPECT_EQ(watch.begun[i].candidate, model::describe(runner.ran[i - 1]));
+    EXPECT_EQ(watch.begun[i].cache_file, cache.path_of(cache_key(setup_, options_)));
+    EXPECT_EQ(watch.begun[i].bound_seconds, candidate_time_bound(options_, median));
+  }
+  EXPECT_EQ(watch.candidates_in_cache_at_first, run.candidates.size());
+}
+
 TEST_F(TunerTest, PredictOnlyRunsNothingAndKeepsThePrunedSet) {
   const TuningRun run = predict_only(setup_, options_, 0.2e-3, "given");
   EXPECT_TRUE(run.model_only);
