@@ -51,17 +51,14 @@ Status issue_explicit(const B& binding, const std::vector<HostArray>& arrays,
 
 template <class B> Status run_explicit(const B& binding) {
   const NvtxRange call_range("overlap:explicit");
-  const long long extent = binding.partition_extent();
-  OVERLAP_TRY(detail::check_partition_extent(extent));
+  long long extent = 0;
+  std::vector<HostArray> arrays;
+  OVERLAP_TRY(detail::begin_call(binding, &extent, &arrays));
   if (extent == 0)
     return Status::success();
-  std::vector<HostArray> arrays;
-  OVERLAP_TRY(detail::read_host_arrays(binding, &arrays));
-
   DeviceContextLease lease;
-  OVERLAP_TRY(lease.acquire());
+  OVERLAP_TRY(detail::lease_device(&lease, 1));
   DeviceContext& context = lease.context();
-  OVERLAP_TRY(context.pool().reserve_streams(1));
   const cudaStream_t stream = context.pool().stream(0);
 
   std::vector<void*> bases(arrays.size(), nullptr);

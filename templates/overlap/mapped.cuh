@@ -19,17 +19,14 @@ namespace overlap {
 
 template <class B> Status run_mapped(const B& binding) {
   const NvtxRange call_range("overlap:mapped");
-  const long long extent = binding.partition_extent();
-  OVERLAP_TRY(detail::check_partition_extent(extent));
+  long long extent = 0;
+  std::vector<HostArray> arrays;
+  OVERLAP_TRY(detail::begin_call(binding, &extent, &arrays));
   if (extent == 0)
     return Status::success();
-  std::vector<HostArray> arrays;
-  OVERLAP_TRY(detail::read_host_arrays(binding, &arrays));
-
   DeviceContextLease lease;
-  OVERLAP_TRY(lease.acquire());
+  OVERLAP_TRY(detail::lease_device(&lease, 1));
   DeviceContext& context = lease.context();
-  OVERLAP_TRY(context.pool().reserve_streams(1));
   const cudaStream_t stream = context.pool().stream(0);
   bool read_only_supported = false;
   OVERLAP_TRY(context.read_only_registration_supported(&read_only_supported));

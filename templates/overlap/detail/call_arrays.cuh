@@ -4,6 +4,7 @@
 #pragma once
 
 #include "overlap/binding.cuh"
+#include "overlap/device_context.h"
 #include "overlap/device_memory_cache.h"
 #include "overlap/kernel_types.h"
 #include "overlap/status.h"
@@ -67,6 +68,24 @@ template <class B> Status read_host_arrays(const B& binding, std::vector<HostArr
     arrays->push_back(array);
   }
   return Status::success();
+}
+
+// The start every strategy call shares: P is checked, and unless it is 0 (a call with nothing to
+// do: *extent is 0 and neither the arrays nor the device are looked at) the arrays are read and
+// checked.
+template <class B>
+Status begin_call(const B& binding, long long* extent, std::vector<HostArray>* arrays) {
+  *extent = binding.partition_extent();
+  OVERLAP_TRY(check_partition_extent(*extent));
+  if (*extent == 0)
+    return Status::success();
+  return read_host_arrays(binding, arrays);
+}
+
+// Leases the current device's context (device_context.h) with at least `streams` pooled streams.
+inline Status lease_device(DeviceContextLease* lease, int streams) {
+  OVERLAP_TRY(lease->acquire());
+  return lease->context().pool().reserve_streams(streams);
 }
 
 // The sections of array i sent once per call, clipped: the whole array when it has no sections.

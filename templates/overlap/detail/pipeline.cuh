@@ -135,16 +135,15 @@ private:
 };
 
 template <class B> Status run_pipeline(const B& binding, StreamsConfig config, OutputPath outputs) {
-  const long long extent = binding.partition_extent();
-  OVERLAP_TRY(check_partition_extent(extent));
+  long long extent = 0;
+  std::vector<HostArray> arrays;
+  OVERLAP_TRY(begin_call(binding, &extent, &arrays));
   if (extent == 0)
     return Status::success();
   if (config.streams < 1)
     return OVERLAP_DETAIL_INVALID_BINDING("StreamsConfig::streams < 1");
   if (config.order != IssueOrder::DepthFirst && config.order != IssueOrder::BreadthFirst)
     return OVERLAP_DETAIL_INVALID_BINDING("StreamsConfig::order is not an IssueOrder");
-  std::vector<HostArray> arrays;
-  OVERLAP_TRY(read_host_arrays(binding, &arrays));
 
   const int chunks = static_cast<int>(std::min<long long>(config.streams, extent));
   const int streams = std::min(config.streams, chunks);
@@ -175,10 +174,9 @@ template <class B> Status run_pipeline(const B& binding, StreamsConfig config, O
   const TransferPlan plan = plan_transfers(needs, chunks);
 
   DeviceContextLease lease;
-  OVERLAP_TRY(lease.acquire());
+  OVERLAP_TRY(lease_device(&lease, streams));
   DeviceContext& context = lease.context();
   StreamEventPool& pool = context.pool();
-  OVERLAP_TRY(pool.reserve_streams(streams));
   OVERLAP_TRY(pool.reserve_events(chunks + 1)); // one per chunk, one for the broadcast copies
   bool read_only_supported = false;
   OVERLAP_TRY(context.read_only_registration_supported(&read_only_supported));
