@@ -2,6 +2,9 @@
 // bit for bit, at small odd sizes: chunks of unequal length, more streams than frames or levels.
 // Calls go through the kernels' generated descriptors, as the tuner makes them, with pageable
 // std::vector memory; outputs start as a pattern no kernel writes, so an unwritten chunk shows.
+// The GPU tests' shared support (skip reason, seeded random data), by path: this target lives in
+// bench/CMakeLists.txt, outside tests/gpu.
+#include "../gpu/gpu_test_support.h"
 #include "frame_histogram.overlap.h"
 #include "gray_histogram.overlap.h"
 #include "pop_state.overlap.h"
@@ -15,44 +18,31 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
-#include <random>
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace {
 
-std::string gpuUnavailableReason() {
-  int count = 0;
-  const cudaError_t error = cudaGetDeviceCount(&count);
-  if (error != cudaSuccess) {
-    (void)cudaGetLastError(); // no device is an answer here, not an error to carry on
-    return std::string("no CUDA device: cudaGetDeviceCount failed: ") + cudaGetErrorName(error);
-  }
-  return count == 0 ? "no CUDA device: cudaGetDeviceCount returned 0" : std::string();
-}
-
-std::mt19937_64& rng() {
-  static std::mt19937_64 engine = [] {
-    const unsigned long long seed = std::random_device{}();
-    std::printf("random seed %llu\n", seed);
-    return std::mt19937_64(seed);
+// One generator for the whole run, its seed printed once and traced in every test.
+overlap::test::Random& random() {
+  static overlap::test::Random* const generator = [] {
+    auto* made = new overlap::test::Random;
+    std::printf("%s\n", made->trace().c_str());
+    return made;
   }();
-  return engine;
+  return *generator;
 }
 
 template <class T> std::vector<T> randomIntegers(long long count) {
-  std::uniform_int_distribution<unsigned long long> dist(0, static_cast<T>(~T(0)));
   std::vector<T> values(static_cast<size_t>(count));
-  for (T& v : values)
-    v = static_cast<T>(dist(rng()));
+  random().fill_any(values.data(), values.size());
   return values;
 }
 
 std::vector<float> randomFloats(long long count, float low, float high) {
-  std::uniform_real_distribution<float> dist(low, high);
   std::vector<float> values(static_cast<size_t>(count));
-  for (float& v : values)
-    v = dist(rng());
+  random().fill_uniform(values.data(), values.size(), low, high);
   return values;
 }
 
@@ -63,19 +53,12 @@ template <class T> std::vector<T> unwritten(long long count) {
   return values;
 }
 
+// Bit equality (overlap::test::bitwise_equal), sizes first.
 template <class T>
 testing::AssertionResult sameBits(const std::vector<T>& got, const std::vector<T>& want) {
   if (got.size() != want.size())
     return testing::AssertionFailure() << "sizes " << got.size() << " vs " << want.size();
-  size_t mismatches = 0, first = 0;
-  for (size_t i = 0; i < got.size(); ++i)
-    if (std::memcmp(&got[i], &want[i], sizeof(T)) != 0 && mismatches++ == 0)
-      first = i;
-  if (mismatches == 0)
-    return testing::AssertionSuccess();
-  return testing::AssertionFailure()
-         << mismatches << " of " << got.size() << " elements differ, first at " << first << ": "
-         << +got[first] << " vs " << +want[first];
+  return overlap::test::bitwise_equal(want.data(), got.data(), got.size());
 }
 
 struct Case {
@@ -112,9 +95,8 @@ std::vector<Case> allCases() {
 class BenchAppTest : public testing::TestWithParam<Case> {
 protected:
   void SetUp() override {
-    const std::string reason = gpuUnavailableReason();
-    if (!reason.empty())
-      GTEST_SKIP() << reason;
+    OVERLAP_SKIP_WITHOUT_GPU();
+    trace_.emplace(__FILE__, __LINE__, random().trace());
   }
 
   // args holds one pointer per kernel parameter, range mode's chunk bounds included (the
@@ -134,6 +116,9 @@ protected:
     config.streams.order = GetParam().order;
     return kernel.run(args, config);
   }
+
+private:
+  std::optional<testing::ScopedTrace> trace_; // the seed, in every failure of the test
 };
 
 #define EXPECT_RUN_OK(expr)                                                                        \

@@ -1,6 +1,6 @@
 # Every variant of every example, through the generated code (included from tests/gpu).
 add_executable(overlap_example_gpu_tests ${CMAKE_CURRENT_LIST_DIR}/examples_gpu_test.cpp)
-target_link_libraries(overlap_example_gpu_tests PRIVATE GTest::gtest_main)
+target_link_libraries(overlap_example_gpu_tests PRIVATE overlap_gpu_test_support GTest::gtest_main)
 overlap_add_kernels(overlap_example_gpu_tests SOURCES
   ${PROJECT_SOURCE_DIR}/examples/saxpy/saxpy.cu
   ${PROJECT_SOURCE_DIR}/examples/matmul/matmul.cu

@@ -5,6 +5,7 @@
 //
 // OVERLAP_TEST_MAX_EXTENT=<n> drops the larger sizes (the compute-sanitizer run uses it).
 #include "buoydiff.overlap.h"
+#include "gpu_test_support.h"
 #include "matmul.overlap.h"
 #include "saxpy.overlap.h"
 
@@ -12,58 +13,45 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <map>
-#include <random>
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace {
 
-bool gpuPresent() {
-  int count = 0;
-  const bool present = cudaGetDeviceCount(&count) == cudaSuccess && count > 0;
-  cudaGetLastError();
-  return present;
-}
+using overlap::test::bitwise_equal;
 
 long long maxExtent() {
   const char* limit = std::getenv("OVERLAP_TEST_MAX_EXTENT");
   return limit ? std::atoll(limit) : (1LL << 62);
 }
 
-std::mt19937_64& rng() {
-  static std::mt19937_64 engine = [] {
-    const unsigned long long seed = std::random_device{}();
-    std::printf("random seed %llu\n", seed);
-    return std::mt19937_64(seed);
+// One generator for the whole run: the inputs of each size are made once and shared by every
+// variant (Prepared below). Its seed is printed once and traced in every test.
+overlap::test::Random& random() {
+  static overlap::test::Random* const generator = [] {
+    auto* made = new overlap::test::Random;
+    std::printf("%s\n", made->trace().c_str());
+    return made;
   }();
-  return engine;
+  return *generator;
 }
 
+// Never zero (Random::fill): a zero would hide an element that was never copied.
 std::vector<float> randomFloats(long long count) {
-  std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
   std::vector<float> values(static_cast<size_t>(count));
-  for (float& v : values) {
-    v = dist(rng());
-    if (v == 0.0f) // never test on zeros
-      v = 0.5f;
-  }
+  random().fill(values.data(), values.size());
   return values;
 }
 
-bool sameBits(const std::vector<float>& a, const std::vector<float>& b) {
-  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0;
-}
-
-// First differing element, for a readable failure.
-std::string firstDifference(const std::vector<float>& got, const std::vector<float>& want) {
-  for (size_t i = 0; i < got.size() && i < want.size(); ++i)
-    if (std::memcmp(&got[i], &want[i], sizeof(float)) != 0)
-      return "element " + std::to_string(i) + ": " + std::to_string(got[i]) + " vs " +
-             std::to_string(want[i]);
-  return "sizes " + std::to_string(got.size()) + " vs " + std::to_string(want.size());
+// Bit equality with the first difference named.
+testing::AssertionResult sameBits(const std::vector<float>& got, const std::vector<float>& want) {
+  if (got.size() != want.size())
+    return testing::AssertionFailure() << "sizes " << got.size() << " vs " << want.size();
+  return bitwise_equal(want.data(), got.data(), got.size());
 }
 
 struct Case {
@@ -123,8 +111,8 @@ std::vector<long long> extentsFor(const Case& c, long long large) {
 class ExampleTest : public testing::TestWithParam<Case> {
 protected:
   void SetUp() override {
-    if (!gpuPresent())
-      GTEST_SKIP() << "no CUDA device: the generated variants are only compiled here";
+    OVERLAP_SKIP_WITHOUT_GPU();
+    trace_.emplace(__FILE__, __LINE__, random().trace());
   }
 
   // Runs the case's variant through the generated function `run(variant functions...)`.
@@ -144,6 +132,9 @@ protected:
     }
     return {cudaErrorInvalidValue, "unknown variant", __FILE__, __LINE__};
   }
+
+private:
+  std::optional<testing::ScopedTrace> trace_; // the seed, in every failure of the test
 };
 
 // Inputs and the Explicit result of one example at one size, made once per test run and shared
@@ -170,12 +161,12 @@ const Prepared& prepared(std::map<long long, Prepared>& cache, long long extent,
     ASSERT_TRUE((data).explicitVsCpu.empty()) << "Explicit vs CPU: " << (data).explicitVsCpu;      \
     const overlap::Status status_ = (run_variant);                                                 \
     ASSERT_TRUE(status_.ok()) << status_.message();                                                \
-    EXPECT_TRUE(sameBits((output), (data).explicitResult))                                         \
-        << firstDifference((output), (data).explicitResult);                                       \
+    EXPECT_TRUE(sameBits((output), (data).explicitResult)) << "vs Explicit";                       \
   } while (0)
 
 std::string compareWithCpu(const std::vector<float>& gpu, const std::vector<float>& cpu) {
-  return sameBits(gpu, cpu) ? std::string() : firstDifference(gpu, cpu);
+  const testing::AssertionResult same = sameBits(gpu, cpu);
+  return same ? std::string() : same.message();
 }
 
 // ---- saxpy: offset mode, an input and an inout array ----

@@ -85,6 +85,20 @@ public:
     }
   }
 
+  // Every bit pattern of an unsigned integer type, zero included: for data whose meaning needs
+  // the full range (pixels, histogram bins). Outputs are then checked against a pattern no kernel
+  // writes everywhere, not against zeros.
+  template <class T> void fill_any(T* data, std::size_t count) {
+    static_assert(std::is_unsigned<T>::value, "unsigned integers only");
+    for (std::size_t i = 0; i < count; ++i)
+      data[i] = static_cast<T>(next() >> (64 - 8 * sizeof(T)));
+  }
+  // Uniform in [low, high), 24 random bits: quantities with a physical range.
+  void fill_uniform(float* data, std::size_t count, float low, float high) {
+    for (std::size_t i = 0; i < count; ++i)
+      data[i] = low + (high - low) * (static_cast<float>(next() >> 40) / 16777216.0f);
+  }
+
 private:
   std::uint64_t seed_;
   std::uint64_t state_;
