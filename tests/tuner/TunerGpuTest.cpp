@@ -6,6 +6,7 @@
 // (overlap::last_dispatch_choice tells which variant a call ran), then the OVERLAP_VARIANT override
 // and the fallback order. Every test skips without a CUDA device.
 #include "buoydiff.overlap.h"
+#include "gpu_skip.h"
 #include "saxpy.overlap.h"
 #include "scoped_environment.h"
 
@@ -43,23 +44,6 @@ using overlap::Variant;
 using overlap::tune::TuningRun;
 using overlap::tune::Verification;
 using overlap::tune::testing::ScopedEnvironment;
-
-std::string gpu_unavailable_reason() {
-  int count = 0;
-  const cudaError_t code = cudaGetDeviceCount(&count);
-  if (code != cudaSuccess) {
-    cudaGetLastError();
-    return std::string("no CUDA device: cudaGetDeviceCount failed: ") + cudaGetErrorName(code);
-  }
-  return count == 0 ? "no CUDA device: cudaGetDeviceCount returned 0" : "";
-}
-
-#define SKIP_WITHOUT_GPU()                                                                         \
-  do {                                                                                             \
-    const std::string reason = gpu_unavailable_reason();                                           \
-    if (!reason.empty())                                                                           \
-      GTEST_SKIP() << reason;                                                                      \
-  } while (0)
 
 std::string read_text(const fs::path& path) {
   std::ifstream in(path);
