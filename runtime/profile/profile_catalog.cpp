@@ -107,9 +107,13 @@ ProfileListing list_profiles() {
   return listing;
 }
 
-bool profile_for_device(const std::string& device_name, CatalogEntry* entry, bool* measured_here) {
+bool profile_for_device(const std::string& device_name, CatalogEntry* entry, bool* measured_here,
+                        std::vector<ProfileError>* skipped) {
+  ProfileListing listing = list_profiles();
+  if (skipped)
+    *skipped = listing.skipped;
   if (!device_name.empty())
-    for (CatalogEntry& listed : list_profiles().entries)
+    for (CatalogEntry& listed : listing.entries)
       if (listed.profile.device_name == device_name) {
         *entry = std::move(listed);
         *measured_here = true;

@@ -158,6 +158,18 @@ TEST_F(ProfileDirectories, ADeviceGetsItsOwnMeasurementElseTheNewestBuiltIn) {
   EXPECT_EQ(entry.profile.name, "h100-pcie5");
 }
 
+TEST_F(ProfileDirectories, AnUnreadableProfileOfTheDeviceIsPassedOverButReported) {
+  fs::create_directories(root_ / "first");
+  std::ofstream(root_ / "first" / "broken.json") << "{\"schema_version\": 3, \"name\": ";
+  CatalogEntry entry;
+  bool measured_here = true;
+  std::vector<ProfileError> skipped;
+  ASSERT_TRUE(profile_for_device("NVIDIA Test GPU", &entry, &measured_here, &skipped));
+  EXPECT_FALSE(measured_here);
+  ASSERT_EQ(skipped.size(), 1u);
+  EXPECT_NE(skipped[0].message().find("broken.json"), std::string::npos) << skipped[0].message();
+}
+
 TEST_F(ProfileDirectories, EnvironmentPathListComesFirst) {
   const std::vector<std::string> dirs = user_profile_directories();
   ASSERT_EQ(dirs.size(), 2u);

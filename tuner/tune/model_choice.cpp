@@ -27,10 +27,14 @@ const ProfileChoice& profile_for(const std::string& device_name) {
   ProfileChoice& choice = chosen[device_name];
   CatalogEntry entry;
   bool measured_here = false;
-  if (profile_for_device(device_name, &entry, &measured_here))
+  std::vector<ProfileError> skipped;
+  if (profile_for_device(device_name, &entry, &measured_here, &skipped))
     choice = {true, entry.profile,
               measured_here ? entry.origin
                             : entry.origin + ", embedded: no calibrated profile of this device"};
+  // Library code prints nothing: the reason (OVERLAP_DISPATCH_LOG, last_dispatch_choice) says it.
+  for (const ProfileError& problem : skipped)
+    choice.origin += "; skipped unreadable profile " + problem.message();
   return choice;
 }
 

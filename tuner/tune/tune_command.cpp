@@ -98,14 +98,17 @@ bool choose_profile(const TuneOptions& options, const Gpu& gpu, HardwareProfile*
     }
     return true;
   }
-  // profile_for_device skips user profile files it cannot read; they must not vanish silently,
-  // since the tuning then describes another machine.
-  for (const ProfileError& skipped : list_profiles().skipped)
-    notes->push_back("a hardware profile file was skipped because it cannot be read: " +
-                     skipped.message());
   CatalogEntry entry;
   bool measured_here = false;
-  if (!profile_for_device(gpu.present ? gpu.name : std::string(), &entry, &measured_here)) {
+  std::vector<ProfileError> skipped;
+  const bool found =
+      profile_for_device(gpu.present ? gpu.name : std::string(), &entry, &measured_here, &skipped);
+  // Unreadable user profile files must not vanish silently: the tuning would then describe
+  // another machine.
+  for (const ProfileError& problem : skipped)
+    notes->push_back("a hardware profile file was skipped because it cannot be read: " +
+                     problem.message());
+  if (!found) {
     err << "overlap-tune: no hardware profile: give one with --profile\n";
     return false;
   }

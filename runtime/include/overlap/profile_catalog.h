@@ -44,8 +44,11 @@ ProfileError find_profile(const std::string& name_or_path, HardwareProfile* prof
 // The profile for a device nobody picked one for: one measured on this device model (as
 // list_profiles() orders them; *measured_here true), else the built-in profile of the newest GPU
 // generation (highest compute capability), which is closer to today's machines than the papers'.
-// False when there is no profile at all.
-bool profile_for_device(const std::string& device_name, CatalogEntry* entry, bool* measured_here);
+// False when there is no profile at all. User profile files that cannot be read are passed over;
+// `skipped`, when given, receives why, so that a caller can say so instead of silently describing
+// another machine.
+bool profile_for_device(const std::string& device_name, CatalogEntry* entry, bool* measured_here,
+                        std::vector<ProfileError>* skipped = nullptr);
 
 // "NVIDIA H100 80GB HBM3 | Gen5 x16 | driver 580.159.04": what a calibrated profile is keyed by;
 // a profile measured on one machine says nothing reliable about another device, link or driver.
