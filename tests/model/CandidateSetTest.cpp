@@ -297,6 +297,8 @@ TEST(Pruning, MappedOverNarrowElementsIsALowerBound) {
   ASSERT_TRUE(bytes.best);
   EXPECT_EQ(bytes.rows[*bytes.best].candidate, (Candidate{Variant::Streams, 1}));
   EXPECT_TRUE(row(bytes, Variant::Mapped).kept);
+  EXPECT_TRUE(row(bytes, Variant::Mapped).lower_bound);
+  EXPECT_FALSE(row(bytes, Variant::Streams, 1).lower_bound);
   EXPECT_TRUE(row(bytes, Variant::Streams, 1).kept);
   EXPECT_FALSE(row(bytes, Variant::Streams, 8).kept);
 
@@ -307,6 +309,7 @@ TEST(Pruning, MappedOverNarrowElementsIsALowerBound) {
     EXPECT_FALSE(mapped_prediction_is_lower_bound(workload)) << width << "-byte elements";
     const Prediction words = predict(model, testing::h100_like(), workload);
     EXPECT_EQ(words.rows[*words.best].candidate.variant, Variant::Mapped) << width;
+    EXPECT_FALSE(row(words, Variant::Mapped).lower_bound) << width;
     EXPECT_FALSE(row(words, Variant::Streams, 1).kept) << width;
   }
 }

@@ -50,6 +50,7 @@ TuningRun sample_run() {
       outcome({Variant::Hybrid, 4}, 11e-3, {}, Verification::NotRun)};
   run.candidates[3].error = "launch failed";
   run.candidates[4].kept_by_model = false;
+  run.candidates[1].predicted_is_lower_bound = true;
   run.winner = 2;
   run.within_noise = {2};
   run.winner_reason = "Streams(8, depth-first) has the smallest median";
@@ -72,11 +73,32 @@ TEST(ReportJson, RoundTripsEveryField) {
     EXPECT_EQ(back.candidates[i].verification, run.candidates[i].verification);
     EXPECT_EQ(back.candidates[i].samples, run.candidates[i].samples);
     EXPECT_EQ(back.candidates[i].predicted_seconds, run.candidates[i].predicted_seconds);
+    EXPECT_EQ(back.candidates[i].predicted_is_lower_bound,
+              run.candidates[i].predicted_is_lower_bound);
     EXPECT_EQ(back.candidates[i].error, run.candidates[i].error);
   }
   EXPECT_EQ(back.winner, run.winner);
   EXPECT_EQ(back.notes, run.notes);
   EXPECT_EQ(to_json_text(back), to_json_text(run));
+}
+
+TEST(ReportJson, AReportWithoutTheLowerBoundFlagReadsAsExactPredictions) {
+  TuningRun run = sample_run();
+  std::string text = to_json_text(run);
+  for (std::size_t at; (at = text.find("\"predicted_is_lower_bound\"")) != std::string::npos;)
+    text.erase(at, text.find(',', at) + 1 - at);
+  TuningRun back;
+  std::string error;
+  ASSERT_TRUE(from_json_text(text, &back, &error)) << error;
+  for (const CandidateOutcome& c : back.candidates)
+    EXPECT_FALSE(c.predicted_is_lower_bound) << model::describe(c.candidate);
+}
+
+TEST(ReportTable, MarksALowerBoundPrediction) {
+  const ReportTable table = candidate_table(sample_run(), false);
+  ASSERT_GE(table.rows.size(), 3u);
+  EXPECT_EQ(table.rows[1][1].rfind(">= ", 0), 0u) << table.rows[1][1]; // Mapped, a lower bound
+  EXPECT_EQ(table.rows[2][1].find(">="), std::string::npos) << table.rows[2][1];
 }
 
 TEST(ReportJson, RejectsOtherSchemasAndVersions) {

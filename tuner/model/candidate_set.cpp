@@ -99,9 +99,9 @@ void select_pruned_set(Prediction& prediction, bool mapped_is_lower_bound,
   for (std::size_t i = 0; i < prediction.rows.size(); ++i)
     if (prediction.rows[i].candidate.variant == Variant::Explicit)
       prediction.explicit_row = i;
-  auto is_lower_bound = [&](const PredictedCandidate& row) {
-    return mapped_is_lower_bound && row.candidate.variant == Variant::Mapped;
-  };
+  for (PredictedCandidate& row : prediction.rows)
+    row.lower_bound = mapped_is_lower_bound && row.candidate.variant == Variant::Mapped;
+  auto is_lower_bound = [](const PredictedCandidate& row) { return row.lower_bound; };
   for (std::size_t i : order)
     if (prediction.rows[i].seconds && !is_lower_bound(prediction.rows[i])) {
       prediction.best = i;

@@ -60,6 +60,7 @@ std::string to_json_text(const TuningRun& run) {
     json entry = candidate_json(c.candidate);
     entry["name"] = model::describe(c.candidate);
     entry["predicted_s"] = optional_number(c.predicted_seconds);
+    entry["predicted_is_lower_bound"] = c.predicted_is_lower_bound;
     entry["kept_by_model"] = c.kept_by_model;
     entry["run"] = c.run;
     entry["verification"] = to_string(c.verification);
@@ -165,6 +166,9 @@ bool from_json_text(const std::string& text, TuningRun* run, std::string* error)
       const json& predicted = required_field(entry, path, "predicted_s");
       if (!predicted.is_null())
         c.predicted_seconds = field_value<double>(predicted, field_path(path, "predicted_s"));
+      // Absent from reports written before it existed: those predictions were read as exact.
+      c.predicted_is_lower_bound =
+          optional_value<bool>(entry, path, "predicted_is_lower_bound", false);
       c.kept_by_model = required_value<bool>(entry, path, "kept_by_model");
       c.run = required_value<bool>(entry, path, "run");
       const std::string verification = required_value<std::string>(entry, path, "verification");

@@ -55,7 +55,10 @@ ReportTable candidate_table(const TuningRun& run, bool only_run) {
       error = format_fixed(100 * (*c.predicted_seconds - c.timing.median) / c.timing.median,
                            "%+.1f %%");
     table.rows.push_back(
-        {model::describe(c.candidate), format_ms(c.predicted_seconds), format_ms(measured),
+        {model::describe(c.candidate),
+         (c.predicted_is_lower_bound && c.predicted_seconds ? ">= " : "") +
+             format_ms(c.predicted_seconds),
+         format_ms(measured),
          measured ? format_fixed(100 * c.timing.iqr() / c.timing.median, "%.1f %%") : "-",
          c.timing.count > 0 ? std::to_string(c.timing.count) : "-",
          speedup ? format_fixed(*speedup, "%.2fx") : "-", error, outcome_text(run, i)});

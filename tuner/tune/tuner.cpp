@@ -45,6 +45,7 @@ TuningRun with_predictions(const TuningSetup& setup, const TunerOptions& options
     CandidateOutcome outcome;
     outcome.candidate = row.candidate;
     outcome.predicted_seconds = row.seconds;
+    outcome.predicted_is_lower_bound = row.lower_bound;
     outcome.kept_by_model = row.kept;
     run.candidates.push_back(outcome);
   }

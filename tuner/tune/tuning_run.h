@@ -31,6 +31,7 @@ std::optional<Verification> parse_verification(const std::string& text);
 struct CandidateOutcome {
   model::Candidate candidate;
   std::optional<double> predicted_seconds; // nullopt: the model does not describe it
+  bool predicted_is_lower_bound = false;   // model::PredictedCandidate::lower_bound
   bool kept_by_model = false;              // in the pruned set
   bool run = false;                        // measured in this tuning (or in the cached one)
   Verification verification = Verification::NotRun;
