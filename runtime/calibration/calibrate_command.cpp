@@ -122,6 +122,10 @@ void print_profile_summary(const HardwareProfile& p, std::ostream& out) {
       << (p.mapped_write_seconds_per_byte > 0
               ? format("%.2f GB/s", 1e-9 / p.mapped_write_seconds_per_byte)
               : "?")
+      << ", mapped both ways "
+      << (p.mapped_both_ways_seconds_per_byte > 0
+              ? format("%.2f GB/s each way", 1e-9 / p.mapped_both_ways_seconds_per_byte)
+              : "?")
       << "\n";
   if (!p.mapped_by_width.empty()) {
     out << "  mapped by element width (read / write):";

@@ -134,6 +134,16 @@ __global__ void mapped_width_kernel(T* data, std::size_t count, unsigned long lo
   }
 }
 
+__global__ void mapped_both_ways_kernel(const uint4* in, uint4* out, std::size_t count) {
+  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
+  for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < count;
+       i += stride) {
+    const uint4 v = in[i];
+    const unsigned index = static_cast<unsigned>(i);
+    out[i] = make_uint4(v.x ^ index, v.y + index, ~v.z, v.w * 2654435761u);
+  }
+}
+
 template <class T> void launch_width(const MappedWidthTraffic& t, cudaStream_t stream) {
   T* data = static_cast<T*>(t.mapped);
   const std::size_t count = t.bytes / sizeof(T);
@@ -217,6 +227,17 @@ Status launch_mapped_width_traffic(const MappedWidthTraffic& t, cudaStream_t str
                   __FILE__, __LINE__};
   }
   return launch_status("mapped_width_kernel<T, access><<<blocks, 256, 0, stream>>>", __LINE__);
+}
+
+Status launch_mapped_both_ways(const MappedBothWaysTraffic& t, cudaStream_t stream) {
+  if (t.in == nullptr || t.out == nullptr || t.bytes % sizeof(uint4) != 0)
+    return Status{cudaErrorInvalidValue,
+                  "launch_mapped_both_ways: a buffer is null or bytes is not a multiple of 16",
+                  __FILE__, __LINE__};
+  forget_reported_errors();
+  mapped_both_ways_kernel<<<t.blocks, kMappedKernelThreads, 0, stream>>>(
+      static_cast<const uint4*>(t.in), static_cast<uint4*>(t.out), t.bytes / sizeof(uint4));
+  return launch_status("mapped_both_ways_kernel<<<blocks, 256, 0, stream>>>", __LINE__);
 }
 
 } // namespace overlap::calibration

@@ -54,6 +54,20 @@ struct MappedWidthTraffic {
 };
 Status launch_mapped_width_traffic(const MappedWidthTraffic& traffic, cudaStream_t stream);
 
+// One pass that reads `bytes` of one mapped host buffer and writes `bytes` of another, 16-byte
+// elements, thread i reading element i of `in` and writing element i of `out`, then i + grid
+// size, ...: `out[i] = f(in[i])`, so reads and writes cross the link both ways at once, in the
+// proportion a kernel with one input and one output moves them. Each stored value depends on
+// the loaded one, so neither can be elided. `in` and `out` are device pointers of mapped host
+// memory and must not overlap; `bytes` must be a multiple of 16.
+struct MappedBothWaysTraffic {
+  const void* in = nullptr;
+  void* out = nullptr;
+  std::size_t bytes = 0;
+  int blocks = 1;
+};
+Status launch_mapped_both_ways(const MappedBothWaysTraffic& traffic, cudaStream_t stream);
+
 constexpr int kMappedKernelThreads = 256;
 
 } // namespace overlap::calibration

@@ -11,9 +11,9 @@ using nlohmann::ordered_json;
 namespace {
 
 constexpr const char* kSchema = "overlap.calibration-measurements";
-// Version 2 adds the bidirectional piece series, version 3 the mapped kernels per element width;
-// older records are read without them.
-constexpr int kVersion = 3;
+// Version 2 adds the bidirectional piece series, version 3 the mapped kernels per element width,
+// version 4 the mapped kernel moving bytes both ways; older records are read without them.
+constexpr int kVersion = 4;
 
 ordered_json series_to_json(const Series& series) {
   return ordered_json{{"x", series.x}, {"seconds", series.seconds}};
@@ -97,6 +97,7 @@ std::string measurements_to_json(const CalibrationMeasurements& m) {
                                     {"read_sizes", series_to_json(w.read_sizes)},
                                     {"write_sizes", series_to_json(w.write_sizes)}});
   out["mapped_by_width"] = by_width;
+  out["mapped_both_ways_sizes"] = series_to_json(m.mapped_both_ways_sizes);
   out["kernel_launch_seconds"] = m.kernel_launch_seconds;
   out["launch_sync_seconds"] = m.launch_sync_seconds;
   out["stream_rounds"] = series_to_json(m.stream_rounds);
@@ -139,6 +140,8 @@ std::string measurements_from_json(const std::string& text, const std::string& o
         m.mapped_by_width.push_back(std::move(width));
       }
     }
+    if (version >= 4)
+      m.mapped_both_ways_sizes = series_from_json(j.at("mapped_both_ways_sizes"));
     m.kernel_launch_seconds = j.at("kernel_launch_seconds").get<std::vector<double>>();
     m.launch_sync_seconds = j.at("launch_sync_seconds").get<std::vector<double>>();
     m.stream_rounds = series_from_json(j.at("stream_rounds"));

@@ -62,10 +62,13 @@ struct CalibrationMeasurements {
   Series mapped_read_sizes;                       // a kernel reading mapped host memory
   Series mapped_write_sizes;                      // a kernel writing mapped host memory
   std::vector<MappedWidthSeries> mapped_by_width; // widths ascending; empty before version 3
-  std::vector<double> kernel_launch_seconds;      // per launch, one value per repeat
-  std::vector<double> launch_sync_seconds;        // per launch + synchronize, one value per repeat
-  Series stream_rounds;                           // x = streams of a minimal streamed round: t_sc
-  std::vector<std::string> skipped;               // optional measurements that failed, and why
+  // A kernel reading and writing as many bytes of mapped host memory in one pass, x = bytes each
+  // way (record version 4; empty in older records).
+  Series mapped_both_ways_sizes;
+  std::vector<double> kernel_launch_seconds; // per launch, one value per repeat
+  std::vector<double> launch_sync_seconds;   // per launch + synchronize, one value per repeat
+  Series stream_rounds;                      // x = streams of a minimal streamed round: t_sc
+  std::vector<std::string> skipped;          // optional measurements that failed, and why
 };
 
 std::string measurements_to_json(const CalibrationMeasurements& measurements);

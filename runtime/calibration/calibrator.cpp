@@ -154,7 +154,7 @@ LinkBenchLimits limits_for(const CalibrationPlan& plan, const AccuracyPlan* accu
 Status measure_link(LinkBench& bench, const CalibrationPlan& plan, const Progress& progress,
                     CalibrationMeasurements* m) {
   const int steps_per_direction = 6;
-  Steps steps(progress, 2 * steps_per_direction + 8, &m->skipped);
+  Steps steps(progress, 2 * steps_per_direction + 9, &m->skipped);
   const TransferDirection directions[] = {TransferDirection::HostToDevice,
                                           TransferDirection::DeviceToHost};
   const std::string repeats = " x " + std::to_string(plan.repeats) + " repeats";
@@ -267,6 +267,21 @@ Status measure_link(LinkBench& bench, const CalibrationPlan& plan, const Progres
         m->mapped_by_width = std::move(widths);
         return Status::success();
       }));
+  const std::string both_ways_step =
+      "mapped kernel reading and writing as many bytes (both ways at once): " +
+      std::to_string(plan.mapped_kernel_bytes.size()) + " sizes" + repeats;
+  OVERLAP_TRY(steps.optional(both_ways_step, [&] {
+    // Filled only when every size succeeded, so a skipped step leaves no partial series.
+    Series series;
+    OVERLAP_TRY(measure_series(
+        as_doubles(plan.mapped_kernel_bytes), plan.warmup, plan.repeats,
+        [&](double x, double* s) {
+          return bench.mapped_both_ways_kernel(static_cast<std::size_t>(x), s);
+        },
+        &series));
+    m->mapped_both_ways_sizes = std::move(series);
+    return Status::success();
+  }));
 
   for (TransferDirection direction : directions) {
     DirectionMeasurements& d =

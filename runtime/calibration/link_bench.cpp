@@ -337,6 +337,24 @@ Status LinkBench::mapped_width_kernel(bool write, int element_bytes, std::size_t
   return elapsed_seconds(start_, end_first_, seconds);
 }
 
+Status LinkBench::mapped_both_ways_kernel(std::size_t bytes, double* seconds) {
+  if (bytes > limits_.max_bytes)
+    return Status{cudaErrorInvalidValue, "LinkBench::mapped_both_ways_kernel: beyond the buffers",
+                  __FILE__, __LINE__};
+  cudaStream_t stream = pool_.stream(0);
+  OVERLAP_CUDA_TRY(cudaEventRecord(start_.get(), stream));
+  MappedBothWaysTraffic traffic;
+  // The two buffers of the copies: each max_bytes long, distinct, and mapped in create().
+  traffic.in = host_in_mapped_;
+  traffic.out = host_out_mapped_;
+  traffic.bytes = bytes;
+  traffic.blocks = mapped_blocks_;
+  OVERLAP_TRY(launch_mapped_both_ways(traffic, stream));
+  OVERLAP_CUDA_TRY(cudaEventRecord(end_first_.get(), stream));
+  OVERLAP_CUDA_TRY(cudaEventSynchronize(end_first_.get()));
+  return elapsed_seconds(start_, end_first_, seconds);
+}
+
 Status LinkBench::launch_overhead(int launches, double* seconds_per_launch) {
   cudaStream_t stream = pool_.stream(0);
   const Clock::time_point begin = Clock::now();

@@ -71,6 +71,9 @@ public:
   // A kernel reading (or writing) `bytes` of mapped host memory in elements of `element_bytes`
   // (calibration_kernels.h, MappedWidthTraffic), timed with events.
   Status mapped_width_kernel(bool write, int element_bytes, std::size_t bytes, double* seconds);
+  // A kernel reading `bytes` of mapped host memory and writing as many to another mapped buffer
+  // in the same pass (calibration_kernels.h, MappedBothWaysTraffic), timed with events.
+  Status mapped_both_ways_kernel(std::size_t bytes, double* seconds);
   // Host time per empty-kernel launch over `launches` back-to-back launches (paper 002 eq. 4.7).
   Status launch_overhead(int launches, double* seconds_per_launch);
   // Host time per launch followed by cudaStreamSynchronize (paper 002 eq. 4.1).

@@ -382,6 +382,31 @@ public:
         0.0, fitted_slope("mapped.write_seconds_per_byte", "mapped write kernel over sizes", "s/B",
                           m.mapped_write_sizes, line, thresholds_.mapped_kernel_fit, false));
     mapped_by_width(m, profile);
+    mapped_both_ways(m, profile);
+  }
+
+  // Time over the bytes moved each way: the cost per byte of each direction while the other is
+  // as busy with mapped traffic. Judged like the one-way mapped kernels; its ratios to them are
+  // what the model applies, so the notes state them.
+  void mapped_both_ways(const CalibrationMeasurements& m, HardwareProfile* profile) {
+    const SeriesFit line = fit_line;
+    profile->mapped_both_ways_seconds_per_byte = std::max(
+        0.0,
+        fitted_slope("mapped.both_ways_seconds_per_byte",
+                     "mapped kernel reading and writing as many bytes, over bytes each way", "s/B",
+                     m.mapped_both_ways_sizes, line, thresholds_.mapped_kernel_fit, false));
+    const double both_ways = profile->mapped_both_ways_seconds_per_byte;
+    if (both_ways <= 0 || profile->mapped_read_seconds_per_byte <= 0 ||
+        profile->mapped_write_seconds_per_byte <= 0)
+      return;
+    char text[300];
+    std::snprintf(text, sizeof(text),
+                  " mapped.both_ways_seconds_per_byte: a kernel reading and writing as many "
+                  "mapped bytes ran at %.2f GB/s each way, %.2fx the one-way read cost and %.2fx "
+                  "the one-way write cost.",
+                  1e-9 / both_ways, both_ways / profile->mapped_read_seconds_per_byte,
+                  both_ways / profile->mapped_write_seconds_per_byte);
+    profile->notes += text;
   }
 
   void mapped_by_width(const CalibrationMeasurements& m, HardwareProfile* profile) {

@@ -47,6 +47,8 @@ struct ProfileEstimate {
 //    the slow rate and its share are stored beside them.
 //  - mapped cost per element width: like mapped read/write, per width; the 16-byte row must agree
 //    with the mapped read/write kernels within their fit requirement.
+//  - mapped both ways: slope of a free least-squares line of the kernel's time over the bytes it
+//    moves each way, judged like mapped read/write; its ratios to them go into the notes.
 //  - pageable G, mapped read/write and t_sc: slope of a free least-squares line.
 //  - kernel launch: median; stream sync: median of launch + synchronize minus the launch.
 // Missing series leave their parameter 0 ("not known") without a problem, except L+o and G.

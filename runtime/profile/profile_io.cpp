@@ -231,6 +231,17 @@ public:
     return parameter(parent, path, key, out);
   }
 
+  // A parameter added to schema `version` after files of that version were written (the
+  // committed schema-3 profiles lack it): absent reads as 0, "not known", in that version and
+  // later; older versions must not carry it.
+  bool optional_since_version(int version, const json& parent, const std::string& path,
+                              const char* key, double* out) {
+    *out = 0;
+    if (version_ < version)
+      return only_absent(parent, path, key, version);
+    return optional_parameter(parent, path, key, out);
+  }
+
   // An older file must not carry a field of a later version: it was written by hand or by a
   // writer that mislabelled its version, and which of the two is wrong cannot be told.
   bool only_absent(const json& parent, const std::string& path, const char* key, int version) {
@@ -384,12 +395,15 @@ public:
     const json* mapped = object(root, "", "mapped");
     if (!mapped ||
         !only_keys(*mapped, "mapped",
-                   {"read_seconds_per_byte", "write_seconds_per_byte", "by_width"}) ||
+                   {"read_seconds_per_byte", "write_seconds_per_byte", "by_width",
+                    "both_ways_seconds_per_byte"}) ||
         !parameter(*mapped, "mapped", "read_seconds_per_byte",
                    &out->mapped_read_seconds_per_byte) ||
         !parameter(*mapped, "mapped", "write_seconds_per_byte",
                    &out->mapped_write_seconds_per_byte) ||
-        !mapped_by_width(*mapped, &out->mapped_by_width))
+        !mapped_by_width(*mapped, &out->mapped_by_width) ||
+        !optional_since_version(3, *mapped, "mapped", "both_ways_seconds_per_byte",
+                                &out->mapped_both_ways_seconds_per_byte))
       return false;
 
     const json* overheads = object(root, "", "overheads");
@@ -465,7 +479,8 @@ std::string profile_to_json(const HardwareProfile& profile) {
   out["mapped"] = nlohmann::ordered_json{
       {"read_seconds_per_byte", parameter(profile.mapped_read_seconds_per_byte)},
       {"write_seconds_per_byte", parameter(profile.mapped_write_seconds_per_byte)},
-      {"by_width", by_width}};
+      {"by_width", by_width},
+      {"both_ways_seconds_per_byte", parameter(profile.mapped_both_ways_seconds_per_byte)}};
   out["overheads"] =
       nlohmann::ordered_json{{"kernel_launch_s", parameter(profile.kernel_launch_s)},
                              {"stream_sync_s", parameter(profile.stream_sync_s)},
@@ -567,6 +582,7 @@ ProfileError check_profile(const HardwareProfile& profile, const std::string& or
        profile.device_to_host.bidirectional_slow_share},
       {"mapped.read_seconds_per_byte", profile.mapped_read_seconds_per_byte},
       {"mapped.write_seconds_per_byte", profile.mapped_write_seconds_per_byte},
+      {"mapped.both_ways_seconds_per_byte", profile.mapped_both_ways_seconds_per_byte},
       {"overheads.kernel_launch_s", profile.kernel_launch_s},
       {"overheads.stream_sync_s", profile.stream_sync_s},
       {"overheads.stream_overhead_s", profile.stream_overhead_s}};

@@ -42,6 +42,8 @@ TEST(CalibrationMeasurements, RoundTripsThroughJson) {
     expect_same(read.mapped_by_width[i].read_sizes, original.mapped_by_width[i].read_sizes);
     expect_same(read.mapped_by_width[i].write_sizes, original.mapped_by_width[i].write_sizes);
   }
+  ASSERT_FALSE(original.mapped_both_ways_sizes.empty());
+  expect_same(read.mapped_both_ways_sizes, original.mapped_both_ways_sizes);
   EXPECT_EQ(read.launch_sync_seconds, original.launch_sync_seconds);
   expect_same(read.stream_rounds, original.stream_rounds);
   EXPECT_EQ(read.skipped, original.skipped);
@@ -79,6 +81,7 @@ TEST(CalibrationMeasurements, ReadsVersion2RecordsWithoutMappedWidths) {
       nlohmann::json::parse(measurements_to_json(test::synthetic_measurements(2, noise)));
   j["schema_version"] = 2;
   j.erase("mapped_by_width");
+  j.erase("mapped_both_ways_sizes");
   CalibrationMeasurements m;
   ASSERT_EQ(measurements_from_json(j.dump(), "run2.json", &m), "");
   EXPECT_TRUE(m.mapped_by_width.empty());
@@ -88,6 +91,35 @@ TEST(CalibrationMeasurements, ReadsVersion2RecordsWithoutMappedWidths) {
   const std::string error = measurements_from_json(j.dump(), "run3.json", &m);
   EXPECT_NE(error.find("run3.json: "), std::string::npos) << error;
   EXPECT_NE(error.find("mapped_by_width"), std::string::npos) << error;
+}
+
+// Version 3 records (bench/results/h100-pcie5-2026-11-21-run3.raw.json) have no kernel moving
+// mapped bytes both ways; version 4 requires its series.
+TEST(CalibrationMeasurements, ReadsVersion3RecordsWithoutMappedBothWays) {
+  test::BoundedNoise noise(0.01);
+  SCOPED_TRACE(noise.trace());
+  nlohmann::json j =
+      nlohmann::json::parse(measurements_to_json(test::synthetic_measurements(2, noise)));
+  EXPECT_EQ(j["schema_version"], 4);
+  j["schema_version"] = 3;
+  j.erase("mapped_both_ways_sizes");
+  CalibrationMeasurements m;
+  ASSERT_EQ(measurements_from_json(j.dump(), "run3.json", &m), "");
+  EXPECT_TRUE(m.mapped_both_ways_sizes.empty());
+  EXPECT_EQ(m.mapped_by_width.size(), 5u) << "version 3's own series are read";
+
+  j["schema_version"] = 4;
+  const std::string missing = measurements_from_json(j.dump(), "run4.json", &m);
+  EXPECT_NE(missing.find("run4.json: "), std::string::npos) << missing;
+  EXPECT_NE(missing.find("mapped_both_ways_sizes"), std::string::npos) << missing;
+
+  j["mapped_both_ways_sizes"] = {{"x", {1.0, 2.0}}, {"seconds", {{1e-3}}}};
+  const std::string uneven = measurements_from_json(j.dump(), "run4.json", &m);
+  EXPECT_NE(uneven.find("differ in length"), std::string::npos) << uneven;
+  j["mapped_both_ways_sizes"] = {{"x", {1.0}}, {"seconds", {{"fast"}}}};
+  const std::string typed = measurements_from_json(j.dump(), "run4.json", &m);
+  EXPECT_NE(typed.find("run4.json: "), std::string::npos) << typed;
+  EXPECT_NE(typed.find("number"), std::string::npos) << typed;
 }
 
 TEST(CalibrationMeasurements, RefusesOtherDocuments) {

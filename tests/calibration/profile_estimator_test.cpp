@@ -315,6 +315,43 @@ TEST(EstimateProfile, OlderRecordsHaveNoMappedWidths) {
   EXPECT_TRUE(estimate.profile.mapped_by_width.empty());
 }
 
+TEST(EstimateProfile, MappedTrafficBothWays) {
+  BoundedNoise noise(0.0002);
+  SCOPED_TRACE(noise.trace());
+  const ProfileEstimate estimate = estimate_profile(test::synthetic_measurements(7, noise));
+  ASSERT_TRUE(estimate.acceptable()) << estimate.problems.front();
+  EXPECT_NEAR(estimate.profile.mapped_both_ways_seconds_per_byte,
+              test::kSyntheticBothWaysSecondsPerByte,
+              test::kSyntheticBothWaysSecondsPerByte * 0.002);
+  const ProfileMeasurement* fit = find(estimate.profile, "mapped.both_ways_seconds_per_byte");
+  ASSERT_NE(fit, nullptr);
+  EXPECT_EQ(fit->repeats, 7);
+  EXPECT_LE(fit->min, fit->value);
+  EXPECT_GE(fit->max, fit->value);
+  // 5e-11 against one-way read 4e-11 and write 3e-11.
+  EXPECT_NE(estimate.profile.notes.find("1.25x the one-way read cost and 1.67x the one-way write"),
+            std::string::npos)
+      << estimate.profile.notes;
+}
+
+TEST(EstimateProfile, MappedBothWaysMissingOrBentIsHandled) {
+  BoundedNoise noise(0.0002);
+  SCOPED_TRACE(noise.trace());
+  CalibrationMeasurements m = test::synthetic_measurements(7, noise);
+  m.mapped_both_ways_sizes = Series{};
+  const ProfileEstimate older = estimate_profile(m);
+  EXPECT_TRUE(older.acceptable()) << "optional: records before version 4 lack it";
+  EXPECT_EQ(older.profile.mapped_both_ways_seconds_per_byte, 0);
+  EXPECT_EQ(older.profile.notes.find("both_ways"), std::string::npos);
+
+  m = test::synthetic_measurements(7, noise);
+  // The largest size 10 % slow: no line within the mapped kernels' 3 % requirement.
+  for (double& t : m.mapped_both_ways_sizes.seconds.back())
+    t *= 1.1;
+  const ProfileEstimate bent = estimate_profile(m);
+  EXPECT_TRUE(mentions(bent.problems, "mapped.both_ways_seconds_per_byte"));
+}
+
 // Host to device against a busy link at 1/G_bidirectional in 4 of 7 repeats and at half that
 // rate in the other 3, at every size and piece count.
 CalibrationMeasurements two_rate_measurements(BoundedNoise& noise) {

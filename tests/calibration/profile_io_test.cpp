@@ -40,6 +40,7 @@ HardwareProfile full_profile() {
                        {4, 5.5e-11, 0},
                        {8, 5.7e-11, 5.8e-11},
                        {16, 5.9e-11, 6.1e-11}};
+  p.mapped_both_ways_seconds_per_byte = 6.2e-11;
   p.kernel_launch_s = 4.1e-6;
   p.stream_sync_s = 4.2e-6;
   p.stream_overhead_s = 4.3e-6;
@@ -99,6 +100,7 @@ void expect_same(const HardwareProfile& a, const HardwareProfile& b) {
     EXPECT_EQ(a.mapped_by_width[i].write_seconds_per_byte,
               b.mapped_by_width[i].write_seconds_per_byte);
   }
+  EXPECT_EQ(a.mapped_both_ways_seconds_per_byte, b.mapped_both_ways_seconds_per_byte);
   EXPECT_EQ(a.kernel_launch_s, b.kernel_launch_s);
   EXPECT_EQ(a.stream_sync_s, b.stream_sync_s);
   EXPECT_EQ(a.stream_overhead_s, b.stream_overhead_s);
@@ -188,6 +190,7 @@ TEST(ProfileJson, NewerSchemaIsRefused) {
 void make_version_2(nlohmann::json& j) {
   j["schema_version"] = 2;
   j["mapped"].erase("by_width");
+  j["mapped"].erase("both_ways_seconds_per_byte");
   for (const char* d : {"host_to_device", "device_to_host"}) {
     j["link"][d].erase("bidirectional_slow_seconds_per_byte");
     j["link"][d].erase("bidirectional_slow_share");
@@ -234,6 +237,55 @@ TEST(ProfileJson, Version3RequiresItsFields) {
                   .ok())
       << "an empty list is 'not measured'";
   EXPECT_TRUE(p.mapped_by_width.empty());
+}
+
+// Added to schema 3 after its first profiles were committed (h100-pcie5 run 3 lacks it): absent
+// or null reads as "not known"; a wrong type or a negative value is named; older versions must
+// not carry it.
+TEST(ProfileJson, MappedBothWaysIsAnOptionalVersion3Field) {
+  HardwareProfile p;
+  ASSERT_TRUE(profile_from_json(edited([](nlohmann::json& j) {
+                                  j["mapped"].erase("both_ways_seconds_per_byte");
+                                }),
+                                "run3.json", &p)
+                  .ok());
+  EXPECT_EQ(p.mapped_both_ways_seconds_per_byte, 0);
+  EXPECT_EQ(p.mapped_write_seconds_per_byte, 3.2e-11) << "its neighbours are still read";
+  p.mapped_both_ways_seconds_per_byte = 1;
+  ASSERT_TRUE(profile_from_json(edited([](nlohmann::json& j) {
+                                  j["mapped"]["both_ways_seconds_per_byte"] = nullptr;
+                                }),
+                                "null.json", &p)
+                  .ok());
+  EXPECT_EQ(p.mapped_both_ways_seconds_per_byte, 0);
+
+  const ProfileError text =
+      parse(edited([](nlohmann::json& j) { j["mapped"]["both_ways_seconds_per_byte"] = "slow"; }));
+  EXPECT_EQ(text.field, "mapped.both_ways_seconds_per_byte");
+  EXPECT_EQ(text.reason, "expected a number or null, found a string");
+  EXPECT_EQ(text.message(), "/some/dir/gpu.json: field 'mapped.both_ways_seconds_per_byte': "
+                            "expected a number or null, found a string");
+  const ProfileError negative =
+      parse(edited([](nlohmann::json& j) { j["mapped"]["both_ways_seconds_per_byte"] = -2e-11; }));
+  EXPECT_EQ(negative.field, "mapped.both_ways_seconds_per_byte");
+  EXPECT_NE(negative.reason.find("non-negative"), std::string::npos) << negative.message();
+  const ProfileError older = parse(edited([](nlohmann::json& j) {
+    make_version_2(j);
+    j["mapped"]["both_ways_seconds_per_byte"] = 2.4e-11;
+  }));
+  EXPECT_EQ(older.field, "mapped.both_ways_seconds_per_byte");
+  EXPECT_NE(older.reason.find("added in version 3"), std::string::npos) << older.message();
+
+  const nlohmann::json written = nlohmann::json::parse(profile_to_json(full_profile()));
+  EXPECT_EQ(written["mapped"]["both_ways_seconds_per_byte"], 6.2e-11);
+  HardwareProfile unknown = full_profile();
+  unknown.mapped_both_ways_seconds_per_byte = 0;
+  EXPECT_TRUE(
+      nlohmann::json::parse(profile_to_json(unknown))["mapped"]["both_ways_seconds_per_byte"]
+          .is_null());
+  HardwareProfile invalid = full_profile();
+  invalid.mapped_both_ways_seconds_per_byte = -1e-11;
+  EXPECT_EQ(check_profile(invalid, "x.json").field, "mapped.both_ways_seconds_per_byte");
 }
 
 TEST(ProfileJson, BadMappedWidthEntriesAreNamed) {

@@ -116,6 +116,9 @@ inline std::vector<MappedWidthCost> synthetic_mapped_by_width() {
           {16, 4e-11, 3e-11}};
 }
 
+// Per byte each way of the synthetic kernel that reads and writes as many mapped bytes.
+constexpr double kSyntheticBothWaysSecondsPerByte = 5e-11;
+
 inline CalibrationMeasurements synthetic_measurements(int repeats, BoundedNoise& noise) {
   CalibrationMeasurements m;
   m.device.name = "Synthetic GPU";
@@ -141,6 +144,12 @@ inline CalibrationMeasurements synthetic_measurements(int repeats, BoundedNoise&
       width.write_sizes.add(k, samples(5e-6 + k * cost.write_seconds_per_byte, repeats, noise));
     }
     m.mapped_by_width.push_back(std::move(width));
+  }
+  // Both ways at once: slower per byte each way than either direction alone.
+  for (double mib = 16; mib <= 256; mib *= 2) {
+    const double k = mib * kMiB;
+    m.mapped_both_ways_sizes.add(
+        k, samples(5e-6 + k * kSyntheticBothWaysSecondsPerByte, repeats, noise));
   }
   m.kernel_launch_seconds = samples(2.5e-6, repeats, noise);
   m.launch_sync_seconds = samples(9.5e-6, repeats, noise);

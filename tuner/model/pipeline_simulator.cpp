@@ -36,6 +36,8 @@ SimDevice sim_device_of(const HardwareProfile& profile, int hardware_queues) {
   device.mapped_write_seconds_per_byte = profile.mapped_write_seconds_per_byte > 0
                                              ? profile.mapped_write_seconds_per_byte
                                              : profile.device_to_host.seconds_per_byte;
+  if (profile.mapped_read_seconds_per_byte > 0 && profile.mapped_write_seconds_per_byte > 0)
+    device.mapped_both_ways_seconds_per_byte = profile.mapped_both_ways_seconds_per_byte;
   return device;
 }
 
@@ -281,10 +283,29 @@ private:
     int copies[2] = {0, 0};
   };
 
+  // How much slower mapped traffic of `direction` runs while the other direction is busy. Against
+  // copies: as the copies of its direction are slowed by the other direction's copies. Against
+  // only mapped traffic: as the calibration's kernel reading and writing as many bytes was slowed
+  // relative to one way alone (on the H200 ~1.23x, where the copies' ratio is 1.06-1.10), applied
+  // to the flow's own (per-width) cost. Which kernel moves the other direction's bytes does not
+  // matter: the link sees read requests and posted writes, not kernels. Traffic the other way
+  // never speeds a direction up, so a measured both-ways cost below the one-way cost (noise)
+  // counts as no slowdown.
+  double mapped_slowdown(int direction, const ActiveFlows& active) const {
+    const LinkDirection& link = *link_[direction];
+    const double copies_ratio = link.bidirectional_seconds_per_byte / link.seconds_per_byte;
+    const bool only_mapped_opposite = active.copies[1 - direction] == 0;
+    if (!only_mapped_opposite || device_.mapped_both_ways_seconds_per_byte <= 0 ||
+        mapped_seconds_per_byte_[direction] <= 0)
+      return copies_ratio;
+    return std::max(1.0, device_.mapped_both_ways_seconds_per_byte /
+                             mapped_seconds_per_byte_[direction]);
+  }
+
   // Bytes per second of `flow` given what else moves bytes. A copy with copies running the other
   // way runs at the bidirectional G; with only mapped traffic the other way, at the G measured
   // for that (Table II's "explicit-mapped"); mapped traffic with anything the other way is
-  // slowed as the copies of its direction are by the other direction's copies.
+  // slowed by mapped_slowdown().
   double rate(const Flow& flow, const ActiveFlows& active) const {
     const int direction = flow.direction;
     const LinkDirection& link = *link_[direction];
@@ -296,7 +317,7 @@ private:
                                                 : op.mapped_write_seconds_per_byte;
       seconds_per_byte = own > 0 ? own : mapped_seconds_per_byte_[direction];
       if (opposite_busy)
-        seconds_per_byte *= link.bidirectional_seconds_per_byte / link.seconds_per_byte;
+        seconds_per_byte *= mapped_slowdown(direction, active);
     } else {
       if (flow.kind == FlowKind::PageableCopy && link.pageable_seconds_per_byte > 0)
         seconds_per_byte = link.pageable_seconds_per_byte;

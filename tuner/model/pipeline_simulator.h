@@ -29,8 +29,10 @@
 //   bytes flow at 1/G. While copies run in both directions at once, each runs at its
 //   bidirectional G (paper 001 Table II, paper 002 §4.1.2); a copy against mapped traffic the
 //   other way runs at the G measured for that (Table II "explicit-mapped"); mapped traffic
-//   against anything the other way is slowed by its direction's bidirectional ratio. Flows of one
-//   direction share it.
+//   against copies the other way is slowed by its direction's bidirectional ratio, and against
+//   only mapped traffic the other way by the ratio of the profile's mapped both-ways cost to the
+//   one-way mapped cost of its direction (falling back to the bidirectional ratio where that is
+//   not known). Flows of one direction share it.
 // - Kernels reading or writing mapped host memory carry link flows of their own (Mapped reads
 //   and writes, Hybrid writes) and finish when their compute time and their flows are done.
 #pragma once
@@ -82,6 +84,10 @@ struct SimDevice {
   // G of kernels reading / writing mapped host memory, alone on the link.
   double mapped_read_seconds_per_byte = 0;
   double mapped_write_seconds_per_byte = 0;
+  // Per byte each way of mapped traffic while the other direction is as busy with mapped traffic
+  // (HardwareProfile::mapped_both_ways_seconds_per_byte), measured with 16-byte elements like the
+  // two values above; 0: not known.
+  double mapped_both_ways_seconds_per_byte = 0;
 };
 
 // Hyper-Q came with compute capability 3.5; a profile without a compute capability is taken to
@@ -89,7 +95,9 @@ struct SimDevice {
 bool has_hyper_q(const HardwareProfile& profile);
 
 // The device of a profile. Missing values fall back so that the model stays usable: a mapped G of
-// 0 takes the copy G of its direction, a bidirectional G of 0 means no slowdown.
+// 0 takes the copy G of its direction, a bidirectional G of 0 means no slowdown. The mapped
+// both-ways cost is kept only when both one-way mapped costs are measured: it is used as a ratio
+// to them, and a ratio to a copy G standing in for one would compare different kernels' traffic.
 SimDevice sim_device_of(const HardwareProfile& profile, int hardware_queues);
 
 struct OpTiming {

@@ -41,6 +41,15 @@ CompletedProfile complete_profile(const HardwareProfile& profile) {
   const bool two_copy_engines = p.copy_engines >= 2;
   complete_direction("host to device", p.host_to_device, two_copy_engines, assumptions);
   complete_direction("device to host", p.device_to_host, two_copy_engines, assumptions);
+  // The both-ways cost is used as a ratio to the one-way mapped costs it was measured beside; a
+  // copy G filled in for one of them below would make that ratio compare different traffic.
+  if (p.mapped_both_ways_seconds_per_byte > 0 &&
+      (p.mapped_read_seconds_per_byte <= 0 || p.mapped_write_seconds_per_byte <= 0)) {
+    p.mapped_both_ways_seconds_per_byte = 0;
+    assumptions.push_back("mapped traffic both ways: its cost is known but a one-way mapped G is "
+                          "not, so it is not used; mapped traffic against mapped traffic is "
+                          "slowed by the copies' bidirectional ratio");
+  }
   if (p.mapped_read_seconds_per_byte <= 0) {
     p.mapped_read_seconds_per_byte = p.host_to_device.seconds_per_byte;
     assumptions.push_back("mapped reads: G unknown; the host-to-device copy G is used");

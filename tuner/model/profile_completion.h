@@ -20,7 +20,10 @@ struct CompletedProfile {
 // Per direction: an unknown one-way G takes the bidirectional G (an upper bound: the direction is
 // never slower alone than with the other busy); an unknown bidirectional G means no slowdown; an
 // unknown G against mapped traffic the other way takes the bidirectional G; an unknown mapped G
-// takes the copy G of its direction. Unknown latencies, gaps and overheads stay 0
+// takes the copy G of its direction; a known mapped both-ways cost is dropped when either one-way
+// mapped G had to be filled in (it is a ratio to them). An unknown both-ways cost needs no value:
+// the simulator then slows mapped traffic against mapped traffic by the copies' bidirectional
+// ratio, as it did before the cost was measured. Unknown latencies, gaps and overheads stay 0
 // and are reported; so is a G that nothing can replace (transfers of that direction would be
 // predicted as free).
 CompletedProfile complete_profile(const HardwareProfile& profile);

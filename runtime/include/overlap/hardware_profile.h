@@ -66,8 +66,8 @@ struct MappedWidthCost {
 
 struct HardwareProfile {
   // Version 2 adds LinkDirection::bidirectional_gap_s and the gaps' domains of validity;
-  // version 3 adds mapped_by_width and the bidirectional slow rate. Older files are read with the
-  // new fields 0 / empty.
+  // version 3 adds mapped_by_width and the bidirectional slow rate (and, optional within version
+  // 3, mapped_both_ways_seconds_per_byte). Older files are read with the new fields 0 / empty.
   static constexpr int kSchemaVersion = 3;
 
   std::string name;        // key users pick it by, e.g. "h100-pcie5" or "gtx-titan-pcie3"
@@ -94,6 +94,11 @@ struct HardwareProfile {
   // The same per element width (schema 3), widths ascending; empty when not measured, and then
   // the two values above (measured with 16-byte accesses) stand for every width.
   std::vector<MappedWidthCost> mapped_by_width;
+  // Seconds per byte each way of a kernel that reads and writes as many bytes of mapped host
+  // memory at once, 16-byte elements (`out[i] = f(in[i])`; schema 3, optional): mapped traffic
+  // against mapped traffic the other way, which the H200 ran at ~42 GB/s each way where one way
+  // alone ran at ~52. 0: not known (the copies' bidirectional slowdown stands in).
+  double mapped_both_ways_seconds_per_byte = 0;
 
   double kernel_launch_s = 0; // launch overhead of an empty kernel (paper 002 §4.1.3)
   // Per launch-and-synchronize beyond the launch itself, eq. 4.3 of paper 002 §4.1.1.
