@@ -66,8 +66,14 @@ TEST_F(QuickCalibration, MeasuresFitsAndWritesAReadableProfile) {
     EXPECT_GT(w.write_seconds_per_byte, 1e-12);
     EXPECT_LT(w.write_seconds_per_byte, 1e-8);
   }
+  ASSERT_EQ(m.mapped_both_ways_sizes.x.size(), plan_.mapped_kernel_bytes.size())
+      << "the both-ways kernel was not skipped: " << (m.skipped.empty() ? "" : m.skipped.front());
+  EXPECT_GT(estimate.profile.mapped_both_ways_seconds_per_byte, 1e-12);
+  EXPECT_LT(estimate.profile.mapped_both_ways_seconds_per_byte, 1e-8);
   HardwareProfile read;
   ASSERT_TRUE(profile_from_json(profile_to_json(estimate.profile), "quick", &read).ok());
+  EXPECT_EQ(read.mapped_both_ways_seconds_per_byte,
+            estimate.profile.mapped_both_ways_seconds_per_byte);
   EXPECT_EQ(read.device_name, device.name);
   EXPECT_EQ(read.host_to_device.seconds_per_byte, estimate.profile.host_to_device.seconds_per_byte);
   EXPECT_EQ(read.mapped_by_width.size(), estimate.profile.mapped_by_width.size());
@@ -100,6 +106,12 @@ TEST_F(QuickCalibration, RefusesWorkBeyondItsBuffers) {
                        1, true, &seconds);
   EXPECT_EQ(status.code, cudaErrorInvalidValue);
   EXPECT_NE(std::string(status.call).find("LinkBench::transfer"), std::string::npos);
+  const Status both_ways =
+      bench_->mapped_both_ways_kernel(limits_for(plan_, &accuracy_).max_bytes + 16, &seconds);
+  EXPECT_EQ(both_ways.code, cudaErrorInvalidValue);
+  EXPECT_NE(std::string(both_ways.call).find("mapped_both_ways_kernel"), std::string::npos);
+  EXPECT_EQ(bench_->mapped_both_ways_kernel(4096 + 8, &seconds).code, cudaErrorInvalidValue)
+      << "not a multiple of 16 bytes";
   // The bench still works after the refusal: the gate was never closed.
   OVERLAP_ASSERT_OK(bench_->transfer(TransferDirection::DeviceToHost, 4096, 2, true, &seconds));
   EXPECT_GT(seconds, 0.0);
