@@ -246,14 +246,80 @@ int best_stream_count(const HardwareProfile& profile, const Workload& workload) 
   return best;
 }
 
-TEST(ModernModel, FillPenaltyLowersTheOptimalStreamCount) {
-  HardwareProfile profile = paper_category(2, false, 35);
+TEST(ModernModel, FillPenaltyLowersTheOptimalStreamCountWithoutConcurrentKernels) {
+  // Paper 000 §4.1's anomaly on a GTX 280 (30 SMs, compute capability 1.3: no concurrent
+  // kernels): chunks below a wave run one after the other, each as long as a full wave. Two copy
+  // engines and no implicit synchronization keep the pipeline otherwise ideal.
+  HardwareProfile profile = paper_category(2, false, 13);
   profile.multiprocessors = 30;
   Workload workload = workload_of(kRegimes[0]); // kernel-dominant: more streams hide more
   EXPECT_EQ(best_stream_count(profile, workload), 64);
   workload.total_blocks = 512;
   workload.resident_blocks_per_sm = 4;
   EXPECT_LE(best_stream_count(profile, workload), 4);
+  // With concurrent kernels the small chunks share the GPU: more streams still hide more.
+  profile.compute_capability_major = 3;
+  profile.compute_capability_minor = 5;
+  EXPECT_GE(best_stream_count(profile, workload), 16);
+}
+
+TEST(ModernModel, ChunkGpuShareIsItsBlocksOverAWave) {
+  HardwareProfile h200;
+  h200.multiprocessors = 132;
+  Workload histogram;
+  histogram.kernel_seconds = 1e-3;
+  histogram.total_blocks = 64;
+  histogram.resident_blocks_per_sm = 8;
+  EXPECT_DOUBLE_EQ(chunk_gpu_share(h200, histogram, 8), 8.0 / (132 * 8));
+  histogram.resident_blocks_per_sm = 0; // unknown occupancy: one block per multiprocessor
+  EXPECT_DOUBLE_EQ(chunk_gpu_share(h200, histogram, 8), 8.0 / 132);
+  histogram.total_blocks = 132 * 64;
+  EXPECT_DOUBLE_EQ(chunk_gpu_share(h200, histogram, 32), 1); // two waves per chunk
+  histogram.total_blocks = 0;
+  EXPECT_DOUBLE_EQ(chunk_gpu_share(h200, histogram, 8), 1);
+  histogram.total_blocks = 64;
+  h200.multiprocessors = 0;
+  EXPECT_DOUBLE_EQ(chunk_gpu_share(h200, histogram, 8), 1);
+}
+
+TEST(ModernModel, ChunksBelowAWaveRunSideBySide) {
+  // A frame histogram on an H200-like device: 64 blocks (one per frame) on 132 multiprocessors,
+  // so a chunk of 8 frames takes as long as the whole kernel. The chunks' kernels share the GPU:
+  // Streams(8) costs about the transfers of one chunk more than the whole kernel, not 8 kernels.
+  HardwareProfile profile = testing::h100_like();
+  profile.multiprocessors = 132;
+  profile.stream_overhead_s = 0;
+  profile.kernel_launch_s = 0;
+  Workload histogram;
+  histogram.partition_extent = 64;
+  histogram.h2d_bytes = 64 * 405504.0;
+  histogram.d2h_bytes = 64 * 256 * 4;
+  histogram.kernel_seconds = 0.343e-3;
+  const double even_share = predict(profile, histogram, Variant::Streams, 8);
+  histogram.total_blocks = 64;
+  histogram.resident_blocks_per_sm = 8;
+  const double filled = predict(profile, histogram, Variant::Streams, 8);
+  const ModernModel model;
+  const std::vector<SimOp> ops =
+      model.operations(profile, histogram, {Variant::Streams, 8, IssueOrder::DepthFirst});
+  const SimResult result = simulate(ops, sim_device_of(profile, 8));
+  double kernel_end = 0;
+  double last_copy_in_end = 0;
+  for (std::size_t i = 0; i < ops.size(); ++i) {
+    if (ops[i].kind == OpKind::Kernel) {
+      EXPECT_DOUBLE_EQ(result.timings[i].end - result.timings[i].start, 0.343e-3);
+      kernel_end = std::max(kernel_end, result.timings[i].end);
+    }
+    if (ops[i].kind == OpKind::CopyToDevice)
+      last_copy_in_end = std::max(last_copy_in_end, result.timings[i].end);
+  }
+  // The last chunk's kernel starts when its input is in, not behind the other chunks' kernels.
+  EXPECT_NEAR(kernel_end, last_copy_in_end + 0.343e-3, 1e-9);
+  EXPECT_GT(filled, even_share + 0.343e-3 * 0.5);
+  // Without concurrent kernels the eight chunks would queue: 8 t_E at least.
+  profile.compute_capability_major = 1;
+  profile.compute_capability_minor = 3;
+  EXPECT_GT(predict(profile, histogram, Variant::Streams, 8), 8 * 0.343e-3);
 }
 
 TEST(ModernModel, BroadcastIsCopiedFirstAndAwaitedByEveryKernel) {

@@ -229,6 +229,64 @@ TEST(PipelineSimulator, EventWaitsAreHonoured) {
                std::invalid_argument);
 }
 
+SimOp partial_kernel(int stream, double seconds, double share) {
+  SimOp op = kernel(stream, seconds);
+  op.gpu_share = share;
+  return op;
+}
+
+TEST(PipelineSimulator, KernelsHoldingPartOfTheGpuRunSideBySide) {
+  const HardwareProfile fermi = testing::ideal_device(2, false, 20);
+  // Three kernels of a quarter of the GPU each fit together: all start at 0.
+  const SimResult quarters =
+      simulate({partial_kernel(0, 2, 0.25), partial_kernel(1, 2, 0.25), partial_kernel(2, 2, 0.25)},
+               sim_device_of(fermi, 8));
+  for (const OpTiming& timing : quarters.timings)
+    EXPECT_DOUBLE_EQ(timing.start, 0);
+  EXPECT_DOUBLE_EQ(quarters.makespan, 2);
+  // Shares of 0.4: the third starts while room is left, and the three progress at 1/1.2 of
+  // their speed until the two 2 s kernels end at 2.4 s; the 3 s one then has 1 s left alone. A
+  // kernel that fills the GPU waits for an idle engine and holds back the small one behind it.
+  const SimResult fortys =
+      simulate({partial_kernel(0, 2, 0.4), partial_kernel(1, 3, 0.4), partial_kernel(2, 2, 0.4),
+                kernel(3, 1), partial_kernel(4, 1, 0.1)},
+               sim_device_of(fermi, 8));
+  EXPECT_DOUBLE_EQ(fortys.timings[1].start, 0);
+  EXPECT_DOUBLE_EQ(fortys.timings[2].start, 0);
+  EXPECT_DOUBLE_EQ(fortys.timings[0].end, 2.4);
+  EXPECT_DOUBLE_EQ(fortys.timings[2].end, 2.4);
+  EXPECT_DOUBLE_EQ(fortys.timings[1].end, 3.4); // 1 s left at full speed after 2.4 s
+  EXPECT_DOUBLE_EQ(fortys.timings[3].start, 3.4);
+  EXPECT_DOUBLE_EQ(fortys.timings[4].start, 4.4);
+  EXPECT_DOUBLE_EQ(fortys.makespan, 5.4);
+  // Kernels of one stream stay in order whatever their shares.
+  EXPECT_DOUBLE_EQ(
+      simulate({partial_kernel(0, 1, 0.1), partial_kernel(0, 1, 0.1)}, sim_device_of(fermi, 8))
+          .makespan,
+      2);
+}
+
+TEST(PipelineSimulator, KernelsRunAloneWithoutConcurrentKernelsOrWithAnInvalidShare) {
+  const std::vector<SimOp> small = {partial_kernel(0, 1, 0.1), partial_kernel(1, 1, 0.1)};
+  // Compute capability 1.3 (paper 000's GTX 280): one kernel at a time.
+  EXPECT_DOUBLE_EQ(makespan(small, testing::ideal_device(1, false, 13)), 2);
+  EXPECT_DOUBLE_EQ(makespan(small, testing::ideal_device(2, false, 20)), 1);
+  // A share outside (0, 1] is a kernel that fills the GPU.
+  EXPECT_DOUBLE_EQ(makespan({partial_kernel(0, 1, 0), partial_kernel(1, 1, 0.1)},
+                            testing::ideal_device(2, false, 90)),
+                   2);
+  EXPECT_DOUBLE_EQ(makespan({partial_kernel(0, 1, 1.5), partial_kernel(1, 1, 0.1)},
+                            testing::ideal_device(2, false, 90)),
+                   2);
+}
+
+TEST(PipelineSimulator, ConcurrentKernelsFromComputeCapability) {
+  EXPECT_FALSE(has_concurrent_kernels(testing::ideal_device(1, false, 13)));
+  EXPECT_TRUE(has_concurrent_kernels(testing::ideal_device(2, true, 20)));
+  EXPECT_TRUE(has_concurrent_kernels(testing::ideal_device(2, false, 90)));
+  EXPECT_TRUE(has_concurrent_kernels(testing::ideal_device(2, false, 0)));
+}
+
 TEST(PipelineSimulator, EmptySequenceTakesNoTime) {
   EXPECT_DOUBLE_EQ(simulate({}, sim_device_of(testing::h100_like(), 8)).makespan, 0);
 }

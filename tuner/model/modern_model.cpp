@@ -30,6 +30,14 @@ double chunk_kernel_seconds(const HardwareProfile& profile, const Workload& work
          std::max(total_blocks, wave_blocks);
 }
 
+double chunk_gpu_share(const HardwareProfile& profile, const Workload& workload, int chunks) {
+  if (workload.total_blocks <= 0 || profile.multiprocessors <= 0 || chunks < 1)
+    return 1;
+  const double wave_blocks =
+      static_cast<double>(profile.multiprocessors) * std::max(1, workload.resident_blocks_per_sm);
+  return std::min(1.0, static_cast<double>(workload.total_blocks) / chunks / wave_blocks);
+}
+
 namespace {
 
 SimOp copy(OpKind kind, int stream, double bytes, int copies) {
@@ -89,6 +97,7 @@ std::vector<SimOp> pipelined_operations(const HardwareProfile& profile, const Wo
       map_outputs ? (workload.d2h_bytes - workload.inout_d2h_bytes) / chunks : 0;
   const double kernel_time =
       chunk_kernel_seconds(profile, workload, chunks) + profile.kernel_launch_s;
+  const double kernel_share = chunk_gpu_share(profile, workload, chunks);
   const double mapped_output_seconds_per_byte =
       map_outputs
           ? mapped_seconds_per_byte(profile, workload, MappedAccess::Write, MappedOutputs::PureOnly)
@@ -108,6 +117,7 @@ std::vector<SimOp> pipelined_operations(const HardwareProfile& profile, const Wo
   };
   auto run = [&](int c) {
     SimOp op = kernel(c, kernel_time);
+    op.gpu_share = kernel_share;
     op.mapped_write_bytes = mapped_output;
     op.mapped_write_seconds_per_byte = mapped_output_seconds_per_byte;
     op.waits_for = before_kernels;

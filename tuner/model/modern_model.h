@@ -7,7 +7,12 @@
 //   bidirectional G wherever the two directions overlap;
 // - per-chunk kernels of t_E/n plus the launch overhead, slowed down when a chunk has too few
 //   thread blocks to fill the GPU (paper 000 §2 and the anomaly of §4.1): a chunk never runs
-//   faster than a chunk of one full wave would;
+//   faster than a chunk of one full wave would; such chunks hold only part of the GPU and run
+//   side by side where the device has concurrent kernels (compute capability 2.0+), so the fill
+//   penalty costs pipeline latency there, and throughput only on older devices. A grid-stride
+//   launch (or any grid that does not grow with the chunk) has no penalty: its chunks' grids
+//   are as large as the whole kernel's, each block doing less work; workload_from_descriptor
+//   leaves the geometry unknown for them;
 // - pipeline fill and drain come out of the schedule itself; broadcast inputs are copied first
 //   and every kernel waits for them; halo elements shared by neighbouring chunks are sent once,
 //   as the runtime does (detail/pipeline.cuh), or once per chunk that needs them (twice per
@@ -20,8 +25,8 @@
 // - the per-stream overhead t_sc·nStreams of paper 000 §3.2 as calibrated.
 // - pageable user memory: Explicit copies at the pageable G; the other variants first register
 //   every array, which costs about one pageable copy of its bytes (host_array_pinning.h).
-// Not modelled: kernels of different chunks running concurrently, wave quantization within a
-// chunk, host-side issue time, the cost of unregistering.
+// Not modelled: wave quantization within a chunk, blocks of concurrent chunks slowing each other
+// down on a shared multiprocessor, host-side issue time, the cost of unregistering.
 #pragma once
 
 #include "model/performance_model.h"
@@ -63,6 +68,12 @@ private:
 // one full wave of thread blocks (multiprocessors × resident blocks per SM) would take, when the
 // launch geometry is known.
 double chunk_kernel_seconds(const HardwareProfile& profile, const Workload& workload, int chunks);
+
+// The fraction of the GPU's resident block slots one of `chunks` equal chunks' kernels holds
+// (SimOp::gpu_share): chunk blocks over a wave, at most 1; 1 when the geometry is unknown. Chunks
+// below a wave run side by side on devices with concurrent kernels, so together they still use
+// the whole GPU; the penalty of chunk_kernel_seconds then lengthens each chunk, not the sum.
+double chunk_gpu_share(const HardwareProfile& profile, const Workload& workload, int chunks);
 
 // The time to page-lock pageable user arrays for one call: about one pageable copy of every
 // array's bytes (inputs and pure outputs); 0 when the arrays are pinned already.

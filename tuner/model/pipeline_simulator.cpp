@@ -15,8 +15,13 @@ bool has_hyper_q(const HardwareProfile& profile) {
   return profile.compute_capability_major * 10 + profile.compute_capability_minor >= 35;
 }
 
+bool has_concurrent_kernels(const HardwareProfile& profile) {
+  return profile.compute_capability_major == 0 || profile.compute_capability_major >= 2;
+}
+
 SimDevice sim_device_of(const HardwareProfile& profile, int hardware_queues) {
   SimDevice device;
+  device.concurrent_kernels = has_concurrent_kernels(profile);
   device.copy_engines = std::max(1, profile.copy_engines);
   device.implicit_synchronization = profile.implicit_synchronization;
   device.hyper_q = has_hyper_q(profile);
@@ -65,12 +70,14 @@ struct OpState {
   bool handed_over = false; // Hyper-Q: left its hardware queue for its engine
   double handed_over_at = 0;
   double latency_end = 0;
-  double compute_end = 0;
+  double compute_left = 0; // kernels: compute seconds still to run at full speed
   OpTiming timing;
 };
 
 struct EngineState {
-  int busy_op = -1;
+  int busy_op = -1; // a copy, or the kernel that started last while any run
+  int running_kernels = 0;
+  double kernel_shares = 0; // sum of the running kernels' gpu_share
   bool has_run = false;
   int last_direction = -1; // of the last copy; -1 for kernels
   double last_end = 0;
@@ -223,10 +230,8 @@ private:
       if (device_.hyper_q)
         hand_over_ready_operations();
       for (int e = 0; e < static_cast<int>(engines_.size()); ++e) {
-        if (engines_[e].busy_op >= 0)
-          continue;
         const int op = next_for_engine(e);
-        if (op < 0)
+        if (op < 0 || !engine_accepts(e, op))
           continue;
         start(op, e);
         started = true;
@@ -235,6 +240,28 @@ private:
       complete_phases();
     }
   }
+
+  double share_of(int op) const {
+    const double share = ops_[static_cast<std::size_t>(op)].gpu_share;
+    return share > 0 && share <= 1 ? share : 1.0;
+  }
+
+  // An idle engine takes any operation. On devices with concurrent kernels the compute engine
+  // also takes a kernel that does not fill the GPU while the running ones leave some block slots
+  // free: its blocks fill them and the rest wait, which compute_slowdown() spreads over all the
+  // running kernels. A kernel that fills the GPU waits for an idle engine, and holds back the
+  // kernels behind it (the engine takes operations in order).
+  bool engine_accepts(int e, int op) const {
+    const EngineState& engine = engines_[static_cast<std::size_t>(e)];
+    if (engine.busy_op < 0)
+      return true;
+    return ops_[static_cast<std::size_t>(op)].kind == OpKind::Kernel &&
+           device_.concurrent_kernels && share_of(op) < 1 && engine.kernel_shares < 1 - 1e-9;
+  }
+
+  // Kernels whose shares add up to more than the GPU's block slots progress at 1/sum of the speed
+  // each has alone: the device does the same work per second, shared among them.
+  double compute_slowdown() const { return std::max(1.0, engines_[0].kernel_shares); }
 
   bool same_time(double a, double b) const {
     return std::abs(a - b) <= 1e-12 * std::max({1.0, std::abs(a), std::abs(b)});
@@ -249,8 +276,10 @@ private:
     waiting.erase(std::find(waiting.begin(), waiting.end(), i));
     state.timing.start = now_;
     if (op.kind == OpKind::Kernel) {
+      ++engine.running_kernels;
+      engine.kernel_shares += share_of(i);
       state.phase = Phase::Running;
-      state.compute_end = now_ + op.compute_seconds;
+      state.compute_left = op.compute_seconds;
       add_flow(i, kToDevice, FlowKind::Mapped, op.mapped_read_bytes,
                now_ + link_[kToDevice]->latency_s);
       add_flow(i, kToHost, FlowKind::Mapped, op.mapped_write_bytes,
@@ -338,8 +367,8 @@ private:
       if (state.phase == Phase::Latency)
         next = std::min(next, state.latency_end);
       else if (state.phase == Phase::Running && ops_[i].kind == OpKind::Kernel &&
-               state.compute_end > now_)
-        next = std::min(next, state.compute_end);
+               state.compute_left > 0)
+        next = std::min(next, now_ + state.compute_left * compute_slowdown());
     }
     ActiveFlows active;
     for (const Flow& flow : flows_)
@@ -373,6 +402,17 @@ private:
         flow.remaining -= rates[f] * (next - now_);
       }
     }
+    const double slowdown = compute_slowdown();
+    for (std::size_t i = 0; i < ops_.size(); ++i) {
+      OpState& state = states_[i];
+      if (state.phase != Phase::Running || ops_[i].kind != OpKind::Kernel)
+        continue;
+      // A kernel whose end is this event is done, whatever the rounding of the subtraction.
+      const double end = now_ + state.compute_left * slowdown;
+      state.compute_left = end <= next || same_time(end, next)
+                               ? 0
+                               : std::max(0.0, state.compute_left - (next - now_) / slowdown);
+    }
     now_ = next;
     flows_.erase(
         std::remove_if(flows_.begin(), flows_.end(), [](const Flow& flow) { return flow.done; }),
@@ -391,7 +431,14 @@ private:
     state.phase = Phase::Done;
     state.timing.end = now_;
     EngineState& engine = engines_[engine_of(ops_[i])];
-    engine.busy_op = -1;
+    if (ops_[i].kind == OpKind::Kernel) {
+      --engine.running_kernels;
+      engine.kernel_shares -= share_of(i);
+    }
+    if (ops_[i].kind != OpKind::Kernel || engine.running_kernels == 0) {
+      engine.busy_op = -1;
+      engine.kernel_shares = 0; // no rounding residue left behind
+    }
     engine.has_run = true;
     engine.last_end = now_;
     engine.last_direction = ops_[i].kind == OpKind::Kernel ? -1 : direction_of(ops_[i].kind);
@@ -411,8 +458,7 @@ private:
       }
       if (state.phase != Phase::Running || !flows_done(i))
         continue;
-      if (ops_[k].kind == OpKind::Kernel && state.compute_end > now_ &&
-          !same_time(state.compute_end, now_))
+      if (ops_[k].kind == OpKind::Kernel && state.compute_left > 0)
         continue;
       finish(i);
     }

@@ -3,9 +3,15 @@
 // the sequences of the variants; this file only knows engines, queues and the link.
 //
 // What it models, and why:
-// - Engines: kernels run one at a time on the compute engine (each chunk is assumed to fill the
-//   GPU); with 2+ copy engines each direction has its own, with 1 both share it (paper 001 §IV).
-//   A third copy engine (H100) does not speed up one host link.
+// - Engines: a kernel that fills the GPU runs alone on the compute engine. On devices with
+//   concurrent kernels (compute capability 2.0+), a kernel holding only part of the resident
+//   block slots (SimOp::gpu_share: a chunk with fewer blocks than a wave) starts beside the
+//   running ones while they leave slots free; while the shares add up to more than one, every
+//   running kernel progresses at 1/sum of its speed alone (the device's work per second is
+//   shared). A chunk of a frame histogram launches 8 blocks on 132 multiprocessors, and 8 such
+//   chunks take as long as one on an H200. With 2+ copy
+//   engines each direction has its own, with 1 both share it (paper 001 §IV). A third copy
+//   engine (H100) does not speed up one host link.
 // - Queues: "within any engine all external dependencies are lost; tasks in each engine's queue
 //   are executed in the order they are issued" (paper 003) on devices without Hyper-Q; this is
 //   why depth-first issue serializes a one-copy-engine C1060. With Hyper-Q (compute capability
@@ -58,6 +64,9 @@ struct SimOp {
   // Kernels: compute time (launch overhead included), and bytes read from / written to mapped
   // host memory while it runs.
   double compute_seconds = 0;
+  // The fraction of the device's resident thread-block slots the kernel occupies, in (0, 1]
+  // (see Engines above). Values outside (0, 1] are taken as 1: a kernel that fills the GPU.
+  double gpu_share = 1;
   double mapped_read_bytes = 0;
   double mapped_write_bytes = 0;
   // What those bytes cost alone on the link, when the op's element widths price them differently
@@ -76,6 +85,9 @@ struct SimDevice {
   bool implicit_synchronization = false;
   bool hyper_q = true;
   int hardware_queues = 8;
+  // Kernels of different streams may run at once (compute capability 2.0+). Without it every
+  // kernel runs alone, whatever its gpu_share (paper 000's GTX 280).
+  bool concurrent_kernels = true;
 
   // A pageable G of 0 falls back to the pinned G. sim_device_of replaces an unknown
   // bidirectional G by G and an unknown G with mapped traffic by the bidirectional G.
@@ -93,6 +105,9 @@ struct SimDevice {
 // Hyper-Q came with compute capability 3.5; a profile without a compute capability is taken to
 // have it unless it has implicit synchronization.
 bool has_hyper_q(const HardwareProfile& profile);
+// Concurrent kernels came with compute capability 2.0 (Fermi); a profile without a compute
+// capability is taken to have them.
+bool has_concurrent_kernels(const HardwareProfile& profile);
 
 // The device of a profile. Missing values fall back so that the model stays usable: a mapped G of
 // 0 takes the copy G of its direction, a bidirectional G of 0 means no slowdown. The mapped
