@@ -106,6 +106,91 @@ TEST(WorkloadFromDescriptor, ByteArraysMakeMappedALowerBound) {
   EXPECT_TRUE(mapped_prediction_is_lower_bound(workload, HardwareProfile{}));
 }
 
+// The histogram's descriptor with a launch geometry: one block of 256 threads per frame of the
+// chunk, 8 resident per multiprocessor, as its launch(grid: len, block: 256) computes it on a GPU.
+KernelDescriptor histogram_descriptor_with_geometry() {
+  KernelDescriptor descriptor = descriptor_with(kHistogramArrays, 2);
+  descriptor.partition_extent = [](ArgPointers args) { return int_arg(args, 0); };
+  descriptor.array_extent = [](ArgPointers args, int array) -> long long {
+    return int_arg(args, 0) * (array == 0 ? int_arg(args, 1) : 256);
+  };
+  descriptor.section_count = [](ArgPointers, int) { return 1; };
+  descriptor.section = [](ArgPointers args, int array, int, long long lo, long long hi) {
+    const long long width = array == 0 ? int_arg(args, 1) : 256;
+    return Section{lo * width, hi * width};
+  };
+  descriptor.section_is_chunked = [](int, int) { return true; };
+  descriptor.launch_geometry = [](ArgPointers, long long lo, long long hi, LaunchGeometry* out) {
+    out->blocks = hi - lo;
+    out->block_threads = 256;
+    out->shared_bytes = 0;
+    out->resident_blocks_per_sm = 8;
+    out->grid_stride = false;
+    return Status::success();
+  };
+  return descriptor;
+}
+
+struct HistogramCall {
+  int frames = 64;
+  int pixels = 100;
+  const unsigned char* video = nullptr;
+  unsigned int* histograms = nullptr;
+  const void* args[4] = {&frames, &pixels, &video, &histograms};
+};
+
+TEST(WorkloadFromDescriptor, LaunchGeometryOfAGridGrowingWithTheChunk) {
+  const HistogramCall call;
+  const Workload workload =
+      workload_from_descriptor(histogram_descriptor_with_geometry(), call.args, 1e-3);
+  EXPECT_EQ(workload.total_blocks, 64);
+  EXPECT_EQ(workload.resident_blocks_per_sm, 8);
+  EXPECT_TRUE(validate(workload).empty());
+}
+
+TEST(WorkloadFromDescriptor, NoLaunchGeometryForAGridStrideOrConstantGrid) {
+  const HistogramCall call;
+  KernelDescriptor grid_stride = histogram_descriptor_with_geometry();
+  grid_stride.launch_geometry = [](ArgPointers, long long, long long, LaunchGeometry* out) {
+    out->blocks = 132 * 8;
+    out->block_threads = 256;
+    out->resident_blocks_per_sm = 8;
+    out->grid_stride = true;
+    return Status::success();
+  };
+  Workload workload = workload_from_descriptor(grid_stride, call.args, 1e-3);
+  EXPECT_EQ(workload.total_blocks, 0);
+  EXPECT_EQ(workload.resident_blocks_per_sm, 0);
+  // POP's level kernels: one block per 256 columns of a level, whatever the chunk's levels.
+  KernelDescriptor constant = histogram_descriptor_with_geometry();
+  constant.launch_geometry = [](ArgPointers, long long, long long, LaunchGeometry* out) {
+    out->blocks = 4096;
+    out->block_threads = 256;
+    out->resident_blocks_per_sm = 8;
+    out->grid_stride = false;
+    return Status::success();
+  };
+  workload = workload_from_descriptor(constant, call.args, 1e-3);
+  EXPECT_EQ(workload.total_blocks, 0);
+  EXPECT_EQ(workload.resident_blocks_per_sm, 0);
+}
+
+TEST(WorkloadFromDescriptor, NoLaunchGeometryWhenTheQueryFails) {
+  // What the generated launch_geometry returns on a machine without a GPU: the occupancy query's
+  // error. The rest of the workload is derived as always.
+  const HistogramCall call;
+  KernelDescriptor descriptor = histogram_descriptor_with_geometry();
+  descriptor.launch_geometry = [](ArgPointers, long long, long long, LaunchGeometry* out) {
+    out->blocks = 64; // written before failing: must not be used
+    return Status{cudaErrorNoDevice, "cudaOccupancyMaxActiveBlocksPerMultiprocessor", __FILE__,
+                  __LINE__};
+  };
+  const Workload workload = workload_from_descriptor(descriptor, call.args, 1e-3);
+  EXPECT_EQ(workload.total_blocks, 0);
+  EXPECT_EQ(workload.resident_blocks_per_sm, 0);
+  EXPECT_DOUBLE_EQ(workload.h2d_bytes, 64 * 100);
+}
+
 // matmul(int m, int n, int k, const float* a, const float* b, float* c):
 // copyin(a[lo*k:hi*k], b) copyout(c[lo*n:hi*n]).
 const ArrayDescriptor kMatmulArrays[] = {{3, "a", Direction::In, ElementKind::F32, 4},

@@ -34,6 +34,36 @@ double halo_bytes_per_boundary(const KernelDescriptor& descriptor, ArgPointers a
   return std::max(0.0, (chunked_bytes - whole_bytes) / static_cast<double>(chunks - 1));
 }
 
+// Chunks of the probe launch that tells a grid growing with the chunk from a constant one.
+constexpr long long kGeometryProbeChunks = 16;
+
+// total_blocks and resident_blocks_per_sm from the launch over [0, P), when the descriptor says
+// the geometry and the grid grows with the chunk. A grid-stride grid, and any grid as large for
+// a chunk as for the whole range (a kernel looping over the levels of its chunk with one block
+// per column, as POP's), is left unknown: its chunks never run short of blocks, each block does
+// less work instead, so the model's fill penalty must not apply. Unknown too when the call fails,
+// which it does without a CUDA device (the occupancy query).
+void fill_launch_geometry(const KernelDescriptor& descriptor, ArgPointers args, long long partition,
+                          Workload& workload) {
+  if (descriptor.launch_geometry == nullptr || partition < 1)
+    return;
+  LaunchGeometry whole;
+  if (!descriptor.launch_geometry(args, 0, partition, &whole).ok() || whole.grid_stride ||
+      whole.blocks < 1)
+    return;
+  const long long probe_chunks = std::min(partition, kGeometryProbeChunks);
+  if (probe_chunks >= 2) {
+    long long lo = 0;
+    long long hi = 0;
+    chunk_bounds(partition, probe_chunks, 0, lo, hi);
+    LaunchGeometry chunk;
+    if (!descriptor.launch_geometry(args, lo, hi, &chunk).ok() || chunk.blocks >= whole.blocks)
+      return;
+  }
+  workload.total_blocks = whole.blocks;
+  workload.resident_blocks_per_sm = whole.resident_blocks_per_sm;
+}
+
 // The entry of `width` in the workload's per-width bytes, kept in ascending width order.
 MappedBytesOfWidth& bytes_of_width(Workload& workload, std::size_t width) {
   std::vector<MappedBytesOfWidth>& widths = workload.mapped_bytes_by_width;
@@ -110,6 +140,7 @@ Workload workload_from_descriptor(const KernelDescriptor& descriptor, ArgPointer
     }
   }
 
+  fill_launch_geometry(descriptor, args, partition, workload);
   workload.h2d_copies_per_chunk = std::max(1, chunked_inputs);
   workload.d2h_copies_per_chunk = std::max(1, chunked_outputs);
   workload.explicit_h2d_copies = std::max(1, chunked_inputs + broadcast_sections);

@@ -14,8 +14,11 @@ namespace overlap::model {
 // sections) sent once first. The halo per chunk boundary is measured from the sections of a
 // 16-chunk split. The Mapped read factors stay 1: a halo is what neighbouring chunks (separate
 // kernels) share, while Mapped's one kernel re-reads a neighbour's elements from the cache; and
-// nothing says how often a kernel re-reads a broadcast array. The descriptor carries no launch
-// geometry: total_blocks stays 0 (unknown). The caller sets any of these it knows better.
+// nothing says how often a kernel re-reads a broadcast array. The launch geometry (total_blocks,
+// resident_blocks_per_sm) comes from the descriptor's launch_geometry over [0, P) when it has one,
+// the call succeeds (it needs a CUDA device for the occupancy) and the grid grows with the chunk;
+// otherwise it stays 0 (unknown: no fill penalty), as for a grid-stride launch, whose chunks
+// always have a full grid. The caller sets any of these it knows better.
 // mapped_bytes_by_width: each array's bytes under its element size.
 Workload workload_from_descriptor(const KernelDescriptor& descriptor, ArgPointers args,
                                   double kernel_seconds);
