@@ -24,16 +24,16 @@ enum class ParamRole : unsigned char {
 
 struct ParamDescriptor {
   const char* name;
-  const char* type;     // as spelled in the kernel signature, e.g. "const float *"
+  const char* type; // as spelled in the kernel signature, e.g. "const float *"
   bool is_pointer;
-  ElementKind kind;     // of the pointee for pointers, of the value for scalars
-  std::size_t size;     // sizeof the pointee for pointers, of the value for scalars
-  int array;            // index into KernelDescriptor::arrays for pointers, -1 for scalars
+  ElementKind kind; // of the pointee for pointers, of the value for scalars
+  std::size_t size; // sizeof the pointee for pointers, of the value for scalars
+  int array;        // index into KernelDescriptor::arrays for pointers, -1 for scalars
   ParamRole role;
 };
 
 struct ArrayDescriptor {
-  int param;            // index of the kernel parameter
+  int param; // index of the kernel parameter
   const char* name;
   Direction direction;
   ElementKind kind;
@@ -49,6 +49,17 @@ struct TuneDefault {
 struct RunConfig {
   Variant variant = Variant::Explicit;
   StreamsConfig streams; // used by Streams and Hybrid
+};
+
+// How the generated code launches the kernel over one chunk [lo, hi).
+struct LaunchGeometry {
+  long long blocks = 0;           // grid.x * grid.y * grid.z
+  int block_threads = 0;          // block.x * block.y * block.z
+  std::size_t shared_bytes = 0;   // dynamic shared memory per block
+  int resident_blocks_per_sm = 0; // cudaOccupancyMaxActiveBlocksPerMultiprocessor at this block
+  // A grid-stride launch (launch(grid_stride)): the grid is as many blocks as the device keeps
+  // resident, whatever the chunk, so a smaller chunk means less work per block, not fewer blocks.
+  bool grid_stride = false;
 };
 
 struct KernelDescriptor {
@@ -72,6 +83,12 @@ struct KernelDescriptor {
   bool (*section_is_chunked)(int array, int index);
 
   Status (*run)(ArgPointers args, const RunConfig& config);
+
+  // The geometry of the launch over chunk [lo, hi), computed by the same code the launch itself
+  // uses; the occupancy query needs a CUDA device (without one the call fails and *out is left
+  // unchanged). Null in descriptors written before it existed: the geometry is unknown. Kept last
+  // so that older aggregate initialisers stay valid.
+  Status (*launch_geometry)(ArgPointers args, long long lo, long long hi, LaunchGeometry* out);
 };
 
 // Every kernel the generated sources linked into this program describe, in registration order.
