@@ -60,10 +60,11 @@ std::vector<Candidate> enumerate_candidates(const PerformanceModel& model,
 struct PredictedCandidate {
   Candidate candidate;
   std::optional<double> seconds; // nullopt: the model does not describe it (then it is kept)
-  // `seconds` only bounds the time from below (mapped_prediction_is_lower_bound): such a row is
-  // kept when it could win but never prunes the others.
-  bool lower_bound = false;
   bool kept = false;
+  // `seconds` only bounds the time from below (mapped_prediction_is_lower_bound): such a row is
+  // kept when it could win but never prunes the others. Last, so {candidate, seconds, kept}
+  // initializers keep their meaning.
+  bool lower_bound = false;
 };
 
 struct Prediction {
