@@ -337,17 +337,14 @@ private:
         << ", &" << var << "));\n";
   }
 
-  void emitLaunch(std::ostream& out) const {
+  // launch_config() computes the grid, block and shared memory of one chunk; launch() and the
+  // descriptor's launch_geometry() (glue.cuh) both call it, so the geometry the tuner's model
+  // sees is the launch's own.
+  void emitLaunchConfig(std::ostream& out) const {
     const ir::Launch& launch = kernel_.launch;
-    out << "  overlap::Status launch(void* const* bases, long long lo, long long hi,\n"
-        << "                         cudaStream_t stream) const {\n"
-        << "    const long long len = hi - lo;\n    (void)bases;\n    (void)len;\n";
-    if (kernel_.mode == ChunkMode::Offset)
-      emitNarrow(out, kernel_.lengthParam, "chunk_length", "len");
-    else {
-      emitNarrow(out, kernel_.beginParam, "chunk_begin", "lo");
-      emitNarrow(out, kernel_.endParam, "chunk_end", "hi");
-    }
+    out << "  overlap::Status launch_config(long long lo, long long hi,\n"
+        << "                                overlap::LaunchConfig* config) const {\n"
+        << "    const long long len = hi - lo;\n    (void)lo;\n    (void)len;\n";
     emitDim(out, "block", launch.block);
     out << "    const size_t shared_bytes = "
         << (launch.sharedBytes ? "static_cast<size_t>(" + cxx(launch.sharedBytes) + ")" : "0")
@@ -359,9 +356,31 @@ private:
     } else {
       emitDim(out, "grid", launch.grid);
     }
+    out << "    *config = {dim3(grid_x, grid_y, grid_z), dim3(block_x, block_y, block_z), "
+           "shared_bytes, "
+        << (launch.gridStride ? "true" : "false") << "};\n"
+        << "    return overlap::Status::success();\n  }\n\n";
+    out << "  static overlap::Status resident_blocks(int block_threads, size_t shared_bytes,\n"
+        << "                                         int* blocks) {\n"
+        << "    return overlap::resident_blocks_per_multiprocessor(" << kernelReference()
+        << ", block_threads, shared_bytes, blocks);\n  }\n\n";
+  }
+
+  void emitLaunch(std::ostream& out) const {
+    emitLaunchConfig(out);
+    out << "  overlap::Status launch(void* const* bases, long long lo, long long hi,\n"
+        << "                         cudaStream_t stream) const {\n"
+        << "    const long long len = hi - lo;\n    (void)bases;\n    (void)len;\n";
+    if (kernel_.mode == ChunkMode::Offset)
+      emitNarrow(out, kernel_.lengthParam, "chunk_length", "len");
+    else {
+      emitNarrow(out, kernel_.beginParam, "chunk_begin", "lo");
+      emitNarrow(out, kernel_.endParam, "chunk_end", "hi");
+    }
+    out << "    overlap::LaunchConfig config;\n"
+        << "    OVERLAP_TRY(launch_config(lo, hi, &config));\n";
     out << "    " << kernelReference()
-        << "<<<dim3(grid_x, grid_y, grid_z), dim3(block_x, block_y, block_z), shared_bytes, "
-           "stream>>>(";
+        << "<<<config.grid, config.block, config.shared_bytes, stream>>>(";
     for (int i = 0; i < static_cast<int>(kernel_.signature.params.size()); ++i)
       out << (i ? ",\n        " : "\n        ") << launchArgument(i);
     out << ");\n";
@@ -464,6 +483,7 @@ private:
         << "    &overlap::glue::section<" << b << ">,\n"
         << "    &overlap::glue::section_is_chunked<" << b << ">,\n"
         << "    &overlap::glue::run_from_args<" << b << ">,\n"
+        << "    &overlap::glue::launch_geometry<" << b << ">,\n"
         << "};\n";
     out << "namespace {\nconst bool " << name() << "_registered = overlap::register_kernel(&"
         << descriptorName() << ");\n}\n";

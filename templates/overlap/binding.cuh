@@ -17,6 +17,10 @@
 //     // glue advances it to the chunk itself. Returns the launch's status (cudaGetLastError).
 //     overlap::Status launch(void* const* bases, long long lo, long long hi,
 //                            cudaStream_t stream) const;
+//     // For the descriptor's launch_geometry (glue.cuh), not the strategies: the grid, block and
+//     // shared memory launch() uses for [lo, hi), and the kernel's occupancy at a block size.
+//     overlap::Status launch_config(long long lo, long long hi, overlap::LaunchConfig* c) const;
+//     static overlap::Status resident_blocks(int block_threads, size_t shared_bytes, int* n);
 //   };
 //
 // Sections are in elements. Strategies clip them to [0, extent) and never call launch with an

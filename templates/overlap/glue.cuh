@@ -77,5 +77,33 @@ template <class B> Status run_from_args(ArgPointers args, const RunConfig& confi
   return run(B::from_args(args), config);
 }
 
+// The geometry of B's launch over [lo, hi): B::launch_config, the code its launch() runs, and
+// the occupancy of B's kernel at that block size and shared memory (B::resident_blocks).
+template <class B>
+Status query_launch_geometry(ArgPointers args, long long lo, long long hi, LaunchGeometry* out) {
+  const B binding = B::from_args(args);
+  LaunchConfig config;
+  OVERLAP_TRY(binding.launch_config(lo, hi, &config));
+  LaunchGeometry geometry;
+  geometry.blocks = static_cast<long long>(config.grid.x) * config.grid.y * config.grid.z;
+  geometry.block_threads = static_cast<int>(config.block.x * config.block.y * config.block.z);
+  geometry.shared_bytes = config.shared_bytes;
+  geometry.grid_stride = config.grid_stride;
+  OVERLAP_TRY(B::resident_blocks(geometry.block_threads, geometry.shared_bytes,
+                                 &geometry.resident_blocks_per_sm));
+  *out = geometry;
+  return Status::success();
+}
+
+template <class B>
+Status launch_geometry(ArgPointers args, long long lo, long long hi, LaunchGeometry* out) {
+  const Status status = query_launch_geometry<B>(args, lo, hi, out);
+  // A failed query (no device, a block that fits nowhere) also sets the runtime's last error,
+  // which the next launch's cudaGetLastError would report as its own: clear it here.
+  if (!status.ok())
+    (void)cudaGetLastError();
+  return status;
+}
+
 } // namespace glue
 } // namespace overlap

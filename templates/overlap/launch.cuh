@@ -43,6 +43,32 @@ inline Status launch_status(const char* call) {
   return Status::success();
 }
 
+// The launch configuration of one chunk, as the generated binding's launch_config() computes it
+// for both its launch() and the descriptor's launch_geometry(), so the two cannot disagree.
+struct LaunchConfig {
+  dim3 grid;
+  dim3 block;
+  std::size_t shared_bytes = 0;
+  bool grid_stride = false;
+};
+
+// Blocks of `kernel` one multiprocessor keeps resident at this block size and dynamic shared
+// memory; a kernel none of whose blocks fits is a configuration error.
+template <class K>
+Status resident_blocks_per_multiprocessor(K kernel, int block_threads, std::size_t shared_bytes,
+                                          int* blocks) {
+  int resident = 0;
+  OVERLAP_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&resident, kernel, block_threads,
+                                                                 shared_bytes));
+  if (resident < 1)
+    return Status{cudaErrorInvalidConfiguration,
+                  "cudaOccupancyMaxActiveBlocksPerMultiprocessor: no block of this size and "
+                  "shared memory fits on a multiprocessor",
+                  __FILE__, __LINE__};
+  *blocks = resident;
+  return Status::success();
+}
+
 // A grid for a grid-stride kernel: as many blocks as the device keeps resident at once (SMs times
 // the occupancy of `kernel` at this block size and dynamic shared memory), so every block is
 // resident and loops over the range instead of waiting for a slot.
@@ -54,13 +80,8 @@ Status grid_stride_grid(K kernel, int block_threads, std::size_t shared_bytes, u
   OVERLAP_CUDA_TRY(
       cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device));
   int blocks_per_multiprocessor = 0;
-  OVERLAP_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_multiprocessor, kernel,
-                                                                 block_threads, shared_bytes));
-  if (blocks_per_multiprocessor < 1)
-    return Status{cudaErrorInvalidConfiguration,
-                  "cudaOccupancyMaxActiveBlocksPerMultiprocessor: no block of this size and "
-                  "shared memory fits on a multiprocessor",
-                  __FILE__, __LINE__};
+  OVERLAP_TRY(resident_blocks_per_multiprocessor(kernel, block_threads, shared_bytes,
+                                                 &blocks_per_multiprocessor));
   *grid = static_cast<unsigned>(multiprocessors) * static_cast<unsigned>(blocks_per_multiprocessor);
   return Status::success();
 }

@@ -68,15 +68,11 @@ struct blur_binding {
     return kFirst[i];
   }
 
-  overlap::Status launch(void* const* bases, long long lo, long long hi,
-                         cudaStream_t stream) const {
+  overlap::Status launch_config(long long lo, long long hi,
+                                overlap::LaunchConfig* config) const {
     const long long len = hi - lo;
-    (void)bases;
+    (void)lo;
     (void)len;
-    long chunk_begin = 0;
-    OVERLAP_TRY(overlap::glue::narrow<long>(lo, "blur: chunk value does not fit parameter 'begin' of type long", &chunk_begin));
-    long chunk_end = 0;
-    OVERLAP_TRY(overlap::glue::narrow<long>(hi, "blur: chunk value does not fit parameter 'end' of type long", &chunk_end));
     unsigned block_x = 0;
     OVERLAP_TRY(overlap::checked_dim(128LL, 1024LL, "blur: block.x = 128 is outside [1, 1024]", &block_x));
     const unsigned block_y = 1;
@@ -86,7 +82,27 @@ struct blur_binding {
     OVERLAP_TRY(overlap::checked_dim(::overlap::ceil_div(len, 128LL), 2147483647LL, "blur: grid.x = ceil_div(len, 128) is outside [1, 2147483647]", &grid_x));
     const unsigned grid_y = 1;
     const unsigned grid_z = 1;
-    ::blur<<<dim3(grid_x, grid_y, grid_z), dim3(block_x, block_y, block_z), shared_bytes, stream>>>(
+    *config = {dim3(grid_x, grid_y, grid_z), dim3(block_x, block_y, block_z), shared_bytes, false};
+    return overlap::Status::success();
+  }
+
+  static overlap::Status resident_blocks(int block_threads, size_t shared_bytes,
+                                         int* blocks) {
+    return overlap::resident_blocks_per_multiprocessor(::blur, block_threads, shared_bytes, blocks);
+  }
+
+  overlap::Status launch(void* const* bases, long long lo, long long hi,
+                         cudaStream_t stream) const {
+    const long long len = hi - lo;
+    (void)bases;
+    (void)len;
+    long chunk_begin = 0;
+    OVERLAP_TRY(overlap::glue::narrow<long>(lo, "blur: chunk value does not fit parameter 'begin' of type long", &chunk_begin));
+    long chunk_end = 0;
+    OVERLAP_TRY(overlap::glue::narrow<long>(hi, "blur: chunk value does not fit parameter 'end' of type long", &chunk_end));
+    overlap::LaunchConfig config;
+    OVERLAP_TRY(launch_config(lo, hi, &config));
+    ::blur<<<config.grid, config.block, config.shared_bytes, stream>>>(
         this->n,
         chunk_begin,
         chunk_end,
@@ -137,6 +153,7 @@ const overlap::KernelDescriptor blur_descriptor = {
     &overlap::glue::section<blur_binding>,
     &overlap::glue::section_is_chunked<blur_binding>,
     &overlap::glue::run_from_args<blur_binding>,
+    &overlap::glue::launch_geometry<blur_binding>,
 };
 namespace {
 const bool blur_registered = overlap::register_kernel(&blur_descriptor);

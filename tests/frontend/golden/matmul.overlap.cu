@@ -73,13 +73,11 @@ struct matmul_binding {
     return kFirst[i];
   }
 
-  overlap::Status launch(void* const* bases, long long lo, long long hi,
-                         cudaStream_t stream) const {
+  overlap::Status launch_config(long long lo, long long hi,
+                                overlap::LaunchConfig* config) const {
     const long long len = hi - lo;
-    (void)bases;
+    (void)lo;
     (void)len;
-    int chunk_length = 0;
-    OVERLAP_TRY(overlap::glue::narrow<int>(len, "matmul: chunk value does not fit parameter 'm' of type int", &chunk_length));
     unsigned block_x = 0;
     OVERLAP_TRY(overlap::checked_dim(16LL, 1024LL, "matmul: block.x = 16 is outside [1, 1024]", &block_x));
     unsigned block_y = 0;
@@ -91,7 +89,25 @@ struct matmul_binding {
     unsigned grid_y = 0;
     OVERLAP_TRY(overlap::checked_dim(::overlap::ceil_div(len, 16LL), 65535LL, "matmul: grid.y = ceil_div(len, 16) is outside [1, 65535]", &grid_y));
     const unsigned grid_z = 1;
-    ::matmul<<<dim3(grid_x, grid_y, grid_z), dim3(block_x, block_y, block_z), shared_bytes, stream>>>(
+    *config = {dim3(grid_x, grid_y, grid_z), dim3(block_x, block_y, block_z), shared_bytes, false};
+    return overlap::Status::success();
+  }
+
+  static overlap::Status resident_blocks(int block_threads, size_t shared_bytes,
+                                         int* blocks) {
+    return overlap::resident_blocks_per_multiprocessor(::matmul, block_threads, shared_bytes, blocks);
+  }
+
+  overlap::Status launch(void* const* bases, long long lo, long long hi,
+                         cudaStream_t stream) const {
+    const long long len = hi - lo;
+    (void)bases;
+    (void)len;
+    int chunk_length = 0;
+    OVERLAP_TRY(overlap::glue::narrow<int>(len, "matmul: chunk value does not fit parameter 'm' of type int", &chunk_length));
+    overlap::LaunchConfig config;
+    OVERLAP_TRY(launch_config(lo, hi, &config));
+    ::matmul<<<config.grid, config.block, config.shared_bytes, stream>>>(
         chunk_length,
         this->k,
         this->n,
@@ -151,6 +167,7 @@ const overlap::KernelDescriptor matmul_descriptor = {
     &overlap::glue::section<matmul_binding>,
     &overlap::glue::section_is_chunked<matmul_binding>,
     &overlap::glue::run_from_args<matmul_binding>,
+    &overlap::glue::launch_geometry<matmul_binding>,
 };
 namespace {
 const bool matmul_registered = overlap::register_kernel(&matmul_descriptor);

@@ -69,13 +69,11 @@ struct saxpy_binding {
     return kFirst[i];
   }
 
-  overlap::Status launch(void* const* bases, long long lo, long long hi,
-                         cudaStream_t stream) const {
+  overlap::Status launch_config(long long lo, long long hi,
+                                overlap::LaunchConfig* config) const {
     const long long len = hi - lo;
-    (void)bases;
+    (void)lo;
     (void)len;
-    int chunk_length = 0;
-    OVERLAP_TRY(overlap::glue::narrow<int>(len, "saxpy: chunk value does not fit parameter 'n' of type int", &chunk_length));
     unsigned block_x = 0;
     OVERLAP_TRY(overlap::checked_dim(256LL, 1024LL, "saxpy: block.x = 256 is outside [1, 1024]", &block_x));
     const unsigned block_y = 1;
@@ -85,7 +83,25 @@ struct saxpy_binding {
     OVERLAP_TRY(overlap::checked_dim(::overlap::ceil_div(len, 256LL), 2147483647LL, "saxpy: grid.x = ceil_div(len, 256) is outside [1, 2147483647]", &grid_x));
     const unsigned grid_y = 1;
     const unsigned grid_z = 1;
-    ::saxpy<<<dim3(grid_x, grid_y, grid_z), dim3(block_x, block_y, block_z), shared_bytes, stream>>>(
+    *config = {dim3(grid_x, grid_y, grid_z), dim3(block_x, block_y, block_z), shared_bytes, false};
+    return overlap::Status::success();
+  }
+
+  static overlap::Status resident_blocks(int block_threads, size_t shared_bytes,
+                                         int* blocks) {
+    return overlap::resident_blocks_per_multiprocessor(::saxpy, block_threads, shared_bytes, blocks);
+  }
+
+  overlap::Status launch(void* const* bases, long long lo, long long hi,
+                         cudaStream_t stream) const {
+    const long long len = hi - lo;
+    (void)bases;
+    (void)len;
+    int chunk_length = 0;
+    OVERLAP_TRY(overlap::glue::narrow<int>(len, "saxpy: chunk value does not fit parameter 'n' of type int", &chunk_length));
+    overlap::LaunchConfig config;
+    OVERLAP_TRY(launch_config(lo, hi, &config));
+    ::saxpy<<<config.grid, config.block, config.shared_bytes, stream>>>(
         chunk_length,
         this->a,
         static_cast<const float*>(bases[0]) + (lo),
@@ -138,6 +154,7 @@ const overlap::KernelDescriptor saxpy_descriptor = {
     &overlap::glue::section<saxpy_binding>,
     &overlap::glue::section_is_chunked<saxpy_binding>,
     &overlap::glue::run_from_args<saxpy_binding>,
+    &overlap::glue::launch_geometry<saxpy_binding>,
 };
 namespace {
 const bool saxpy_registered = overlap::register_kernel(&saxpy_descriptor);
