@@ -18,6 +18,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -333,6 +334,44 @@ TEST(ExampleDescriptors, DescribeTheAnnotatedKernels) {
   EXPECT_NE(overlap::find_registered_kernel("saxpy"), nullptr);
   EXPECT_NE(overlap::find_registered_kernel("matmul"), nullptr);
   EXPECT_EQ(overlap::find_registered_kernel("no_such_kernel"), nullptr);
+}
+
+// The launch geometry the model's fill penalty reads comes from the launch the variants make:
+// saxpy's launch(grid: ceil_div(len, 256), block: 256) over a chunk, buoydiff's grid over a
+// plane whatever the chunk.
+TEST(ExampleDescriptors, LaunchGeometryIsTheAnnotatedLaunch) {
+  OVERLAP_SKIP_WITHOUT_GPU();
+  const overlap::KernelDescriptor& d = saxpy_descriptor;
+  ASSERT_NE(d.launch_geometry, nullptr);
+  const int n = 1000003;
+  const float a = 2.0f;
+  const float* x = nullptr;
+  float* y = nullptr;
+  const void* args[] = {&n, &a, &x, &y};
+  for (const auto& [lo, hi] : {std::pair<long long, long long>{0, n}, {17, 17 + 257}, {5, 6}}) {
+    overlap::LaunchGeometry geometry;
+    OVERLAP_ASSERT_OK(d.launch_geometry(args, lo, hi, &geometry));
+    EXPECT_EQ(geometry.blocks, (hi - lo + 255) / 256) << "[" << lo << ", " << hi << ")";
+    EXPECT_EQ(geometry.block_threads, 256);
+    EXPECT_EQ(geometry.shared_bytes, 0u);
+    EXPECT_GE(geometry.resident_blocks_per_sm, 1);
+    EXPECT_FALSE(geometry.grid_stride);
+  }
+  EXPECT_EQ(cudaGetLastError(), cudaSuccess);
+
+  const overlap::KernelDescriptor& pop = buoydiff_descriptor;
+  ASSERT_NE(pop.launch_geometry, nullptr);
+  const int levels = 42, unused = 0;
+  const long long plane = 1000;
+  const float* rho = nullptr;
+  float* out = nullptr;
+  const void* pop_args[] = {&levels, &plane, &unused, &unused, &rho, &out};
+  for (const auto& [lo, hi] : {std::pair<long long, long long>{0, 42}, {3, 4}}) {
+    overlap::LaunchGeometry geometry;
+    OVERLAP_ASSERT_OK(pop.launch_geometry(pop_args, lo, hi, &geometry));
+    EXPECT_EQ(geometry.blocks, (plane + 255) / 256) << "levels [" << lo << ", " << hi << ")";
+    EXPECT_EQ(geometry.block_threads, 256);
+  }
 }
 
 } // namespace
