@@ -243,8 +243,9 @@ TuningRun tune(CandidateRunner& runner, const TuningSetup& setup, const TunerOpt
               std::to_string(outcome.timing.count) + " repeats";
     if (!outcome.error.empty())
       line += " (" + outcome.error + ")";
-    progress(line);
+    // Saved before it is reported: whoever interrupts after seeing the line finds it in the cache.
     save(cache, key, run, progress);
+    progress(line);
   }
 
   const WinnerChoice choice = choose_winner(run.candidates, options.noise);
