@@ -6,6 +6,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstring>
+#include <functional>
 
 namespace overlap::calibration {
 
@@ -299,31 +300,33 @@ Status LinkBench::copy_against_mapped(TransferDirection direction, std::size_t c
   return elapsed_seconds(start_, end_second_, kernel_seconds);
 }
 
-Status LinkBench::mapped_kernel(bool write, std::size_t bytes, double* seconds) {
+Status LinkBench::time_mapped_kernel(std::size_t bytes, const char* beyond_buffers,
+                                     const std::function<Status(cudaStream_t)>& launch,
+                                     double* seconds) {
   if (bytes > limits_.max_bytes)
-    return Status{cudaErrorInvalidValue, "LinkBench::mapped_kernel: beyond the buffers", __FILE__,
-                  __LINE__};
+    return Status{cudaErrorInvalidValue, beyond_buffers, __FILE__, __LINE__};
   cudaStream_t stream = pool_.stream(0);
   OVERLAP_CUDA_TRY(cudaEventRecord(start_.get(), stream));
+  OVERLAP_TRY(launch(stream));
+  OVERLAP_CUDA_TRY(cudaEventRecord(end_first_.get(), stream));
+  OVERLAP_CUDA_TRY(cudaEventSynchronize(end_first_.get()));
+  return elapsed_seconds(start_, end_first_, seconds);
+}
+
+Status LinkBench::mapped_kernel(bool write, std::size_t bytes, double* seconds) {
   MappedTraffic traffic;
   traffic.access = write ? MappedAccess::Write : MappedAccess::Read;
   traffic.mapped = write ? host_out_mapped_ : host_in_mapped_;
   traffic.bytes = bytes;
   traffic.sink = sink_;
   traffic.blocks = mapped_blocks_;
-  OVERLAP_TRY(launch_mapped_traffic(traffic, stream));
-  OVERLAP_CUDA_TRY(cudaEventRecord(end_first_.get(), stream));
-  OVERLAP_CUDA_TRY(cudaEventSynchronize(end_first_.get()));
-  return elapsed_seconds(start_, end_first_, seconds);
+  return time_mapped_kernel(
+      bytes, "LinkBench::mapped_kernel: beyond the buffers",
+      [&](cudaStream_t stream) { return launch_mapped_traffic(traffic, stream); }, seconds);
 }
 
 Status LinkBench::mapped_width_kernel(bool write, int element_bytes, std::size_t bytes,
                                       double* seconds) {
-  if (bytes > limits_.max_bytes)
-    return Status{cudaErrorInvalidValue, "LinkBench::mapped_width_kernel: beyond the buffers",
-                  __FILE__, __LINE__};
-  cudaStream_t stream = pool_.stream(0);
-  OVERLAP_CUDA_TRY(cudaEventRecord(start_.get(), stream));
   MappedWidthTraffic traffic;
   traffic.access = write ? MappedAccess::Write : MappedAccess::Read;
   traffic.element_bytes = element_bytes;
@@ -331,28 +334,21 @@ Status LinkBench::mapped_width_kernel(bool write, int element_bytes, std::size_t
   traffic.bytes = bytes;
   traffic.sink = sink_;
   traffic.blocks = mapped_blocks_;
-  OVERLAP_TRY(launch_mapped_width_traffic(traffic, stream));
-  OVERLAP_CUDA_TRY(cudaEventRecord(end_first_.get(), stream));
-  OVERLAP_CUDA_TRY(cudaEventSynchronize(end_first_.get()));
-  return elapsed_seconds(start_, end_first_, seconds);
+  return time_mapped_kernel(
+      bytes, "LinkBench::mapped_width_kernel: beyond the buffers",
+      [&](cudaStream_t stream) { return launch_mapped_width_traffic(traffic, stream); }, seconds);
 }
 
 Status LinkBench::mapped_both_ways_kernel(std::size_t bytes, double* seconds) {
-  if (bytes > limits_.max_bytes)
-    return Status{cudaErrorInvalidValue, "LinkBench::mapped_both_ways_kernel: beyond the buffers",
-                  __FILE__, __LINE__};
-  cudaStream_t stream = pool_.stream(0);
-  OVERLAP_CUDA_TRY(cudaEventRecord(start_.get(), stream));
   MappedBothWaysTraffic traffic;
   // The two buffers of the copies: each max_bytes long, distinct, and mapped in create().
   traffic.in = host_in_mapped_;
   traffic.out = host_out_mapped_;
   traffic.bytes = bytes;
   traffic.blocks = mapped_blocks_;
-  OVERLAP_TRY(launch_mapped_both_ways(traffic, stream));
-  OVERLAP_CUDA_TRY(cudaEventRecord(end_first_.get(), stream));
-  OVERLAP_CUDA_TRY(cudaEventSynchronize(end_first_.get()));
-  return elapsed_seconds(start_, end_first_, seconds);
+  return time_mapped_kernel(
+      bytes, "LinkBench::mapped_both_ways_kernel: beyond the buffers",
+      [&](cudaStream_t stream) { return launch_mapped_both_ways(traffic, stream); }, seconds);
 }
 
 Status LinkBench::launch_overhead(int launches, double* seconds_per_launch) {

@@ -20,6 +20,7 @@
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
+#include <functional>
 #include <memory>
 
 namespace overlap::calibration {
@@ -93,6 +94,10 @@ private:
                       const Event& end);
   Status copy(TransferDirection direction, std::size_t offset, std::size_t bytes,
               cudaStream_t stream);
+  // One launch of a mapped-traffic kernel over `bytes`, timed with events on stream 0; bytes
+  // beyond the buffers are refused with `beyond_buffers` (a literal) as the status's text.
+  Status time_mapped_kernel(std::size_t bytes, const char* beyond_buffers,
+                            const std::function<Status(cudaStream_t)>& launch, double* seconds);
 
   LinkBenchLimits limits_;
   PinnedBuffer host_in_;  // source of host-to-device copies, read by the mapped read kernel
