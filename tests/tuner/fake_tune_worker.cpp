@@ -58,6 +58,9 @@ void start(const Faults& faults, const model::Candidate& candidate) {
   if (name == faults.crash) {
     const rlimit no_core{0, 0};
     ::setrlimit(RLIMIT_CORE, &no_core);
+    // The default action, so that the worker dies of the signal even where a handler (ASan's,
+    // in the sanitizer build) would report it and exit with a status instead.
+    ::signal(SIGSEGV, SIG_DFL);
     ::raise(SIGSEGV);
   }
   if (name == faults.interrupt_parent) {
