@@ -25,13 +25,26 @@ __global__ void gate_kernel(const volatile int* open, volatile int* timed_out,
 
 __global__ void empty_kernel() {}
 
+// A per-block fold of per-thread values into sink[blockIdx.x], which the read kernels store so
+// that their loads are not optimized away: any single thread's value would let the compiler drop
+// the loads of the others. Every thread of the block must call it (it holds barriers).
+__device__ void store_block_fold(unsigned long long folded, unsigned long long* sink) {
+  __shared__ unsigned long long block_fold;
+  if (threadIdx.x == 0)
+    block_fold = 0;
+  __syncthreads();
+  atomicXor(&block_fold, folded);
+  __syncthreads();
+  if (threadIdx.x == 0)
+    sink[blockIdx.x] = block_fold;
+}
+
 template <MappedAccess kAccess>
 __global__ void mapped_traffic_kernel(uint4* data, std::size_t vectors, unsigned char* tail,
                                       std::size_t tail_bytes, unsigned long long* sink,
                                       const volatile int* stop, volatile int* timed_out,
                                       long long timeout_ns) {
   __shared__ int stop_seen;
-  __shared__ unsigned long long block_fold;
   const unsigned long long start = global_nanoseconds();
   const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
   unsigned long long folded = 0;
@@ -71,17 +84,8 @@ __global__ void mapped_traffic_kernel(uint4* data, std::size_t vectors, unsigned
         folded ^= tail[i];
     }
   }
-  if (kAccess == MappedAccess::Read) {
-    // A per-block fold of per-thread values: any single thread's value would let the compiler
-    // drop the loads of the others.
-    if (threadIdx.x == 0)
-      block_fold = 0;
-    __syncthreads();
-    atomicXor(&block_fold, folded);
-    __syncthreads();
-    if (threadIdx.x == 0)
-      sink[blockIdx.x] = block_fold;
-  }
+  if (kAccess == MappedAccess::Read)
+    store_block_fold(folded, sink);
 }
 
 // What a read folds in and a write stores, per element type: cheap, and different per element
@@ -113,7 +117,6 @@ template <> __device__ uint4 element_value<uint4>(std::size_t i) {
 
 template <class T, MappedAccess kAccess>
 __global__ void mapped_width_kernel(T* data, std::size_t count, unsigned long long* sink) {
-  __shared__ unsigned long long block_fold;
   const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
   unsigned long long folded = 0;
   for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < count;
@@ -123,15 +126,8 @@ __global__ void mapped_width_kernel(T* data, std::size_t count, unsigned long lo
     else
       folded ^= fold(data[i]) + i;
   }
-  if (kAccess == MappedAccess::Read) {
-    if (threadIdx.x == 0)
-      block_fold = 0;
-    __syncthreads();
-    atomicXor(&block_fold, folded);
-    __syncthreads();
-    if (threadIdx.x == 0)
-      sink[blockIdx.x] = block_fold;
-  }
+  if (kAccess == MappedAccess::Read)
+    store_block_fold(folded, sink);
 }
 
 __global__ void mapped_both_ways_kernel(const uint4* in, uint4* out, std::size_t count) {
