@@ -1,8 +1,9 @@
 // The default model against every candidate the benchmark measured on the H200
-// (bench/results/h200-2026-11-21-apps and -run2-apps: fourteen applications, each tuned
-// --exhaustive). The reports hold each candidate's measured median and the prediction the model
-// of that run made, so the model's error can be compared before and after a change without a
-// GPU. bench/results/model-check-2026-11-21-s2.md is this test's output; set
+// (bench/results/h200-2026-11-21-apps and -run2-apps) and on the H100
+// (bench/results/h100-2026-11-21-apps): fourteen applications, each tuned --exhaustive, each run
+// judged with the profile calibrated for it. The reports hold each candidate's measured median and
+// the prediction the model of that run made, so the model's error can be compared before and after
+// a change without a GPU. bench/results/model-check-2026-11-21-s2.md is this test's output; set
 // OVERLAP_BENCHMARK_CHECK_MD=FILE to write it again.
 #include "benchmark_reports.h"
 #include "model/candidate_set.h"
@@ -33,16 +34,23 @@ const std::string kResults = OVERLAP_BENCH_RESULTS_DIR;
 struct BenchmarkRun {
   const char* name;
   std::string directory;
+  std::string profile;
 };
 
-const BenchmarkRun kRuns[] = {{"run 1", kResults + "/h200-2026-11-21-apps"},
-                              {"run 2", kResults + "/h200-2026-11-21-run2-apps"}};
+const BenchmarkRun kRuns[] = {{"H200 run 1", kResults + "/h200-2026-11-21-apps",
+                               kResults + "/h200-2026-11-21-final/profile.json"},
+                              {"H200 run 2", kResults + "/h200-2026-11-21-run2-apps",
+                               kResults + "/h200-2026-11-21-final/profile.json"},
+                              {"H100 run 2", kResults + "/h100-2026-11-21-apps",
+                               kResults + "/h100-2026-11-21-apps/profile.json"}};
 
-HardwareProfile h200_profile() {
+// The run whose every candidate the output lists.
+const char* const kDetailedRun = "H100 run 2";
+
+HardwareProfile profile_of(const BenchmarkRun& run) {
   HardwareProfile profile;
-  const ProfileError error =
-      read_profile_file(kResults + "/h200-2026-11-21-final/profile.json", &profile);
-  EXPECT_TRUE(error.ok()) << error.field << ": " << error.reason;
+  const ProfileError error = read_profile_file(run.profile, &profile);
+  EXPECT_TRUE(error.ok()) << run.profile << ": " << error.field << ": " << error.reason;
   return complete_profile(profile).profile;
 }
 
@@ -188,12 +196,11 @@ std::vector<Checked> check_run(const HardwareProfile& profile, const BenchmarkRu
   return apps;
 }
 
-TEST(BenchmarkModelCheck, EveryMeasuredCandidateOfBothH200Runs) {
-  const HardwareProfile profile = h200_profile();
+TEST(BenchmarkModelCheck, EveryMeasuredCandidateOfTheBenchmarkRuns) {
   std::string summary, details;
   std::map<std::string, Errors> all_errors;
   for (const BenchmarkRun& run : kRuns) {
-    const std::vector<Checked> apps = check_run(profile, run);
+    const std::vector<Checked> apps = check_run(profile_of(run), run);
     for (const Checked& app : apps) {
       ASSERT_FALSE(app.rows.empty()) << run.name << " " << app.app;
       // The reconstructed workloads are the ones the tuner derived from the descriptors: its
@@ -210,13 +217,13 @@ TEST(BenchmarkModelCheck, EveryMeasuredCandidateOfBothH200Runs) {
     }
     summary += std::string("### ") + run.name + "\n\n" + variant_table(errors) + "\n" +
                pick_table(apps) + "\n";
-    if (std::string(run.name) == "run 2")
+    if (std::string(run.name) == kDetailedRun)
       for (const Checked& app : apps)
         details += candidate_table(app);
   }
-  const std::string text = "### Both runs\n\n" + variant_table(all_errors) + "\n" + summary +
-                           "### Every candidate of run 2 (error = predicted / measured − 1)\n\n" +
-                           details;
+  const std::string text = "### All runs\n\n" + variant_table(all_errors) + "\n" + summary +
+                           "### Every candidate of " + kDetailedRun +
+                           " (error = predicted / measured − 1)\n\n" + details;
   std::printf("%s", text.c_str());
   if (const char* path = std::getenv("OVERLAP_BENCHMARK_CHECK_MD"))
     std::ofstream(path) << text;

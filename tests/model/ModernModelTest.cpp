@@ -151,28 +151,61 @@ TEST(ModernModel, OneCopyEngineWithoutImplicitSyncGivesEquationsThreeAndFour) {
 TEST(ModernModel, OneStreamEqualsTheNonStreamedTime) {
   HardwareProfile profile = testing::h100_like();
   const Workload workload = workload_of(kRegimes[1]);
-  profile.stream_overhead_s = 0;
-  EXPECT_DOUBLE_EQ(predict(profile, workload, Variant::Streams, 1),
-                   predict(profile, workload, Variant::Explicit));
   // Explicit is the LogGP transfers around the kernel and its launch.
   const double explicit_time =
       paper001::transfer_seconds(profile.host_to_device, workload.h2d_bytes, 1) +
       workload.kernel_seconds + profile.kernel_launch_s +
       paper001::transfer_seconds(profile.device_to_host, workload.d2h_bytes, 1);
   EXPECT_NEAR(predict(profile, workload, Variant::Explicit), explicit_time, 1e-15);
-  // The per-stream overhead of paper 000 is paid per stream.
+  // One stream issues its launch while its input is still being copied, so the launch costs
+  // nothing, and neither does the per-stream overhead, which is issue time too.
   profile.stream_overhead_s = 1e-6;
-  EXPECT_NEAR(predict(profile, workload, Variant::Streams, 1), explicit_time + 1e-6, 1e-15);
+  EXPECT_NEAR(predict(profile, workload, Variant::Streams, 1),
+              explicit_time - profile.kernel_launch_s, 1e-15);
+  // Without launch costs only the first copy's call is in the way.
+  profile.kernel_launch_s = 0;
+  EXPECT_NEAR(predict(profile, workload, Variant::Streams, 1),
+              predict(profile, workload, Variant::Explicit) + host_issue_costs(profile).copy_s,
+              1e-15);
+  profile.stream_overhead_s = 0;
+  EXPECT_DOUBLE_EQ(predict(profile, workload, Variant::Streams, 1),
+                   predict(profile, workload, Variant::Explicit));
+}
+
+TEST(ModernModel, HostIssueCostsComeFromTheCalibratedOverheads) {
+  HardwareProfile profile = testing::h100_like();
+  profile.kernel_launch_s = 3e-6;
+  profile.stream_overhead_s = 9e-6; // a copy in, a launch and a copy out per stream
+  HostIssueCosts costs = host_issue_costs(profile);
+  EXPECT_DOUBLE_EQ(costs.launch_s, 3e-6);
+  EXPECT_DOUBLE_EQ(costs.copy_s, 3e-6);
+  profile.stream_overhead_s = 1e-6; // below a launch: noise, no negative copy cost
+  costs = host_issue_costs(profile);
+  EXPECT_DOUBLE_EQ(costs.copy_s, 0);
+  // The pipeline's operations carry their issue times: copy in, launch, copy out per chunk.
+  profile.stream_overhead_s = 9e-6;
+  const ModernModel model;
+  const std::vector<SimOp> ops =
+      model.operations(profile, workload_of(kRegimes[1]), Candidate{Variant::Streams, 2});
+  ASSERT_EQ(ops.size(), 6u);
+  const double expected[] = {3e-6, 6e-6, 9e-6, 12e-6, 15e-6, 18e-6};
+  for (std::size_t i = 0; i < ops.size(); ++i)
+    EXPECT_NEAR(ops[i].issued_at, expected[i], 1e-18) << i;
 }
 
 TEST(ModernModel, LimitCases) {
   HardwareProfile profile = paper_category(2, false, 35);
-  // No transfers: the chunks' kernels and launches back to back.
+  // No transfers: the chunks' kernels back to back, the first after its launch call; the host
+  // issues the later launches while the device computes.
   profile.kernel_launch_s = 5e-6;
   Workload compute_only;
   compute_only.kernel_seconds = 10e-3;
   for (int n : {1, 4, 64})
-    EXPECT_NEAR(predict(profile, compute_only, Variant::Streams, n), 10e-3 + n * 5e-6, 1e-15);
+    EXPECT_NEAR(predict(profile, compute_only, Variant::Streams, n), 10e-3 + 5e-6, 1e-15);
+  // Chunks shorter than a launch: the host sets the pace, and the last chunk runs after the
+  // last launch.
+  compute_only.kernel_seconds = 64e-6;
+  EXPECT_NEAR(predict(profile, compute_only, Variant::Streams, 64), 64 * 5e-6 + 1e-6, 1e-15);
   // No kernel: eq. (5) at t_E = 0 (plus the launches).
   profile.kernel_launch_s = 0;
   const Regime no_kernel{"no kernel", 400 * kMB, 100 * kMB, 0};

@@ -229,6 +229,31 @@ TEST(PipelineSimulator, EventWaitsAreHonoured) {
                std::invalid_argument);
 }
 
+TEST(PipelineSimulator, NothingStartsBeforeTheHostHasIssuedIt) {
+  const HardwareProfile device = testing::ideal_device(2, false, 90);
+  // An idle device waits for the call: the copy starts when it is issued.
+  SimOp late = copy_in(0, 3);
+  late.issued_at = 2;
+  SimResult result = simulate({late, kernel(0, 1)}, sim_device_of(device, 8));
+  EXPECT_DOUBLE_EQ(result.timings[0].start, 2);
+  EXPECT_DOUBLE_EQ(result.makespan, 6);
+  // A call issued while the device is still busy costs nothing: the kernel of stream 1 is issued
+  // at 1 but its engine is free only at 4.
+  SimOp first = kernel(0, 4);
+  SimOp second = kernel(1, 1);
+  second.issued_at = 1;
+  result = simulate({first, second}, sim_device_of(device, 8));
+  EXPECT_DOUBLE_EQ(result.timings[1].start, 4);
+  EXPECT_DOUBLE_EQ(result.makespan, 5);
+  // Kernels shorter than their issue calls: the host sets the pace.
+  std::vector<SimOp> host_bound;
+  for (int c = 0; c < 4; ++c) {
+    host_bound.push_back(kernel(c, 0.5));
+    host_bound.back().issued_at = c + 1.0;
+  }
+  EXPECT_DOUBLE_EQ(simulate(host_bound, sim_device_of(device, 8)).makespan, 4.5);
+}
+
 SimOp partial_kernel(int stream, double seconds, double share) {
   SimOp op = kernel(stream, seconds);
   op.gpu_share = share;

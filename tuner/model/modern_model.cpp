@@ -38,6 +38,16 @@ double chunk_gpu_share(const HardwareProfile& profile, const Workload& workload,
   return std::min(1.0, static_cast<double>(workload.total_blocks) / chunks / wave_blocks);
 }
 
+HostIssueCosts host_issue_costs(const HardwareProfile& profile) {
+  HostIssueCosts costs;
+  costs.launch_s = profile.kernel_launch_s;
+  // The calibration's streamed round issues a copy in, an empty kernel and a copy out per
+  // stream; its slope per stream (t_sc) is what the host spends issuing them, since the device
+  // moves the round's few bytes faster than the calls arrive.
+  costs.copy_s = std::max(0.0, (profile.stream_overhead_s - profile.kernel_launch_s) / 2);
+  return costs;
+}
+
 namespace {
 
 SimOp copy(OpKind kind, int stream, double bytes, int copies) {
@@ -95,8 +105,9 @@ std::vector<SimOp> pipelined_operations(const HardwareProfile& profile, const Wo
       (map_outputs ? workload.inout_d2h_bytes : workload.d2h_bytes) / chunks;
   const double mapped_output =
       map_outputs ? (workload.d2h_bytes - workload.inout_d2h_bytes) / chunks : 0;
-  const double kernel_time =
-      chunk_kernel_seconds(profile, workload, chunks) + profile.kernel_launch_s;
+  // The launch is the host's time (host_issue_costs), not the kernel's.
+  const double kernel_time = chunk_kernel_seconds(profile, workload, chunks);
+  const HostIssueCosts host_costs = host_issue_costs(profile);
   const double kernel_share = chunk_gpu_share(profile, workload, chunks);
   const double mapped_output_seconds_per_byte =
       map_outputs
@@ -104,6 +115,11 @@ std::vector<SimOp> pipelined_operations(const HardwareProfile& profile, const Wo
           : 0.0;
 
   std::vector<SimOp> ops;
+  double host_seconds = 0;
+  auto issued = [&](double call_seconds) {
+    host_seconds += call_seconds;
+    ops.back().issued_at = host_seconds;
+  };
   std::vector<int> before_kernels;
   if (workload.broadcast_bytes > 0) {
     const int broadcast_copies =
@@ -112,8 +128,10 @@ std::vector<SimOp> pipelined_operations(const HardwareProfile& profile, const Wo
     before_kernels.push_back(0);
   }
   auto copy_in = [&](int c) {
-    if (input > 0)
+    if (input > 0) {
       ops.push_back(copy(OpKind::CopyToDevice, c, input, workload.h2d_copies_per_chunk));
+      issued(host_costs.copy_s * workload.h2d_copies_per_chunk);
+    }
   };
   auto run = [&](int c) {
     SimOp op = kernel(c, kernel_time);
@@ -122,10 +140,13 @@ std::vector<SimOp> pipelined_operations(const HardwareProfile& profile, const Wo
     op.mapped_write_seconds_per_byte = mapped_output_seconds_per_byte;
     op.waits_for = before_kernels;
     ops.push_back(op);
+    issued(host_costs.launch_s);
   };
   auto copy_out = [&](int c) {
-    if (copied_output > 0)
+    if (copied_output > 0) {
       ops.push_back(copy(OpKind::CopyToHost, c, copied_output, workload.d2h_copies_per_chunk));
+      issued(host_costs.copy_s * workload.d2h_copies_per_chunk);
+    }
   };
   if (candidate.order == IssueOrder::DepthFirst) {
     for (int c = 0; c < chunks; ++c) {
@@ -170,8 +191,6 @@ std::optional<double> ModernModel::predict_seconds(const HardwareProfile& profil
                                                    const Candidate& candidate) const {
   const SimDevice device = sim_device_of(profile, options_.hardware_queues);
   double seconds = simulate(operations(profile, workload, candidate), device).makespan;
-  if (candidate.variant == Variant::Streams || candidate.variant == Variant::Hybrid)
-    seconds += profile.stream_overhead_s * chunk_count(workload, candidate.streams);
   if (candidate.variant != Variant::Explicit)
     seconds += registration_seconds(profile, workload);
   return seconds;

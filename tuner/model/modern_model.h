@@ -5,7 +5,7 @@
 // pipeline_simulator.h built from the calibrated profile:
 // - per-chunk copies timed by LogGP (L+o after an idle engine, g back to back, k·G), with the
 //   bidirectional G wherever the two directions overlap;
-// - per-chunk kernels of t_E/n plus the launch overhead, slowed down when a chunk has too few
+// - per-chunk kernels of t_E/n, slowed down when a chunk has too few
 //   thread blocks to fill the GPU (paper 000 §2 and the anomaly of §4.1): a chunk never runs
 //   faster than a chunk of one full wave would; such chunks hold only part of the GPU and run
 //   side by side where the device has concurrent kernels (compute capability 2.0+), so the fill
@@ -22,11 +22,16 @@
 //   outputs written through mapped memory by the kernels (paper 001 §VII);
 // - the device category (copy engines, implicit synchronization, Hyper-Q) from the profile, so
 //   both issue orders are predicted where they differ (paper 003);
-// - the per-stream overhead t_sc·nStreams of paper 000 §3.2 as calibrated.
+// - host issue time: the host issues the chunks' copies and launches one call after another
+//   (host_issue_costs), and an operation cannot start before its call has returned. Paper 000
+//   §3.2 adds t_sc·nStreams to the pipeline instead; on the H100 and H200 that over-predicted
+//   every pipeline of 16+ short chunks (Streams +7 … +66 %, Hybrid up to +103 %), because the
+//   issue time overlaps with the device's work unless the host is the slower of the two.
 // - pageable user memory: Explicit copies at the pageable G; the other variants first register
 //   every array, which costs about one pageable copy of its bytes (host_array_pinning.h).
 // Not modelled: wave quantization within a chunk, blocks of concurrent chunks slowing each other
-// down on a shared multiprocessor, host-side issue time, the cost of unregistering.
+// down on a shared multiprocessor, the calls that record and wait for events, the cost of
+// unregistering.
 #pragma once
 
 #include "model/performance_model.h"
@@ -74,6 +79,15 @@ double chunk_kernel_seconds(const HardwareProfile& profile, const Workload& work
 // below a wave run side by side on devices with concurrent kernels, so together they still use
 // the whole GPU; the penalty of chunk_kernel_seconds then lengthens each chunk, not the sum.
 double chunk_gpu_share(const HardwareProfile& profile, const Workload& workload, int chunks);
+
+// What the host spends on each call that issues a pipeline's work: a kernel launch (the
+// calibrated launch overhead of back-to-back launches) and a cudaMemcpyAsync (t_sc of the
+// calibrated streamed round, less its launch, over its two copies).
+struct HostIssueCosts {
+  double launch_s = 0;
+  double copy_s = 0;
+};
+HostIssueCosts host_issue_costs(const HardwareProfile& profile);
 
 // The time to page-lock pageable user arrays for one call: about one pageable copy of every
 // array's bytes (inputs and pure outputs); 0 when the arrays are pinned already.

@@ -173,10 +173,16 @@ private:
 
   bool is_done(int op) const { return op < 0 || states_[op].phase == Phase::Done; }
 
+  bool is_issued(std::size_t i) const {
+    return ops_[i].issued_at <= now_ || same_time(ops_[i].issued_at, now_);
+  }
+
   // Everything the operation depends on has completed: the operations before it in its stream,
   // the events it waits for, and under implicit synchronization every kernel issued before a
   // device-to-host copy.
   bool dependencies_done(std::size_t i) const {
+    if (!is_issued(i))
+      return false;
     if (!is_done(stream_predecessor_[i]))
       return false;
     for (int wait : ops_[i].waits_for)
@@ -364,6 +370,8 @@ private:
     double next = kInfinity;
     for (std::size_t i = 0; i < ops_.size(); ++i) {
       const OpState& state = states_[i];
+      if (state.phase == Phase::Waiting && !is_issued(i))
+        next = std::min(next, ops_[i].issued_at);
       if (state.phase == Phase::Latency)
         next = std::min(next, state.latency_end);
       else if (state.phase == Phase::Running && ops_[i].kind == OpKind::Kernel &&

@@ -41,6 +41,8 @@
 //   not known). Flows of one direction share it.
 // - Kernels reading or writing mapped host memory carry link flows of their own (Mapped reads
 //   and writes, Hybrid writes) and finish when their compute time and their flows are done.
+// - The host issues the operations one call after another (SimOp::issued_at); an operation is
+//   ready no earlier than its call has returned.
 #pragma once
 
 #include "overlap/hardware_profile.h"
@@ -77,6 +79,11 @@ struct SimOp {
   // Indices of earlier operations (in the issue sequence) this one waits for through events,
   // besides the operations issued before it in its own stream.
   std::vector<int> waits_for;
+
+  // When the host's call issuing this operation returns: the device cannot see it earlier.
+  // Issue calls cost host time, so a pipeline of many short chunks can be limited by the host
+  // while the device waits for work.
+  double issued_at = 0;
 };
 
 // The device as the simulator sees it.
