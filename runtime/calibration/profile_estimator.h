@@ -40,11 +40,17 @@ struct ProfileEstimate {
 //    size with its own intercept; a slope below 0 is stored as g = 0 and judged as such. When
 //    one g misses the smallest pieces, they are left out one piece size at a time (while at
 //    least half of the points and the largest piece count remain) and the piece size where it fits
-//    is stored as g's domain of validity. The bidirectional g: the same, with the other direction
-//    busy throughout.
-//  - bidirectional and with-mapped G: as G, with the same L+o. When the bidirectional copies ran
-//    at two rates (two_rate_link.h), G and g are fitted on the fast repeats, judged there, and
-//    the slow rate and its share are stored beside them.
+//    is stored as g's domain of validity.
+//  - bidirectional G and g: fitted together (minimax_fit.h) over the single copies and every
+//    piece series with the other direction busy, L+o fixed to the one-way latency, minimizing
+//    the largest relative residual; judged by that residual against the bidirectional limit.
+//    When it misses, the smallest pieces are left out as for g, and the piece size reached is
+//    stored as bidirectional_gap_min_piece_bytes. The paper's estimator over the single copies
+//    alone is recorded as <direction>.bidirectional_seconds_per_byte.single_copies. Records
+//    without busy piece series: G as below over the single copies, g unknown.
+//  - with-mapped G (and the bidirectional G of old records): as G, with the same L+o.
+//  - when the bidirectional copies ran at two rates (two_rate_link.h), G and g are fitted on the
+//    fast repeats, judged there, and the slow rate and its share are stored beside them.
 //  - mapped cost per element width: like mapped read/write, per width; the 16-byte row must agree
 //    with the mapped read/write kernels within their fit requirement.
 //  - mapped both ways: slope of a free least-squares line of the kernel's time over the bytes it

@@ -82,7 +82,7 @@ TEST(BuiltinProfiles, H100IsTheCommittedMeasurement) {
   ASSERT_NE(h100, nullptr);
   HardwareProfile measured;
   const ProfileError error = read_profile_file(
-      std::string(OVERLAP_BENCH_RESULTS_DIR) + "/h100-pcie5-2026-11-21-run3.json", &measured);
+      std::string(OVERLAP_BENCH_RESULTS_DIR) + "/h100-pcie5-2026-11-21-run3-refit.json", &measured);
   ASSERT_TRUE(error.ok()) << error.message();
   EXPECT_EQ(profile_to_json(h100->profile), profile_to_json(measured))
       << "runtime/profile/builtin/h100-pcie5.json must be the file under bench/results";
@@ -95,6 +95,10 @@ TEST(BuiltinProfiles, H100IsTheCommittedMeasurement) {
   EXPECT_GT(p.host_to_device.bidirectional_seconds_per_byte, 0.0);
   EXPECT_GT(p.device_to_host.bidirectional_gap_s, 0.0);
   EXPECT_GT(p.device_to_host.gap_min_piece_bytes, 0.0);
+  // The busy G and g fitted together (run 3 refitted): one fit covers every busy piece.
+  EXPECT_NE(p.notes.find("bidirectional host_to_device: G and g fitted together"),
+            std::string::npos);
+  EXPECT_EQ(p.host_to_device.bidirectional_gap_min_piece_bytes, 0.0);
   ASSERT_EQ(p.mapped_by_width.size(), 5u);
   EXPECT_EQ(p.mapped_by_width.front().element_bytes, 1);
   EXPECT_GT(p.mapped_by_width.front().read_seconds_per_byte,

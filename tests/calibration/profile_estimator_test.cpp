@@ -2,6 +2,7 @@
 #include "synthetic.h"
 
 #include "overlap/profile_io.h"
+#include "overlap/sample_stats.h"
 
 #include <gtest/gtest.h>
 
@@ -40,6 +41,15 @@ double ratio_bound(const LinkDirection& link, double per_byte, double bound) {
   return bound * (sum_t + n * link.latency_s) / sum_k * 1.001;
 }
 
+// The busy G and g are fitted together by their largest relative error. Every median lies
+// within `bound` of the model, so the true parameters err by at most e = bound / (1 - bound) of
+// any median and the fit by no more; at the 256 MiB single copy both predictions lie within e
+// of its median, itself within `bound` of L+o + kG: G is within 2 e (1 + bound) (L+o + kG) / k.
+double minimax_bound(const LinkDirection& link, double per_byte, double bound) {
+  const double k = 256 * kMiB;
+  return 2 * bound / (1 - bound) * (1 + bound) * (link.latency_s + k * per_byte) / k * 1.001;
+}
+
 TEST(EstimateProfile, RecoversTheParametersOfASyntheticLink) {
   BoundedNoise noise(0.0002);
   SCOPED_TRACE(noise.trace());
@@ -65,7 +75,7 @@ TEST(EstimateProfile, RecoversTheParametersOfASyntheticLink) {
     EXPECT_NEAR(got.seconds_per_byte, e.seconds_per_byte,
                 ratio_bound(e, e.seconds_per_byte, noise.bound()));
     EXPECT_NEAR(got.bidirectional_seconds_per_byte, e.bidirectional_seconds_per_byte,
-                ratio_bound(e, e.bidirectional_seconds_per_byte, noise.bound()));
+                minimax_bound(e, e.bidirectional_seconds_per_byte, noise.bound()));
     EXPECT_NEAR(got.with_mapped_seconds_per_byte, e.with_mapped_seconds_per_byte,
                 ratio_bound(e, e.with_mapped_seconds_per_byte, noise.bound()));
     EXPECT_NEAR(got.pageable_seconds_per_byte, e.pageable_seconds_per_byte,
@@ -207,8 +217,10 @@ TEST(EstimateProfile, BidirectionalGapUsesTheBidirectionalRequirement) {
         t += std::max(0.0, series.x[i] - 32) * 40e-6;
   const ProfileEstimate estimate = estimate_profile(m);
   EXPECT_TRUE(mentions(estimate.problems,
-                       "device_to_host.bidirectional_gap_s (g over piece counts with the other "
-                       "direction busy)"));
+                       "device_to_host.bidirectional_seconds_per_byte and "
+                       "device_to_host.bidirectional_gap_s (G and g together over sizes and piece "
+                       "counts with the other direction busy, largest relative residual "
+                       "minimized)"));
   EXPECT_TRUE(mentions(estimate.problems, "exceeds 5.00 %"));
 }
 
@@ -438,13 +450,154 @@ TEST(EstimateProfile, APoorFitWithinTheFastModeIsStillRefused) {
   BoundedNoise noise(0.0002);
   SCOPED_TRACE(noise.trace());
   CalibrationMeasurements m = two_rate_measurements(noise);
-  // The fast repeats of the largest size 10 % slow: no line through the fast mode.
+  // The fast repeats of the largest single copy 20 % slow: the joint fit can split that between
+  // it and the 128 MiB copies (about 10 % each), which is still beyond the 5 % limit.
   Series& sizes = m.host_to_device.bidirectional_sizes;
   for (std::size_t r = 0; r < 4; ++r)
-    sizes.seconds.back()[r] *= 1.1;
+    sizes.seconds.back()[r] *= 1.2;
   const ProfileEstimate estimate = estimate_profile(m);
-  EXPECT_TRUE(mentions(estimate.problems, "host_to_device.bidirectional_seconds_per_byte (G over "
-                                          "sizes with the other direction busy, fast mode)"));
+  EXPECT_TRUE(mentions(estimate.problems,
+                       "host_to_device.bidirectional_seconds_per_byte and "
+                       "host_to_device.bidirectional_gap_s (G and g together over sizes and piece "
+                       "counts with the other direction busy, largest relative residual "
+                       "minimized, fast mode)"));
+}
+
+// The H100 (run 3): single large copies against a busy link cost more per byte (20.4-20.7 ps/B)
+// than the same bytes in pieces (~19.5 ps/B). Here single copies are 5 % slower per byte than
+// pieced ones. The joint fit puts G between the two and misses its worst point by less than G
+// from the single copies alone with g fitted on the pieces (the fit before).
+TEST(EstimateProfile, FitsTheBusyGAndGapTogetherWhenSingleCopiesAreSlower) {
+  BoundedNoise noise(0.0002);
+  SCOPED_TRACE(noise.trace());
+  CalibrationMeasurements m = test::synthetic_measurements(7, noise);
+  const LinkDirection link = test::titan_host_to_device();
+  const double pieced = link.bidirectional_seconds_per_byte;
+  const double single = 1.05 * pieced;
+  DirectionMeasurements& d = m.host_to_device;
+  for (std::size_t i = 0; i < d.bidirectional_sizes.x.size(); ++i)
+    d.bidirectional_sizes.seconds[i] =
+        test::samples(link.latency_s + d.bidirectional_sizes.x[i] * single, 7, noise);
+  for (std::size_t s = 0; s < d.bidirectional_pieces.size(); ++s)
+    for (std::size_t i = 0; i < d.bidirectional_pieces[s].x.size(); ++i) {
+      const double n = d.bidirectional_pieces[s].x[i];
+      const double k = d.bidirectional_piece_message_bytes[s];
+      d.bidirectional_pieces[s].seconds[i] = test::samples(
+          link.latency_s + k * (n == 1 ? single : pieced) + (n - 1) * link.bidirectional_gap_s, 7,
+          noise);
+    }
+  const ProfileEstimate estimate = estimate_profile(m);
+  ASSERT_TRUE(estimate.acceptable()) << estimate.problems.front();
+  const LinkDirection& got = estimate.profile.host_to_device;
+  EXPECT_GT(got.bidirectional_seconds_per_byte, pieced * 1.01);
+  EXPECT_LT(got.bidirectional_seconds_per_byte, single / 1.01);
+  EXPECT_EQ(got.bidirectional_gap_min_piece_bytes, 0.0) << "one fit covers every piece";
+
+  // Every busy point at its median, and the largest relative error of a (G, g) over them.
+  struct Busy {
+    double bytes;
+    double pieces;
+    double seconds;
+  };
+  std::vector<Busy> points;
+  std::vector<Point> single_copies;
+  for (std::size_t i = 0; i < d.bidirectional_sizes.x.size(); ++i) {
+    const double t = summarize(d.bidirectional_sizes.seconds[i]).median;
+    points.push_back({d.bidirectional_sizes.x[i], 1, t});
+    single_copies.push_back({d.bidirectional_sizes.x[i], t});
+  }
+  std::vector<std::vector<Point>> piece_series;
+  for (std::size_t s = 0; s < d.bidirectional_pieces.size(); ++s) {
+    piece_series.emplace_back();
+    for (std::size_t i = 0; i < d.bidirectional_pieces[s].x.size(); ++i) {
+      const double n = d.bidirectional_pieces[s].x[i];
+      const double t = summarize(d.bidirectional_pieces[s].seconds[i]).median;
+      points.push_back({d.bidirectional_piece_message_bytes[s], n, t});
+      piece_series.back().push_back({n - 1, t});
+    }
+  }
+  const double latency = got.latency_s;
+  auto worst = [&](double per_byte, double gap) {
+    double largest = 0;
+    for (const Busy& p : points) {
+      const double predicted = latency + p.bytes * per_byte + (p.pieces - 1) * gap;
+      largest = std::max(largest, std::fabs(predicted - p.seconds) / p.seconds);
+    }
+    return largest;
+  };
+  LinearFit before_g;
+  ASSERT_TRUE(fit_slope_by_ratio(single_copies, latency, &before_g));
+  LinearFit before_gap;
+  std::vector<double> intercepts;
+  ASSERT_TRUE(fit_common_slope(piece_series, &before_gap, &intercepts));
+  EXPECT_NEAR(before_g.slope, single, single * 0.001) << "the single copies alone give their G";
+  const double before = worst(before_g.slope, before_gap.slope);
+  const double now = worst(got.bidirectional_seconds_per_byte, got.bidirectional_gap_s);
+  EXPECT_LT(now, 0.8 * before) << "before " << before << ", now " << now;
+
+  const ProfileMeasurement* record =
+      find(estimate.profile, "host_to_device.bidirectional_seconds_per_byte");
+  ASSERT_NE(record, nullptr);
+  EXPECT_NEAR(record->max_relative_residual, now, 1e-12);
+  EXPECT_LE(record->min, record->max);
+  const ProfileMeasurement* gap = find(estimate.profile, "host_to_device.bidirectional_gap_s");
+  ASSERT_NE(gap, nullptr);
+  EXPECT_EQ(gap->value, got.bidirectional_gap_s);
+  const ProfileMeasurement* alone =
+      find(estimate.profile, "host_to_device.bidirectional_seconds_per_byte.single_copies");
+  ASSERT_NE(alone, nullptr);
+  EXPECT_NEAR(alone->value, before_g.slope, 1e-24);
+  EXPECT_NE(estimate.profile.notes.find("bidirectional host_to_device: G and g fitted together"),
+            std::string::npos)
+      << estimate.profile.notes;
+}
+
+// Busy pieces below 256 KiB cost no gap at all: 16 MiB in 128 pieces is then faster than in 64,
+// which no g >= 0 predicts within 5 %; over pieces of 256 KiB and more one (G, g) fits, and that
+// is the busy g's domain.
+TEST(EstimateProfile, FindsTheDomainOfTheBusyFit) {
+  BoundedNoise noise(0.0001);
+  SCOPED_TRACE(noise.trace());
+  CalibrationMeasurements m = test::synthetic_measurements(5, noise);
+  DirectionMeasurements& d = m.device_to_host;
+  const double busy_gap = test::titan_device_to_host().bidirectional_gap_s;
+  for (std::size_t s = 0; s < d.bidirectional_pieces.size(); ++s)
+    for (std::size_t i = 0; i < d.bidirectional_pieces[s].x.size(); ++i) {
+      const double n = d.bidirectional_pieces[s].x[i];
+      if (d.bidirectional_piece_message_bytes[s] / n < 256 * 1024)
+        for (double& t : d.bidirectional_pieces[s].seconds[i])
+          t -= (n - 1) * busy_gap;
+    }
+  const ProfileEstimate estimate = estimate_profile(m);
+  ASSERT_TRUE(estimate.acceptable()) << estimate.problems.front();
+  const LinkDirection& got = estimate.profile.device_to_host;
+  EXPECT_EQ(got.bidirectional_gap_min_piece_bytes, 256.0 * 1024);
+  EXPECT_NEAR(got.bidirectional_gap_s, busy_gap, busy_gap * 0.05);
+  const ProfileMeasurement* all =
+      find(estimate.profile, "device_to_host.bidirectional_gap_s.all_pieces");
+  ASSERT_NE(all, nullptr);
+  EXPECT_GT(all->max_relative_residual, 0.05);
+  EXPECT_NE(find(estimate.profile, "device_to_host.bidirectional_seconds_per_byte.all_pieces"),
+            nullptr);
+  EXPECT_EQ(estimate.profile.host_to_device.bidirectional_gap_min_piece_bytes, 0.0);
+}
+
+// Records of version 1 have no busy piece series: G from the single copies as before, g unknown.
+TEST(EstimateProfile, WithoutBusyPiecesTheSingleCopiesGiveG) {
+  BoundedNoise noise(0.0002);
+  SCOPED_TRACE(noise.trace());
+  CalibrationMeasurements m = test::synthetic_measurements(7, noise);
+  m.device_to_host.bidirectional_pieces.clear();
+  m.device_to_host.bidirectional_piece_message_bytes.clear();
+  const ProfileEstimate estimate = estimate_profile(m);
+  ASSERT_TRUE(estimate.acceptable()) << estimate.problems.front();
+  const LinkDirection e = test::titan_device_to_host();
+  EXPECT_NEAR(estimate.profile.device_to_host.bidirectional_seconds_per_byte,
+              e.bidirectional_seconds_per_byte,
+              ratio_bound(e, e.bidirectional_seconds_per_byte, noise.bound()));
+  EXPECT_EQ(estimate.profile.device_to_host.bidirectional_gap_s, 0.0);
+  EXPECT_EQ(find(estimate.profile, "device_to_host.bidirectional_seconds_per_byte.single_copies"),
+            nullptr);
 }
 
 } // namespace

@@ -1,0 +1,158 @@
+#include "minimax_fit.h"
+#include "synthetic.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+
+namespace overlap::calibration {
+namespace {
+
+using test::BoundedNoise;
+using test::kMiB;
+
+constexpr double kLatency = 3.46e-6;
+constexpr double kSecondsPerByte = 2.0e-11;
+constexpr double kGap = 3.0e-6;
+
+// The busy-link points of a calibration: single copies of 16-256 MiB and 16 / 128 MiB messages
+// in 1..256 pieces. `single_per_byte` is the single copies' cost per byte, `piece_per_byte` that
+// of messages in two pieces or more.
+std::vector<TransferTime> calibration_points(double single_per_byte, double piece_per_byte,
+                                             double gap) {
+  std::vector<TransferTime> points;
+  for (double mib = 16; mib <= 256; mib *= 2)
+    points.push_back({mib * kMiB, 1, kLatency + mib * kMiB * single_per_byte});
+  for (double mib : {16.0, 128.0})
+    for (int n = 1; n <= 256; n *= 2) {
+      const double per_byte = n == 1 ? single_per_byte : piece_per_byte;
+      points.push_back(
+          {mib * kMiB, static_cast<double>(n), kLatency + mib * kMiB * per_byte + (n - 1) * gap});
+    }
+  return points;
+}
+
+double largest_relative_error(const std::vector<TransferTime>& points, double per_byte,
+                              double gap) {
+  double largest = 0;
+  for (const TransferTime& p : points) {
+    const double predicted = kLatency + p.bytes * per_byte + (p.pieces - 1) * gap;
+    largest = std::max(largest, std::fabs(predicted - p.seconds) / p.seconds);
+  }
+  return largest;
+}
+
+TEST(FitTransferMinimax, RecoversExactParameters) {
+  const std::vector<TransferTime> points =
+      calibration_points(kSecondsPerByte, kSecondsPerByte, kGap);
+  MinimaxTransferFit fit;
+  ASSERT_TRUE(fit_transfer_minimax(points, kLatency, &fit));
+  EXPECT_NEAR(fit.seconds_per_byte, kSecondsPerByte, kSecondsPerByte * 1e-9);
+  EXPECT_NEAR(fit.gap_s, kGap, kGap * 1e-6);
+  EXPECT_LT(fit.max_relative_residual, 1e-12);
+  EXPECT_NEAR(fit.r_squared, 1.0, 1e-12);
+  EXPECT_EQ(fit.points, static_cast<int>(points.size()));
+  EXPECT_EQ(fit.latency_s, kLatency);
+  EXPECT_NEAR(fit.predict(64 * kMiB, 8), kLatency + 64 * kMiB * kSecondsPerByte + 7 * kGap, 1e-15);
+}
+
+// The H100's shape: single copies 5 % slower per byte than pieced ones. No (G, g) fits both; the
+// best worst error is reached where three points err by as much, with both signs (Chebyshev's
+// equioscillation), and no nearby (G, g) does better.
+TEST(FitTransferMinimax, EquioscillatesOnAPlantedBias) {
+  const std::vector<TransferTime> points =
+      calibration_points(1.05 * kSecondsPerByte, kSecondsPerByte, kGap);
+  MinimaxTransferFit fit;
+  ASSERT_TRUE(fit_transfer_minimax(points, kLatency, &fit));
+  EXPECT_GT(fit.seconds_per_byte, kSecondsPerByte * 1.005);
+  EXPECT_LT(fit.seconds_per_byte, kSecondsPerByte * 1.045);
+  EXPECT_GT(fit.gap_s, 0.0);
+  EXPECT_GT(fit.max_relative_residual, 0.01) << "a 5 % bias cannot be fitted away";
+  EXPECT_LT(fit.max_relative_residual, 0.025) << "splitting the bias halves it at worst";
+  EXPECT_DOUBLE_EQ(fit.max_relative_residual,
+                   largest_relative_error(points, fit.seconds_per_byte, fit.gap_s));
+
+  ASSERT_GE(fit.extremal.size(), 3u);
+  int over = 0;
+  int under = 0;
+  for (int i : fit.extremal) {
+    const TransferTime& p = points[i];
+    const double error = (fit.predict(p.bytes, p.pieces) - p.seconds) / p.seconds;
+    EXPECT_NEAR(std::fabs(error), fit.max_relative_residual, 1e-9);
+    (error > 0 ? over : under) += 1;
+  }
+  EXPECT_GT(over, 0);
+  EXPECT_GT(under, 0);
+
+  for (double step : {1e-2, 1e-4, 1e-6})
+    for (int direction = 0; direction < 8; ++direction) {
+      const double angle = direction * M_PI / 4;
+      const double per_byte = fit.seconds_per_byte * (1 + step * std::cos(angle));
+      const double gap = fit.gap_s * (1 + step * std::sin(angle));
+      EXPECT_GE(largest_relative_error(points, per_byte, gap), fit.max_relative_residual - 1e-13)
+          << "step " << step << " direction " << direction;
+    }
+}
+
+// Two single copies at per-byte costs G1 and G2 (L+o 0): the minimax G errs by as much on both,
+// G / G1 - 1 = 1 - G / G2, their harmonic mean.
+TEST(FitTransferMinimax, SingleCopiesAloneGiveTheHarmonicMean) {
+  const double slow = 2.1e-11;
+  const double fast = 1.9e-11;
+  const std::vector<TransferTime> points{{64 * kMiB, 1, 64 * kMiB * slow},
+                                         {256 * kMiB, 1, 256 * kMiB * fast}};
+  MinimaxTransferFit fit;
+  ASSERT_TRUE(fit_transfer_minimax(points, 0, &fit));
+  EXPECT_NEAR(fit.seconds_per_byte, 2 / (1 / slow + 1 / fast), 1e-9 * fast);
+  EXPECT_EQ(fit.gap_s, 0.0) << "no pieces: g is not determined and stays 0";
+  EXPECT_EQ(fit.extremal.size(), 2u);
+}
+
+TEST(FitTransferMinimax, KeepsTheGapNonNegative) {
+  // Every extra piece saves 1 us: the unconstrained optimum has g < 0.
+  const std::vector<TransferTime> points =
+      calibration_points(kSecondsPerByte, kSecondsPerByte, -1e-6);
+  MinimaxTransferFit fit;
+  ASSERT_TRUE(fit_transfer_minimax(points, kLatency, &fit));
+  EXPECT_EQ(fit.gap_s, 0.0);
+  EXPECT_GT(fit.max_relative_residual, 0.0);
+  // At g = 0 the best G balances the worst over- and underestimate.
+  EXPECT_GE(fit.extremal.size(), 2u);
+  for (double scale : {0.999, 1.001})
+    EXPECT_GE(largest_relative_error(points, fit.seconds_per_byte * scale, 0),
+              fit.max_relative_residual);
+}
+
+// Each median within `bound` of the truth: the true parameters err by at most bound / (1 - bound)
+// of a median, and the minimax fit does no worse.
+TEST(FitTransferMinimax, DoesNoWorseThanTheTruthUnderBoundedNoise) {
+  BoundedNoise noise(0.002);
+  SCOPED_TRACE(noise.trace());
+  std::vector<TransferTime> points = calibration_points(kSecondsPerByte, kSecondsPerByte, kGap);
+  for (TransferTime& p : points)
+    p.seconds = noise(p.seconds);
+  MinimaxTransferFit fit;
+  ASSERT_TRUE(fit_transfer_minimax(points, kLatency, &fit));
+  const double truth = largest_relative_error(points, kSecondsPerByte, kGap);
+  EXPECT_LE(truth, noise.bound() / (1 - noise.bound()) * (1 + 1e-12));
+  EXPECT_LE(fit.max_relative_residual, truth + 1e-12);
+  // Both within `truth` of the 256 MiB single copy: G within 2 * truth of that copy's time.
+  const double k = 256 * kMiB;
+  EXPECT_NEAR(fit.seconds_per_byte, kSecondsPerByte,
+              2 * truth * (1 + noise.bound()) * (kLatency + k * kSecondsPerByte) / k);
+}
+
+TEST(FitTransferMinimax, RefusesPointsThatDetermineNoG) {
+  MinimaxTransferFit fit;
+  EXPECT_FALSE(fit_transfer_minimax({}, kLatency, &fit));
+  EXPECT_FALSE(fit_transfer_minimax({{0, 1, 1e-5}, {0, 1, 2e-5}}, kLatency, &fit))
+      << "no bytes: G not determined";
+  EXPECT_FALSE(fit_transfer_minimax({{kMiB, 1, 0}, {2 * kMiB, 1, 1e-4}}, kLatency, &fit))
+      << "a time of 0 has no relative error";
+  // Copies faster than L+o alone: only G <= 0 would fit them.
+  EXPECT_FALSE(fit_transfer_minimax({{kMiB, 1, 1e-6}, {2 * kMiB, 1, 2e-6}}, kLatency, &fit));
+}
+
+} // namespace
+} // namespace overlap::calibration
