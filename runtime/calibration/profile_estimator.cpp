@@ -219,6 +219,21 @@ bool fit_gap(const std::vector<Series>& shifted, GapFit* out) {
   return true;
 }
 
+// The profile note saying why pieces under `floor` bytes are outside g's domain of validity:
+// the fit over the larger pieces met `requirement`, the fit over all of them did not.
+std::string gap_domain_note(const std::string& quantity, const char* fits, const char* misses,
+                            double floor, double kept_residual, double all_residual,
+                            const FitRequirement& requirement, const char* domain_field) {
+  char text[500];
+  std::snprintf(text, sizeof(text),
+                " %s: %s only pieces of at least %.0f KiB (largest residual %.2f %% there); over "
+                "all pieces %s by up to %.2f %% (limit %.2f %%), so smaller pieces are outside "
+                "g's domain of validity (%s).",
+                quantity.c_str(), fits, floor / 1024, 100 * kept_residual, misses,
+                100 * all_residual, 100 * requirement.max_relative_residual, domain_field);
+  return text;
+}
+
 class Estimator {
 public:
   Estimator(const QualityThresholds& thresholds, ProfileEstimate* estimate)
@@ -435,15 +450,9 @@ public:
                  unrestricted.repeat_seconds_per_byte);
       record_fit(gap_quantity + ".all_pieces", "s",
                  as_line(unrestricted.fit, unrestricted.fit.gap_s), unrestricted.repeat_gaps);
-      std::snprintf(text, sizeof(text),
-                    " %s: G and g fit only pieces of at least %.0f KiB (largest residual %.2f %% "
-                    "there); over all pieces they miss by up to %.2f %% (limit %.2f %%), so "
-                    "smaller pieces are outside g's domain of validity "
-                    "(bidirectional_gap_min_piece_bytes).",
-                    gap_quantity.c_str(), floor / 1024, 100 * chosen.fit.max_relative_residual,
-                    100 * unrestricted.fit.max_relative_residual,
-                    100 * requirement.max_relative_residual);
-      estimate_.profile.notes += text;
+      estimate_.profile.notes += gap_domain_note(
+          gap_quantity, "G and g fit", "they miss", floor, chosen.fit.max_relative_residual,
+          unrestricted.fit.max_relative_residual, requirement, "bidirectional_gap_min_piece_bytes");
     }
     const std::string verdict = floor > 0 ? std::string() : unrestricted_problem;
     if (!verdict.empty())
@@ -540,15 +549,9 @@ public:
     if (floor > 0) {
       // The fit over every piece stays in the record, so the reader sees what was left out.
       record_fit(quantity + ".all_pieces", "s", unrestricted.fit, unrestricted.repeat_slopes);
-      char text[400];
-      std::snprintf(text, sizeof(text),
-                    " %s: one g fits only pieces of at least %.0f KiB (largest residual %.2f %% "
-                    "there); over all pieces it misses by up to %.2f %% (limit %.2f %%), so "
-                    "smaller pieces are outside g's domain of validity (gap_min_piece_bytes).",
-                    quantity.c_str(), floor / 1024, 100 * chosen.stored.max_relative_residual,
-                    100 * unrestricted.stored.max_relative_residual,
-                    100 * requirement.max_relative_residual);
-      estimate_.profile.notes += text;
+      estimate_.profile.notes += gap_domain_note(
+          quantity, "one g fits", "it misses", floor, chosen.stored.max_relative_residual,
+          unrestricted.stored.max_relative_residual, requirement, "gap_min_piece_bytes");
     }
     FitReport report{quantity, chosen.stored, floor > 0 ? std::string() : unrestricted_problem};
     if (!report.problem.empty())
