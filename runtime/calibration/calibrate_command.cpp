@@ -139,7 +139,8 @@ void print_profile_summary(const HardwareProfile& p, std::ostream& out) {
   }
   out << "  kernel launch " << format("%.2f us", p.kernel_launch_s * 1e6) << ", stream sync "
       << format("%.2f us", p.stream_sync_s * 1e6) << ", t_sc "
-      << format("%.2f us", p.stream_overhead_s * 1e6) << "\n";
+      << format("%.2f us", p.stream_overhead_s * 1e6) << ", copy call "
+      << (p.copy_call_s > 0 ? format("%.2f us", p.copy_call_s * 1e6) : std::string("?")) << "\n";
 }
 
 void print_accuracy_summary(const AccuracyReport& report, std::ostream& out) {

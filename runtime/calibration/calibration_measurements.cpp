@@ -13,7 +13,7 @@ namespace {
 constexpr const char* kSchema = "overlap.calibration-measurements";
 // Version 2 adds the bidirectional piece series, version 3 the mapped kernels per element width,
 // version 4 the mapped kernel moving bytes both ways; older records are read without them.
-constexpr int kVersion = 4;
+constexpr int kVersion = 5;
 
 ordered_json series_to_json(const Series& series) {
   return ordered_json{{"x", series.x}, {"seconds", series.seconds}};
@@ -101,6 +101,7 @@ std::string measurements_to_json(const CalibrationMeasurements& m) {
   out["kernel_launch_seconds"] = m.kernel_launch_seconds;
   out["launch_sync_seconds"] = m.launch_sync_seconds;
   out["stream_rounds"] = series_to_json(m.stream_rounds);
+  out["copy_call_seconds"] = m.copy_call_seconds;
   out["skipped"] = m.skipped;
   return out.dump(1) + "\n";
 }
@@ -145,6 +146,8 @@ std::string measurements_from_json(const std::string& text, const std::string& o
     m.kernel_launch_seconds = j.at("kernel_launch_seconds").get<std::vector<double>>();
     m.launch_sync_seconds = j.at("launch_sync_seconds").get<std::vector<double>>();
     m.stream_rounds = series_from_json(j.at("stream_rounds"));
+    if (version >= 5)
+      m.copy_call_seconds = j.at("copy_call_seconds").get<std::vector<double>>();
     m.skipped = j.at("skipped").get<std::vector<std::string>>();
     *measurements = std::move(m);
     return {};

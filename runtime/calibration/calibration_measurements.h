@@ -68,6 +68,8 @@ struct CalibrationMeasurements {
   std::vector<double> kernel_launch_seconds; // per launch, one value per repeat
   std::vector<double> launch_sync_seconds;   // per launch + synchronize, one value per repeat
   Series stream_rounds;                      // x = streams of a minimal streamed round: t_sc
+  // Host time per cudaMemcpyAsync call, one value per repeat (record version 5; empty before).
+  std::vector<double> copy_call_seconds;
   std::vector<std::string> skipped;          // optional measurements that failed, and why
 };
 

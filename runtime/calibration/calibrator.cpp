@@ -154,7 +154,7 @@ LinkBenchLimits limits_for(const CalibrationPlan& plan, const AccuracyPlan* accu
 Status measure_link(LinkBench& bench, const CalibrationPlan& plan, const Progress& progress,
                     CalibrationMeasurements* m) {
   const int steps_per_direction = 6;
-  Steps steps(progress, 2 * steps_per_direction + 9, &m->skipped);
+  Steps steps(progress, 2 * steps_per_direction + 10, &m->skipped);
   const TransferDirection directions[] = {TransferDirection::HostToDevice,
                                           TransferDirection::DeviceToHost};
   const std::string repeats = " x " + std::to_string(plan.repeats) + " repeats";
@@ -349,6 +349,17 @@ Status measure_link(LinkBench& bench, const CalibrationPlan& plan, const Progres
                                    },
                                    &m->stream_rounds);
                              }));
+  OVERLAP_TRY(steps.optional(
+      "host time per copy call: " + std::to_string(2 * plan.stream_counts.back()) +
+          " cudaMemcpyAsync calls" + repeats,
+      [&] {
+        return measure_samples(
+            plan.warmup, plan.repeats,
+            [&](double* s) {
+              return bench.copy_calls(plan.stream_counts.back(), plan.stream_round_bytes, s);
+            },
+            &m->copy_call_seconds);
+      }));
   return Status::success();
 }
 

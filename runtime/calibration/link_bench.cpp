@@ -391,4 +391,27 @@ Status LinkBench::streamed_round(int streams, std::size_t bytes_per_stream, doub
   return Status::success();
 }
 
+Status LinkBench::copy_calls(int streams, std::size_t bytes_per_copy, double* seconds_per_call) {
+  if (streams < 1 || streams > 2 * limits_.max_pieces ||
+      bytes_per_copy * static_cast<std::size_t>(streams) > limits_.max_bytes)
+    return Status{cudaErrorInvalidValue, "LinkBench::copy_calls: beyond the limits", __FILE__,
+                  __LINE__};
+  Status issued = Status::success();
+  const Clock::time_point begin = Clock::now();
+  for (int i = 0; i < streams && issued.ok(); ++i) {
+    cudaStream_t stream = pool_.stream(i);
+    const std::size_t offset = static_cast<std::size_t>(i) * bytes_per_copy;
+    issued = copy(TransferDirection::HostToDevice, offset, bytes_per_copy, stream);
+    if (issued.ok())
+      issued = copy(TransferDirection::DeviceToHost, offset, bytes_per_copy, stream);
+  }
+  const double issue_seconds = seconds_since(begin);
+  // Also after a failed call: what was issued must finish before the buffers are reused.
+  for (int i = 0; i < streams; ++i)
+    OVERLAP_CUDA_TRY(cudaStreamSynchronize(pool_.stream(i)));
+  OVERLAP_TRY(issued);
+  *seconds_per_call = issue_seconds / (2.0 * streams);
+  return Status::success();
+}
+
 } // namespace overlap::calibration

@@ -82,6 +82,10 @@ public:
   // Host time of one minimal streamed round: on each of `streams` streams a copy in of
   // `bytes_per_stream`, an empty kernel and a copy out, then every stream synchronized.
   Status streamed_round(int streams, std::size_t bytes_per_stream, double* seconds);
+  // Host time per cudaMemcpyAsync call: on each of `streams` streams a copy in and a copy out of
+  // `bytes_per_copy`, the host clock stopped when the last call returns (the synchronization
+  // after it is not timed). A pipeline's host pays this per copy while the device works.
+  Status copy_calls(int streams, std::size_t bytes_per_copy, double* seconds_per_call);
 
 private:
   LinkBench() = default;

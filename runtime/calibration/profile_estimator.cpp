@@ -576,6 +576,8 @@ public:
         problem(text);
       }
     }
+    if (!m.copy_call_seconds.empty())
+      profile->copy_call_s = scalar("copy_call_s", m.copy_call_seconds);
     const SeriesFit line = fit_line;
     profile->stream_overhead_s =
         std::max(0.0, fitted_slope("stream_overhead_s", "t_sc over stream counts", "s",
@@ -702,6 +704,7 @@ ProfileEstimate estimate_profile(const CalibrationMeasurements& measurements,
       "estimator with L+o fixed. g: least-squares slope over n = 1..256 pieces on n streams. "
       "stream_sync_s: paper 002 eq. 4.3. stream_overhead_s: slope of a minimal streamed round "
       "(copy in, empty kernel, copy out per stream) over the stream count, host clock. "
+      "copy_call_s: host clock over back-to-back cudaMemcpyAsync calls, the calls alone. "
       "See docs/hardware-profiles.md.";
 
   for (const std::string& skipped : measurements.skipped)

@@ -409,10 +409,11 @@ public:
     const json* overheads = object(root, "", "overheads");
     if (!overheads ||
         !only_keys(*overheads, "overheads",
-                   {"kernel_launch_s", "stream_sync_s", "stream_overhead_s"}) ||
+                   {"kernel_launch_s", "stream_sync_s", "stream_overhead_s", "copy_call_s"}) ||
         !parameter(*overheads, "overheads", "kernel_launch_s", &out->kernel_launch_s) ||
         !parameter(*overheads, "overheads", "stream_sync_s", &out->stream_sync_s) ||
-        !parameter(*overheads, "overheads", "stream_overhead_s", &out->stream_overhead_s))
+        !parameter(*overheads, "overheads", "stream_overhead_s", &out->stream_overhead_s) ||
+        !optional_since_version(3, *overheads, "overheads", "copy_call_s", &out->copy_call_s))
       return false;
 
     const json* measurements = member(root, "", "measurements");
@@ -484,7 +485,8 @@ std::string profile_to_json(const HardwareProfile& profile) {
   out["overheads"] =
       nlohmann::ordered_json{{"kernel_launch_s", parameter(profile.kernel_launch_s)},
                              {"stream_sync_s", parameter(profile.stream_sync_s)},
-                             {"stream_overhead_s", parameter(profile.stream_overhead_s)}};
+                             {"stream_overhead_s", parameter(profile.stream_overhead_s)},
+                             {"copy_call_s", parameter(profile.copy_call_s)}};
   out["measurements"] = measurements;
   return out.dump(2) + "\n";
 }
@@ -585,7 +587,8 @@ ProfileError check_profile(const HardwareProfile& profile, const std::string& or
       {"mapped.both_ways_seconds_per_byte", profile.mapped_both_ways_seconds_per_byte},
       {"overheads.kernel_launch_s", profile.kernel_launch_s},
       {"overheads.stream_sync_s", profile.stream_sync_s},
-      {"overheads.stream_overhead_s", profile.stream_overhead_s}};
+      {"overheads.stream_overhead_s", profile.stream_overhead_s},
+      {"overheads.copy_call_s", profile.copy_call_s}};
   for (const auto& [field, value] : parameters)
     if (!std::isfinite(value) || value < 0)
       return error(field, "must be a finite non-negative number (0 for not known), is " +

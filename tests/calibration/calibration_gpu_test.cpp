@@ -56,6 +56,11 @@ TEST_F(QuickCalibration, MeasuresFitsAndWritesAReadableProfile) {
     EXPECT_LT(d->seconds_per_byte, 1e-9);
   }
   EXPECT_GT(estimate.profile.kernel_launch_s, 0.0);
+  ASSERT_EQ(m.copy_call_seconds.size(), static_cast<std::size_t>(plan_.repeats))
+      << "copy calls were not skipped";
+  // A driver call that only queues work: above 100 ns, far below a millisecond.
+  EXPECT_GT(estimate.profile.copy_call_s, 1e-7);
+  EXPECT_LT(estimate.profile.copy_call_s, 1e-3);
   ASSERT_EQ(m.mapped_by_width.size(), plan_.mapped_element_bytes.size()) << "no width skipped";
   ASSERT_EQ(estimate.profile.mapped_by_width.size(), plan_.mapped_element_bytes.size());
   for (const MappedWidthCost& w : estimate.profile.mapped_by_width) {

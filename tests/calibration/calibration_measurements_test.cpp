@@ -46,6 +46,8 @@ TEST(CalibrationMeasurements, RoundTripsThroughJson) {
   expect_same(read.mapped_both_ways_sizes, original.mapped_both_ways_sizes);
   EXPECT_EQ(read.launch_sync_seconds, original.launch_sync_seconds);
   expect_same(read.stream_rounds, original.stream_rounds);
+  ASSERT_FALSE(original.copy_call_seconds.empty());
+  EXPECT_EQ(read.copy_call_seconds, original.copy_call_seconds);
   EXPECT_EQ(read.skipped, original.skipped);
 }
 
@@ -100,15 +102,16 @@ TEST(CalibrationMeasurements, ReadsVersion3RecordsWithoutMappedBothWays) {
   SCOPED_TRACE(noise.trace());
   nlohmann::json j =
       nlohmann::json::parse(measurements_to_json(test::synthetic_measurements(2, noise)));
-  EXPECT_EQ(j["schema_version"], 4);
+  EXPECT_EQ(j["schema_version"], 5);
   j["schema_version"] = 3;
+  j.erase("copy_call_seconds");
   j.erase("mapped_both_ways_sizes");
   CalibrationMeasurements m;
   ASSERT_EQ(measurements_from_json(j.dump(), "run3.json", &m), "");
   EXPECT_TRUE(m.mapped_both_ways_sizes.empty());
   EXPECT_EQ(m.mapped_by_width.size(), 5u) << "version 3's own series are read";
 
-  j["schema_version"] = 4;
+  j["schema_version"] = 5;
   const std::string missing = measurements_from_json(j.dump(), "run4.json", &m);
   EXPECT_NE(missing.find("run4.json: "), std::string::npos) << missing;
   EXPECT_NE(missing.find("mapped_both_ways_sizes"), std::string::npos) << missing;
@@ -120,6 +123,25 @@ TEST(CalibrationMeasurements, ReadsVersion3RecordsWithoutMappedBothWays) {
   const std::string typed = measurements_from_json(j.dump(), "run4.json", &m);
   EXPECT_NE(typed.find("run4.json: "), std::string::npos) << typed;
   EXPECT_NE(typed.find("number"), std::string::npos) << typed;
+}
+
+// Version 4 records (H100 run 3 of session 3 and before) did not time copy calls on their own;
+// version 5 requires the samples.
+TEST(CalibrationMeasurements, ReadsVersion4RecordsWithoutCopyCalls) {
+  test::BoundedNoise noise(0.01);
+  SCOPED_TRACE(noise.trace());
+  nlohmann::json j =
+      nlohmann::json::parse(measurements_to_json(test::synthetic_measurements(2, noise)));
+  j["schema_version"] = 4;
+  j.erase("copy_call_seconds");
+  CalibrationMeasurements m;
+  ASSERT_EQ(measurements_from_json(j.dump(), "run4.json", &m), "");
+  EXPECT_TRUE(m.copy_call_seconds.empty());
+  EXPECT_FALSE(m.mapped_both_ways_sizes.empty()) << "version 4's own series are read";
+  j["schema_version"] = 5;
+  const std::string missing = measurements_from_json(j.dump(), "run5.json", &m);
+  EXPECT_NE(missing.find("run5.json: "), std::string::npos) << missing;
+  EXPECT_NE(missing.find("copy_call_seconds"), std::string::npos) << missing;
 }
 
 TEST(CalibrationMeasurements, RefusesOtherDocuments) {

@@ -92,6 +92,7 @@ TEST(EstimateProfile, RecoversTheParametersOfASyntheticLink) {
   EXPECT_NEAR(p.kernel_launch_s, 2.5e-6, 2.5e-6 * 0.0003);
   EXPECT_NEAR(p.stream_sync_s, 7e-6, 1e-8);
   EXPECT_NEAR(p.stream_overhead_s, 12e-6, 12e-6 * 0.002);
+  EXPECT_NEAR(p.copy_call_s, 2.8e-6, 2.8e-6 * 0.0003);
   HardwareProfile named = p;
   named.name = "synthetic";
   const ProfileError valid = check_profile(named, "test");

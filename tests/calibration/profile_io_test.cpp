@@ -44,6 +44,7 @@ HardwareProfile full_profile() {
   p.kernel_launch_s = 4.1e-6;
   p.stream_sync_s = 4.2e-6;
   p.stream_overhead_s = 4.3e-6;
+  p.copy_call_s = 4.4e-6;
   ProfileMeasurement m;
   m.quantity = "host_to_device.gap_s";
   m.unit = "s";
@@ -104,6 +105,7 @@ void expect_same(const HardwareProfile& a, const HardwareProfile& b) {
   EXPECT_EQ(a.kernel_launch_s, b.kernel_launch_s);
   EXPECT_EQ(a.stream_sync_s, b.stream_sync_s);
   EXPECT_EQ(a.stream_overhead_s, b.stream_overhead_s);
+  EXPECT_EQ(a.copy_call_s, b.copy_call_s);
   ASSERT_EQ(a.measurements.size(), b.measurements.size());
   for (std::size_t i = 0; i < a.measurements.size(); ++i) {
     EXPECT_EQ(a.measurements[i].quantity, b.measurements[i].quantity);
@@ -191,6 +193,7 @@ void make_version_2(nlohmann::json& j) {
   j["schema_version"] = 2;
   j["mapped"].erase("by_width");
   j["mapped"].erase("both_ways_seconds_per_byte");
+  j["overheads"].erase("copy_call_s");
   for (const char* d : {"host_to_device", "device_to_host"}) {
     j["link"][d].erase("bidirectional_slow_seconds_per_byte");
     j["link"][d].erase("bidirectional_slow_share");
@@ -239,54 +242,74 @@ TEST(ProfileJson, Version3RequiresItsFields) {
   EXPECT_TRUE(p.mapped_by_width.empty());
 }
 
-// Added to schema 3 after its first profiles were committed (h100-pcie5 run 3 lacks it): absent
-// or null reads as "not known"; a wrong type or a negative value is named; older versions must
-// not carry it.
-TEST(ProfileJson, MappedBothWaysIsAnOptionalVersion3Field) {
+// Parameters added to schema 3 after its first profiles were committed (h100-pcie5 run 3 lacks
+// them): absent or null reads as "not known"; a wrong type or a negative value is named; older
+// versions must not carry them.
+struct LateVersion3Field {
+  const char* object;
+  const char* key;
+  double HardwareProfile::* member;
+  const char* neighbour; // a field of the same object, still read when this one is absent
+};
+
+class ProfileJsonLateField : public ::testing::TestWithParam<LateVersion3Field> {};
+
+TEST_P(ProfileJsonLateField, IsAnOptionalVersion3Field) {
+  const LateVersion3Field f = GetParam();
+  const std::string field = std::string(f.object) + "." + f.key;
+  const double full_value = full_profile().*f.member;
+  ASSERT_GT(full_value, 0);
   HardwareProfile p;
-  ASSERT_TRUE(profile_from_json(edited([](nlohmann::json& j) {
-                                  j["mapped"].erase("both_ways_seconds_per_byte");
-                                }),
+  ASSERT_TRUE(profile_from_json(edited([&](nlohmann::json& j) { j[f.object].erase(f.key); }),
                                 "run3.json", &p)
                   .ok());
-  EXPECT_EQ(p.mapped_both_ways_seconds_per_byte, 0);
-  EXPECT_EQ(p.mapped_write_seconds_per_byte, 3.2e-11) << "its neighbours are still read";
-  p.mapped_both_ways_seconds_per_byte = 1;
-  ASSERT_TRUE(profile_from_json(edited([](nlohmann::json& j) {
-                                  j["mapped"]["both_ways_seconds_per_byte"] = nullptr;
-                                }),
+  EXPECT_EQ(p.*f.member, 0);
+  EXPECT_FALSE(profile_from_json(edited([&](nlohmann::json& j) { j[f.object].erase(f.neighbour); }),
+                                 "x.json", &p)
+                   .ok())
+      << "the neighbour " << f.neighbour << " stays required";
+  p.*f.member = 1;
+  ASSERT_TRUE(profile_from_json(edited([&](nlohmann::json& j) { j[f.object][f.key] = nullptr; }),
                                 "null.json", &p)
                   .ok());
-  EXPECT_EQ(p.mapped_both_ways_seconds_per_byte, 0);
+  EXPECT_EQ(p.*f.member, 0);
 
-  const ProfileError text =
-      parse(edited([](nlohmann::json& j) { j["mapped"]["both_ways_seconds_per_byte"] = "slow"; }));
-  EXPECT_EQ(text.field, "mapped.both_ways_seconds_per_byte");
+  const ProfileError text = parse(edited([&](nlohmann::json& j) { j[f.object][f.key] = "slow"; }));
+  EXPECT_EQ(text.field, field);
   EXPECT_EQ(text.reason, "expected a number or null, found a string");
-  EXPECT_EQ(text.message(), "/some/dir/gpu.json: field 'mapped.both_ways_seconds_per_byte': "
-                            "expected a number or null, found a string");
+  EXPECT_EQ(text.message(),
+            "/some/dir/gpu.json: field '" + field + "': expected a number or null, found a string");
   const ProfileError negative =
-      parse(edited([](nlohmann::json& j) { j["mapped"]["both_ways_seconds_per_byte"] = -2e-11; }));
-  EXPECT_EQ(negative.field, "mapped.both_ways_seconds_per_byte");
+      parse(edited([&](nlohmann::json& j) { j[f.object][f.key] = -2e-11; }));
+  EXPECT_EQ(negative.field, field);
   EXPECT_NE(negative.reason.find("non-negative"), std::string::npos) << negative.message();
-  const ProfileError older = parse(edited([](nlohmann::json& j) {
+  const ProfileError older = parse(edited([&](nlohmann::json& j) {
     make_version_2(j);
-    j["mapped"]["both_ways_seconds_per_byte"] = 2.4e-11;
+    j[f.object][f.key] = 2.4e-11;
   }));
-  EXPECT_EQ(older.field, "mapped.both_ways_seconds_per_byte");
+  EXPECT_EQ(older.field, field);
   EXPECT_NE(older.reason.find("added in version 3"), std::string::npos) << older.message();
 
   const nlohmann::json written = nlohmann::json::parse(profile_to_json(full_profile()));
-  EXPECT_EQ(written["mapped"]["both_ways_seconds_per_byte"], 6.2e-11);
+  EXPECT_EQ(written[f.object][f.key], full_value);
   HardwareProfile unknown = full_profile();
-  unknown.mapped_both_ways_seconds_per_byte = 0;
-  EXPECT_TRUE(
-      nlohmann::json::parse(profile_to_json(unknown))["mapped"]["both_ways_seconds_per_byte"]
-          .is_null());
+  unknown.*f.member = 0;
+  EXPECT_TRUE(nlohmann::json::parse(profile_to_json(unknown))[f.object][f.key].is_null());
   HardwareProfile invalid = full_profile();
-  invalid.mapped_both_ways_seconds_per_byte = -1e-11;
-  EXPECT_EQ(check_profile(invalid, "x.json").field, "mapped.both_ways_seconds_per_byte");
+  invalid.*f.member = -1e-11;
+  EXPECT_EQ(check_profile(invalid, "x.json").field, field);
 }
+
+INSTANTIATE_TEST_SUITE_P(
+    Schema3, ProfileJsonLateField,
+    ::testing::Values(LateVersion3Field{"mapped", "both_ways_seconds_per_byte",
+                                        &HardwareProfile::mapped_both_ways_seconds_per_byte,
+                                        "write_seconds_per_byte"},
+                      LateVersion3Field{"overheads", "copy_call_s", &HardwareProfile::copy_call_s,
+                                        "stream_overhead_s"}),
+    [](const ::testing::TestParamInfo<LateVersion3Field>& info) {
+      return std::string(info.param.key);
+    });
 
 TEST(ProfileJson, BadMappedWidthEntriesAreNamed) {
   struct Case {

@@ -155,6 +155,7 @@ inline CalibrationMeasurements synthetic_measurements(int repeats, BoundedNoise&
   m.launch_sync_seconds = samples(9.5e-6, repeats, noise);
   for (int n = 1; n <= 64; n *= 2)
     m.stream_rounds.add(n, samples(20e-6 + n * 12e-6, repeats, noise));
+  m.copy_call_seconds = samples(2.8e-6, repeats, noise);
   return m;
 }
 

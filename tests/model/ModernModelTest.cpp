@@ -193,6 +193,33 @@ TEST(ModernModel, HostIssueCostsComeFromTheCalibratedOverheads) {
     EXPECT_NEAR(ops[i].issued_at, expected[i], 1e-18) << i;
 }
 
+TEST(ModernModel, MeasuredCopyCallCostReplacesTheOneDerivedFromTheStreamedRound) {
+  HardwareProfile profile = testing::h100_like();
+  profile.kernel_launch_s = 3e-6;
+  profile.stream_overhead_s = 12e-6; // the round also synchronizes: (12 - 3) / 2 overcharges
+  profile.copy_call_s = 2.5e-6;
+  EXPECT_DOUBLE_EQ(host_issue_costs(profile).copy_s, 2.5e-6);
+  EXPECT_DOUBLE_EQ(host_issue_costs(profile).launch_s, 3e-6);
+  profile.copy_call_s = 0; // not measured: the older derivation
+  EXPECT_DOUBLE_EQ(host_issue_costs(profile).copy_s, 4.5e-6);
+}
+
+TEST(ModernModel, BroadcastCopyCallIsHostTimeToo) {
+  // Matrix B of C = A·B goes first, in one call, before any chunk's copy can be issued.
+  HardwareProfile profile = testing::h100_like();
+  profile.kernel_launch_s = 3e-6;
+  profile.copy_call_s = 2e-6;
+  Workload matmul = workload_of(kRegimes[1]);
+  matmul.broadcast_bytes = 64 * kMB;
+  matmul.explicit_h2d_copies = 2;
+  const ModernModel model;
+  const std::vector<SimOp> ops = model.operations(profile, matmul, Candidate{Variant::Streams, 2});
+  ASSERT_EQ(ops.size(), 7u);
+  const double expected[] = {2e-6, 4e-6, 7e-6, 9e-6, 11e-6, 14e-6, 16e-6};
+  for (std::size_t i = 0; i < ops.size(); ++i)
+    EXPECT_NEAR(ops[i].issued_at, expected[i], 1e-18) << i;
+}
+
 TEST(ModernModel, LimitCases) {
   HardwareProfile profile = paper_category(2, false, 35);
   // No transfers: the chunks' kernels back to back, the first after its launch call; the host

@@ -81,8 +81,9 @@ double chunk_kernel_seconds(const HardwareProfile& profile, const Workload& work
 double chunk_gpu_share(const HardwareProfile& profile, const Workload& workload, int chunks);
 
 // What the host spends on each call that issues a pipeline's work: a kernel launch (the
-// calibrated launch overhead of back-to-back launches) and a cudaMemcpyAsync (t_sc of the
-// calibrated streamed round, less its launch, over its two copies).
+// calibrated launch overhead of back-to-back launches) and a cudaMemcpyAsync (the calibrated
+// copy_call_s; in profiles without it, t_sc of the streamed round less its launch, over its two
+// copies).
 struct HostIssueCosts {
   double launch_s = 0;
   double copy_s = 0;

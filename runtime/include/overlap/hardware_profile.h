@@ -104,6 +104,10 @@ struct HardwareProfile {
   // Per launch-and-synchronize beyond the launch itself, eq. 4.3 of paper 002 §4.1.1.
   double stream_sync_s = 0;
   double stream_overhead_s = 0; // t_sc of paper 000 §3.2: extra cost per stream used
+  // Host time of one cudaMemcpyAsync call of pinned memory, the call alone (schema 3,
+  // optional): what a pipeline's host spends per copy while the device works. 0: not known,
+  // and the model derives it from t_sc, whose rounds also synchronize every stream.
+  double copy_call_s = 0;
 
   // How the measured parameters were obtained; empty for the papers' profiles.
   std::vector<ProfileMeasurement> measurements;
