@@ -265,6 +265,29 @@ class H200Fixture(unittest.TestCase):
             self.assertGreaterEqual(limit["limit_s"], limit["one_way_limit_s"])
             self.assertGreaterEqual(r["fastest_vs_limit"], 1.0, r["app"])  # nothing beats it
 
+    def test_copy_in_bound(self):
+        with open(os.path.join(FIXTURE, "profile.json")) as f:
+            profile = json.load(f)
+        sms = profile["device"]["multiprocessors"]
+        link, overheads = profile["link"]["host_to_device"], profile["overheads"]
+        # 32 frames, a block each, fewer than the H200's multiprocessors: one frame's kernel
+        # takes the whole t_E, after the whole input.
+        gray = self.rows["gray-histogram-352x288"]
+        self.assertLess(32, sms)
+        expected = (link["latency_s"] + gray["limit"]["h2d_bytes"] * link["seconds_per_byte"]
+                    + gray["kernel_s"] + overheads["kernel_launch_s"] + overheads["stream_sync_s"])
+        self.assertAlmostEqual(gray["limit"]["copy_in_bound_s"], expected)
+        self.assertGreater(gray["limit"]["copy_in_bound_s"], gray["limit"]["limit_s"])
+        self.assertAlmostEqual(gray["pick_vs_copy_in_bound"],
+                               gray["pick_s"] / gray["limit"]["copy_in_bound_s"])
+        # 64 M elements in blocks of 256: the smallest chunk's kernel is t_E * sms / 262144, so
+        # the bound is the input's time, below the limit, which stands.
+        saxpy = self.rows["saxpy-64M"]
+        self.assertAlmostEqual(saxpy["limit"]["copy_in_bound_s"], saxpy["limit"]["limit_s"])
+        # A broadcast matrix and a 2-D grid: no bound.
+        self.assertIsNone(self.rows["matmul-4096"]["limit"]["copy_in_bound_s"])
+        self.assertIsNone(self.rows["matmul-4096"]["pick_vs_copy_in_bound"])
+
     def test_errors_cover_every_measured_candidate(self):
         measured = sum(1 for app in FIXTURE_APPS for c in self.raw[app]["candidates"]
                        if c["variant"] != "Explicit" and c["timing"] and c["predicted_s"])
