@@ -163,13 +163,14 @@ TEST(PipelineSimulator, MappedKernelOverlapsComputeAndBothDirections) {
   EXPECT_DOUBLE_EQ(makespan({mapped}, device), 8);
   mapped.compute_seconds = 10;
   EXPECT_DOUBLE_EQ(makespan({mapped}, device), 10);
-  // While the writes run, the reads are slowed by their direction's bidirectional ratio (1.5).
-  // The threads produce the 2 B of writes over their 3 s of compute (2 s on the link alone, so
-  // paced at 2/3 B/s), and the reads move 1 / (2 · 1.5) B/s meanwhile, 1 B; the remaining 3 B at
-  // 1/2 B/s take 6 s.
+  // While the writes run, the reads are slowed by their direction's bidirectional ratio (1.5),
+  // in proportion to the share of the other direction the writes use. The threads produce the
+  // 2 B of writes over their 3 s of compute (2 s on the link alone, so paced at 2/3 B/s: a share
+  // of 2/3), so the reads cost 2 · (1 + 2/3 · 0.5) = 8/3 s/B meanwhile and move 9/8 B; the
+  // remaining 23/8 B at 1/2 B/s take 23/4 s.
   device.host_to_device.bidirectional_seconds_per_byte = 1.5;
   mapped.compute_seconds = 3;
-  EXPECT_NEAR(makespan({mapped}, device), 3 + 6, 1e-12);
+  EXPECT_NEAR(makespan({mapped}, device), 3 + 23.0 / 4, 1e-12);
 }
 
 TEST(PipelineSimulator, MappedTrafficMovesNoFasterThanItsKernelComputes) {

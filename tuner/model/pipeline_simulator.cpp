@@ -334,30 +334,37 @@ private:
   // copies: as the copies of its direction are slowed by the other direction's copies. Against
   // only mapped traffic: as the calibration's kernel reading and writing as many bytes was slowed
   // relative to one way alone (on the H200 ~1.23x, where the copies' ratio is 1.06-1.10), applied
-  // to the flow's own (per-width) cost. Which kernel moves the other direction's bytes does not
-  // matter: the link sees read requests and posted writes, not kernels. Traffic the other way
-  // never speeds a direction up, so a measured both-ways cost below the one-way cost (noise)
-  // counts as no slowdown.
+  // to the flow's own (per-width) cost, in proportion to the share of the other direction that
+  // traffic asks for (the calibration's kernel asks for all of it; a frame histogram's few bins
+  // for next to nothing). Which kernel moves the other direction's bytes does not matter: the
+  // link sees read requests and posted writes, not kernels. Traffic the other way never speeds a
+  // direction up, so a measured both-ways cost below the one-way cost (noise) counts as no
+  // slowdown.
   double mapped_slowdown(int direction, const ActiveFlows& active) const {
     const LinkDirection& link = *link_[direction];
     const double copies_ratio = link.bidirectional_seconds_per_byte / link.seconds_per_byte;
     const bool only_mapped_opposite = active.copies[1 - direction] == 0;
-    if (!only_mapped_opposite || device_.mapped_both_ways_seconds_per_byte <= 0 ||
-        mapped_seconds_per_byte_[direction] <= 0)
+    if (!only_mapped_opposite)
       return copies_ratio;
-    return std::max(1.0, device_.mapped_both_ways_seconds_per_byte /
-                             mapped_seconds_per_byte_[direction]);
+    const double both_ways_ratio =
+        device_.mapped_both_ways_seconds_per_byte > 0 && mapped_seconds_per_byte_[direction] > 0
+            ? std::max(1.0, device_.mapped_both_ways_seconds_per_byte /
+                                mapped_seconds_per_byte_[direction])
+            : copies_ratio;
+    const double opposite_share = std::min(1.0, mapped_link_demand(1 - direction, active, false));
+    return 1 + opposite_share * (both_ways_ratio - 1);
   }
 
-  // Link seconds per byte of mapped `flow` given what else moves bytes: its own (per-width)
-  // cost, slowed by mapped_slowdown() while anything moves the other way.
-  double mapped_seconds_per_byte(const Flow& flow, const ActiveFlows& active) const {
+  // Link seconds per byte of mapped `flow`: its own (per-width) cost, slowed by mapped_slowdown()
+  // while anything moves the other way when `slowed`.
+  double mapped_seconds_per_byte(const Flow& flow, const ActiveFlows& active,
+                                 bool slowed = true) const {
     const int direction = flow.direction;
     const SimOp& op = ops_[static_cast<std::size_t>(flow.op)];
     const double own =
         direction == kToDevice ? op.mapped_read_seconds_per_byte : op.mapped_write_seconds_per_byte;
     double seconds_per_byte = own > 0 ? own : mapped_seconds_per_byte_[direction];
-    if (active.all[1 - direction] > 0)
+    if (slowed && active.all[1 - direction] > 0)
       seconds_per_byte *= mapped_slowdown(direction, active);
     return seconds_per_byte;
   }
@@ -365,11 +372,13 @@ private:
   // The share of a direction's link time its mapped flows ask for: each flow's pace times its
   // cost per byte, summed; 1 or more when the kernels move bytes faster than the link takes
   // them, as the calibration's traffic kernel (which does nothing else) does.
-  double mapped_link_demand(int direction, const ActiveFlows& active) const {
+  // `slowed`: at the costs the traffic the other way leaves it, or at its costs alone (what
+  // the other direction's slowdown is weighted by, which must not depend on that slowdown).
+  double mapped_link_demand(int direction, const ActiveFlows& active, bool slowed) const {
     double demand = 0;
     for (const Flow& flow : flows_)
-      if (is_active(flow) && flow.direction == direction)
-        demand += flow.pace * mapped_seconds_per_byte(flow, active);
+      if (is_active(flow) && flow.direction == direction && flow.kind == FlowKind::Mapped)
+        demand += flow.pace * mapped_seconds_per_byte(flow, active, slowed);
     return demand;
   }
 
@@ -396,7 +405,7 @@ private:
     const double bidirectional_ratio = link.bidirectional_seconds_per_byte / link.seconds_per_byte;
     if (active.copies[1 - direction] > 0)
       return seconds_per_byte * bidirectional_ratio;
-    const double demand = mapped_link_demand(1 - direction, active);
+    const double demand = mapped_link_demand(1 - direction, active, true);
     if (!(demand < 1))
       return seconds_per_byte * link.with_mapped_seconds_per_byte / link.seconds_per_byte;
     return seconds_per_byte * (1 + demand * (bidirectional_ratio - 1));
