@@ -1,6 +1,7 @@
 // The default model against every candidate the benchmark measured on the H200
 // (bench/results/h200-2026-11-21-apps and -run2-apps) and on the H100
-// (bench/results/h100-2026-11-21-apps): fourteen applications, each tuned --exhaustive, each run
+// (bench/results/h100-2026-11-21-apps, run 2, and -run3-model-apps, run 3): fourteen applications,
+// each tuned --exhaustive, each run
 // judged with the profile calibrated for it. The reports hold each candidate's measured median and
 // the prediction the model of that run made, so the model's error can be compared before and after
 // a change without a GPU. bench/results/model-check-2026-11-21-s2.md is this test's output; set
@@ -42,10 +43,12 @@ const BenchmarkRun kRuns[] = {{"H200 run 1", kResults + "/h200-2026-11-21-apps",
                               {"H200 run 2", kResults + "/h200-2026-11-21-run2-apps",
                                kResults + "/h200-2026-11-21-final/profile.json"},
                               {"H100 run 2", kResults + "/h100-2026-11-21-apps",
-                               kResults + "/h100-2026-11-21-apps/profile.json"}};
+                               kResults + "/h100-2026-11-21-apps/profile.json"},
+                              {"H100 run 3", kResults + "/h100-2026-11-21-run3-model-apps",
+                               kResults + "/h100-2026-11-21-run3-model-apps/profile.json"}};
 
 // The run whose every candidate the output lists.
-const char* const kDetailedRun = "H100 run 2";
+const char* const kDetailedRun = "H100 run 3";
 
 HardwareProfile profile_of(const BenchmarkRun& run) {
   HardwareProfile profile;

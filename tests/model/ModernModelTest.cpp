@@ -492,6 +492,34 @@ TEST(ModernModel, HybridWritesPureOutputsThroughMappedMemory) {
   EXPECT_DOUBLE_EQ(mapped_out, 300 * kMB);
 }
 
+TEST(ModernModel, HybridCopiesCrawlOnlyAgainstMappedWritesThatFillTheLink) {
+  // A gray histogram: 32 frames of one block each, so every chunk's kernel takes as long as the
+  // whole call's and writes its gray frames at the pace it computes them, a fraction of the link.
+  HardwareProfile crawling = testing::h100_like();
+  crawling.host_to_device.with_mapped_seconds_per_byte = 15 / 55e9; // a copy in at 3.7 GB/s
+  HardwareProfile sharing = crawling;
+  sharing.host_to_device.with_mapped_seconds_per_byte =
+      sharing.host_to_device.bidirectional_seconds_per_byte;
+  Workload gray;
+  gray.partition_extent = 32;
+  gray.h2d_bytes = 39 * kMB;
+  gray.d2h_bytes = 13 * kMB;
+  gray.kernel_seconds = 0.6e-3;
+  gray.total_blocks = 32;
+  gray.resident_blocks_per_sm = 8;
+  for (int n : {2, 8, 32}) {
+    const double paced = predict(crawling, gray, Variant::Hybrid, n);
+    EXPECT_DOUBLE_EQ(paced, predict(sharing, gray, Variant::Hybrid, n)) << n << " streams";
+    // At most every copy in at the bidirectional G, then the last chunk's kernel.
+    EXPECT_LE(paced, gray.h2d_bytes / 46.5e9 + gray.kernel_seconds + 0.1e-3) << n << " streams";
+  }
+  // Writes that only wait for the link (a kernel of no compute to speak of, like POP state's)
+  // leave the copies in the explicit-mapped G while they last.
+  gray.kernel_seconds = 10e-6;
+  EXPECT_GT(predict(crawling, gray, Variant::Hybrid, 8),
+            1.1 * predict(sharing, gray, Variant::Hybrid, 8));
+}
+
 TEST(ModernModel, IssueOrdersDifferOnlyWhereTheDeviceCategoryMakesThemDiffer) {
   const ModernModel model;
   const HardwareProfile c1060 = testing::ideal_device(1, false, 13);

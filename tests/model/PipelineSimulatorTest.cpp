@@ -163,12 +163,50 @@ TEST(PipelineSimulator, MappedKernelOverlapsComputeAndBothDirections) {
   EXPECT_DOUBLE_EQ(makespan({mapped}, device), 8);
   mapped.compute_seconds = 10;
   EXPECT_DOUBLE_EQ(makespan({mapped}, device), 10);
-  // While the writes run, the reads are slowed by their direction's bidirectional ratio (1.5):
-  // the writes take 2 s (their direction has no slowdown), the reads move 1 / (2 · 1.5) B/s
-  // meanwhile, 2/3 B, and the remaining 10/3 B at 1/2 B/s take 20/3 s.
+  // While the writes run, the reads are slowed by their direction's bidirectional ratio (1.5),
+  // in proportion to the share of the other direction the writes use. The threads produce the
+  // 2 B of writes over their 3 s of compute (2 s on the link alone, so paced at 2/3 B/s: a share
+  // of 2/3), so the reads cost 2 · (1 + 2/3 · 0.5) = 8/3 s/B meanwhile and move 9/8 B; the
+  // remaining 23/8 B at 1/2 B/s take 23/4 s.
   device.host_to_device.bidirectional_seconds_per_byte = 1.5;
   mapped.compute_seconds = 3;
-  EXPECT_NEAR(makespan({mapped}, device), 2 + 20.0 / 3, 1e-12);
+  EXPECT_NEAR(makespan({mapped}, device), 3 + 23.0 / 4, 1e-12);
+}
+
+TEST(PipelineSimulator, MappedTrafficMovesNoFasterThanItsKernelComputes) {
+  HardwareProfile device = testing::ideal_device(2, false, 90);
+  device.mapped_write_seconds_per_byte = 1;
+  SimOp writer = kernel(1, 10);
+  writer.mapped_write_bytes = 2; // 2 s on the link alone, spread over 10 s of compute
+  SimOp other = kernel(2, 0);
+  other.mapped_write_bytes = 6;             // link-bound: takes what the paced writer leaves
+  writer.gpu_share = other.gpu_share = 0.5; // side by side
+  // The writer needs 1/5 of the link; the other gets the remaining 4/5: 6 B take 7.5 s.
+  const SimResult result = simulate({writer, other}, sim_device_of(device, 8));
+  EXPECT_DOUBLE_EQ(result.timings[1].end, 7.5);
+  EXPECT_DOUBLE_EQ(result.timings[0].end, 10);
+}
+
+TEST(PipelineSimulator, CopiesAgainstPacedMappedTrafficShareTheLink) {
+  // The explicit-mapped G is measured against a kernel that only moves mapped bytes and so asks
+  // for all of the link; a kernel whose compute paces its writes leaves link time to spare, and
+  // the copy the other way is slowed in proportion to the share the writes use, up to the
+  // bidirectional G's slowdown.
+  HardwareProfile device = testing::ideal_device(2, false, 90);
+  device.host_to_device.bidirectional_seconds_per_byte = 1.5;
+  device.host_to_device.with_mapped_seconds_per_byte = 10;
+  device.mapped_write_seconds_per_byte = 1;
+  SimOp writer = kernel(1, 8);
+  writer.mapped_write_bytes = 2; // paced at 1/4 B/s: a quarter of the link
+  // The copy runs at 1 + 0.25 · 0.5 = 1.125 s/B for as long as its 4 B take: 4.5 s.
+  EXPECT_DOUBLE_EQ(makespan({copy_in(0, 4), writer}, device), 8);
+  const SimResult paced = simulate({copy_in(0, 4), writer}, sim_device_of(device, 8));
+  EXPECT_DOUBLE_EQ(paced.timings[0].end, 4.5);
+  // The same bytes written by a kernel that does nothing else flood the link: the copy crawls at
+  // the explicit-mapped G while they last (2 s, 0.2 B), then moves its last 3.8 B alone.
+  writer.compute_seconds = 0;
+  const SimResult flooding = simulate({copy_in(0, 4), writer}, sim_device_of(device, 8));
+  EXPECT_DOUBLE_EQ(flooding.timings[0].end, 2 + 3.8);
 }
 
 TEST(PipelineSimulator, FlowsOfOneDirectionShareTheLink) {

@@ -63,6 +63,10 @@ struct Flow {
   double remaining = 0;
   double start = 0; // bytes begin to flow at this time
   bool done = false;
+  // Mapped traffic: the most bytes per second the kernel's threads produce (writes) or consume
+  // (reads) while they compute, its bytes over its compute time; infinite for copies and for
+  // kernels without a compute time.
+  double pace = std::numeric_limits<double>::infinity();
 };
 
 struct OpState {
@@ -305,7 +309,15 @@ private:
   void add_flow(int op, int direction, FlowKind kind, double bytes, double start) {
     if (bytes <= 0)
       return;
-    flows_.push_back(Flow{op, direction, kind, bytes, start, false});
+    Flow flow{op, direction, kind, bytes, start, false};
+    // A kernel's threads read and write as they compute: a kernel that computes longer than its
+    // mapped bytes take on the link spreads them over its compute time (from the first byte's
+    // latency on) instead of flooding the link at the start.
+    const double window =
+        ops_[static_cast<std::size_t>(op)].compute_seconds - std::max(0.0, start - now_);
+    if (kind == FlowKind::Mapped && window > 0)
+      flow.pace = bytes / window;
+    flows_.push_back(flow);
   }
 
   bool is_active(const Flow& flow) const {
@@ -322,48 +334,126 @@ private:
   // copies: as the copies of its direction are slowed by the other direction's copies. Against
   // only mapped traffic: as the calibration's kernel reading and writing as many bytes was slowed
   // relative to one way alone (on the H200 ~1.23x, where the copies' ratio is 1.06-1.10), applied
-  // to the flow's own (per-width) cost. Which kernel moves the other direction's bytes does not
-  // matter: the link sees read requests and posted writes, not kernels. Traffic the other way
-  // never speeds a direction up, so a measured both-ways cost below the one-way cost (noise)
-  // counts as no slowdown.
+  // to the flow's own (per-width) cost, in proportion to the share of the other direction that
+  // traffic asks for (the calibration's kernel asks for all of it; a frame histogram's few bins
+  // for next to nothing). Which kernel moves the other direction's bytes does not matter: the
+  // link sees read requests and posted writes, not kernels. Traffic the other way never speeds a
+  // direction up, so a measured both-ways cost below the one-way cost (noise) counts as no
+  // slowdown.
   double mapped_slowdown(int direction, const ActiveFlows& active) const {
     const LinkDirection& link = *link_[direction];
     const double copies_ratio = link.bidirectional_seconds_per_byte / link.seconds_per_byte;
     const bool only_mapped_opposite = active.copies[1 - direction] == 0;
-    if (!only_mapped_opposite || device_.mapped_both_ways_seconds_per_byte <= 0 ||
-        mapped_seconds_per_byte_[direction] <= 0)
+    if (!only_mapped_opposite)
       return copies_ratio;
-    return std::max(1.0, device_.mapped_both_ways_seconds_per_byte /
-                             mapped_seconds_per_byte_[direction]);
+    const double both_ways_ratio =
+        device_.mapped_both_ways_seconds_per_byte > 0 && mapped_seconds_per_byte_[direction] > 0
+            ? std::max(1.0, device_.mapped_both_ways_seconds_per_byte /
+                                mapped_seconds_per_byte_[direction])
+            : copies_ratio;
+    const double opposite_share = std::min(1.0, mapped_link_demand(1 - direction, active, false));
+    return 1 + opposite_share * (both_ways_ratio - 1);
   }
 
-  // Bytes per second of `flow` given what else moves bytes. A copy with copies running the other
-  // way runs at the bidirectional G; with only mapped traffic the other way, at the G measured
-  // for that (Table II's "explicit-mapped"); mapped traffic with anything the other way is
-  // slowed by mapped_slowdown().
-  double rate(const Flow& flow, const ActiveFlows& active) const {
+  // Link seconds per byte of mapped `flow`: its own (per-width) cost, slowed by mapped_slowdown()
+  // while anything moves the other way when `slowed`.
+  double mapped_seconds_per_byte(const Flow& flow, const ActiveFlows& active,
+                                 bool slowed = true) const {
+    const int direction = flow.direction;
+    const SimOp& op = ops_[static_cast<std::size_t>(flow.op)];
+    const double own =
+        direction == kToDevice ? op.mapped_read_seconds_per_byte : op.mapped_write_seconds_per_byte;
+    double seconds_per_byte = own > 0 ? own : mapped_seconds_per_byte_[direction];
+    if (slowed && active.all[1 - direction] > 0)
+      seconds_per_byte *= mapped_slowdown(direction, active);
+    return seconds_per_byte;
+  }
+
+  // The share of a direction's link time its mapped flows ask for: each flow's pace times its
+  // cost per byte, summed; 1 or more when the kernels move bytes faster than the link takes
+  // them, as the calibration's traffic kernel (which does nothing else) does.
+  // `slowed`: at the costs the traffic the other way leaves it, or at its costs alone (what
+  // the other direction's slowdown is weighted by, which must not depend on that slowdown).
+  double mapped_link_demand(int direction, const ActiveFlows& active, bool slowed) const {
+    double demand = 0;
+    for (const Flow& flow : flows_)
+      if (is_active(flow) && flow.direction == direction && flow.kind == FlowKind::Mapped)
+        demand += flow.pace * mapped_seconds_per_byte(flow, active, slowed);
+    return demand;
+  }
+
+  // Link seconds per byte of copy `flow` given what else moves bytes. With copies the other way
+  // it runs at the bidirectional G. With only mapped traffic the other way:
+  // - at the G measured for that (Table II's "explicit-mapped") while that traffic asks for all
+  //   of its direction's link time, as the calibration's traffic kernel does: on the H100 and
+  //   H200 a copy in then crawls at 1/13-1/15 of its G (pop state's Hybrid measures its copies
+  //   in and its link-bound mapped writes nearly one after the other);
+  // - otherwise slowed in proportion to the share of the other direction the mapped traffic
+  //   uses, up to the bidirectional G's slowdown at a full share. Mapped traffic paced by its
+  //   kernels' compute leaves link time to spare: gray histogram's Hybrid, whose chunks write
+  //   their gray frames over a kernel as long as the whole call's, measured 1.23-1.38 ms at 1-32
+  //   streams on the H100 where the explicit-mapped G throughout predicted 1.34-1.92 ms, and
+  //   frame histogram's chunks write their few bins without slowing the copies in measurably.
+  double copy_seconds_per_byte(const Flow& flow, const ActiveFlows& active) const {
     const int direction = flow.direction;
     const LinkDirection& link = *link_[direction];
-    const bool opposite_busy = active.all[1 - direction] > 0;
     double seconds_per_byte = link.seconds_per_byte;
-    if (flow.kind == FlowKind::Mapped) {
-      const SimOp& op = ops_[static_cast<std::size_t>(flow.op)];
-      const double own = direction == kToDevice ? op.mapped_read_seconds_per_byte
-                                                : op.mapped_write_seconds_per_byte;
-      seconds_per_byte = own > 0 ? own : mapped_seconds_per_byte_[direction];
-      if (opposite_busy)
-        seconds_per_byte *= mapped_slowdown(direction, active);
-    } else {
-      if (flow.kind == FlowKind::PageableCopy && link.pageable_seconds_per_byte > 0)
-        seconds_per_byte = link.pageable_seconds_per_byte;
-      if (opposite_busy)
-        seconds_per_byte *= (active.copies[1 - direction] > 0 ? link.bidirectional_seconds_per_byte
-                                                              : link.with_mapped_seconds_per_byte) /
-                            link.seconds_per_byte;
+    if (flow.kind == FlowKind::PageableCopy && link.pageable_seconds_per_byte > 0)
+      seconds_per_byte = link.pageable_seconds_per_byte;
+    if (active.all[1 - direction] == 0)
+      return seconds_per_byte;
+    const double bidirectional_ratio = link.bidirectional_seconds_per_byte / link.seconds_per_byte;
+    if (active.copies[1 - direction] > 0)
+      return seconds_per_byte * bidirectional_ratio;
+    const double demand = mapped_link_demand(1 - direction, active, true);
+    if (!(demand < 1))
+      return seconds_per_byte * link.with_mapped_seconds_per_byte / link.seconds_per_byte;
+    return seconds_per_byte * (1 + demand * (bidirectional_ratio - 1));
+  }
+
+  // Bytes per second of every active flow (0 for the others). Flows of one direction share its
+  // link time equally, except that a mapped flow never takes more than its pace needs; what it
+  // leaves goes to the others (max-min fair shares).
+  std::vector<double> flow_rates(const ActiveFlows& active) const {
+    std::vector<double> rates(flows_.size(), 0);
+    for (int direction : {kToDevice, kToHost}) {
+      std::vector<std::size_t> members;
+      std::vector<double> seconds_per_byte;
+      for (std::size_t f = 0; f < flows_.size(); ++f)
+        if (is_active(flows_[f]) && flows_[f].direction == direction) {
+          members.push_back(f);
+          const Flow& flow = flows_[f];
+          seconds_per_byte.push_back(flow.kind == FlowKind::Mapped
+                                         ? mapped_seconds_per_byte(flow, active)
+                                         : copy_seconds_per_byte(flow, active));
+        }
+      std::vector<bool> settled(members.size(), false);
+      double link_left = 1;
+      std::size_t unsettled = members.size();
+      // Flows whose pace needs less than an equal share of what is left take what they need;
+      // repeat until every remaining flow can use its share.
+      for (bool changed = true; changed && unsettled > 0;) {
+        changed = false;
+        const double share = link_left / static_cast<double>(unsettled);
+        for (std::size_t m = 0; m < members.size(); ++m) {
+          if (settled[m])
+            continue;
+          const double needed = flows_[members[m]].pace * seconds_per_byte[m];
+          if (needed < share) {
+            rates[members[m]] = flows_[members[m]].pace;
+            link_left -= needed;
+            settled[m] = true;
+            --unsettled;
+            changed = true;
+          }
+        }
+      }
+      const double share = unsettled > 0 ? link_left / static_cast<double>(unsettled) : 0;
+      for (std::size_t m = 0; m < members.size(); ++m)
+        if (!settled[m])
+          rates[members[m]] = seconds_per_byte[m] > 0 ? share / seconds_per_byte[m] : kInfinity;
     }
-    if (!(seconds_per_byte > 0))
-      return kInfinity;
-    return 1.0 / (seconds_per_byte * active.all[direction]);
+    return rates;
   }
 
   void advance_to_next_event() {
@@ -384,7 +474,7 @@ private:
         ++active.all[flow.direction];
         active.copies[flow.direction] += flow.kind != FlowKind::Mapped;
       }
-    std::vector<double> rates(flows_.size(), 0);
+    const std::vector<double> rates = flow_rates(active);
     for (std::size_t f = 0; f < flows_.size(); ++f) {
       const Flow& flow = flows_[f];
       if (flow.done)
@@ -393,8 +483,8 @@ private:
         next = std::min(next, flow.start);
         continue;
       }
-      rates[f] = rate(flow, active);
-      next = std::min(next, rates[f] == kInfinity ? now_ : now_ + flow.remaining / rates[f]);
+      if (rates[f] > 0)
+        next = std::min(next, rates[f] == kInfinity ? now_ : now_ + flow.remaining / rates[f]);
     }
     if (next == kInfinity)
       throw std::logic_error("pipeline simulation stalled: no operation can make progress");

@@ -34,13 +34,19 @@
 //   L+o, one that follows the previous transfer of its direction back to back pays g; then its
 //   bytes flow at 1/G. While copies run in both directions at once, each runs at its
 //   bidirectional G (paper 001 Table II, paper 002 §4.1.2); a copy against mapped traffic the
-//   other way runs at the G measured for that (Table II "explicit-mapped"); mapped traffic
+//   other way runs at the G measured for that (Table II "explicit-mapped") while that traffic
+//   asks for all of its direction's link time, as the calibration's traffic kernel does, and
+//   otherwise is slowed in proportion to the share it uses, up to the bidirectional G's
+//   slowdown at a full share; mapped traffic
 //   against copies the other way is slowed by its direction's bidirectional ratio, and against
 //   only mapped traffic the other way by the ratio of the profile's mapped both-ways cost to the
 //   one-way mapped cost of its direction (falling back to the bidirectional ratio where that is
 //   not known). Flows of one direction share it.
 // - Kernels reading or writing mapped host memory carry link flows of their own (Mapped reads
-//   and writes, Hybrid writes) and finish when their compute time and their flows are done.
+//   and writes, Hybrid writes) and finish when their compute time and their flows are done. The
+//   threads move those bytes as they compute, so a flow never runs faster than its bytes over
+//   its kernel's compute time (after the first byte's latency); the link time such a paced flow
+//   leaves goes to the other flows of its direction.
 // - The host issues the operations one call after another (SimOp::issued_at); an operation is
 //   ready no earlier than its call has returned.
 #pragma once
