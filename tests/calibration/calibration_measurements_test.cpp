@@ -4,6 +4,9 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <iterator>
+#include <string>
+
 namespace overlap::calibration {
 namespace {
 
@@ -74,48 +77,71 @@ TEST(CalibrationMeasurements, ReadsVersion1RecordsWithoutBidirectionalPieces) {
   EXPECT_NE(error.find("bidirectional_piece"), std::string::npos) << error;
 }
 
+// The top-level series each record version added after version 2.
+struct AddedSeries {
+  int version;
+  const char* field;
+};
+constexpr AddedSeries kAddedSeries[] = {
+    {3, "mapped_by_width"}, {4, "mapped_both_ways_sizes"}, {5, "copy_call_seconds"}};
+
+// A synthetic record as a writer of `version` wrote it: without the series later versions added.
+nlohmann::json record_of_version(int version, test::BoundedNoise& noise) {
+  nlohmann::json j =
+      nlohmann::json::parse(measurements_to_json(test::synthetic_measurements(2, noise)));
+  j["schema_version"] = version;
+  for (const AddedSeries& added : kAddedSeries)
+    if (added.version > version)
+      j.erase(added.field);
+  return j;
+}
+
+// The same record relabelled as the next version is refused, naming the origin and the series
+// that version requires.
+void expect_next_version_requires(nlohmann::json j, const std::string& field) {
+  j["schema_version"] = j["schema_version"].get<int>() + 1;
+  CalibrationMeasurements m;
+  const std::string error = measurements_from_json(j.dump(), "next.json", &m);
+  EXPECT_NE(error.find("next.json: "), std::string::npos) << error;
+  EXPECT_NE(error.find(field), std::string::npos) << error;
+}
+
+TEST(CalibrationMeasurements, WritesTheLatestVersion) {
+  test::BoundedNoise noise(0.01);
+  SCOPED_TRACE(noise.trace());
+  const nlohmann::json j =
+      nlohmann::json::parse(measurements_to_json(test::synthetic_measurements(2, noise)));
+  EXPECT_EQ(j["schema_version"], std::size(kAddedSeries) + 2);
+  for (const AddedSeries& added : kAddedSeries)
+    EXPECT_TRUE(j.contains(added.field)) << added.field;
+}
+
 // Version 2 records (bench/results/h100-pcie5-2026-11-21-run2.raw.json) have no mapped kernels
 // per element width.
 TEST(CalibrationMeasurements, ReadsVersion2RecordsWithoutMappedWidths) {
   test::BoundedNoise noise(0.01);
   SCOPED_TRACE(noise.trace());
-  nlohmann::json j =
-      nlohmann::json::parse(measurements_to_json(test::synthetic_measurements(2, noise)));
-  j["schema_version"] = 2;
-  j.erase("mapped_by_width");
-  j.erase("mapped_both_ways_sizes");
+  const nlohmann::json j = record_of_version(2, noise);
   CalibrationMeasurements m;
   ASSERT_EQ(measurements_from_json(j.dump(), "run2.json", &m), "");
   EXPECT_TRUE(m.mapped_by_width.empty());
   EXPECT_FALSE(m.host_to_device.bidirectional_pieces.empty());
-
-  j["schema_version"] = 3;
-  const std::string error = measurements_from_json(j.dump(), "run3.json", &m);
-  EXPECT_NE(error.find("run3.json: "), std::string::npos) << error;
-  EXPECT_NE(error.find("mapped_by_width"), std::string::npos) << error;
+  expect_next_version_requires(j, "mapped_by_width");
 }
 
 // Version 3 records (bench/results/h100-pcie5-2026-11-21-run3.raw.json) have no kernel moving
-// mapped bytes both ways; version 4 requires its series.
+// mapped bytes both ways; version 4 requires its series, well formed.
 TEST(CalibrationMeasurements, ReadsVersion3RecordsWithoutMappedBothWays) {
   test::BoundedNoise noise(0.01);
   SCOPED_TRACE(noise.trace());
-  nlohmann::json j =
-      nlohmann::json::parse(measurements_to_json(test::synthetic_measurements(2, noise)));
-  EXPECT_EQ(j["schema_version"], 5);
-  j["schema_version"] = 3;
-  j.erase("copy_call_seconds");
-  j.erase("mapped_both_ways_sizes");
+  nlohmann::json j = record_of_version(3, noise);
   CalibrationMeasurements m;
   ASSERT_EQ(measurements_from_json(j.dump(), "run3.json", &m), "");
   EXPECT_TRUE(m.mapped_both_ways_sizes.empty());
   EXPECT_EQ(m.mapped_by_width.size(), 5u) << "version 3's own series are read";
+  expect_next_version_requires(j, "mapped_both_ways_sizes");
 
-  j["schema_version"] = 5;
-  const std::string missing = measurements_from_json(j.dump(), "run4.json", &m);
-  EXPECT_NE(missing.find("run4.json: "), std::string::npos) << missing;
-  EXPECT_NE(missing.find("mapped_both_ways_sizes"), std::string::npos) << missing;
-
+  j["schema_version"] = 4;
   j["mapped_both_ways_sizes"] = {{"x", {1.0, 2.0}}, {"seconds", {{1e-3}}}};
   const std::string uneven = measurements_from_json(j.dump(), "run4.json", &m);
   EXPECT_NE(uneven.find("differ in length"), std::string::npos) << uneven;
@@ -130,18 +156,12 @@ TEST(CalibrationMeasurements, ReadsVersion3RecordsWithoutMappedBothWays) {
 TEST(CalibrationMeasurements, ReadsVersion4RecordsWithoutCopyCalls) {
   test::BoundedNoise noise(0.01);
   SCOPED_TRACE(noise.trace());
-  nlohmann::json j =
-      nlohmann::json::parse(measurements_to_json(test::synthetic_measurements(2, noise)));
-  j["schema_version"] = 4;
-  j.erase("copy_call_seconds");
+  const nlohmann::json j = record_of_version(4, noise);
   CalibrationMeasurements m;
   ASSERT_EQ(measurements_from_json(j.dump(), "run4.json", &m), "");
   EXPECT_TRUE(m.copy_call_seconds.empty());
   EXPECT_FALSE(m.mapped_both_ways_sizes.empty()) << "version 4's own series are read";
-  j["schema_version"] = 5;
-  const std::string missing = measurements_from_json(j.dump(), "run5.json", &m);
-  EXPECT_NE(missing.find("run5.json: "), std::string::npos) << missing;
-  EXPECT_NE(missing.find("copy_call_seconds"), std::string::npos) << missing;
+  expect_next_version_requires(j, "copy_call_seconds");
 }
 
 TEST(CalibrationMeasurements, RefusesOtherDocuments) {
