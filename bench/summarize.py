@@ -60,11 +60,15 @@ class Kernel:
         return None
 
 
+def blocks_of_256(elements):
+    """A launch of ceil(elements / 256) blocks of 256 threads, one element a thread."""
+    return lambda a: -(-a[elements] // 256)
+
+
 # From the annotations in bench/apps/*.cu and examples/*/*.cu.
 KERNELS = {
     # copy(values[lo:hi]), unsigned int
-    "scalar_add": Kernel(lambda a: (4 * a["n"], 4 * a["n"]), 4,
-                         blocks=lambda a: -(-a["n"] // 256)),
+    "scalar_add": Kernel(lambda a: (4 * a["n"], 4 * a["n"]), 4, blocks=blocks_of_256("n")),
     # copyin(video[lo*pixels:hi*pixels]) uchar; copyout(histograms[lo*256:hi*256]) unsigned int
     # One block per frame.
     "frame_histogram": Kernel(lambda a: (a["frames"] * a["pixels"], a["frames"] * 256 * 4), 1,
@@ -84,9 +88,9 @@ KERNELS = {
         lambda a: (4 * a["levels"] * a["plane"], 4 * a["levels"] * a["plane"]), 4),
     # copyin(rgb) copyout(sepia), 3 bytes a pixel each
     "sepia": Kernel(lambda a: (3 * a["pixels"], 3 * a["pixels"]), 1,
-                    blocks=lambda a: -(-a["pixels"] // 256)),
+                    blocks=blocks_of_256("pixels")),
     # copyin(x) copy(y) float
-    "saxpy": Kernel(lambda a: (8 * a["n"], 4 * a["n"]), 4, blocks=lambda a: -(-a["n"] // 256)),
+    "saxpy": Kernel(lambda a: (8 * a["n"], 4 * a["n"]), 4, blocks=blocks_of_256("n")),
     # copyin(a[lo*k:hi*k], b) copyout(c[lo*n:hi*n]) float; b is broadcast
     "matmul": Kernel(
         lambda a: (4 * (a["m"] * a["k"] + a["k"] * a["n"]), 4 * a["m"] * a["n"]), 4,
@@ -161,16 +165,16 @@ def copy_in_bound(profile, limit, h2d_bytes, kernel_s, blocks):
     of the smallest chunk. A kernel that fits in one wave (a block per frame, 64 frames on 132
     multiprocessors) takes as long for one frame as for all, so chunking cannot hide it. The
     smallest chunk is one block; a wave is one block per multiprocessor (the model's value when
-    occupancy is unknown, and the optimistic one). The input at the one-way G. None when the
-    kernel's grid is not known; Mapped reads while it computes, so only `limit` bounds it."""
-    sms = profile.get("device", {}).get("multiprocessors") or profile.get("multiprocessors")
+    occupancy is unknown, and the optimistic one). The input at the one-way G, as the limit's
+    one-way copy. None when the kernel's grid is not known; Mapped reads while it computes, so
+    only `limit` bounds it."""
+    sms = profile.get("device", {}).get("multiprocessors")
     if blocks is None or not sms or h2d_bytes <= 0:
         return None
-    link, overheads = profile["link"]["host_to_device"], profile.get("overheads", {})
     smallest_chunk_kernel = kernel_s * sms / max(blocks, sms)
-    return max(limit["limit_s"],
-               link["latency_s"] + h2d_bytes * link["seconds_per_byte"] + smallest_chunk_kernel
-               + overheads.get("kernel_launch_s", 0.0) + overheads.get("stream_sync_s", 0.0))
+    launch = profile.get("overheads", {}).get("kernel_launch_s", 0.0)
+    return max(limit["limit_s"], limit["one_way"]["h2d_s"] + smallest_chunk_kernel + launch
+               + limit["sync_s"])
 
 
 def paper000_estimate(model_cli, profile_path, h2d_bytes, d2h_bytes, kernel_s):
