@@ -372,43 +372,51 @@ Status LinkBench::launch_sync_overhead(int iterations, double* seconds_per_itera
   return Status::success();
 }
 
+bool LinkBench::round_fits(int streams, std::size_t bytes) const {
+  return streams >= 1 && streams <= 2 * limits_.max_pieces &&
+         bytes * static_cast<std::size_t>(streams) <= limits_.max_bytes;
+}
+
+Status LinkBench::issue_round(int streams, std::size_t bytes, bool with_kernels) {
+  for (int i = 0; i < streams; ++i) {
+    cudaStream_t stream = pool_.stream(i);
+    const std::size_t offset = static_cast<std::size_t>(i) * bytes;
+    OVERLAP_TRY(copy(TransferDirection::HostToDevice, offset, bytes, stream));
+    if (with_kernels)
+      OVERLAP_TRY(launch_empty(stream));
+    OVERLAP_TRY(copy(TransferDirection::DeviceToHost, offset, bytes, stream));
+  }
+  return Status::success();
+}
+
+Status LinkBench::synchronize_streams(int streams) {
+  for (int i = 0; i < streams; ++i)
+    OVERLAP_CUDA_TRY(cudaStreamSynchronize(pool_.stream(i)));
+  return Status::success();
+}
+
 Status LinkBench::streamed_round(int streams, std::size_t bytes_per_stream, double* seconds) {
-  if (streams < 1 || streams > 2 * limits_.max_pieces ||
-      bytes_per_stream * static_cast<std::size_t>(streams) > limits_.max_bytes)
+  if (!round_fits(streams, bytes_per_stream))
     return Status{cudaErrorInvalidValue, "LinkBench::streamed_round: beyond the limits", __FILE__,
                   __LINE__};
   const Clock::time_point begin = Clock::now();
-  for (int i = 0; i < streams; ++i) {
-    cudaStream_t stream = pool_.stream(i);
-    const std::size_t offset = static_cast<std::size_t>(i) * bytes_per_stream;
-    OVERLAP_TRY(copy(TransferDirection::HostToDevice, offset, bytes_per_stream, stream));
-    OVERLAP_TRY(launch_empty(stream));
-    OVERLAP_TRY(copy(TransferDirection::DeviceToHost, offset, bytes_per_stream, stream));
-  }
-  for (int i = 0; i < streams; ++i)
-    OVERLAP_CUDA_TRY(cudaStreamSynchronize(pool_.stream(i)));
+  const Status issued = issue_round(streams, bytes_per_stream, true);
+  // Also after a failed call: what was issued must finish before the buffers are reused.
+  OVERLAP_TRY(synchronize_streams(streams));
+  OVERLAP_TRY(issued);
   *seconds = seconds_since(begin);
   return Status::success();
 }
 
 Status LinkBench::copy_calls(int streams, std::size_t bytes_per_copy, double* seconds_per_call) {
-  if (streams < 1 || streams > 2 * limits_.max_pieces ||
-      bytes_per_copy * static_cast<std::size_t>(streams) > limits_.max_bytes)
+  if (!round_fits(streams, bytes_per_copy))
     return Status{cudaErrorInvalidValue, "LinkBench::copy_calls: beyond the limits", __FILE__,
                   __LINE__};
-  Status issued = Status::success();
   const Clock::time_point begin = Clock::now();
-  for (int i = 0; i < streams && issued.ok(); ++i) {
-    cudaStream_t stream = pool_.stream(i);
-    const std::size_t offset = static_cast<std::size_t>(i) * bytes_per_copy;
-    issued = copy(TransferDirection::HostToDevice, offset, bytes_per_copy, stream);
-    if (issued.ok())
-      issued = copy(TransferDirection::DeviceToHost, offset, bytes_per_copy, stream);
-  }
+  const Status issued = issue_round(streams, bytes_per_copy, false);
   const double issue_seconds = seconds_since(begin);
   // Also after a failed call: what was issued must finish before the buffers are reused.
-  for (int i = 0; i < streams; ++i)
-    OVERLAP_CUDA_TRY(cudaStreamSynchronize(pool_.stream(i)));
+  OVERLAP_TRY(synchronize_streams(streams));
   OVERLAP_TRY(issued);
   *seconds_per_call = issue_seconds / (2.0 * streams);
   return Status::success();

@@ -98,6 +98,13 @@ private:
                       const Event& end);
   Status copy(TransferDirection direction, std::size_t offset, std::size_t bytes,
               cudaStream_t stream);
+  // Whether a round of `streams` streams moving `bytes` each way per stream fits the buffers.
+  bool round_fits(int streams, std::size_t bytes) const;
+  // On each of the first `streams` streams a copy in of `bytes`, an empty kernel when
+  // `with_kernels`, and a copy out; stops at the first call that fails.
+  Status issue_round(int streams, std::size_t bytes, bool with_kernels);
+  // Waits for the first `streams` streams.
+  Status synchronize_streams(int streams);
   // One launch of a mapped-traffic kernel over `bytes`, timed with events on stream 0; bytes
   // beyond the buffers are refused with `beyond_buffers` (a literal) as the status's text.
   Status time_mapped_kernel(std::size_t bytes, const char* beyond_buffers,
