@@ -102,9 +102,8 @@ Status check_accuracy(LinkBench& bench, const HardwareProfile& profile, const Ac
       row.which = which;
       row.bytes = static_cast<double>(key.first);
       row.pieces = key.second;
-      row.predicted_s =
-          predict_transfer_seconds(link, row.bytes, row.pieces, is_bidirectional(which));
-      row.outside_domain = outside_gap_domain(link, row.bytes, row.pieces, is_bidirectional(which));
+      row.predicted_s = predict_transfer_seconds(link, row.bytes, row.pieces, which);
+      row.outside_domain = outside_gap_domain(link, row.bytes, row.pieces, which);
       row.measured = summarize(s.gated);
       row.ungated = summarize(s.ungated);
       split_by_mode(link, s.gated, &row);

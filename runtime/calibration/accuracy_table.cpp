@@ -136,21 +136,39 @@ bool is_bidirectional(AccuracyCase which) {
   return which != AccuracyCase::HostToDevice && which != AccuracyCase::DeviceToHost;
 }
 
-double predict_transfer_seconds(const LinkDirection& link, double bytes, int pieces,
-                                bool bidirectional) {
-  const double per_byte = bidirectional && link.bidirectional_seconds_per_byte > 0
-                              ? link.bidirectional_seconds_per_byte
-                              : link.seconds_per_byte;
-  const double gap =
-      bidirectional && link.bidirectional_gap_s > 0 ? link.bidirectional_gap_s : link.gap_s;
-  return link.latency_s + bytes * per_byte + gap * (pieces - 1);
+namespace {
+
+bool is_simultaneous(AccuracyCase which) {
+  return which == AccuracyCase::SimultaneousHostToDevice ||
+         which == AccuracyCase::SimultaneousDeviceToHost;
 }
 
-bool outside_gap_domain(const LinkDirection& link, double bytes, int pieces, bool bidirectional) {
-  const double min_piece = bidirectional && link.bidirectional_gap_s > 0
-                               ? link.bidirectional_gap_min_piece_bytes
-                               : link.gap_min_piece_bytes;
-  return pieces > 1 && bytes / pieces < min_piece;
+// The g a transfer of this case pays per extra piece, and the smallest piece it holds for.
+struct GapOfCase {
+  double gap_s = 0;
+  double min_piece_bytes = 0;
+};
+
+GapOfCase gap_of_case(const LinkDirection& link, AccuracyCase which) {
+  if (is_simultaneous(which) && link.simultaneous_gap_s > 0)
+    return {link.simultaneous_gap_s, link.simultaneous_gap_min_piece_bytes};
+  if (is_bidirectional(which) && link.bidirectional_gap_s > 0)
+    return {link.bidirectional_gap_s, link.bidirectional_gap_min_piece_bytes};
+  return {link.gap_s, link.gap_min_piece_bytes};
+}
+
+} // namespace
+
+double predict_transfer_seconds(const LinkDirection& link, double bytes, int pieces,
+                                AccuracyCase which) {
+  const double per_byte = is_bidirectional(which) && link.bidirectional_seconds_per_byte > 0
+                              ? link.bidirectional_seconds_per_byte
+                              : link.seconds_per_byte;
+  return link.latency_s + bytes * per_byte + gap_of_case(link, which).gap_s * (pieces - 1);
+}
+
+bool outside_gap_domain(const LinkDirection& link, double bytes, int pieces, AccuracyCase which) {
+  return pieces > 1 && bytes / pieces < gap_of_case(link, which).min_piece_bytes;
 }
 
 void split_by_mode(const LinkDirection& link, const std::vector<double>& gated_seconds,

@@ -19,8 +19,8 @@ enum class AccuracyCase : unsigned char {
   BidirectionalHostToDevice,
   BidirectionalDeviceToHost,
   // Both directions the same size in the same number of pieces, started together; each
-  // direction's time to its own end. The direction that ends later runs alone for a while, which
-  // the model does not describe; reported to show how far the simple model carries.
+  // direction's time to its own end. Predicted with the g measured that way (the pieces of the
+  // two directions go in lockstep on the H100), falling back to the busy-link g.
   SimultaneousHostToDevice,
   SimultaneousDeviceToHost,
 };
@@ -29,13 +29,15 @@ const char* case_name(AccuracyCase which); // "host_to_device", "bidirectional.d
 // Both directions busy: predicted with the bidirectional G, judged by the bidirectional target.
 bool is_bidirectional(AccuracyCase which);
 
-// L+o + k G + g (n-1); with `bidirectional` the G of Table II and the g measured with the other
-// direction busy, each falling back to its one-way value when the profile does not know it.
+// L+o + k G + g (n-1) for a transfer of `which` case: both directions busy take the G of Table
+// II, the busy-link case the g measured against one long copy the other way, the simultaneous
+// case the g measured with both directions in pieces; each falls back to the next more general
+// value (simultaneous g, busy-link g, one-way g) when the profile does not know it.
 double predict_transfer_seconds(const LinkDirection& link, double bytes, int pieces,
-                                bool bidirectional);
+                                AccuracyCase which);
 // Whether the pieces are smaller than the g used for them was measured to hold for
-// (LinkDirection::gap_min_piece_bytes and its bidirectional twin).
-bool outside_gap_domain(const LinkDirection& link, double bytes, int pieces, bool bidirectional);
+// (LinkDirection::gap_min_piece_bytes and its twins).
+bool outside_gap_domain(const LinkDirection& link, double bytes, int pieces, AccuracyCase which);
 
 struct AccuracyRow {
   AccuracyCase which = AccuracyCase::HostToDevice;

@@ -78,20 +78,24 @@ void print_measurements(const ProfileEstimate& estimate, std::ostream& out) {
   }
 }
 
+// "3.280 us (pieces >= 256 KiB)", or "?" for a gap not known.
+std::string describe_gap(double gap_s, double min_piece_bytes) {
+  if (gap_s <= 0)
+    return "?";
+  return format("%.3f us", gap_s * 1e6) +
+         (min_piece_bytes > 0 ? format(" (pieces >= %.0f KiB)", min_piece_bytes / 1024)
+                              : std::string());
+}
+
 void print_profile_summary(const HardwareProfile& p, std::ostream& out) {
   auto direction = [&out](const char* name, const LinkDirection& d) {
     out << "  " << name << ": L+o " << format("%.2f us", d.latency_s * 1e6) << ", G "
         << format("%.4g s/B", d.seconds_per_byte) << " ("
         << (d.seconds_per_byte > 0 ? format("%.2f GB/s", 1e-9 / d.seconds_per_byte) : "?")
-        << "), g " << format("%.3f us", d.gap_s * 1e6)
-        << (d.gap_min_piece_bytes > 0
-                ? format(" (pieces >= %.0f KiB)", d.gap_min_piece_bytes / 1024)
-                : std::string())
-        << ", bidirectional g "
-        << (d.bidirectional_gap_s > 0 ? format("%.3f us", d.bidirectional_gap_s * 1e6) : "?")
-        << (d.bidirectional_gap_min_piece_bytes > 0
-                ? format(" (pieces >= %.0f KiB)", d.bidirectional_gap_min_piece_bytes / 1024)
-                : std::string())
+        << "), g " << describe_gap(d.gap_s, d.gap_min_piece_bytes) << ", bidirectional g "
+        << describe_gap(d.bidirectional_gap_s, d.bidirectional_gap_min_piece_bytes)
+        << ", simultaneous g "
+        << describe_gap(d.simultaneous_gap_s, d.simultaneous_gap_min_piece_bytes)
         << ", bidirectional "
         << (d.bidirectional_seconds_per_byte > 0
                 ? format("%.2f GB/s", 1e-9 / d.bidirectional_seconds_per_byte)

@@ -12,8 +12,9 @@ namespace {
 
 constexpr const char* kSchema = "overlap.calibration-measurements";
 // Version 2 adds the bidirectional piece series, version 3 the mapped kernels per element width,
-// version 4 the mapped kernel moving bytes both ways; older records are read without them.
-constexpr int kVersion = 5;
+// version 4 the mapped kernel moving bytes both ways, version 5 the copy calls, version 6 the
+// simultaneous piece series; older records are read without them.
+constexpr int kVersion = 6;
 
 ordered_json series_to_json(const Series& series) {
   return ordered_json{{"x", series.x}, {"seconds", series.seconds}};
@@ -34,6 +35,8 @@ ordered_json direction_to_json(const DirectionMeasurements& d) {
                       {"bidirectional_sizes", series_to_json(d.bidirectional_sizes)},
                       {"bidirectional_piece_message_bytes", d.bidirectional_piece_message_bytes},
                       {"bidirectional_pieces", series_list_to_json(d.bidirectional_pieces)},
+                      {"simultaneous_piece_message_bytes", d.simultaneous_piece_message_bytes},
+                      {"simultaneous_pieces", series_list_to_json(d.simultaneous_pieces)},
                       {"pageable_sizes", series_to_json(d.pageable_sizes)},
                       {"with_mapped_sizes", series_to_json(d.with_mapped_sizes)}};
 }
@@ -48,25 +51,29 @@ Series series_from_json(const ordered_json& j) {
   return s;
 }
 
+// Piece series per message size, stored as two parallel lists that must agree in length.
+void piece_series_from_json(const ordered_json& j, const std::string& messages_key,
+                            const std::string& series_key, std::vector<double>* messages,
+                            std::vector<Series>* series) {
+  *messages = j.at(messages_key).get<std::vector<double>>();
+  for (const ordered_json& s : j.at(series_key))
+    series->push_back(series_from_json(s));
+  if (series->size() != messages->size())
+    throw std::runtime_error("'" + series_key + "' and '" + messages_key + "' differ in length");
+}
+
 DirectionMeasurements direction_from_json(const ordered_json& j, int version) {
   DirectionMeasurements d;
   d.one_byte_seconds = j.at("one_byte_seconds").get<std::vector<double>>();
   d.sizes = series_from_json(j.at("sizes"));
-  d.piece_message_bytes = j.at("piece_message_bytes").get<std::vector<double>>();
-  for (const ordered_json& s : j.at("pieces"))
-    d.pieces.push_back(series_from_json(s));
-  if (d.pieces.size() != d.piece_message_bytes.size())
-    throw std::runtime_error("'pieces' and 'piece_message_bytes' differ in length");
+  piece_series_from_json(j, "piece_message_bytes", "pieces", &d.piece_message_bytes, &d.pieces);
   d.bidirectional_sizes = series_from_json(j.at("bidirectional_sizes"));
-  if (version >= 2) {
-    d.bidirectional_piece_message_bytes =
-        j.at("bidirectional_piece_message_bytes").get<std::vector<double>>();
-    for (const ordered_json& s : j.at("bidirectional_pieces"))
-      d.bidirectional_pieces.push_back(series_from_json(s));
-    if (d.bidirectional_pieces.size() != d.bidirectional_piece_message_bytes.size())
-      throw std::runtime_error(
-          "'bidirectional_pieces' and 'bidirectional_piece_message_bytes' differ in length");
-  }
+  if (version >= 2)
+    piece_series_from_json(j, "bidirectional_piece_message_bytes", "bidirectional_pieces",
+                           &d.bidirectional_piece_message_bytes, &d.bidirectional_pieces);
+  if (version >= 6)
+    piece_series_from_json(j, "simultaneous_piece_message_bytes", "simultaneous_pieces",
+                           &d.simultaneous_piece_message_bytes, &d.simultaneous_pieces);
   d.pageable_sizes = series_from_json(j.at("pageable_sizes"));
   d.with_mapped_sizes = series_from_json(j.at("with_mapped_sizes"));
   return d;

@@ -30,6 +30,10 @@ struct DirectionMeasurements {
   // (record version 2; empty in version 1 records).
   std::vector<Series> bidirectional_pieces;
   std::vector<double> bidirectional_piece_message_bytes;
+  // Per message size, x = pieces, with the other direction copying as many bytes in as many
+  // pieces at the same time: the simultaneous g (record version 6; empty before).
+  std::vector<Series> simultaneous_pieces;
+  std::vector<double> simultaneous_piece_message_bytes;
   Series pageable_sizes;
   Series with_mapped_sizes; // while a kernel moves 4x as much mapped memory the other way
 };
@@ -70,7 +74,7 @@ struct CalibrationMeasurements {
   Series stream_rounds;                      // x = streams of a minimal streamed round: t_sc
   // Host time per cudaMemcpyAsync call, one value per repeat (record version 5; empty before).
   std::vector<double> copy_call_seconds;
-  std::vector<std::string> skipped;          // optional measurements that failed, and why
+  std::vector<std::string> skipped; // optional measurements that failed, and why
 };
 
 std::string measurements_to_json(const CalibrationMeasurements& measurements);

@@ -25,20 +25,37 @@ template <class T> std::vector<double> as_doubles(const std::vector<T>& values) 
   return std::vector<double>(values.begin(), values.end());
 }
 
-Status measure_series(const std::vector<double>& xs, int warmup, int repeats, const MeasureOne& one,
-                      Series* series) {
-  std::vector<std::vector<double>> samples(xs.size());
+// Two series measured together: each run times both (the two directions of one bidirectional
+// round).
+using MeasureTwo = std::function<Status(double x, double* first, double* second)>;
+
+Status measure_series_pair(const std::vector<double>& xs, int warmup, int repeats,
+                           const MeasureTwo& both, Series* first, Series* second) {
+  std::vector<std::vector<double>> samples[2] = {std::vector<std::vector<double>>(xs.size()),
+                                                 std::vector<std::vector<double>>(xs.size())};
   for (int pass = 0; pass < warmup + repeats; ++pass) {
     for (std::size_t i = 0; i < xs.size(); ++i) {
-      double seconds = 0;
-      OVERLAP_TRY(one(xs[i], &seconds));
-      if (pass >= warmup)
-        samples[i].push_back(seconds);
+      double seconds[2] = {0, 0};
+      OVERLAP_TRY(both(xs[i], &seconds[0], &seconds[1]));
+      if (pass < warmup)
+        continue;
+      samples[0][i].push_back(seconds[0]);
+      samples[1][i].push_back(seconds[1]);
     }
   }
-  for (std::size_t i = 0; i < xs.size(); ++i)
-    series->add(xs[i], std::move(samples[i]));
+  for (std::size_t i = 0; i < xs.size(); ++i) {
+    first->add(xs[i], std::move(samples[0][i]));
+    second->add(xs[i], std::move(samples[1][i]));
+  }
   return Status::success();
+}
+
+Status measure_series(const std::vector<double>& xs, int warmup, int repeats, const MeasureOne& one,
+                      Series* series) {
+  Series unused;
+  return measure_series_pair(
+      xs, warmup, repeats, [&](double x, double* seconds, double*) { return one(x, seconds); },
+      series, &unused);
 }
 
 // Leaves `samples` alone unless every run succeeds.
@@ -154,7 +171,7 @@ LinkBenchLimits limits_for(const CalibrationPlan& plan, const AccuracyPlan* accu
 Status measure_link(LinkBench& bench, const CalibrationPlan& plan, const Progress& progress,
                     CalibrationMeasurements* m) {
   const int steps_per_direction = 6;
-  Steps steps(progress, 2 * steps_per_direction + 10, &m->skipped);
+  Steps steps(progress, 2 * steps_per_direction + 11, &m->skipped);
   const TransferDirection directions[] = {TransferDirection::HostToDevice,
                                           TransferDirection::DeviceToHost};
   const std::string repeats = " x " + std::to_string(plan.repeats) + " repeats";
@@ -320,6 +337,34 @@ Status measure_link(LinkBench& bench, const CalibrationPlan& plan, const Progres
           return Status::success();
         }));
   }
+  OVERLAP_TRY(steps.optional(
+      "simultaneous g (both directions in as many pieces at once): n = " +
+          std::to_string(plan.piece_counts.front()) + ".." +
+          std::to_string(plan.piece_counts.back()) + " pieces of " +
+          std::to_string(plan.piece_message_bytes.size()) + " sizes" + repeats,
+      [&] {
+        // Filled only when every size succeeded, so a skipped step leaves no partial series.
+        std::vector<Series> to_device;
+        std::vector<Series> to_host;
+        for (std::size_t message : plan.piece_message_bytes) {
+          Series in;
+          Series out;
+          OVERLAP_TRY(measure_series_pair(
+              as_doubles(plan.piece_counts), plan.warmup, plan.repeats,
+              [&](double n, double* in_seconds, double* out_seconds) {
+                return bench.bidirectional(message, static_cast<int>(n), true, in_seconds,
+                                           out_seconds);
+              },
+              &in, &out));
+          to_device.push_back(std::move(in));
+          to_host.push_back(std::move(out));
+        }
+        m->host_to_device.simultaneous_pieces = std::move(to_device);
+        m->device_to_host.simultaneous_pieces = std::move(to_host);
+        m->host_to_device.simultaneous_piece_message_bytes = as_doubles(plan.piece_message_bytes);
+        m->device_to_host.simultaneous_piece_message_bytes = as_doubles(plan.piece_message_bytes);
+        return Status::success();
+      }));
   OVERLAP_TRY(steps.optional(
       "kernel launch overhead: " + std::to_string(plan.launch_count) + " empty kernels" + repeats,
       [&] {

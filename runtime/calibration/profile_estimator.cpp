@@ -344,6 +344,14 @@ public:
     }
     if (modes.detected)
       two_rates(name, modes, link);
+    const GapEstimate simultaneous =
+        gap(name + ".simultaneous_gap_s",
+            "g over piece counts with the other direction cutting as many bytes into as many "
+            "pieces at once",
+            d.simultaneous_pieces, d.simultaneous_piece_message_bytes,
+            thresholds_.bidirectional_piece_fit, false, "simultaneous_gap_min_piece_bytes");
+    link->simultaneous_gap_s = simultaneous.gap_s;
+    link->simultaneous_gap_min_piece_bytes = simultaneous.min_piece_bytes;
     link->pageable_seconds_per_byte = std::max(
         0.0, fitted_slope(name + ".pageable_seconds_per_byte", "pageable G over sizes", "s/B",
                           d.pageable_sizes, fit_line, thresholds_.pageable_fit, false));
@@ -511,7 +519,8 @@ public:
   // the fit over all pieces is the problem.
   GapEstimate gap(const std::string& quantity, const std::string& description,
                   const std::vector<Series>& piece_series, const std::vector<double>& messages,
-                  const FitRequirement& requirement, bool required) {
+                  const FitRequirement& requirement, bool required,
+                  const char* domain_field = "gap_min_piece_bytes") {
     const std::string what = quantity + " (" + description + ")";
     const std::vector<double> floors = piece_floors(piece_series, messages);
 
@@ -551,7 +560,7 @@ public:
       record_fit(quantity + ".all_pieces", "s", unrestricted.fit, unrestricted.repeat_slopes);
       estimate_.profile.notes += gap_domain_note(
           quantity, "one g fits", "it misses", floor, chosen.stored.max_relative_residual,
-          unrestricted.stored.max_relative_residual, requirement, "gap_min_piece_bytes");
+          unrestricted.stored.max_relative_residual, requirement, domain_field);
     }
     FitReport report{quantity, chosen.stored, floor > 0 ? std::string() : unrestricted_problem};
     if (!report.problem.empty())

@@ -48,6 +48,9 @@ struct ProfileEstimate {
 //    stored as bidirectional_gap_min_piece_bytes. The paper's estimator over the single copies
 //    alone is recorded as <direction>.bidirectional_seconds_per_byte.single_copies. Records
 //    without busy piece series: G as below over the single copies, g unknown.
+//  - simultaneous g (both directions cut into as many pieces at once): as g, over the
+//    simultaneous piece series, judged like the bidirectional g; records before version 6 have
+//    none and leave it unknown.
 //  - with-mapped G (and the bidirectional G of old records): as G, with the same L+o.
 //  - when the bidirectional copies ran at two rates (two_rate_link.h), G and g are fitted on the
 //    fast repeats, judged there, and the slow rate and its share are stored beside them.

@@ -64,7 +64,9 @@ json link_to_json(const LinkDirection& link) {
       {"gap_min_piece_bytes", parameter(link.gap_min_piece_bytes)},
       {"bidirectional_gap_min_piece_bytes", parameter(link.bidirectional_gap_min_piece_bytes)},
       {"bidirectional_slow_seconds_per_byte", parameter(link.bidirectional_slow_seconds_per_byte)},
-      {"bidirectional_slow_share", parameter(link.bidirectional_slow_share)}};
+      {"bidirectional_slow_share", parameter(link.bidirectional_slow_share)},
+      {"simultaneous_gap_s", parameter(link.simultaneous_gap_s)},
+      {"simultaneous_gap_min_piece_bytes", parameter(link.simultaneous_gap_min_piece_bytes)}};
 }
 
 nlohmann::ordered_json mapped_width_to_json(const MappedWidthCost& cost) {
@@ -204,7 +206,8 @@ public:
                       "pageable_seconds_per_byte", "with_mapped_seconds_per_byte",
                       "bidirectional_gap_s", "gap_min_piece_bytes",
                       "bidirectional_gap_min_piece_bytes", "bidirectional_slow_seconds_per_byte",
-                      "bidirectional_slow_share"}) &&
+                      "bidirectional_slow_share", "simultaneous_gap_s",
+                      "simultaneous_gap_min_piece_bytes"}) &&
            parameter(*o, p, "latency_s", &out->latency_s) &&
            parameter(*o, p, "seconds_per_byte", &out->seconds_per_byte) &&
            parameter(*o, p, "gap_s", &out->gap_s) &&
@@ -218,7 +221,10 @@ public:
                               &out->bidirectional_gap_min_piece_bytes) &&
            since_version(3, *o, p, "bidirectional_slow_seconds_per_byte",
                          &out->bidirectional_slow_seconds_per_byte) &&
-           since_version(3, *o, p, "bidirectional_slow_share", &out->bidirectional_slow_share);
+           since_version(3, *o, p, "bidirectional_slow_share", &out->bidirectional_slow_share) &&
+           optional_since_version(3, *o, p, "simultaneous_gap_s", &out->simultaneous_gap_s) &&
+           optional_since_version(3, *o, p, "simultaneous_gap_min_piece_bytes",
+                                  &out->simultaneous_gap_min_piece_bytes);
   }
 
   // A parameter schema `version` added: required from that version on, 0 in older files.
@@ -578,10 +584,16 @@ ProfileError check_profile(const HardwareProfile& profile, const std::string& or
        profile.host_to_device.bidirectional_slow_seconds_per_byte},
       {"link.host_to_device.bidirectional_slow_share",
        profile.host_to_device.bidirectional_slow_share},
+      {"link.host_to_device.simultaneous_gap_s", profile.host_to_device.simultaneous_gap_s},
+      {"link.host_to_device.simultaneous_gap_min_piece_bytes",
+       profile.host_to_device.simultaneous_gap_min_piece_bytes},
       {"link.device_to_host.bidirectional_slow_seconds_per_byte",
        profile.device_to_host.bidirectional_slow_seconds_per_byte},
       {"link.device_to_host.bidirectional_slow_share",
        profile.device_to_host.bidirectional_slow_share},
+      {"link.device_to_host.simultaneous_gap_s", profile.device_to_host.simultaneous_gap_s},
+      {"link.device_to_host.simultaneous_gap_min_piece_bytes",
+       profile.device_to_host.simultaneous_gap_min_piece_bytes},
       {"mapped.read_seconds_per_byte", profile.mapped_read_seconds_per_byte},
       {"mapped.write_seconds_per_byte", profile.mapped_write_seconds_per_byte},
       {"mapped.both_ways_seconds_per_byte", profile.mapped_both_ways_seconds_per_byte},

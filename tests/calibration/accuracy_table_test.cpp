@@ -49,11 +49,11 @@ AccuracyReport report_with_errors() {
 TEST(PredictTransfer, IsLogGpOfPaper001) {
   const LinkDirection link = test::titan_host_to_device();
   const double k = 64 * test::kMiB;
-  EXPECT_DOUBLE_EQ(predict_transfer_seconds(link, k, 1, false),
+  EXPECT_DOUBLE_EQ(predict_transfer_seconds(link, k, 1, AccuracyCase::HostToDevice),
                    link.latency_s + k * link.seconds_per_byte);
-  EXPECT_DOUBLE_EQ(predict_transfer_seconds(link, k, 8, false),
+  EXPECT_DOUBLE_EQ(predict_transfer_seconds(link, k, 8, AccuracyCase::HostToDevice),
                    link.latency_s + k * link.seconds_per_byte + 7 * link.gap_s);
-  EXPECT_DOUBLE_EQ(predict_transfer_seconds(link, k, 8, true),
+  EXPECT_DOUBLE_EQ(predict_transfer_seconds(link, k, 8, AccuracyCase::BidirectionalHostToDevice),
                    link.latency_s + k * link.bidirectional_seconds_per_byte +
                        7 * link.bidirectional_gap_s);
 }
@@ -69,28 +69,59 @@ TEST(AccuracyCases, BothDirectionsBusyUseTheBidirectionalTarget) {
 TEST(PredictTransfer, BidirectionalUsesTheGapMeasuredWithTheOtherDirectionBusy) {
   const LinkDirection link = test::titan_device_to_host();
   const double k = 64 * test::kMiB;
-  EXPECT_DOUBLE_EQ(predict_transfer_seconds(link, k, 8, true),
+  EXPECT_DOUBLE_EQ(predict_transfer_seconds(link, k, 8, AccuracyCase::BidirectionalHostToDevice),
                    link.latency_s + k * link.bidirectional_seconds_per_byte +
                        7 * link.bidirectional_gap_s);
   LinkDirection unknown = link;
   unknown.bidirectional_gap_s = 0;
-  EXPECT_DOUBLE_EQ(predict_transfer_seconds(unknown, k, 8, true),
+  EXPECT_DOUBLE_EQ(predict_transfer_seconds(unknown, k, 8, AccuracyCase::BidirectionalHostToDevice),
                    link.latency_s + k * link.bidirectional_seconds_per_byte + 7 * link.gap_s);
+}
+
+TEST(PredictTransfer, SimultaneousPiecesUseTheGapMeasuredThatWay) {
+  LinkDirection link = test::titan_device_to_host();
+  link.simultaneous_gap_s = 0;
+  const double k = 64 * test::kMiB;
+  const double busy = predict_transfer_seconds(link, k, 8, AccuracyCase::BidirectionalDeviceToHost);
+  EXPECT_DOUBLE_EQ(predict_transfer_seconds(link, k, 8, AccuracyCase::SimultaneousDeviceToHost),
+                   busy)
+      << "without a simultaneous g the busy-link g stands in";
+  link.simultaneous_gap_s = link.bidirectional_gap_s / 2;
+  EXPECT_DOUBLE_EQ(predict_transfer_seconds(link, k, 8, AccuracyCase::SimultaneousDeviceToHost),
+                   link.latency_s + k * link.bidirectional_seconds_per_byte +
+                       7 * link.simultaneous_gap_s);
+  EXPECT_DOUBLE_EQ(predict_transfer_seconds(link, k, 8, AccuracyCase::BidirectionalDeviceToHost),
+                   busy)
+      << "the busy-link case keeps its own g";
+}
+
+TEST(GapDomain, SimultaneousPiecesHaveTheirOwnDomain) {
+  LinkDirection link = test::titan_device_to_host();
+  link.bidirectional_gap_min_piece_bytes = 1024 * 1024;
+  link.simultaneous_gap_s = 4e-6;
+  link.simultaneous_gap_min_piece_bytes = 256 * 1024;
+  const double k = 16 * test::kMiB;
+  EXPECT_FALSE(outside_gap_domain(link, k, 64, AccuracyCase::SimultaneousDeviceToHost));
+  EXPECT_TRUE(outside_gap_domain(link, k, 64, AccuracyCase::BidirectionalDeviceToHost));
+  EXPECT_TRUE(outside_gap_domain(link, k, 128, AccuracyCase::SimultaneousHostToDevice));
 }
 
 TEST(GapDomain, PiecesBelowTheMeasuredDomainAreOutside) {
   LinkDirection link = test::titan_device_to_host();
   link.gap_min_piece_bytes = 256 * 1024;
   const double k = 16 * test::kMiB;
-  EXPECT_FALSE(outside_gap_domain(link, k, 64, false)) << "256 KiB pieces are inside";
-  EXPECT_TRUE(outside_gap_domain(link, k, 128, false));
-  EXPECT_FALSE(outside_gap_domain(link, 64 * 1024, 1, false)) << "one piece pays no g";
-  EXPECT_FALSE(outside_gap_domain(link, k, 256, true))
+  EXPECT_FALSE(outside_gap_domain(link, k, 64, AccuracyCase::HostToDevice))
+      << "256 KiB pieces are inside";
+  EXPECT_TRUE(outside_gap_domain(link, k, 128, AccuracyCase::HostToDevice));
+  EXPECT_FALSE(outside_gap_domain(link, 64 * 1024, 1, AccuracyCase::HostToDevice))
+      << "one piece pays no g";
+  EXPECT_FALSE(outside_gap_domain(link, k, 256, AccuracyCase::BidirectionalHostToDevice))
       << "the bidirectional g has its own domain (here: every size)";
   link.bidirectional_gap_min_piece_bytes = 1024 * 1024;
-  EXPECT_TRUE(outside_gap_domain(link, k, 32, true));
+  EXPECT_TRUE(outside_gap_domain(link, k, 32, AccuracyCase::BidirectionalHostToDevice));
   link.bidirectional_gap_s = 0;
-  EXPECT_TRUE(outside_gap_domain(link, k, 128, true)) << "falls back to g and its domain";
+  EXPECT_TRUE(outside_gap_domain(link, k, 128, AccuracyCase::BidirectionalHostToDevice))
+      << "falls back to g and its domain";
 }
 
 TEST(AccuracySummary, CountsPointsOutsideTheDomainApart) {
@@ -116,8 +147,8 @@ TEST(AccuracySummary, CountsPointsOutsideTheDomainApart) {
 TEST(PredictTransfer, BidirectionalFallsBackToOneWayG) {
   LinkDirection link = test::titan_host_to_device();
   link.bidirectional_seconds_per_byte = 0;
-  EXPECT_DOUBLE_EQ(predict_transfer_seconds(link, 1e6, 1, true),
-                   predict_transfer_seconds(link, 1e6, 1, false));
+  EXPECT_DOUBLE_EQ(predict_transfer_seconds(link, 1e6, 1, AccuracyCase::BidirectionalHostToDevice),
+                   predict_transfer_seconds(link, 1e6, 1, AccuracyCase::HostToDevice));
 }
 
 TEST(AccuracySummary, FindsTheWorstPointPerCase) {
@@ -203,7 +234,7 @@ AccuracyRow busy_row(const LinkDirection& link, const std::vector<double>& repea
   r.which = AccuracyCase::BidirectionalHostToDevice;
   r.bytes = 16 * test::kMiB;
   r.pieces = 4;
-  r.predicted_s = predict_transfer_seconds(link, r.bytes, r.pieces, true);
+  r.predicted_s = predict_transfer_seconds(link, r.bytes, r.pieces, r.which);
   r.measured = summarize(repeats);
   split_by_mode(link, repeats, &r);
   return r;

@@ -6,6 +6,7 @@
 
 #include <iterator>
 #include <string>
+#include <vector>
 
 namespace overlap::calibration {
 namespace {
@@ -37,6 +38,11 @@ TEST(CalibrationMeasurements, RoundTripsThroughJson) {
               original.host_to_device.bidirectional_pieces[0]);
   EXPECT_EQ(read.host_to_device.bidirectional_piece_message_bytes,
             original.host_to_device.bidirectional_piece_message_bytes);
+  ASSERT_EQ(read.device_to_host.simultaneous_pieces.size(), 2u);
+  expect_same(read.device_to_host.simultaneous_pieces[1],
+              original.device_to_host.simultaneous_pieces[1]);
+  EXPECT_EQ(read.device_to_host.simultaneous_piece_message_bytes,
+            original.device_to_host.simultaneous_piece_message_bytes);
   expect_same(read.device_to_host.with_mapped_sizes, original.device_to_host.with_mapped_sizes);
   expect_same(read.mapped_write_sizes, original.mapped_write_sizes);
   ASSERT_EQ(read.mapped_by_width.size(), 5u);
@@ -77,22 +83,34 @@ TEST(CalibrationMeasurements, ReadsVersion1RecordsWithoutBidirectionalPieces) {
   EXPECT_NE(error.find("bidirectional_piece"), std::string::npos) << error;
 }
 
-// The top-level series each record version added after version 2.
+// The series each record version added after version 2: top-level, or in each direction.
 struct AddedSeries {
   int version;
-  const char* field;
+  std::vector<const char*> fields;
+  bool per_direction = false;
 };
-constexpr AddedSeries kAddedSeries[] = {
-    {3, "mapped_by_width"}, {4, "mapped_both_ways_sizes"}, {5, "copy_call_seconds"}};
+const AddedSeries kAddedSeries[] = {
+    {3, {"mapped_by_width"}},
+    {4, {"mapped_both_ways_sizes"}},
+    {5, {"copy_call_seconds"}},
+    {6, {"simultaneous_piece_message_bytes", "simultaneous_pieces"}, true}};
 
 // A synthetic record as a writer of `version` wrote it: without the series later versions added.
 nlohmann::json record_of_version(int version, test::BoundedNoise& noise) {
   nlohmann::json j =
       nlohmann::json::parse(measurements_to_json(test::synthetic_measurements(2, noise)));
   j["schema_version"] = version;
-  for (const AddedSeries& added : kAddedSeries)
-    if (added.version > version)
-      j.erase(added.field);
+  for (const AddedSeries& added : kAddedSeries) {
+    if (added.version <= version)
+      continue;
+    for (const char* field : added.fields) {
+      if (!added.per_direction)
+        j.erase(field);
+      for (const char* direction : {"host_to_device", "device_to_host"})
+        if (added.per_direction)
+          j[direction].erase(field);
+    }
+  }
   return j;
 }
 
@@ -113,7 +131,9 @@ TEST(CalibrationMeasurements, WritesTheLatestVersion) {
       nlohmann::json::parse(measurements_to_json(test::synthetic_measurements(2, noise)));
   EXPECT_EQ(j["schema_version"], std::size(kAddedSeries) + 2);
   for (const AddedSeries& added : kAddedSeries)
-    EXPECT_TRUE(j.contains(added.field)) << added.field;
+    for (const char* field : added.fields)
+      EXPECT_TRUE(added.per_direction ? j["device_to_host"].contains(field) : j.contains(field))
+          << field;
 }
 
 // Version 2 records (bench/results/h100-pcie5-2026-11-21-run2.raw.json) have no mapped kernels
@@ -162,6 +182,31 @@ TEST(CalibrationMeasurements, ReadsVersion4RecordsWithoutCopyCalls) {
   EXPECT_TRUE(m.copy_call_seconds.empty());
   EXPECT_FALSE(m.mapped_both_ways_sizes.empty()) << "version 4's own series are read";
   expect_next_version_requires(j, "copy_call_seconds");
+}
+
+// Version 5 records (session 4's H100 runs 6 and 7) did not time both directions cut into
+// pieces at once; version 6 requires those series in each direction.
+TEST(CalibrationMeasurements, ReadsVersion5RecordsWithoutSimultaneousPieces) {
+  test::BoundedNoise noise(0.01);
+  SCOPED_TRACE(noise.trace());
+  const nlohmann::json j = record_of_version(5, noise);
+  CalibrationMeasurements m;
+  ASSERT_EQ(measurements_from_json(j.dump(), "run6.json", &m), "");
+  EXPECT_TRUE(m.device_to_host.simultaneous_pieces.empty());
+  EXPECT_FALSE(m.copy_call_seconds.empty()) << "version 5's own series are read";
+  expect_next_version_requires(j, "simultaneous_piece");
+}
+
+TEST(CalibrationMeasurements, SimultaneousPieceListsMustAgree) {
+  test::BoundedNoise noise(0.01);
+  SCOPED_TRACE(noise.trace());
+  nlohmann::json j =
+      nlohmann::json::parse(measurements_to_json(test::synthetic_measurements(2, noise)));
+  j["host_to_device"]["simultaneous_piece_message_bytes"].push_back(1024.0);
+  CalibrationMeasurements m;
+  const std::string error = measurements_from_json(j.dump(), "bad.json", &m);
+  EXPECT_EQ(error, "bad.json: 'simultaneous_pieces' and 'simultaneous_piece_message_bytes' differ "
+                   "in length");
 }
 
 TEST(CalibrationMeasurements, RefusesOtherDocuments) {

@@ -86,6 +86,8 @@ TEST(EstimateProfile, RecoversTheParametersOfASyntheticLink) {
     EXPECT_NEAR(got.bidirectional_gap_s, e.bidirectional_gap_s, e.bidirectional_gap_s * 0.05);
     EXPECT_EQ(got.gap_min_piece_bytes, 0.0) << "one g fits every piece";
     EXPECT_EQ(got.bidirectional_gap_min_piece_bytes, 0.0);
+    EXPECT_NEAR(got.simultaneous_gap_s, e.simultaneous_gap_s, e.simultaneous_gap_s * 0.05);
+    EXPECT_EQ(got.simultaneous_gap_min_piece_bytes, 0.0);
   }
   EXPECT_NEAR(p.mapped_read_seconds_per_byte, 4e-11, 4e-11 * 0.002);
   EXPECT_NEAR(p.mapped_write_seconds_per_byte, 3e-11, 3e-11 * 0.002);
@@ -205,6 +207,51 @@ TEST(EstimateProfile, FitsTheBidirectionalGapApartFromG) {
   EXPECT_EQ(estimate.profile.host_to_device.bidirectional_gap_s, 0.0)
       << "not measured: not known, and no problem";
   EXPECT_NE(find(estimate.profile, "device_to_host.bidirectional_gap_s"), nullptr);
+}
+
+// With both directions cut into pieces at once, the H100's pieces go in lockstep: a third g,
+// fitted like g on its own series; records without those series leave it unknown.
+TEST(EstimateProfile, FitsTheSimultaneousGapApartFromTheBusyLinkGap) {
+  BoundedNoise noise(0.0001);
+  SCOPED_TRACE(noise.trace());
+  CalibrationMeasurements m = test::synthetic_measurements(5, noise);
+  m.host_to_device.simultaneous_pieces.clear();
+  m.host_to_device.simultaneous_piece_message_bytes.clear();
+  const ProfileEstimate estimate = estimate_profile(m);
+  EXPECT_TRUE(estimate.acceptable()) << estimate.problems.front();
+  const LinkDirection expected = test::titan_device_to_host();
+  EXPECT_NEAR(estimate.profile.device_to_host.simultaneous_gap_s, expected.simultaneous_gap_s,
+              expected.simultaneous_gap_s * 0.05);
+  EXPECT_NEAR(estimate.profile.device_to_host.bidirectional_gap_s, expected.bidirectional_gap_s,
+              expected.bidirectional_gap_s * 0.05)
+      << "the busy-link g keeps its own series";
+  EXPECT_EQ(estimate.profile.host_to_device.simultaneous_gap_s, 0.0)
+      << "not measured: not known, and no problem";
+  EXPECT_NE(find(estimate.profile, "device_to_host.simultaneous_gap_s"), nullptr);
+}
+
+// Small pieces that pay a different gap give the simultaneous g a domain of its own, named in the
+// notes by its profile field.
+TEST(EstimateProfile, SimultaneousGapGetsADomainWhenSmallPiecesMiss) {
+  BoundedNoise noise(0.0001);
+  SCOPED_TRACE(noise.trace());
+  CalibrationMeasurements m = test::synthetic_measurements(5, noise);
+  // Pieces under 256 KiB cost 3 us more each.
+  for (std::size_t s = 0; s < m.device_to_host.simultaneous_pieces.size(); ++s) {
+    Series& series = m.device_to_host.simultaneous_pieces[s];
+    const double message = m.device_to_host.simultaneous_piece_message_bytes[s];
+    for (std::size_t i = 0; i < series.x.size(); ++i)
+      if (message / series.x[i] < 256 * 1024)
+        for (double& t : series.seconds[i])
+          t += series.x[i] * 3e-6;
+  }
+  const ProfileEstimate estimate = estimate_profile(m);
+  EXPECT_TRUE(estimate.acceptable()) << estimate.problems.front();
+  EXPECT_EQ(estimate.profile.device_to_host.simultaneous_gap_min_piece_bytes, 256 * 1024);
+  const double expected = test::titan_device_to_host().simultaneous_gap_s;
+  EXPECT_NEAR(estimate.profile.device_to_host.simultaneous_gap_s, expected, expected * 0.05);
+  EXPECT_NE(estimate.profile.notes.find("simultaneous_gap_min_piece_bytes"), std::string::npos)
+      << estimate.profile.notes;
 }
 
 TEST(EstimateProfile, BidirectionalGapUsesTheBidirectionalRequirement) {

@@ -8,6 +8,7 @@
 #include <fstream>
 #include <functional>
 #include <string>
+#include <vector>
 
 namespace overlap {
 namespace {
@@ -33,6 +34,10 @@ HardwareProfile full_profile() {
                       1.7e-6, 262144,  1.9e5,  1.8e-11, 0.35};
   p.device_to_host = {2.1e-6, 2.2e-11, 2.3e-6, 2.4e-11, 2.5e-10, 2.6e-11,
                       2.7e-6, 524288,  2.9e5,  2.8e-11, 0.45};
+  p.host_to_device.simultaneous_gap_s = 1.95e-6;
+  p.host_to_device.simultaneous_gap_min_piece_bytes = 131072;
+  p.device_to_host.simultaneous_gap_s = 2.95e-6;
+  p.device_to_host.simultaneous_gap_min_piece_bytes = 65536;
   p.mapped_read_seconds_per_byte = 3.1e-11;
   p.mapped_write_seconds_per_byte = 3.2e-11;
   p.mapped_by_width = {{1, 5.1e-11, 5.2e-11},
@@ -74,6 +79,8 @@ void expect_same_link(const LinkDirection& a, const LinkDirection& b) {
   EXPECT_EQ(a.bidirectional_gap_min_piece_bytes, b.bidirectional_gap_min_piece_bytes);
   EXPECT_EQ(a.bidirectional_slow_seconds_per_byte, b.bidirectional_slow_seconds_per_byte);
   EXPECT_EQ(a.bidirectional_slow_share, b.bidirectional_slow_share);
+  EXPECT_EQ(a.simultaneous_gap_s, b.simultaneous_gap_s);
+  EXPECT_EQ(a.simultaneous_gap_min_piece_bytes, b.simultaneous_gap_min_piece_bytes);
 }
 
 void expect_same(const HardwareProfile& a, const HardwareProfile& b) {
@@ -197,6 +204,8 @@ void make_version_2(nlohmann::json& j) {
   for (const char* d : {"host_to_device", "device_to_host"}) {
     j["link"][d].erase("bidirectional_slow_seconds_per_byte");
     j["link"][d].erase("bidirectional_slow_share");
+    j["link"][d].erase("simultaneous_gap_s");
+    j["link"][d].erase("simultaneous_gap_min_piece_bytes");
   }
 }
 
@@ -246,67 +255,104 @@ TEST(ProfileJson, Version3RequiresItsFields) {
 // them): absent or null reads as "not known"; a wrong type or a negative value is named; older
 // versions must not carry them.
 struct LateVersion3Field {
-  const char* object;
+  std::vector<std::string> object; // the path to the object holding it
   const char* key;
-  double HardwareProfile::* member;
+  double& (*member)(HardwareProfile&);
   const char* neighbour; // a field of the same object, still read when this one is absent
 };
+
+nlohmann::json& object_at(nlohmann::json& j, const std::vector<std::string>& path) {
+  nlohmann::json* at = &j;
+  for (const std::string& key : path)
+    at = &(*at)[key];
+  return *at;
+}
+
+std::string dotted(const std::vector<std::string>& path, const std::string& key) {
+  std::string out;
+  for (const std::string& part : path)
+    out += part + ".";
+  return out + key;
+}
 
 class ProfileJsonLateField : public ::testing::TestWithParam<LateVersion3Field> {};
 
 TEST_P(ProfileJsonLateField, IsAnOptionalVersion3Field) {
   const LateVersion3Field f = GetParam();
-  const std::string field = std::string(f.object) + "." + f.key;
-  const double full_value = full_profile().*f.member;
+  const std::string field = dotted(f.object, f.key);
+  HardwareProfile full = full_profile();
+  const double full_value = f.member(full);
   ASSERT_GT(full_value, 0);
   HardwareProfile p;
-  ASSERT_TRUE(profile_from_json(edited([&](nlohmann::json& j) { j[f.object].erase(f.key); }),
-                                "run3.json", &p)
-                  .ok());
-  EXPECT_EQ(p.*f.member, 0);
-  EXPECT_FALSE(profile_from_json(edited([&](nlohmann::json& j) { j[f.object].erase(f.neighbour); }),
-                                 "x.json", &p)
+  ASSERT_TRUE(
+      profile_from_json(edited([&](nlohmann::json& j) { object_at(j, f.object).erase(f.key); }),
+                        "run3.json", &p)
+          .ok());
+  EXPECT_EQ(f.member(p), 0);
+  EXPECT_FALSE(profile_from_json(
+                   edited([&](nlohmann::json& j) { object_at(j, f.object).erase(f.neighbour); }),
+                   "x.json", &p)
                    .ok())
       << "the neighbour " << f.neighbour << " stays required";
-  p.*f.member = 1;
-  ASSERT_TRUE(profile_from_json(edited([&](nlohmann::json& j) { j[f.object][f.key] = nullptr; }),
-                                "null.json", &p)
-                  .ok());
-  EXPECT_EQ(p.*f.member, 0);
+  f.member(p) = 1;
+  ASSERT_TRUE(
+      profile_from_json(edited([&](nlohmann::json& j) { object_at(j, f.object)[f.key] = nullptr; }),
+                        "null.json", &p)
+          .ok());
+  EXPECT_EQ(f.member(p), 0);
 
-  const ProfileError text = parse(edited([&](nlohmann::json& j) { j[f.object][f.key] = "slow"; }));
+  const ProfileError text =
+      parse(edited([&](nlohmann::json& j) { object_at(j, f.object)[f.key] = "slow"; }));
   EXPECT_EQ(text.field, field);
   EXPECT_EQ(text.reason, "expected a number or null, found a string");
   EXPECT_EQ(text.message(),
             "/some/dir/gpu.json: field '" + field + "': expected a number or null, found a string");
   const ProfileError negative =
-      parse(edited([&](nlohmann::json& j) { j[f.object][f.key] = -2e-11; }));
+      parse(edited([&](nlohmann::json& j) { object_at(j, f.object)[f.key] = -2e-11; }));
   EXPECT_EQ(negative.field, field);
   EXPECT_NE(negative.reason.find("non-negative"), std::string::npos) << negative.message();
   const ProfileError older = parse(edited([&](nlohmann::json& j) {
     make_version_2(j);
-    j[f.object][f.key] = 2.4e-11;
+    object_at(j, f.object)[f.key] = 2.4e-11;
   }));
   EXPECT_EQ(older.field, field);
   EXPECT_NE(older.reason.find("added in version 3"), std::string::npos) << older.message();
 
-  const nlohmann::json written = nlohmann::json::parse(profile_to_json(full_profile()));
-  EXPECT_EQ(written[f.object][f.key], full_value);
+  nlohmann::json written = nlohmann::json::parse(profile_to_json(full_profile()));
+  EXPECT_EQ(object_at(written, f.object)[f.key], full_value);
   HardwareProfile unknown = full_profile();
-  unknown.*f.member = 0;
-  EXPECT_TRUE(nlohmann::json::parse(profile_to_json(unknown))[f.object][f.key].is_null());
+  f.member(unknown) = 0;
+  nlohmann::json unknown_written = nlohmann::json::parse(profile_to_json(unknown));
+  EXPECT_TRUE(object_at(unknown_written, f.object)[f.key].is_null());
   HardwareProfile invalid = full_profile();
-  invalid.*f.member = -1e-11;
+  f.member(invalid) = -1e-11;
   EXPECT_EQ(check_profile(invalid, "x.json").field, field);
 }
 
 INSTANTIATE_TEST_SUITE_P(
     Schema3, ProfileJsonLateField,
-    ::testing::Values(LateVersion3Field{"mapped", "both_ways_seconds_per_byte",
-                                        &HardwareProfile::mapped_both_ways_seconds_per_byte,
+    ::testing::Values(LateVersion3Field{{"mapped"},
+                                        "both_ways_seconds_per_byte",
+                                        [](HardwareProfile& p) -> double& {
+                                          return p.mapped_both_ways_seconds_per_byte;
+                                        },
                                         "write_seconds_per_byte"},
-                      LateVersion3Field{"overheads", "copy_call_s", &HardwareProfile::copy_call_s,
-                                        "stream_overhead_s"}),
+                      LateVersion3Field{{"overheads"},
+                                        "copy_call_s",
+                                        [](HardwareProfile& p) -> double& { return p.copy_call_s; },
+                                        "stream_overhead_s"},
+                      LateVersion3Field{{"link", "host_to_device"},
+                                        "simultaneous_gap_s",
+                                        [](HardwareProfile& p) -> double& {
+                                          return p.host_to_device.simultaneous_gap_s;
+                                        },
+                                        "gap_s"},
+                      LateVersion3Field{{"link", "device_to_host"},
+                                        "simultaneous_gap_min_piece_bytes",
+                                        [](HardwareProfile& p) -> double& {
+                                          return p.device_to_host.simultaneous_gap_min_piece_bytes;
+                                        },
+                                        "bidirectional_seconds_per_byte"}),
     [](const ::testing::TestParamInfo<LateVersion3Field>& info) {
       return std::string(info.param.key);
     });

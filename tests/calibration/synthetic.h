@@ -55,6 +55,7 @@ inline LinkDirection titan_host_to_device() {
   link.pageable_seconds_per_byte = 2.0e-10;
   link.with_mapped_seconds_per_byte = 1.193386e-10;
   link.bidirectional_gap_s = 3.2e-6; // not in Table I: chosen to differ from g
+  link.simultaneous_gap_s = 3.7e-6;  // nor this: above the busy-link g, as on the H100
   return link;
 }
 
@@ -68,6 +69,7 @@ inline LinkDirection titan_device_to_host() {
   link.pageable_seconds_per_byte = 2.5e-10;
   link.with_mapped_seconds_per_byte = 1.480396e-10;
   link.bidirectional_gap_s = 5.1e-6; // not in Table I: chosen to differ from g
+  link.simultaneous_gap_s = 4.1e-6;  // nor this: between g and the busy-link g, as on the H100
   return link;
 }
 
@@ -102,6 +104,13 @@ inline DirectionMeasurements synthetic_direction(const LinkDirection& link, int 
                           repeats, noise));
     d.bidirectional_pieces.push_back(busy);
     d.bidirectional_piece_message_bytes.push_back(k);
+    Series both;
+    for (int n = 1; n <= 256; n *= 2)
+      both.add(n, samples(link.latency_s + k * link.bidirectional_seconds_per_byte +
+                              link.simultaneous_gap_s * (n - 1),
+                          repeats, noise));
+    d.simultaneous_pieces.push_back(both);
+    d.simultaneous_piece_message_bytes.push_back(k);
   }
   return d;
 }

@@ -48,8 +48,8 @@ TEST(Timing, WorkErrorsStopTheTiming) {
   OVERLAP_SKIP_WITHOUT_GPU();
   std::vector<double> seconds;
   const Status failing{cudaErrorInvalidValue, "work()", __FILE__, __LINE__};
-  const Status status = time_with_events(
-      nullptr, {0, 3}, [&](cudaStream_t) { return failing; }, &seconds);
+  const Status status =
+      time_with_events(nullptr, {0, 3}, [&](cudaStream_t) { return failing; }, &seconds);
   EXPECT_EQ(status.code, cudaErrorInvalidValue);
   EXPECT_STREQ(status.call, "work()");
   EXPECT_TRUE(seconds.empty());

@@ -39,6 +39,13 @@ struct LinkDirection {
   // model can bound the time. 0: one rate (or not known).
   double bidirectional_slow_seconds_per_byte = 0;
   double bidirectional_slow_share = 0; // 0..1
+  // g when both directions cut their copies into pieces at once (optional within schema 3): on
+  // the H100 the pieces of the two directions go in lockstep, so device to host pays about the
+  // host-to-device gap per piece (4.1 us) instead of the 5.0 us it pays against one long copy
+  // the other way, and host to device a little more than against one long copy. 0: not known,
+  // bidirectional_gap_s stands in.
+  double simultaneous_gap_s = 0;
+  double simultaneous_gap_min_piece_bytes = 0; // the domain of simultaneous_gap_s, as for g
 };
 
 // One calibrated quantity with the spread of its repeats, so a reader can judge how far to trust
@@ -67,7 +74,8 @@ struct MappedWidthCost {
 struct HardwareProfile {
   // Version 2 adds LinkDirection::bidirectional_gap_s and the gaps' domains of validity;
   // version 3 adds mapped_by_width and the bidirectional slow rate (and, optional within version
-  // 3, mapped_both_ways_seconds_per_byte). Older files are read with the new fields 0 / empty.
+  // 3, mapped_both_ways_seconds_per_byte, copy_call_s and the simultaneous gaps). Older files are
+  // read with the new fields 0 / empty.
   static constexpr int kSchemaVersion = 3;
 
   std::string name;        // key users pick it by, e.g. "h100-pcie5" or "gtx-titan-pcie3"
