@@ -45,7 +45,11 @@ const BenchmarkRun kRuns[] = {{"H200 run 1", kResults + "/h200-2026-11-21-apps",
                               {"H100 run 2", kResults + "/h100-2026-11-21-apps",
                                kResults + "/h100-2026-11-21-apps/profile.json"},
                               {"H100 run 3", kResults + "/h100-2026-11-21-run3-model-apps",
-                               kResults + "/h100-2026-11-21-run3-model-apps/profile.json"}};
+                               kResults + "/h100-2026-11-21-run3-model-apps/profile.json"},
+                              {"H100 run 4", kResults + "/h100-2026-11-21-run4-model-apps",
+                               kResults + "/h100-2026-11-21-run4-model-apps/profile.json"},
+                              {"H200 session 4", kResults + "/h200-2026-11-21-s4-apps",
+                               kResults + "/h200-2026-11-21-s4-apps/profile.json"}};
 
 // The run whose every candidate the output lists.
 const char* const kDetailedRun = "H100 run 3";
@@ -200,7 +204,7 @@ std::vector<Checked> check_run(const HardwareProfile& profile, const BenchmarkRu
 }
 
 TEST(BenchmarkModelCheck, EveryMeasuredCandidateOfTheBenchmarkRuns) {
-  std::string summary, details;
+  std::string summary, details, every_run_details;
   std::map<std::string, Errors> all_errors;
   for (const BenchmarkRun& run : kRuns) {
     const std::vector<Checked> apps = check_run(profile_of(run), run);
@@ -223,6 +227,8 @@ TEST(BenchmarkModelCheck, EveryMeasuredCandidateOfTheBenchmarkRuns) {
     if (std::string(run.name) == kDetailedRun)
       for (const Checked& app : apps)
         details += candidate_table(app);
+    for (const Checked& app : apps)
+      every_run_details += std::string("### ") + run.name + ": " + candidate_table(app).substr(5);
   }
   const std::string text = "### All runs\n\n" + variant_table(all_errors) + "\n" + summary +
                            "### Every candidate of " + kDetailedRun +
@@ -230,6 +236,8 @@ TEST(BenchmarkModelCheck, EveryMeasuredCandidateOfTheBenchmarkRuns) {
   std::printf("%s", text.c_str());
   if (const char* path = std::getenv("OVERLAP_BENCHMARK_CHECK_MD"))
     std::ofstream(path) << text;
+  if (const char* path = std::getenv("OVERLAP_BENCHMARK_CHECK_EVERY_RUN_MD"))
+    std::ofstream(path) << every_run_details;
 }
 
 } // namespace

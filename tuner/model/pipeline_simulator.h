@@ -31,8 +31,10 @@
 //   paper 001 §IV): a device-to-host copy waits until every kernel issued before it, in any
 //   stream, has completed.
 // - The link: LogGP per transfer (paper 001 §V): a transfer that starts on an idle engine pays
-//   L+o, one that follows the previous transfer of its direction back to back pays g; then its
-//   bytes flow at 1/G. While copies run in both directions at once, each runs at its
+//   L+o, one that follows the previous transfer of its direction back to back pays g (the
+//   bidirectional g while the other direction's copy engine is busy with a copy: on the H100 and
+//   H200 the device-to-host gap more than doubles then, which pipelines of 32-64 chunks that
+//   copy both ways pay per chunk); then its bytes flow at 1/G. While copies run in both directions at once, each runs at its
 //   bidirectional G (paper 001 Table II, paper 002 §4.1.2); a copy against mapped traffic the
 //   other way runs at the G measured for that (Table II "explicit-mapped") while that traffic
 //   asks for all of its direction's link time, as the calibration's traffic kernel does, and
