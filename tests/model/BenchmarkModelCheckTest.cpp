@@ -1,11 +1,12 @@
 // The default model against every candidate the benchmark measured on the H200
-// (bench/results/h200-2026-11-21-apps and -run2-apps) and on the H100
-// (bench/results/h100-2026-11-21-apps, run 2, and -run3-model-apps, run 3): fourteen applications,
-// each tuned --exhaustive, each run
-// judged with the profile calibrated for it. The reports hold each candidate's measured median and
-// the prediction the model of that run made, so the model's error can be compared before and after
-// a change without a GPU. bench/results/model-check-2026-11-21-s2.md is this test's output; set
-// OVERLAP_BENCHMARK_CHECK_MD=FILE to write it again.
+// (bench/results/h200-2026-11-21-apps, -run2-apps and -s4-apps) and on the H100
+// (bench/results/h100-2026-11-21-apps, run 2, -run3-model-apps, run 3, and -run4-model-apps,
+// run 4): fourteen applications, each tuned --exhaustive, each run judged with the profile
+// calibrated for it. The reports hold each candidate's measured median and the prediction the
+// model of that run made, so the model's error can be compared before and after a change without
+// a GPU. bench/results/model-check-2026-11-21-s5.md is this test's output; set
+// OVERLAP_BENCHMARK_CHECK_MD=FILE to write it again, and OVERLAP_BENCHMARK_CHECK_EVERY_RUN_MD=FILE
+// for every candidate of every run.
 #include "benchmark_reports.h"
 #include "model/candidate_set.h"
 #include "model/modern_model.h"
