@@ -1,11 +1,12 @@
 // The default model against every candidate the benchmark measured on the H200
-// (bench/results/h200-2026-11-21-apps and -run2-apps) and on the H100
-// (bench/results/h100-2026-11-21-apps, run 2, and -run3-model-apps, run 3): fourteen applications,
-// each tuned --exhaustive, each run
-// judged with the profile calibrated for it. The reports hold each candidate's measured median and
-// the prediction the model of that run made, so the model's error can be compared before and after
-// a change without a GPU. bench/results/model-check-2026-11-21-s2.md is this test's output; set
-// OVERLAP_BENCHMARK_CHECK_MD=FILE to write it again.
+// (bench/results/h200-2026-11-21-apps, -run2-apps and -s4-apps) and on the H100
+// (bench/results/h100-2026-11-21-apps, run 2, -run3-model-apps, run 3, and -run4-model-apps,
+// run 4): fourteen applications, each tuned --exhaustive, each run judged with the profile
+// calibrated for it. The reports hold each candidate's measured median and the prediction the
+// model of that run made, so the model's error can be compared before and after a change without
+// a GPU. bench/results/model-check-2026-11-21-s5.md is this test's output; set
+// OVERLAP_BENCHMARK_CHECK_MD=FILE to write it again, and OVERLAP_BENCHMARK_CHECK_EVERY_RUN_MD=FILE
+// for every candidate of every run.
 #include "benchmark_reports.h"
 #include "model/candidate_set.h"
 #include "model/modern_model.h"
@@ -45,7 +46,11 @@ const BenchmarkRun kRuns[] = {{"H200 run 1", kResults + "/h200-2026-11-21-apps",
                               {"H100 run 2", kResults + "/h100-2026-11-21-apps",
                                kResults + "/h100-2026-11-21-apps/profile.json"},
                               {"H100 run 3", kResults + "/h100-2026-11-21-run3-model-apps",
-                               kResults + "/h100-2026-11-21-run3-model-apps/profile.json"}};
+                               kResults + "/h100-2026-11-21-run3-model-apps/profile.json"},
+                              {"H100 run 4", kResults + "/h100-2026-11-21-run4-model-apps",
+                               kResults + "/h100-2026-11-21-run4-model-apps/profile.json"},
+                              {"H200 session 4", kResults + "/h200-2026-11-21-s4-apps",
+                               kResults + "/h200-2026-11-21-s4-apps/profile.json"}};
 
 // The run whose every candidate the output lists.
 const char* const kDetailedRun = "H100 run 3";
@@ -200,7 +205,7 @@ std::vector<Checked> check_run(const HardwareProfile& profile, const BenchmarkRu
 }
 
 TEST(BenchmarkModelCheck, EveryMeasuredCandidateOfTheBenchmarkRuns) {
-  std::string summary, details;
+  std::string summary, details, every_run_details;
   std::map<std::string, Errors> all_errors;
   for (const BenchmarkRun& run : kRuns) {
     const std::vector<Checked> apps = check_run(profile_of(run), run);
@@ -223,6 +228,8 @@ TEST(BenchmarkModelCheck, EveryMeasuredCandidateOfTheBenchmarkRuns) {
     if (std::string(run.name) == kDetailedRun)
       for (const Checked& app : apps)
         details += candidate_table(app);
+    for (const Checked& app : apps)
+      every_run_details += std::string("### ") + run.name + ": " + candidate_table(app).substr(5);
   }
   const std::string text = "### All runs\n\n" + variant_table(all_errors) + "\n" + summary +
                            "### Every candidate of " + kDetailedRun +
@@ -230,6 +237,8 @@ TEST(BenchmarkModelCheck, EveryMeasuredCandidateOfTheBenchmarkRuns) {
   std::printf("%s", text.c_str());
   if (const char* path = std::getenv("OVERLAP_BENCHMARK_CHECK_MD"))
     std::ofstream(path) << text;
+  if (const char* path = std::getenv("OVERLAP_BENCHMARK_CHECK_EVERY_RUN_MD"))
+    std::ofstream(path) << every_run_details;
 }
 
 } // namespace

@@ -240,6 +240,34 @@ TEST(ModernModel, LimitCases) {
               paper001::eq5_two_engines(call_of(profile, no_kernel), 8), 1e-15);
 }
 
+TEST(ModernModel, PipelineEndsWithASynchronizationPerStream) {
+  // The streamed round behind t_sc issues a copy in, a launch and a copy out per stream, then
+  // synchronizes every stream: 9 us per stream, of which 2 x 2 us of copy calls and a 3 us launch,
+  // leaves 2 us per stream's synchronization.
+  HardwareProfile profile = paper_category(2, false, 35);
+  profile.kernel_launch_s = 3e-6;
+  profile.copy_call_s = 2e-6;
+  profile.stream_overhead_s = 9e-6;
+  EXPECT_DOUBLE_EQ(host_issue_costs(profile).stream_sync_call_s, 2e-6);
+  // Chunks shorter than their launch: the host issues 64 launches, the device keeps up, and the
+  // host then synchronizes 64 streams whose work is done, one call after another.
+  Workload compute_only;
+  compute_only.kernel_seconds = 64e-6;
+  EXPECT_NEAR(predict(profile, compute_only, Variant::Streams, 64), 64 * 3e-6 + 64 * 2e-6, 1e-15);
+  EXPECT_NEAR(predict(profile, compute_only, Variant::Hybrid, 64), 64 * 3e-6 + 64 * 2e-6, 1e-15);
+  // Long chunks: the synchronizations of the earlier streams return while the later ones still
+  // compute, so only the last one's call follows the device's work.
+  compute_only.kernel_seconds = 10e-3;
+  EXPECT_NEAR(predict(profile, compute_only, Variant::Streams, 4), 3e-6 + 10e-3 + 2e-6, 1e-15);
+  // Explicit's synchronization is in its t_E.
+  EXPECT_NEAR(predict(profile, compute_only, Variant::Explicit), 10e-3 + 3e-6, 1e-15);
+  // Without a measured copy call the copy calls take all of t_sc beyond the launch already.
+  profile.copy_call_s = 0;
+  EXPECT_DOUBLE_EQ(host_issue_costs(profile).stream_sync_call_s, 0);
+  compute_only.kernel_seconds = 64e-6;
+  EXPECT_NEAR(predict(profile, compute_only, Variant::Streams, 64), 64 * 3e-6 + 1e-6, 1e-15);
+}
+
 TEST(ModernModel, BidirectionalSlowdownCostsTime) {
   const HardwareProfile slowed = testing::h100_like();
   HardwareProfile full_duplex = slowed;

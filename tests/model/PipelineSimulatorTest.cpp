@@ -135,6 +135,31 @@ TEST(PipelineSimulator, BidirectionalSlowdownMatchesPaper002) {
   EXPECT_DOUBLE_EQ(makespan(ops, device), 12);
 }
 
+TEST(PipelineSimulator, PiecesAgainstCopiesTheOtherWayPayTheBidirectionalGap) {
+  // Two back-to-back copies out while one long copy in runs throughout: the second piece pays the
+  // bidirectional g (measured with the other direction busy), not the one-way g.
+  HardwareProfile device = testing::ideal_device(2, false, 90);
+  device.device_to_host.latency_s = 0.5;
+  device.device_to_host.gap_s = 0.1;
+  device.device_to_host.bidirectional_gap_s = 0.7;
+  const std::vector<SimOp> both_ways = {copy_in(0, 100), copy_out(1, 1), copy_out(2, 1)};
+  SimResult result = simulate(both_ways, sim_device_of(device, 8));
+  EXPECT_DOUBLE_EQ(result.timings[2].start, 1.5);
+  EXPECT_DOUBLE_EQ(result.timings[2].end, 1.5 + 0.7 + 1);
+  // One way only: the one-way g.
+  result = simulate({copy_out(1, 1), copy_out(2, 1)}, sim_device_of(device, 8));
+  EXPECT_DOUBLE_EQ(result.timings[1].end, 1.5 + 0.1 + 1);
+  // Unknown bidirectional g: the one-way g.
+  device.device_to_host.bidirectional_gap_s = 0;
+  result = simulate(both_ways, sim_device_of(device, 8));
+  EXPECT_DOUBLE_EQ(result.timings[2].end, 1.5 + 0.1 + 1);
+  // One copy engine: the directions take turns, so no piece runs against the other direction.
+  device.device_to_host.bidirectional_gap_s = 0.7;
+  device.copy_engines = 1;
+  result = simulate({copy_out(1, 1), copy_out(2, 1), copy_in(0, 1)}, sim_device_of(device, 8));
+  EXPECT_DOUBLE_EQ(result.timings[1].end, 1.5 + 0.1 + 1);
+}
+
 TEST(PipelineSimulator, CopiesAgainstMappedTrafficRunAtTheirOwnG) {
   // Hybrid: a copy in while a kernel writes results through mapped memory.
   HardwareProfile device = testing::ideal_device(2, false, 90);

@@ -3,6 +3,7 @@
 #include "model/mapped_width_cost.h"
 
 #include <algorithm>
+#include <map>
 
 namespace overlap::model {
 
@@ -43,6 +44,8 @@ HostIssueCosts host_issue_costs(const HardwareProfile& profile) {
   costs.launch_s = profile.kernel_launch_s;
   if (profile.copy_call_s > 0) {
     costs.copy_s = profile.copy_call_s;
+    costs.stream_sync_call_s =
+        std::max(0.0, profile.stream_overhead_s - 2 * costs.copy_s - costs.launch_s);
     return costs;
   }
   // Profiles from before copy_call_s was measured: the calibration's streamed round issues a
@@ -171,6 +174,22 @@ std::vector<SimOp> pipelined_operations(const HardwareProfile& profile, const Wo
   return ops;
 }
 
+// When the host is done with a pipeline: after its last issue call it synchronizes the streams in
+// order, and each synchronization returns once its stream's work is done and costs its call.
+double pipeline_synchronized_seconds(const std::vector<SimOp>& ops, const SimResult& result,
+                                     double stream_sync_call_s) {
+  std::map<int, double> stream_done;
+  double host = 0;
+  for (std::size_t i = 0; i < ops.size(); ++i) {
+    double& done = stream_done[ops[i].stream];
+    done = std::max(done, result.timings[i].end);
+    host = std::max(host, ops[i].issued_at);
+  }
+  for (const auto& [stream, done] : stream_done)
+    host = std::max(host, done) + stream_sync_call_s;
+  return std::max(host, result.makespan);
+}
+
 } // namespace
 
 std::string ModernModel::name() const {
@@ -196,7 +215,13 @@ std::optional<double> ModernModel::predict_seconds(const HardwareProfile& profil
                                                    const Workload& workload,
                                                    const Candidate& candidate) const {
   const SimDevice device = sim_device_of(profile, options_.hardware_queues);
-  double seconds = simulate(operations(profile, workload, candidate), device).makespan;
+  const std::vector<SimOp> ops = operations(profile, workload, candidate);
+  const SimResult result = simulate(ops, device);
+  double seconds = result.makespan;
+  // Explicit's one synchronization is in its t_E, which is inferred from its measured time.
+  if (candidate.variant == Variant::Streams || candidate.variant == Variant::Hybrid)
+    seconds =
+        pipeline_synchronized_seconds(ops, result, host_issue_costs(profile).stream_sync_call_s);
   if (candidate.variant != Variant::Explicit)
     seconds += registration_seconds(profile, workload);
   return seconds;

@@ -26,11 +26,15 @@
 //   (host_issue_costs), and an operation cannot start before its call has returned. Paper 000
 //   §3.2 adds t_sc·nStreams to the pipeline instead; on the H100 and H200 that over-predicted
 //   every pipeline of 16+ short chunks (Streams +7 … +66 %, Hybrid up to +103 %), because the
-//   issue time overlaps with the device's work unless the host is the slower of the two.
+//   issue time overlaps with the device's work unless the host is the slower of the two. After
+//   its last call the host synchronizes every stream in turn (detail/pipeline.cuh), each call
+//   returning once its stream is done: in a host-bound pipeline of short chunks these calls
+//   follow one another, about 2 us per stream on the H100 and H200.
 // - pageable user memory: Explicit copies at the pageable G; the other variants first register
 //   every array, which costs about one pageable copy of its bytes (host_array_pinning.h).
 // Not modelled: wave quantization within a chunk, blocks of concurrent chunks slowing each other
-// down on a shared multiprocessor, the calls that record and wait for events, the cost of
+// down on a shared multiprocessor, the calls that record and wait for events (host time only,
+// and the host is far ahead of the device in the pipelines that issue them), the cost of
 // unregistering.
 #pragma once
 
@@ -83,10 +87,16 @@ double chunk_gpu_share(const HardwareProfile& profile, const Workload& workload,
 // What the host spends on each call that issues a pipeline's work: a kernel launch (the
 // calibrated launch overhead of back-to-back launches) and a cudaMemcpyAsync (the calibrated
 // copy_call_s; in profiles without it, t_sc of the streamed round less its launch, over its two
-// copies).
+// copies); and, after the pipeline, on synchronizing each of its streams.
 struct HostIssueCosts {
   double launch_s = 0;
   double copy_s = 0;
+  // Per stream, after the last call: the calibration's streamed round issues a copy in, an empty
+  // kernel and a copy out on each stream and then synchronizes every stream, as a pipeline does
+  // (detail/pipeline.cuh); what its slope per stream (t_sc) costs beyond the two copy calls and
+  // the launch is the per-stream synchronization. 0 where copy_call_s is not measured: copy_s
+  // then holds the whole of t_sc already.
+  double stream_sync_call_s = 0;
 };
 HostIssueCosts host_issue_costs(const HardwareProfile& profile);
 

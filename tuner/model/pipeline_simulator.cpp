@@ -301,9 +301,22 @@ private:
     const bool back_to_back =
         engine.has_run && engine.last_direction == direction && same_time(engine.last_end, now_);
     const int copies = std::max(1, op.copies);
-    const double latency = (back_to_back ? link.gap_s : link.latency_s) + (copies - 1) * link.gap_s;
+    const double gap = other_direction_copying(e) && link.bidirectional_gap_s > 0
+                           ? link.bidirectional_gap_s
+                           : link.gap_s;
+    const double latency = (back_to_back ? gap : link.latency_s) + (copies - 1) * gap;
     state.phase = Phase::Latency;
     state.latency_end = now_ + latency;
+  }
+
+  // Whether the copy engine of the other direction is busy with a copy: the gap between pieces
+  // then is the bidirectional g, measured while the other direction copies throughout (on the
+  // H100 the device-to-host g more than doubles). With one copy engine the directions take turns.
+  bool other_direction_copying(int copy_engine) const {
+    if (device_.copy_engines < 2)
+      return false;
+    const int other = copy_engine == 1 ? 2 : 1;
+    return engines_[static_cast<std::size_t>(other)].busy_op >= 0;
   }
 
   void add_flow(int op, int direction, FlowKind kind, double bytes, double start) {

@@ -31,17 +31,19 @@
 //   paper 001 §IV): a device-to-host copy waits until every kernel issued before it, in any
 //   stream, has completed.
 // - The link: LogGP per transfer (paper 001 §V): a transfer that starts on an idle engine pays
-//   L+o, one that follows the previous transfer of its direction back to back pays g; then its
-//   bytes flow at 1/G. While copies run in both directions at once, each runs at its
-//   bidirectional G (paper 001 Table II, paper 002 §4.1.2); a copy against mapped traffic the
-//   other way runs at the G measured for that (Table II "explicit-mapped") while that traffic
-//   asks for all of its direction's link time, as the calibration's traffic kernel does, and
-//   otherwise is slowed in proportion to the share it uses, up to the bidirectional G's
-//   slowdown at a full share; mapped traffic
-//   against copies the other way is slowed by its direction's bidirectional ratio, and against
-//   only mapped traffic the other way by the ratio of the profile's mapped both-ways cost to the
-//   one-way mapped cost of its direction (falling back to the bidirectional ratio where that is
-//   not known). Flows of one direction share it.
+//   L+o, one that follows the previous transfer of its direction back to back pays g (the
+//   bidirectional g while the other direction's copy engine is busy with a copy: on the H100 and
+//   H200 the device-to-host gap more than doubles then, which pipelines of 32-64 chunks that
+//   copy both ways pay per chunk); then its bytes flow at 1/G. While copies run in both directions
+//   at once, each runs at its bidirectional G (paper 001 Table II, paper 002 §4.1.2); a copy
+//   against mapped traffic the other way runs at the G measured for that (Table II
+//   "explicit-mapped") while that traffic asks for all of its direction's link time, as the
+//   calibration's traffic kernel does, and otherwise is slowed in proportion to the share it uses,
+//   up to the bidirectional G's slowdown at a full share; mapped traffic against copies the other
+//   way is slowed by its direction's bidirectional ratio, and against only mapped traffic the other
+//   way by the ratio of the profile's mapped both-ways cost to the one-way mapped cost of its
+//   direction (falling back to the bidirectional ratio where that is not known). Flows of one
+//   direction share it.
 // - Kernels reading or writing mapped host memory carry link flows of their own (Mapped reads
 //   and writes, Hybrid writes) and finish when their compute time and their flows are done. The
 //   threads move those bytes as they compute, so a flow never runs faster than its bytes over
