@@ -89,27 +89,22 @@ inline DirectionMeasurements synthetic_direction(const LinkDirection& link, int 
     // Pageable copies pay a staging start-up that is not L+o.
     d.pageable_sizes.add(k, samples(30e-6 + k * link.pageable_seconds_per_byte, repeats, noise));
   }
+  // k bytes in n = 1 .. 256 pieces, each piece after the first paying `gap`.
+  auto piece_series = [&](double k, double seconds_per_byte, double gap) {
+    Series series;
+    for (int n = 1; n <= 256; n *= 2)
+      series.add(n, samples(link.latency_s + k * seconds_per_byte + gap * (n - 1), repeats, noise));
+    return series;
+  };
   for (double mib : {16.0, 128.0}) {
     const double k = mib * kMiB;
-    Series pieces;
-    for (int n = 1; n <= 256; n *= 2)
-      pieces.add(n, samples(link.latency_s + k * link.seconds_per_byte + link.gap_s * (n - 1),
-                            repeats, noise));
-    d.pieces.push_back(pieces);
+    d.pieces.push_back(piece_series(k, link.seconds_per_byte, link.gap_s));
     d.piece_message_bytes.push_back(k);
-    Series busy;
-    for (int n = 1; n <= 256; n *= 2)
-      busy.add(n, samples(link.latency_s + k * link.bidirectional_seconds_per_byte +
-                              link.bidirectional_gap_s * (n - 1),
-                          repeats, noise));
-    d.bidirectional_pieces.push_back(busy);
+    d.bidirectional_pieces.push_back(
+        piece_series(k, link.bidirectional_seconds_per_byte, link.bidirectional_gap_s));
     d.bidirectional_piece_message_bytes.push_back(k);
-    Series both;
-    for (int n = 1; n <= 256; n *= 2)
-      both.add(n, samples(link.latency_s + k * link.bidirectional_seconds_per_byte +
-                              link.simultaneous_gap_s * (n - 1),
-                          repeats, noise));
-    d.simultaneous_pieces.push_back(both);
+    d.simultaneous_pieces.push_back(
+        piece_series(k, link.bidirectional_seconds_per_byte, link.simultaneous_gap_s));
     d.simultaneous_piece_message_bytes.push_back(k);
   }
   return d;
