@@ -40,10 +40,10 @@ struct LinkDirection {
   double bidirectional_slow_seconds_per_byte = 0;
   double bidirectional_slow_share = 0; // 0..1
   // g when both directions cut their copies into pieces at once (optional within schema 3): on
-  // the H100 the pieces of the two directions go in lockstep, so device to host pays about the
-  // host-to-device gap per piece (4.1 us) instead of the 5.0 us it pays against one long copy
-  // the other way, and host to device a little more than against one long copy. 0: not known,
-  // bidirectional_gap_s stands in.
+  // the H100 the pieces of the two directions go in lockstep, so both pay about the same gap per
+  // piece (calibration run 8: 4.26 us host to device, 4.45 us device to host), where against one
+  // long copy the other way they pay 3.6 and 4.7-5.0 us. 0: not known, bidirectional_gap_s
+  // stands in.
   double simultaneous_gap_s = 0;
   double simultaneous_gap_min_piece_bytes = 0; // the domain of simultaneous_gap_s, as for g
 };
