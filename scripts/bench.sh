@@ -4,6 +4,8 @@
 #   scripts/pregenerate.sh .gpu-carry/generated   # here (Clang), before the device call
 #   OUT=... scripts/bench.sh run                  # on the GPU machine: build, test, tune, summarize
 #   scripts/bench.sh summarize RAW_DIR PREFIX     # anywhere: RAW_DIR's reports -> PREFIX.{md,json}
+#   OUT=... scripts/bench.sh trace APP [--detail "Streams 6 depth"]   # on the GPU: APP's runs,
+#                                                 # operation by operation (bench/trace)
 #                                                 # (OVERLAP_MODEL_CLI=path/overlap-model: + paper 000's estimate)
 #
 # `run` builds the benchmark's tuner, checks every variant of every application against its CPU
@@ -31,6 +33,59 @@ APPS=(
   "matmul-4096|matmul|m=4096 n=1024 k=1024"
 )
 
+# build_targets BUILD_DIR LOG_DIR TARGET...: configured for the lent Hopper GPUs with the
+# generated sources that came along (scripts/pregenerate.sh), since the GPU machine has no Clang.
+build_targets() {
+  local build=$1 logs=$2
+  shift 2
+  cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
+    -DOVERLAP_PREGENERATED_DIR="$PWD/.gpu-carry/generated" >"$logs/configure.log" 2>&1 &&
+    cmake --build "$build" -j "$(nproc)" --target "$@" >"$logs/build.log" 2>&1 || {
+    tail -40 "$logs/configure.log" "$logs/build.log"
+    return 1
+  }
+}
+
+# The --kernel and --arg flags of application NAME, in the array app_flags.
+application_flags() {
+  local entry name kernel args
+  app_flags=()
+  for entry in "${APPS[@]}"; do
+    IFS='|' read -r name kernel args <<<"$entry"
+    [ "$name" = "$1" ] || continue
+    app_flags=(--kernel "$kernel")
+    for a in $args; do app_flags+=(--arg "$a"); done
+    return 0
+  done
+  echo "bench.sh: no application $1 (they are: ${APPS[*]%%|*})" >&2
+  return 1
+}
+
+# trace NAME [timeline.py flags]: NAME's every candidate (--exhaustive) run once more under the
+# CUPTI tracer (bench/trace), and timeline.py's tables of what each kind of run did on the GPU.
+# Writes $OUT/NAME.trace.csv.gz, NAME.timeline.md and the tuner's report under $OUT/NAME/.
+trace_application() {
+  local name=${1:?application}
+  shift
+  local out=${OUT:-$PWD/out}
+  mkdir -p "$out"
+  application_flags "$name" || return 1
+  build_targets build-bench "$out" bench_apps_gpu_tests_tune overlap-cupti-trace || return 1
+  local tracer
+  tracer=$(find build-bench -name 'liboverlap-cupti-trace.so' | head -1)
+  echo "== $name under the tracer"
+  # One process (--no-supervise), so that one trace holds every run.
+  OVERLAP_TRACE_FILE="$out/$name.trace.csv" CUDA_INJECTION64_PATH=$PWD/$tracer \
+    build-bench/bench/bench_apps_gpu_tests_tune "${app_flags[@]}" --exhaustive --no-cache \
+    --no-supervise --quiet ${BENCH_PROFILE:+--profile "$BENCH_PROFILE"} --output-dir "$out/$name" \
+    >"$out/$name.tune.log" 2>&1
+  echo "tuner: rc $?"
+  tail -3 "$out/$name.tune.log"
+  python3 bench/trace/timeline.py "$out/$name.trace.csv" "$@" >"$out/$name.timeline.md"
+  echo "timeline.py: rc $?"
+  gzip -f "$out/$name.trace.csv"
+}
+
 run_benchmark() {
   local final_out=${OUT:-$PWD/out}
   mkdir -p "$final_out"
@@ -42,12 +97,8 @@ run_benchmark() {
     >"$raw/device.txt" 2>&1
   cat "$raw/device.txt"
   echo "== build"
-  cmake -S . -B $build -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
-    -DOVERLAP_PREGENERATED_DIR="$PWD/.gpu-carry/generated" >"$raw/configure.log" 2>&1 &&
-    cmake --build $build -j "$(nproc)" --target bench_apps_gpu_tests bench_apps_gpu_tests_tune \
-      overlap-model overlap-calibrate \
-      >"$raw/build.log" 2>&1 || {
-    tail -40 "$raw/configure.log" "$raw/build.log"
+  build_targets "$build" "$raw" bench_apps_gpu_tests bench_apps_gpu_tests_tune overlap-model \
+    overlap-calibrate || {
     tar -czf "$final_out/bench.tar.gz" -C "$(dirname "$raw")" bench
     return 1
   }
@@ -72,17 +123,16 @@ run_benchmark() {
     profile=(--profile "$BENCH_PROFILE")
   fi
   echo "profile: ${profile[*]:-the tuner chooses}" | tee -a "$raw/summary.txt"
-  local entry name kernel args mode
+  local entry name mode app_flags
   for entry in "${APPS[@]}"; do
-    IFS='|' read -r name kernel args <<<"$entry"
-    local arg_flags=()
-    for a in $args; do arg_flags+=(--arg "$a"); done
+    name=${entry%%|*}
+    application_flags "$name"
     for mode in pruned exhaustive; do
       local extra=()
       [ $mode = exhaustive ] && extra=(--exhaustive)
       local start=$SECONDS rc
       mkdir -p "$raw/$name"
-      $build/bench/bench_apps_gpu_tests_tune --kernel "$kernel" "${arg_flags[@]}" "${profile[@]}" \
+      $build/bench/bench_apps_gpu_tests_tune "${app_flags[@]}" "${profile[@]}" \
         --no-cache --quiet "${extra[@]}" --output-dir "$raw/$name/$mode" >"$raw/$name/$mode.log" 2>&1
       rc=$?
       echo "$name $mode: rc $rc, $((SECONDS - start)) s" | tee -a "$raw/summary.txt"
@@ -114,8 +164,12 @@ summarize() {
 case "${1:-}" in
 run) run_benchmark ;;
 summarize) summarize "${2:?raw dir}" "${3:?output prefix}" ;;
+trace)
+  shift
+  trace_application "$@"
+  ;;
 *)
-  echo "usage: $0 run | summarize RAW_DIR OUTPUT_PREFIX" >&2
+  echo "usage: $0 run | summarize RAW_DIR OUTPUT_PREFIX | trace APPLICATION [timeline.py flags]" >&2
   exit 2
   ;;
 esac
