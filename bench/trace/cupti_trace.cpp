@@ -110,8 +110,7 @@ void CUPTIAPI buffer_completed(CUcontext context, std::uint32_t stream_id, std::
   {
     std::lock_guard<std::mutex> lock(trace_mutex);
     CUpti_Activity* record = nullptr;
-    while (trace_file &&
-           cuptiActivityGetNextRecord(buffer, valid_bytes, &record) == CUPTI_SUCCESS)
+    while (trace_file && cuptiActivityGetNextRecord(buffer, valid_bytes, &record) == CUPTI_SUCCESS)
       write_record(record);
     std::size_t dropped = 0;
     if (cuptiActivityGetNumDroppedRecords(context, stream_id, &dropped) == CUPTI_SUCCESS)
