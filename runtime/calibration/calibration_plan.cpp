@@ -36,7 +36,9 @@ std::size_t CalibrationPlan::max_bytes() const {
   std::size_t most =
       std::max({largest(size_bytes), largest(piece_message_bytes), largest(mapped_kernel_bytes),
                 largest(with_mapped_bytes) * with_mapped_kernel_factor});
-  const std::size_t round = stream_round_bytes * static_cast<std::size_t>(largest(stream_counts));
+  const std::size_t round =
+      stream_round_bytes *
+      static_cast<std::size_t>(std::max(largest(stream_counts), copy_call_streams));
   return std::max({most, round, std::size_t{1}});
 }
 
@@ -45,7 +47,7 @@ std::size_t CalibrationPlan::max_pageable_bytes() const {
 }
 
 int CalibrationPlan::max_pieces() const {
-  return std::max({largest(piece_counts), largest(stream_counts), 2});
+  return std::max({largest(piece_counts), largest(stream_counts), copy_call_streams, 2});
 }
 
 CalibrationPlan CalibrationPlan::standard() {
@@ -76,8 +78,10 @@ CalibrationPlan CalibrationPlan::quick() {
   plan.with_mapped_bytes = doubling_bytes(1 * kMiB, 4 * kMiB);
   plan.mapped_kernel_bytes = doubling_bytes(1 * kMiB, 8 * kMiB);
   plan.mapped_element_bytes = doubling_counts(1, 16);
-  plan.launch_count = 256;
-  plan.launch_sync_count = 64;
+  plan.host_cost_samples = 16;
+  plan.launch_sync_count = 8;
+  plan.copy_call_streams = 8;
+  plan.stream_round_repeats = 5;
   plan.stream_counts = doubling_counts(1, 8);
   return plan;
 }

@@ -21,10 +21,17 @@ struct CalibrationPlan {
   std::size_t with_mapped_kernel_factor = 4;    // the kernel moves this many times the copy
   std::vector<std::size_t> mapped_kernel_bytes; // mapped read/write bandwidth
   std::vector<int> mapped_element_bytes;        // widths of the per-width mapped kernels
-  int launch_count = 4096;                      // empty kernels per launch-overhead sample
-  int launch_sync_count = 1024;                 // launch + synchronize pairs per sample
+  // The host's per-call costs (kernel launch, launch + synchronize, copy call) are timed in
+  // many short bursts, each a sample, and estimated by the samples' lower quartile
+  // (docs/hardware-profiles.md, steps 8 and 10): a slow phase of the host or a slow first burst
+  // then moves no estimate unless it lasts for three quarters of the samples.
+  int host_cost_samples = 64;                   // bursts per host-cost step, after `warmup`
+  int launch_burst = 32;                        // empty kernels per launch burst
+  int launch_sync_count = 16;                   // launch + synchronize pairs per sample
+  int copy_call_streams = 16;                   // a copy in and a copy out per stream per burst
+  int stream_round_repeats = 21;                // t_sc: repeats of each round
   std::vector<int> stream_counts;               // t_sc: streams used by a minimal round
-  std::size_t stream_round_bytes = 4096;        // per stream and direction in that round
+  std::size_t stream_round_bytes = 4096;        // per stream and direction, rounds and bursts
 
   std::size_t max_bytes() const;          // of one host or device buffer
   std::size_t max_pageable_bytes() const; // of the pageable buffer

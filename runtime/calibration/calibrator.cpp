@@ -365,43 +365,48 @@ Status measure_link(LinkBench& bench, const CalibrationPlan& plan, const Progres
         m->device_to_host.simultaneous_piece_message_bytes = as_doubles(plan.piece_message_bytes);
         return Status::success();
       }));
-  OVERLAP_TRY(steps.optional(
-      "kernel launch overhead: " + std::to_string(plan.launch_count) + " empty kernels" + repeats,
-      [&] {
-        return measure_samples(
-            plan.warmup, plan.repeats,
-            [&](double* s) { return bench.launch_overhead(plan.launch_count, s); },
-            &m->kernel_launch_seconds);
-      }));
-  OVERLAP_TRY(steps.optional("stream synchronization: " + std::to_string(plan.launch_sync_count) +
-                                 " launch + synchronize" + repeats,
+  // The host's per-call costs: many short bursts, each a sample (calibration_plan.h).
+  const std::string bursts = std::to_string(plan.host_cost_samples) + " bursts (+" +
+                             std::to_string(plan.warmup) + " warm-up) of ";
+  OVERLAP_TRY(
+      steps.optional("kernel launch overhead: " + bursts + std::to_string(plan.launch_burst) +
+                         " empty-kernel launches, synchronized between bursts",
+                     [&] {
+                       return measure_samples(
+                           plan.warmup, plan.host_cost_samples,
+                           [&](double* s) { return bench.launch_burst(plan.launch_burst, s); },
+                           &m->kernel_launch_seconds);
+                     }));
+  OVERLAP_TRY(steps.optional("stream synchronization: " + bursts +
+                                 std::to_string(plan.launch_sync_count) + " launch + synchronize",
                              [&] {
                                return measure_samples(
-                                   plan.warmup, plan.repeats,
+                                   plan.warmup, plan.host_cost_samples,
                                    [&](double* s) {
                                      return bench.launch_sync_overhead(plan.launch_sync_count, s);
                                    },
                                    &m->launch_sync_seconds);
                              }));
-  OVERLAP_TRY(steps.optional("per-stream overhead t_sc: rounds on 1.." +
-                                 std::to_string(plan.stream_counts.back()) + " streams" + repeats,
-                             [&] {
-                               return measure_series(
-                                   as_doubles(plan.stream_counts), plan.warmup, plan.repeats,
-                                   [&](double n, double* s) {
-                                     return bench.streamed_round(static_cast<int>(n),
-                                                                 plan.stream_round_bytes, s);
-                                   },
-                                   &m->stream_rounds);
-                             }));
   OVERLAP_TRY(steps.optional(
-      "host time per copy call: " + std::to_string(2 * plan.stream_counts.back()) +
-          " cudaMemcpyAsync calls" + repeats,
+      "per-stream overhead t_sc: rounds on 1.." + std::to_string(plan.stream_counts.back()) +
+          " streams x " + std::to_string(plan.stream_round_repeats) + " repeats",
+      [&] {
+        return measure_series(
+            as_doubles(plan.stream_counts), plan.warmup, plan.stream_round_repeats,
+            [&](double n, double* s) {
+              return bench.streamed_round(static_cast<int>(n), plan.stream_round_bytes, s);
+            },
+            &m->stream_rounds);
+      }));
+  OVERLAP_TRY(steps.optional(
+      "host time per copy call: " + bursts + std::to_string(2 * plan.copy_call_streams) +
+          " cudaMemcpyAsync calls (in and out on " + std::to_string(plan.copy_call_streams) +
+          " streams), synchronized between bursts",
       [&] {
         return measure_samples(
-            plan.warmup, plan.repeats,
+            plan.warmup, plan.host_cost_samples,
             [&](double* s) {
-              return bench.copy_calls(plan.stream_counts.back(), plan.stream_round_bytes, s);
+              return bench.copy_calls(plan.copy_call_streams, plan.stream_round_bytes, s);
             },
             &m->copy_call_seconds);
       }));

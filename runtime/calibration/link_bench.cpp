@@ -351,13 +351,20 @@ Status LinkBench::mapped_both_ways_kernel(std::size_t bytes, double* seconds) {
       [&](cudaStream_t stream) { return launch_mapped_both_ways(traffic, stream); }, seconds);
 }
 
-Status LinkBench::launch_overhead(int launches, double* seconds_per_launch) {
+Status LinkBench::launch_burst(int launches, double* seconds_per_launch) {
+  if (launches < 1)
+    return Status{cudaErrorInvalidValue, "LinkBench::launch_burst: no launches", __FILE__,
+                  __LINE__};
   cudaStream_t stream = pool_.stream(0);
+  Status issued = Status::success();
   const Clock::time_point begin = Clock::now();
-  for (int i = 0; i < launches; ++i)
-    OVERLAP_TRY(launch_empty(stream));
+  for (int i = 0; i < launches && issued.ok(); ++i)
+    issued = launch_empty(stream);
+  const double issue_seconds = seconds_since(begin);
+  // Also after a failed launch: the next burst must start with an idle device.
   OVERLAP_CUDA_TRY(cudaStreamSynchronize(stream));
-  *seconds_per_launch = seconds_since(begin) / launches;
+  OVERLAP_TRY(issued);
+  *seconds_per_launch = issue_seconds / launches;
   return Status::success();
 }
 

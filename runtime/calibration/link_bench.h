@@ -75,8 +75,12 @@ public:
   // A kernel reading `bytes` of mapped host memory and writing as many to another mapped buffer
   // in the same pass (calibration_kernels.h, MappedBothWaysTraffic), timed with events.
   Status mapped_both_ways_kernel(std::size_t bytes, double* seconds);
-  // Host time per empty-kernel launch over `launches` back-to-back launches (paper 002 eq. 4.7).
-  Status launch_overhead(int launches, double* seconds_per_launch);
+  // Host time per empty-kernel launch (paper 002 eq. 4.7) over a burst of `launches` launches on
+  // one stream, the host clock stopped when the last call returns; the stream is synchronized
+  // after the clock stops, so each burst starts with an idle device. A pipeline issues a few
+  // dozen calls into queues that are not full; bursts of thousands fill the launch queue, and
+  // the calls then wait for the device to retire kernels (its throughput, not the call's cost).
+  Status launch_burst(int launches, double* seconds_per_launch);
   // Host time per launch followed by cudaStreamSynchronize (paper 002 eq. 4.1).
   Status launch_sync_overhead(int iterations, double* seconds_per_iteration);
   // Host time of one minimal streamed round: on each of `streams` streams a copy in of

@@ -241,18 +241,19 @@ public:
 
   void problem(const std::string& text) { estimate_.problems.push_back(text); }
 
-  // Records a quantity that is not a fit, with the spread of its samples.
-  double scalar(const std::string& quantity, const std::vector<double>& samples) {
+  // Records a quantity that is not a fit, `statistic` of its samples, with their spread.
+  double scalar(const std::string& quantity, const std::vector<double>& samples,
+                double SampleStats::* statistic = &SampleStats::median) {
     const SampleStats stats = summarize(samples);
     ProfileMeasurement m;
     m.quantity = quantity;
     m.unit = "s";
-    m.value = stats.median;
+    m.value = stats.*statistic;
     m.min = stats.min;
     m.max = stats.max;
     m.repeats = stats.count;
     estimate_.profile.measurements.push_back(m);
-    return stats.median;
+    return m.value;
   }
 
   // Fits the medians with `fit_fn`, judges the fit, and records it with the range of the slopes
@@ -568,11 +569,22 @@ public:
     estimate_.fits.push_back(report);
     return {std::max(0.0, chosen.fit.slope), floor};
   }
+
+  // Records a host cost per call with the spread of its samples: the lower quartile. A call's
+  // cost only grows by what else the host does meanwhile (interrupts, other threads, a slow
+  // phase, the first bursts' cold caches), so the slow samples are the noise; the quartile,
+  // unlike the minimum, is not one lucky burst. On the committed calibrations the repeats of
+  // one step went from one speed to another mid-step (launch 3.42-3.53 then 4.16-4.26 us) and
+  // the first copy-call repeats ran slow (3.05, 3.21, then 2.22-2.61 us).
+  double host_cost(const std::string& quantity, const std::vector<double>& samples) {
+    return scalar(quantity, samples, &SampleStats::q1);
+  }
+
   void overheads(const CalibrationMeasurements& m, HardwareProfile* profile) {
     if (!m.kernel_launch_seconds.empty())
-      profile->kernel_launch_s = scalar("kernel_launch_s", m.kernel_launch_seconds);
+      profile->kernel_launch_s = host_cost("kernel_launch_s", m.kernel_launch_seconds);
     if (!m.launch_sync_seconds.empty()) {
-      const double launch_and_sync = scalar("launch_and_sync_s", m.launch_sync_seconds);
+      const double launch_and_sync = host_cost("launch_and_sync_s", m.launch_sync_seconds);
       const double sync = launch_and_sync - profile->kernel_launch_s;
       if (sync > 0) {
         profile->stream_sync_s = sync;
@@ -586,7 +598,7 @@ public:
       }
     }
     if (!m.copy_call_seconds.empty())
-      profile->copy_call_s = scalar("copy_call_s", m.copy_call_seconds);
+      profile->copy_call_s = host_cost("copy_call_s", m.copy_call_seconds);
     const SeriesFit line = fit_line;
     profile->stream_overhead_s =
         std::max(0.0, fitted_slope("stream_overhead_s", "t_sc over stream counts", "s",
@@ -713,7 +725,8 @@ ProfileEstimate estimate_profile(const CalibrationMeasurements& measurements,
       "estimator with L+o fixed. g: least-squares slope over n = 1..256 pieces on n streams. "
       "stream_sync_s: paper 002 eq. 4.3. stream_overhead_s: slope of a minimal streamed round "
       "(copy in, empty kernel, copy out per stream) over the stream count, host clock. "
-      "copy_call_s: host clock over back-to-back cudaMemcpyAsync calls, the calls alone. "
+      "kernel_launch_s, launch + synchronize and copy_call_s: lower quartile of many short "
+      "bursts, host clock over the calls alone (the device synchronized between bursts). "
       "See docs/hardware-profiles.md.";
 
   for (const std::string& skipped : measurements.skipped)

@@ -59,7 +59,8 @@ struct ProfileEstimate {
 //  - mapped both ways: slope of a free least-squares line of the kernel's time over the bytes it
 //    moves each way, judged like mapped read/write; its ratios to them go into the notes.
 //  - pageable G, mapped read/write and t_sc: slope of a free least-squares line.
-//  - kernel launch: median; stream sync: median of launch + synchronize minus the launch.
+//  - kernel launch, launch + synchronize and copy call: the lower quartile of the samples (each
+//    a short burst of calls); stream sync: launch + synchronize minus the launch.
 // Missing series leave their parameter 0 ("not known") without a problem, except L+o and G.
 ProfileEstimate estimate_profile(const CalibrationMeasurements& measurements,
                                  const QualityThresholds& thresholds = {});

@@ -8,10 +8,14 @@
 
 #include "overlap/device.h"
 #include "overlap/profile_io.h"
+#include "overlap/sample_stats.h"
 
 #include "gpu_test_support.h"
 
 #include <gtest/gtest.h>
+
+#include <iostream>
+#include <vector>
 
 namespace overlap::calibration {
 namespace {
@@ -56,8 +60,13 @@ TEST_F(QuickCalibration, MeasuresFitsAndWritesAReadableProfile) {
     EXPECT_LT(d->seconds_per_byte, 1e-9);
   }
   EXPECT_GT(estimate.profile.kernel_launch_s, 0.0);
-  ASSERT_EQ(m.copy_call_seconds.size(), static_cast<std::size_t>(plan_.repeats))
+  ASSERT_EQ(m.copy_call_seconds.size(), static_cast<std::size_t>(plan_.host_cost_samples))
       << "copy calls were not skipped";
+  EXPECT_EQ(m.kernel_launch_seconds.size(), static_cast<std::size_t>(plan_.host_cost_samples));
+  EXPECT_EQ(m.launch_sync_seconds.size(), static_cast<std::size_t>(plan_.host_cost_samples));
+  ASSERT_EQ(m.stream_rounds.x.size(), plan_.stream_counts.size());
+  EXPECT_EQ(m.stream_rounds.seconds[0].size(),
+            static_cast<std::size_t>(plan_.stream_round_repeats));
   // A driver call that only queues work: above 100 ns, far below a millisecond.
   EXPECT_GT(estimate.profile.copy_call_s, 1e-7);
   EXPECT_LT(estimate.profile.copy_call_s, 1e-3);
@@ -84,6 +93,64 @@ TEST_F(QuickCalibration, MeasuresFitsAndWritesAReadableProfile) {
   EXPECT_EQ(read.mapped_by_width.size(), estimate.profile.mapped_by_width.size());
   for (const std::string& problem : estimate.problems)
     std::cout << "quick plan fit note: " << problem << "\n"; // informative, not a failure
+}
+
+// The host-cost steps of the standard plan, with its bursts and counts, on the bench: the
+// quantities are physically plausible and ordered. The back-to-back launches of earlier
+// calibrations are timed too and printed beside the bursts, for the reader to compare.
+TEST_F(QuickCalibration, HostCostsFromShortBurstsArePlausible) {
+  const CalibrationPlan standard = CalibrationPlan::standard();
+  std::vector<double> launch;
+  std::vector<double> launch_sync;
+  std::vector<double> copy;
+  for (int i = 0; i < standard.warmup + standard.host_cost_samples; ++i) {
+    double seconds = 0;
+    OVERLAP_ASSERT_OK(bench_->launch_burst(standard.launch_burst, &seconds));
+    launch.push_back(seconds);
+    OVERLAP_ASSERT_OK(bench_->launch_sync_overhead(standard.launch_sync_count, &seconds));
+    launch_sync.push_back(seconds);
+    OVERLAP_ASSERT_OK(
+        bench_->copy_calls(standard.copy_call_streams, standard.stream_round_bytes, &seconds));
+    copy.push_back(seconds);
+    if (i < standard.warmup) {
+      launch.clear();
+      launch_sync.clear();
+      copy.clear();
+    }
+  }
+  CalibrationMeasurements m;
+  m.kernel_launch_seconds = launch;
+  m.launch_sync_seconds = launch_sync;
+  m.copy_call_seconds = copy;
+  const ProfileEstimate estimate = estimate_profile(m);
+  const HardwareProfile& p = estimate.profile;
+  // Driver calls that only queue work, or wait for an empty kernel: above 100 ns, far below a
+  // millisecond each.
+  for (double cost : {p.kernel_launch_s, p.copy_call_s, p.kernel_launch_s + p.stream_sync_s}) {
+    EXPECT_GT(cost, 1e-7);
+    EXPECT_LT(cost, 1e-3);
+  }
+  EXPECT_GT(p.stream_sync_s, 0.0) << "a launch and a synchronization take longer than a launch";
+  for (const std::string& problem : estimate.problems)
+    EXPECT_EQ(problem.find("stream_sync_s"), std::string::npos) << problem;
+
+  const int back_to_back = 4096;
+  std::vector<double> queue_full;
+  for (int i = 0; i < 3; ++i) {
+    double seconds = 0;
+    OVERLAP_ASSERT_OK(bench_->launch_burst(back_to_back, &seconds));
+    queue_full.push_back(seconds);
+  }
+  const SampleStats bursts = summarize(launch);
+  std::cout << "launch per call: bursts of " << standard.launch_burst << " lower quartile "
+            << p.kernel_launch_s * 1e6 << " us (median " << bursts.median * 1e6 << ", min "
+            << bursts.min * 1e6 << ", max " << bursts.max * 1e6 << "); " << back_to_back
+            << " back to back, median of 3: " << summarize(queue_full).median * 1e6
+            << " us; launch + synchronize " << (p.kernel_launch_s + p.stream_sync_s) * 1e6
+            << " us; copy call " << p.copy_call_s * 1e6 << " us (median "
+            << summarize(copy).median * 1e6 << ")\n";
+  double refused = 0;
+  EXPECT_EQ(bench_->launch_burst(0, &refused).code, cudaErrorInvalidValue);
 }
 
 TEST_F(QuickCalibration, AccuracyCheckCoversTheWholeGrid) {

@@ -328,6 +328,60 @@ TEST(EstimateProfile, SyncNotSlowerThanLaunchIsAProblem) {
   EXPECT_TRUE(mentions(estimate.problems, "stream_sync_s"));
 }
 
+// `fast` samples spread over [fast_value, fast_value * 1.001), then `slow` ones at slow_value,
+// in the order a calibration could meet them: a fast phase, then the host slowing down.
+std::vector<double> host_phases(int fast, double fast_value, int slow, double slow_value) {
+  std::vector<double> samples;
+  for (int i = 0; i < fast; ++i)
+    samples.push_back(fast_value * (1 + 0.001 * i / fast));
+  samples.insert(samples.end(), slow, slow_value);
+  return samples;
+}
+
+TEST(EstimateProfile, HostCostsKeepTheFastBurstsWhenMostAreSlow) {
+  BoundedNoise noise(0.0001);
+  SCOPED_TRACE(noise.trace());
+  CalibrationMeasurements m = test::synthetic_measurements(3, noise);
+  // 64 bursts, only 20 of them on a quiet host: the median of these is the slow value.
+  m.kernel_launch_seconds = host_phases(20, 2.0e-6, 44, 4.2e-6);
+  m.launch_sync_seconds = host_phases(20, 8.5e-6, 44, 10.5e-6);
+  m.copy_call_seconds = host_phases(20, 1.9e-6, 44, 3.1e-6);
+  ASSERT_GT(summarize(m.kernel_launch_seconds).median, 4e-6) << "the median alone would miss";
+
+  const ProfileEstimate estimate = estimate_profile(m);
+  const HardwareProfile& p = estimate.profile;
+  EXPECT_GE(p.kernel_launch_s, 2.0e-6);
+  EXPECT_LT(p.kernel_launch_s, 2.0e-6 * 1.001);
+  EXPECT_GE(p.copy_call_s, 1.9e-6);
+  EXPECT_LT(p.copy_call_s, 1.9e-6 * 1.001);
+  // Both quartiles from the fast phase: the synchronization is their difference.
+  EXPECT_NEAR(p.stream_sync_s, 6.5e-6, 8.5e-9);
+  const ProfileMeasurement* launch = find(p, "kernel_launch_s");
+  ASSERT_NE(launch, nullptr);
+  EXPECT_EQ(launch->value, p.kernel_launch_s);
+  EXPECT_EQ(launch->min, 2.0e-6);
+  EXPECT_EQ(launch->max, 4.2e-6) << "the record still shows the slow bursts";
+  EXPECT_EQ(launch->repeats, 64);
+  ASSERT_NE(find(p, "launch_and_sync_s"), nullptr);
+  EXPECT_GE(find(p, "launch_and_sync_s")->value, 8.5e-6);
+  EXPECT_LT(find(p, "launch_and_sync_s")->value, 8.5e-6 * 1.001);
+}
+
+TEST(EstimateProfile, OneLuckyBurstDoesNotSetAHostCost) {
+  BoundedNoise noise(0.0001);
+  SCOPED_TRACE(noise.trace());
+  CalibrationMeasurements m = test::synthetic_measurements(3, noise);
+  // A burst timed across a clock hiccup can come out far too short; the minimum would take it.
+  m.copy_call_seconds = host_phases(63, 2.0e-6, 0, 0);
+  m.copy_call_seconds.insert(m.copy_call_seconds.begin() + 30, 0.4e-6);
+  const ProfileEstimate estimate = estimate_profile(m);
+  EXPECT_GE(estimate.profile.copy_call_s, 2.0e-6);
+  EXPECT_LT(estimate.profile.copy_call_s, 2.0e-6 * 1.001);
+  const ProfileMeasurement* copy = find(estimate.profile, "copy_call_s");
+  ASSERT_NE(copy, nullptr);
+  EXPECT_EQ(copy->min, 0.4e-6);
+}
+
 } // namespace
 } // namespace overlap::calibration
 
