@@ -95,6 +95,8 @@ run_benchmark() {
   local build=build-bench
   nvidia-smi --query-gpu=name,driver_version,pcie.link.gen.max,pcie.link.width.max --format=csv \
     >"$raw/device.txt" 2>&1
+  # It decides the order the copy engine serves streams in (bench/results/h100-2026-11-21-s6-traces).
+  echo "CUDA_DEVICE_MAX_CONNECTIONS=${CUDA_DEVICE_MAX_CONNECTIONS:-unset: the driver default, 8}" >>"$raw/device.txt"
   cat "$raw/device.txt"
   echo "== build"
   build_targets "$build" "$raw" bench_apps_gpu_tests bench_apps_gpu_tests_tune overlap-model \
