@@ -11,6 +11,10 @@ namespace overlap::calibration {
 struct CalibrationPlan {
   int warmup = 1;
   int repeats = 7; // each point is measured this often; the profile reports the spread
+  // The steps against a busy link (bidirectional G and g, simultaneous g) measure each point this
+  // often instead: there single H100 host-to-device copies of one size ranged 36.6-51.2 GB/s, and
+  // the fit on 7 repeats moved with them (docs/hardware-profiles.md, "Calibration: method").
+  int busy_link_repeats = 31;
 
   int latency_repeats = 50;                     // 1-byte transfers for L+o
   std::vector<std::size_t> size_bytes;          // G: one message of each size
@@ -36,6 +40,9 @@ struct CalibrationPlan {
   std::size_t max_bytes() const;          // of one host or device buffer
   std::size_t max_pageable_bytes() const; // of the pageable buffer
   int max_pieces() const;                 // streams needed in one direction
+  // What the busy-link steps repeat: busy_link_repeats, never fewer than `repeats` (which
+  // --repeats may raise).
+  int busy_link_repeat_count() const;
 
   static CalibrationPlan standard();
   static CalibrationPlan quick();
@@ -50,6 +57,10 @@ std::size_t background_bytes_for(std::size_t bytes, int pieces);
 struct AccuracyPlan {
   int warmup = 1;
   int repeats = 5;
+  // The bidirectional and simultaneous cases (gated) are measured this often, in further passes
+  // over the grid after the one-way cases have their `repeats`: with 5 repeats the median of a
+  // busy host-to-device point on the H100 moved by several percent from one check to the next.
+  int busy_link_repeats = 15;
   std::vector<std::size_t> size_bytes; // 16 MB .. 1 GB
   std::vector<int> piece_counts;       // 1 .. 256
   bool bidirectional = true;           // this direction while the other is busy throughout
@@ -60,6 +71,8 @@ struct AccuracyPlan {
 
   std::size_t max_bytes() const;
   int max_pieces() const;
+  // busy_link_repeats, never fewer than `repeats`.
+  int busy_link_repeat_count() const;
 
   static AccuracyPlan standard();
   static AccuracyPlan quick();

@@ -300,14 +300,19 @@ Status measure_link(LinkBench& bench, const CalibrationPlan& plan, const Progres
     return Status::success();
   }));
 
+  // The busy link's rate varies far more from one copy to the next than the one-way link's, so
+  // these steps repeat each point more often (CalibrationPlan::busy_link_repeats).
+  const int busy_repeats = plan.busy_link_repeat_count();
+  const std::string busy_repeats_label = " x " + std::to_string(busy_repeats) + " repeats";
   for (TransferDirection direction : directions) {
     DirectionMeasurements& d =
         direction == TransferDirection::HostToDevice ? m->host_to_device : m->device_to_host;
     OVERLAP_TRY(steps.optional(std::string(direction_name(direction)) +
-                                   " bidirectional G (other direction busy): " + sizes + repeats,
+                                   " bidirectional G (other direction busy): " + sizes +
+                                   busy_repeats_label,
                                [&] {
                                  return measure_series(
-                                     as_doubles(plan.size_bytes), plan.warmup, plan.repeats,
+                                     as_doubles(plan.size_bytes), plan.warmup, busy_repeats,
                                      [&](double x, double* s) {
                                        return against_busy_link(bench, direction,
                                                                 static_cast<std::size_t>(x), 1, s);
@@ -318,14 +323,14 @@ Status measure_link(LinkBench& bench, const CalibrationPlan& plan, const Progres
         std::string(direction_name(direction)) + " bidirectional g (other direction busy): n = " +
             std::to_string(plan.piece_counts.front()) + ".." +
             std::to_string(plan.piece_counts.back()) + " pieces of " +
-            std::to_string(plan.piece_message_bytes.size()) + " sizes" + repeats,
+            std::to_string(plan.piece_message_bytes.size()) + " sizes" + busy_repeats_label,
         [&] {
           // Filled only when every size succeeded, so a skipped step leaves no partial series.
           std::vector<Series> all;
           for (std::size_t message : plan.piece_message_bytes) {
             Series series;
             OVERLAP_TRY(measure_series(
-                as_doubles(plan.piece_counts), plan.warmup, plan.repeats,
+                as_doubles(plan.piece_counts), plan.warmup, busy_repeats,
                 [&](double n, double* s) {
                   return against_busy_link(bench, direction, message, static_cast<int>(n), s);
                 },
@@ -341,7 +346,7 @@ Status measure_link(LinkBench& bench, const CalibrationPlan& plan, const Progres
       "simultaneous g (both directions in as many pieces at once): n = " +
           std::to_string(plan.piece_counts.front()) + ".." +
           std::to_string(plan.piece_counts.back()) + " pieces of " +
-          std::to_string(plan.piece_message_bytes.size()) + " sizes" + repeats,
+          std::to_string(plan.piece_message_bytes.size()) + " sizes" + busy_repeats_label,
       [&] {
         // Filled only when every size succeeded, so a skipped step leaves no partial series.
         std::vector<Series> to_device;
@@ -350,7 +355,7 @@ Status measure_link(LinkBench& bench, const CalibrationPlan& plan, const Progres
           Series in;
           Series out;
           OVERLAP_TRY(measure_series_pair(
-              as_doubles(plan.piece_counts), plan.warmup, plan.repeats,
+              as_doubles(plan.piece_counts), plan.warmup, busy_repeats,
               [&](double n, double* in_seconds, double* out_seconds) {
                 return bench.bidirectional(message, static_cast<int>(n), true, in_seconds,
                                            out_seconds);

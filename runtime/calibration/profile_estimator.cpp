@@ -88,8 +88,23 @@ std::vector<double> piece_floors(const std::vector<Series>& piece_series,
 
 using RepeatPick = std::function<double(const std::vector<double>&)>;
 
-double median_of(const std::vector<double>& repeats) {
-  return summarize(repeats).median;
+// The time of a busy-link point: the mean of its repeats. Against a busy link the H100's
+// host-to-device copies of one size ran anywhere between ~37 and ~51 GB/s from one repeat to the
+// next, too close together for the two-rate rule (two_rate_link.h) to split; the median of such
+// repeats jumps between them, the mean settles as the repeats grow (docs/hardware-profiles.md,
+// "Calibration: method", step 4).
+double mean_of(const std::vector<double>& repeats) {
+  double sum = 0;
+  for (double t : repeats)
+    sum += t;
+  return repeats.empty() ? 0 : sum / static_cast<double>(repeats.size());
+}
+
+std::vector<Point> mean_points(const Series& series) {
+  std::vector<Point> points;
+  for (std::size_t i = 0; i < series.x.size(); ++i)
+    points.push_back({series.x[i], mean_of(series.seconds[i])});
+  return points;
 }
 
 // What the busy link's G and g are fitted on: single copies over sizes and piece series.
@@ -132,16 +147,16 @@ double most_pieces(const std::vector<TransferTime>& transfers) {
 }
 
 struct JointFit {
-  MinimaxTransferFit fit; // on the medians
+  MinimaxTransferFit fit; // on the means
   std::vector<double> repeat_seconds_per_byte;
   std::vector<double> repeat_gaps;
 };
 
-// The joint minimax fit on the medians of the points with pieces of at least `min_piece_bytes`,
-// and on each repeat alone for the spread; false when the medians determine no G > 0.
+// The joint minimax fit on the means of the points with pieces of at least `min_piece_bytes`,
+// and on each repeat alone for the spread; false when the means determine no G > 0.
 bool joint_fit(const BusySeries& busy, double min_piece_bytes, double latency_s, JointFit* out) {
   JointFit result;
-  if (!fit_transfer_minimax(busy.transfers(min_piece_bytes, median_of), latency_s, &result.fit))
+  if (!fit_transfer_minimax(busy.transfers(min_piece_bytes, mean_of), latency_s, &result.fit))
     return false;
   for (std::size_t r = 0; r < busy.repeats(); ++r) {
     MinimaxTransferFit one;
@@ -386,16 +401,16 @@ public:
     estimate_.profile.notes += text;
   }
 
-  // The busy link's G and g, fitted together over the single copies and every piece series by
-  // their largest relative residual (minimax_fit.h says why), L+o fixed. Judged once, by the
-  // tighter residual limit of the two bidirectional requirements, and recorded under the
-  // quantities of G and g. R^2 is recorded, not judged: it scores the sum of squares, which a
-  // minimax fit gives up for its worst point (run 3 host to device: R^2 0.9987 over the busy
-  // points at a largest residual of 3.3 %; the paper's estimator over the single copies alone
-  // had R^2 0.9996 there at 3.9 %, and 5.5 % on the accuracy grid). When the fit over every
-  // piece misses, the smallest pieces are left out as for the one-way g (gap()), and the piece
-  // size reached becomes g's domain of validity. The single copies' estimate is recorded beside
-  // it for comparison.
+  // The busy link's G and g, fitted together over the single copies and every piece series (the
+  // mean of each point's repeats, mean_of) by their largest relative residual (minimax_fit.h
+  // says why), L+o fixed. Judged once, by the tighter residual limit of the two bidirectional
+  // requirements, and recorded under the quantities of G and g. R^2 is recorded, not judged: it
+  // scores the sum of squares, which a minimax fit gives up for its worst point (run 3 host to
+  // device: R^2 0.9987 over the busy points at a largest residual of 3.3 %; the paper's
+  // estimator over the single copies alone had R^2 0.9996 there at 3.9 %, and 5.5 % on the
+  // accuracy grid). When the fit over every piece misses, the smallest pieces are left out as
+  // for the one-way g (gap()), and the piece size reached becomes g's domain of validity. The
+  // single copies' estimate is recorded beside it for comparison.
   void busy_link(const std::string& name, const BusySeries& busy, double latency, bool fast_mode,
                  LinkDirection* link) {
     const std::string g_quantity = name + ".bidirectional_seconds_per_byte";
@@ -421,9 +436,9 @@ public:
     JointFit chosen = unrestricted;
     double floor = 0;
     const std::vector<double> floors = piece_floors(busy.pieces, busy.messages);
-    const std::vector<TransferTime> all = busy.transfers(0, median_of);
+    const std::vector<TransferTime> all = busy.transfers(0, mean_of);
     for (std::size_t f = 1; !unrestricted_problem.empty() && f < floors.size(); ++f) {
-      const std::vector<TransferTime> kept = busy.transfers(floors[f], median_of);
+      const std::vector<TransferTime> kept = busy.transfers(floors[f], mean_of);
       // As in gap(): what is left out must be explained by the pieces' size, not their number.
       if (2 * kept.size() < all.size() || most_pieces(kept) < most_pieces(all))
         break;
@@ -441,9 +456,9 @@ public:
     record_fit(gap_quantity, "s", as_line(chosen.fit, chosen.fit.gap_s), chosen.repeat_gaps);
     char text[500];
     std::snprintf(text, sizeof(text),
-                  " bidirectional %s: G and g fitted together over %d points (single copies "
-                  "and piece series%s), minimizing the largest relative residual (%.2f %%), L+o "
-                  "fixed",
+                  " bidirectional %s: G and g fitted together over the means of %d points "
+                  "(single copies and piece series%s), minimizing the largest relative residual "
+                  "(%.2f %%), L+o fixed",
                   name.c_str(), chosen.fit.points, fast_mode ? ", fast mode" : "",
                   100 * chosen.fit.max_relative_residual);
     estimate_.profile.notes += text;
@@ -475,11 +490,12 @@ public:
   }
 
   // Paper 001's estimator of G over the single copies alone (what the busy G was before the
-  // joint fit), with its residuals there; not judged.
+  // joint fit), with its residuals there; not judged. On the means, as the joint fit, so the two
+  // differ by their points only.
   void single_copies(const std::string& quantity, const Series& sizes, double latency) {
     single_copies_rate_ = 0;
     LinearFit fit;
-    if (sizes.empty() || !fit_slope_by_ratio(median_points(sizes), latency, &fit))
+    if (sizes.empty() || !fit_slope_by_ratio(mean_points(sizes), latency, &fit))
       return;
     std::vector<double> slopes;
     for (std::size_t r = 0; r < repeat_count(sizes); ++r) {

@@ -14,6 +14,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <iostream>
 #include <vector>
 
@@ -40,14 +41,36 @@ TEST_F(QuickCalibration, MeasuresFitsAndWritesAReadableProfile) {
   OVERLAP_ASSERT_OK(describe_device(0, &device));
   CalibrationMeasurements m;
   m.device = identity_of(device, today_utc());
+  plan_.busy_link_repeats = plan_.repeats + 2; // so that the two counts can be told apart
+  const std::string busy_label = " x " + std::to_string(plan_.busy_link_repeats) + " repeats";
   int progress_lines = 0;
-  OVERLAP_ASSERT_OK(
-      measure_link(*bench_, plan_, [&](const std::string&) { ++progress_lines; }, &m));
+  std::vector<std::string> busy_lines; // of the busy-link steps
+  OVERLAP_ASSERT_OK(measure_link(
+      *bench_, plan_,
+      [&](const std::string& line) {
+        ++progress_lines;
+        for (const char* step : {"bidirectional G", "bidirectional g", "simultaneous g"})
+          if (line.find(step) != std::string::npos)
+            busy_lines.push_back(line);
+      },
+      &m));
   EXPECT_GE(progress_lines, 2 * 20) << "every step reports its start and end";
+  EXPECT_EQ(busy_lines.size(), 2u * 5) << "the five busy-link steps report start and end";
+  for (const std::string& line : busy_lines)
+    EXPECT_NE(line.find(busy_label), std::string::npos) << "names its repeats: " << line;
   EXPECT_EQ(m.host_to_device.one_byte_seconds.size(),
             static_cast<std::size_t>(plan_.latency_repeats));
   ASSERT_EQ(m.device_to_host.sizes.x.size(), plan_.size_bytes.size());
   EXPECT_EQ(m.device_to_host.sizes.seconds[0].size(), static_cast<std::size_t>(plan_.repeats));
+  const std::size_t busy_repeats = static_cast<std::size_t>(plan_.busy_link_repeats);
+  for (const DirectionMeasurements* d : {&m.host_to_device, &m.device_to_host}) {
+    ASSERT_FALSE(d->bidirectional_sizes.empty()) << "not skipped";
+    EXPECT_EQ(d->bidirectional_sizes.seconds[0].size(), busy_repeats);
+    ASSERT_FALSE(d->bidirectional_pieces.empty()) << "not skipped";
+    EXPECT_EQ(d->bidirectional_pieces[0].seconds[0].size(), busy_repeats);
+    ASSERT_FALSE(d->simultaneous_pieces.empty()) << "not skipped";
+    EXPECT_EQ(d->simultaneous_pieces[0].seconds[0].size(), busy_repeats);
+  }
 
   ProfileEstimate estimate = estimate_profile(m);
   estimate.profile.name = "quick-test";
@@ -159,16 +182,23 @@ TEST_F(QuickCalibration, AccuracyCheckCoversTheWholeGrid) {
   profile.host_to_device = {5e-6, 1.0 / 50e9, 1e-6, 1.0 / 45e9, 0, 0};
   profile.device_to_host = profile.host_to_device;
   AccuracyReport report;
+  accuracy_.busy_link_repeats = accuracy_.repeats + 2; // so that the two counts can be told apart
   OVERLAP_ASSERT_OK(check_accuracy(*bench_, profile, accuracy_, nullptr, &report));
   const std::size_t points = accuracy_.size_bytes.size() * accuracy_.piece_counts.size();
   EXPECT_EQ(report.rows.size(), 6 * points) << "one way, other way busy, both at once; x 2";
   for (const AccuracyRow& row : report.rows) {
-    EXPECT_EQ(row.measured.count, accuracy_.repeats);
     const bool busy_link = row.which == AccuracyCase::BidirectionalHostToDevice ||
                            row.which == AccuracyCase::BidirectionalDeviceToHost;
+    const bool one_way =
+        row.which == AccuracyCase::HostToDevice || row.which == AccuracyCase::DeviceToHost;
+    EXPECT_EQ(row.measured.count, one_way ? accuracy_.repeats : accuracy_.busy_link_repeats)
+        << case_name(row.which);
     EXPECT_EQ(row.ungated.count, busy_link ? 0 : accuracy_.repeats) << case_name(row.which);
     EXPECT_GT(row.measured.median, 0.0);
   }
+  EXPECT_TRUE(std::any_of(report.notes.begin(), report.notes.end(), [](const std::string& note) {
+    return note.find("repeated") != std::string::npos;
+  })) << "the report says how often each case was repeated";
 }
 
 TEST_F(QuickCalibration, RefusesWorkBeyondItsBuffers) {

@@ -23,6 +23,13 @@ const ProfileMeasurement* find(const HardwareProfile& profile, const std::string
   return nullptr;
 }
 
+double mean(const std::vector<double>& values) {
+  double sum = 0;
+  for (double v : values)
+    sum += v;
+  return sum / static_cast<double>(values.size());
+}
+
 bool mentions(const std::vector<std::string>& problems, const std::string& text) {
   return std::any_of(problems.begin(), problems.end(),
                      [&](const std::string& p) { return p.find(text) != std::string::npos; });
@@ -565,6 +572,53 @@ TEST(EstimateProfile, APoorFitWithinTheFastModeIsStillRefused) {
                        "minimized, fast mode)"));
 }
 
+// Host to device against a busy link at 1/G_bidirectional in 20 of 31 repeats and 12 % slower in
+// the other 11, at every size and piece count: like the H100's busy host-to-device copies, too
+// close together for the two-rate rule to split. The means of the repeats follow
+// L+o + k G_mix + (n - 1) g, G_mix the repeats' average G; their medians follow the fast G.
+TEST(EstimateProfile, FitsTheBusyLinkOnTheMeanOfItsRepeats) {
+  BoundedNoise noise(0.0002);
+  SCOPED_TRACE(noise.trace());
+  const int fast = 20;
+  const int slow = 11;
+  CalibrationMeasurements m = test::synthetic_measurements(fast + slow, noise);
+  const LinkDirection link = test::titan_host_to_device();
+  const double fast_g = link.bidirectional_seconds_per_byte;
+  const double slow_g = 1.12 * fast_g;
+  auto mixed = [&](double bytes, double pieces) {
+    const double gaps = link.bidirectional_gap_s * (pieces - 1);
+    std::vector<double> repeats =
+        test::samples(link.latency_s + bytes * fast_g + gaps, fast, noise);
+    const std::vector<double> slower =
+        test::samples(link.latency_s + bytes * slow_g + gaps, slow, noise);
+    repeats.insert(repeats.end(), slower.begin(), slower.end());
+    return repeats;
+  };
+  DirectionMeasurements& d = m.host_to_device;
+  for (std::size_t i = 0; i < d.bidirectional_sizes.x.size(); ++i)
+    d.bidirectional_sizes.seconds[i] = mixed(d.bidirectional_sizes.x[i], 1);
+  for (std::size_t s = 0; s < d.bidirectional_pieces.size(); ++s)
+    for (std::size_t i = 0; i < d.bidirectional_pieces[s].x.size(); ++i)
+      d.bidirectional_pieces[s].seconds[i] =
+          mixed(d.bidirectional_piece_message_bytes[s], d.bidirectional_pieces[s].x[i]);
+
+  const ProfileEstimate estimate = estimate_profile(m);
+  ASSERT_TRUE(estimate.acceptable()) << estimate.problems.front();
+  const LinkDirection& got = estimate.profile.host_to_device;
+  EXPECT_EQ(got.bidirectional_slow_share, 0) << "one rate: the two are too close to split";
+  const double mixture = (fast * fast_g + slow * slow_g) / (fast + slow);
+  const double bound = minimax_bound(link, mixture, noise.bound());
+  EXPECT_NEAR(got.bidirectional_seconds_per_byte, mixture, bound);
+  EXPECT_GT(got.bidirectional_seconds_per_byte - fast_g, 10 * bound)
+      << "the fast G, which the medians of the repeats would give";
+  EXPECT_NEAR(got.bidirectional_gap_s, link.bidirectional_gap_s, link.bidirectional_gap_s * 0.05);
+  const ProfileMeasurement* alone =
+      find(estimate.profile, "host_to_device.bidirectional_seconds_per_byte.single_copies");
+  ASSERT_NE(alone, nullptr);
+  EXPECT_NEAR(alone->value, mixture, ratio_bound(link, mixture, noise.bound()))
+      << "the single copies' estimate, on the same means";
+}
+
 // The H100 (run 3): single large copies against a busy link cost more per byte (20.4-20.7 ps/B)
 // than the same bytes in pieces (~19.5 ps/B). Here single copies are 5 % slower per byte than
 // pieced ones. The joint fit puts G between the two and misses its worst point by less than G
@@ -595,7 +649,8 @@ TEST(EstimateProfile, FitsTheBusyGAndGapTogetherWhenSingleCopiesAreSlower) {
   EXPECT_LT(got.bidirectional_seconds_per_byte, single / 1.01);
   EXPECT_EQ(got.bidirectional_gap_min_piece_bytes, 0.0) << "one fit covers every piece";
 
-  // Every busy point at its median, and the largest relative error of a (G, g) over them.
+  // Every busy point at the mean of its repeats (what the busy fit is made on), and the largest
+  // relative error of a (G, g) over them.
   struct Busy {
     double bytes;
     double pieces;
@@ -604,7 +659,7 @@ TEST(EstimateProfile, FitsTheBusyGAndGapTogetherWhenSingleCopiesAreSlower) {
   std::vector<Busy> points;
   std::vector<Point> single_copies;
   for (std::size_t i = 0; i < d.bidirectional_sizes.x.size(); ++i) {
-    const double t = summarize(d.bidirectional_sizes.seconds[i]).median;
+    const double t = mean(d.bidirectional_sizes.seconds[i]);
     points.push_back({d.bidirectional_sizes.x[i], 1, t});
     single_copies.push_back({d.bidirectional_sizes.x[i], t});
   }
@@ -613,7 +668,7 @@ TEST(EstimateProfile, FitsTheBusyGAndGapTogetherWhenSingleCopiesAreSlower) {
     piece_series.emplace_back();
     for (std::size_t i = 0; i < d.bidirectional_pieces[s].x.size(); ++i) {
       const double n = d.bidirectional_pieces[s].x[i];
-      const double t = summarize(d.bidirectional_pieces[s].seconds[i]).median;
+      const double t = mean(d.bidirectional_pieces[s].seconds[i]);
       points.push_back({d.bidirectional_piece_message_bytes[s], n, t});
       piece_series.back().push_back({n - 1, t});
     }
