@@ -25,18 +25,28 @@ std::size_t repeat_count(const Series& series) {
   return series.seconds.empty() ? 0 : count;
 }
 
-std::vector<Point> median_points(const Series& series) {
+// What a fit takes from a point's repeats: their median, their mean, or one repeat.
+using RepeatPick = std::function<double(const std::vector<double>&)>;
+
+std::vector<Point> points_of(const Series& series, const RepeatPick& pick) {
   std::vector<Point> points;
   for (std::size_t i = 0; i < series.x.size(); ++i)
-    points.push_back({series.x[i], summarize(series.seconds[i]).median});
+    points.push_back({series.x[i], pick(series.seconds[i])});
   return points;
 }
 
+std::vector<Point> median_points(const Series& series) {
+  return points_of(series,
+                   [](const std::vector<double>& repeats) { return summarize(repeats).median; });
+}
+
+// The spread of a fit: the same fit on each repeat alone.
+RepeatPick nth_repeat(std::size_t repeat) {
+  return [repeat](const std::vector<double>& repeats) { return repeats[repeat]; };
+}
+
 std::vector<Point> repeat_points(const Series& series, std::size_t repeat) {
-  std::vector<Point> points;
-  for (std::size_t i = 0; i < series.x.size(); ++i)
-    points.push_back({series.x[i], series.seconds[i][repeat]});
-  return points;
+  return points_of(series, nth_repeat(repeat));
 }
 
 // The piece-count series with x = n - 1, keeping only points whose pieces (message / n) are at
@@ -86,8 +96,6 @@ std::vector<double> piece_floors(const std::vector<Series>& piece_series,
   return floors;
 }
 
-using RepeatPick = std::function<double(const std::vector<double>&)>;
-
 // The time of a busy-link point: the mean of its repeats. Against a busy link the H100's
 // host-to-device copies of one size ran anywhere between ~37 and ~51 GB/s from one repeat to the
 // next, too close together for the two-rate rule (two_rate_link.h) to split; the median of such
@@ -98,13 +106,6 @@ double mean_of(const std::vector<double>& repeats) {
   for (double t : repeats)
     sum += t;
   return repeats.empty() ? 0 : sum / static_cast<double>(repeats.size());
-}
-
-std::vector<Point> mean_points(const Series& series) {
-  std::vector<Point> points;
-  for (std::size_t i = 0; i < series.x.size(); ++i)
-    points.push_back({series.x[i], mean_of(series.seconds[i])});
-  return points;
 }
 
 // What the busy link's G and g are fitted on: single copies over sizes and piece series.
@@ -160,8 +161,7 @@ bool joint_fit(const BusySeries& busy, double min_piece_bytes, double latency_s,
     return false;
   for (std::size_t r = 0; r < busy.repeats(); ++r) {
     MinimaxTransferFit one;
-    const RepeatPick repeat = [r](const std::vector<double>& repeats) { return repeats[r]; };
-    if (fit_transfer_minimax(busy.transfers(min_piece_bytes, repeat), latency_s, &one)) {
+    if (fit_transfer_minimax(busy.transfers(min_piece_bytes, nth_repeat(r)), latency_s, &one)) {
       result.repeat_seconds_per_byte.push_back(one.seconds_per_byte);
       result.repeat_gaps.push_back(one.gap_s);
     }
@@ -495,7 +495,7 @@ public:
   void single_copies(const std::string& quantity, const Series& sizes, double latency) {
     single_copies_rate_ = 0;
     LinearFit fit;
-    if (sizes.empty() || !fit_slope_by_ratio(mean_points(sizes), latency, &fit))
+    if (sizes.empty() || !fit_slope_by_ratio(points_of(sizes, mean_of), latency, &fit))
       return;
     std::vector<double> slopes;
     for (std::size_t r = 0; r < repeat_count(sizes); ++r) {
