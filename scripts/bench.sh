@@ -33,6 +33,9 @@ APPS=(
   "matmul-4096|matmul|m=4096 n=1024 k=1024"
 )
 
+# The benchmark's build, shared by `run` and `trace` so a trace reuses a run's objects.
+BENCH_BUILD=build-bench
+
 # build_targets BUILD_DIR LOG_DIR TARGET...: configured for the lent Hopper GPUs with the
 # generated sources that came along (scripts/pregenerate.sh), since the GPU machine has no Clang.
 build_targets() {
@@ -70,13 +73,13 @@ trace_application() {
   local out=${OUT:-$PWD/out}
   mkdir -p "$out"
   application_flags "$name" || return 1
-  build_targets build-bench "$out" bench_apps_gpu_tests_tune overlap-cupti-trace || return 1
+  build_targets $BENCH_BUILD "$out" bench_apps_gpu_tests_tune overlap-cupti-trace || return 1
   local tracer
-  tracer=$(find build-bench -name 'liboverlap-cupti-trace.so' | head -1)
+  tracer=$(find $BENCH_BUILD -name 'liboverlap-cupti-trace.so' | head -1)
   echo "== $name under the tracer"
   # One process (--no-supervise), so that one trace holds every run.
   OVERLAP_TRACE_FILE="$out/$name.trace.csv" CUDA_INJECTION64_PATH=$PWD/$tracer \
-    build-bench/bench/bench_apps_gpu_tests_tune "${app_flags[@]}" --exhaustive --no-cache \
+    $BENCH_BUILD/bench/bench_apps_gpu_tests_tune "${app_flags[@]}" --exhaustive --no-cache \
     --no-supervise --quiet ${BENCH_PROFILE:+--profile "$BENCH_PROFILE"} --output-dir "$out/$name" \
     >"$out/$name.tune.log" 2>&1
   echo "tuner: rc $?"
@@ -92,7 +95,7 @@ run_benchmark() {
   local raw
   raw=$(mktemp -d)/bench
   mkdir -p "$raw"
-  local build=build-bench
+  local build=$BENCH_BUILD
   nvidia-smi --query-gpu=name,driver_version,pcie.link.gen.max,pcie.link.width.max --format=csv \
     >"$raw/device.txt" 2>&1
   # It decides the order the copy engine serves streams in (bench/results/h100-2026-11-21-s6-traces).
