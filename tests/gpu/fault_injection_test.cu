@@ -271,6 +271,51 @@ TEST(FaultInjection, EveryFailingCallOfColumnLosesNothing) {
   check_every_fault_of_every_case<ColumnData>(1009);
 }
 
+// Not a fault, but read from the same call record: a halo chunk's copies in are issued after a
+// wait for its predecessor's (pipeline.cuh says why). Breadth first, every copy in is issued
+// before the first kernel, so chunks 1-3 of four make one wait each there, each followed by
+// their copies.
+TEST(HaloCopies, WaitForThePredecessorsCopiesBeforeTheirOwn) {
+  OVERLAP_SKIP_WITHOUT_GPU();
+  const std::string no_mapping = mapping_unavailable_reason();
+  Random random;
+  SCOPED_TRACE(random.trace());
+  ColumnData data;
+  OVERLAP_ASSERT_OK(data.allocate(9, HostMemory::Pinned, random));
+  const ColumnBinding binding = data.binding();
+  for (Variant variant : {Variant::Streams, Variant::Hybrid}) {
+    const StrategyCase c{variant, {4, IssueOrder::BreadthFirst}};
+    if (needs_mapping(c) && !no_mapping.empty())
+      continue;
+    SCOPED_TRACE(name_of(c));
+    OVERLAP_ASSERT_OK(run_case(binding, c)); // the first call also creates streams and events
+    std::vector<std::string> calls;
+    {
+      const fault::ScopedCallCount count;
+      OVERLAP_ASSERT_OK(run_case(binding, c));
+      calls = fault::matched_call_texts();
+    }
+    const auto starts = [](const std::string& call, const char* name) {
+      return call.rfind(name, 0) == 0;
+    };
+    const auto first_launch = std::find_if(calls.begin(), calls.end(), [](const std::string& call) {
+      return call.find("<<<") != std::string::npos;
+    });
+    ASSERT_NE(first_launch, calls.end());
+    int waits = 0;
+    for (auto call = calls.begin(); call != first_launch; ++call) {
+      if (!starts(*call, "cudaStreamWaitEvent"))
+        continue;
+      ++waits;
+      ASSERT_NE(call + 1, first_launch) << "a wait with no copy after it";
+      EXPECT_TRUE(starts(*(call + 1), "cudaMemcpy")) << "after the wait: " << *(call + 1);
+    }
+    EXPECT_EQ(waits, 3);
+  }
+  if (!no_mapping.empty())
+    GTEST_SKIP() << "Hybrid not tested: " << no_mapping;
+}
+
 // Streams(4) with earlier chunks in flight: the failure is in the middle of the issue loop, of a
 // call large enough that its first chunks' copies are still running when it comes.
 TEST(FaultInjection, OutOfMemoryMidwayThroughAStreamsPipeline) {

@@ -1,7 +1,8 @@
 // The chunked pipeline behind Streams and Hybrid: P is cut into C = min(N, P) chunks (chunk c =
 // chunk_bounds(P, C, c) on pooled stream c % N); each chunk copies in what it needs and no earlier
-// chunk copied (transfer_plan.h), waits with events for the earlier chunks' copies it shares
-// (halos), runs its kernel and copies its outputs back. Broadcast sections go first, on stream 0,
+// chunk copied (transfer_plan.h), after waiting with an event for the latest earlier chunk whose
+// copies it shares (halos; so the copy engine serves a halo chain in order), runs its kernel once
+// the other earlier copies it shares are in, and copies its outputs back. Broadcast sections go first, on stream 0,
 // and every kernel waits for them. The issue order is depth-first or breadth-first (paper 003).
 //
 // Hybrid differs only in its pure outputs (Direction::Out), which the kernels write straight into
@@ -94,6 +95,17 @@ private:
   }
 
   Status copy_in(int c) {
+    // A chunk whose kernel needs an earlier chunk's copies (a halo) also starts its own copies
+    // after them. Left alone, the copy engine does not serve the streams in issue order (the
+    // H100 with 8 connections drained them grouped by stream % 4), and a kernel then waits for
+    // a predecessor served last: pop-buoydiff's Streams ran 10-26 % slower than issued in order
+    // (bench/results/h100-2026-11-21-s6-traces). The copies share the link anyway: keeping their
+    // order costs no bandwidth.
+    if (!chunk(c).waits_for.empty()) {
+      const int latest = chunk(c).waits_for.back();
+      if (stream_of(latest) != stream_of(c))
+        OVERLAP_CUDA_TRY(cudaStreamWaitEvent(stream_of(c), copied_in_event(latest), 0));
+    }
     for (const ArrayCopy& copy : chunk(c).copy_in)
       OVERLAP_TRY(copy_section(array(copy.array), base(copy.array), copy.elements,
                                CopyDirection::ToDevice, stream_of(c)));
@@ -107,9 +119,11 @@ private:
     // Work issued earlier on the same stream is ordered already; only other streams need events.
     if (!plan_.broadcast_in.empty() && stream != stream_of(0))
       OVERLAP_CUDA_TRY(cudaStreamWaitEvent(stream, broadcast_event(), 0));
-    for (int earlier : chunk(c).waits_for)
-      if (stream_of(earlier) != stream)
-        OVERLAP_CUDA_TRY(cudaStreamWaitEvent(stream, copied_in_event(earlier), 0));
+    // The latest of them was awaited before this chunk's copies, on this stream.
+    const std::vector<int>& earlier_chunks = chunk(c).waits_for;
+    for (std::size_t i = 0; i + 1 < earlier_chunks.size(); ++i)
+      if (stream_of(earlier_chunks[i]) != stream)
+        OVERLAP_CUDA_TRY(cudaStreamWaitEvent(stream, copied_in_event(earlier_chunks[i]), 0));
     long long lo = 0;
     long long hi = 0;
     chunk_bounds(extent_, chunk_count(), c, lo, hi);
