@@ -124,6 +124,19 @@ void expect_next_version_requires(nlohmann::json j, const std::string& field) {
   EXPECT_NE(error.find(field), std::string::npos) << error;
 }
 
+// What every record of an older version must do: `record` (a synthetic one of `version`) reads
+// cleanly from `origin` into *m, and the next version refuses it without `next_field`.
+void read_record_of_version(int version, const std::string& origin, const std::string& next_field,
+                            CalibrationMeasurements* m, nlohmann::json* record = nullptr) {
+  test::BoundedNoise noise(0.01);
+  SCOPED_TRACE(noise.trace());
+  const nlohmann::json j = record_of_version(version, noise);
+  ASSERT_EQ(measurements_from_json(j.dump(), origin, m), "");
+  expect_next_version_requires(j, next_field);
+  if (record != nullptr)
+    *record = j;
+}
+
 TEST(CalibrationMeasurements, WritesTheLatestVersion) {
   test::BoundedNoise noise(0.01);
   SCOPED_TRACE(noise.trace());
@@ -139,27 +152,20 @@ TEST(CalibrationMeasurements, WritesTheLatestVersion) {
 // Version 2 records (bench/results/h100-pcie5-2026-11-21-run2.raw.json) have no mapped kernels
 // per element width.
 TEST(CalibrationMeasurements, ReadsVersion2RecordsWithoutMappedWidths) {
-  test::BoundedNoise noise(0.01);
-  SCOPED_TRACE(noise.trace());
-  const nlohmann::json j = record_of_version(2, noise);
   CalibrationMeasurements m;
-  ASSERT_EQ(measurements_from_json(j.dump(), "run2.json", &m), "");
+  ASSERT_NO_FATAL_FAILURE(read_record_of_version(2, "run2.json", "mapped_by_width", &m));
   EXPECT_TRUE(m.mapped_by_width.empty());
   EXPECT_FALSE(m.host_to_device.bidirectional_pieces.empty());
-  expect_next_version_requires(j, "mapped_by_width");
 }
 
 // Version 3 records (bench/results/h100-pcie5-2026-11-21-run3.raw.json) have no kernel moving
 // mapped bytes both ways; version 4 requires its series, well formed.
 TEST(CalibrationMeasurements, ReadsVersion3RecordsWithoutMappedBothWays) {
-  test::BoundedNoise noise(0.01);
-  SCOPED_TRACE(noise.trace());
-  nlohmann::json j = record_of_version(3, noise);
   CalibrationMeasurements m;
-  ASSERT_EQ(measurements_from_json(j.dump(), "run3.json", &m), "");
+  nlohmann::json j;
+  ASSERT_NO_FATAL_FAILURE(read_record_of_version(3, "run3.json", "mapped_both_ways_sizes", &m, &j));
   EXPECT_TRUE(m.mapped_both_ways_sizes.empty());
   EXPECT_EQ(m.mapped_by_width.size(), 5u) << "version 3's own series are read";
-  expect_next_version_requires(j, "mapped_both_ways_sizes");
 
   j["schema_version"] = 4;
   j["mapped_both_ways_sizes"] = {{"x", {1.0, 2.0}}, {"seconds", {{1e-3}}}};
@@ -174,27 +180,19 @@ TEST(CalibrationMeasurements, ReadsVersion3RecordsWithoutMappedBothWays) {
 // Version 4 records (H100 run 3 of session 3 and before) did not time copy calls on their own;
 // version 5 requires the samples.
 TEST(CalibrationMeasurements, ReadsVersion4RecordsWithoutCopyCalls) {
-  test::BoundedNoise noise(0.01);
-  SCOPED_TRACE(noise.trace());
-  const nlohmann::json j = record_of_version(4, noise);
   CalibrationMeasurements m;
-  ASSERT_EQ(measurements_from_json(j.dump(), "run4.json", &m), "");
+  ASSERT_NO_FATAL_FAILURE(read_record_of_version(4, "run4.json", "copy_call_seconds", &m));
   EXPECT_TRUE(m.copy_call_seconds.empty());
   EXPECT_FALSE(m.mapped_both_ways_sizes.empty()) << "version 4's own series are read";
-  expect_next_version_requires(j, "copy_call_seconds");
 }
 
 // Version 5 records (session 4's H100 runs 6 and 7) did not time both directions cut into
 // pieces at once; version 6 requires those series in each direction.
 TEST(CalibrationMeasurements, ReadsVersion5RecordsWithoutSimultaneousPieces) {
-  test::BoundedNoise noise(0.01);
-  SCOPED_TRACE(noise.trace());
-  const nlohmann::json j = record_of_version(5, noise);
   CalibrationMeasurements m;
-  ASSERT_EQ(measurements_from_json(j.dump(), "run6.json", &m), "");
+  ASSERT_NO_FATAL_FAILURE(read_record_of_version(5, "run6.json", "simultaneous_piece", &m));
   EXPECT_TRUE(m.device_to_host.simultaneous_pieces.empty());
   EXPECT_FALSE(m.copy_call_seconds.empty()) << "version 5's own series are read";
-  expect_next_version_requires(j, "simultaneous_piece");
 }
 
 TEST(CalibrationMeasurements, SimultaneousPieceListsMustAgree) {
