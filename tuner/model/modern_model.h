@@ -34,8 +34,9 @@
 //   every array, which costs about one pageable copy of its bytes (host_array_pinning.h).
 // Not modelled: wave quantization within a chunk, blocks of concurrent chunks slowing each other
 // down on a shared multiprocessor, the calls that record and wait for events (host time only,
-// and the host is far ahead of the device in the pipelines that issue them), the cost of
-// unregistering.
+// and the host is far ahead of the device in the pipelines that issue them), the device's
+// latency in releasing a copy that waits for another stream's event (a halo chain's copies in,
+// detail/pipeline.cuh: 6-8 us each on the H100, docs/model.md), the cost of unregistering.
 #pragma once
 
 #include "model/performance_model.h"
@@ -85,9 +86,9 @@ double chunk_kernel_seconds(const HardwareProfile& profile, const Workload& work
 double chunk_gpu_share(const HardwareProfile& profile, const Workload& workload, int chunks);
 
 // What the host spends on each call that issues a pipeline's work: a kernel launch (the
-// calibrated launch overhead of back-to-back launches) and a cudaMemcpyAsync (the calibrated
-// copy_call_s; in profiles without it, t_sc of the streamed round less its launch, over its two
-// copies); and, after the pipeline, on synchronizing each of its streams.
+// calibrated launch overhead, timed in short bursts of launches) and a cudaMemcpyAsync (the
+// calibrated copy_call_s; in profiles without it, t_sc of the streamed round less its launch, over
+// its two copies); and, after the pipeline, on synchronizing each of its streams.
 struct HostIssueCosts {
   double launch_s = 0;
   double copy_s = 0;
