@@ -46,6 +46,22 @@ struct LinkDirection {
   // stands in.
   double simultaneous_gap_s = 0;
   double simultaneous_gap_min_piece_bytes = 0; // the domain of simultaneous_gap_s, as for g
+  // A busy link whose G depends on the size of the pieces (schema 4): on the H100, host to
+  // device against a busy device-to-host direction ran pieces of 128 MiB and more at 44-47 GB/s
+  // and pieces of 64 MiB and less at 48-51, in every calibration and accuracy check of runs 6-11.
+  // bidirectional_seconds_per_byte is then the G of the pieces below
+  // bidirectional_large_piece_min_bytes, and this the G of the pieces from there up. 0: one G
+  // for every piece size.
+  double bidirectional_large_piece_seconds_per_byte = 0;
+  double bidirectional_large_piece_min_bytes = 0;
+
+  // G of one piece of `piece_bytes` while the other direction is busy (0 when not known).
+  double bidirectional_seconds_per_byte_for(double piece_bytes) const {
+    const bool large = bidirectional_large_piece_seconds_per_byte > 0 &&
+                       bidirectional_large_piece_min_bytes > 0 &&
+                       piece_bytes >= bidirectional_large_piece_min_bytes;
+    return large ? bidirectional_large_piece_seconds_per_byte : bidirectional_seconds_per_byte;
+  }
 };
 
 // One calibrated quantity with the spread of its repeats, so a reader can judge how far to trust
@@ -74,9 +90,9 @@ struct MappedWidthCost {
 struct HardwareProfile {
   // Version 2 adds LinkDirection::bidirectional_gap_s and the gaps' domains of validity;
   // version 3 adds mapped_by_width and the bidirectional slow rate (and, optional within version
-  // 3, mapped_both_ways_seconds_per_byte, copy_call_s and the simultaneous gaps). Older files are
-  // read with the new fields 0 / empty.
-  static constexpr int kSchemaVersion = 3;
+  // 3, mapped_both_ways_seconds_per_byte, copy_call_s and the simultaneous gaps); version 4 the
+  // busy link's G of large pieces. Older files are read with the new fields 0 / empty.
+  static constexpr int kSchemaVersion = 4;
 
   std::string name;        // key users pick it by, e.g. "h100-pcie5" or "gtx-titan-pcie3"
   std::string source;      // "measured by overlap-calibrate", "paper 001 Table I", ...
