@@ -66,7 +66,10 @@ json link_to_json(const LinkDirection& link) {
       {"bidirectional_slow_seconds_per_byte", parameter(link.bidirectional_slow_seconds_per_byte)},
       {"bidirectional_slow_share", parameter(link.bidirectional_slow_share)},
       {"simultaneous_gap_s", parameter(link.simultaneous_gap_s)},
-      {"simultaneous_gap_min_piece_bytes", parameter(link.simultaneous_gap_min_piece_bytes)}};
+      {"simultaneous_gap_min_piece_bytes", parameter(link.simultaneous_gap_min_piece_bytes)},
+      {"bidirectional_large_piece_seconds_per_byte",
+       parameter(link.bidirectional_large_piece_seconds_per_byte)},
+      {"bidirectional_large_piece_min_bytes", parameter(link.bidirectional_large_piece_min_bytes)}};
 }
 
 nlohmann::ordered_json mapped_width_to_json(const MappedWidthCost& cost) {
@@ -207,7 +210,9 @@ public:
                       "bidirectional_gap_s", "gap_min_piece_bytes",
                       "bidirectional_gap_min_piece_bytes", "bidirectional_slow_seconds_per_byte",
                       "bidirectional_slow_share", "simultaneous_gap_s",
-                      "simultaneous_gap_min_piece_bytes"}) &&
+                      "simultaneous_gap_min_piece_bytes",
+                      "bidirectional_large_piece_seconds_per_byte",
+                      "bidirectional_large_piece_min_bytes"}) &&
            parameter(*o, p, "latency_s", &out->latency_s) &&
            parameter(*o, p, "seconds_per_byte", &out->seconds_per_byte) &&
            parameter(*o, p, "gap_s", &out->gap_s) &&
@@ -224,7 +229,11 @@ public:
            since_version(3, *o, p, "bidirectional_slow_share", &out->bidirectional_slow_share) &&
            optional_since_version(3, *o, p, "simultaneous_gap_s", &out->simultaneous_gap_s) &&
            optional_since_version(3, *o, p, "simultaneous_gap_min_piece_bytes",
-                                  &out->simultaneous_gap_min_piece_bytes);
+                                  &out->simultaneous_gap_min_piece_bytes) &&
+           since_version(4, *o, p, "bidirectional_large_piece_seconds_per_byte",
+                         &out->bidirectional_large_piece_seconds_per_byte) &&
+           since_version(4, *o, p, "bidirectional_large_piece_min_bytes",
+                         &out->bidirectional_large_piece_min_bytes);
   }
 
   // A parameter schema `version` added: required from that version on, 0 in older files.
@@ -587,6 +596,10 @@ ProfileError check_profile(const HardwareProfile& profile, const std::string& or
       {"link.host_to_device.simultaneous_gap_s", profile.host_to_device.simultaneous_gap_s},
       {"link.host_to_device.simultaneous_gap_min_piece_bytes",
        profile.host_to_device.simultaneous_gap_min_piece_bytes},
+      {"link.host_to_device.bidirectional_large_piece_seconds_per_byte",
+       profile.host_to_device.bidirectional_large_piece_seconds_per_byte},
+      {"link.host_to_device.bidirectional_large_piece_min_bytes",
+       profile.host_to_device.bidirectional_large_piece_min_bytes},
       {"link.device_to_host.bidirectional_slow_seconds_per_byte",
        profile.device_to_host.bidirectional_slow_seconds_per_byte},
       {"link.device_to_host.bidirectional_slow_share",
@@ -594,6 +607,10 @@ ProfileError check_profile(const HardwareProfile& profile, const std::string& or
       {"link.device_to_host.simultaneous_gap_s", profile.device_to_host.simultaneous_gap_s},
       {"link.device_to_host.simultaneous_gap_min_piece_bytes",
        profile.device_to_host.simultaneous_gap_min_piece_bytes},
+      {"link.device_to_host.bidirectional_large_piece_seconds_per_byte",
+       profile.device_to_host.bidirectional_large_piece_seconds_per_byte},
+      {"link.device_to_host.bidirectional_large_piece_min_bytes",
+       profile.device_to_host.bidirectional_large_piece_min_bytes},
       {"mapped.read_seconds_per_byte", profile.mapped_read_seconds_per_byte},
       {"mapped.write_seconds_per_byte", profile.mapped_write_seconds_per_byte},
       {"mapped.both_ways_seconds_per_byte", profile.mapped_both_ways_seconds_per_byte},
@@ -616,6 +633,14 @@ ProfileError check_profile(const HardwareProfile& profile, const std::string& or
     if ((link->bidirectional_slow_seconds_per_byte > 0) != (link->bidirectional_slow_share > 0))
       return error(std::string(field) + ".bidirectional_slow_share",
                    "a slow rate and its share are known together or not at all");
+    if ((link->bidirectional_large_piece_seconds_per_byte > 0) !=
+        (link->bidirectional_large_piece_min_bytes > 0))
+      return error(std::string(field) + ".bidirectional_large_piece_min_bytes",
+                   "the G of large pieces and where they start are known together or not at all");
+    if (link->bidirectional_large_piece_seconds_per_byte > 0 &&
+        !(link->bidirectional_seconds_per_byte > 0))
+      return error(std::string(field) + ".bidirectional_large_piece_seconds_per_byte",
+                   "known without bidirectional_seconds_per_byte, the G of the smaller pieces");
   }
   for (std::size_t i = 0; i < profile.mapped_by_width.size(); ++i) {
     const MappedWidthCost& cost = profile.mapped_by_width[i];

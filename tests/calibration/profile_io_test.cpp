@@ -38,6 +38,10 @@ HardwareProfile full_profile() {
   p.host_to_device.simultaneous_gap_min_piece_bytes = 131072;
   p.device_to_host.simultaneous_gap_s = 2.95e-6;
   p.device_to_host.simultaneous_gap_min_piece_bytes = 65536;
+  p.host_to_device.bidirectional_large_piece_seconds_per_byte = 1.45e-11;
+  p.host_to_device.bidirectional_large_piece_min_bytes = 100663296;
+  p.device_to_host.bidirectional_large_piece_seconds_per_byte = 2.45e-11;
+  p.device_to_host.bidirectional_large_piece_min_bytes = 67108864;
   p.mapped_read_seconds_per_byte = 3.1e-11;
   p.mapped_write_seconds_per_byte = 3.2e-11;
   p.mapped_by_width = {{1, 5.1e-11, 5.2e-11},
@@ -81,6 +85,9 @@ void expect_same_link(const LinkDirection& a, const LinkDirection& b) {
   EXPECT_EQ(a.bidirectional_slow_share, b.bidirectional_slow_share);
   EXPECT_EQ(a.simultaneous_gap_s, b.simultaneous_gap_s);
   EXPECT_EQ(a.simultaneous_gap_min_piece_bytes, b.simultaneous_gap_min_piece_bytes);
+  EXPECT_EQ(a.bidirectional_large_piece_seconds_per_byte,
+            b.bidirectional_large_piece_seconds_per_byte);
+  EXPECT_EQ(a.bidirectional_large_piece_min_bytes, b.bidirectional_large_piece_min_bytes);
 }
 
 void expect_same(const HardwareProfile& a, const HardwareProfile& b) {
@@ -195,8 +202,18 @@ TEST(ProfileJson, NewerSchemaIsRefused) {
             "schema_version");
 }
 
+// What a version-3 writer wrote: one busy-link G for every piece size.
+void make_version_3(nlohmann::json& j) {
+  j["schema_version"] = 3;
+  for (const char* d : {"host_to_device", "device_to_host"}) {
+    j["link"][d].erase("bidirectional_large_piece_seconds_per_byte");
+    j["link"][d].erase("bidirectional_large_piece_min_bytes");
+  }
+}
+
 // What a version-2 writer wrote: no per-width mapped costs and no slow bidirectional rate.
 void make_version_2(nlohmann::json& j) {
+  make_version_3(j);
   j["schema_version"] = 2;
   j["mapped"].erase("by_width");
   j["mapped"].erase("both_ways_seconds_per_byte");
@@ -392,6 +409,69 @@ TEST(ProfileJson, BadMappedWidthEntriesAreNamed) {
     EXPECT_EQ(error.message().rfind("/some/dir/gpu.json: field '" + c.field + "'", 0), 0u)
         << error.message();
   }
+}
+
+TEST(ProfileJson, ReadsSchemaVersion3WithOneBusyLinkG) {
+  HardwareProfile p;
+  const ProfileError error = profile_from_json(edited(make_version_3), "v3.json", &p);
+  ASSERT_TRUE(error.ok()) << error.message();
+  EXPECT_EQ(p.host_to_device.bidirectional_large_piece_seconds_per_byte, 0);
+  EXPECT_EQ(p.host_to_device.bidirectional_large_piece_min_bytes, 0);
+  EXPECT_EQ(p.host_to_device.bidirectional_seconds_per_byte_for(1e9), 1.4e-11)
+      << "without a large-piece G every piece gets the one G";
+  EXPECT_EQ(p.device_to_host.bidirectional_slow_share, 0.45) << "version 3's own fields are read";
+}
+
+TEST(ProfileJson, Version3CarryingTheLargePieceGIsRefused) {
+  const ProfileError error = parse(edited([](nlohmann::json& j) {
+    make_version_3(j);
+    j["link"]["device_to_host"]["bidirectional_large_piece_min_bytes"] = 67108864;
+  }));
+  EXPECT_EQ(error.field, "link.device_to_host.bidirectional_large_piece_min_bytes");
+  EXPECT_NE(error.reason.find("added in version 4"), std::string::npos) << error.message();
+}
+
+TEST(ProfileJson, Version4RequiresTheLargePieceFields) {
+  EXPECT_EQ(parse(edited([](nlohmann::json& j) {
+              j["link"]["host_to_device"].erase("bidirectional_large_piece_seconds_per_byte");
+            })).field,
+            "link.host_to_device.bidirectional_large_piece_seconds_per_byte");
+  HardwareProfile p;
+  ASSERT_TRUE(profile_from_json(edited([](nlohmann::json& j) {
+                                  for (const char* key :
+                                       {"bidirectional_large_piece_seconds_per_byte",
+                                        "bidirectional_large_piece_min_bytes"})
+                                    j["link"]["host_to_device"][key] = nullptr;
+                                }),
+                                "memory", &p)
+                  .ok())
+      << "null is 'one G for every piece size'";
+  EXPECT_EQ(p.host_to_device.bidirectional_large_piece_seconds_per_byte, 0);
+  EXPECT_EQ(p.device_to_host.bidirectional_large_piece_min_bytes, 67108864);
+}
+
+TEST(ProfileJson, LargePieceGAndWhereItStartsGoTogether) {
+  const ProfileError error = parse(edited([](nlohmann::json& j) {
+    j["link"]["host_to_device"]["bidirectional_large_piece_min_bytes"] = nullptr;
+  }));
+  EXPECT_EQ(error.field, "link.host_to_device.bidirectional_large_piece_min_bytes");
+  EXPECT_NE(error.reason.find("together"), std::string::npos) << error.message();
+  const ProfileError without_small = parse(edited([](nlohmann::json& j) {
+    j["link"]["device_to_host"]["bidirectional_seconds_per_byte"] = nullptr;
+  }));
+  EXPECT_EQ(without_small.field, "link.device_to_host.bidirectional_large_piece_seconds_per_byte");
+  EXPECT_EQ(parse(edited([](nlohmann::json& j) {
+              j["link"]["device_to_host"]["bidirectional_large_piece_min_bytes"] = -1;
+            })).field,
+            "link.device_to_host.bidirectional_large_piece_min_bytes");
+}
+
+TEST(ProfileJson, BusyLinkGOfAPieceDependsOnItsSize) {
+  const HardwareProfile p = full_profile();
+  EXPECT_EQ(p.host_to_device.bidirectional_seconds_per_byte_for(100663295), 1.4e-11);
+  EXPECT_EQ(p.host_to_device.bidirectional_seconds_per_byte_for(100663296), 1.45e-11);
+  EXPECT_EQ(p.device_to_host.bidirectional_seconds_per_byte_for(1 << 20), 2.4e-11);
+  EXPECT_EQ(p.device_to_host.bidirectional_seconds_per_byte_for(1 << 30), 2.45e-11);
 }
 
 TEST(ProfileJson, SlowRateAndItsShareGoTogether) {
