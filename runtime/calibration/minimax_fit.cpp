@@ -54,7 +54,116 @@ bool solve3(std::array<std::array<double, 4>, 3> m, std::array<double, 3>* x) {
   return true;
 }
 
+// Fills the statistics of `fit` over `points` from its parameters: largest relative residual,
+// R^2 and the extremal points.
+void describe_residuals(const std::vector<TransferTime>& points, MinimaxTransferFit* fit) {
+  fit->points = static_cast<int>(points.size());
+  fit->max_relative_residual = 0;
+  fit->extremal.clear();
+  std::vector<double> relative;
+  double mean = 0;
+  for (const TransferTime& p : points)
+    mean += p.seconds / static_cast<double>(points.size());
+  double residual_squares = 0;
+  double total_squares = 0;
+  for (const TransferTime& p : points) {
+    const double residual = fit->predict(p.bytes, p.pieces) - p.seconds;
+    relative.push_back(std::fabs(residual) / p.seconds);
+    residual_squares += residual * residual;
+    total_squares += (p.seconds - mean) * (p.seconds - mean);
+    fit->max_relative_residual = std::max(fit->max_relative_residual, relative.back());
+  }
+  fit->r_squared =
+      total_squares > 0 ? 1 - residual_squares / total_squares : (residual_squares == 0 ? 1 : 0);
+  // Equal to the largest to far better than any measurement: rounding leaves ~1e-15.
+  constexpr double kExtremal = 1e-9;
+  for (std::size_t i = 0; i < relative.size(); ++i)
+    if (relative[i] >= fit->max_relative_residual - kExtremal)
+      fit->extremal.push_back(static_cast<int>(i));
+}
+
+// The minimum over x in [lo, hi] of a convex f, and where it is taken.
+template <typename Convex>
+std::pair<double, double> minimize_convex(Convex f, double lo, double hi) {
+  // (2/3)^100 ~ 2e-18 of the bracket: past double precision for any bracket used here.
+  constexpr int kSteps = 100;
+  for (int step = 0; step < kSteps && hi > lo; ++step) {
+    const double a = lo + (hi - lo) / 3;
+    const double b = hi - (hi - lo) / 3;
+    if (f(a) <= f(b))
+      hi = b;
+    else
+      lo = a;
+  }
+  const double x = 0.5 * (lo + hi);
+  return {f(x), x};
+}
+
+// One class's points as relative residuals a G - (d - b g): a = k/t, b = (n-1)/t,
+// d = (t - L)/t.
+struct ClassPoint {
+  double a = 0;
+  double b = 0;
+  double d = 0;
+};
+
+// The largest |a G - (d - b g)| over `points` minimized over G >= 0 for a fixed g, and that G.
+std::pair<double, double> class_minimax(const std::vector<ClassPoint>& points, double gap) {
+  double lo = std::numeric_limits<double>::max();
+  double hi = 0;
+  for (const ClassPoint& p : points) {
+    // Each residual is zero at (d - b g) / a: the optimum lies between the smallest and largest.
+    const double zero = (p.d - p.b * gap) / p.a;
+    lo = std::min(lo, zero);
+    hi = std::max(hi, zero);
+  }
+  lo = std::max(0.0, lo);
+  auto largest = [&](double per_byte) {
+    double e = 0;
+    for (const ClassPoint& p : points)
+      e = std::max(e, std::fabs(p.a * per_byte - (p.d - p.b * gap)));
+    return e;
+  };
+  return minimize_convex(largest, lo, std::max(lo, hi));
+}
+
 } // namespace
+
+bool fit_transfer_minimax_by_piece_size(const std::vector<TransferTime>& points, double latency_s,
+                                        double large_piece_min_bytes, MinimaxTransferFit* fit) {
+  std::vector<ClassPoint> small;
+  std::vector<ClassPoint> large;
+  double largest_gap = 0;
+  for (const TransferTime& p : points) {
+    if (!(p.seconds > 0) || !(p.bytes > 0) || p.pieces < 1)
+      return false;
+    const ClassPoint scaled{p.bytes / p.seconds, (p.pieces - 1) / p.seconds,
+                            (p.seconds - latency_s) / p.seconds};
+    (p.bytes / p.pieces >= large_piece_min_bytes ? large : small).push_back(scaled);
+    if (p.pieces > 1)
+      largest_gap = std::max(largest_gap, (p.seconds - latency_s) / (p.pieces - 1));
+  }
+  if (small.empty() || large.empty())
+    return false;
+  // Every residual is within its point's time at g = (t - L) / (n - 1) and G = 0, so the optimum
+  // lies below the largest such g.
+  auto both = [&](double gap) {
+    return std::max(class_minimax(small, gap).first, class_minimax(large, gap).first);
+  };
+  const double gap = minimize_convex(both, 0.0, std::max(0.0, largest_gap)).second;
+
+  MinimaxTransferFit result;
+  result.latency_s = latency_s;
+  result.gap_s = gap;
+  result.seconds_per_byte = class_minimax(small, gap).second;
+  result.large_piece_seconds_per_byte = class_minimax(large, gap).second;
+  result.large_piece_min_bytes = large_piece_min_bytes;
+  if (!(result.seconds_per_byte > 0) || !(result.large_piece_seconds_per_byte > 0))
+    return false;
+  describe_residuals(points, &result);
+  *fit = std::move(result);
+  return true;
+}
 
 bool fit_transfer_minimax(const std::vector<TransferTime>& points, double latency_s,
                           MinimaxTransferFit* fit) {
@@ -120,27 +229,7 @@ bool fit_transfer_minimax(const std::vector<TransferTime>& points, double latenc
   result.gap_s = std::max(0.0, best[1]) * gap_scale;
   if (!(result.seconds_per_byte > 0))
     return false;
-  result.points = static_cast<int>(points.size());
-  std::vector<double> relative;
-  double mean = 0;
-  for (const TransferTime& p : points)
-    mean += p.seconds / static_cast<double>(points.size());
-  double residual_squares = 0;
-  double total_squares = 0;
-  for (const TransferTime& p : points) {
-    const double residual = result.predict(p.bytes, p.pieces) - p.seconds;
-    relative.push_back(std::fabs(residual) / p.seconds);
-    residual_squares += residual * residual;
-    total_squares += (p.seconds - mean) * (p.seconds - mean);
-    result.max_relative_residual = std::max(result.max_relative_residual, relative.back());
-  }
-  result.r_squared =
-      total_squares > 0 ? 1 - residual_squares / total_squares : (residual_squares == 0 ? 1 : 0);
-  // Equal to the largest to far better than any measurement: rounding leaves ~1e-15.
-  constexpr double kExtremal = 1e-9;
-  for (std::size_t i = 0; i < relative.size(); ++i)
-    if (relative[i] >= result.max_relative_residual - kExtremal)
-      result.extremal.push_back(static_cast<int>(i));
+  describe_residuals(points, &result);
   *fit = std::move(result);
   return true;
 }

@@ -33,8 +33,18 @@ struct MinimaxTransferFit {
   // g >= 0 binds (then two) or the points are fitted exactly.
   std::vector<int> extremal;
 
+  // Pieces of at least large_piece_min_bytes cost large_piece_seconds_per_byte instead of G
+  // (fit_transfer_minimax_by_piece_size); 0: one G for every piece.
+  double large_piece_seconds_per_byte = 0;
+  double large_piece_min_bytes = 0;
+
+  double seconds_per_byte_for(double piece_bytes) const {
+    return large_piece_min_bytes > 0 && piece_bytes >= large_piece_min_bytes
+               ? large_piece_seconds_per_byte
+               : seconds_per_byte;
+  }
   double predict(double bytes, double pieces) const {
-    return latency_s + bytes * seconds_per_byte + (pieces - 1) * gap_s;
+    return latency_s + bytes * seconds_per_byte_for(bytes / pieces) + (pieces - 1) * gap_s;
   }
 };
 
@@ -46,5 +56,16 @@ struct MinimaxTransferFit {
 // not positive, or the optimum's G is not positive.
 bool fit_transfer_minimax(const std::vector<TransferTime>& points, double latency_s,
                           MinimaxTransferFit* fit);
+
+// The same with two G's by piece size: pieces of at least `large_piece_min_bytes` at one, the
+// smaller pieces at the other, g shared. The H100's host-to-device copies against a busy link
+// ran pieces of 128 MiB and more 5-10 % slower per byte than pieces of 64 MiB and less (runs
+// 6-11), which no single G fits within 5 %. For a fixed g each class's minimax G is a convex
+// one-dimensional problem and the largest residual over both is convex in g, so nested
+// ternary searches find the optimum (to ~1e-15 relative) in O(m) per step instead of the O(m^5)
+// vertices of the four-unknown program. False when a class has no point with bytes > 0, a time
+// is not positive, or a G of the optimum is not positive.
+bool fit_transfer_minimax_by_piece_size(const std::vector<TransferTime>& points, double latency_s,
+                                        double large_piece_min_bytes, MinimaxTransferFit* fit);
 
 } // namespace overlap::calibration

@@ -154,5 +154,99 @@ TEST(FitTransferMinimax, RefusesPointsThatDetermineNoG) {
   EXPECT_FALSE(fit_transfer_minimax({{kMiB, 1, 1e-6}, {2 * kMiB, 1, 2e-6}}, kLatency, &fit));
 }
 
+// The H100's busy host-to-device shape (runs 6-11): pieces of 128 MiB and more slower per byte
+// than smaller ones. Calibration points plus a 512 MiB single copy; `threshold` splits them.
+constexpr double kLargePieces = 96 * kMiB;
+
+std::vector<TransferTime> points_by_piece_size(double small_per_byte, double large_per_byte,
+                                               double gap) {
+  std::vector<TransferTime> points;
+  auto time = [&](double bytes, double n) {
+    const double per_byte = bytes / n >= kLargePieces ? large_per_byte : small_per_byte;
+    return kLatency + bytes * per_byte + (n - 1) * gap;
+  };
+  for (double mib = 16; mib <= 512; mib *= 2)
+    points.push_back({mib * kMiB, 1, time(mib * kMiB, 1)});
+  for (double mib : {16.0, 128.0})
+    for (int n = 1; n <= 256; n *= 2)
+      points.push_back({mib * kMiB, static_cast<double>(n), time(mib * kMiB, n)});
+  return points;
+}
+
+// The largest relative error of `fit`'s parameters moved by the given factors.
+double largest_error_moved(const std::vector<TransferTime>& points, MinimaxTransferFit fit,
+                           double small_factor, double large_factor, double gap_factor) {
+  fit.seconds_per_byte *= small_factor;
+  fit.large_piece_seconds_per_byte *= large_factor;
+  fit.gap_s *= gap_factor;
+  double largest = 0;
+  for (const TransferTime& p : points)
+    largest = std::max(largest, std::fabs(fit.predict(p.bytes, p.pieces) - p.seconds) / p.seconds);
+  return largest;
+}
+
+TEST(FitTransferMinimaxByPieceSize, RecoversExactParameters) {
+  const double large = 1.1 * kSecondsPerByte;
+  const std::vector<TransferTime> points = points_by_piece_size(kSecondsPerByte, large, kGap);
+  MinimaxTransferFit fit;
+  ASSERT_TRUE(fit_transfer_minimax_by_piece_size(points, kLatency, kLargePieces, &fit));
+  EXPECT_NEAR(fit.seconds_per_byte, kSecondsPerByte, kSecondsPerByte * 1e-9);
+  EXPECT_NEAR(fit.large_piece_seconds_per_byte, large, large * 1e-9);
+  EXPECT_NEAR(fit.gap_s, kGap, kGap * 1e-6);
+  EXPECT_EQ(fit.large_piece_min_bytes, kLargePieces);
+  EXPECT_LT(fit.max_relative_residual, 1e-9);
+  EXPECT_EQ(fit.points, static_cast<int>(points.size()));
+  EXPECT_NEAR(fit.predict(512 * kMiB, 4), kLatency + 512 * kMiB * large + 3 * kGap, 1e-15);
+  EXPECT_NEAR(fit.predict(512 * kMiB, 8), kLatency + 512 * kMiB * kSecondsPerByte + 7 * kGap,
+              1e-15);
+
+  MinimaxTransferFit one_g;
+  ASSERT_TRUE(fit_transfer_minimax(points, kLatency, &one_g));
+  EXPECT_GT(one_g.max_relative_residual, 0.02) << "one G cannot fit a 10 % step";
+}
+
+// With noise on every point, the split fit is a true minimax: it does no worse than the truth
+// or than the one-G optimum, and no nearby parameters do better than it.
+TEST(FitTransferMinimaxByPieceSize, IsTheMinimaxUnderBoundedNoise) {
+  BoundedNoise noise(0.01);
+  SCOPED_TRACE(noise.trace());
+  const double large = 1.08 * kSecondsPerByte;
+  std::vector<TransferTime> points = points_by_piece_size(kSecondsPerByte, large, kGap);
+  for (TransferTime& p : points)
+    p.seconds = noise(p.seconds);
+  MinimaxTransferFit fit;
+  ASSERT_TRUE(fit_transfer_minimax_by_piece_size(points, kLatency, kLargePieces, &fit));
+  MinimaxTransferFit truth = fit;
+  truth.seconds_per_byte = kSecondsPerByte;
+  truth.large_piece_seconds_per_byte = large;
+  truth.gap_s = kGap;
+  EXPECT_LE(fit.max_relative_residual, largest_error_moved(points, truth, 1, 1, 1) + 1e-12);
+  MinimaxTransferFit one_g;
+  ASSERT_TRUE(fit_transfer_minimax(points, kLatency, &one_g));
+  EXPECT_LE(fit.max_relative_residual, one_g.max_relative_residual + 1e-12);
+  EXPECT_DOUBLE_EQ(fit.max_relative_residual, largest_error_moved(points, fit, 1, 1, 1));
+  for (double step : {1e-2, 1e-4, 1e-6})
+    for (int small_sign : {-1, 0, 1})
+      for (int large_sign : {-1, 0, 1})
+        for (int gap_sign : {-1, 0, 1})
+          EXPECT_GE(largest_error_moved(points, fit, 1 + small_sign * step, 1 + large_sign * step,
+                                        1 + gap_sign * step),
+                    fit.max_relative_residual - 1e-12)
+              << "step " << step << " signs " << small_sign << large_sign << gap_sign;
+}
+
+TEST(FitTransferMinimaxByPieceSize, NeedsPointsInBothClasses) {
+  const std::vector<TransferTime> points =
+      points_by_piece_size(kSecondsPerByte, kSecondsPerByte, kGap);
+  MinimaxTransferFit fit;
+  EXPECT_FALSE(fit_transfer_minimax_by_piece_size(points, kLatency, 1024 * kMiB, &fit))
+      << "no piece of 1 GiB: the large class is empty";
+  EXPECT_FALSE(fit_transfer_minimax_by_piece_size(points, kLatency, 1, &fit))
+      << "every piece is large: the small class is empty";
+  EXPECT_FALSE(fit_transfer_minimax_by_piece_size({{kMiB, 1, 0}, {256 * kMiB, 1, 1e-2}}, kLatency,
+                                                  128 * kMiB, &fit))
+      << "a time of 0 has no relative error";
+}
+
 } // namespace
 } // namespace overlap::calibration
