@@ -161,8 +161,9 @@ GapOfCase gap_of_case(const LinkDirection& link, AccuracyCase which) {
 
 double predict_transfer_seconds(const LinkDirection& link, double bytes, int pieces,
                                 AccuracyCase which) {
+  // The busy link's G of the pieces cut: on the H100 pieces of 128 MiB and more ran slower.
   const double per_byte = is_bidirectional(which) && link.bidirectional_seconds_per_byte > 0
-                              ? link.bidirectional_seconds_per_byte
+                              ? link.bidirectional_seconds_per_byte_for(bytes / pieces)
                               : link.seconds_per_byte;
   return link.latency_s + bytes * per_byte + gap_of_case(link, which).gap_s * (pieces - 1);
 }
@@ -177,7 +178,8 @@ void split_by_mode(const LinkDirection& link, const std::vector<double>& gated_s
     return;
   row->predicted_slow_s =
       row->predicted_s +
-      row->bytes * (link.bidirectional_slow_seconds_per_byte - link.bidirectional_seconds_per_byte);
+      row->bytes * (link.bidirectional_slow_seconds_per_byte -
+                    link.bidirectional_seconds_per_byte_for(row->bytes / row->pieces));
   std::vector<double> durations;
   for (double t : gated_seconds)
     durations.push_back(std::max(t - link.latency_s, 0.0));

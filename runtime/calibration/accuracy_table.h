@@ -30,9 +30,10 @@ const char* case_name(AccuracyCase which); // "host_to_device", "bidirectional.d
 bool is_bidirectional(AccuracyCase which);
 
 // L+o + k G + g (n-1) for a transfer of `which` case: both directions busy take the G of Table
-// II, the busy-link case the g measured against one long copy the other way, the simultaneous
-// case the g measured with both directions in pieces; each falls back to the next more general
-// value (simultaneous g, busy-link g, one-way g) when the profile does not know it.
+// II (of the pieces' size, where the profile knows a G of large pieces), the busy-link case the g
+// measured against one long copy the other way, the simultaneous case the g measured with both
+// directions in pieces; each falls back to the next more general value (simultaneous g, busy-link
+// g, one-way g) when the profile does not know it.
 double predict_transfer_seconds(const LinkDirection& link, double bytes, int pieces,
                                 AccuracyCase which);
 // Whether the pieces are smaller than the g used for them was measured to hold for

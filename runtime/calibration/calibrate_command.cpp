@@ -100,6 +100,11 @@ void print_profile_summary(const HardwareProfile& p, std::ostream& out) {
         << (d.bidirectional_seconds_per_byte > 0
                 ? format("%.2f GB/s", 1e-9 / d.bidirectional_seconds_per_byte)
                 : "?")
+        << (d.bidirectional_large_piece_seconds_per_byte > 0
+                ? format(" (pieces from %.0f MiB: ",
+                         d.bidirectional_large_piece_min_bytes / (1024.0 * 1024.0)) +
+                      format("%.2f GB/s)", 1e-9 / d.bidirectional_large_piece_seconds_per_byte)
+                : std::string())
         << (d.bidirectional_slow_seconds_per_byte > 0
                 ? format(" (fast mode; slow mode %.2f GB/s",
                          1e-9 / d.bidirectional_slow_seconds_per_byte) +

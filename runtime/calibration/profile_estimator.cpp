@@ -147,26 +147,96 @@ double most_pieces(const std::vector<TransferTime>& transfers) {
   return most;
 }
 
+constexpr double kMiB = 1024.0 * 1024.0;
+
 struct JointFit {
   MinimaxTransferFit fit; // on the means
   std::vector<double> repeat_seconds_per_byte;
   std::vector<double> repeat_gaps;
+  std::vector<double> repeat_large_piece_seconds_per_byte; // when fit has a large-piece G
+  // The one-G fit over the same points, kept for comparison when the pieces are split by size.
+  MinimaxTransferFit one_g;
 };
+
+// The minimax fit of `points`: one G when `large_piece_min_bytes` is 0, else a G of its own
+// for the pieces from there up.
+bool minimax_fit(const std::vector<TransferTime>& points, double latency_s,
+                 double large_piece_min_bytes, MinimaxTransferFit* fit) {
+  return large_piece_min_bytes > 0
+             ? fit_transfer_minimax_by_piece_size(points, latency_s, large_piece_min_bytes, fit)
+             : fit_transfer_minimax(points, latency_s, fit);
+}
 
 // The joint minimax fit on the means of the points with pieces of at least `min_piece_bytes`,
 // and on each repeat alone for the spread; false when the means determine no G > 0.
-bool joint_fit(const BusySeries& busy, double min_piece_bytes, double latency_s, JointFit* out) {
+bool joint_fit(const BusySeries& busy, double min_piece_bytes, double latency_s,
+               double large_piece_min_bytes, JointFit* out) {
   JointFit result;
-  if (!fit_transfer_minimax(busy.transfers(min_piece_bytes, mean_of), latency_s, &result.fit))
+  if (!minimax_fit(busy.transfers(min_piece_bytes, mean_of), latency_s, large_piece_min_bytes,
+                   &result.fit))
     return false;
+  result.one_g = result.fit;
   for (std::size_t r = 0; r < busy.repeats(); ++r) {
     MinimaxTransferFit one;
-    if (fit_transfer_minimax(busy.transfers(min_piece_bytes, nth_repeat(r)), latency_s, &one)) {
+    if (minimax_fit(busy.transfers(min_piece_bytes, nth_repeat(r)), latency_s,
+                    large_piece_min_bytes, &one)) {
       result.repeat_seconds_per_byte.push_back(one.seconds_per_byte);
       result.repeat_gaps.push_back(one.gap_s);
+      if (large_piece_min_bytes > 0)
+        result.repeat_large_piece_seconds_per_byte.push_back(one.large_piece_seconds_per_byte);
     }
   }
   *out = std::move(result);
+  return true;
+}
+
+// Where the busy link's pieces may be split into two size classes: the geometric middle between
+// consecutive piece sizes measured, leaving at least kMinPieceClassPoints points in each class
+// (a class of one or two points would be fitted exactly, whatever their noise).
+constexpr std::size_t kMinPieceClassPoints = 3;
+
+std::vector<double> piece_class_boundaries(const std::vector<TransferTime>& points) {
+  std::vector<double> sizes;
+  for (const TransferTime& t : points)
+    sizes.push_back(t.bytes / t.pieces);
+  std::sort(sizes.begin(), sizes.end());
+  std::vector<double> boundaries;
+  for (std::size_t i = kMinPieceClassPoints; i + kMinPieceClassPoints <= sizes.size(); ++i)
+    if (sizes[i] > sizes[i - 1])
+      boundaries.push_back(std::sqrt(sizes[i - 1] * sizes[i]));
+  return boundaries;
+}
+
+// A split by piece size is kept only when it lowers the largest relative residual by this much:
+// two G's always fit at least as well as one, and a gain within the repeats' noise is no reason
+// to price pieces differently (docs/hardware-profiles.md, "Calibration: method", step 4).
+constexpr double kPieceClassGain = 0.01;
+
+// The busy link's fit over the pieces of at least `min_piece_bytes`: one G, or two by piece size
+// where a split gains kPieceClassGain (the boundary with the smallest largest residual).
+bool busy_link_fit(const BusySeries& busy, double min_piece_bytes, double latency_s,
+                   JointFit* out) {
+  JointFit one;
+  if (!joint_fit(busy, min_piece_bytes, latency_s, 0, &one))
+    return false;
+  const std::vector<TransferTime> points = busy.transfers(min_piece_bytes, mean_of);
+  double best_boundary = 0;
+  double best_residual = one.fit.max_relative_residual - kPieceClassGain;
+  for (double boundary : piece_class_boundaries(points)) {
+    MinimaxTransferFit split;
+    if (fit_transfer_minimax_by_piece_size(points, latency_s, boundary, &split) &&
+        split.max_relative_residual < best_residual) {
+      best_residual = split.max_relative_residual;
+      best_boundary = boundary;
+    }
+  }
+  JointFit split;
+  if (best_boundary > 0 && joint_fit(busy, min_piece_bytes, latency_s, best_boundary, &split)) {
+    split.one_g = one.fit;
+    *out = std::move(split);
+  } else {
+    *out = std::move(one);
+  }
   return true;
 }
 
@@ -427,7 +497,7 @@ public:
     single_copies(g_quantity + ".single_copies", busy.sizes, latency);
 
     JointFit unrestricted;
-    if (!joint_fit(busy, 0, latency, &unrestricted)) {
+    if (!busy_link_fit(busy, 0, latency, &unrestricted)) {
       problem(what + ": the measured points determine no G > 0");
       return;
     }
@@ -443,7 +513,7 @@ public:
       if (2 * kept.size() < all.size() || most_pieces(kept) < most_pieces(all))
         break;
       JointFit fit;
-      if (joint_fit(busy, floors[f], latency, &fit) &&
+      if (busy_link_fit(busy, floors[f], latency, &fit) &&
           judge_fit(what, as_line(fit.fit, fit.fit.seconds_per_byte), requirement).empty()) {
         chosen = fit;
         floor = floors[f];
@@ -454,6 +524,14 @@ public:
     record_fit(g_quantity, "s/B", as_line(chosen.fit, chosen.fit.seconds_per_byte),
                chosen.repeat_seconds_per_byte);
     record_fit(gap_quantity, "s", as_line(chosen.fit, chosen.fit.gap_s), chosen.repeat_gaps);
+    const double large_pieces = chosen.fit.large_piece_min_bytes;
+    if (large_pieces > 0) {
+      record_fit(name + ".bidirectional_large_piece_seconds_per_byte", "s/B",
+                 as_line(chosen.fit, chosen.fit.large_piece_seconds_per_byte),
+                 chosen.repeat_large_piece_seconds_per_byte);
+      record_fit(g_quantity + ".one_g", "s/B", as_line(chosen.one_g, chosen.one_g.seconds_per_byte),
+                 {});
+    }
     char text[500];
     std::snprintf(text, sizeof(text),
                   " bidirectional %s: G and g fitted together over the means of %d points "
@@ -462,6 +540,24 @@ public:
                   name.c_str(), chosen.fit.points, fast_mode ? ", fast mode" : "",
                   100 * chosen.fit.max_relative_residual);
     estimate_.profile.notes += text;
+    if (large_pieces > 0) {
+      std::snprintf(text, sizeof(text),
+                    ", with pieces of %.0f MiB and more at G = %.2f GB/s and the smaller ones at "
+                    "%.2f GB/s (one G for all: %.2f GB/s, largest residual %.2f %%)",
+                    large_pieces / kMiB, 1e-9 / chosen.fit.large_piece_seconds_per_byte,
+                    1e-9 / chosen.fit.seconds_per_byte, 1e-9 / chosen.one_g.seconds_per_byte,
+                    100 * chosen.one_g.max_relative_residual);
+      estimate_.profile.notes += text;
+      char notice[300];
+      std::snprintf(notice, sizeof(notice),
+                    "bidirectional %s: pieces from %.0f MiB up at %.1f GB/s, smaller at %.1f GB/s "
+                    "(largest residual %.2f %%, one G: %.2f %%)",
+                    name.c_str(), large_pieces / kMiB,
+                    1e-9 / chosen.fit.large_piece_seconds_per_byte,
+                    1e-9 / chosen.fit.seconds_per_byte, 100 * chosen.fit.max_relative_residual,
+                    100 * chosen.one_g.max_relative_residual);
+      estimate_.notices.push_back(notice);
+    }
     if (single_copies_rate_ > 0) {
       std::snprintf(text, sizeof(text), "; the single copies alone would give G = %.2f GB/s",
                     single_copies_rate_ * 1e-9);
@@ -487,6 +583,8 @@ public:
     link->bidirectional_seconds_per_byte = chosen.fit.seconds_per_byte;
     link->bidirectional_gap_s = chosen.fit.gap_s;
     link->bidirectional_gap_min_piece_bytes = floor;
+    link->bidirectional_large_piece_seconds_per_byte = chosen.fit.large_piece_seconds_per_byte;
+    link->bidirectional_large_piece_min_bytes = large_pieces;
   }
 
   // Paper 001's estimator of G over the single copies alone (what the busy G was before the

@@ -58,6 +58,28 @@ TEST(PredictTransfer, IsLogGpOfPaper001) {
                        7 * link.bidirectional_gap_s);
 }
 
+// A busy link with a G of its own for large pieces prices each point by the size of its pieces:
+// 1 GiB in 4 pieces of 256 MiB at the large G, in 16 of 64 MiB at the small one; one way
+// is not affected.
+TEST(PredictTransfer, BusyPiecesFromTheLargeSizeUpTakeTheirOwnG) {
+  LinkDirection link = test::titan_host_to_device();
+  link.bidirectional_large_piece_seconds_per_byte = 1.1 * link.bidirectional_seconds_per_byte;
+  link.bidirectional_large_piece_min_bytes = 96 * test::kMiB;
+  const double k = 1024 * test::kMiB;
+  for (AccuracyCase busy :
+       {AccuracyCase::BidirectionalHostToDevice, AccuracyCase::SimultaneousHostToDevice}) {
+    const double gap = busy == AccuracyCase::BidirectionalHostToDevice ? link.bidirectional_gap_s
+                                                                       : link.simultaneous_gap_s;
+    EXPECT_DOUBLE_EQ(predict_transfer_seconds(link, k, 4, busy),
+                     link.latency_s + k * link.bidirectional_large_piece_seconds_per_byte +
+                         3 * gap);
+    EXPECT_DOUBLE_EQ(predict_transfer_seconds(link, k, 16, busy),
+                     link.latency_s + k * link.bidirectional_seconds_per_byte + 15 * gap);
+  }
+  EXPECT_DOUBLE_EQ(predict_transfer_seconds(link, k, 4, AccuracyCase::HostToDevice),
+                   link.latency_s + k * link.seconds_per_byte + 3 * link.gap_s);
+}
+
 TEST(AccuracyCases, BothDirectionsBusyUseTheBidirectionalTarget) {
   EXPECT_FALSE(is_bidirectional(AccuracyCase::HostToDevice));
   EXPECT_FALSE(is_bidirectional(AccuracyCase::DeviceToHost));

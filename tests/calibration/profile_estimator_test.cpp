@@ -709,6 +709,80 @@ TEST(EstimateProfile, FitsTheBusyGAndGapTogetherWhenSingleCopiesAreSlower) {
       << estimate.profile.notes;
 }
 
+// Rewrites the busy host-to-device series as a link whose pieces from 128 MiB up cost
+// `large_per_byte` and the smaller ones the synthetic link's bidirectional G (runs 6-11's shape).
+void make_busy_large_pieces_slower(DirectionMeasurements& d, const LinkDirection& link,
+                                   double large_per_byte, int repeats, BoundedNoise& noise) {
+  auto time = [&](double bytes, double n) {
+    const double per_byte =
+        bytes / n >= 128 * kMiB ? large_per_byte : link.bidirectional_seconds_per_byte;
+    return link.latency_s + bytes * per_byte + (n - 1) * link.bidirectional_gap_s;
+  };
+  for (std::size_t i = 0; i < d.bidirectional_sizes.x.size(); ++i)
+    d.bidirectional_sizes.seconds[i] =
+        test::samples(time(d.bidirectional_sizes.x[i], 1), repeats, noise);
+  for (std::size_t s = 0; s < d.bidirectional_pieces.size(); ++s)
+    for (std::size_t i = 0; i < d.bidirectional_pieces[s].x.size(); ++i)
+      d.bidirectional_pieces[s].seconds[i] = test::samples(
+          time(d.bidirectional_piece_message_bytes[s], d.bidirectional_pieces[s].x[i]), repeats,
+          noise);
+}
+
+// Pieces of 128 MiB and more 8 % slower per byte against the busy link: one G misses them by
+// ~4 %; the estimator splits the pieces between the sizes measured (64 and 128 MiB) and stores
+// both G's, the one-G fit beside them for comparison.
+TEST(EstimateProfile, SplitsTheBusyLinkByPieceSizeWhereLargePiecesAreSlower) {
+  BoundedNoise noise(0.0002);
+  SCOPED_TRACE(noise.trace());
+  CalibrationMeasurements m = test::synthetic_measurements(7, noise);
+  const LinkDirection link = test::titan_host_to_device();
+  const double large = 1.08 * link.bidirectional_seconds_per_byte;
+  make_busy_large_pieces_slower(m.host_to_device, link, large, 7, noise);
+  const ProfileEstimate estimate = estimate_profile(m);
+  ASSERT_TRUE(estimate.acceptable()) << estimate.problems.front();
+  const LinkDirection& got = estimate.profile.host_to_device;
+  EXPECT_DOUBLE_EQ(got.bidirectional_large_piece_min_bytes, std::sqrt(64.0 * 128.0) * kMiB);
+  EXPECT_NEAR(got.bidirectional_seconds_per_byte, link.bidirectional_seconds_per_byte,
+              minimax_bound(link, link.bidirectional_seconds_per_byte, noise.bound()));
+  EXPECT_NEAR(got.bidirectional_large_piece_seconds_per_byte, large,
+              minimax_bound(link, large, noise.bound()));
+  EXPECT_NEAR(got.bidirectional_gap_s, link.bidirectional_gap_s, link.bidirectional_gap_s * 0.05);
+  EXPECT_EQ(estimate.profile.device_to_host.bidirectional_large_piece_min_bytes, 0.0)
+      << "the other direction has one G";
+  EXPECT_EQ(estimate.profile.device_to_host.bidirectional_large_piece_seconds_per_byte, 0.0);
+
+  const ProfileMeasurement* split =
+      find(estimate.profile, "host_to_device.bidirectional_large_piece_seconds_per_byte");
+  ASSERT_NE(split, nullptr);
+  EXPECT_EQ(split->value, got.bidirectional_large_piece_seconds_per_byte);
+  EXPECT_EQ(split->repeats, 7) << "one split fit per repeat gives the spread";
+  EXPECT_LE(split->min, split->max);
+  const ProfileMeasurement* one_g =
+      find(estimate.profile, "host_to_device.bidirectional_seconds_per_byte.one_g");
+  ASSERT_NE(one_g, nullptr);
+  EXPECT_GT(one_g->max_relative_residual, 0.02);
+  EXPECT_LT(split->max_relative_residual, 0.002);
+  EXPECT_TRUE(mentions(estimate.notices, "bidirectional host_to_device: pieces from 91 MiB up"))
+      << estimate.notices.front();
+  HardwareProfile named = estimate.profile;
+  named.name = "split";
+  EXPECT_TRUE(check_profile(named, "test").ok());
+}
+
+// Noise alone never gains a split the 1 % it must: one G stays.
+TEST(EstimateProfile, NoiseAloneKeepsOneBusyG) {
+  BoundedNoise noise(0.004);
+  SCOPED_TRACE(noise.trace());
+  const ProfileEstimate estimate = estimate_profile(test::synthetic_measurements(7, noise));
+  ASSERT_TRUE(estimate.acceptable()) << estimate.problems.front();
+  for (const LinkDirection* link :
+       {&estimate.profile.host_to_device, &estimate.profile.device_to_host}) {
+    EXPECT_EQ(link->bidirectional_large_piece_min_bytes, 0.0);
+    EXPECT_EQ(link->bidirectional_large_piece_seconds_per_byte, 0.0);
+  }
+  EXPECT_EQ(find(estimate.profile, "host_to_device.bidirectional_seconds_per_byte.one_g"), nullptr);
+}
+
 // Busy pieces below 256 KiB cost no gap at all: 16 MiB in 128 pieces is then faster than in 64,
 // which no g >= 0 predicts within 5 %; over pieces of 256 KiB and more one (G, g) fits, and that
 // is the busy g's domain.
