@@ -108,5 +108,50 @@ TEST(Paper002, ModelAppliesTheClassification) {
   EXPECT_FALSE(model.predict_seconds(profile, workload, {Variant::Mapped, 1, {}}));
 }
 
+TEST(Paper002, LargePiecesTakeTheirOwnFactor) {
+  // Against a busy link the H100's host-to-device pieces from 96 MiB up ran at 44 GB/s, smaller
+  // ones at 50: f is 55/44 from that size up, 55/50 below, and 55/50 without a piece size.
+  using testing::kMiB;
+  const HardwareProfile profile = testing::h100_busy_link_by_piece_size();
+  EXPECT_NEAR(bidirectional_factor(profile), 55 / 50.0, 1e-12);
+  EXPECT_NEAR(bidirectional_factor(profile, 96 * kMiB), 55 / 44.0, 1e-12);
+  EXPECT_NEAR(bidirectional_factor(profile, 96 * kMiB - 1), 55 / 50.0, 1e-12);
+  EXPECT_NEAR(bidirectional_factor(testing::without_large_piece_g(profile), 1024 * kMiB), 55 / 50.0,
+              1e-12);
+
+  // A piece is the chunk's share of the chunked input cut into its sections; broadcast inputs
+  // are not pieces of a chunk.
+  Workload workload;
+  workload.h2d_bytes = 1024 * kMiB;
+  workload.broadcast_bytes = 512 * kMiB;
+  workload.h2d_copies_per_chunk = 2;
+  EXPECT_DOUBLE_EQ(input_piece_bytes(workload, 4), 128 * kMiB);
+}
+
+TEST(Paper002, StreamsTakeTheFactorOfTheirChunksPieces) {
+  using testing::kMiB;
+  const HardwareProfile by_size = testing::h100_busy_link_by_piece_size();
+  const HardwareProfile one_g = testing::without_large_piece_g(by_size);
+  const Model model;
+  Workload workload;
+  workload.h2d_bytes = 1024 * kMiB;
+  workload.d2h_bytes = 1024 * kMiB;
+  workload.kernel_seconds = 1e-3; // data bound at either factor
+  const double send = workload.h2d_bytes / 55e9;
+  const Overheads overheads = overheads_of(by_size);
+  // 4 chunks: pieces of 256 MiB, f = 55/44.
+  const Candidate four{Variant::Streams, 4, IssueOrder::DepthFirst};
+  EXPECT_NEAR(*model.predict_seconds(by_size, workload, four),
+              eq4_9_data_bound_seconds(send, send, 55 / 44.0, 4, overheads), 1e-15);
+  EXPECT_GT(*model.predict_seconds(by_size, workload, four),
+            *model.predict_seconds(one_g, workload, four));
+  // 16 chunks: pieces of 64 MiB, the small pieces' f, as with one G.
+  const Candidate sixteen{Variant::Streams, 16, IssueOrder::DepthFirst};
+  EXPECT_EQ(*model.predict_seconds(by_size, workload, sixteen),
+            *model.predict_seconds(one_g, workload, sixteen));
+  EXPECT_NEAR(*model.predict_seconds(by_size, workload, sixteen),
+              eq4_9_data_bound_seconds(send, send, 55 / 50.0, 16, overheads), 1e-15);
+}
+
 } // namespace
 } // namespace overlap::model::paper002

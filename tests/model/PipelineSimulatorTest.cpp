@@ -160,6 +160,103 @@ TEST(PipelineSimulator, PiecesAgainstCopiesTheOtherWayPayTheBidirectionalGap) {
   EXPECT_DOUBLE_EQ(result.timings[1].end, 1.5 + 0.1 + 1);
 }
 
+// h100_busy_link_by_piece_size without latencies and gaps, so a copy's time is its bytes over
+// its rate: one way 55 GB/s; against copies the other way host-to-device pieces from 96 MiB up
+// at 44 GB/s and smaller ones at 50, device-to-host copies at 46.5.
+HardwareProfile busy_link_by_piece_size() {
+  HardwareProfile profile = testing::h100_busy_link_by_piece_size();
+  for (LinkDirection* link : {&profile.host_to_device, &profile.device_to_host})
+    link->latency_s = link->gap_s = 0;
+  return profile;
+}
+
+void expect_same_timings(const SimResult& a, const SimResult& b) {
+  ASSERT_EQ(a.timings.size(), b.timings.size());
+  for (std::size_t i = 0; i < a.timings.size(); ++i) {
+    EXPECT_EQ(a.timings[i].start, b.timings[i].start) << "op " << i;
+    EXPECT_EQ(a.timings[i].end, b.timings[i].end) << "op " << i;
+  }
+}
+
+TEST(PipelineSimulator, LargePiecesAgainstCopiesTheOtherWayRunAtTheirOwnG) {
+  using testing::kMiB;
+  const HardwareProfile by_size = busy_link_by_piece_size();
+  const HardwareProfile one_g = testing::without_large_piece_g(by_size);
+  // A 128 MiB copy in while a copy out runs throughout (it moves less than 150 MiB of its
+  // 512 MiB meanwhile): one piece of the large size, at 44 GB/s instead of 50 ...
+  const std::vector<SimOp> large = {copy_in(0, 128 * kMiB), copy_out(1, 512 * kMiB)};
+  const SimResult slowed = simulate(large, sim_device_of(by_size, 8));
+  const double in_seconds = 128 * kMiB / 44e9;
+  EXPECT_NEAR(slowed.timings[0].end, in_seconds, 1e-15);
+  // ... and the copy out moves at 46.5 GB/s while it lasts, the rest alone at 55.
+  EXPECT_NEAR(slowed.timings[1].end, in_seconds + (512 * kMiB - in_seconds * 46.5e9) / 55e9, 1e-15);
+  const SimResult one_g_result = simulate(large, sim_device_of(one_g, 8));
+  EXPECT_NEAR(one_g_result.timings[0].end, 128 * kMiB / 50e9, 1e-15);
+  EXPECT_GT(slowed.makespan, one_g_result.makespan);
+
+  // The same bytes in two copies of 64 MiB: small pieces, as with one G, to the bit.
+  SimOp two_pieces = copy_in(0, 128 * kMiB);
+  two_pieces.copies = 2;
+  const std::vector<SimOp> small = {two_pieces, copy_out(1, 512 * kMiB)};
+  expect_same_timings(simulate(small, sim_device_of(by_size, 8)),
+                      simulate(small, sim_device_of(one_g, 8)));
+  EXPECT_NEAR(simulate(small, sim_device_of(by_size, 8)).timings[0].end, 128 * kMiB / 50e9, 1e-15);
+
+  // The large G starts at its size; a piece one byte smaller is a small one.
+  const double min_bytes = by_size.host_to_device.bidirectional_large_piece_min_bytes;
+  EXPECT_NEAR(simulate({copy_in(0, min_bytes), copy_out(1, 512 * kMiB)}, sim_device_of(by_size, 8))
+                  .timings[0]
+                  .end,
+              min_bytes / 44e9, 1e-15);
+  expect_same_timings(
+      simulate({copy_in(0, min_bytes - 1), copy_out(1, 512 * kMiB)}, sim_device_of(by_size, 8)),
+      simulate({copy_in(0, min_bytes - 1), copy_out(1, 512 * kMiB)}, sim_device_of(one_g, 8)));
+
+  // Alone on the link a large piece runs at the one-way G.
+  EXPECT_NEAR(makespan({copy_in(0, 128 * kMiB)}, by_size), 128 * kMiB / 55e9, 1e-15);
+}
+
+TEST(PipelineSimulator, MappedTrafficKeepsTheSmallPiecesBidirectionalRatio) {
+  // The large pieces' G was measured against copies only: copies against mapped traffic and
+  // mapped traffic against copies are priced as with one G, whatever the sizes.
+  using testing::kMiB;
+  HardwareProfile by_size = busy_link_by_piece_size();
+  by_size.host_to_device.with_mapped_seconds_per_byte = 0; // the bidirectional G stands in
+  const HardwareProfile one_g = testing::without_large_piece_g(by_size);
+  SimOp paced_writer = kernel(1, 10e-3);
+  paced_writer.mapped_write_bytes = 128 * kMiB;
+  SimOp flooding_writer = kernel(1, 0);
+  flooding_writer.mapped_write_bytes = 128 * kMiB;
+  SimOp reader = kernel(0, 0);
+  reader.mapped_read_bytes = 256 * kMiB;
+  for (const std::vector<SimOp>& ops : {std::vector<SimOp>{copy_in(0, 256 * kMiB), paced_writer},
+                                        std::vector<SimOp>{copy_in(0, 256 * kMiB), flooding_writer},
+                                        std::vector<SimOp>{reader, copy_out(1, 256 * kMiB)}})
+    expect_same_timings(simulate(ops, sim_device_of(by_size, 8)),
+                        simulate(ops, sim_device_of(one_g, 8)));
+  // The reads run against the copy out at the small pieces' ratio 55/50 of their own G.
+  const SimResult reads = simulate({reader, copy_out(1, 256 * kMiB)}, sim_device_of(by_size, 8));
+  const double out_seconds = 256 * kMiB / 46.5e9;
+  const double read_slowed = by_size.mapped_read_seconds_per_byte * 55.0 / 50.0;
+  EXPECT_NEAR(reads.timings[0].end,
+              out_seconds +
+                  (256 * kMiB - out_seconds / read_slowed) * by_size.mapped_read_seconds_per_byte,
+              1e-12);
+}
+
+TEST(PipelineSimulator, LargePieceGWithoutTheSmallOneIsNotUsed) {
+  // profile_io never reads one, but a profile built in code might: with no small-piece G the
+  // busy link is not slowed, and large pieces are no exception.
+  using testing::kMiB;
+  HardwareProfile profile = busy_link_by_piece_size();
+  profile.host_to_device.bidirectional_seconds_per_byte = 0;
+  const SimDevice device = sim_device_of(profile, 8);
+  EXPECT_EQ(device.host_to_device.bidirectional_large_piece_seconds_per_byte, 0);
+  EXPECT_EQ(device.host_to_device.bidirectional_seconds_per_byte, 1 / 55e9);
+  const SimResult result = simulate({copy_in(0, 128 * kMiB), copy_out(1, 512 * kMiB)}, device);
+  EXPECT_NEAR(result.timings[0].end, 128 * kMiB / 55e9, 1e-15);
+}
+
 TEST(PipelineSimulator, CopiesAgainstMappedTrafficRunAtTheirOwnG) {
   // Hybrid: a copy in while a kernel writes results through mapped memory.
   HardwareProfile device = testing::ideal_device(2, false, 90);

@@ -73,6 +73,33 @@ TEST(StreamCountEstimates, FollowTheDeviceCategory) {
                    paper000::optimal_streams(paper000::call_of(fermi, kernel_bound), true));
 }
 
+TEST(StreamCountEstimates, TheDataBoundCountTakesTheFactorOfThePiecesItMakes) {
+  using testing::kMiB;
+  const HardwareProfile by_size = testing::h100_busy_link_by_piece_size();
+  const HardwareProfile one_g = testing::without_large_piece_g(by_size);
+  const double large_f = paper002::bidirectional_factor(by_size, 96 * kMiB);
+  const auto data_bound_count = [](const HardwareProfile& profile, const Workload& workload) {
+    const StreamCountEstimate* estimate = find(stream_count_estimates(profile, workload), "4.11");
+    EXPECT_NE(estimate, nullptr);
+    return estimate ? estimate->streams : 0.0;
+  };
+  Workload workload;
+  workload.kernel_seconds = 1e-3;
+  // 8 GiB each way: (4.11) cuts them into pieces of over 96 MiB, which run at the large f; at
+  // that f the count is lower and its pieces larger still.
+  workload.h2d_bytes = workload.d2h_bytes = 8192 * kMiB;
+  const double send = workload.h2d_bytes / 55e9;
+  const double count = data_bound_count(by_size, workload);
+  EXPECT_DOUBLE_EQ(count, paper002::eq4_11_data_bound_optimal_subtasks(
+                              send, send, large_f, paper002::overheads_of(by_size)));
+  EXPECT_GE(paper002::input_piece_bytes(workload, count), 96 * kMiB);
+  EXPECT_LT(count, data_bound_count(one_g, workload));
+  // 1 GiB each way: small pieces, the same count as with one G.
+  workload.h2d_bytes = workload.d2h_bytes = 1024 * kMiB;
+  EXPECT_LT(paper002::input_piece_bytes(workload, data_bound_count(by_size, workload)), 96 * kMiB);
+  EXPECT_DOUBLE_EQ(data_bound_count(by_size, workload), data_bound_count(one_g, workload));
+}
+
 TEST(PredictionTablePrinter, FormatsSizesAndCategories) {
   EXPECT_EQ(format_bytes(12), "12 B");
   EXPECT_EQ(format_bytes(2048), "2.0 KiB");

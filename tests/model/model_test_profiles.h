@@ -67,4 +67,25 @@ inline HardwareProfile h100_like() {
   return profile;
 }
 
+constexpr double kMiB = 1024.0 * 1024.0;
+
+// h100_like with the host-to-device G against a busy link split by piece size, as the lent H100
+// measured it (calibration runs 6-11): pieces from 96 MiB up at 44 GB/s, smaller ones at 50.
+inline HardwareProfile h100_busy_link_by_piece_size() {
+  HardwareProfile profile = h100_like();
+  profile.host_to_device.bidirectional_seconds_per_byte = 1 / 50e9;
+  profile.host_to_device.bidirectional_large_piece_seconds_per_byte = 1 / 44e9;
+  profile.host_to_device.bidirectional_large_piece_min_bytes = 96 * kMiB;
+  return profile;
+}
+
+// The same profile with one busy-link G for every piece size (the small pieces').
+inline HardwareProfile without_large_piece_g(HardwareProfile profile) {
+  for (LinkDirection* link : {&profile.host_to_device, &profile.device_to_host}) {
+    link->bidirectional_large_piece_seconds_per_byte = 0;
+    link->bidirectional_large_piece_min_bytes = 0;
+  }
+  return profile;
+}
+
 } // namespace overlap::model::testing

@@ -178,6 +178,8 @@ std::optional<double> Model::predict_seconds(const HardwareProfile& profile,
   case Variant::Hybrid: {
     const int n = chunk_count(workload, candidate.streams);
     // Table II's "explicit-mapped" G's where the profile has them, else the nearest measured.
+    // The bidirectional G stands in for copies against mapped traffic, for which no piece-size
+    // dependence was measured: the small pieces' G, whatever the chunk size (as the simulator).
     const LinkDirection& hd = profile.host_to_device;
     const LinkDirection& dh = profile.device_to_host;
     call.host_to_device.seconds_per_byte =

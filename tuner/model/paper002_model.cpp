@@ -53,10 +53,19 @@ bool is_data_bound(double send_seconds, double receive_seconds, double kernel_se
 }
 
 double bidirectional_factor(const HardwareProfile& profile) {
+  return bidirectional_factor(profile, 0);
+}
+
+double bidirectional_factor(const HardwareProfile& profile, double piece_bytes) {
   const LinkDirection& link = profile.host_to_device;
+  // A large-piece G is only measured beside the small-piece one; without that, no slowdown.
   if (link.seconds_per_byte <= 0 || link.bidirectional_seconds_per_byte <= 0)
     return 1;
-  return link.bidirectional_seconds_per_byte / link.seconds_per_byte;
+  return link.bidirectional_seconds_per_byte_for(piece_bytes) / link.seconds_per_byte;
+}
+
+double input_piece_bytes(const Workload& workload, double subtasks) {
+  return workload.h2d_bytes / subtasks / std::max(1, workload.h2d_copies_per_chunk);
 }
 
 Overheads overheads_of(const HardwareProfile& profile) {
@@ -80,7 +89,6 @@ std::optional<double> Model::predict_seconds(const HardwareProfile& profile,
       (workload.h2d_bytes + workload.broadcast_bytes) * profile.host_to_device.seconds_per_byte;
   const double receive = workload.d2h_bytes * profile.device_to_host.seconds_per_byte;
   const double kernel = workload.kernel_seconds;
-  const double f = bidirectional_factor(profile);
   const Overheads overheads = overheads_of(profile);
   switch (candidate.variant) {
   case Variant::Explicit:
@@ -88,6 +96,9 @@ std::optional<double> Model::predict_seconds(const HardwareProfile& profile,
            overheads.receive_s;
   case Variant::Streams: {
     const int n = chunk_count(workload, candidate.streams);
+    // (4.4) takes one f for all simultaneous steps, each of which sends one chunk: the f of the
+    // chunks' pieces.
+    const double f = bidirectional_factor(profile, input_piece_bytes(workload, n));
     if (is_data_bound(send, receive, kernel, f))
       return eq4_9_data_bound_seconds(send, receive, f, n, overheads);
     return eq4_14_compute_bound_seconds(send / n, kernel, receive / n, n, overheads, 0);

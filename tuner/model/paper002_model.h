@@ -52,15 +52,23 @@ double eq4_15_compute_bound_optimal_subtasks(double send_seconds, double receive
 bool is_data_bound(double send_seconds, double receive_seconds, double kernel_seconds, double f);
 
 // f of (4.4) from a profile: the host-to-device G while the other direction is busy over the G
-// alone; 1 when the profile has no bidirectional measurement.
+// alone; 1 when the profile has no bidirectional measurement. The thesis has one f; a link whose
+// busy G depends on the piece size (LinkDirection::bidirectional_large_piece_seconds_per_byte)
+// has one per piece size, and this is the f of the small pieces ...
 double bidirectional_factor(const HardwareProfile& profile);
+// ... and this the f of pieces of `piece_bytes`.
+double bidirectional_factor(const HardwareProfile& profile, double piece_bytes);
+// The bytes one copy in of `subtasks` equal subtasks moves: the chunked input's share, cut into
+// the chunk's sections (Workload::h2d_copies_per_chunk). Broadcast inputs go once, whole.
+double input_piece_bytes(const Workload& workload, double subtasks);
 // The §4.1 overheads from a profile: t_sync, t_koh as measured, t_soh and t_roh the one-way
 // latencies L+o, t_boh their sum (Table 4.2 shows the both-ways overhead at about that).
 Overheads overheads_of(const HardwareProfile& profile);
 
 // The models applied to the variants with equal chunks, as the generated Streams variant makes
 // them: data bound → (4.9); compute bound → (4.14) with the first and last subtask of equal size
-// (t_s1 = Ts/n, t_rn = Tr/n) and c = 0. Explicit = Ts + Tk + Tr plus one send, launch and
+// (t_s1 = Ts/n, t_rn = Tr/n) and c = 0. Both, and the choice between them, use the f of the
+// chunks' pieces (input_piece_bytes). Explicit = Ts + Tk + Tr plus one send, launch and
 // receive overhead. The thesis does not model mapped memory: Mapped and Hybrid are not predicted.
 class Model final : public PerformanceModel {
 public:

@@ -29,9 +29,14 @@ SimDevice sim_device_of(const HardwareProfile& profile, int hardware_queues) {
   device.host_to_device = profile.host_to_device;
   device.device_to_host = profile.device_to_host;
   for (LinkDirection* link : {&device.host_to_device, &device.device_to_host}) {
-    // The slowdowns are ratios to G; unknown ones are no slowdown.
-    if (link->bidirectional_seconds_per_byte <= 0)
+    // The slowdowns are ratios to G; unknown ones are no slowdown. A large-piece G is only ever
+    // measured beside the small-piece one (profile_io refuses it alone); one without it would
+    // make large pieces slower than the small ones' assumed no slowdown, so it is not used.
+    if (link->bidirectional_seconds_per_byte <= 0) {
       link->bidirectional_seconds_per_byte = link->seconds_per_byte;
+      link->bidirectional_large_piece_seconds_per_byte = 0;
+      link->bidirectional_large_piece_min_bytes = 0;
+    }
     if (link->with_mapped_seconds_per_byte <= 0)
       link->with_mapped_seconds_per_byte = link->bidirectional_seconds_per_byte;
   }
@@ -333,6 +338,13 @@ private:
     flows_.push_back(flow);
   }
 
+  // The bytes of one of the transfers a copy flow stands for: what one cudaMemcpyAsync moves.
+  // An operation of several copies (one per chunked section) is taken as equal pieces.
+  double piece_bytes(const Flow& flow) const {
+    const SimOp& op = ops_[static_cast<std::size_t>(flow.op)];
+    return op.bytes / std::max(1, op.copies);
+  }
+
   bool is_active(const Flow& flow) const {
     return !flow.done && (flow.start <= now_ || same_time(flow.start, now_));
   }
@@ -344,7 +356,9 @@ private:
   };
 
   // How much slower mapped traffic of `direction` runs while the other direction is busy. Against
-  // copies: as the copies of its direction are slowed by the other direction's copies. Against
+  // copies: as the small copies of its direction are slowed by the other direction's copies
+  // (mapped traffic comes in requests of a line, nothing like a large piece's long stream, and
+  // the calibration measured no piece-size dependence for it). Against
   // only mapped traffic: as the calibration's kernel reading and writing as many bytes was slowed
   // relative to one way alone (on the H200 ~1.23x, where the copies' ratio is 1.06-1.10), applied
   // to the flow's own (per-width) cost, in proportion to the share of the other direction that
@@ -396,7 +410,9 @@ private:
   }
 
   // Link seconds per byte of copy `flow` given what else moves bytes. With copies the other way
-  // it runs at the bidirectional G. With only mapped traffic the other way:
+  // it runs at the bidirectional G of its pieces' size (on the H100 host-to-device pieces of
+  // 128 MiB and more ran at 44-47 GB/s against a busy device-to-host link, pieces of 64 MiB and
+  // less at 48-51). With only mapped traffic the other way:
   // - at the G measured for that (Table II's "explicit-mapped") while that traffic asks for all
   //   of its direction's link time, as the calibration's traffic kernel does: on the H100 and
   //   H200 a copy in then crawls at 1/13-1/15 of its G (pop state's Hybrid measures its copies
@@ -407,6 +423,8 @@ private:
   //   their gray frames over a kernel as long as the whole call's, measured 1.23-1.38 ms at 1-32
   //   streams on the H100 where the explicit-mapped G throughout predicted 1.34-1.92 ms, and
   //   frame histogram's chunks write their few bins without slowing the copies in measurably.
+  //   That slowdown stays the small pieces' ratio whatever the copy's pieces: the calibration
+  //   measured the large pieces' G against copies only, not against mapped traffic.
   double copy_seconds_per_byte(const Flow& flow, const ActiveFlows& active) const {
     const int direction = flow.direction;
     const LinkDirection& link = *link_[direction];
@@ -415,9 +433,10 @@ private:
       seconds_per_byte = link.pageable_seconds_per_byte;
     if (active.all[1 - direction] == 0)
       return seconds_per_byte;
-    const double bidirectional_ratio = link.bidirectional_seconds_per_byte / link.seconds_per_byte;
     if (active.copies[1 - direction] > 0)
-      return seconds_per_byte * bidirectional_ratio;
+      return seconds_per_byte *
+             (link.bidirectional_seconds_per_byte_for(piece_bytes(flow)) / link.seconds_per_byte);
+    const double bidirectional_ratio = link.bidirectional_seconds_per_byte / link.seconds_per_byte;
     const double demand = mapped_link_demand(1 - direction, active, true);
     if (!(demand < 1))
       return seconds_per_byte * link.with_mapped_seconds_per_byte / link.seconds_per_byte;

@@ -35,15 +35,17 @@
 //   bidirectional g while the other direction's copy engine is busy with a copy: on the H100 and
 //   H200 the device-to-host gap more than doubles then, which pipelines of 32-64 chunks that
 //   copy both ways pay per chunk); then its bytes flow at 1/G. While copies run in both directions
-//   at once, each runs at its bidirectional G (paper 001 Table II, paper 002 §4.1.2); a copy
+//   at once, each runs at its bidirectional G (paper 001 Table II, paper 002 §4.1.2), that of
+//   large pieces for a copy whose pieces (SimOp::bytes / copies) are that large where the profile
+//   has one (the H100's host-to-device link: 44-47 GB/s from 128 MiB up, 48-51 below); a copy
 //   against mapped traffic the other way runs at the G measured for that (Table II
 //   "explicit-mapped") while that traffic asks for all of its direction's link time, as the
 //   calibration's traffic kernel does, and otherwise is slowed in proportion to the share it uses,
-//   up to the bidirectional G's slowdown at a full share; mapped traffic against copies the other
-//   way is slowed by its direction's bidirectional ratio, and against only mapped traffic the other
-//   way by the ratio of the profile's mapped both-ways cost to the one-way mapped cost of its
-//   direction (falling back to the bidirectional ratio where that is not known). Flows of one
-//   direction share it.
+//   up to the (small pieces') bidirectional G's slowdown at a full share; mapped traffic against
+//   copies the other way is slowed by its direction's small-piece bidirectional ratio, and
+//   against only mapped traffic the other way by the ratio of the profile's mapped both-ways cost
+//   to the one-way mapped cost of its direction (falling back to the bidirectional ratio where
+//   that is not known). Flows of one direction share it.
 // - Kernels reading or writing mapped host memory carry link flows of their own (Mapped reads
 //   and writes, Hybrid writes) and finish when their compute time and their flows are done. The
 //   threads move those bytes as they compute, so a flow never runs faster than its bytes over
@@ -105,7 +107,8 @@ struct SimDevice {
   bool concurrent_kernels = true;
 
   // A pageable G of 0 falls back to the pinned G. sim_device_of replaces an unknown
-  // bidirectional G by G and an unknown G with mapped traffic by the bidirectional G.
+  // bidirectional G by G (dropping a large-piece G without it) and an unknown G with mapped
+  // traffic by the bidirectional G.
   LinkDirection host_to_device;
   LinkDirection device_to_host;
   // G of kernels reading / writing mapped host memory, alone on the link.

@@ -7,6 +7,9 @@ namespace {
 void complete_direction(const char* name, LinkDirection& link, bool two_copy_engines,
                         std::vector<std::string>& assumptions) {
   const std::string prefix = std::string(name) + ": ";
+  // The busy link's large-piece G is never filled in: nothing else measures pieces of that size
+  // against copies the other way. Every fill-in below takes the small pieces' G, which is still
+  // the nearest measured (and, for the one-way G, the tighter of the two upper bounds).
   if (link.seconds_per_byte <= 0) {
     if (link.bidirectional_seconds_per_byte > 0) {
       link.seconds_per_byte = link.bidirectional_seconds_per_byte;

@@ -25,7 +25,8 @@ struct CompletedProfile {
 // the simulator then slows mapped traffic against mapped traffic by the copies' bidirectional
 // ratio, as it did before the cost was measured. Unknown latencies, gaps and overheads stay 0
 // and are reported; so is a G that nothing can replace (transfers of that direction would be
-// predicted as free).
+// predicted as free). The busy link's large-piece G is left as it is: never filled in, never
+// used to fill anything (the small pieces' bidirectional G stands in wherever one is needed).
 CompletedProfile complete_profile(const HardwareProfile& profile);
 
 } // namespace overlap::model

@@ -39,16 +39,27 @@ std::vector<StreamCountEstimate> stream_count_estimates(const HardwareProfile& p
 
   const double send = call001.h2d_bytes * profile.host_to_device.seconds_per_byte;
   const double receive = call001.d2h_bytes * profile.device_to_host.seconds_per_byte;
-  const double f = paper002::bidirectional_factor(profile);
   const paper002::Overheads overheads = paper002::overheads_of(profile);
-  if (paper002::is_data_bound(send, receive, workload.kernel_seconds, f))
-    estimates.push_back(
-        {"paper 002 eq. 4.11: optimal subtasks, data bound",
-         paper002::eq4_11_data_bound_optimal_subtasks(send, receive, f, overheads)});
-  else
-    estimates.push_back(
-        {"paper 002 eq. 4.15: optimal subtasks, compute bound",
-         paper002::eq4_15_compute_bound_optimal_subtasks(send, receive, overheads)});
+  const auto paper002_estimate = [&](double f) -> StreamCountEstimate {
+    if (paper002::is_data_bound(send, receive, workload.kernel_seconds, f))
+      return {"paper 002 eq. 4.11: optimal subtasks, data bound",
+              paper002::eq4_11_data_bound_optimal_subtasks(send, receive, f, overheads)};
+    return {"paper 002 eq. 4.15: optimal subtasks, compute bound",
+            paper002::eq4_15_compute_bound_optimal_subtasks(send, receive, overheads)};
+  };
+  // The f of the pieces depends on the subtask count the estimate picks. Where the small pieces'
+  // f gives pieces of the large size, the estimate is taken again with their f. A data-bound
+  // call stays data bound at the larger f, and (4.11)'s count falls, so its pieces stay large:
+  // the count and its f agree. (A compute-bound call may turn data bound at the larger f; its
+  // count is then (4.11)'s at that f, whatever size the pieces come out.)
+  const double small_piece_f = paper002::bidirectional_factor(profile);
+  const StreamCountEstimate small_pieces = paper002_estimate(small_piece_f);
+  const double piece_f =
+      small_pieces.streams > 0
+          ? paper002::bidirectional_factor(
+                profile, paper002::input_piece_bytes(workload, small_pieces.streams))
+          : small_piece_f;
+  estimates.push_back(piece_f == small_piece_f ? small_pieces : paper002_estimate(piece_f));
   return estimates;
 }
 
