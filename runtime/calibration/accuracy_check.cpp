@@ -128,6 +128,8 @@ Status check_accuracy(LinkBench& bench, const HardwareProfile& profile, const Ac
         std::to_string(idle_at_end) + " of " + std::to_string(busy_samples) +
         " bidirectional samples ended after the other direction (kept; the link was not busy "
         "both ways throughout those)");
+  report->host_to_device = profile.host_to_device;
+  report->device_to_host = profile.device_to_host;
   for (int d = 0; d < 2; ++d)
     add_rows(one_way[d], one_way_cases[d], *links[d]);
   for (int d = 0; d < 2; ++d)

@@ -6,6 +6,7 @@
 #include "overlap/hardware_profile.h"
 #include "overlap/sample_stats.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -78,6 +79,10 @@ struct AccuracyReport {
   double bidirectional_target = 0.05; // issue 3
   std::vector<AccuracyRow> rows;
   std::vector<std::string> notes; // about the measurement, printed with the table
+  // The profile's links the rows were predicted from. CaseSummary::form_floor is fitted with
+  // their L+o and large-piece boundary; without them it is not fitted.
+  std::optional<LinkDirection> host_to_device;
+  std::optional<LinkDirection> device_to_host;
 
   double target(AccuracyCase which) const {
     return is_bidirectional(which) ? bidirectional_target : one_way_target;
@@ -101,6 +106,13 @@ struct CaseSummary {
   int split_points = 0; // judged on their fast repeats (AccuracyRow::split)
   double slow_mode_max_abs_error = 0;
   double slow_share = 0; // of the repeats of the judged points
+  // The largest error of the model's form with the best G and g for these very medians (the
+  // profile's L+o and large-piece boundary kept): no calibration, however lucky its window, does
+  // better on them. A case whose floor lies above its target misses because the times do not
+  // follow the form, not because the calibration measured another state of the link than the
+  // check did; a floor well below the case's error says the opposite. Negative: not fitted (the
+  // report has no links, or the fit failed).
+  double form_floor = -1;
 };
 
 // Fills the row's per-mode statistics from its gated repeats when `link` knows a slow

@@ -170,6 +170,8 @@ void print_accuracy_summary(const AccuracyReport& report, std::ostream& out) {
       out << "  (" << s.split_points << " points ran at two rates, judged on the fast repeats; "
           << format("%.0f %% of repeats slow, ", 100 * s.slow_share)
           << format("slow-mode max |error| %.2f %%)", 100 * s.slow_mode_max_abs_error);
+    if (s.form_floor >= 0)
+      out << format("  (form's floor %.2f %%)", 100 * s.form_floor);
     out << "\n";
   }
 }

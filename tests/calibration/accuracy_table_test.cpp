@@ -204,6 +204,87 @@ TEST(AccuracySummary, MeetsTargetsWhenEveryCaseDoes) {
   EXPECT_FALSE(meets_targets(AccuracyReport{})) << "no rows prove nothing";
 }
 
+// Rows of `which` timed exactly as `truth` predicts them, predicted by `profile`.
+void add_exact_rows(AccuracyReport& report, AccuracyCase which, const LinkDirection& profile,
+                    const LinkDirection& truth) {
+  for (double mib : {16.0, 64.0, 256.0, 1024.0})
+    for (int pieces : {1, 4, 16, 64}) {
+      const double bytes = mib * test::kMiB;
+      report.rows.push_back(row(which, bytes, pieces,
+                                predict_transfer_seconds(profile, bytes, pieces, which),
+                                predict_transfer_seconds(truth, bytes, pieces, which)));
+    }
+}
+
+TEST(AccuracySummary, FormFloorIsTheBestFitOfTheFormToTheseMedians) {
+  // The check's link ran 4 % slower per byte with a larger g than the calibration saw: the
+  // profile misses, yet the form fits the check's times exactly.
+  const LinkDirection profile = test::titan_host_to_device();
+  LinkDirection check_state = profile;
+  check_state.seconds_per_byte *= 1.04;
+  check_state.gap_s *= 1.5;
+  AccuracyReport report;
+  add_exact_rows(report, AccuracyCase::HostToDevice, profile, check_state);
+  EXPECT_LT(summarize_cases(report)[0].form_floor, 0) << "no links, no floor";
+  report.host_to_device = profile;
+  CaseSummary s = summarize_cases(report)[0];
+  EXPECT_GT(s.max_abs_error, 0.03);
+  EXPECT_GE(s.form_floor, 0);
+  EXPECT_LT(s.form_floor, 1e-9);
+
+  // One point 6 % slow: no G and g fit every point now; the floor is at most the case's error
+  // and at least the half-spread the one odd point forces (under 3 % since its neighbours pull).
+  report.rows[5].measured = measured(report.rows[5].measured.median * 1.06);
+  s = summarize_cases(report)[0];
+  EXPECT_GT(s.form_floor, 0.005);
+  EXPECT_LE(s.form_floor, s.max_abs_error);
+  EXPECT_LT(s.form_floor, 0.03);
+
+  // Points outside g's domain are not judged and not fitted.
+  report.rows[5].outside_domain = true;
+  EXPECT_LT(summarize_cases(report)[0].form_floor, 1e-9);
+}
+
+TEST(AccuracySummary, FormFloorKeepsTheProfilesLargePieceBoundary) {
+  // Against a busy link pieces from 64 MiB up run 10 % slower per byte: the two-G form fits
+  // exactly, the one-G form cannot.
+  LinkDirection truth = test::titan_host_to_device();
+  truth.bidirectional_large_piece_seconds_per_byte = 1.1 * truth.bidirectional_seconds_per_byte;
+  truth.bidirectional_large_piece_min_bytes = 64 * test::kMiB;
+  AccuracyReport report;
+  report.host_to_device = truth;
+  add_exact_rows(report, AccuracyCase::BidirectionalHostToDevice, truth, truth);
+  EXPECT_LT(summarize_cases(report)[0].form_floor, 1e-9);
+  LinkDirection one_g = truth;
+  one_g.bidirectional_large_piece_seconds_per_byte = 0;
+  one_g.bidirectional_large_piece_min_bytes = 0;
+  report.host_to_device = one_g;
+  EXPECT_GT(summarize_cases(report)[0].form_floor, 0.02);
+  // The one-way case has no large pieces, whatever the link.
+  AccuracyReport one_way;
+  one_way.host_to_device = truth;
+  add_exact_rows(one_way, AccuracyCase::HostToDevice, truth, truth);
+  EXPECT_LT(summarize_cases(one_way)[0].form_floor, 1e-9);
+}
+
+TEST(AccuracySummary, FormFloorIsPrintedWhereFitted) {
+  AccuracyReport report = report_with_errors();
+  const nlohmann::json without = nlohmann::json::parse(accuracy_to_json(report));
+  EXPECT_TRUE(without["summary"][0]["form_floor"].is_null());
+  report.host_to_device = test::titan_host_to_device();
+  const nlohmann::json with = nlohmann::json::parse(accuracy_to_json(report));
+  EXPECT_EQ(with["schema_version"], 4);
+  ASSERT_TRUE(with["summary"][0]["form_floor"].is_number());
+  EXPECT_DOUBLE_EQ(with["summary"][0]["form_floor"].get<double>(),
+                   summarize_cases(report)[0].form_floor);
+  EXPECT_TRUE(with["summary"][1]["form_floor"].is_null()) << "device to host: no link given";
+  const std::string md = accuracy_to_markdown(report);
+  EXPECT_NE(md.find("form's floor (‡)"), std::string::npos) << md;
+  // Two points, two unknowns: fitted exactly; no link for device to host: no floor.
+  EXPECT_NE(md.find("| yes | - | - | - | 0.00 % |"), std::string::npos) << md;
+  EXPECT_NE(md.find("| **no** | - | - | - | - |"), std::string::npos) << md;
+}
+
 TEST(AccuracyMarkdown, ShowsMeasuredPredictedAndErrors) {
   const std::string md = accuracy_to_markdown(report_with_errors());
   EXPECT_NE(md.find("# Transfer model accuracy: Test GPU"), std::string::npos);
