@@ -79,7 +79,8 @@ TEST(StreamCountEstimates, TheDataBoundCountTakesTheFactorOfThePiecesItMakes) {
   const HardwareProfile one_g = testing::without_large_piece_g(by_size);
   const double large_f = paper002::bidirectional_factor(by_size, 96 * kMiB);
   const auto data_bound_count = [](const HardwareProfile& profile, const Workload& workload) {
-    const StreamCountEstimate* estimate = find(stream_count_estimates(profile, workload), "4.11");
+    const std::vector<StreamCountEstimate> estimates = stream_count_estimates(profile, workload);
+    const StreamCountEstimate* estimate = find(estimates, "4.11");
     EXPECT_NE(estimate, nullptr);
     return estimate ? estimate->streams : 0.0;
   };
