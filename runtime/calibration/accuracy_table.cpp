@@ -204,15 +204,15 @@ namespace {
 double form_floor(const LinkDirection& link, AccuracyCase which,
                   const std::vector<TransferTime>& points) {
   MinimaxTransferFit fit;
-  const bool by_piece_size = is_bidirectional(which) &&
-                             link.bidirectional_large_piece_seconds_per_byte > 0 &&
-                             link.bidirectional_large_piece_min_bytes > 0;
+  const double large_piece_min_bytes =
+      is_bidirectional(which) && link.bidirectional_large_piece_seconds_per_byte > 0
+          ? link.bidirectional_large_piece_min_bytes
+          : 0;
   // With every piece on one side of the boundary the split fit refuses (a class is empty) and
   // one G is the same model.
-  const bool fitted = (by_piece_size && fit_transfer_minimax_by_piece_size(
-                                            points, link.latency_s,
-                                            link.bidirectional_large_piece_min_bytes, &fit)) ||
-                      fit_transfer_minimax(points, link.latency_s, &fit);
+  const bool fitted =
+      fit_transfer_minimax(points, link.latency_s, large_piece_min_bytes, &fit) ||
+      (large_piece_min_bytes > 0 && fit_transfer_minimax(points, link.latency_s, &fit));
   return fitted ? fit.max_relative_residual : -1;
 }
 

@@ -234,4 +234,11 @@ bool fit_transfer_minimax(const std::vector<TransferTime>& points, double latenc
   return true;
 }
 
+bool fit_transfer_minimax(const std::vector<TransferTime>& points, double latency_s,
+                          double large_piece_min_bytes, MinimaxTransferFit* fit) {
+  return large_piece_min_bytes > 0
+             ? fit_transfer_minimax_by_piece_size(points, latency_s, large_piece_min_bytes, fit)
+             : fit_transfer_minimax(points, latency_s, fit);
+}
+
 } // namespace overlap::calibration

@@ -68,4 +68,9 @@ bool fit_transfer_minimax(const std::vector<TransferTime>& points, double latenc
 bool fit_transfer_minimax_by_piece_size(const std::vector<TransferTime>& points, double latency_s,
                                         double large_piece_min_bytes, MinimaxTransferFit* fit);
 
+// fit_transfer_minimax when `large_piece_min_bytes` is 0, else fit_transfer_minimax_by_piece_size:
+// for callers that carry the boundary as a value (0: one G).
+bool fit_transfer_minimax(const std::vector<TransferTime>& points, double latency_s,
+                          double large_piece_min_bytes, MinimaxTransferFit* fit);
+
 } // namespace overlap::calibration

@@ -158,28 +158,19 @@ struct JointFit {
   MinimaxTransferFit one_g;
 };
 
-// The minimax fit of `points`: one G when `large_piece_min_bytes` is 0, else a G of its own
-// for the pieces from there up.
-bool minimax_fit(const std::vector<TransferTime>& points, double latency_s,
-                 double large_piece_min_bytes, MinimaxTransferFit* fit) {
-  return large_piece_min_bytes > 0
-             ? fit_transfer_minimax_by_piece_size(points, latency_s, large_piece_min_bytes, fit)
-             : fit_transfer_minimax(points, latency_s, fit);
-}
-
 // The joint minimax fit on the means of the points with pieces of at least `min_piece_bytes`,
 // and on each repeat alone for the spread; false when the means determine no G > 0.
 bool joint_fit(const BusySeries& busy, double min_piece_bytes, double latency_s,
                double large_piece_min_bytes, JointFit* out) {
   JointFit result;
-  if (!minimax_fit(busy.transfers(min_piece_bytes, mean_of), latency_s, large_piece_min_bytes,
-                   &result.fit))
+  if (!fit_transfer_minimax(busy.transfers(min_piece_bytes, mean_of), latency_s,
+                            large_piece_min_bytes, &result.fit))
     return false;
   result.one_g = result.fit;
   for (std::size_t r = 0; r < busy.repeats(); ++r) {
     MinimaxTransferFit one;
-    if (minimax_fit(busy.transfers(min_piece_bytes, nth_repeat(r)), latency_s,
-                    large_piece_min_bytes, &one)) {
+    if (fit_transfer_minimax(busy.transfers(min_piece_bytes, nth_repeat(r)), latency_s,
+                             large_piece_min_bytes, &one)) {
       result.repeat_seconds_per_byte.push_back(one.seconds_per_byte);
       result.repeat_gaps.push_back(one.gap_s);
       if (large_piece_min_bytes > 0)

@@ -248,5 +248,22 @@ TEST(FitTransferMinimaxByPieceSize, NeedsPointsInBothClasses) {
       << "a time of 0 has no relative error";
 }
 
+TEST(FitTransferMinimax, ABoundaryOfZeroMeansOneG) {
+  const std::vector<TransferTime> points =
+      points_by_piece_size(kSecondsPerByte, 1.1 * kSecondsPerByte, kGap);
+  MinimaxTransferFit one_g;
+  MinimaxTransferFit one_g_by_value;
+  ASSERT_TRUE(fit_transfer_minimax(points, kLatency, &one_g));
+  ASSERT_TRUE(fit_transfer_minimax(points, kLatency, 0, &one_g_by_value));
+  EXPECT_EQ(one_g_by_value.seconds_per_byte, one_g.seconds_per_byte);
+  EXPECT_EQ(one_g_by_value.large_piece_min_bytes, 0);
+  MinimaxTransferFit split;
+  MinimaxTransferFit split_by_value;
+  ASSERT_TRUE(fit_transfer_minimax_by_piece_size(points, kLatency, kLargePieces, &split));
+  ASSERT_TRUE(fit_transfer_minimax(points, kLatency, kLargePieces, &split_by_value));
+  EXPECT_EQ(split_by_value.large_piece_seconds_per_byte, split.large_piece_seconds_per_byte);
+  EXPECT_EQ(split_by_value.large_piece_min_bytes, kLargePieces);
+}
+
 } // namespace
 } // namespace overlap::calibration
