@@ -28,7 +28,8 @@ const char* clauseName(Direction direction) {
 }
 
 bool isDataClause(ClauseKind kind) {
-  return kind == ClauseKind::CopyIn || kind == ClauseKind::CopyOut || kind == ClauseKind::Copy;
+  return kind == ClauseKind::CopyIn || kind == ClauseKind::CopyOut || kind == ClauseKind::Copy ||
+         kind == ClauseKind::Reduce;
 }
 
 size_t countWritten(const AnnotationSyntax& syntax, bool (*matches)(ClauseKind)) {
@@ -47,22 +48,68 @@ struct ArrayDraft {
   const DataClause* clause = nullptr; // the clause that gave the direction
   bool brokenSection = false;         // a section was rejected: skip the checks of the rest
   bool extentGiven = false;
+  bool haloGiven = false;
 };
+
+// The C++ spellings param(...) accepts, with what expressions need to know of them.
+struct HostParamType {
+  const char* spelling;
+  ir::ScalarKind kind;
+  ir::ElementKind element;
+  unsigned size;
+};
+
+constexpr HostParamType kHostParamTypes[] = {
+    {"bool", ir::ScalarKind::Boolean, ir::ElementKind::Other, 1},
+    {"char", ir::ScalarKind::SignedInteger, ir::ElementKind::I8, 1},
+    {"signed char", ir::ScalarKind::SignedInteger, ir::ElementKind::I8, 1},
+    {"unsigned char", ir::ScalarKind::UnsignedInteger, ir::ElementKind::U8, 1},
+    {"short", ir::ScalarKind::SignedInteger, ir::ElementKind::I16, 2},
+    {"unsigned short", ir::ScalarKind::UnsignedInteger, ir::ElementKind::U16, 2},
+    {"int", ir::ScalarKind::SignedInteger, ir::ElementKind::I32, 4},
+    {"signed", ir::ScalarKind::SignedInteger, ir::ElementKind::I32, 4},
+    {"unsigned", ir::ScalarKind::UnsignedInteger, ir::ElementKind::U32, 4},
+    {"unsigned int", ir::ScalarKind::UnsignedInteger, ir::ElementKind::U32, 4},
+    {"long", ir::ScalarKind::SignedInteger, ir::ElementKind::I64, 8},
+    {"unsigned long", ir::ScalarKind::UnsignedInteger, ir::ElementKind::U64, 8},
+    {"long long", ir::ScalarKind::SignedInteger, ir::ElementKind::I64, 8},
+    {"unsigned long long", ir::ScalarKind::UnsignedInteger, ir::ElementKind::U64, 8},
+    {"int32_t", ir::ScalarKind::SignedInteger, ir::ElementKind::I32, 4},
+    {"uint32_t", ir::ScalarKind::UnsignedInteger, ir::ElementKind::U32, 4},
+    {"int64_t", ir::ScalarKind::SignedInteger, ir::ElementKind::I64, 8},
+    {"uint64_t", ir::ScalarKind::UnsignedInteger, ir::ElementKind::U64, 8},
+    {"size_t", ir::ScalarKind::UnsignedInteger, ir::ElementKind::U64, 8},
+    {"ptrdiff_t", ir::ScalarKind::SignedInteger, ir::ElementKind::I64, 8},
+};
+
+// Does the expression, before names are resolved, mention a parameter called `name`?
+bool spellsName(const ir::Expr& expr, const std::string& name) {
+  if (expr.kind == ir::ExprKind::Param && expr.name == name)
+    return true;
+  for (const ir::ExprPtr& operand : expr.operands)
+    if (spellsName(*operand, name))
+      return true;
+  return false;
+}
 
 class KernelChecker {
 public:
   KernelChecker(std::string_view text, const ir::KernelSignature& signature, Diagnostics& diags)
-      : text_(text), signature_(signature), diags_(diags), names_(signature, diags) {}
+      : text_(text), signature_(signature), diags_(diags) {}
 
   std::optional<ir::Kernel> run() {
     if (signature_.isTemplate) {
       error(0, 0,
             "kernel '" + signature_.name +
-                "' is a template; annotate a non-template kernel (wrap each instantiation "
-                "you need in its own __global__ function)");
+                "' is a template; list the instantiations to generate for with instantiate(T = "
+                "..., ...) clauses, or instantiate it explicitly in this file");
       return std::nullopt;
     }
     syntax_ = parseAnnotation(text_, diags_);
+    checkInstantiateClauses();
+    // Host-only parameters first: every expression may use them.
+    addHostParams();
+    names_.emplace(signature_, diags_);
     kernel_.signature = signature_;
     samples_ = sampleParameters(signature_);
 
@@ -73,6 +120,11 @@ public:
     checkExtents();
     checkCompleteness();
     checkSections();
+    checkHalos();
+    checkOptionals();
+    checkGranule();
+    checkLength();
+    checkBindings();
     checkLaunch();
     checkTune();
 
@@ -95,6 +147,54 @@ private:
   }
   const ir::Parameter& param(int index) const { return signature_.params[index]; }
 
+  // --- instantiations and host-only parameters ------------------------------------------------
+
+  // An instantiation's clauses were read by the frontend (instantiationsOf) when it chose the
+  // instantiations; a kernel that is not a template has none.
+  void checkInstantiateClauses() {
+    if (!signature_.templateArguments.empty())
+      return;
+    for (const InstantiateClause& clause : syntax_.instantiations)
+      error(clause.keyword, "kernel '" + signature_.name +
+                                "' is not a template; instantiate(...) lists the instantiations "
+                                "of a kernel template");
+  }
+
+  void addHostParams() {
+    std::set<std::string> names;
+    for (const ir::Parameter& p : signature_.params)
+      names.insert(p.name);
+    for (const ParamClause& clause : syntax_.hostParams) {
+      for (const HostParamSyntax& declared : clause.params) {
+        const HostParamType* type = nullptr;
+        for (const HostParamType& candidate : kHostParamTypes)
+          if (declared.type == candidate.spelling)
+            type = &candidate;
+        if (!type) {
+          error(declared.typeOffset, declared.typeLength,
+                "'" + declared.type +
+                    "' is not an integer type param(...) takes; use int, unsigned, long, long "
+                    "long, size_t, int64_t or the like");
+          type = &kHostParamTypes[6]; // declared as int, so that its uses are not errors too
+        }
+        if (!names.insert(declared.name.text).second) {
+          error(declared.name, "'" + declared.name.text +
+                                   "' is already a parameter; a param(...) name must be new");
+          continue;
+        }
+        ir::Parameter p;
+        p.name = declared.name.text;
+        p.type = type->spelling;
+        p.valueType = type->spelling;
+        p.scalarKind = type->kind;
+        p.elementKind = type->element;
+        p.elementSize = type->size;
+        p.hostOnly = true;
+        signature_.params.push_back(p);
+      }
+    }
+  }
+
   // --- partition and mode ---------------------------------------------------------------------
 
   void checkPartition() {
@@ -107,7 +207,65 @@ private:
     }
     for (size_t i = 1; i < syntax_.partitions.size(); ++i)
       error(syntax_.partitions[i].keyword, "duplicate 'partition' clause; give it once");
-    kernel_.partition = names_.resolve(syntax_.partitions[0].extent, ExprContext::Partition);
+    const PartitionClause& clause = syntax_.partitions[0];
+    ir::ExprPtr end = names_->resolve(clause.extent, ExprContext::Partition);
+    if (!clause.begin) {
+      kernel_.partition = end;
+      return;
+    }
+    ir::ExprPtr begin = names_->resolve(clause.begin, ExprContext::Partition);
+    if (!begin || !end)
+      return;
+    // P = END - BEGIN, printed and evaluated like any other expression.
+    auto extent = std::make_shared<ir::Expr>();
+    extent->kind = ir::ExprKind::Sub;
+    extent->operands = {end, begin};
+    extent->offset = clause.begin->offset;
+    extent->length = clause.extent->offset + clause.extent->length - clause.begin->offset;
+    kernel_.partition = extent;
+    kernel_.partitionBegin = begin;
+  }
+
+  void checkGranule() {
+    for (size_t i = 1; i < syntax_.granules.size(); ++i)
+      error(syntax_.granules[i].keyword, "duplicate 'granule' clause; give it once");
+    if (syntax_.granules.empty())
+      return;
+    kernel_.granule = names_->resolve(syntax_.granules[0].granule, ExprContext::Granule);
+    if (!kernel_.granule)
+      return;
+    const std::optional<long long> constant =
+        ir::evaluate(*kernel_.granule, ir::Environment{});
+    if (constant && *constant < 1)
+      errorAt(*kernel_.granule, "granule " + std::to_string(*constant) +
+                                    " is not positive; chunk bounds fall on multiples of it");
+  }
+
+  // offset(n = VALUE) and the plain offset(n): one launch over the whole partition must pass the
+  // caller's n, or no variant computes what a direct call would. Never true: an error here; true
+  // only for some values: checked at run time (the emitter's check_call).
+  void checkLength() {
+    if (!offsetMode_ || kernel_.lengthParam < 0 || !kernel_.partition)
+      return;
+    const OffsetClause& clause = syntax_.offsets[0];
+    if (clause.lengthValue && !kernel_.lengthValue)
+      return; // reported where it was resolved
+    std::vector<ParamSample> samples = samples_;
+    for (ParamSample& sample : divisibleSamples(kernel_.signature))
+      samples.push_back(std::move(sample));
+    if (!lengthNeverMatches(kernel_.lengthParam, kernel_.lengthValue, kernel_.partition, samples))
+      return;
+    const std::string& name = param(kernel_.lengthParam).name;
+    const std::string passed =
+        kernel_.lengthValue ? ir::toSource(*kernel_.lengthValue) + " at len = P" : "P";
+    error(clause.lengthValue ? static_cast<const ir::Expr&>(*clause.lengthValue).offset
+                             : clause.lengthParam->offset,
+          clause.lengthValue ? clause.lengthValue->length : clause.lengthParam->length,
+          "one launch over the whole partition P = " + ir::toSource(*kernel_.partition) +
+              " passes '" + name + "' " + passed + ", never the caller's " + name +
+              "; say what '" + name + "' receives per chunk with offset(" + name +
+              " = EXPR of len), e.g. offset(" + name + " = 2 * len) when " + name +
+              " counts halves of the partition's elements");
   }
 
   void checkMode() {
@@ -127,21 +285,47 @@ private:
       kernel_.mode = ir::ChunkMode::Offset;
       offsetMode_ = true;
       const OffsetClause& clause = syntax_.offsets[0];
-      kernel_.lengthParam = checkModeParam(clause.lengthParam, "offset", "the chunk length");
+      if (!clause.lengthParam)
+        return; // a bare offset: the kernel takes no chunk length
+      kernel_.lengthParam = checkModeParam(*clause.lengthParam, "offset", "the chunk length");
+      if (clause.lengthValue) {
+        kernel_.lengthValue = names_->resolve(clause.lengthValue, ExprContext::Length);
+        if (kernel_.lengthValue && !ir::isAffineInChunk(*kernel_.lengthValue))
+          errorAt(*kernel_.lengthValue,
+                  "chunk length value '" + ir::toSource(*kernel_.lengthValue) +
+                      "' is not affine in len; use len times a factor plus a term that do not "
+                      "depend on the chunk");
+      }
       return;
     }
     if (!syntax_.ranges.empty()) {
       kernel_.mode = ir::ChunkMode::Range;
       const RangeClause& clause = syntax_.ranges[0];
-      kernel_.beginParam = checkModeParam(clause.beginParam, "range", "lo");
-      kernel_.endParam = checkModeParam(clause.endParam, "range", "hi");
-      if (clause.beginParam.text == clause.endParam.text) {
-        error(clause.endParam, "range begin and end are the same parameter '" +
-                                   clause.endParam.text +
-                                   "'; the kernel needs one parameter for lo and another for hi");
+      if (clause.beginParam)
+        kernel_.beginParam = checkModeParam(*clause.beginParam, "range", "lo");
+      if (clause.endParam)
+        kernel_.endParam = checkModeParam(*clause.endParam, "range", "hi");
+      if (clause.beginParam && clause.endParam &&
+          clause.beginParam->text == clause.endParam->text) {
+        error(*clause.endParam,
+              "range begin and end are the same parameter '" + clause.endParam->text +
+                  "'; the kernel needs one parameter for lo and another for hi");
         kernel_.endParam = -1;
       }
-      names_.setChunkParams(kernel_.beginParam, kernel_.endParam);
+      // partition(iy_start : iy_end) reads the bounds the caller passes: they stay arguments of
+      // the generated functions, with the caller's values in every expression.
+      const auto partitionSpells = [&](const std::optional<Name>& name) {
+        if (!name || syntax_.partitions.empty())
+          return false;
+        const PartitionClause& partition = syntax_.partitions[0];
+        return spellsName(*partition.extent, name->text) ||
+               (partition.begin && spellsName(*partition.begin, name->text));
+      };
+      const bool partitionReadsBounds =
+          partitionSpells(clause.beginParam) || partitionSpells(clause.endParam);
+      kernel_.boundsFromCaller = partitionReadsBounds;
+      if (!partitionReadsBounds)
+        names_->setChunkParams(kernel_.beginParam, kernel_.endParam);
       return;
     }
     if (!syntax_.wasWritten(ClauseKind::Offset) && !syntax_.wasWritten(ClauseKind::Range))
@@ -151,7 +335,7 @@ private:
   }
 
   int checkModeParam(const Name& name, const char* clause, const char* receives) {
-    std::optional<int> index = names_.findParam(name);
+    std::optional<int> index = names_->findParam(name);
     if (!index)
       return -1;
     const ir::Parameter& p = param(*index);
@@ -179,25 +363,42 @@ private:
   }
 
   void checkDataClauses() {
+    // A reduced array is read and written as a whole by every chunk: a copy with no section.
+    reduceClauses_.reserve(syntax_.reduces.size());
+    std::vector<std::pair<const DataClause*, ir::ReduceOp>> clauses;
     for (const DataClause& clause : syntax_.dataClauses)
-      for (const DataItem& item : clause.items)
-        checkDataItem(clause, item);
+      clauses.emplace_back(&clause, ir::ReduceOp::None);
+    for (const ReduceClause& reduce : syntax_.reduces) {
+      reduceClauses_.push_back({reduce.keyword, Direction::InOut, {}});
+      for (const Name& array : reduce.arrays)
+        reduceClauses_.back().items.push_back({array, std::nullopt});
+      clauses.emplace_back(&reduceClauses_.back(), reduce.kind);
+    }
+    // In the order written: an array named twice is reported where it is named the second time.
+    std::stable_sort(clauses.begin(), clauses.end(), [](const auto& a, const auto& b) {
+      return a.first->keyword.offset < b.first->keyword.offset;
+    });
+    for (const auto& [clause, reduce] : clauses)
+      for (const DataItem& item : clause->items)
+        if (ArrayDraft* draft = checkDataItem(*clause, item); draft && reduce != ir::ReduceOp::None)
+          draft->array.reduce = reduce;
     // Arrays in parameter order, as the IR promises.
     std::sort(drafts_.begin(), drafts_.end(), [](const ArrayDraft& a, const ArrayDraft& b) {
       return a.array.param < b.array.param;
     });
   }
 
-  void checkDataItem(const DataClause& clause, const DataItem& item) {
-    const char* keyword = clauseName(clause.direction);
-    std::optional<int> index = names_.findParam(item.array);
+  // The array's draft, or null when the item was rejected.
+  ArrayDraft* checkDataItem(const DataClause& clause, const DataItem& item) {
+    const std::string& keyword = clause.keyword.text;
+    std::optional<int> index = names_->findParam(item.array);
     if (!index)
-      return;
+      return nullptr;
     const ir::Parameter& p = param(*index);
     if (!p.isPointer) {
       error(item.array, "'" + item.array.text + "' is not a pointer; " + keyword +
                             " takes pointer parameters (the kernel's arrays)");
-      return;
+      return nullptr;
     }
     namedPointers_.insert(*index);
     if (p.valueType == "void" || p.elementSize == 0) {
@@ -206,18 +407,18 @@ private:
                             ? type + " has no element type; use a typed pointer"
                             : type + " points to a type of unknown size; use a pointer to a "
                                      "complete type");
-      return;
+      return nullptr;
     }
     ArrayDraft* draft = draftFor(*index);
     if (draft && draft->clause != &clause) {
-      if (draft->array.direction != clause.direction)
-        error(item.array, "'" + item.array.text + "' is already in " +
-                              clauseName(draft->array.direction) +
+      const std::string& earlier = draft->clause->keyword.text;
+      if (earlier != keyword)
+        error(item.array, "'" + item.array.text + "' is already in " + earlier +
                               "; an array has one direction: use copy for read-and-write");
       else
         error(item.array, "'" + item.array.text + "' is already named in another " + keyword +
                               " clause; list all its sections in one clause");
-      return;
+      return nullptr;
     }
     if (!draft) {
       drafts_.emplace_back();
@@ -231,11 +432,11 @@ private:
       error(item.array, "'" + item.array.text +
                             "' is named both as a whole array and with a section (or twice as a "
                             "whole); name it once without a section, or only with sections");
-      return;
+      return nullptr;
     }
     if (!item.section) {
       draft->whole = true;
-      return;
+      return draft;
     }
     ir::Section section;
     section.begin = resolveSectionBound(item.section->begin);
@@ -246,10 +447,11 @@ private:
     } else {
       draft->brokenSection = true;
     }
+    return draft;
   }
 
   ir::ExprPtr resolveSectionBound(const ir::ExprPtr& bound) {
-    ir::ExprPtr resolved = names_.resolve(bound, ExprContext::Section);
+    ir::ExprPtr resolved = names_->resolve(bound, ExprContext::Section);
     if (resolved && !ir::isAffineInChunk(*resolved)) {
       errorAt(*resolved, "section bound '" + ir::toSource(*resolved) +
                              "' is not affine in lo and hi; use sums of lo, hi and len times "
@@ -265,9 +467,9 @@ private:
   void checkExtents() {
     std::set<int> given;
     for (const ExtentClause& clause : syntax_.extents) {
-      ir::ExprPtr elements = names_.resolve(clause.elements, ExprContext::Extent);
+      ir::ExprPtr elements = names_->resolve(clause.elements, ExprContext::Extent);
       for (const Name& name : clause.arrays) {
-        std::optional<int> index = names_.findParam(name);
+        std::optional<int> index = names_->findParam(name);
         if (!index)
           continue;
         ArrayDraft* draft = draftFor(*index);
@@ -297,7 +499,7 @@ private:
     size_t writtenData = countWritten(syntax_, isDataClause);
     if (writtenData == 0) {
       error(0, 0, "no data clause: name the kernel's arrays in copyin, copyout or copy");
-    } else if (writtenData == syntax_.dataClauses.size()) {
+    } else if (writtenData == syntax_.dataClauses.size() + syntax_.reduces.size()) {
       for (size_t i = 0; i < signature_.params.size(); ++i)
         if (param(static_cast<int>(i)).isPointer && namedPointers_.count(static_cast<int>(i)) == 0)
           error(0, 0,
@@ -332,7 +534,7 @@ private:
           sizesOk = false;
         }
       }
-      if (!sizesOk || draft.brokenSection)
+      if (!sizesOk || draft.brokenSection || draft.array.reduce != ir::ReduceOp::None)
         continue;
       if (draft.array.direction != Direction::In)
         checkOutput(draft);
@@ -387,15 +589,121 @@ private:
       error(draft.spelled[1].offset, draft.spelled[1].length,
             "'" + name +
                 "' has several sections, but offset mode passes each array from its "
-                "section's begin; use range mode for halos and several sections");
+                "section's begin; give the chunk's own section and add halo(" +
+                name + ": BEFORE, AFTER) for the elements around it, or use range mode");
       return;
     }
     if (sections.size() == 1 && sections[0].chunked() && !tilesChunks(sections[0], samples_))
       error(draft.spelled[0].offset, draft.spelled[0].length,
             "section of '" + name +
-                "' does not tile the chunks (a halo), but offset mode "
-                "passes each array from its section's begin; use range "
-                "mode for halos");
+                "' does not tile the chunks (a halo), but offset mode passes each array from "
+                "its section's begin; give the chunk's own section, such as " +
+                name + "[lo:hi], and add halo(" + name +
+                ": BEFORE, AFTER) for the elements it reads around it");
+  }
+
+  // --- bind -----------------------------------------------------------------------------------
+
+  void checkBindings() {
+    std::set<int> bound;
+    for (const BindClause& clause : syntax_.binds) {
+      for (const Binding& binding : clause.bindings) {
+        std::optional<int> index = names_->findParam(binding.param);
+        ir::ExprPtr value = names_->resolve(binding.value, ExprContext::Bind);
+        if (!index || !value)
+          continue;
+        const ir::Parameter& p = param(*index);
+        if (!isIntegerScalar(p) || p.hostOnly) {
+          error(binding.param, p.hostOnly
+                                   ? "'" + binding.param.text +
+                                         "' is a param(...) of the host functions; bind sets "
+                                         "what a kernel parameter receives per chunk"
+                                   : "parameter '" + binding.param.text + "' has type '" +
+                                         p.type + "'; bind sets integer scalar parameters");
+          continue;
+        }
+        if (*index == kernel_.lengthParam || *index == kernel_.beginParam ||
+            *index == kernel_.endParam) {
+          error(binding.param, "'" + binding.param.text +
+                                   "' already receives the chunk from the offset or range "
+                                   "clause; give its value there");
+          continue;
+        }
+        if (!bound.insert(*index).second) {
+          error(binding.param, "'" + binding.param.text + "' is bound twice; bind it once");
+          continue;
+        }
+        if (!ir::isAffineInChunk(*value)) {
+          errorAt(*value, "bound value '" + ir::toSource(*value) +
+                              "' is not affine in lo and hi; use sums of lo, hi and len times "
+                              "factors that do not depend on the chunk");
+          continue;
+        }
+        kernel_.bindings.push_back({*index, value});
+      }
+    }
+  }
+
+  // --- halo and optional ----------------------------------------------------------------------
+
+  void checkHalos() {
+    for (const HaloClause& clause : syntax_.halos) {
+      ir::ExprPtr before = names_->resolve(clause.before, ExprContext::Halo);
+      ir::ExprPtr after = clause.after ? names_->resolve(clause.after, ExprContext::Halo) : before;
+      for (const Name& name : clause.arrays) {
+        ArrayDraft* draft = namedArray(name, "halo");
+        if (!draft)
+          continue;
+        if (draft->array.direction != Direction::In) {
+          error(name, "'" + name.text + "' is an output; a halo widens what an input's chunks "
+                                        "read, and outputs must tile");
+          continue;
+        }
+        const std::vector<ir::Section>& sections = draft->array.sections;
+        if (sections.size() != 1 || !sections[0].chunked()) {
+          error(name, "a halo widens the chunked section of '" + name.text +
+                          "', which needs exactly one section that depends on the chunk, such "
+                          "as " +
+                          name.text + "[lo:hi]");
+          continue;
+        }
+        if (draft->haloGiven) {
+          error(name, "halo of '" + name.text + "' given twice; give it once");
+          continue;
+        }
+        draft->haloGiven = true;
+        draft->array.haloBefore = before;
+        draft->array.haloAfter = after;
+      }
+      for (const ir::ExprPtr& width : {before, clause.after ? after : nullptr}) {
+        if (!width)
+          continue;
+        const std::optional<long long> constant = ir::evaluate(*width, ir::Environment{});
+        if (constant && *constant < 0)
+          errorAt(*width, "halo width " + std::to_string(*constant) +
+                              " is negative; give the elements read before and after the "
+                              "chunk's section");
+      }
+    }
+  }
+
+  void checkOptionals() {
+    for (const OptionalClause& clause : syntax_.optionals)
+      for (const Name& name : clause.arrays)
+        if (ArrayDraft* draft = namedArray(name, "optional"))
+          draft->array.optional = true;
+  }
+
+  // The draft of an array a clause other than the data clauses names; null after an error.
+  ArrayDraft* namedArray(const Name& name, const char* clause) {
+    std::optional<int> index = names_->findParam(name);
+    if (!index)
+      return nullptr;
+    ArrayDraft* draft = draftFor(*index);
+    if (!draft && !(param(*index).isPointer && namedPointers_.count(*index)))
+      error(name, "'" + name.text + "' is not an array of copyin, copyout, copy or reduce; " +
+                      clause + " names those");
+    return draft;
   }
 
   // --- launch ---------------------------------------------------------------------------------
@@ -471,7 +779,7 @@ private:
               "shared takes one expression: the bytes of dynamic shared memory");
         return;
       }
-      kernel_.launch.sharedBytes = names_.resolve(value.components[0], ExprContext::Launch);
+      kernel_.launch.sharedBytes = names_->resolve(value.components[0], ExprContext::Launch);
       return;
     }
     if (value.components.size() > 3) {
@@ -482,7 +790,7 @@ private:
     }
     std::array<ir::ExprPtr, 3>& dims = key == "grid" ? kernel_.launch.grid : kernel_.launch.block;
     for (size_t d = 0; d < value.components.size(); ++d)
-      dims[d] = names_.resolve(value.components[d], ExprContext::Launch);
+      dims[d] = names_->resolve(value.components[d], ExprContext::Launch);
   }
 
   // --- tune -----------------------------------------------------------------------------------
@@ -492,7 +800,7 @@ private:
     for (const TuneClause& clause : syntax_.tunes) {
       for (const TuneEntry& entry : clause.entries) {
         std::optional<int> index = checkTuneParam(entry.param);
-        ir::ExprPtr value = names_.resolve(entry.value, ExprContext::Tune);
+        ir::ExprPtr value = names_->resolve(entry.value, ExprContext::Tune);
         if (!index || !value)
           continue;
         if (!byParam.emplace(*index, &entry).second) {
@@ -506,7 +814,7 @@ private:
   }
 
   std::optional<int> checkTuneParam(const Name& name) {
-    std::optional<int> index = names_.findParam(name);
+    std::optional<int> index = names_->findParam(name);
     if (!index)
       return std::nullopt;
     const ir::Parameter& p = param(*index);
@@ -521,7 +829,8 @@ private:
                       "'; tune gives defaults to integer parameters");
       return std::nullopt;
     }
-    if (*index == kernel_.beginParam || *index == kernel_.endParam) {
+    if (!kernel_.boundsFromCaller &&
+        (*index == kernel_.beginParam || *index == kernel_.endParam)) {
       error(name, "'" + name.text +
                       "' is set per chunk by the generator (range mode); it needs "
                       "no tuning default");
@@ -592,10 +901,11 @@ private:
   }
 
   std::string_view text_;
-  const ir::KernelSignature& signature_;
+  ir::KernelSignature signature_; // the kernel's, then the annotation's param(...) ones
   Diagnostics& diags_;
-  NameResolver names_;
+  std::optional<NameResolver> names_; // once the host-only parameters are known
   AnnotationSyntax syntax_;
+  std::vector<DataClause> reduceClauses_; // reduce(...) as data clauses; reserved, never moved
   std::vector<ParamSample> samples_;
   ir::Kernel kernel_;
   std::vector<ArrayDraft> drafts_;

@@ -19,12 +19,21 @@ const char* describeContext(ExprContext context) {
     return "the launch geometry";
   case ExprContext::Tune:
     return "a tuning default";
+  case ExprContext::Granule:
+    return "the granule";
+  case ExprContext::Halo:
+    return "a halo";
+  case ExprContext::Length:
+    return "the chunk length value";
+  case ExprContext::Bind:
+    return "a bound value";
   }
   return "";
 }
 
 bool isPerChunk(ExprContext context) {
-  return context == ExprContext::Section || context == ExprContext::Launch;
+  return context == ExprContext::Section || context == ExprContext::Launch ||
+         context == ExprContext::Bind;
 }
 
 bool dividesByKind(ir::ExprKind kind) {
@@ -75,6 +84,8 @@ ir::ExprPtr NameResolver::resolve(const ir::ExprPtr& expr, ExprContext context) 
   switch (expr->kind) {
   case ir::ExprKind::Literal:
     return expr;
+  case ir::ExprKind::SizeOf:
+    return resolveSizeOf(*expr);
   case ir::ExprKind::Param:
     return resolveName(*expr, context);
   case ir::ExprKind::ChunkLo:
@@ -82,7 +93,8 @@ ir::ExprPtr NameResolver::resolve(const ir::ExprPtr& expr, ExprContext context) 
   case ir::ExprKind::ChunkLen:
     // Outside sections and launch there is no chunk, so a parameter called len (or lo, hi)
     // keeps its own meaning there: partition(len) offset(len) reads naturally.
-    if (!isPerChunk(context) && hasParam(expr->name)) {
+    if (!isPerChunk(context) && hasParam(expr->name) &&
+        !(context == ExprContext::Length && expr->kind == ir::ExprKind::ChunkLen)) {
       ir::Expr asParam = *expr;
       asParam.kind = ir::ExprKind::Param;
       return resolveName(asParam, context);
@@ -120,6 +132,15 @@ ir::ExprPtr NameResolver::resolve(const ir::ExprPtr& expr, ExprContext context) 
 }
 
 ir::ExprPtr NameResolver::resolveName(const ir::Expr& expr, ExprContext context) {
+  // An integral template argument of the instantiation: a constant.
+  if (!hasParam(expr.name))
+    for (const ir::TemplateConstant& constant : signature_.constants)
+      if (constant.name == expr.name) {
+        auto literal = std::make_shared<ir::Expr>(expr);
+        literal->kind = ir::ExprKind::Literal;
+        literal->value = constant.value;
+        return literal;
+      }
   std::optional<int> index = findParam(Name{expr.name, expr.offset, expr.length});
   if (!index)
     return nullptr;
@@ -149,9 +170,49 @@ ir::ExprPtr NameResolver::resolveName(const ir::Expr& expr, ExprContext context)
   return resolved;
 }
 
+// The sizes of the builtin types, and those the frontend knows (template type parameters, the
+// kernel's element types).
+ir::ExprPtr NameResolver::resolveSizeOf(const ir::Expr& expr) {
+  static const std::pair<const char*, unsigned> kBuiltins[] = {
+      {"char", 1},          {"signed char", 1},   {"unsigned char", 1},      {"bool", 1},
+      {"short", 2},         {"unsigned short", 2}, {"int", 4},               {"unsigned", 4},
+      {"unsigned int", 4},  {"float", 4},         {"long", 8},               {"unsigned long", 8},
+      {"long long", 8},     {"unsigned long long", 8}, {"double", 8},        {"size_t", 8},
+      {"int8_t", 1},        {"uint8_t", 1},       {"int16_t", 2},            {"uint16_t", 2},
+      {"int32_t", 4},       {"uint32_t", 4},      {"int64_t", 8},            {"uint64_t", 8},
+  };
+  std::optional<unsigned> bytes;
+  for (const ir::TypeSize& known : signature_.typeSizes)
+    if (known.name == expr.name)
+      bytes = known.bytes;
+  for (const auto& [name, size] : kBuiltins)
+    if (!bytes && expr.name == name)
+      bytes = size;
+  if (!bytes) {
+    error(expr.offset, expr.length,
+          "sizeof(" + expr.name +
+              "): not a type the annotation knows; use a builtin type, a template type parameter "
+              "or an element type of the kernel's arrays");
+    return nullptr;
+  }
+  auto literal = std::make_shared<ir::Expr>(expr);
+  literal->kind = ir::ExprKind::Literal;
+  literal->value = *bytes;
+  return literal;
+}
+
 bool NameResolver::checkChunkName(const ir::Expr& expr, ExprContext context) {
   if (isPerChunk(context))
     return true;
+  if (context == ExprContext::Length) {
+    if (expr.kind == ir::ExprKind::ChunkLen)
+      return true;
+    error(expr.offset, expr.length,
+          "'" + expr.name +
+              "' cannot be used in the chunk length value: it is an expression of len, the "
+              "chunk's length");
+    return false;
+  }
   error(expr.offset, expr.length,
         "'" + expr.name + "' cannot be used in " + describeContext(context) +
             ": lo, hi and len exist only per chunk, in sections and launch");

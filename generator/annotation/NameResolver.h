@@ -15,7 +15,7 @@
 namespace overlap::annotation {
 
 // Where an expression stands decides which names it may use.
-enum class ExprContext { Partition, Extent, Section, Launch, Tune };
+enum class ExprContext { Partition, Extent, Section, Launch, Tune, Granule, Halo, Length, Bind };
 
 // Integer or bool: the scalar kinds expressions can read.
 bool isIntegerScalar(const ir::Parameter& param);
@@ -39,6 +39,7 @@ private:
   bool hasParam(const std::string& name) const;
   ir::ExprPtr resolveName(const ir::Expr& expr, ExprContext context);
   bool checkChunkName(const ir::Expr& expr, ExprContext context);
+  ir::ExprPtr resolveSizeOf(const ir::Expr& expr);
   void error(unsigned offset, unsigned length, std::string message);
 
   const ir::KernelSignature& signature_;

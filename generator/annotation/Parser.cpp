@@ -24,7 +24,22 @@ constexpr ClauseKeyword kClauseKeywords[] = {
     {"range", ClauseKind::Range},         {"copyin", ClauseKind::CopyIn},
     {"copyout", ClauseKind::CopyOut},     {"copy", ClauseKind::Copy},
     {"extent", ClauseKind::Extent},       {"launch", ClauseKind::Launch},
-    {"tune", ClauseKind::Tune},
+    {"tune", ClauseKind::Tune},           {"granule", ClauseKind::Granule},
+    {"reduce", ClauseKind::Reduce},       {"halo", ClauseKind::Halo},
+    {"param", ClauseKind::Param},         {"optional", ClauseKind::Optional},
+    {"instantiate", ClauseKind::Instantiate}, {"bind", ClauseKind::Bind},
+};
+
+// reduce(OP: ...): the operators, as written and as the IR names them.
+struct ReduceOperator {
+  const char* spelling;
+  ir::ReduceOp kind;
+};
+
+constexpr ReduceOperator kReduceOperators[] = {
+    {"+", ir::ReduceOp::Sum},   {"*", ir::ReduceOp::Product}, {"min", ir::ReduceOp::Min},
+    {"max", ir::ReduceOp::Max}, {"&", ir::ReduceOp::BitAnd},  {"|", ir::ReduceOp::BitOr},
+    {"^", ir::ReduceOp::BitXor},
 };
 
 const ClauseKeyword* findClauseKeyword(std::string_view spelling) {
@@ -109,7 +124,7 @@ unsigned depthOf(const Expr& expr) {
 
 class Parser {
 public:
-  Parser(std::string_view text, Diagnostics& diags) : diags_(diags) {
+  Parser(std::string_view text, Diagnostics& diags) : text_(text), diags_(diags) {
     size_t before = diags.size();
     tokens_ = lex(text, diags);
     if (diags.size() != before)
@@ -235,6 +250,15 @@ private:
     if (known)
       syntax_.written.push_back(known->kind);
     if (!peek().isPunct("(")) {
+      // A bare `offset` or `range`: the mode, for a kernel that takes no chunk length or bounds.
+      if (known && known->kind == ClauseKind::Offset) {
+        syntax_.offsets.push_back({keyword, std::nullopt, nullptr});
+        return true;
+      }
+      if (known && known->kind == ClauseKind::Range) {
+        syntax_.ranges.push_back({keyword, std::nullopt, std::nullopt});
+        return true;
+      }
       if (known)
         errorAt(peek(), "expected '(' after '" + keyword.text + "', found " + describe(peek()));
       else
@@ -275,7 +299,7 @@ private:
       error(keyword.offset, keyword.length,
             "unknown clause '" + keyword.text +
                 "'; the clauses are partition, offset, range, copyin, copyout, copy, extent, "
-                "launch and tune");
+                "launch, tune, granule, reduce, halo, param, optional, instantiate and bind");
       return;
     }
     error(keyword.offset, keyword.length,
@@ -304,35 +328,244 @@ private:
       return parseLaunch(keyword);
     case ClauseKind::Tune:
       return parseTune(keyword);
+    case ClauseKind::Granule:
+      return parseGranule(keyword);
+    case ClauseKind::Reduce:
+      return parseReduce(keyword);
+    case ClauseKind::Halo:
+      return parseHalo(keyword);
+    case ClauseKind::Param:
+      return parseParam(keyword);
+    case ClauseKind::Optional:
+      return parseOptional(keyword);
+    case ClauseKind::Instantiate:
+      return parseInstantiate(keyword);
+    case ClauseKind::Bind:
+      return parseBind(keyword);
     }
     return false;
   }
 
+  // partition(EXTENT) or partition(BEGIN : END).
   bool parsePartition(const Name& keyword) {
-    ExprPtr extent = parseExpr();
-    if (!extent)
+    ExprPtr first = parseExpr();
+    if (!first)
       return false;
-    syntax_.partitions.push_back({keyword, extent});
+    if (!accept(":")) {
+      syntax_.partitions.push_back({keyword, first, nullptr});
+      return true;
+    }
+    ExprPtr end = parseExpr();
+    if (!end)
+      return false;
+    syntax_.partitions.push_back({keyword, end, first});
     return true;
   }
 
+  // offset(PARAM) or offset(PARAM = VALUE).
   bool parseOffset(const Name& keyword) {
     std::optional<Name> param = expectIdentifier("the name of the parameter that receives the "
                                                  "chunk length");
     if (!param)
       return false;
-    syntax_.offsets.push_back({keyword, *param});
+    ExprPtr value;
+    if (accept("=")) {
+      value = parseExpr();
+      if (!value)
+        return false;
+    }
+    syntax_.offsets.push_back({keyword, *param, value});
     return true;
   }
 
+  bool parseGranule(const Name& keyword) {
+    ExprPtr granule = parseExpr();
+    if (!granule)
+      return false;
+    syntax_.granules.push_back({keyword, granule});
+    return true;
+  }
+
+  // NAME { ',' NAME } up to the clause's end, or up to `stop` when it is given.
+  bool parseNameList(const Name& keyword, const std::string& what, std::vector<Name>* names,
+                     std::string_view stop = {}) {
+    while (true) {
+      std::optional<Name> name = expectIdentifier(what);
+      if (!name)
+        return false;
+      names->push_back(*name);
+      if (accept(","))
+        continue;
+      if (!stop.empty() && accept(stop))
+        return true;
+      if (stop.empty() && atLimit())
+        return true;
+      errorAt(peek(), "expected ','" +
+                          (stop.empty() ? std::string(" or ')'")
+                                        : " or '" + std::string(stop) + "'") +
+                          " in '" + keyword.text + "', found " + describe(peek()));
+      return false;
+    }
+  }
+
+  bool parseReduce(const Name& keyword) {
+    const Token& opToken = peek();
+    const ReduceOperator* op = nullptr;
+    for (const ReduceOperator& candidate : kReduceOperators)
+      if (opToken.text == candidate.spelling &&
+          (opToken.kind == TokenKind::Punct || opToken.kind == TokenKind::Identifier))
+        op = &candidate;
+    if (!op) {
+      errorAt(opToken, "expected a reduction operator (+ * min max & | ^) in 'reduce(OP: "
+                       "ARRAY)', found " +
+                           describe(opToken));
+      return false;
+    }
+    advance();
+    if (!expectPunct(":", "after the reduction operator (reduce(+: ARRAY))"))
+      return false;
+    ReduceClause clause{keyword, Name{op->spelling, opToken.offset, opToken.length}, op->kind, {}};
+    if (!parseNameList(keyword, "an array name", &clause.arrays))
+      return false;
+    syntax_.reduces.push_back(std::move(clause));
+    return true;
+  }
+
+  bool parseHalo(const Name& keyword) {
+    HaloClause clause{keyword, {}, nullptr, nullptr};
+    if (!parseNameList(keyword, "an array name", &clause.arrays, ":"))
+      return false;
+    clause.before = parseExpr();
+    if (!clause.before)
+      return false;
+    if (accept(",")) {
+      clause.after = parseExpr();
+      if (!clause.after)
+        return false;
+    }
+    syntax_.halos.push_back(std::move(clause));
+    return true;
+  }
+
+  // TYPE-WORD... NAME { ',' TYPE-WORD... NAME }: the words before the last are the type.
+  bool parseParam(const Name& keyword) {
+    ParamClause clause{keyword, {}};
+    ListStep step = ListStep::Next;
+    do {
+      std::vector<Name> words;
+      while (peek().kind == TokenKind::Identifier) {
+        const Token& word = advance();
+        words.push_back({std::string(word.text), word.offset, word.length});
+      }
+      if (words.size() < 2) {
+        errorAt(peek(), words.empty()
+                            ? "expected a type and a name (param(int rows)), found " +
+                                  describe(peek())
+                            : "expected a type before the name '" + words[0].text +
+                                  "' (param(int " + words[0].text + "))");
+        return false;
+      }
+      HostParamSyntax param;
+      param.name = words.back();
+      for (size_t i = 0; i + 1 < words.size(); ++i)
+        param.type += (i ? " " : "") + words[i].text;
+      param.typeOffset = words.front().offset;
+      param.typeLength = words[words.size() - 2].offset + words[words.size() - 2].length -
+                         words.front().offset;
+      clause.params.push_back(param);
+      step = listSeparator(keyword);
+    } while (step == ListStep::Next);
+    if (step == ListStep::Error)
+      return false;
+    syntax_.hostParams.push_back(std::move(clause));
+    return true;
+  }
+
+  bool parseOptional(const Name& keyword) {
+    OptionalClause clause{keyword, {}};
+    if (!parseNameList(keyword, "an array name", &clause.arrays))
+      return false;
+    syntax_.optionals.push_back(std::move(clause));
+    return true;
+  }
+
+  // instantiate([NAME:] PARAM = ARGUMENT, ...): arguments are C++ text up to the next ',' or the
+  // clause's end outside parentheses and angle brackets.
+  bool parseInstantiate(const Name& keyword) {
+    InstantiateClause clause{keyword, std::nullopt, {}};
+    if (peek().kind == TokenKind::Identifier && peek(1).isPunct(":") && !peek(2).isPunct(":")) {
+      const Token& name = advance();
+      clause.name = Name{std::string(name.text), name.offset, name.length};
+      advance(); // :
+    }
+    ListStep step = ListStep::Next;
+    do {
+      std::optional<Name> param = expectIdentifier("a template parameter name");
+      if (!param || !expectPunct("=", "after the template parameter (instantiate(T = float))"))
+        return false;
+      TemplateArgumentSyntax argument{*param, "", peek().offset, 0};
+      int depth = 0;
+      size_t first = pos_;
+      while (!atLimit() && !(depth == 0 && peek().isPunct(","))) {
+        const Token& token = advance();
+        if (token.isPunct("(") || token.isPunct("<"))
+          ++depth;
+        else if (token.isPunct(")") || token.isPunct(">"))
+          --depth;
+        else if (token.isPunct(">>"))
+          depth -= 2;
+      }
+      if (pos_ == first) {
+        errorAt(peek(), "expected a template argument after '" + param->text + " =', found " +
+                            describe(peek()));
+        return false;
+      }
+      argument.length = endOfPrevious() - argument.offset;
+      argument.text = std::string(text_.substr(argument.offset, argument.length));
+      clause.arguments.push_back(std::move(argument));
+      step = listSeparator(keyword);
+    } while (step == ListStep::Next);
+    if (step == ListStep::Error)
+      return false;
+    syntax_.instantiations.push_back(std::move(clause));
+    return true;
+  }
+
+  // range(BEGIN [, END]).
   bool parseRange(const Name& keyword) {
     std::optional<Name> begin = expectIdentifier("the name of the parameter that receives lo");
-    if (!begin || !expectPunct(",", "between the begin and end parameters of range"))
+    if (!begin)
+      return false;
+    if (atLimit()) {
+      syntax_.ranges.push_back({keyword, *begin, std::nullopt});
+      return true;
+    }
+    if (!expectPunct(",", "between the begin and end parameters of range"))
       return false;
     std::optional<Name> end = expectIdentifier("the name of the parameter that receives hi");
     if (!end)
       return false;
     syntax_.ranges.push_back({keyword, *begin, *end});
+    return true;
+  }
+
+  // bind(PARAM = VALUE, ...).
+  bool parseBind(const Name& keyword) {
+    BindClause clause{keyword, {}};
+    ListStep step = ListStep::Next;
+    do {
+      std::optional<Name> param = expectIdentifier("a parameter name");
+      if (!param || !expectPunct("=", "after the parameter name (bind(offset = offset + lo))"))
+        return false;
+      ExprPtr value = parseExpr();
+      if (!value)
+        return false;
+      clause.bindings.push_back({*param, value});
+      step = listSeparator(keyword);
+    } while (step == ListStep::Next);
+    if (step == ListStep::Error)
+      return false;
+    syntax_.binds.push_back(std::move(clause));
     return true;
   }
 
@@ -589,7 +822,39 @@ private:
     return name;
   }
 
+  // sizeof(TYPE): the type's words, for the checker to look up.
+  ExprPtr parseSizeOf() {
+    const Token& keyword = advance();
+    advance(); // (
+    std::string type; // "unsigned int", "ns::Point"
+    for (;;) {
+      if (peek().kind == TokenKind::Identifier) {
+        if (!type.empty() && type.back() != ':')
+          type += ' ';
+        type += advance().text;
+      } else if (peek().isPunct(":")) {
+        type += advance().text;
+      } else {
+        break;
+      }
+    }
+    if (type.empty()) {
+      errorAt(peek(), "expected a type in sizeof(TYPE), found " + describe(peek()));
+      return nullptr;
+    }
+    if (!expectPunct(")", "to close sizeof(" + type + ")"))
+      return nullptr;
+    auto node = std::make_shared<Expr>();
+    node->kind = ExprKind::SizeOf;
+    node->name = type;
+    node->offset = keyword.offset;
+    node->length = endOfPrevious() - keyword.offset;
+    return node;
+  }
+
   ExprPtr parseCall() {
+    if (peek().text == "sizeof")
+      return parseSizeOf();
     const Token& nameToken = advance();
     const Function* function = nullptr;
     for (const Function& f : kFunctions)
@@ -637,6 +902,7 @@ private:
     return node;
   }
 
+  std::string_view text_;
   Diagnostics& diags_;
   std::vector<Token> tokens_;
   size_t pos_ = 0;

@@ -69,6 +69,18 @@ std::vector<ParamSample> sampleParameters(const ir::KernelSignature& signature) 
   return samples;
 }
 
+std::vector<ParamSample> divisibleSamples(const ir::KernelSignature& signature) {
+  std::vector<ParamSample> samples;
+  for (long long value : {1LL << 20, (1LL << 20) * 45045}) {
+    ParamSample sample(signature.params.size());
+    for (size_t i = 0; i < signature.params.size(); ++i)
+      if (isIntegerScalar(signature.params[i]))
+        sample[i] = signature.params[i].scalarKind == ir::ScalarKind::Boolean ? 1 : value;
+    samples.push_back(std::move(sample));
+  }
+  return samples;
+}
+
 std::optional<AffineForm> affineForm(const ir::Expr& bound, const ParamSample& sample) {
   std::optional<long long> atOrigin = ir::evaluate(bound, environment(sample, 0, 0));
   std::optional<long long> loStep =
@@ -111,6 +123,28 @@ bool sizeCanBeNegative(const ir::Section& section, const ir::ExprPtr& partition,
     }
   }
   return false;
+}
+
+bool lengthNeverMatches(int lengthParam, const ir::ExprPtr& value, const ir::ExprPtr& partition,
+                        const std::vector<ParamSample>& samples) {
+  bool evaluated = false;
+  for (const ParamSample& sample : samples) {
+    if (lengthParam < 0 || static_cast<size_t>(lengthParam) >= sample.size() ||
+        !sample[lengthParam])
+      return false;
+    const std::optional<long long> extent =
+        ir::evaluate(*partition, environment(sample, std::nullopt, std::nullopt));
+    if (!extent)
+      continue;
+    const std::optional<long long> passed =
+        value ? ir::evaluate(*value, environment(sample, 0, *extent)) : extent;
+    if (!passed)
+      continue;
+    evaluated = true;
+    if (*passed == *sample[lengthParam])
+      return false;
+  }
+  return evaluated;
 }
 
 } // namespace overlap::annotation

@@ -19,6 +19,11 @@ using ParamSample = std::vector<std::optional<long long>>;
 // and rotated so that different parameters get different values; bools get 0 or 1.
 std::vector<ParamSample> sampleParameters(const ir::KernelSignature& signature);
 
+// Samples where every integer parameter is a large multiple of all small numbers and powers of
+// two (2^20 and 2^20 * 45045), so that divisions in a sampled expression come out exact: a
+// partition(n / 512) matches its length for such n, if for any.
+std::vector<ParamSample> divisibleSamples(const ir::KernelSignature& signature);
+
 // Coefficients of an affine bound for one sample; nullopt when it cannot be evaluated there.
 struct AffineForm {
   long long constant = 0;
@@ -36,5 +41,11 @@ bool tilesChunks(const ir::Section& section, const std::vector<ParamSample>& sam
 // null; the chunk bounds are then sampled from small values.
 bool sizeCanBeNegative(const ir::Section& section, const ir::ExprPtr& partition,
                        const std::vector<ParamSample>& samples);
+
+// Offset mode: what one launch over the whole partition passes the length parameter (`value` at
+// len = P; null: len) against the caller's value of it. True when they differ for every sample
+// where both evaluate, so that no call could be right: partition(n / 2) offset(n).
+bool lengthNeverMatches(int lengthParam, const ir::ExprPtr& value, const ir::ExprPtr& partition,
+                        const std::vector<ParamSample>& samples);
 
 } // namespace overlap::annotation

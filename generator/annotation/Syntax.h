@@ -19,20 +19,36 @@ struct Name {
   unsigned length = 0;
 };
 
+// partition(EXTENT), or partition(BEGIN : END) with `begin` set and `extent` holding END.
 struct PartitionClause {
   Name keyword;
   ir::ExprPtr extent;
+  ir::ExprPtr begin;
 };
 
+// offset(PARAM), offset(PARAM = VALUE), or a bare `offset` (no chunk-length parameter).
 struct OffsetClause {
   Name keyword;
-  Name lengthParam;
+  std::optional<Name> lengthParam;
+  ir::ExprPtr lengthValue;
 };
 
+// range(BEGIN, END), range(BEGIN), or a bare `range` (no bound parameters).
 struct RangeClause {
   Name keyword;
-  Name beginParam;
-  Name endParam;
+  std::optional<Name> beginParam;
+  std::optional<Name> endParam;
+};
+
+// bind(PARAM = VALUE, ...): VALUE, an expression of the chunk, is what PARAM receives per chunk.
+struct Binding {
+  Name param;
+  ir::ExprPtr value;
+};
+
+struct BindClause {
+  Name keyword;
+  std::vector<Binding> bindings;
 };
 
 // [begin:end]; offset/length span the brackets.
@@ -89,7 +105,78 @@ struct TuneClause {
   std::vector<TuneEntry> entries;
 };
 
-enum class ClauseKind { Partition, Offset, Range, CopyIn, CopyOut, Copy, Extent, Launch, Tune };
+struct GranuleClause {
+  Name keyword;
+  ir::ExprPtr granule;
+};
+
+// reduce(OP: a, b): OP is + * min max & | ^.
+struct ReduceClause {
+  Name keyword;
+  Name op;
+  ir::ReduceOp kind = ir::ReduceOp::None;
+  std::vector<Name> arrays;
+};
+
+// halo(a, b: BEFORE [, AFTER]).
+struct HaloClause {
+  Name keyword;
+  std::vector<Name> arrays;
+  ir::ExprPtr before;
+  ir::ExprPtr after; // null: as before
+};
+
+// param(TYPE NAME, ...): `type` is the words before the name ("unsigned long long").
+struct HostParamSyntax {
+  std::string type;
+  unsigned typeOffset = 0;
+  unsigned typeLength = 0;
+  Name name;
+};
+
+struct ParamClause {
+  Name keyword;
+  std::vector<HostParamSyntax> params;
+};
+
+struct OptionalClause {
+  Name keyword;
+  std::vector<Name> arrays;
+};
+
+// One TEMPLATE_PARAM = ARGUMENT of instantiate(...); the argument is C++ text, taken verbatim.
+struct TemplateArgumentSyntax {
+  Name param;
+  std::string text;
+  unsigned offset = 0;
+  unsigned length = 0;
+};
+
+// instantiate([NAME:] T = float, BLOCK = 256).
+struct InstantiateClause {
+  Name keyword;
+  std::optional<Name> name;
+  std::vector<TemplateArgumentSyntax> arguments;
+};
+
+enum class ClauseKind {
+  Partition,
+  Offset,
+  Range,
+  CopyIn,
+  CopyOut,
+  Copy,
+  Extent,
+  Launch,
+  Tune,
+  Granule,
+  Reduce,
+  Halo,
+  Param,
+  Optional,
+  Instantiate,
+  Bind
+};
 
 struct AnnotationSyntax {
   std::vector<PartitionClause> partitions;
@@ -99,6 +186,13 @@ struct AnnotationSyntax {
   std::vector<ExtentClause> extents;
   std::vector<LaunchClause> launches;
   std::vector<TuneClause> tunes;
+  std::vector<GranuleClause> granules;
+  std::vector<ReduceClause> reduces;
+  std::vector<HaloClause> halos;
+  std::vector<ParamClause> hostParams;
+  std::vector<OptionalClause> optionals;
+  std::vector<InstantiateClause> instantiations;
+  std::vector<BindClause> binds;
   // Clauses that were written, including those dropped for syntax errors: the checker must not
   // also call them missing.
   std::vector<ClauseKind> written;

@@ -150,6 +150,7 @@ ChunkDegree chunkDegree(const Expr& e) {
   switch (e.kind) {
   case ExprKind::Literal:
   case ExprKind::Param:
+  case ExprKind::SizeOf:
     return ChunkDegree::Free;
   case ExprKind::ChunkLo:
   case ExprKind::ChunkHi:
@@ -188,6 +189,8 @@ std::optional<long long> evaluate(const Expr& e, const Environment& env) {
     if (!env.param)
       return std::nullopt;
     return env.param(e.param);
+  case ExprKind::SizeOf: // resolved to a literal by the checker
+    return std::nullopt;
   case ExprKind::ChunkLo:
     return env.lo;
   case ExprKind::ChunkHi:
@@ -239,6 +242,8 @@ std::string toCxx(const Expr& e, const std::function<std::string(const Expr&)>& 
     return std::to_string(e.value) + "LL";
   case ExprKind::Param:
     return spellParam(e);
+  case ExprKind::SizeOf:
+    return "static_cast<long long>(sizeof(" + e.name + "))";
   case ExprKind::ChunkLo:
   case ExprKind::ChunkHi:
   case ExprKind::ChunkLen:
@@ -261,6 +266,8 @@ std::string toSource(const Expr& e) {
     return std::to_string(e.value);
   case ExprKind::Param:
     return e.name;
+  case ExprKind::SizeOf:
+    return "sizeof(" + e.name + ")";
   case ExprKind::ChunkLo:
   case ExprKind::ChunkHi:
   case ExprKind::ChunkLen:

@@ -25,7 +25,8 @@ enum class ExprKind {
   Mod,
   Min,    // min(a, b)
   Max,    // max(a, b)
-  CeilDiv // ceil_div(a, b): the exact ceiling of a / b (= (a + b - 1) / b for a >= 0 < b)
+  CeilDiv, // ceil_div(a, b): the exact ceiling of a / b (= (a + b - 1) / b for a >= 0 < b)
+  SizeOf   // sizeof(TYPE): name is the type as written; the checker turns it into a Literal
 };
 
 struct Expr;

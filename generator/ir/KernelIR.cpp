@@ -9,6 +9,34 @@ const Array* findArray(const Kernel& kernel, int param) {
   return nullptr;
 }
 
+bool isCallerParam(const Kernel& kernel, int param) {
+  if (kernel.mode != ChunkMode::Range || kernel.boundsFromCaller)
+    return true;
+  return param != kernel.beginParam && param != kernel.endParam;
+}
+
+const char* reduceOpName(ReduceOp op) {
+  switch (op) {
+  case ReduceOp::None:
+    return "None";
+  case ReduceOp::Sum:
+    return "Sum";
+  case ReduceOp::Product:
+    return "Product";
+  case ReduceOp::Min:
+    return "Min";
+  case ReduceOp::Max:
+    return "Max";
+  case ReduceOp::BitAnd:
+    return "BitAnd";
+  case ReduceOp::BitOr:
+    return "BitOr";
+  case ReduceOp::BitXor:
+    return "BitXor";
+  }
+  return "None";
+}
+
 const char* elementKindName(ElementKind kind) {
   switch (kind) {
   case ElementKind::F32:
@@ -31,6 +59,10 @@ const char* elementKindName(ElementKind kind) {
     return "I64";
   case ElementKind::U64:
     return "U64";
+  case ElementKind::F16:
+    return "F16";
+  case ElementKind::BF16:
+    return "BF16";
   case ElementKind::Other:
     return "Other";
   }

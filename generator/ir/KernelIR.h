@@ -14,8 +14,10 @@ namespace overlap::ir {
 
 enum class ScalarKind { SignedInteger, UnsignedInteger, Boolean, FloatingPoint, Other };
 
-// Mirrors overlap::ElementKind of the runtime (kernel_types.h); the emitter prints the name.
-enum class ElementKind { F32, F64, I8, U8, I16, U16, I32, U32, I64, U64, Other };
+// Mirrors overlap::ElementKind of the runtime (kernel_types.h); the emitter prints the name. For
+// CUDA vector types and other structs of one scalar type (float2, __half2, uchar4) it is the kind
+// of that scalar, the lane; the element holds elementSize / (size of the lane) lanes.
+enum class ElementKind { F32, F64, I8, U8, I16, U16, I32, U32, I64, U64, F16, BF16, Other };
 
 // The enumerator's name, "F32" ... "Other": the same spelling in generated code and in IR dumps.
 const char* elementKindName(ElementKind kind);
@@ -32,13 +34,46 @@ struct Parameter {
   ScalarKind scalarKind = ScalarKind::Other;    // scalars
   ElementKind elementKind = ElementKind::Other; // pointee for pointers, value for scalars
   unsigned elementSize = 0;      // bytes: pointee for pointers, value for scalars; 0 if incomplete
+  // Pointers: the widest alignment, in bytes, at which the kernel body reads or writes the array
+  // through a cast to a wider type (reinterpret_cast<const float4*>(x)); 0 when it does not.
+  unsigned vectorAccessAlignment = 0;
   unsigned line = 0, column = 0; // where the parameter is declared (for notes)
+  // Declared by the annotation's param(...): the generated entry points take it, the kernel does
+  // not. Host-only parameters follow the kernel's own.
+  bool hostOnly = false;
+};
+
+// A template parameter of a kernel template, for checking instantiate(...) clauses.
+struct TemplateParam {
+  std::string name;
+  bool isType = false;     // typename/class; otherwise a non-type (or template template) parameter
+  bool hasDefault = false;
+};
+
+// A name expressions may use for a constant: an integral template argument of an instantiation,
+// or the file's macro, constant or enumerator of that name.
+struct TemplateConstant {
+  std::string name;
+  long long value = 0;
+};
+
+// sizeof(TYPE) in expressions: the sizes of the types the checker knows by name.
+struct TypeSize {
+  std::string name;
+  unsigned bytes = 0;
 };
 
 struct KernelSignature {
-  std::string name;
+  std::string name; // qualified by its named namespaces: "ns::inner::saxpy"
   std::vector<Parameter> params;
-  bool isTemplate = false;
+  bool isTemplate = false; // a template, not one of its instantiations
+  std::vector<TemplateParam> templateParams; // of a template
+  // An instantiation: its template arguments as C++ ("<float, 256>") and the integral ones by
+  // name; entryName, when set, names its entry points instead of the kernel's plain name.
+  std::string templateArguments;
+  std::vector<TemplateConstant> constants;
+  std::string entryName;
+  std::vector<TypeSize> typeSizes;
 };
 
 enum class Direction { In, Out, InOut };
@@ -51,12 +86,21 @@ struct Section {
   bool chunked() const { return dependsOnChunk(*begin) || dependsOnChunk(*end); }
 };
 
+// reduce(OP: name): every chunk's kernel updates the whole array (atomically).
+enum class ReduceOp { None, Sum, Product, Min, Max, BitAnd, BitOr, BitXor };
+
 struct Array {
   int param = -1; // index into KernelSignature::params
   Direction direction = Direction::In;
   ExprPtr extent; // number of elements of the whole array
-  // Empty: the whole array [0, extent) is a broadcast input.
+  // Empty: the whole array [0, extent) is a broadcast input (or, with reduce, the reduced array).
   std::vector<Section> sections;
+  // halo(name: before, after): the chunked section is copied this many elements wider on each
+  // side; null when there is none. The kernel's pointer still starts at the section's begin.
+  ExprPtr haloBefore;
+  ExprPtr haloAfter;
+  bool optional = false; // optional(name): a null pointer is skipped, the kernel gets null
+  ReduceOp reduce = ReduceOp::None;
   unsigned offset = 0; // where the array is named in its data clause
 };
 
@@ -72,6 +116,12 @@ struct Launch {
   ExprPtr sharedBytes;            // may be null (0)
 };
 
+// bind(param = value): what a kernel parameter receives for chunk [lo, hi).
+struct Binding {
+  int param = -1;
+  ExprPtr value;
+};
+
 struct TuneDefault {
   int param = -1;
   ExprPtr value; // free of lo/hi; may use other parameters' tuning defaults
@@ -79,12 +129,18 @@ struct TuneDefault {
 
 struct Kernel {
   KernelSignature signature;
-  ExprPtr partition; // P: extent of the partitioned index
+  ExprPtr partition;      // P: extent of the partitioned index
+  ExprPtr partitionBegin; // partition(BEGIN : END): chunks lie in [BEGIN, BEGIN + P); null: 0
+  ExprPtr granule;        // granule(G): chunk bounds at BEGIN + multiples of G; null: 1
   ChunkMode mode = ChunkMode::Offset;
-  int lengthParam = -1;      // Offset
-  int beginParam = -1;       // Range
-  int endParam = -1;         // Range
+  int lengthParam = -1;   // Offset; -1 when the kernel takes no chunk length
+  ExprPtr lengthValue;    // Offset: what lengthParam receives per chunk, in len; null: len
+  int beginParam = -1;    // Range; -1 when the kernel takes no such bound
+  int endParam = -1;      // Range; -1 when the kernel takes no such bound
+  // Range: the partition(BEGIN : END) uses the bound parameters, so the caller passes them.
+  bool boundsFromCaller = false;
   std::vector<Array> arrays; // in parameter order
+  std::vector<Binding> bindings;
   Launch launch;
   std::vector<TuneDefault> tuneDefaults;
   // Where the kernel is, for generated comments and the descriptor.
@@ -92,7 +148,36 @@ struct Kernel {
   unsigned line = 0;
 };
 
+// A __constant__ or __device__ variable of the kernel file: the generated header declares a
+// setter and a getter for it, so that host code elsewhere can initialise it.
+struct DeviceGlobal {
+  std::string name;        // qualified by its named namespaces: "ns::c_filter"
+  std::string elementType; // its innermost element type, spelled for generated code: "float"
+  long long count = 1;     // elements: 17 for float c[17], 9 for float c[3][3]
+  bool constant = true;    // __constant__; false: __device__
+  unsigned line = 0;
+};
+
+// What the generated header includes or declares so that host code compiled by a host compiler
+// can name the types of the entry points' parameters and of the setters.
+struct HeaderNeeds {
+  std::vector<std::string> includes;     // "<cuda_fp16.h>", "\"types.h\"": unique, in order
+  std::vector<std::string> declarations; // "namespace ns { struct Params; }"
+};
+
+// Everything generated from one annotated file.
+struct SourceFile {
+  std::vector<Kernel> kernels;
+  std::vector<DeviceGlobal> globals;
+  HeaderNeeds header;
+};
+
 // The array bound to a parameter, or null.
 const Array* findArray(const Kernel& kernel, int param);
+
+// The parameters the generated entry points take: all but range bounds the pipeline sets.
+bool isCallerParam(const Kernel& kernel, int param);
+
+const char* reduceOpName(ReduceOp op); // "Sum", ... as the runtime's enum spells it
 
 } // namespace overlap::ir

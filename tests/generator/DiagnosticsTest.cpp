@@ -384,15 +384,6 @@ TEST(Diagnostics, RangeBeginEqualsEnd) {
               {"begin", 1});
 }
 
-TEST(Diagnostics, RangeParameterInPartition) {
-  expectError("partition(end) range(begin, end) extent(t, b: levels) copyin(t[lo:hi]) "
-              "copyout(b[lo:hi]) launch(grid: len, block: 1)",
-              testing::buoydiffSignature(),
-              "'end' is set per chunk by the generator (range mode), so it has no value in the "
-              "partition extent",
-              {"end"});
-}
-
 TEST(Diagnostics, RangeParameterInExtent) {
   expectError("partition(levels) range(begin, end) extent(t, b: levels * end) copyin(t[lo:hi]) "
               "copyout(b[lo:hi]) launch(grid: len, block: 1)",
@@ -505,7 +496,8 @@ TEST(Diagnostics, CopyArrayWithHalo) {
 TEST(Diagnostics, OffsetModeWithHalo) {
   std::string text = saxpyWith(&SaxpyText::data, "copyin(x[lo-1:hi+1]) copy(y[lo:hi])");
   expectError(text, saxpy(),
-              "offset mode passes each array from its section's begin; use range mode for halos",
+              "offset mode passes each array from its section's begin; give the chunk's own "
+              "section, such as x[lo:hi], and add halo(x: BEFORE, AFTER)",
               {"[lo-1:hi+1]"});
 }
 

@@ -115,9 +115,9 @@ TEST(Parser, EveryClauseKind) {
   EXPECT_EQ(spelled(text, s.partitions[0].extent), "rows");
   EXPECT_EQ(s.partitions[0].keyword.offset, 0u);
   ASSERT_EQ(s.ranges.size(), 1u);
-  EXPECT_EQ(s.ranges[0].beginParam.text, "first");
-  EXPECT_EQ(s.ranges[0].endParam.text, "last");
-  EXPECT_EQ(s.ranges[0].endParam.offset, text.find("last"));
+  EXPECT_EQ(s.ranges[0].beginParam->text, "first");
+  EXPECT_EQ(s.ranges[0].endParam->text, "last");
+  EXPECT_EQ(s.ranges[0].endParam->offset, text.find("last"));
   EXPECT_TRUE(s.offsets.empty());
 
   ASSERT_EQ(s.extents.size(), 1u);

@@ -1,0 +1,172 @@
+#include "annotation/Instantiations.h"
+
+#include "annotation/Parser.h"
+#include "annotation/Suggest.h"
+
+#include <algorithm>
+#include <cctype>
+#include <set>
+
+namespace overlap::annotation {
+namespace {
+
+void error(Diagnostics& diags, unsigned offset, unsigned length, std::string message) {
+  diags.push_back({Diagnostic::Severity::Error, offset, length, std::move(message)});
+}
+
+// Letters and digits of `text`, every other run of characters one underscore, none at the ends.
+std::string identifierPart(const std::string& text) {
+  std::string out;
+  for (char c : text) {
+    if (std::isalnum(static_cast<unsigned char>(c)))
+      out += c;
+    else if (!out.empty() && out.back() != '_')
+      out += '_';
+  }
+  while (!out.empty() && out.back() == '_')
+    out.pop_back();
+  return out;
+}
+
+} // namespace
+
+InstantiationsResult instantiationsOf(std::string_view text, const ir::KernelSignature& signature) {
+  InstantiationsResult result;
+  const AnnotationSyntax syntax = parseAnnotation(text, result.diagnostics);
+  std::vector<std::string> names;
+  for (const ir::TemplateParam& param : signature.templateParams)
+    names.push_back(param.name);
+  std::set<std::string> entryNames;
+  for (const InstantiateClause& clause : syntax.instantiations) {
+    Instantiation instantiation;
+    instantiation.offset = clause.keyword.offset;
+    instantiation.length = clause.keyword.length;
+    instantiation.arguments.assign(names.size(), "");
+    std::vector<bool> given(names.size(), false);
+    bool ok = true;
+    bool misspelled = false;
+    for (const TemplateArgumentSyntax& argument : clause.arguments) {
+      size_t index = 0;
+      while (index < names.size() && names[index] != argument.param.text)
+        ++index;
+      if (index == names.size()) {
+        error(result.diagnostics, argument.param.offset, argument.param.length,
+              "'" + argument.param.text + "' is not a template parameter of kernel '" +
+                  signature.name + "'" + didYouMean(argument.param.text, names));
+        ok = false;
+        misspelled = true;
+        continue;
+      }
+      if (given[index]) {
+        error(result.diagnostics, argument.param.offset, argument.param.length,
+              "template parameter '" + argument.param.text + "' given twice in one instantiate");
+        ok = false;
+        continue;
+      }
+      given[index] = true;
+      instantiation.arguments[index] = argument.text;
+    }
+    // Template arguments are positional: a parameter may be left to its default only when every
+    // later one is too. (After a misspelled parameter, the one it meant is not also missing.)
+    bool laterGiven = false;
+    for (size_t i = names.size(); !misspelled && i-- > 0;) {
+      if (given[i]) {
+        laterGiven = true;
+        continue;
+      }
+      if (!signature.templateParams[i].hasDefault)
+        error(result.diagnostics, clause.keyword.offset, clause.keyword.length,
+              "instantiate gives no value for template parameter '" + names[i] +
+                  "'; add " + names[i] + " = ...");
+      else if (laterGiven)
+        error(result.diagnostics, clause.keyword.offset, clause.keyword.length,
+              "instantiate leaves '" + names[i] +
+                  "' to its default but gives a later template parameter; give '" + names[i] +
+                  "' too");
+      else
+        continue;
+      ok = false;
+    }
+    if (clause.name) {
+      instantiation.name = clause.name->text;
+      if (!entryNames.insert(instantiation.name).second) {
+        error(result.diagnostics, clause.name->offset, clause.name->length,
+              "another instantiate is already named '" + instantiation.name + "'");
+        ok = false;
+      }
+    }
+    if (ok)
+      result.instantiations.push_back(std::move(instantiation));
+  }
+  return result;
+}
+
+namespace {
+
+void collectNames(const ir::ExprPtr& expr, std::vector<Name>& names) {
+  if (!expr)
+    return;
+  if (expr->kind == ir::ExprKind::Param)
+    names.push_back({expr->name, expr->offset, expr->length});
+  for (const ir::ExprPtr& operand : expr->operands)
+    collectNames(operand, names);
+}
+
+} // namespace
+
+std::vector<Name> expressionNames(std::string_view text) {
+  Diagnostics ignored;
+  const AnnotationSyntax syntax = parseAnnotation(text, ignored);
+  std::vector<Name> names;
+  for (const PartitionClause& clause : syntax.partitions) {
+    collectNames(clause.begin, names);
+    collectNames(clause.extent, names);
+  }
+  for (const OffsetClause& clause : syntax.offsets)
+    collectNames(clause.lengthValue, names);
+  for (const GranuleClause& clause : syntax.granules)
+    collectNames(clause.granule, names);
+  for (const ExtentClause& clause : syntax.extents)
+    collectNames(clause.elements, names);
+  for (const DataClause& clause : syntax.dataClauses)
+    for (const DataItem& item : clause.items)
+      if (item.section) {
+        collectNames(item.section->begin, names);
+        collectNames(item.section->end, names);
+      }
+  for (const HaloClause& clause : syntax.halos) {
+    collectNames(clause.before, names);
+    collectNames(clause.after, names);
+  }
+  for (const LaunchClause& clause : syntax.launches)
+    for (const LaunchEntry& entry : clause.entries)
+      if (entry.value)
+        for (const ir::ExprPtr& component : entry.value->components)
+          collectNames(component, names);
+  for (const TuneClause& clause : syntax.tunes)
+    for (const TuneEntry& entry : clause.entries)
+      collectNames(entry.value, names);
+  for (const BindClause& clause : syntax.binds)
+    for (const Binding& binding : clause.bindings)
+      collectNames(binding.value, names);
+  std::sort(names.begin(), names.end(),
+            [](const Name& a, const Name& b) { return a.offset < b.offset; });
+  std::vector<Name> unique;
+  for (const Name& name : names)
+    if (std::none_of(unique.begin(), unique.end(),
+                     [&](const Name& known) { return known.text == name.text; }))
+      unique.push_back(name);
+  return unique;
+}
+
+std::string derivedEntryName(const std::string& kernel, const std::vector<std::string>& arguments) {
+  std::string name = kernel;
+  for (const std::string& argument : arguments) {
+    const std::string part = identifierPart(argument);
+    if (!part.empty())
+      name += "_" + part;
+  }
+  return name;
+}
+
+} // namespace overlap::annotation

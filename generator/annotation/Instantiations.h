@@ -1,0 +1,42 @@
+// What the frontend must ask Clang for before it can check an annotation: the instantiations of
+// a kernel template that its instantiate(...) clauses list, checked against the template's
+// parameters, and the names of the file's constants the annotation uses. Clang-free.
+#pragma once
+
+#include "annotation/Diagnostic.h"
+#include "annotation/Syntax.h"
+#include "ir/KernelIR.h"
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace overlap::annotation {
+
+struct Instantiation {
+  std::string name; // the entry points' base name the clause gives; empty: derive one
+  // One per template parameter, in the template's order: the argument's C++ text, or empty for
+  // a trailing parameter left to its default.
+  std::vector<std::string> arguments;
+  unsigned offset = 0; // of the clause's keyword in the annotation text
+  unsigned length = 0;
+};
+
+struct InstantiationsResult {
+  std::vector<Instantiation> instantiations;
+  Diagnostics diagnostics; // the annotation's syntax errors too
+};
+
+// `signature` is the template's (isTemplate, templateParams).
+InstantiationsResult instantiationsOf(std::string_view text, const ir::KernelSignature& signature);
+
+// The names the annotation's expressions use, each once with its first position, in the order
+// of the text: the frontend looks for the file's constants (macros, const variables,
+// enumerators) among those that name no parameter.
+std::vector<Name> expressionNames(std::string_view text);
+
+// "sum_float_256" for sum<float, 256>: the kernel's plain name and each argument with what is not
+// a letter or a digit turned into single underscores.
+std::string derivedEntryName(const std::string& kernel, const std::vector<std::string>& arguments);
+
+} // namespace overlap::annotation
