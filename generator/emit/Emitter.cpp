@@ -28,8 +28,10 @@ const char* directionName(ir::Direction direction) {
   return "In";
 }
 
-const char* clauseName(ir::Direction direction) {
-  switch (direction) {
+const char* clauseName(const Array& array) {
+  if (array.reduce != ir::ReduceOp::None)
+    return "reduce";
+  switch (array.direction) {
   case ir::Direction::In:
     return "copyin";
   case ir::Direction::Out:
@@ -72,7 +74,28 @@ QualifiedName splitQualified(const std::string& qualified) {
   }
 }
 
-// Everything the emitter prints about one kernel.
+std::string openNamespaces(const QualifiedName& name) {
+  std::string out;
+  for (const std::string& ns : name.namespaces)
+    out += "namespace " + ns + " {\n";
+  return out;
+}
+
+std::string closeNamespaces(const QualifiedName& name) {
+  std::string out;
+  for (auto it = name.namespaces.rbegin(); it != name.namespaces.rend(); ++it)
+    out += "} // namespace " + *it + "\n";
+  return out;
+}
+
+std::string withNamespaces(const QualifiedName& name, const std::string& unqualified) {
+  std::string out;
+  for (const std::string& ns : name.namespaces)
+    out += ns + "::";
+  return out + unqualified;
+}
+
+// Everything the emitter prints about one kernel (or one instantiation of a kernel template).
 class KernelEmitter {
 public:
   explicit KernelEmitter(const Kernel& kernel)
@@ -81,27 +104,20 @@ public:
       arrayOfParam_[kernel_.arrays[i].param] = static_cast<int>(i);
   }
 
-  const std::string& name() const { return qualified_.name; }
+  // The entry points' base name: the kernel's, or its instantiation's.
+  const std::string& name() const {
+    return kernel_.signature.entryName.empty() ? qualified_.name : kernel_.signature.entryName;
+  }
   std::string bindingName() const { return name() + "_binding"; }
   std::string descriptorName() const { return name() + "_descriptor"; }
-
-  std::string openNamespaces() const {
-    std::string out;
-    for (const std::string& ns : qualified_.namespaces)
-      out += "namespace " + ns + " {\n";
-    return out;
-  }
-  std::string closeNamespaces() const {
-    std::string out;
-    for (auto it = qualified_.namespaces.rbegin(); it != qualified_.namespaces.rend(); ++it)
-      out += "} // namespace " + *it + "\n";
-    return out;
+  // "&ns::saxpy_descriptor", for the file's table in the global namespace.
+  std::string descriptorAddress() const {
+    return "&" + withNamespaces(qualified_, descriptorName());
   }
 
   void emitDeclarations(std::ostream& out) const {
-    out << "// " << kernel_.signature.name << " (" << fileName() << ":" << kernel_.line
-        << "): " << summary() << "\n";
-    out << openNamespaces();
+    out << "// " << title() << ": " << summary() << "\n";
+    out << openNamespaces(qualified_);
     const std::string params = hostParameters();
     const std::string sep = params.empty() ? "" : ", ";
     out << "overlap::Status " << name() << "_explicit(" << params << ");\n";
@@ -114,21 +130,20 @@ public:
            "chosen).\n";
     out << "overlap::Status " << name() << "_tuned(" << params << ");\n";
     out << "extern const overlap::KernelDescriptor " << descriptorName() << ";\n";
-    out << closeNamespaces() << "\n";
+    out << closeNamespaces(qualified_) << "\n";
   }
 
   void emitDefinitions(std::ostream& out) const {
-    out << "// ---- " << kernel_.signature.name << " (" << fileName() << ":" << kernel_.line
-        << ") ----\n";
+    out << "// ---- " << title() << " ----\n";
     out << "// " << summary() << "\n";
-    out << openNamespaces();
+    out << openNamespaces(qualified_);
     out << "namespace {\n\n";
     emitBinding(out);
     emitDescriptorTables(out);
     out << "} // namespace\n\n";
     emitVariants(out);
     emitDescriptor(out);
-    out << closeNamespaces() << "\n";
+    out << closeNamespaces(qualified_) << "\n";
   }
 
 private:
@@ -137,12 +152,16 @@ private:
     return slash == std::string::npos ? kernel_.file : kernel_.file.substr(slash + 1);
   }
 
-  const Parameter& param(int index) const { return kernel_.signature.params.at(index); }
-
-  bool isRangeBound(int index) const {
-    return kernel_.mode == ChunkMode::Range &&
-           (index == kernel_.beginParam || index == kernel_.endParam);
+  // "saxpy (saxpy.cu:9)", "sum<float, 256> as sum_float_256 (sum.cu:12)".
+  std::string title() const {
+    std::string out = kernel_.signature.name + kernel_.signature.templateArguments;
+    if (!kernel_.signature.entryName.empty())
+      out += " as " + kernel_.signature.entryName;
+    return out + " (" + fileName() + ":" + std::to_string(kernel_.line) + ")";
   }
+
+  const Parameter& param(int index) const { return kernel_.signature.params.at(index); }
+  int paramCount() const { return static_cast<int>(kernel_.signature.params.size()); }
 
   // Parameter names as members of the binding; unnamed parameters get a stable placeholder.
   std::string member(int index) const {
@@ -164,13 +183,33 @@ private:
   // One line a reader can match against the annotation.
   std::string summary() const {
     std::ostringstream out;
-    out << "partition(" << ir::toSource(*kernel_.partition) << ")";
-    if (kernel_.mode == ChunkMode::Offset)
-      out << " offset(" << member(kernel_.lengthParam) << ")";
+    out << "partition(";
+    if (kernel_.partitionBegin)
+      out << ir::toSource(*kernel_.partitionBegin) << " : "
+          << ir::toSource(*kernel_.partition->operands[0]);
     else
-      out << " range(" << member(kernel_.beginParam) << ", " << member(kernel_.endParam) << ")";
+      out << ir::toSource(*kernel_.partition);
+    out << ")";
+    if (kernel_.mode == ChunkMode::Offset) {
+      out << " offset";
+      if (kernel_.lengthParam >= 0) {
+        out << "(" << member(kernel_.lengthParam);
+        if (kernel_.lengthValue)
+          out << " = " << ir::toSource(*kernel_.lengthValue);
+        out << ")";
+      }
+    } else {
+      out << " range";
+      if (kernel_.beginParam >= 0)
+        out << "(" << member(kernel_.beginParam)
+            << (kernel_.endParam >= 0 ? ", " + member(kernel_.endParam) : "") << ")";
+    }
+    for (const ir::Binding& binding : kernel_.bindings)
+      out << " bind(" << member(binding.param) << " = " << ir::toSource(*binding.value) << ")";
+    if (kernel_.granule)
+      out << " granule(" << ir::toSource(*kernel_.granule) << ")";
     for (const Array& array : kernel_.arrays) {
-      out << " " << clauseName(array.direction) << "(";
+      out << " " << clauseName(array) << "(";
       if (array.sections.empty())
         out << member(array.param);
       for (std::size_t s = 0; s < array.sections.size(); ++s)
@@ -178,15 +217,23 @@ private:
             << ir::toSource(*array.sections[s].begin) << ":" << ir::toSource(*array.sections[s].end)
             << "]";
       out << ")";
+      if (array.haloBefore)
+        out << " halo(" << member(array.param) << ": " << ir::toSource(*array.haloBefore) << ", "
+            << ir::toSource(*array.haloAfter) << ")";
+      if (array.optional)
+        out << " optional(" << member(array.param) << ")";
     }
     return out.str();
   }
 
-  // The parameters the user passes: every kernel parameter but the range bounds the pipeline sets.
+  bool isCaller(int index) const { return ir::isCallerParam(kernel_, index); }
+
+  // The parameters the user passes: the kernel's but the range bounds the pipeline sets, then the
+  // annotation's host-only ones.
   std::string hostParameters() const {
     std::string out;
-    for (int i = 0; i < static_cast<int>(kernel_.signature.params.size()); ++i) {
-      if (isRangeBound(i))
+    for (int i = 0; i < paramCount(); ++i) {
+      if (!isCaller(i))
         continue;
       if (!out.empty())
         out += ", ";
@@ -197,8 +244,8 @@ private:
 
   std::string hostArguments() const {
     std::string out;
-    for (int i = 0; i < static_cast<int>(kernel_.signature.params.size()); ++i) {
-      if (isRangeBound(i))
+    for (int i = 0; i < paramCount(); ++i) {
+      if (!isCaller(i))
         continue;
       if (!out.empty())
         out += ", ";
@@ -212,13 +259,17 @@ private:
     out << "// Binds " << name()
         << "'s arguments to the strategy templates (templates/overlap/binding.cuh).\n";
     out << "struct " << binding << " {\n";
-    for (int i = 0; i < static_cast<int>(kernel_.signature.params.size()); ++i)
-      if (!isRangeBound(i))
+    for (int i = 0; i < paramCount(); ++i)
+      if (isCaller(i))
         out << "  " << param(i).type << " " << member(i) << ";\n";
     out << "\n  static constexpr int kArrays = " << kernel_.arrays.size() << ";\n\n";
 
     emitFromArgs(out);
     out << "  long long partition_extent() const { return " << cxx(kernel_.partition) << "; }\n\n";
+    out << "  long long partition_begin() const { return "
+        << (kernel_.partitionBegin ? cxx(kernel_.partitionBegin) : "0") << "; }\n\n";
+    emitGranule(out);
+    emitCheckCall(out);
     emitArray(out);
     emitSections(out);
     emitLaunch(out);
@@ -229,14 +280,88 @@ private:
     out << "  static " << bindingName() << " from_args(overlap::ArgPointers args) {\n";
     out << "    return {";
     bool first = true;
-    for (int i = 0; i < static_cast<int>(kernel_.signature.params.size()); ++i) {
-      if (isRangeBound(i))
+    for (int i = 0; i < paramCount(); ++i) {
+      if (!isCaller(i))
         continue;
       out << (first ? "" : ", ") << "overlap::glue::arg<" << param(i).type << ">(args, " << i
           << ")";
       first = false;
     }
     out << "};\n  }\n\n";
+  }
+
+  // The declared granule, then for every array the kernel reads through a wider type, the
+  // granule that keeps each chunk's pointer aligned for it.
+  void emitGranule(std::ostream& out) const {
+    out << "  long long granule() const {\n    long long granule = "
+        << (kernel_.granule ? cxx(kernel_.granule) : "1") << ";\n";
+    for (std::size_t i = 0; i < kernel_.arrays.size(); ++i) {
+      const Array& array = kernel_.arrays[i];
+      const Parameter& p = param(array.param);
+      if (p.vectorAccessAlignment == 0)
+        continue;
+      // Offset mode advances the pointer by the section's begin; range mode passes element 0
+      // and the kernel indexes by lo itself.
+      const bool advanced = kernel_.mode == ChunkMode::Offset && !array.sections.empty();
+      const std::string stride =
+          advanced ? "section(" + std::to_string(i) + ", 0, 1, 1).begin - section(" +
+                         std::to_string(i) + ", 0, 0, 0).begin"
+                   : "1";
+      out << "    // the kernel accesses '" << member(array.param) << "' "
+          << p.vectorAccessAlignment << " bytes at a time from its chunk's first element\n";
+      out << "    if (granule >= 1)\n      granule = ::overlap::lcm_ll(granule, "
+          << "::overlap::alignment_granule(" << p.vectorAccessAlignment << ", static_cast<long "
+          << "long>(sizeof(" << p.valueType << ")) * (" << stride << ")));\n";
+    }
+    out << "    return granule;\n  }\n\n";
+  }
+
+  std::string failure(const std::string& what) const {
+    return "overlap::Status{cudaErrorInvalidValue, " + quoted(name() + ": " + what) +
+           ", __FILE__, __LINE__}";
+  }
+
+  // Run-time checks of a call's arguments that the annotation's checks could not decide.
+  void emitCheckCall(std::ostream& out) const {
+    out << "  overlap::Status check_call() const {\n";
+    if (kernel_.granule)
+      out << "    if (" << cxx(kernel_.granule) << " < 1)\n      return "
+          << failure("granule(" + ir::toSource(*kernel_.granule) + ") is not positive") << ";\n";
+    if (kernel_.mode == ChunkMode::Offset && kernel_.lengthParam >= 0 && !lengthIsPartition()) {
+      // One launch over the whole partition must pass the kernel the length the caller passed.
+      const std::string value =
+          kernel_.lengthValue ? ir::toSource(*kernel_.lengthValue) + " at len = P" : "P";
+      out << "    {\n      const long long len = partition_extent();\n";
+      out << "      if ("
+          << (kernel_.lengthValue ? "(" + cxx(kernel_.lengthValue) + ")" : std::string("len"))
+          << " != static_cast<long long>(this->" << member(kernel_.lengthParam) << "))\n"
+          << "        return "
+          << failure("the call's " + member(kernel_.lengthParam) + " is not " + value +
+                     " for the partition P = " + ir::toSource(*kernel_.partition) +
+                     ", so no chunking computes what one launch would")
+          << ";\n    }\n";
+    }
+    // The same for what bind(...) gives the kernel: one launch over the whole partition must pass
+    // the caller's value.
+    for (const ir::Binding& binding : kernel_.bindings) {
+      out << "    {\n      const long long lo = partition_begin();\n"
+          << "      const long long hi = lo + partition_extent();\n"
+          << "      const long long len = hi - lo;\n      (void)len;\n"
+          << "      if (" << cxx(binding.value) << " != static_cast<long long>(this->"
+          << member(binding.param) << "))\n        return "
+          << failure("the call's " + member(binding.param) + " is not bind(" +
+                     member(binding.param) + " = " + ir::toSource(*binding.value) +
+                     ") over the whole partition, so no chunking computes what one launch would")
+          << ";\n    }\n";
+    }
+    out << "    return overlap::Status::success();\n  }\n\n";
+  }
+
+  // partition(n) offset(n): the check above holds by construction.
+  bool lengthIsPartition() const {
+    return !kernel_.lengthValue && !kernel_.partitionBegin &&
+           kernel_.partition->kind == ir::ExprKind::Param &&
+           kernel_.partition->param == kernel_.lengthParam;
   }
 
   void emitArray(std::ostream& out) const {
@@ -248,7 +373,8 @@ private:
       out << "    case " << i << ":\n      return {const_cast<" << p.valueType << "*>(this->"
           << member(array.param) << "), sizeof(" << p.valueType << "), " << cxx(array.extent)
           << ", overlap::Direction::" << directionName(array.direction) << ", "
-          << quoted(member(array.param)) << "};\n";
+          << quoted(member(array.param)) << ", " << (array.optional ? "true" : "false") << ", "
+          << (array.reduce != ir::ReduceOp::None ? "true" : "false") << "};\n";
     }
     out << "    }\n    return {};\n  }\n\n";
   }
@@ -266,8 +392,15 @@ private:
         chunked +=
             std::string(chunked.empty() ? "" : ", ") + (section.chunked() ? "true" : "false");
         cases << "    case " << first + static_cast<int>(s) << ": // " << member(array.param) << "["
-              << ir::toSource(*section.begin) << ":" << ir::toSource(*section.end) << "]\n"
-              << "      return {" << cxx(section.begin) << ", " << cxx(section.end) << "};\n";
+              << ir::toSource(*section.begin) << ":" << ir::toSource(*section.end) << "]";
+        std::string begin = cxx(section.begin);
+        std::string end = cxx(section.end);
+        if (array.haloBefore) {
+          cases << " and its halo";
+          begin = "(" + begin + ") - (" + cxx(array.haloBefore) + ")";
+          end = "(" + end + ") + (" + cxx(array.haloAfter) + ")";
+        }
+        cases << "\n      return {" << begin << ", " << end << "};\n";
       }
       first += static_cast<int>(array.sections.size());
     }
@@ -297,38 +430,48 @@ private:
       return "chunk_begin";
     if (kernel_.mode == ChunkMode::Range && i == kernel_.endParam)
       return "chunk_end";
+    for (const ir::Binding& binding : kernel_.bindings)
+      if (binding.param == i)
+        return "bound_" + member(i);
     const auto found = arrayOfParam_.find(i);
     if (found == arrayOfParam_.end())
       return "this->" + member(i);
     const Array& array = kernel_.arrays[found->second];
-    std::string base =
-        "static_cast<" + pointeeType(p) + "*>(bases[" + std::to_string(found->second) + "])";
-    // Offset mode hands the kernel its chunk: the pointer advanced to the section's begin.
+    const std::string index = std::to_string(found->second);
+    std::string base = "static_cast<" + pointeeType(p) + "*>(bases[" + index + "])";
+    // Offset mode hands the kernel its chunk: the pointer advanced to the section's begin (the
+    // halo, if any, lies before it).
     if (kernel_.mode == ChunkMode::Offset && !array.sections.empty())
       base += " + (" + cxx(array.sections.front().begin) + ")";
+    // An absent optional array stays null, never null advanced to the chunk.
+    if (array.optional)
+      base = "(bases[" + index + "] ? " + base + " : nullptr)";
     return base;
   }
 
   void emitDim(std::ostream& out, const char* what, const std::array<ir::ExprPtr, 3>& dims) const {
     static const char* const kAxes[] = {"x", "y", "z"};
+    const bool isGrid = std::string(what) == "grid";
     for (int d = 0; d < 3; ++d) {
       const std::string var = std::string(what) + "_" + kAxes[d];
       if (!dims[d]) {
         out << "    const unsigned " << var << " = 1;\n";
         continue;
       }
-      // CUDA's limits: grid.x up to 2^31-1, grid.y/z up to 65535, block.x/y 1024, block.z 64.
-      const bool isGrid = std::string(what) == "grid";
+      // CUDA's limits: grid.x up to 2^31-1, grid.y/z up to 65535, block.x/y 1024, block.z 64. A
+      // grid dimension may be 0 (a chunk too small for one block): nothing is launched.
       const long long limit = isGrid ? (d == 0 ? 2147483647LL : 65535LL) : (d == 2 ? 64 : 1024);
+      const long long least = isGrid ? 0 : 1;
       out << "    unsigned " << var << " = 0;\n";
-      out << "    OVERLAP_TRY(overlap::checked_dim(" << cxx(dims[d]) << ", " << limit << "LL, "
+      out << "    OVERLAP_TRY(overlap::" << (isGrid ? "checked_grid_dim" : "checked_dim") << "("
+          << cxx(dims[d]) << ", " << limit << "LL, "
           << quoted(name() + ": " + what + "." + kAxes[d] + " = " + ir::toSource(*dims[d]) +
-                    " is outside [1, " + std::to_string(limit) + "]")
+                    " is outside [" + std::to_string(least) + ", " + std::to_string(limit) + "]")
           << ", &" << var << "));\n";
     }
   }
 
-  void emitNarrow(std::ostream& out, int i, const char* var, const char* value) const {
+  void emitNarrow(std::ostream& out, int i, const std::string& var, const std::string& value) const {
     const Parameter& p = param(i);
     out << "    " << p.valueType << " " << var << " = 0;\n";
     out << "    OVERLAP_TRY(overlap::glue::narrow<" << p.valueType << ">(" << value << ", "
@@ -371,24 +514,36 @@ private:
     out << "  overlap::Status launch(void* const* bases, long long lo, long long hi,\n"
         << "                         cudaStream_t stream) const {\n"
         << "    const long long len = hi - lo;\n    (void)bases;\n    (void)len;\n";
-    if (kernel_.mode == ChunkMode::Offset)
-      emitNarrow(out, kernel_.lengthParam, "chunk_length", "len");
-    else {
+    if (kernel_.mode == ChunkMode::Offset && kernel_.lengthParam >= 0)
+      emitNarrow(out, kernel_.lengthParam, "chunk_length",
+                 kernel_.lengthValue ? cxx(kernel_.lengthValue) : "len");
+    if (kernel_.mode == ChunkMode::Range && kernel_.beginParam >= 0)
       emitNarrow(out, kernel_.beginParam, "chunk_begin", "lo");
+    if (kernel_.mode == ChunkMode::Range && kernel_.endParam >= 0)
       emitNarrow(out, kernel_.endParam, "chunk_end", "hi");
-    }
+    for (const ir::Binding& binding : kernel_.bindings)
+      emitNarrow(out, binding.param, "bound_" + member(binding.param), cxx(binding.value));
     out << "    overlap::LaunchConfig config;\n"
-        << "    OVERLAP_TRY(launch_config(lo, hi, &config));\n";
+        << "    OVERLAP_TRY(launch_config(lo, hi, &config));\n"
+        << "    if (config.grid.x == 0 || config.grid.y == 0 || config.grid.z == 0)\n"
+        << "      return overlap::Status::success(); // no blocks for this chunk\n";
     out << "    " << kernelReference()
         << "<<<config.grid, config.block, config.shared_bytes, stream>>>(";
-    for (int i = 0; i < static_cast<int>(kernel_.signature.params.size()); ++i)
-      out << (i ? ",\n        " : "\n        ") << launchArgument(i);
+    bool first = true;
+    for (int i = 0; i < paramCount(); ++i) {
+      if (param(i).hostOnly)
+        continue;
+      out << (first ? "\n        " : ",\n        ") << launchArgument(i);
+      first = false;
+    }
     out << ");\n";
     out << "    return overlap::glue::launch_status(" << quoted(name() + "<<<...>>>") << ");\n";
     out << "  }\n";
   }
 
-  std::string kernelReference() const { return "::" + kernel_.signature.name; }
+  std::string kernelReference() const {
+    return "::" + kernel_.signature.name + kernel_.signature.templateArguments;
+  }
 
   // Tuning defaults may refer to each other (n = m * k); resolve them to constants here.
   std::map<int, long long> tuneValues() const {
@@ -411,18 +566,20 @@ private:
   }
 
   const char* roleOf(int i) const {
+    if (param(i).hostOnly)
+      return "HostOnly";
     if (kernel_.mode == ChunkMode::Offset && i == kernel_.lengthParam)
       return "ChunkLength";
     if (kernel_.mode == ChunkMode::Range && i == kernel_.beginParam)
-      return "ChunkBegin";
+      return kernel_.boundsFromCaller ? "PartitionBegin" : "ChunkBegin";
     if (kernel_.mode == ChunkMode::Range && i == kernel_.endParam)
-      return "ChunkEnd";
+      return kernel_.boundsFromCaller ? "PartitionEnd" : "ChunkEnd";
     return arrayOfParam_.count(i) ? "Array" : "Scalar";
   }
 
   void emitDescriptorTables(std::ostream& out) const {
     out << "const overlap::ParamDescriptor " << name() << "_params[] = {\n";
-    for (int i = 0; i < static_cast<int>(kernel_.signature.params.size()); ++i) {
+    for (int i = 0; i < paramCount(); ++i) {
       const Parameter& p = param(i);
       const auto found = arrayOfParam_.find(i);
       const std::string size = p.isPointer ? (p.elementSize ? "sizeof(" + p.valueType + ")" : "0")
@@ -440,7 +597,8 @@ private:
       out << "    {" << array.param << ", " << quoted(member(array.param))
           << ", overlap::Direction::" << directionName(array.direction)
           << ", overlap::ElementKind::" << ir::elementKindName(p.elementKind) << ", sizeof("
-          << p.valueType << ")},\n";
+          << p.valueType << "), " << (array.optional ? "true" : "false")
+          << ", overlap::ReduceOp::" << ir::reduceOpName(array.reduce) << "},\n";
     }
     out << "};\n\n";
     const std::map<int, long long> tune = tuneValues();
@@ -469,14 +627,14 @@ private:
 
   void emitDescriptor(std::ostream& out) const {
     const std::string b = bindingName();
-    const bool hasTune = !tuneValues().empty();
+    const std::map<int, long long> tune = tuneValues();
     out << "const overlap::KernelDescriptor " << descriptorName() << " = {\n"
-        << "    " << quoted(kernel_.signature.name) << ", " << quoted(kernel_.file) << ", "
-        << kernel_.line << ",\n"
-        << "    " << kernel_.signature.params.size() << ", " << name() << "_params, "
-        << kernel_.arrays.size() << ", " << name() << "_arrays,\n"
-        << "    " << (hasTune ? std::to_string(tuneValues().size()) : "0") << ", "
-        << (hasTune ? name() + "_tune_defaults" : "nullptr") << ",\n"
+        << "    " << quoted(withNamespaces(qualified_, name())) << ", " << quoted(kernel_.file)
+        << ", " << kernel_.line << ",\n"
+        << "    " << paramCount() << ", " << name() << "_params, " << kernel_.arrays.size() << ", "
+        << name() << "_arrays,\n"
+        << "    " << tune.size() << ", " << (tune.empty() ? "nullptr" : name() + "_tune_defaults")
+        << ",\n"
         << "    &overlap::glue::partition_extent<" << b << ">,\n"
         << "    &overlap::glue::array_extent<" << b << ">,\n"
         << "    &overlap::glue::section_count<" << b << ">,\n"
@@ -484,22 +642,24 @@ private:
         << "    &overlap::glue::section_is_chunked<" << b << ">,\n"
         << "    &overlap::glue::run_from_args<" << b << ">,\n"
         << "    &overlap::glue::launch_geometry<" << b << ">,\n"
+        << "    &overlap::glue::partition_begin<" << b << ">,\n"
+        << "    &overlap::glue::granule<" << b << ">,\n"
         << "};\n";
     out << "namespace {\nconst bool " << name() << "_registered = overlap::register_kernel(&"
         << descriptorName() << ");\n}\n";
     emitTunedEntry(out);
   }
 
-  // K_tuned: the caller's arguments in kernel-parameter order, as the descriptor takes them; the
-  // range bounds the generated code sets get placeholders.
+  // K_tuned: the caller's arguments in descriptor-parameter order; the range bounds the generated
+  // code sets get placeholders.
   void emitTunedEntry(std::ostream& out) const {
     out << "\noverlap::Status " << name() << "_tuned(" << hostParameters() << ") {\n";
     std::string pointers;
-    for (int i = 0; i < static_cast<int>(kernel_.signature.params.size()); ++i) {
+    for (int i = 0; i < paramCount(); ++i) {
       std::string value = member(i);
-      if (isRangeBound(i)) {
+      if (!isCaller(i)) {
         value = "overlap_bound_" + std::to_string(i);
-        out << "  std::remove_cv_t<" << param(i).type << "> " << value << "{};\n";
+        out << "  " << param(i).valueType << " " << value << "{};\n";
       }
       pointers += (pointers.empty() ? "" : ", ") + ("&" + value);
     }
@@ -513,6 +673,47 @@ private:
   const Kernel& kernel_;
   QualifiedName qualified_;
   std::map<int, int> arrayOfParam_; // parameter index -> array index
+};
+
+// The setter and getter of a __constant__ or __device__ variable, in its namespace.
+class GlobalEmitter {
+public:
+  explicit GlobalEmitter(const ir::DeviceGlobal& global)
+      : global_(global), qualified_(splitQualified(global.name)) {}
+
+  void emitDeclarations(std::ostream& out) const {
+    const std::string& var = qualified_.name;
+    out << "// " << (global_.constant ? "__constant__" : "__device__") << " " << global_.name
+        << " (" << global_.count << " x " << global_.elementType << ", line " << global_.line
+        << "): copy count elements from or to host memory, starting at element offset.\n";
+    out << openNamespaces(qualified_);
+    out << "overlap::Status " << var << "_set(const " << global_.elementType
+        << "* values, std::size_t count = " << global_.count << ", std::size_t offset = 0);\n";
+    out << "overlap::Status " << var << "_get(" << global_.elementType
+        << "* values, std::size_t count = " << global_.count << ", std::size_t offset = 0);\n";
+    out << closeNamespaces(qualified_) << "\n";
+  }
+
+  void emitDefinitions(std::ostream& out) const {
+    const std::string& var = qualified_.name;
+    const std::string symbol = "::" + global_.name;
+    const std::string range = quoted(var + ": offset + count exceeds its " +
+                                     std::to_string(global_.count) + " elements");
+    out << openNamespaces(qualified_);
+    out << "overlap::Status " << var << "_set(const " << global_.elementType
+        << "* values, std::size_t count, std::size_t offset) {\n"
+        << "  return overlap::glue::copy_to_symbol(" << symbol << ", values, count, offset, "
+        << global_.count << "ULL, " << range << ");\n}\n\n";
+    out << "overlap::Status " << var << "_get(" << global_.elementType
+        << "* values, std::size_t count, std::size_t offset) {\n"
+        << "  return overlap::glue::copy_from_symbol(" << symbol << ", values, count, offset, "
+        << global_.count << "ULL, " << range << ");\n}\n";
+    out << closeNamespaces(qualified_) << "\n";
+  }
+
+private:
+  const ir::DeviceGlobal& global_;
+  QualifiedName qualified_;
 };
 
 // Identifier-safe version of the input's base name, for the file's table of descriptors.
@@ -529,18 +730,10 @@ std::string descriptorTableName(const EmitOptions& options) {
   return "overlap_" + identifier(options.baseName) + "_kernels";
 }
 
-std::string qualifiedDescriptor(const KernelEmitter& emitter, const Kernel& kernel) {
-  const QualifiedName q = splitQualified(kernel.signature.name);
-  std::string out = "&";
-  for (const std::string& ns : q.namespaces)
-    out += ns + "::";
-  return out + emitter.descriptorName();
-}
-
 } // namespace
 
-GeneratedFiles emitFiles(const std::vector<ir::Kernel>& kernels, const EmitOptions& options) {
-  if (kernels.empty())
+GeneratedFiles emitFiles(const ir::SourceFile& file, const EmitOptions& options) {
+  if (file.kernels.empty())
     throw std::invalid_argument("emitFiles: no kernels to emit");
 
   const std::string banner = "// Generated by overlap-gen from " + options.inputInclude +
@@ -548,29 +741,45 @@ GeneratedFiles emitFiles(const std::vector<ir::Kernel>& kernels, const EmitOptio
                              "rebuild.\n";
   const std::string table = descriptorTableName(options);
 
+  // The header names the parameter types as the kernel file's own types or as what they are
+  // (a typedef becomes its type), so a host .cpp needs nothing but this header to include it.
   std::ostringstream header;
   header << banner << "#pragma once\n\n"
          << "#include \"overlap/descriptor.h\"\n#include \"overlap/kernel_types.h\"\n"
-         << "#include \"overlap/status.h\"\n\n";
-  for (const Kernel& kernel : kernels)
+         << "#include \"overlap/status.h\"\n\n#include <cstddef>\n";
+  for (const std::string& include : file.header.includes)
+    header << "#include " << include << "\n";
+  header << "\n";
+  for (const std::string& declaration : file.header.declarations)
+    header << declaration << "\n";
+  if (!file.header.declarations.empty())
+    header << "\n";
+  for (const Kernel& kernel : file.kernels)
     KernelEmitter(kernel).emitDeclarations(header);
+  for (const ir::DeviceGlobal& global : file.globals)
+    GlobalEmitter(global).emitDeclarations(header);
   header << "// Every annotated kernel of this file, for tuners.\n"
-         << "extern const overlap::KernelDescriptor* const " << table << "[" << kernels.size()
+         << "extern const overlap::KernelDescriptor* const " << table << "[" << file.kernels.size()
          << "];\n";
 
+  // Overlap's headers come before the kernel file, so that the file's own macros (a
+  // `#define min(a, b)` is common) cannot reach into them; what follows the file's inclusion
+  // uses no name such a macro could take.
   std::ostringstream source;
-  source << banner << "#include " << quoted(options.inputInclude) << "\n"
-         << "#include " << quoted(options.headerInclude) << "\n\n"
-         << "#include \"overlap/dispatch.h\"\n#include \"overlap/expr_support.h\"\n"
+  source << banner << "#include \"overlap/dispatch.h\"\n#include \"overlap/expr_support.h\"\n"
          << "#include \"overlap/glue.cuh\"\n#include \"overlap/launch.cuh\"\n\n"
-         << "#include <type_traits>\n\n";
+         << "#include " << quoted(options.inputInclude) << "\n"
+         << "#include " << quoted(options.headerInclude) << "\n\n";
   std::string entries;
-  for (const Kernel& kernel : kernels) {
+  for (const Kernel& kernel : file.kernels) {
     const KernelEmitter emitter(kernel);
     emitter.emitDefinitions(source);
-    entries += "    " + qualifiedDescriptor(emitter, kernel) + ",\n";
+    entries += "    " + emitter.descriptorAddress() + ",\n";
   }
-  source << "const overlap::KernelDescriptor* const " << table << "[" << kernels.size() << "] = {\n"
+  for (const ir::DeviceGlobal& global : file.globals)
+    GlobalEmitter(global).emitDefinitions(source);
+  source << "const overlap::KernelDescriptor* const " << table << "[" << file.kernels.size()
+         << "] = {\n"
          << entries << "};\n";
   return {header.str(), source.str()};
 }

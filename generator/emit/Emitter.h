@@ -1,6 +1,7 @@
 // Prints the generated host code for the annotated kernels of one .cu file: a header that declares
-// the four variants and the descriptor of every kernel, and a .cu source that includes the user's
-// file and instantiates the strategy templates (templates/overlap/*.cuh) for each kernel.
+// the variants and the descriptor of every kernel (and the setters of the file's __constant__ and
+// __device__ variables), and a .cu source that includes the user's file and instantiates the
+// strategy templates (templates/overlap/*.cuh) for each kernel.
 #pragma once
 
 #include "ir/KernelIR.h"
@@ -24,6 +25,6 @@ struct GeneratedFiles {
   std::string source;
 };
 
-GeneratedFiles emitFiles(const std::vector<ir::Kernel>& kernels, const EmitOptions& options);
+GeneratedFiles emitFiles(const ir::SourceFile& file, const EmitOptions& options);
 
 } // namespace overlap::emit

@@ -1,25 +1,25 @@
-// Finds every declaration that carries an "overlap.kernel" annotation written on it (inherited
-// copies on later redeclarations are not reported again). Mostly functions; anything else is a
-// misplaced OVERLAP_KERNEL the collector reports.
+// Pairs an OVERLAP_KERNEL use with the declaration it stands before: the first declaration that
+// starts after it, looking into namespaces and linkage specifications, or the function template
+// whose `template <...>` it follows (OVERLAP_KERNEL(...) template <class T> __global__ ...).
 #pragma once
 
-#include <vector>
+#include <clang/Basic/SourceLocation.h>
 
 namespace clang {
-class AnnotateAttr;
 class ASTContext;
 class Decl;
 } // namespace clang
 
 namespace overlap::frontend {
 
-struct AnnotatedDecl {
+struct AnnotationTarget {
+  // The declaration after the annotation (a function or function template when well placed);
+  // null when nothing follows it.
   const clang::Decl* decl = nullptr;
-  const clang::AnnotateAttr* attribute = nullptr;
+  // The annotation stands inside `decl` (its body, its parameter list), not before it.
+  bool inside = false;
 };
 
-// In translation-unit order. Template instantiations are skipped: the templated declaration
-// itself is reported once.
-std::vector<AnnotatedDecl> findAnnotatedDecls(clang::ASTContext& context);
+AnnotationTarget findAnnotationTarget(clang::ASTContext& context, clang::SourceLocation end);
 
 } // namespace overlap::frontend

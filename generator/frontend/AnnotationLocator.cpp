@@ -2,24 +2,15 @@
 
 #include "frontend/MacroArgumentScanner.h"
 
-#include <clang/AST/Attr.h>
 #include <clang/Basic/SourceManager.h>
 
 namespace overlap::frontend {
 
-AnnotationSource locateAnnotation(const clang::AnnotateAttr& attribute,
-                                  const clang::SourceManager& sources) {
+AnnotationSource locateAnnotation(const AnnotationUse& use, const clang::SourceManager& sources) {
   AnnotationSource source;
-  const clang::SourceLocation attributeLoc = attribute.getLocation();
-  source.invocation = sources.getExpansionLoc(attributeLoc);
-  if (!attributeLoc.isMacroID()) {
-    source.error = std::string("the '") + kKernelAnnotation + "' annotation must be written as " +
-                   kKernelMacro + "(...) from <overlap/annotate.h>";
-    return source;
-  }
   // The outermost expansion: if OVERLAP_KERNEL was itself used inside another macro, the scan
   // below sees that macro's name and says so.
-  const clang::SourceLocation start = sources.getExpansionRange(attributeLoc).getBegin();
+  const clang::SourceLocation start = sources.getExpansionLoc(use.name);
   source.invocation = start;
   const auto [file, offset] = sources.getDecomposedLoc(start);
   bool invalid = false;

@@ -1,20 +1,18 @@
-// Maps an "overlap.kernel" attribute in the AST back to the OVERLAP_KERNEL(...) text the user
-// wrote. The attribute's own location lies inside the macro's definition (annotate.h); the
-// expansion range is the invocation in the user's file, whose raw text holds the annotation.
+// Maps an OVERLAP_KERNEL use back to the text the user wrote between its parentheses.
 #pragma once
+
+#include "frontend/AnnotationRecorder.h"
 
 #include <clang/Basic/SourceLocation.h>
 
 #include <string>
 
 namespace clang {
-class AnnotateAttr;
 class SourceManager;
 } // namespace clang
 
 namespace overlap::frontend {
 
-inline constexpr const char* kKernelAnnotation = "overlap.kernel";
 inline constexpr const char* kKernelMacro = "OVERLAP_KERNEL";
 
 struct AnnotationSource {
@@ -26,7 +24,6 @@ struct AnnotationSource {
   bool ok() const { return error.empty(); }
 };
 
-AnnotationSource locateAnnotation(const clang::AnnotateAttr& attribute,
-                                  const clang::SourceManager& sources);
+AnnotationSource locateAnnotation(const AnnotationUse& use, const clang::SourceManager& sources);
 
 } // namespace overlap::frontend

@@ -19,6 +19,9 @@ std::vector<std::string> buildCompilerCommandLine(const ToolchainLayout& toolcha
       toolchain.resourceDir,
       // Clang knows CUDA versions only up to its release; newer toolkits parse fine.
       "-Wno-unknown-cuda-version",
+      // Every error is weighed (an error in host code the kernels do not need is only a
+      // warning), so none may be cut off.
+      "-ferror-limit=0",
       "-isystem",
       toolchain.shimDir,
   };

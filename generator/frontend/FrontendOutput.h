@@ -20,9 +20,15 @@ struct FrontendOutput {
   // Every annotated __global__ kernel defined at a supported scope, in source order, whether or
   // not its annotation checked.
   std::vector<FoundKernel> found;
-  // The IR of the kernels whose annotations checked. Complete only when the parse reported no
-  // errors.
+  // The IR of the kernels (and instantiations of kernel templates) whose annotations checked.
+  // Complete only when the parse reported no errors.
   std::vector<ir::Kernel> kernels;
+  // The file's __constant__ and __device__ variables, and what the generated header needs.
+  std::vector<ir::DeviceGlobal> globals;
+  ir::HeaderNeeds header;
+  // Declarations that make Clang instantiate the kernel templates the annotations list, to append
+  // to the file for a second parse; empty when the parse was final.
+  std::string instantiationRequests;
   // The input file first, then every file it included, directly or not.
   std::vector<std::string> dependencies;
   unsigned errorCount = 0;

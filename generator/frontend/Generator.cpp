@@ -29,7 +29,8 @@ GeneratorResult runOn(const GeneratorRequest& request,
   GeneratorResult result;
   result.frontend = runFrontend(frontendRequest, std::move(fileSystem), printer, diagnostics);
   if (result.frontend.ok())
-    result.files = emit::emitFiles(result.frontend.kernels, request.emit);
+    result.files = emit::emitFiles(
+        {result.frontend.kernels, result.frontend.globals, result.frontend.header}, request.emit);
   diagnostics.flush();
   return result;
 }

@@ -1,5 +1,7 @@
 #include "frontend/GeneratorAction.h"
 
+#include "frontend/AnnotationRecorder.h"
+#include "frontend/DeferredDiagnostics.h"
 #include "frontend/IncludedFiles.h"
 #include "frontend/KernelCollector.h"
 
@@ -11,8 +13,10 @@
 
 namespace overlap::frontend {
 
-GeneratorAction::GeneratorAction(FrontendOutput& output, llvm::raw_ostream& summary)
-    : output_(output), summary_(summary), includedFiles_(std::make_shared<IncludedFiles>()) {}
+GeneratorAction::GeneratorAction(FrontendOutput& output, llvm::raw_ostream& summary,
+                                 DeferredDiagnostics& diagnostics)
+    : output_(output), summary_(summary), diagnostics_(diagnostics),
+      includedFiles_(std::make_shared<IncludedFiles>()) {}
 
 GeneratorAction::~GeneratorAction() = default;
 
@@ -23,10 +27,17 @@ GeneratorAction::CreateASTConsumer(clang::CompilerInstance& compiler, llvm::Stri
   // The compiler instance keeps the collector alive as long as its preprocessor, which holds
   // callbacks that refer to it.
   compiler.addDependencyCollector(includedFiles_);
-  return std::make_unique<KernelCollector>(compiler, output_);
+  auto uses = std::make_shared<AnnotationUses>();
+  compiler.getPreprocessor().addPPCallbacks(std::make_unique<AnnotationRecorder>(uses));
+  diagnostics_.hold();
+  return std::make_unique<KernelCollector>(compiler, output_, uses, diagnostics_);
 }
 
 void GeneratorAction::EndSourceFileAction() {
+  // A parse that never reached the collector (its input could not be read) still says why.
+  if (diagnostics_.holding())
+    diagnostics_.release(getCompilerInstance().getDiagnostics(),
+                         [](const clang::StoredDiagnostic&) { return false; });
   // Clang names headers as its driver found them, e.g. "/usr/bin/../lib/gcc/.../../../include"
   // through the /lib -> /usr/lib link; build tools normalise ".." lexically and would look for a
   // file that does not exist, re-running the step every time. Real paths survive that; a file

@@ -1,5 +1,6 @@
 // The frontend action the generator runs on a .cu file: a syntax-only parse whose consumer
-// collects the annotated kernels, while the preprocessor records the included files.
+// collects the annotated kernels, while the preprocessor records the included files and the uses
+// of OVERLAP_KERNEL.
 #pragma once
 
 #include "frontend/FrontendOutput.h"
@@ -14,12 +15,15 @@ class raw_ostream;
 
 namespace overlap::frontend {
 
+class DeferredDiagnostics;
 class IncludedFiles;
 
 class GeneratorAction : public clang::ASTFrontendAction {
 public:
   // `summary` receives clang's "N errors generated" line; it goes wherever the diagnostics go.
-  GeneratorAction(FrontendOutput& output, llvm::raw_ostream& summary);
+  // `diagnostics` is the consumer the parse reports to, held until the kernels are known.
+  GeneratorAction(FrontendOutput& output, llvm::raw_ostream& summary,
+                  DeferredDiagnostics& diagnostics);
   ~GeneratorAction() override;
 
 protected:
@@ -30,6 +34,7 @@ protected:
 private:
   FrontendOutput& output_;
   llvm::raw_ostream& summary_;
+  DeferredDiagnostics& diagnostics_;
   std::shared_ptr<IncludedFiles> includedFiles_;
 };
 

@@ -55,6 +55,8 @@ nlohmann::ordered_json parameter(const ir::Parameter& p) {
           {"scalarKind", toString(p.scalarKind)},
           {"elementKind", ir::elementKindName(p.elementKind)},
           {"elementSize", p.elementSize},
+          {"vectorAccessAlignment", p.vectorAccessAlignment},
+          {"hostOnly", p.hostOnly},
           {"line", p.line},
           {"column", p.column}};
 }
@@ -67,7 +69,11 @@ nlohmann::ordered_json array(const ir::Kernel& kernel, const ir::Array& a) {
   return {{"param", parameterName(kernel, a.param)},
           {"direction", toString(a.direction)},
           {"extent", expression(a.extent)},
-          {"sections", sections}};
+          {"sections", sections},
+          {"haloBefore", expression(a.haloBefore)},
+          {"haloAfter", expression(a.haloAfter)},
+          {"optional", a.optional},
+          {"reduce", ir::reduceOpName(a.reduce)}};
 }
 
 } // namespace
@@ -83,20 +89,30 @@ nlohmann::ordered_json kernelToJson(const ir::Kernel& kernel) {
   for (const ir::TuneDefault& t : kernel.tuneDefaults)
     tune.push_back({{"param", parameterName(kernel, t.param)}, {"value", expression(t.value)}});
 
+  nlohmann::ordered_json bindings = nlohmann::ordered_json::array();
+  for (const ir::Binding& b : kernel.bindings)
+    bindings.push_back({{"param", parameterName(kernel, b.param)}, {"value", expression(b.value)}});
+
   nlohmann::ordered_json json = {{"name", kernel.signature.name},
+                                 {"entryName", kernel.signature.entryName},
+                                 {"templateArguments", kernel.signature.templateArguments},
                                  {"file", kernel.file},
                                  {"line", kernel.line},
-                                 {"isTemplate", kernel.signature.isTemplate},
                                  {"params", params},
-                                 {"partition", expression(kernel.partition)}};
+                                 {"partitionBegin", expression(kernel.partitionBegin)},
+                                 {"partition", expression(kernel.partition)},
+                                 {"granule", expression(kernel.granule)}};
   if (kernel.mode == ir::ChunkMode::Offset) {
     json["mode"] = "offset";
     json["lengthParam"] = parameterName(kernel, kernel.lengthParam);
+    json["lengthValue"] = expression(kernel.lengthValue);
   } else {
     json["mode"] = "range";
     json["beginParam"] = parameterName(kernel, kernel.beginParam);
     json["endParam"] = parameterName(kernel, kernel.endParam);
+    json["boundsFromCaller"] = kernel.boundsFromCaller;
   }
+  json["bindings"] = bindings;
   json["arrays"] = arrays;
   json["launch"] = {{"gridStride", kernel.launch.gridStride},
                     {"grid", dims(kernel.launch.grid)},

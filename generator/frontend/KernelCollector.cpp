@@ -1,41 +1,44 @@
 #include "frontend/KernelCollector.h"
 
 #include "annotation/AnnotationSema.h"
+#include "annotation/Instantiations.h"
+#include "annotation/Parser.h"
 #include "frontend/AnnotatedDeclFinder.h"
 #include "frontend/AnnotationLocator.h"
+#include "frontend/DeferredDiagnostics.h"
 #include "frontend/DiagnosticReporter.h"
 #include "frontend/KernelSignatureExtractor.h"
+#include "frontend/TypeSpeller.h"
 
 #include <clang/AST/ASTContext.h>
 #include <clang/AST/Attr.h>
 #include <clang/AST/Decl.h>
+#include <clang/AST/DeclTemplate.h>
+#include <clang/AST/Expr.h>
+#include <clang/AST/RecursiveASTVisitor.h>
 #include <clang/Basic/SourceManager.h>
 #include <clang/Frontend/CompilerInstance.h>
 #include <clang/Lex/Preprocessor.h>
 
-#include <llvm/ADT/DenseMap.h>
 #include <llvm/ADT/StringExtras.h>
 
+#include <cstring>
 #include <map>
-
+#include <set>
 #include <string>
 
 namespace overlap::frontend {
 namespace {
 
-// The generated source calls the kernel by its plain name from the global namespace, so it must
-// be reachable from there unqualified. Returns the offending enclosing scope, or null.
-const clang::Decl* unsupportedEnclosingScope(const clang::FunctionDecl& function) {
-  for (const clang::DeclContext* scope = function.getDeclContext(); !scope->isTranslationUnit();
-       scope = scope->getParent()) {
-    if (const auto* ns = llvm::dyn_cast<clang::NamespaceDecl>(scope)) {
-      if (!ns->isAnonymousNamespace() && !ns->isInline())
-        return ns;
-    } else if (!llvm::isa<clang::LinkageSpecDecl>(scope)) {
-      return llvm::cast<clang::Decl>(scope);
-    }
-  }
-  return nullptr;
+// The declarations that make Clang instantiate kernel templates are named after the annotation
+// (its offset in the file) and the instantiate clause (its index), and follow this line.
+constexpr const char* kInstantiationPrefix = "overlap_instantiation_";
+constexpr const char* kConstantPrefix = "overlap_constant_";
+constexpr const char* kRequestsHeading =
+    "// overlap-gen: the kernel template instantiations the annotations list\n";
+
+std::string instantiationVariable(unsigned annotationOffset, std::size_t index) {
+  return kInstantiationPrefix + std::to_string(annotationOffset) + "_" + std::to_string(index);
 }
 
 // The first use of the macro name as a whole identifier in `text`, or npos.
@@ -52,132 +55,173 @@ std::size_t findIdentifier(llvm::StringRef text, llvm::StringRef identifier) {
   return llvm::StringRef::npos;
 }
 
-class Collector {
-public:
-  Collector(clang::CompilerInstance& compiler, clang::ASTContext& context, FrontendOutput& output)
-      : compiler_(compiler), context_(context), sources_(context.getSourceManager()),
-        reporter_(compiler.getDiagnostics()), output_(output) {}
+// Spans of the main file, as file offsets.
+struct Span {
+  unsigned begin = 0;
+  unsigned end = 0;
+  bool contains(unsigned offset) const { return begin <= offset && offset <= end; }
+};
 
-  void run() {
-    if (compiler_.getDiagnostics().hasErrorOccurred()) {
-      // The user's code does not compile: clang said why. Annotations are not looked at, since
-      // declarations may be broken and every further message would be a consequence.
-      explainMissingMacro();
-      return;
-    }
-    unsigned inMainFile = 0;
-    for (const AnnotatedDecl& annotated : findAnnotatedDecls(context_)) {
-      const clang::SourceLocation invocation =
-          sources_.getExpansionLoc(annotated.attribute->getLocation());
-      if (!sources_.isWrittenInMainFile(invocation)) {
-        reporter_.warning(invocation, std::string(kKernelMacro) +
-                                          " outside the file being generated for is ignored; "
-                                          "run the generator on the file that defines the kernel");
-        continue;
-      }
-      ++inMainFile;
-      collect(annotated, invocation);
-    }
-    if (inMainFile == 0 && !compiler_.getDiagnostics().hasErrorOccurred()) {
-      const clang::SourceLocation start = sources_.getLocForStartOfFile(sources_.getMainFileID());
-      const clang::PresumedLoc presumed = sources_.getPresumedLoc(start);
-      const std::string name = presumed.isValid() ? presumed.getFilename() : "the input";
-      reporter_.error(start, "no " + std::string(kKernelMacro) + " annotations in " + name +
-                                 "; mark a __global__ kernel with " + kKernelMacro +
-                                 "(...) from <overlap/annotate.h>");
-    }
+// The bodies of the main file's functions, where an error cannot change any kernel's signature.
+class BodyFinder : public clang::RecursiveASTVisitor<BodyFinder> {
+public:
+  BodyFinder(const clang::SourceManager& sources, std::vector<Span>& bodies)
+      : sources_(sources), bodies_(bodies) {}
+
+  bool VisitFunctionDecl(clang::FunctionDecl* function) {
+    const clang::Stmt* body = function->getBody();
+    if (body == nullptr || !function->doesThisDeclarationHaveABody())
+      return true;
+    const clang::SourceLocation begin = sources_.getExpansionLoc(body->getBeginLoc());
+    const clang::SourceLocation end = sources_.getExpansionLoc(body->getEndLoc());
+    if (sources_.getFileID(begin) == sources_.getMainFileID() &&
+        sources_.getFileID(end) == sources_.getMainFileID())
+      bodies_.push_back({sources_.getFileOffset(begin), sources_.getFileOffset(end)});
+    return true;
   }
 
 private:
-  void collect(const AnnotatedDecl& annotated, clang::SourceLocation invocation) {
-    const auto* function = llvm::dyn_cast<clang::FunctionDecl>(annotated.decl);
-    if (function == nullptr) {
-      const auto* named = llvm::dyn_cast<clang::NamedDecl>(annotated.decl);
-      const std::string what = named != nullptr && !named->getName().empty()
-                                   ? "'" + named->getNameAsString() + "'"
-                                   : "a declaration";
-      reporter_.error(annotated.decl->getLocation(),
-                      std::string(kKernelMacro) + " is on " + what +
-                          ", which is not a function; put it directly before a __global__ kernel");
+  const clang::SourceManager& sources_;
+  std::vector<Span>& bodies_;
+};
+
+// What an annotation stands before, once located.
+struct Annotation {
+  AnnotationUse use;
+  AnnotationSource source;
+  AnnotationTarget target;
+  unsigned offset = 0; // of the invocation in the main file
+};
+
+class Collector {
+public:
+  Collector(clang::CompilerInstance& compiler, clang::ASTContext& context, FrontendOutput& output,
+            const AnnotationUses& uses, DeferredDiagnostics& diagnostics)
+      : compiler_(compiler), context_(context), sources_(context.getSourceManager()),
+        reporter_(compiler.getDiagnostics()), output_(output), uses_(uses),
+        diagnostics_(diagnostics),
+        types_(context, compiler.getPreprocessor().getHeaderSearchInfo()) {}
+
+  void run() {
+    locateAnnotations();
+    if (!releaseParseDiagnostics())
       return;
+    unsigned inMainFile = 0;
+    for (const Annotation& annotation : annotations_) {
+      if (!sources_.isWrittenInMainFile(annotation.source.invocation)) {
+        reporter_.warning(annotation.source.invocation,
+                          std::string(kKernelMacro) +
+                              " outside the file being generated for is ignored; run the "
+                              "generator on the file that defines the kernel");
+        continue;
+      }
+      ++inMainFile;
+      collect(annotation);
     }
-    collectKernel(*function, *annotated.attribute, invocation);
+    if (inMainFile == 0 && !reportedError_) {
+      const clang::SourceLocation start = sources_.getLocForStartOfFile(sources_.getMainFileID());
+      const clang::PresumedLoc presumed = sources_.getPresumedLoc(start);
+      const std::string name = presumed.isValid() ? presumed.getFilename() : "the input";
+      error(start, "no " + std::string(kKernelMacro) + " annotations in " + name +
+                       "; mark a __global__ kernel with " + kKernelMacro +
+                       "(...) from <overlap/annotate.h>");
+    }
+    collectDeviceGlobals();
+    output_.header = types_.needs();
   }
 
-  void collectKernel(const clang::FunctionDecl& function, const clang::AnnotateAttr& attribute,
-                     clang::SourceLocation invocation) {
-    const std::string name = function.getNameAsString();
-    const clang::SourceLocation nameLoc = function.getLocation();
+private:
+  void error(clang::SourceLocation at, const std::string& message,
+             clang::CharSourceRange highlight = {}) {
+    reporter_.error(at, message, highlight);
+    reportedError_ = true;
+  }
 
-    const clang::Decl* canonical = function.getCanonicalDecl();
-    const auto [first, inserted] = firstAnnotation_.try_emplace(canonical, invocation);
-    if (!inserted) {
-      reporter_.error(invocation,
-                      "kernel '" + name + "' is annotated twice; keep one " + kKernelMacro);
-      reporter_.note(first->second, "the first annotation is here");
-      return;
+  void locateAnnotations() {
+    for (const AnnotationUse& use : uses_) {
+      Annotation annotation;
+      annotation.use = use;
+      annotation.source = locateAnnotation(use, sources_);
+      annotation.target = findAnnotationTarget(context_, use.end);
+      annotation.offset = sources_.getFileOffset(annotation.source.invocation);
+      annotations_.push_back(annotation);
     }
-    // Generated names (K_binding, K_descriptor, K_explicit, ...) come from the plain name, so two
-    // annotated overloads would define them twice.
-    const auto [sameName, fresh] = annotatedByName_.try_emplace(name, invocation);
-    if (!fresh) {
-      reporter_.error(invocation, "another annotated kernel is already named '" + name +
-                                      "' (an overload); the generated functions are named after "
-                                      "the kernel, so give each annotated kernel its own name");
-      reporter_.note(sameName->second, "the other annotated '" + name + "' is here");
-      return;
-    }
-    if (!function.hasAttr<clang::CUDAGlobalAttr>()) {
-      reporter_.error(nameLoc, "'" + name + "' is marked " + kKernelMacro +
-                                   " but is not a __global__ kernel; annotate the kernel "
-                                   "itself, not a host or device function");
-      return;
-    }
-    if (const clang::Decl* scope = unsupportedEnclosingScope(function)) {
-      std::string where = "a class";
-      if (const auto* ns = llvm::dyn_cast<clang::NamespaceDecl>(scope))
-        where = "namespace '" + ns->getNameAsString() + "'";
-      reporter_.error(nameLoc, "kernel '" + name + "' is declared inside " + where +
-                                   "; annotated kernels must be at global scope (an anonymous "
-                                   "namespace is fine) because the generated code calls them "
-                                   "by their plain name");
-      return;
-    }
-    if (!function.isDefined()) {
-      reporter_.error(nameLoc, "kernel '" + name +
-                                   "' is annotated but not defined in this file; "
-                                   "the generated source includes this file and launches the "
-                                   "kernel, so its definition must be here");
-      return;
-    }
-    const AnnotationSource source = locateAnnotation(attribute, sources_);
-    if (!source.ok()) {
-      reporter_.error(source.invocation, source.error);
-      return;
-    }
+  }
 
-    FoundKernel found;
-    found.signature = extractSignature(function);
-    found.annotation = source.text;
-    found.line = sources_.getPresumedLineNumber(sources_.getExpansionLoc(nameLoc));
-    const clang::PresumedLoc textAt = sources_.getPresumedLoc(source.begin);
-    if (textAt.isValid()) {
-      found.annotationLine = textAt.getLine();
-      found.annotationColumn = textAt.getColumn();
-    }
-    output_.found.push_back(found);
+  // --- clang's own diagnostics ----------------------------------------------------------------
 
-    annotation::SemaResult checked = annotation::buildKernel(source.text, found.signature);
-    reporter_.reportAnnotation(checked.diagnostics, source.begin,
-                               static_cast<unsigned>(source.text.size()));
-    if (!checked.kernel || annotation::hasErrors(checked.diagnostics))
-      return;
-    ir::Kernel kernel = std::move(*checked.kernel);
-    const clang::PresumedLoc kernelAt = sources_.getPresumedLoc(sources_.getExpansionLoc(nameLoc));
-    if (kernelAt.isValid())
-      kernel.file = kernelAt.getFilename();
-    kernel.line = found.line;
-    output_.kernels.push_back(std::move(kernel));
+  // Shows clang's diagnostics of the parse, errors in code the kernels do not need as warnings.
+  // False when generation cannot go on (an error that matters, or a second parse that will show
+  // them all again).
+  bool releaseParseDiagnostics() {
+    bool errors = false;
+    for (const clang::StoredDiagnostic& held : diagnostics_.held())
+      errors = errors || held.getLevel() >= clang::DiagnosticsEngine::Error;
+    if (!errors) {
+      if (needsSecondPass()) {
+        diagnostics_.drop();
+        return false;
+      }
+      diagnostics_.release(
+          compiler_.getDiagnostics(), [](const clang::StoredDiagnostic&) { return false; },
+          [this](const clang::StoredDiagnostic& d) { return relocateRequest(d); });
+      return true;
+    }
+    const bool fatal = diagnostics_.holdsFatalError();
+    std::vector<Span> bodies;
+    std::vector<Span> kernels;
+    if (!fatal) {
+      BodyFinder(sources_, bodies).TraverseDecl(context_.getTranslationUnitDecl());
+      kernels = annotatedSpans();
+    }
+    const auto harmless = [&](const clang::StoredDiagnostic& diagnostic) {
+      if (fatal || !diagnostic.getLocation().isValid())
+        return false;
+      const clang::SourceLocation at = sources_.getExpansionLoc(diagnostic.getLocation());
+      if (sources_.getFileID(at) != sources_.getMainFileID())
+        return false;
+      const unsigned offset = sources_.getFileOffset(at);
+      for (const Span& kernel : kernels)
+        if (kernel.contains(offset))
+          return false;
+      for (const Span& body : bodies)
+        if (body.contains(offset))
+          return true;
+      return false;
+    };
+    bool allHarmless = !fatal;
+    for (const clang::StoredDiagnostic& held : diagnostics_.held())
+      if (held.getLevel() >= clang::DiagnosticsEngine::Error && !harmless(held))
+        allHarmless = false;
+    if (allHarmless && needsSecondPass()) {
+      diagnostics_.drop();
+      return false;
+    }
+    diagnostics_.release(compiler_.getDiagnostics(), harmless,
+                         [this](const clang::StoredDiagnostic& d) { return relocateRequest(d); });
+    if (!allHarmless) {
+      reportedError_ = true;
+      explainMissingMacro();
+    }
+    return allHarmless;
+  }
+
+  // The annotated kernels' declarations and the annotations themselves: an error there matters.
+  std::vector<Span> annotatedSpans() const {
+    std::vector<Span> spans;
+    const auto add = [&](clang::SourceLocation begin, clang::SourceLocation end) {
+      begin = sources_.getExpansionLoc(begin);
+      end = sources_.getExpansionLoc(end);
+      if (sources_.getFileID(begin) == sources_.getMainFileID() &&
+          sources_.getFileID(end) == sources_.getMainFileID())
+        spans.push_back({sources_.getFileOffset(begin), sources_.getFileOffset(end)});
+    };
+    for (const Annotation& annotation : annotations_) {
+      add(annotation.use.name, annotation.use.end);
+      if (annotation.target.decl != nullptr)
+        add(annotation.target.decl->getBeginLoc(), annotation.target.decl->getEndLoc());
+    }
+    return spans;
   }
 
   // Without <overlap/annotate.h>, OVERLAP_KERNEL(...) parses as a declaration and clang's
@@ -190,10 +234,527 @@ private:
     const std::size_t use = findIdentifier(text, kKernelMacro);
     if (use == llvm::StringRef::npos)
       return;
-    reporter_.error(sources_.getLocForStartOfFile(mainFile).getLocWithOffset(static_cast<int>(use)),
-                    std::string(kKernelMacro) +
-                        " is not defined; add '#include <overlap/annotate.h>' before its first "
-                        "use");
+    error(sources_.getLocForStartOfFile(mainFile).getLocWithOffset(static_cast<int>(use)),
+          std::string(kKernelMacro) +
+              " is not defined; add '#include <overlap/annotate.h>' before its first use");
+  }
+
+  // --- requests for a second parse: template instantiations and the file's constants ---------
+
+  // The annotated function (a template's pattern), when the annotation stands before one.
+  static const clang::FunctionDecl* annotatedFunction(const Annotation& annotation) {
+    if (annotation.target.inside || !annotation.source.ok())
+      return nullptr;
+    if (const auto* templ =
+            llvm::dyn_cast_or_null<clang::FunctionTemplateDecl>(annotation.target.decl))
+      return templ->getTemplatedDecl();
+    return llvm::dyn_cast_or_null<clang::FunctionDecl>(annotation.target.decl);
+  }
+
+  // The names of the file's constants an annotation uses: names its expressions read that are
+  // none of the kernel's parameters, template parameters or param(...) declarations.
+  static std::vector<annotation::Name> constantNames(const Annotation& annotation,
+                                                     const clang::FunctionDecl& function) {
+    std::set<std::string> own;
+    for (const clang::ParmVarDecl* param : function.parameters())
+      own.insert(param->getNameAsString());
+    if (const clang::FunctionTemplateDecl* templ = function.getDescribedFunctionTemplate())
+      for (const clang::NamedDecl* param : *templ->getTemplateParameters())
+        own.insert(param->getNameAsString());
+    annotation::Diagnostics ignored;
+    for (const annotation::ParamClause& clause :
+         annotation::parseAnnotation(annotation.source.text, ignored).hostParams)
+      for (const annotation::HostParamSyntax& param : clause.params)
+        own.insert(param.name.text);
+    std::vector<annotation::Name> names;
+    for (const annotation::Name& name : annotation::expressionNames(annotation.source.text))
+      if (!own.count(name.text))
+        names.push_back(name);
+    return names;
+  }
+
+  // The scope the kernel is declared in, where its annotation's names are looked up.
+  static const clang::DeclContext& kernelScope(const clang::FunctionDecl& function) {
+    const clang::DeclContext* scope = function.getDeclContext();
+    while (llvm::isa<clang::LinkageSpecDecl>(scope))
+      scope = scope->getParent();
+    return *scope;
+  }
+
+  // `name`, as the kernel's scope sees it, is a macro or a variable or enumerator Clang can
+  // evaluate as a constant.
+  bool namesConstant(const std::string& name, const clang::FunctionDecl& function) const {
+    if (compiler_.getPreprocessor().isMacroDefined(name))
+      return true;
+    const clang::IdentifierInfo& identifier = context_.Idents.get(name);
+    for (const clang::DeclContext* scope = &kernelScope(function); scope != nullptr;
+         scope = scope->getParent())
+      for (const clang::NamedDecl* found : scope->lookup(clang::DeclarationName(&identifier)))
+        if (llvm::isa<clang::VarDecl>(found) || llvm::isa<clang::EnumConstantDecl>(found))
+          return true;
+    return false;
+  }
+
+  // "namespace a { namespace { " and its closing, around a request in the kernel's scope.
+  static std::pair<std::string, std::string> scopeText(const clang::FunctionDecl& function) {
+    std::string open;
+    std::string close;
+    for (const clang::DeclContext* scope = &kernelScope(function); !scope->isTranslationUnit();
+         scope = scope->getParent()) {
+      const auto* ns = llvm::dyn_cast<clang::NamespaceDecl>(scope);
+      if (ns == nullptr)
+        continue;
+      open = std::string(ns->isInline() ? "inline " : "") + "namespace " +
+             (ns->isAnonymousNamespace() ? "" : ns->getNameAsString() + " ") + "{ " + open;
+      close += "}";
+    }
+    return {open, close};
+  }
+
+  static std::string constantVariable(unsigned annotationOffset, const std::string& name) {
+    return kConstantPrefix + std::to_string(annotationOffset) + "_" + name;
+  }
+
+  // The first parse of a file whose annotations list instantiations Clang has not made yet, or
+  // use the file's constants: it asks for them (output_.instantiationRequests), shows nothing, and
+  // a second parse with the requests appended does the rest.
+  bool needsSecondPass() {
+    std::string requests;
+    for (const Annotation& annotation : annotations_) {
+      const clang::FunctionDecl* function = annotatedFunction(annotation);
+      if (function == nullptr || !sources_.isWrittenInMainFile(annotation.source.invocation))
+        continue;
+      const auto [open, close] = scopeText(*function);
+      for (const annotation::Name& name : constantNames(annotation, *function))
+        if (!findVariable(constantVariable(annotation.offset, name.text), *function) &&
+            namesConstant(name.text, *function))
+          requests += open + "[[maybe_unused]] static constexpr long long " +
+                      constantVariable(annotation.offset, name.text) + " = (" + name.text +
+                      "); " + close + "\n";
+      const auto* templ =
+          llvm::dyn_cast_or_null<clang::FunctionTemplateDecl>(annotation.target.decl);
+      if (templ == nullptr)
+        continue;
+      const annotation::InstantiationsResult listed =
+          annotation::instantiationsOf(annotation.source.text, extractTemplateSignature(*templ));
+      if (annotation::hasErrors(listed.diagnostics))
+        return false; // reported with the kernel, in this parse
+      if (listed.instantiations.empty() ||
+          findVariable(instantiationVariable(annotation.offset, 0), *function) != nullptr)
+        continue;
+      for (std::size_t i = 0; i < listed.instantiations.size(); ++i) {
+        std::string arguments;
+        for (const std::string& argument : listed.instantiations[i].arguments)
+          if (!argument.empty())
+            arguments += (arguments.empty() ? "" : ", ") + argument;
+        requests += "[[maybe_unused]] static auto* const " +
+                    instantiationVariable(annotation.offset, i) + " = &::" +
+                    qualifiedKernelName(*templ->getTemplatedDecl()) + "<" + arguments + ">;\n";
+      }
+    }
+    output_.instantiationRequests = requests.empty() ? "" : kRequestsHeading + requests;
+    return !requests.empty();
+  }
+
+  // A diagnostic about a request (a template argument or a constant Clang rejects) is shown at
+  // the annotation's text that asked for it: the requests are not in the user's file.
+  clang::FullSourceLoc relocateRequest(const clang::StoredDiagnostic& diagnostic) const {
+    if (!diagnostic.getLocation().isValid())
+      return {};
+    const clang::SourceLocation at = sources_.getExpansionLoc(diagnostic.getLocation());
+    if (sources_.getFileID(at) != sources_.getMainFileID())
+      return {};
+    const llvm::StringRef text = sources_.getBufferData(sources_.getMainFileID());
+    const std::size_t heading = text.find(kRequestsHeading);
+    const unsigned offset = sources_.getFileOffset(at);
+    if (heading == llvm::StringRef::npos || offset < heading)
+      return {};
+    const std::size_t lineStart = text.rfind('\n', offset) + 1;
+    const llvm::StringRef line = text.substr(lineStart, text.find('\n', offset) - lineStart);
+    for (const char* prefix : {kInstantiationPrefix, kConstantPrefix}) {
+      const std::size_t found = line.find(prefix);
+      if (found == llvm::StringRef::npos)
+        continue;
+      unsigned annotationOffset = 0;
+      llvm::StringRef rest = line.substr(found + std::strlen(prefix));
+      if (rest.consumeInteger(10, annotationOffset) || !rest.consume_front("_"))
+        return {};
+      for (const Annotation& annotation : annotations_)
+        if (annotation.offset == annotationOffset)
+          if (const std::optional<unsigned> within = requestOffset(annotation, prefix, rest))
+            return clang::FullSourceLoc(
+                annotation.source.begin.getLocWithOffset(static_cast<int>(*within)), sources_);
+    }
+    return {};
+  }
+
+  // Where in the annotation's text the request named by `rest` (after the prefix and the
+  // annotation's offset) comes from: the instantiate clause, or the constant's first use.
+  static std::optional<unsigned> requestOffset(const Annotation& annotation, const char* prefix,
+                                               llvm::StringRef rest) {
+    if (std::strcmp(prefix, kConstantPrefix) == 0) {
+      const llvm::StringRef name = rest.take_while([](char c) { return llvm::isAlnum(c) || c == '_'; });
+      for (const annotation::Name& used : annotation::expressionNames(annotation.source.text))
+        if (used.text == name)
+          return used.offset;
+      return std::nullopt;
+    }
+    unsigned index = 0;
+    const auto* templ =
+        llvm::dyn_cast_or_null<clang::FunctionTemplateDecl>(annotation.target.decl);
+    if (templ == nullptr || rest.consumeInteger(10, index))
+      return std::nullopt;
+    const annotation::InstantiationsResult listed =
+        annotation::instantiationsOf(annotation.source.text, extractTemplateSignature(*templ));
+    if (index >= listed.instantiations.size())
+      return std::nullopt;
+    return listed.instantiations[index].offset;
+  }
+
+  // A request's variable, in the kernel's scope (or the translation unit's, for instantiations).
+  const clang::VarDecl* findVariable(const std::string& name,
+                                     const clang::FunctionDecl& function) const {
+    const clang::IdentifierInfo& identifier = context_.Idents.get(name);
+    for (const clang::DeclContext* scope :
+         {&kernelScope(function),
+          static_cast<const clang::DeclContext*>(context_.getTranslationUnitDecl())})
+      for (const clang::NamedDecl* found : scope->lookup(clang::DeclarationName(&identifier)))
+        if (const auto* var = llvm::dyn_cast<clang::VarDecl>(found))
+          return var;
+    return nullptr;
+  }
+
+  // The file's constants the annotation uses, as Clang evaluated them in the second parse.
+  std::vector<ir::TemplateConstant> fileConstants(const Annotation& annotation,
+                                                  const clang::FunctionDecl& function) {
+    std::vector<ir::TemplateConstant> constants;
+    for (const annotation::Name& name : constantNames(annotation, function)) {
+      const clang::VarDecl* var =
+          findVariable(constantVariable(annotation.offset, name.text), function);
+      if (var == nullptr || var->getInit() == nullptr)
+        continue; // not a constant of the file: the checker says what it is not
+      if (const std::optional<llvm::APSInt> value =
+              var->getInit()->getIntegerConstantExpr(context_))
+        constants.push_back({name.text, value->getExtValue()});
+    }
+    return constants;
+  }
+
+  // The specialization `&K<...>` in an instantiation request names.
+  static const clang::FunctionDecl* requestedSpecialization(const clang::VarDecl& var) {
+    const clang::Expr* init = var.getInit();
+    if (init == nullptr)
+      return nullptr;
+    init = init->IgnoreParenImpCasts();
+    if (const auto* address = llvm::dyn_cast<clang::UnaryOperator>(init))
+      init = address->getSubExpr()->IgnoreParenImpCasts();
+    if (const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(init))
+      return llvm::dyn_cast<clang::FunctionDecl>(ref->getDecl());
+    return nullptr;
+  }
+
+  void collectTemplate(const Annotation& annotation, const clang::FunctionTemplateDecl& templ) {
+    const clang::FunctionDecl& pattern = *templ.getTemplatedDecl();
+    if (!checkKernelDeclaration(annotation, pattern, templ.getCanonicalDecl()))
+      return;
+    const ir::KernelSignature templateSignature = extractTemplateSignature(templ);
+    const annotation::InstantiationsResult listed =
+        annotation::instantiationsOf(annotation.source.text, templateSignature);
+    reportFindings(annotation, listed.diagnostics);
+    if (annotation::hasErrors(listed.diagnostics))
+      return;
+    std::vector<std::pair<const clang::FunctionDecl*, std::string>> instances;
+    for (std::size_t i = 0; i < listed.instantiations.size(); ++i) {
+      const clang::VarDecl* request =
+          findVariable(instantiationVariable(annotation.offset, i), pattern);
+      const clang::FunctionDecl* instance = request ? requestedSpecialization(*request) : nullptr;
+      if (instance == nullptr) {
+        error(annotation.source.invocation,
+              "internal error: the instantiation this instantiate(...) lists was not made");
+        return;
+      }
+      instances.emplace_back(instance, listed.instantiations[i].name);
+    }
+    if (listed.instantiations.empty()) {
+      // No instantiate clauses: the explicit instantiations in this file.
+      for (const clang::FunctionDecl* instance : templ.specializations()) {
+        const clang::TemplateSpecializationKind kind = instance->getTemplateSpecializationKind();
+        if ((kind == clang::TSK_ExplicitInstantiationDefinition ||
+             kind == clang::TSK_ExplicitInstantiationDeclaration) &&
+            sources_.isWrittenInMainFile(
+                sources_.getExpansionLoc(instance->getPointOfInstantiation())))
+          instances.emplace_back(instance, "");
+      }
+    }
+    if (instances.empty()) {
+      error(annotation.source.invocation,
+            "kernel '" + templateSignature.name +
+                "' is a template; list the instantiations to generate for with instantiate(" +
+                (templateSignature.templateParams.empty()
+                     ? std::string("T")
+                     : templateSignature.templateParams.front().name) +
+                " = ..., ...) clauses, or instantiate it explicitly in this file");
+      return;
+    }
+    for (const auto& [instance, name] : instances)
+      collectInstance(annotation, *instance, name);
+  }
+
+  void collectInstance(const Annotation& annotation, const clang::FunctionDecl& instance,
+                       const std::string& name) {
+    std::vector<SignatureProblem> problems;
+    ir::KernelSignature signature = extractSignature(instance, types_, &problems);
+    std::vector<std::string> printed;
+    const clang::PrintingPolicy policy = printingPolicy();
+    if (const clang::TemplateArgumentList* arguments = instance.getTemplateSpecializationArgs()) {
+      const clang::TemplateParameterList* params =
+          instance.getPrimaryTemplate()->getTemplateParameters();
+      for (unsigned i = 0; i < arguments->size(); ++i) {
+        const clang::TemplateArgument& argument = arguments->get(i);
+        std::string text;
+        llvm::raw_string_ostream out(text);
+        argument.print(policy, out, /*IncludeType=*/false);
+        out.flush();
+        printed.push_back(text);
+        if (i >= params->size())
+          continue;
+        const std::string param = params->getParam(i)->getNameAsString();
+        if (argument.getKind() == clang::TemplateArgument::Integral)
+          signature.constants.push_back({param, argument.getAsIntegral().getExtValue()});
+        else if (argument.getKind() == clang::TemplateArgument::Type &&
+                 !argument.getAsType()->isIncompleteType() &&
+                 !argument.getAsType()->isDependentType())
+          signature.typeSizes.push_back(
+              {param, static_cast<unsigned>(
+                          context_.getTypeSizeInChars(argument.getAsType()).getQuantity())});
+      }
+    }
+    std::string list;
+    for (const std::string& text : printed)
+      list += (list.empty() ? "" : ", ") + text;
+    signature.templateArguments = "<" + list + ">";
+    signature.entryName =
+        name.empty() ? annotation::derivedEntryName(instance.getNameAsString(), printed) : name;
+    collectSignature(annotation, instance, std::move(signature), problems);
+  }
+
+  clang::PrintingPolicy printingPolicy() const {
+    clang::PrintingPolicy policy(context_.getLangOpts());
+    policy.SuppressTagKeyword = true;
+    policy.FullyQualifiedName = true;
+    policy.SuppressUnwrittenScope = true;
+    policy.PrintCanonicalTypes = true;
+    policy.Bool = true;
+    return policy;
+  }
+
+  // --- kernels --------------------------------------------------------------------------------
+
+  void collect(const Annotation& annotation) {
+    if (!annotation.source.ok()) {
+      error(annotation.source.invocation, annotation.source.error);
+      return;
+    }
+    const clang::Decl* decl = annotation.target.decl;
+    if (decl == nullptr) {
+      error(annotation.source.invocation,
+            std::string(kKernelMacro) +
+                " is not followed by a declaration; put it directly before a __global__ kernel");
+      return;
+    }
+    if (annotation.target.inside) {
+      error(annotation.source.invocation,
+            std::string(kKernelMacro) + " stands inside the declaration of " + describe(*decl) +
+                "; put it directly before a __global__ kernel");
+      return;
+    }
+    if (const auto* templ = llvm::dyn_cast<clang::FunctionTemplateDecl>(decl)) {
+      collectTemplate(annotation, *templ);
+      return;
+    }
+    const auto* function = llvm::dyn_cast<clang::FunctionDecl>(decl);
+    if (function == nullptr) {
+      error(decl->getLocation(), std::string(kKernelMacro) + " is on " + describe(*decl) +
+                                     ", which is not a function; put it directly before a "
+                                     "__global__ kernel");
+      return;
+    }
+    if (!checkKernelDeclaration(annotation, *function, function->getCanonicalDecl()))
+      return;
+    std::vector<SignatureProblem> problems;
+    ir::KernelSignature signature = extractSignature(*function, types_, &problems);
+    collectSignature(annotation, *function, std::move(signature), problems);
+  }
+
+  static std::string describe(const clang::Decl& decl) {
+    const auto* named = llvm::dyn_cast<clang::NamedDecl>(&decl);
+    return named != nullptr && !named->getName().empty() ? "'" + named->getNameAsString() + "'"
+                                                         : "a declaration";
+  }
+
+  // Where and how the annotated kernel (or kernel template) is declared.
+  bool checkKernelDeclaration(const Annotation& annotation, const clang::FunctionDecl& function,
+                              const clang::Decl* canonical) {
+    const std::string name = function.getNameAsString();
+    const clang::SourceLocation nameLoc = function.getLocation();
+    const auto [first, inserted] = firstAnnotation_.try_emplace(canonical, annotation.use.name);
+    if (!inserted) {
+      error(annotation.source.invocation,
+            "kernel '" + name + "' is annotated twice; keep one " + kKernelMacro);
+      reporter_.note(sources_.getExpansionLoc(first->second), "the first annotation is here");
+      return false;
+    }
+    if (!function.hasAttr<clang::CUDAGlobalAttr>()) {
+      error(nameLoc, "'" + name + "' is marked " + kKernelMacro +
+                         " but is not a __global__ kernel; annotate the kernel itself, not a "
+                         "host or device function");
+      return false;
+    }
+    for (const clang::DeclContext* scope = function.getDeclContext(); !scope->isTranslationUnit();
+         scope = scope->getParent())
+      if (!llvm::isa<clang::NamespaceDecl>(scope) && !llvm::isa<clang::LinkageSpecDecl>(scope)) {
+        error(nameLoc, "kernel '" + name +
+                           "' is declared inside a class; annotated kernels must be at namespace "
+                           "scope, where the generated code can call them");
+        return false;
+      }
+    if (!function.isDefined() && !function.isThisDeclarationADefinition()) {
+      error(nameLoc, "kernel '" + name +
+                         "' is annotated but not defined in this file; the generated source "
+                         "includes this file and launches the kernel, so its definition must be "
+                         "here");
+      return false;
+    }
+    return true;
+  }
+
+  void collectSignature(const Annotation& annotation, const clang::FunctionDecl& function,
+                        ir::KernelSignature signature,
+                        const std::vector<SignatureProblem>& problems) {
+    const clang::SourceLocation nameLoc = function.getLocation();
+    // Generated names (K_binding, K_descriptor, K_explicit, ...) come from the entry name, so
+    // two annotated kernels (overloads, equal instantiation names) would define them twice.
+    const std::string entry = qualifiedEntry(signature);
+    const auto [sameName, fresh] = annotatedByName_.try_emplace(entry, annotation.use.name);
+    if (!fresh) {
+      error(annotation.source.invocation,
+            "another annotated kernel already has the entry points '" + entry +
+                "_...'; give each annotated kernel (or instantiation, with instantiate(NAME: "
+                "...)) its own name");
+      reporter_.note(sources_.getExpansionLoc(sameName->second), "the other one is here");
+      return;
+    }
+    for (const SignatureProblem& problem : problems)
+      error(sources_.getExpansionLoc(problem.at), problem.message);
+    if (!problems.empty())
+      return;
+
+    FoundKernel found;
+    found.signature = signature;
+    found.annotation = annotation.source.text;
+    found.line = sources_.getPresumedLineNumber(sources_.getExpansionLoc(nameLoc));
+    const clang::PresumedLoc textAt = sources_.getPresumedLoc(annotation.source.begin);
+    if (textAt.isValid()) {
+      found.annotationLine = textAt.getLine();
+      found.annotationColumn = textAt.getColumn();
+    }
+    output_.found.push_back(found);
+
+    // The file's constants and the sizes sizeof(...) may ask for.
+    const clang::FunctionDecl& declared = function.getPrimaryTemplate() != nullptr
+                                              ? *function.getPrimaryTemplate()->getTemplatedDecl()
+                                              : function;
+    for (const ir::TemplateConstant& constant : fileConstants(annotation, declared))
+      signature.constants.push_back(constant);
+    for (const ir::Parameter& param : signature.params)
+      if (param.elementSize != 0)
+        signature.typeSizes.push_back({param.valueType, param.elementSize});
+    annotation::SemaResult checked = annotation::buildKernel(annotation.source.text, signature);
+    reportFindings(annotation, checked.diagnostics);
+    if (!checked.kernel || annotation::hasErrors(checked.diagnostics))
+      return;
+    ir::Kernel kernel = std::move(*checked.kernel);
+    const clang::PresumedLoc kernelAt = sources_.getPresumedLoc(sources_.getExpansionLoc(nameLoc));
+    if (kernelAt.isValid())
+      kernel.file = kernelAt.getFilename();
+    kernel.line = found.line;
+    output_.kernels.push_back(std::move(kernel));
+  }
+
+  static std::string qualifiedEntry(const ir::KernelSignature& signature) {
+    if (signature.entryName.empty())
+      return signature.name;
+    const std::string::size_type colons = signature.name.rfind("::");
+    return colons == std::string::npos ? signature.entryName
+                                       : signature.name.substr(0, colons + 2) + signature.entryName;
+  }
+
+  // An annotation's findings, once each: the instantiations of a template share its text.
+  void reportFindings(const Annotation& annotation, const annotation::Diagnostics& findings) {
+    annotation::Diagnostics fresh;
+    for (const annotation::Diagnostic& finding : findings) {
+      if (finding.severity == annotation::Diagnostic::Severity::Error)
+        reportedError_ = true;
+      if (reported_.insert({annotation.offset, finding.offset, finding.message}).second)
+        fresh.push_back(finding);
+    }
+    reporter_.reportAnnotation(fresh, annotation.source.begin,
+                               static_cast<unsigned>(annotation.source.text.size()));
+  }
+
+  // --- __constant__ and __device__ variables --------------------------------------------------
+
+  void collectDeviceGlobals() {
+    for (const clang::Decl* decl : context_.getTranslationUnitDecl()->decls())
+      collectDeviceGlobals(*decl);
+  }
+
+  void collectDeviceGlobals(const clang::Decl& decl) {
+    if (const auto* ns = llvm::dyn_cast<clang::NamespaceDecl>(&decl)) {
+      for (const clang::Decl* inner : ns->decls())
+        collectDeviceGlobals(*inner);
+      return;
+    }
+    if (const auto* linkage = llvm::dyn_cast<clang::LinkageSpecDecl>(&decl)) {
+      for (const clang::Decl* inner : linkage->decls())
+        collectDeviceGlobals(*inner);
+      return;
+    }
+    const auto* var = llvm::dyn_cast<clang::VarDecl>(&decl);
+    if (var == nullptr || var->isImplicit() || !var->isThisDeclarationADefinition() ||
+        var->getDescribedVarTemplate() != nullptr ||
+        !sources_.isWrittenInMainFile(sources_.getExpansionLoc(var->getLocation())))
+      return;
+    const bool constant = var->hasAttr<clang::CUDAConstantAttr>();
+    if (!constant && !var->hasAttr<clang::CUDADeviceAttr>())
+      return;
+    clang::QualType element = var->getType();
+    long long count = 1;
+    while (const auto* array = context_.getAsConstantArrayType(element)) {
+      count *= static_cast<long long>(array->getSize().getZExtValue());
+      element = array->getElementType();
+    }
+    std::string problem;
+    const std::optional<std::string> spelled = types_.spell(element.getUnqualifiedType(), &problem);
+    if (!spelled || element->isIncompleteType())
+      return; // host code cannot name it: no setter, and nothing to report
+    ir::DeviceGlobal global;
+    global.name = qualifiedName(*var);
+    global.elementType = *spelled;
+    global.count = count;
+    global.constant = constant;
+    global.line = sources_.getPresumedLineNumber(sources_.getExpansionLoc(var->getLocation()));
+    output_.globals.push_back(global);
+  }
+
+  static std::string qualifiedName(const clang::NamedDecl& decl) {
+    std::string name = decl.getNameAsString();
+    for (const clang::DeclContext* scope = decl.getDeclContext(); !scope->isTranslationUnit();
+         scope = scope->getParent())
+      if (const auto* ns = llvm::dyn_cast<clang::NamespaceDecl>(scope);
+          ns && !ns->isAnonymousNamespace() && !ns->isInline())
+        name = ns->getNameAsString() + "::" + name;
+    return name;
   }
 
   clang::CompilerInstance& compiler_;
@@ -201,14 +762,20 @@ private:
   const clang::SourceManager& sources_;
   DiagnosticReporter reporter_;
   FrontendOutput& output_;
-  llvm::DenseMap<const clang::Decl*, clang::SourceLocation> firstAnnotation_;
+  const AnnotationUses& uses_;
+  DeferredDiagnostics& diagnostics_;
+  TypeSpeller types_;
+  std::vector<Annotation> annotations_;
+  std::map<const clang::Decl*, clang::SourceLocation> firstAnnotation_;
   std::map<std::string, clang::SourceLocation> annotatedByName_;
+  std::set<std::tuple<unsigned, unsigned, std::string>> reported_;
+  bool reportedError_ = false;
 };
 
 } // namespace
 
 void KernelCollector::HandleTranslationUnit(clang::ASTContext& context) {
-  Collector(compiler_, context, output_).run();
+  Collector(compiler_, context, output_, *uses_, diagnostics_).run();
 }
 
 } // namespace overlap::frontend

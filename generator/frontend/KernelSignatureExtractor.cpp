@@ -1,26 +1,16 @@
 #include "frontend/KernelSignatureExtractor.h"
 
+#include "frontend/TypeSpeller.h"
+#include "frontend/VectorAccessFinder.h"
+
 #include <clang/AST/ASTContext.h>
 #include <clang/AST/Decl.h>
+#include <clang/AST/DeclTemplate.h>
 #include <clang/AST/Type.h>
 #include <clang/Basic/SourceManager.h>
 
 namespace overlap::frontend {
 namespace {
-
-// Drops a const at the top of `type`, also where a typedef carries it (typedef const float cf).
-clang::QualType withoutTopLevelConst(clang::QualType type) {
-  if (type.isLocalConstQualified()) {
-    type.removeLocalConst();
-    return type;
-  }
-  if (type.isConstQualified()) {
-    clang::QualType canonical = type.getCanonicalType();
-    canonical.removeLocalConst();
-    return canonical;
-  }
-  return type;
-}
 
 // An array parameter (float x[]) is a pointer; its type prints as the array unless decayed.
 clang::QualType adjustedParameterType(const clang::ParmVarDecl& param) {
@@ -30,12 +20,97 @@ clang::QualType adjustedParameterType(const clang::ParmVarDecl& param) {
   return type;
 }
 
-ir::Parameter extractParameter(const clang::ParmVarDecl& param, const clang::ASTContext& context) {
-  const clang::PrintingPolicy& policy = context.getPrintingPolicy();
-  const clang::QualType type = adjustedParameterType(param);
+ir::ElementKind builtinKind(const clang::BuiltinType& builtin, const clang::ASTContext& context) {
+  switch (builtin.getKind()) {
+  case clang::BuiltinType::Float:
+    return ir::ElementKind::F32;
+  case clang::BuiltinType::Double:
+    return ir::ElementKind::F64;
+  default:
+    break;
+  }
+  if (!builtin.isInteger() || builtin.isBooleanType())
+    return ir::ElementKind::Other;
+  const bool isSigned = builtin.isSignedInteger();
+  switch (context.getTypeSize(&builtin)) {
+  case 8:
+    return isSigned ? ir::ElementKind::I8 : ir::ElementKind::U8;
+  case 16:
+    return isSigned ? ir::ElementKind::I16 : ir::ElementKind::U16;
+  case 32:
+    return isSigned ? ir::ElementKind::I32 : ir::ElementKind::U32;
+  case 64:
+    return isSigned ? ir::ElementKind::I64 : ir::ElementKind::U64;
+  default: // __int128
+    return ir::ElementKind::Other;
+  }
+}
+
+// The kind of every lane of a struct, and the bytes they fill; Other when the lanes differ.
+ir::ElementKind recordLaneKind(const clang::RecordDecl& record, const clang::ASTContext& context,
+                               unsigned* bytes);
+
+ir::ElementKind laneKind(clang::QualType type, const clang::ASTContext& context, unsigned* bytes) {
+  const clang::QualType canonical = type.getCanonicalType();
+  if (const auto* array = context.getAsConstantArrayType(canonical)) {
+    unsigned elementBytes = 0;
+    const ir::ElementKind kind = laneKind(array->getElementType(), context, &elementBytes);
+    *bytes = elementBytes * static_cast<unsigned>(array->getSize().getZExtValue());
+    return kind;
+  }
+  if (canonical->isIncompleteType() || canonical->isDependentType())
+    return ir::ElementKind::Other;
+  *bytes = static_cast<unsigned>(context.getTypeSizeInChars(canonical).getQuantity());
+  if (const auto* builtin = canonical->getAs<clang::BuiltinType>())
+    return builtinKind(*builtin, context);
+  const auto* record = canonical->getAsRecordDecl();
+  if (record == nullptr)
+    return ir::ElementKind::Other;
+  // CUDA's 16-bit floating types are structs of an unsigned short.
+  if (record->getDeclContext()->isTranslationUnit()) {
+    if (record->getName() == "__half")
+      return ir::ElementKind::F16;
+    if (record->getName() == "__nv_bfloat16")
+      return ir::ElementKind::BF16;
+  }
+  unsigned lanes = 0;
+  const ir::ElementKind kind = recordLaneKind(*record, context, &lanes);
+  return lanes == *bytes ? kind : ir::ElementKind::Other; // padding: not plain lanes
+}
+
+ir::ElementKind recordLaneKind(const clang::RecordDecl& record, const clang::ASTContext& context,
+                               unsigned* bytes) {
+  const auto* cxx = llvm::dyn_cast<clang::CXXRecordDecl>(&record);
+  if (record.isUnion() || (cxx && cxx->hasDefinition() && cxx->getNumBases() > 0) ||
+      record.field_empty())
+    return ir::ElementKind::Other;
+  std::optional<ir::ElementKind> common;
+  *bytes = 0;
+  for (const clang::FieldDecl* field : record.fields()) {
+    if (field->isBitField())
+      return ir::ElementKind::Other;
+    unsigned fieldBytes = 0;
+    const ir::ElementKind kind = laneKind(field->getType(), context, &fieldBytes);
+    if (kind == ir::ElementKind::Other || (common && *common != kind))
+      return ir::ElementKind::Other;
+    common = kind;
+    *bytes += fieldBytes;
+  }
+  return *common;
+}
+
+ir::Parameter extractParameter(const clang::ParmVarDecl& param, unsigned vectorAlignment,
+                               TypeSpeller& types, std::vector<SignatureProblem>* problems) {
+  const clang::ASTContext& context = param.getASTContext();
+  // A parameter's own const (const int n) is no part of the function's type.
+  const clang::QualType type = types.plain(adjustedParameterType(param)).getUnqualifiedType();
   ir::Parameter result;
   result.name = param.getNameAsString();
-  result.type = type.getAsString(policy);
+  std::string problem;
+  if (std::optional<std::string> spelled = types.spell(type, &problem))
+    result.type = *spelled;
+  else
+    problems->push_back({param.getLocation(), "parameter '" + result.name + "': " + problem});
   result.isPointer = type->isPointerType();
   clang::QualType value = type;
   if (result.isPointer) {
@@ -43,11 +118,13 @@ ir::Parameter extractParameter(const clang::ParmVarDecl& param, const clang::AST
     result.pointeeConst = pointee.isConstQualified();
     value = pointee;
   }
-  value = withoutTopLevelConst(value);
-  result.valueType = value.getAsString(policy);
+  value = value.getUnqualifiedType();
+  if (std::optional<std::string> spelled = types.spell(value, &problem))
+    result.valueType = *spelled;
   result.scalarKind = scalarKindOf(value);
   result.elementKind = elementKindOf(value, context);
   result.elementSize = elementSizeOf(value, context);
+  result.vectorAccessAlignment = result.isPointer ? vectorAlignment : 0;
 
   const clang::SourceManager& sources = context.getSourceManager();
   const clang::SourceLocation at =
@@ -86,44 +163,48 @@ unsigned elementSizeOf(clang::QualType type, const clang::ASTContext& context) {
 }
 
 ir::ElementKind elementKindOf(clang::QualType type, const clang::ASTContext& context) {
-  const clang::QualType canonical = type.getCanonicalType();
-  const auto* builtin = canonical->getAs<clang::BuiltinType>();
-  if (builtin == nullptr)
-    return ir::ElementKind::Other;
-  switch (builtin->getKind()) {
-  case clang::BuiltinType::Float:
-    return ir::ElementKind::F32;
-  case clang::BuiltinType::Double:
-    return ir::ElementKind::F64;
-  default:
-    break;
-  }
-  if (!builtin->isInteger() || builtin->isBooleanType())
-    return ir::ElementKind::Other;
-  const bool isSigned = builtin->isSignedInteger();
-  switch (context.getTypeSize(canonical)) {
-  case 8:
-    return isSigned ? ir::ElementKind::I8 : ir::ElementKind::U8;
-  case 16:
-    return isSigned ? ir::ElementKind::I16 : ir::ElementKind::U16;
-  case 32:
-    return isSigned ? ir::ElementKind::I32 : ir::ElementKind::U32;
-  case 64:
-    return isSigned ? ir::ElementKind::I64 : ir::ElementKind::U64;
-  default: // __int128
-    return ir::ElementKind::Other;
-  }
+  unsigned bytes = 0;
+  return laneKind(type, context, &bytes);
 }
 
-ir::KernelSignature extractSignature(const clang::FunctionDecl& kernel) {
-  const clang::ASTContext& context = kernel.getASTContext();
+std::string qualifiedKernelName(const clang::FunctionDecl& kernel) {
+  std::string name = kernel.getNameAsString();
+  for (const clang::DeclContext* scope = kernel.getDeclContext(); !scope->isTranslationUnit();
+       scope = scope->getParent())
+    if (const auto* ns = llvm::dyn_cast<clang::NamespaceDecl>(scope);
+        ns && !ns->isAnonymousNamespace() && !ns->isInline())
+      name = ns->getNameAsString() + "::" + name;
+  return name;
+}
+
+ir::KernelSignature extractSignature(const clang::FunctionDecl& kernel, TypeSpeller& types,
+                                     std::vector<SignatureProblem>* problems) {
   ir::KernelSignature signature;
-  signature.name = kernel.getNameAsString();
-  // Function templates and functions inside class templates: their parameter types are not
-  // known until instantiation, which the generator cannot choose.
-  signature.isTemplate = kernel.isTemplated();
-  for (const clang::ParmVarDecl* param : kernel.parameters())
-    signature.params.push_back(extractParameter(*param, context));
+  signature.name = qualifiedKernelName(kernel);
+  const std::vector<unsigned> alignments = vectorAccessAlignments(kernel);
+  for (unsigned i = 0; i < kernel.getNumParams(); ++i)
+    signature.params.push_back(
+        extractParameter(*kernel.getParamDecl(i), alignments[i], types, problems));
+  return signature;
+}
+
+ir::KernelSignature extractTemplateSignature(const clang::FunctionTemplateDecl& kernel) {
+  ir::KernelSignature signature;
+  signature.name = qualifiedKernelName(*kernel.getTemplatedDecl());
+  signature.isTemplate = true;
+  for (const clang::NamedDecl* param : *kernel.getTemplateParameters()) {
+    ir::TemplateParam out;
+    out.name = param->getNameAsString();
+    if (const auto* type = llvm::dyn_cast<clang::TemplateTypeParmDecl>(param)) {
+      out.isType = true;
+      out.hasDefault = type->hasDefaultArgument();
+    } else if (const auto* value = llvm::dyn_cast<clang::NonTypeTemplateParmDecl>(param)) {
+      out.hasDefault = value->hasDefaultArgument();
+    } else if (const auto* templ = llvm::dyn_cast<clang::TemplateTemplateParmDecl>(param)) {
+      out.hasDefault = templ->hasDefaultArgument();
+    }
+    signature.templateParams.push_back(out);
+  }
   return signature;
 }
 

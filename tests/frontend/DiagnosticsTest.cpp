@@ -157,13 +157,35 @@ TEST(Diagnostics, PointerWithoutDirectionPointsAtTheAnnotation) {
       << run.diagnostics;
 }
 
-TEST(Diagnostics, TemplateKernelIsReportedAtItsAnnotation) {
+TEST(Diagnostics, TemplateKernelWithoutInstantiationsIsReportedAtItsAnnotation) {
   const std::string code = "#include <overlap/annotate.h>\n"
                            "template <class T>\n"
                            "OVERLAP_KERNEL(partition(n) offset(n) extent(y: n) copy(y[lo:hi])\n"
                            "               launch(grid: len, block: 1))\n"
                            "__global__ void twice(int n, T* y) {}\n";
-  expectFirstDiagnostic(code, "partition(n)", "'twice' is a template");
+  expectFirstDiagnostic(code, "OVERLAP_KERNEL",
+                        "kernel 'twice' is a template; list the instantiations to generate for "
+                        "with instantiate(T = ..., ...)");
+}
+
+TEST(Diagnostics, InstantiateNamesAnUnknownTemplateParameter) {
+  const std::string code = "#include <overlap/annotate.h>\n"
+                           "OVERLAP_KERNEL(partition(n) offset(n) extent(y: n) copy(y[lo:hi])\n"
+                           "               launch(grid: len, block: 1) instantiate(U = float))\n"
+                           "template <class T>\n"
+                           "__global__ void twice(int n, T* y) {}\n";
+  expectFirstDiagnostic(code, "U = float",
+                        "'U' is not a template parameter of kernel 'twice'");
+}
+
+TEST(Diagnostics, InstantiateWithAnArgumentClangRejectsPointsAtTheAnnotation) {
+  const std::string code = "#include <overlap/annotate.h>\n"
+                           "OVERLAP_KERNEL(partition(n) offset(n) extent(y: n) copy(y[lo:hi])\n"
+                           "               launch(grid: len, block: 1) instantiate(T = flaot))\n"
+                           "template <class T>\n"
+                           "__global__ void twice(int n, T* y) {}\n";
+  // Clang's error, shown at the clause that asked for the instantiation.
+  expectFirstDiagnostic(code, "instantiate(T", "'flaot'");
 }
 
 TEST(Diagnostics, EveryKernelOfTheFileIsChecked) {
@@ -238,13 +260,59 @@ TEST(Diagnostics, KernelAnnotatedOnDeclarationAndDefinition) {
   EXPECT_EQ(printed[1].header, "input.cu:2:1: note: the first annotation is here");
 }
 
-TEST(Diagnostics, KernelInsideANamedNamespace) {
+TEST(Diagnostics, KernelInsideANamedNamespaceIsFine) {
   Saxpy kernel;
   const std::string full = kernel.str();
   const std::size_t annotation = full.find("OVERLAP_KERNEL");
   const std::string code = full.substr(0, annotation) + "namespace blas {\n" +
                            full.substr(annotation) + "} // namespace blas\n";
-  expectFirstDiagnostic(code, "saxpy(int", "is declared inside namespace 'blas'");
+  const InMemoryResult run = runOnCode(code);
+  EXPECT_TRUE(run.result.ok()) << run.diagnostics;
+  EXPECT_EQ(run.diagnostics, "");
+}
+
+TEST(Diagnostics, KernelInsideAClass) {
+  const std::string code = "#include <overlap/annotate.h>\n"
+                           "struct Holder {\n"
+                           "OVERLAP_KERNEL(partition(n) offset(n) extent(y: n) copy(y[lo:hi])\n"
+                           "               launch(grid: len, block: 1))\n"
+                           "  static void twice(int n, float* y) {}\n"
+                           "};\n";
+  expectFirstDiagnostic(code, "OVERLAP_KERNEL", "stands inside the declaration of 'Holder'");
+}
+
+TEST(Diagnostics, AnnotationInsideAFunctionBody) {
+  const std::string code = "#include <overlap/annotate.h>\n"
+                           "void host() {\n"
+                           "  OVERLAP_KERNEL(partition(n))\n"
+                           "  int x = 0;\n"
+                           "}\n";
+  expectFirstDiagnostic(code, "OVERLAP_KERNEL", "stands inside the declaration of 'host'");
+}
+
+TEST(Diagnostics, AnnotationFollowedByNothing) {
+  const std::string code = "#include <overlap/annotate.h>\n"
+                           "__global__ void k(int n, float* y) {}\n"
+                           "OVERLAP_KERNEL(partition(n))\n";
+  expectFirstDiagnostic(code, "OVERLAP_KERNEL(partition", "is not followed by a declaration");
+}
+
+TEST(Diagnostics, ParameterTypeInAnAnonymousNamespace) {
+  Saxpy kernel;
+  kernel.signature = "__global__ void saxpy(int n, float a, const float* x, float* y, Hidden* h)";
+  std::string code = kernel.str();
+  code.insert(code.find("OVERLAP_KERNEL"), "namespace { struct Hidden { int k; }; }\n");
+  expectFirstDiagnostic(code, "h)",
+                        "parameter 'h': type '(anonymous namespace)::Hidden' is in an anonymous "
+                        "namespace, so code outside the kernel file cannot name it");
+}
+
+TEST(Diagnostics, ParameterOfAnEnumWithoutFixedUnderlyingType) {
+  Saxpy kernel;
+  kernel.signature = "__global__ void saxpy(int n, float a, const float* x, float* y, Mode m)";
+  std::string code = kernel.str();
+  code.insert(code.find("OVERLAP_KERNEL"), "enum Mode { Fast, Exact };\n");
+  expectFirstDiagnostic(code, "m)", "enum 'Mode' has no fixed underlying type");
 }
 
 TEST(Diagnostics, KernelInsideAnAnonymousNamespaceIsFine) {
@@ -267,12 +335,6 @@ TEST(Diagnostics, AnnotationHiddenInAnotherMacro) {
       "__global__ void twice(int n, float* y) {}\n";
   expectFirstDiagnostic(code, "ELEMENTWISE\n",
                         "directly before the kernel, not through another macro");
-}
-
-TEST(Diagnostics, RawAnnotateAttributeInsteadOfTheMacro) {
-  const std::string code = "__attribute__((annotate(\"overlap.kernel\")))\n"
-                           "__global__ void twice(int n, float* y) {}\n";
-  expectFirstDiagnostic(code, "annotate(", "must be written as OVERLAP_KERNEL(...)");
 }
 
 TEST(Diagnostics, FileWithoutAnnotations) {
@@ -320,6 +382,36 @@ TEST(Diagnostics, MissingOverlapHeaderIsExplained) {
                                "<overlap/annotate.h>' before its first use";
   EXPECT_EQ(printed.back().header, expected) << run.diagnostics;
   EXPECT_EQ(printed.back().caretColumn, use.column);
+}
+
+TEST(Diagnostics, HostCodeClangCannotParseIsAWarningWhenTheKernelsParse) {
+  // nvcc accepts a braced block size in a launch, clang does not: the kernels are generated.
+  const std::string code = Saxpy().str() +
+                           "void launch(int n, float* x, float* y, cudaStream_t stream) {\n"
+                           "  saxpy<<<1, {256, 1, 1}, 0, stream>>>(n, 2.0f, x, y);\n"
+                           "}\n";
+  const InMemoryResult run = runOnCode(code);
+  EXPECT_TRUE(run.result.ok()) << run.diagnostics;
+  EXPECT_TRUE(run.result.files.has_value());
+  const std::vector<PrintedDiagnostic> printed = parseDiagnostics(run.diagnostics);
+  ASSERT_FALSE(printed.empty()) << run.diagnostics;
+  const Position brace = positionOf(code, "{256");
+  EXPECT_EQ(printed[0].header.rfind("input.cu:" + std::to_string(brace.line) + ":" +
+                                        std::to_string(brace.column) + ": warning: ",
+                                    0),
+            0u)
+      << run.diagnostics;
+  EXPECT_NE(printed[0].header.find("the annotated kernels do not need it"), std::string::npos);
+}
+
+TEST(Diagnostics, HostCodeErrorsStayErrorsWhenAKernelDoesNotParse) {
+  Saxpy kernel;
+  kernel.signature = "__global__ void saxpy(int n, float a, const float* x, float* y, Unknown u)";
+  const std::string code = kernel.str() + "void launch() {\n  saxpy<<<1, {256, 1, 1}>>>();\n}\n";
+  const InMemoryResult run = runOnCode(code);
+  EXPECT_FALSE(run.result.ok());
+  EXPECT_NE(run.diagnostics.find("error: unknown type name 'Unknown'"), std::string::npos)
+      << run.diagnostics;
 }
 
 TEST(Diagnostics, UserCompilerArgumentsReachClang) {

@@ -1,11 +1,16 @@
-// What the frontend reads from the AST: kernel names, every parameter's type as spelled, its
-// pointee/value type, constness, kinds and sizes, template-ness, positions, and the annotation
-// text verbatim with its position. Checked on the found kernels, before the annotation checker.
+// What the frontend reads from the AST: kernel names, every parameter's type as generated code
+// spells it (typedefs resolved, restrict and a parameter's own const dropped), its pointee/value
+// type, constness, kinds (lanes of vector types) and sizes, template instantiations, vector
+// accesses, positions, the annotation text verbatim with its position, the file's device
+// variables and what the generated header must include or declare. Checked on the found kernels,
+// before the annotation checker.
 #include "FrontendTestSupport.h"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
+#include <vector>
 
 namespace overlap::frontend {
 namespace {
@@ -50,7 +55,7 @@ const std::string kPrelude = "#include <overlap/annotate.h>\n"
                              "struct Pair { double first, second; };\n"
                              "typedef const float cfloat;\n"
                              "using real = double;\n"
-                             "enum Mode { Fast, Exact };\n";
+                             "enum Mode : int { Fast, Exact };\n";
 
 TEST(Extraction, ScalarParameters) {
   const std::string code =
@@ -76,13 +81,14 @@ TEST(Extraction, ScalarParameters) {
           {"uc", "unsigned char", false, "unsigned char", false, Unsigned, ElementKind::U8, 1},
           // x86-64: plain char is signed.
           {"c", "char", false, "char", false, Signed, ElementKind::I8, 1},
-          {"size", "std::size_t", false, "std::size_t", false, Unsigned, ElementKind::U64, 8},
+          {"size", "unsigned long", false, "unsigned long", false, Unsigned, ElementKind::U64, 8},
           {"flag", "bool", false, "bool", false, ScalarKind::Boolean, ElementKind::Other, 1},
           {"d", "double", false, "double", false, ScalarKind::FloatingPoint, ElementKind::F64, 8},
-          {"f", "const float", false, "float", false, ScalarKind::FloatingPoint, ElementKind::F32,
-           4},
+          // A parameter's own const is no part of the entry points' types.
+          {"f", "float", false, "float", false, ScalarKind::FloatingPoint, ElementKind::F32, 4},
           {"mode", "Mode", false, "Mode", false, ScalarKind::Other, ElementKind::Other, 4},
-          {"pair", "Pair", false, "Pair", false, ScalarKind::Other, ElementKind::Other, 16},
+          // A struct of one scalar type holds lanes of that type.
+          {"pair", "Pair", false, "Pair", false, ScalarKind::Other, ElementKind::F64, 16},
           {"wide", "__int128", false, "__int128", false, Signed, ElementKind::Other, 16},
       });
 }
@@ -105,43 +111,172 @@ TEST(Extraction, PointerParameters) {
           {"n", "int", false, "int", false, Signed, ElementKind::I32, 4},
           {"cf", "const float *", true, "float", true, Float, ElementKind::F32, 4},
           {"d", "double *", true, "double", false, Float, ElementKind::F64, 8},
-          {"ci", "const int *const", true, "int", true, Signed, ElementKind::I32, 4},
+          {"ci", "const int *", true, "int", true, Signed, ElementKind::I32, 4},
           {"ull", "unsigned long long *", true, "unsigned long long", false,
            ScalarKind::UnsignedInteger, ElementKind::U64, 8},
           {"raw", "void *", true, "void", false, Other, ElementKind::Other, 0},
           {"craw", "const void *", true, "void", true, Other, ElementKind::Other, 0},
           {"opaque", "Opaque *", true, "Opaque", false, Other, ElementKind::Other, 0},
-          {"pairs", "Pair *", true, "Pair", false, Other, ElementKind::Other, 16},
-          // The const hides in the typedef: still a const pointee, of value type float.
-          {"viaTypedef", "cfloat *", true, "float", true, Float, ElementKind::F32, 4},
-          {"alias", "real *", true, "real", false, Float, ElementKind::F64, 8},
+          {"pairs", "Pair *", true, "Pair", false, Other, ElementKind::F64, 16},
+          // Typedefs are resolved; a const hidden in one stays a const pointee.
+          {"viaTypedef", "const float *", true, "float", true, Float, ElementKind::F32, 4},
+          {"alias", "double *", true, "double", false, Float, ElementKind::F64, 8},
           // Array parameters are pointers.
           {"array", "float *", true, "float", false, Float, ElementKind::F32, 4},
-          {"restricted", "short *__restrict", true, "short", false, Signed, ElementKind::I16, 2},
+          // restrict goes: it means nothing to host code, and nvcc refuses &x as a const void*.
+          {"restricted", "short *", true, "short", false, Signed, ElementKind::I16, 2},
       });
 }
 
-TEST(Extraction, TemplateKernelIsFlaggedAndHasNoSizesForDependentTypes) {
+TEST(Extraction, CudaHalfAndVectorTypesHaveTheKindOfTheirLanes) {
   const std::string code = "#include <overlap/annotate.h>\n"
-                           "template <class T>\n"
+                           "#include <cuda_fp16.h>\n"
+                           "#include <cuda_bf16.h>\n"
+                           "struct Point { float x, y, z; };\n"
+                           "struct Mixed { float x; int y; };\n"
                            "OVERLAP_KERNEL(partition(n) offset(n))\n"
-                           "__global__ void fill(int n, T* out, T value) {}\n"
-                           "template __global__ void fill<float>(int, float*, float);\n";
+                           "__global__ void lanes(int n, half* h, half2* h2, __nv_bfloat16* b,\n"
+                           "    float2* f2, float4* f4, double2* d2, int4* i4, uchar4* u4,\n"
+                           "    Point* points, Mixed* mixed) {}\n";
   const InMemoryResult run = runOnCode(code);
-  // The explicit instantiation carries the attribute too but is not a kernel of its own.
   ASSERT_EQ(run.result.frontend.found.size(), 1u) << run.diagnostics;
-  const ir::KernelSignature& signature = run.result.frontend.found[0].signature;
-  EXPECT_TRUE(signature.isTemplate);
-  ASSERT_EQ(signature.params.size(), 3u);
-  EXPECT_EQ(signature.params[1].type, "T *");
-  EXPECT_TRUE(signature.params[1].isPointer);
-  EXPECT_EQ(signature.params[1].valueType, "T");
-  EXPECT_EQ(signature.params[1].elementSize, 0u);
-  EXPECT_EQ(signature.params[1].elementKind, ElementKind::Other);
-  EXPECT_FALSE(signature.params[2].isPointer);
-  EXPECT_EQ(signature.params[2].elementSize, 0u);
-  // The annotation checker rejects templates.
-  EXPECT_FALSE(run.result.ok());
+  const auto Other = ScalarKind::Other;
+  expectParameters(run.result.frontend.found[0].signature,
+                   {
+                       {"n", "int", false, "int", false, ScalarKind::SignedInteger,
+                        ElementKind::I32, 4},
+                       {"h", "__half *", true, "__half", false, Other, ElementKind::F16, 2},
+                       {"h2", "__half2 *", true, "__half2", false, Other, ElementKind::F16, 4},
+                       {"b", "__nv_bfloat16 *", true, "__nv_bfloat16", false, Other,
+                        ElementKind::BF16, 2},
+                       {"f2", "float2 *", true, "float2", false, Other, ElementKind::F32, 8},
+                       {"f4", "float4 *", true, "float4", false, Other, ElementKind::F32, 16},
+                       {"d2", "double2 *", true, "double2", false, Other, ElementKind::F64, 16},
+                       {"i4", "int4 *", true, "int4", false, Other, ElementKind::I32, 16},
+                       {"u4", "uchar4 *", true, "uchar4", false, Other, ElementKind::U8, 4},
+                       {"points", "Point *", true, "Point", false, Other, ElementKind::F32, 12},
+                       // Lanes of different types are no lanes.
+                       {"mixed", "Mixed *", true, "Mixed", false, Other, ElementKind::Other, 8},
+                   });
+  // The header includes what declares the CUDA types and declares the file's own structs.
+  const ir::HeaderNeeds& header = run.result.frontend.header;
+  const auto includes = [&](const std::string& include) {
+    return std::find(header.includes.begin(), header.includes.end(), include) !=
+           header.includes.end();
+  };
+  EXPECT_TRUE(includes("<cuda_fp16.h>")) << ::testing::PrintToString(header.includes);
+  EXPECT_TRUE(includes("<cuda_bf16.h>")) << ::testing::PrintToString(header.includes);
+  EXPECT_EQ(header.declarations, (std::vector<std::string>{"struct Point;", "struct Mixed;"}));
+}
+
+TEST(Extraction, KernelsInNamedNamespacesAreQualified) {
+  const std::string code = "#include <overlap/annotate.h>\n"
+                           "namespace outer { namespace inner {\n"
+                           "struct Params { int k; };\n"
+                           "OVERLAP_KERNEL(partition(n) offset(n) extent(y: n) copy(y[lo:hi])\n"
+                           "               launch(grid: len, block: 1))\n"
+                           "__global__ void scale(int n, float* y, const Params* p) {}\n"
+                           "} }\n";
+  const InMemoryResult run = runOnCode(code);
+  ASSERT_EQ(run.result.frontend.found.size(), 1u) << run.diagnostics;
+  EXPECT_EQ(run.result.frontend.found[0].signature.name, "outer::inner::scale");
+  EXPECT_EQ(run.result.frontend.found[0].signature.params[2].type, "const outer::inner::Params *");
+  EXPECT_EQ(run.result.frontend.header.declarations,
+            (std::vector<std::string>{"namespace outer { namespace inner { struct Params; } }"}));
+}
+
+TEST(Extraction, TemplateInstantiationsListedByTheAnnotation) {
+  const std::string code =
+      "#include <overlap/annotate.h>\n"
+      "OVERLAP_KERNEL(partition(n) offset(n) extent(x, y: n) copyin(x[lo:hi]) copyout(y[lo:hi])\n"
+      "               launch(grid: ceil_div(len, BLOCK), block: BLOCK)\n"
+      "               instantiate(T = float, BLOCK = 256) instantiate(dbl: T = double, BLOCK = 64))\n"
+      "template <class T, int BLOCK>\n"
+      "__global__ void twice(const T* x, T* y, int n) {}\n";
+  const InMemoryResult run = runOnCode(code);
+  ASSERT_TRUE(run.result.ok()) << run.diagnostics;
+  const auto& kernels = run.result.frontend.kernels;
+  ASSERT_EQ(kernels.size(), 2u);
+  EXPECT_EQ(kernels[0].signature.name, "twice");
+  EXPECT_EQ(kernels[0].signature.templateArguments, "<float, 256>");
+  EXPECT_EQ(kernels[0].signature.entryName, "twice_float_256");
+  EXPECT_EQ(kernels[0].signature.params[0].type, "const float *");
+  EXPECT_EQ(kernels[0].signature.params[0].elementSize, 4u);
+  EXPECT_EQ(kernels[1].signature.templateArguments, "<double, 64>");
+  EXPECT_EQ(kernels[1].signature.entryName, "dbl");
+  EXPECT_EQ(kernels[1].signature.params[1].type, "double *");
+  // BLOCK is a constant of each instantiation's expressions.
+  ASSERT_TRUE(kernels[1].launch.block[0]);
+  EXPECT_EQ(ir::evaluate(*kernels[1].launch.block[0], ir::Environment{}), 64);
+  // The kernel's line is the template's.
+  EXPECT_EQ(kernels[0].line, positionOf(code, "twice(").line);
+}
+
+TEST(Extraction, TemplateExplicitInstantiationsWithoutClauses) {
+  const std::string code =
+      "#include <overlap/annotate.h>\n"
+      "template <class T>\n"
+      "OVERLAP_KERNEL(partition(n) offset(n) extent(y: n) copy(y[lo:hi])\n"
+      "               launch(grid: len, block: 1))\n"
+      "__global__ void fill(int n, T* y) {}\n"
+      "template __global__ void fill<float>(int, float*);\n"
+      "template __global__ void fill<unsigned int>(int, unsigned int*);\n";
+  const InMemoryResult run = runOnCode(code);
+  ASSERT_TRUE(run.result.ok()) << run.diagnostics;
+  const auto& kernels = run.result.frontend.kernels;
+  ASSERT_EQ(kernels.size(), 2u);
+  EXPECT_EQ(kernels[0].signature.entryName, "fill_float");
+  EXPECT_EQ(kernels[1].signature.entryName, "fill_unsigned_int");
+  EXPECT_EQ(kernels[1].signature.params[1].elementKind, ElementKind::U32);
+}
+
+TEST(Extraction, VectorAccessesThroughCastsAndLocalPointers) {
+  const std::string code =
+      "#include <overlap/annotate.h>\n"
+      "#include <cuda_fp16.h>\n"
+      "OVERLAP_KERNEL(partition(n) offset(n))\n"
+      "__global__ void vec(int n, const float* a, const half* h, const float* b, float* c,\n"
+      "                    const float4* already) {\n"
+      "  float4 v = reinterpret_cast<const float4*>(a)[threadIdx.x];\n"
+      "  half2 w = *(const half2*)&h[2 * threadIdx.x];\n"
+      "  const float* row = b + n;\n"
+      "  const float2* pair = (const float2*)row;\n"
+      "  c[0] = v.x + pair->x + __low2float(w) + already->x;\n"
+      "}\n";
+  const InMemoryResult run = runOnCode(code);
+  ASSERT_EQ(run.result.frontend.found.size(), 1u) << run.diagnostics;
+  const auto& params = run.result.frontend.found[0].signature.params;
+  EXPECT_EQ(params[0].vectorAccessAlignment, 0u); // n
+  EXPECT_EQ(params[1].vectorAccessAlignment, 16u);
+  EXPECT_EQ(params[2].vectorAccessAlignment, 4u);
+  EXPECT_EQ(params[3].vectorAccessAlignment, 8u); // through the local pointer
+  EXPECT_EQ(params[4].vectorAccessAlignment, 0u);
+  EXPECT_EQ(params[5].vectorAccessAlignment, 0u); // already float4: no wider access
+}
+
+TEST(Extraction, DeviceVariablesOfTheFileGetSetters) {
+  const std::string code = "#include <overlap/annotate.h>\n"
+                           "__constant__ float c_filter[17];\n"
+                           "namespace ns { __device__ int counters[3][4]; }\n"
+                           "struct Local { int k; };\n"
+                           "__constant__ Local local;\n"
+                           "extern __constant__ float elsewhere[4];\n"
+                           "OVERLAP_KERNEL(partition(n) offset(n) extent(y: n) copy(y[lo:hi])\n"
+                           "               launch(grid: len, block: 1))\n"
+                           "__global__ void k(int n, float* y) {}\n";
+  const InMemoryResult run = runOnCode(code);
+  ASSERT_TRUE(run.result.ok()) << run.diagnostics;
+  const auto& globals = run.result.frontend.globals;
+  ASSERT_EQ(globals.size(), 3u);
+  EXPECT_EQ(globals[0].name, "c_filter");
+  EXPECT_EQ(globals[0].elementType, "float");
+  EXPECT_EQ(globals[0].count, 17);
+  EXPECT_TRUE(globals[0].constant);
+  EXPECT_EQ(globals[1].name, "ns::counters");
+  EXPECT_EQ(globals[1].count, 12);
+  EXPECT_FALSE(globals[1].constant);
+  EXPECT_EQ(globals[2].elementType, "Local");
+  EXPECT_EQ(globals[2].count, 1);
 }
 
 TEST(Extraction, SeveralKernelsInSourceOrderWithPositions) {

@@ -1,6 +1,7 @@
-// The generated header and source of three small kernels, compared byte for byte with the files
-// under tests/frontend/golden/: offset mode (saxpy), a broadcast input (matmul) and range mode
-// with a halo (blur).
+// The generated header and source of small kernels, compared byte for byte with the files under
+// tests/frontend/golden/: offset mode (saxpy), a broadcast input (matmul), range mode with a halo
+// (blur), restrict pointers to half loaded as half2 (haxpy), and a kernel template in a namespace
+// with a __constant__ table (transform).
 //
 // After an intended change of the generated code, refresh the goldens and review the diff:
 //   OVERLAP_UPDATE_GOLDENS=1 ./overlap_frontend_tests --gtest_filter='Golden*'
@@ -63,6 +64,14 @@ TEST(Golden, MatmulWithBroadcastInput) {
 
 TEST(Golden, BlurRangeModeWithHalo) {
   checkGolden("blur");
+}
+
+TEST(Golden, HaxpyRestrictHalfLoadedAsHalf2) {
+  checkGolden("haxpy");
+}
+
+TEST(Golden, TransformTemplateInANamespaceWithAConstantTable) {
+  checkGolden("transform");
 }
 
 } // namespace

@@ -1,13 +1,10 @@
 // OVERLAP_KERNEL(...) marks a kernel for the generator and says how its data moves (the language
-// is in docs/annotations.md). For nvcc and every other compiler it expands to nothing, so the
-// annotated file compiles unchanged and silently; only the generator, which defines
-// __OVERLAP_GENERATOR__, sees an attribute it can find in the AST.
+// is in docs/annotations.md). It expands to nothing, for nvcc, every other compiler and the
+// generator alike, so the annotated file compiles unchanged and silently, and the annotation may
+// stand above `template <...>`; the generator (which defines __OVERLAP_GENERATOR__) reads the
+// macro's uses from the preprocessor and pairs each with the kernel declared after it.
 #pragma once
 
 #ifndef OVERLAP_KERNEL
-#ifdef __OVERLAP_GENERATOR__
-#define OVERLAP_KERNEL(...) __attribute__((annotate("overlap.kernel")))
-#else
 #define OVERLAP_KERNEL(...)
-#endif
 #endif

@@ -26,6 +26,31 @@ OVERLAP_EXPR_HOST_DEVICE constexpr long long ceil_div(long long a, long long b) 
   return a / b + ((a % b != 0 && ((a % b > 0) == (b > 0))) ? 1 : 0);
 }
 
+// The greatest common divisor of |a| and |b|; gcd_ll(a, 0) = |a|.
+OVERLAP_EXPR_HOST_DEVICE constexpr long long gcd_ll(long long a, long long b) {
+  a = a < 0 ? -a : a;
+  b = b < 0 ? -b : b;
+  while (b != 0) {
+    const long long r = a % b;
+    a = b;
+    b = r;
+  }
+  return a;
+}
+
+// The least common multiple of two positive values.
+OVERLAP_EXPR_HOST_DEVICE constexpr long long lcm_ll(long long a, long long b) {
+  return a / gcd_ll(a, b) * b;
+}
+
+// The granule (in partition indices) at which chunk starts keep an array's pointer aligned to
+// `alignment` bytes when each partition index moves it by `stride_bytes`: a kernel that reads
+// float4 from its chunk's first float needs chunks starting at multiples of 4.
+OVERLAP_EXPR_HOST_DEVICE constexpr long long alignment_granule(long long alignment,
+                                                               long long stride_bytes) {
+  return alignment / gcd_ll(alignment, stride_bytes);
+}
+
 } // namespace overlap
 
 #undef OVERLAP_EXPR_HOST_DEVICE

@@ -6,6 +6,8 @@
 #include "overlap/kernel_types.h"
 #include "overlap/status.h"
 
+#include <cstddef>
+
 // blur (blur.cu:9): partition(n) range(begin, end) copyin(in[lo:hi + 2]) copyout(out[lo:hi])
 overlap::Status blur_explicit(long n, const float * in, float * out);
 overlap::Status blur_mapped(long n, const float * in, float * out);

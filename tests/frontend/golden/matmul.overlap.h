@@ -6,6 +6,8 @@
 #include "overlap/kernel_types.h"
 #include "overlap/status.h"
 
+#include <cstddef>
+
 // matmul (matmul.cu:9): partition(m) offset(m) copyin(a[lo * k:hi * k]) copyin(b) copyout(c[lo * n:hi * n])
 overlap::Status matmul_explicit(int m, int k, int n, const double * a, const double * b, double * c);
 overlap::Status matmul_mapped(int m, int k, int n, const double * a, const double * b, double * c);

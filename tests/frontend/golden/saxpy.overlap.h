@@ -6,6 +6,8 @@
 #include "overlap/kernel_types.h"
 #include "overlap/status.h"
 
+#include <cstddef>
+
 // saxpy (saxpy.cu:9): partition(n) offset(n) copyin(x[lo:hi]) copy(y[lo:hi])
 overlap::Status saxpy_explicit(int n, float a, const float * x, float * y);
 overlap::Status saxpy_mapped(int n, float a, const float * x, float * y);

@@ -1,0 +1,116 @@
+#include "frontend/VectorAccessFinder.h"
+
+#include <clang/AST/ASTContext.h>
+#include <clang/AST/Decl.h>
+#include <clang/AST/Expr.h>
+#include <clang/AST/ExprCXX.h>
+#include <clang/AST/RecursiveASTVisitor.h>
+
+#include <map>
+#include <set>
+
+namespace overlap::frontend {
+namespace {
+
+using ParamSet = std::set<unsigned>;
+
+class Finder : public clang::RecursiveASTVisitor<Finder> {
+public:
+  Finder(const clang::FunctionDecl& kernel, std::vector<unsigned>& alignments)
+      : kernel_(kernel), context_(kernel.getASTContext()), alignments_(alignments) {
+    for (unsigned i = 0; i < kernel.getNumParams(); ++i)
+      params_[kernel.getParamDecl(i)] = i;
+  }
+
+  // Locals derive from parameters first (in source order, so one pass sees a chain of them),
+  // then the casts are looked at.
+  void run() {
+    collectingLocals_ = true;
+    TraverseStmt(kernel_.getBody());
+    collectingLocals_ = false;
+    TraverseStmt(kernel_.getBody());
+  }
+
+  bool VisitVarDecl(clang::VarDecl* var) {
+    if (collectingLocals_ && var->getType()->isPointerType() && var->hasInit())
+      derive(var, var->getInit());
+    return true;
+  }
+
+  bool VisitBinaryOperator(clang::BinaryOperator* op) {
+    if (!collectingLocals_ || !op->isAssignmentOp())
+      return true;
+    if (const auto* target = llvm::dyn_cast<clang::DeclRefExpr>(op->getLHS()->IgnoreParens()))
+      if (const auto* var = llvm::dyn_cast<clang::VarDecl>(target->getDecl());
+          var && var->getType()->isPointerType())
+        derive(var, op->getRHS());
+    return true;
+  }
+
+  bool VisitExplicitCastExpr(clang::ExplicitCastExpr* cast) {
+    if (collectingLocals_)
+      return true;
+    const auto* pointer = cast->getType()->getAs<clang::PointerType>();
+    if (pointer == nullptr || pointer->getPointeeType()->isIncompleteType() ||
+        pointer->getPointeeType()->isDependentType())
+      return true;
+    const unsigned alignment = static_cast<unsigned>(
+        context_.getTypeAlignInChars(pointer->getPointeeType()).getQuantity());
+    for (unsigned param : reached(cast->getSubExpr())) {
+      const clang::QualType own =
+          kernel_.getParamDecl(param)->getType()->getPointeeType();
+      if (own.isNull() || own->isIncompleteType() || own->isDependentType())
+        continue;
+      const unsigned ownAlignment =
+          static_cast<unsigned>(context_.getTypeAlignInChars(own).getQuantity());
+      if (alignment > ownAlignment && alignment > alignments_[param])
+        alignments_[param] = alignment;
+    }
+    return true;
+  }
+
+private:
+  void derive(const clang::VarDecl* var, const clang::Expr* init) {
+    const ParamSet from = reached(init);
+    derived_[var].insert(from.begin(), from.end());
+  }
+
+  // The pointer parameters an expression mentions, directly or through derived locals.
+  ParamSet reached(const clang::Stmt* stmt) const {
+    ParamSet out;
+    if (stmt == nullptr)
+      return out;
+    if (const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(stmt)) {
+      if (const auto* param = llvm::dyn_cast<clang::ParmVarDecl>(ref->getDecl())) {
+        const auto found = params_.find(param);
+        if (found != params_.end() && param->getType()->isPointerType())
+          out.insert(found->second);
+      } else if (const auto found = derived_.find(ref->getDecl()); found != derived_.end()) {
+        out.insert(found->second.begin(), found->second.end());
+      }
+    }
+    for (const clang::Stmt* child : stmt->children()) {
+      const ParamSet more = reached(child);
+      out.insert(more.begin(), more.end());
+    }
+    return out;
+  }
+
+  const clang::FunctionDecl& kernel_;
+  clang::ASTContext& context_;
+  std::vector<unsigned>& alignments_;
+  std::map<const clang::ParmVarDecl*, unsigned> params_;
+  std::map<const clang::Decl*, ParamSet> derived_;
+  bool collectingLocals_ = false;
+};
+
+} // namespace
+
+std::vector<unsigned> vectorAccessAlignments(const clang::FunctionDecl& kernel) {
+  std::vector<unsigned> alignments(kernel.getNumParams(), 0);
+  if (kernel.getBody() != nullptr)
+    Finder(kernel, alignments).run();
+  return alignments;
+}
+
+} // namespace overlap::frontend
