@@ -216,8 +216,10 @@ function(overlap_add_kernels target)
         VERBATIM)
     endif()
 
-    # The generated source includes the annotated file by name.
+    # The generated source includes the annotated file by name, and the generated header the
+    # headers that declare the kernel file's parameter types, as the kernel file names them.
     set_property(SOURCE "${generated}" APPEND PROPERTY INCLUDE_DIRECTORIES "${input_dir}")
+    target_include_directories(${target} PUBLIC "$<BUILD_INTERFACE:${input_dir}>")
     set_source_files_properties("${generated}" PROPERTIES LANGUAGE CUDA)
     target_sources(${target} PRIVATE "${generated}" "${header}")
     list(APPEND generated_sources "${generated}")

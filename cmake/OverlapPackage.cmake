@@ -56,3 +56,6 @@ install(FILES ${PROJECT_BINARY_DIR}/OverlapConfig.cmake ${PROJECT_BINARY_DIR}/Ov
               ${CMAKE_CURRENT_LIST_DIR}/OverlapKernels.cmake
               ${CMAKE_CURRENT_LIST_DIR}/OverlapTune.cmake
         DESTINATION ${OVERLAP_INSTALL_CMAKEDIR})
+# For a user's build that runs where overlap-gen cannot (a GPU node without Clang headers).
+install(PROGRAMS ${PROJECT_SOURCE_DIR}/scripts/pregenerate.sh DESTINATION ${CMAKE_INSTALL_BINDIR}
+        RENAME overlap-pregenerate)

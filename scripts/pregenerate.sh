@@ -1,12 +1,22 @@
 #!/usr/bin/env bash
-# Runs overlap-gen for every overlap_add_kernels() of this tree and collects the generated sources
-# in <dest>/<target>/<file>.overlap.{h,cu}: a machine without Clang (the GPU node) then builds
-# with -DOVERLAP_PREGENERATED_DIR=<dest>.
+# Runs overlap-gen for every overlap_add_kernels() of a CMake + Ninja build tree and collects the
+# generated sources in <dest>/<target>/<file>.overlap.{h,cu}: a machine without Clang (a GPU
+# node) then builds the same project with -DOVERLAP_PREGENERATED_DIR=<dest>.
+#
+#   pregenerate.sh <dest> [<build-dir>]
+#
+# <build-dir> is any project's build tree configured with Ninja where overlap-gen exists (a
+# user's project, or this repository's); without it, this repository's own build
+# (OVERLAP_BUILD_DIR, default build/), configured if needed. Installed as overlap-pregenerate.
 set -euo pipefail
-source "$(dirname "$0")/lib.sh"
-dest=${1:?usage: pregenerate.sh <destination-dir>}
-build=${OVERLAP_BUILD_DIR:-$OVERLAP_ROOT/build}
-[ -f "$build/build.ninja" ] || overlap_configure "$build" >/dev/null
+dest=${1:?usage: pregenerate.sh <destination-dir> [<build-dir>]}
+build=${2:-}
+if [ -z "$build" ]; then
+  source "$(dirname "$0")/lib.sh"
+  build=${OVERLAP_BUILD_DIR:-$OVERLAP_ROOT/build}
+  [ -f "$build/build.ninja" ] || overlap_configure "$build" >/dev/null
+fi
+[ -f "$build/build.ninja" ] || { echo "$build is not a Ninja build tree" >&2; exit 1; }
 # Ninja lists each output once relative to the build dir; CMake may add absolute aliases.
 mapfile -t outputs < <(ninja -C "$build" -t targets all |
   sed -n 's/^\(.*overlap_generated\/[^/]*\/[^/]*\.overlap\.\(cu\|h\)\): .*/\1/p' | grep -v '^/' | sort -u)
