@@ -218,7 +218,10 @@ private:
     out << "\n  static constexpr int kArrays = " << kernel_.arrays.size() << ";\n\n";
 
     emitFromArgs(out);
-    out << "  long long partition_extent() const { return " << cxx(kernel_.partition) << "; }\n\n";
+    out << "  long long partition_extent() const { return " << cxx(kernel_.partition) << "; }\n";
+    out << "  long long partition_begin() const { return 0; }\n";
+    out << "  long long granule() const { return 1; }\n";
+    out << "  overlap::Status check_call() const { return overlap::Status::success(); }\n\n";
     emitArray(out);
     emitSections(out);
     emitLaunch(out);
@@ -248,7 +251,7 @@ private:
       out << "    case " << i << ":\n      return {const_cast<" << p.valueType << "*>(this->"
           << member(array.param) << "), sizeof(" << p.valueType << "), " << cxx(array.extent)
           << ", overlap::Direction::" << directionName(array.direction) << ", "
-          << quoted(member(array.param)) << "};\n";
+          << quoted(member(array.param)) << ", false, false};\n";
     }
     out << "    }\n    return {};\n  }\n\n";
   }
@@ -484,6 +487,8 @@ private:
         << "    &overlap::glue::section_is_chunked<" << b << ">,\n"
         << "    &overlap::glue::run_from_args<" << b << ">,\n"
         << "    &overlap::glue::launch_geometry<" << b << ">,\n"
+        << "    &overlap::glue::partition_begin<" << b << ">,\n"
+        << "    &overlap::glue::granule<" << b << ">,\n"
         << "};\n";
     out << "namespace {\nconst bool " << name() << "_registered = overlap::register_kernel(&"
         << descriptorName() << ");\n}\n";

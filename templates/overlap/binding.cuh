@@ -42,6 +42,13 @@ struct HostArray {
   long long extent;         // elements
   Direction direction;
   const char* name;
+  // Absent for this call when `host` is null: no device buffer, no copies, no registration, and
+  // launch() gets a null base. A null pointer is an error for other arrays with elements.
+  bool optional = false;
+  // Updated in place by every chunk's kernel (atomically): InOut and without sections (the whole
+  // array). Device-resident in every variant, Mapped and Hybrid included: copied in once before
+  // the first launch and out once after the last.
+  bool reduction = false;
 };
 
 } // namespace overlap

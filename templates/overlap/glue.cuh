@@ -60,6 +60,12 @@ template <class B> Status run(const B& binding, const RunConfig& config) {
 template <class B> long long partition_extent(ArgPointers args) {
   return B::from_args(args).partition_extent();
 }
+template <class B> long long partition_begin(ArgPointers args) {
+  return B::from_args(args).partition_begin();
+}
+template <class B> long long granule(ArgPointers args) {
+  return B::from_args(args).granule();
+}
 template <class B> long long array_extent(ArgPointers args, int array) {
   return B::from_args(args).array(array).extent;
 }

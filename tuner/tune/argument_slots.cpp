@@ -5,10 +5,6 @@
 namespace overlap::tune {
 namespace {
 
-bool is_integer(ElementKind kind) {
-  return kind != ElementKind::F32 && kind != ElementKind::F64 && kind != ElementKind::Other;
-}
-
 // Stores `value` in the parameter's own width; the slot is little-endian like every CUDA host.
 void store_integer(std::uint64_t* slot, std::size_t size, long long value) {
   const std::int8_t v8 = static_cast<std::int8_t>(value);
@@ -29,6 +25,9 @@ void store_integer(std::uint64_t* slot, std::size_t size, long long value) {
   }
 }
 
+// Scalars the caller passes: the kernel's own, the range bounds of a partition that reads them
+// (PartitionBegin/End) and the annotation's host-only parameters; not the chunk bounds the
+// generated code sets.
 bool takes_value(const ParamDescriptor& param) {
   return !param.is_pointer && param.role != ParamRole::ChunkBegin &&
          param.role != ParamRole::ChunkEnd;
@@ -60,7 +59,7 @@ bool ArgumentSlots::fill(const KernelDescriptor& descriptor,
         return false;
       }
       store_integer(&storage_[i], param.size, given->second);
-    } else if (param.kind == ElementKind::F32 || param.kind == ElementKind::F64) {
+    } else if (is_floating(param.kind)) {
       fill_random(param.kind, param.size, &storage_[i], 1, bits);
     }
   }

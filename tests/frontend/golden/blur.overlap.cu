@@ -27,13 +27,16 @@ struct blur_binding {
   }
 
   long long partition_extent() const { return static_cast<long long>(this->n); }
+  long long partition_begin() const { return 0; }
+  long long granule() const { return 1; }
+  overlap::Status check_call() const { return overlap::Status::success(); }
 
   overlap::HostArray array(int i) const {
     switch (i) {
     case 0:
-      return {const_cast<float*>(this->in), sizeof(float), (static_cast<long long>(this->n) + 2LL), overlap::Direction::In, "in"};
+      return {const_cast<float*>(this->in), sizeof(float), (static_cast<long long>(this->n) + 2LL), overlap::Direction::In, "in", false, false};
     case 1:
-      return {const_cast<float*>(this->out), sizeof(float), static_cast<long long>(this->n), overlap::Direction::Out, "out"};
+      return {const_cast<float*>(this->out), sizeof(float), static_cast<long long>(this->n), overlap::Direction::Out, "out", false, false};
     }
     return {};
   }
@@ -154,6 +157,8 @@ const overlap::KernelDescriptor blur_descriptor = {
     &overlap::glue::section_is_chunked<blur_binding>,
     &overlap::glue::run_from_args<blur_binding>,
     &overlap::glue::launch_geometry<blur_binding>,
+    &overlap::glue::partition_begin<blur_binding>,
+    &overlap::glue::granule<blur_binding>,
 };
 namespace {
 const bool blur_registered = overlap::register_kernel(&blur_descriptor);

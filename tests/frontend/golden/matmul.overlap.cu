@@ -30,15 +30,18 @@ struct matmul_binding {
   }
 
   long long partition_extent() const { return static_cast<long long>(this->m); }
+  long long partition_begin() const { return 0; }
+  long long granule() const { return 1; }
+  overlap::Status check_call() const { return overlap::Status::success(); }
 
   overlap::HostArray array(int i) const {
     switch (i) {
     case 0:
-      return {const_cast<double*>(this->a), sizeof(double), (static_cast<long long>(this->m) * static_cast<long long>(this->k)), overlap::Direction::In, "a"};
+      return {const_cast<double*>(this->a), sizeof(double), (static_cast<long long>(this->m) * static_cast<long long>(this->k)), overlap::Direction::In, "a", false, false};
     case 1:
-      return {const_cast<double*>(this->b), sizeof(double), (static_cast<long long>(this->k) * static_cast<long long>(this->n)), overlap::Direction::In, "b"};
+      return {const_cast<double*>(this->b), sizeof(double), (static_cast<long long>(this->k) * static_cast<long long>(this->n)), overlap::Direction::In, "b", false, false};
     case 2:
-      return {const_cast<double*>(this->c), sizeof(double), (static_cast<long long>(this->m) * static_cast<long long>(this->n)), overlap::Direction::Out, "c"};
+      return {const_cast<double*>(this->c), sizeof(double), (static_cast<long long>(this->m) * static_cast<long long>(this->n)), overlap::Direction::Out, "c", false, false};
     }
     return {};
   }
@@ -168,6 +171,8 @@ const overlap::KernelDescriptor matmul_descriptor = {
     &overlap::glue::section_is_chunked<matmul_binding>,
     &overlap::glue::run_from_args<matmul_binding>,
     &overlap::glue::launch_geometry<matmul_binding>,
+    &overlap::glue::partition_begin<matmul_binding>,
+    &overlap::glue::granule<matmul_binding>,
 };
 namespace {
 const bool matmul_registered = overlap::register_kernel(&matmul_descriptor);

@@ -28,13 +28,16 @@ struct saxpy_binding {
   }
 
   long long partition_extent() const { return static_cast<long long>(this->n); }
+  long long partition_begin() const { return 0; }
+  long long granule() const { return 1; }
+  overlap::Status check_call() const { return overlap::Status::success(); }
 
   overlap::HostArray array(int i) const {
     switch (i) {
     case 0:
-      return {const_cast<float*>(this->x), sizeof(float), static_cast<long long>(this->n), overlap::Direction::In, "x"};
+      return {const_cast<float*>(this->x), sizeof(float), static_cast<long long>(this->n), overlap::Direction::In, "x", false, false};
     case 1:
-      return {const_cast<float*>(this->y), sizeof(float), static_cast<long long>(this->n), overlap::Direction::InOut, "y"};
+      return {const_cast<float*>(this->y), sizeof(float), static_cast<long long>(this->n), overlap::Direction::InOut, "y", false, false};
     }
     return {};
   }
@@ -155,6 +158,8 @@ const overlap::KernelDescriptor saxpy_descriptor = {
     &overlap::glue::section_is_chunked<saxpy_binding>,
     &overlap::glue::run_from_args<saxpy_binding>,
     &overlap::glue::launch_geometry<saxpy_binding>,
+    &overlap::glue::partition_begin<saxpy_binding>,
+    &overlap::glue::granule<saxpy_binding>,
 };
 namespace {
 const bool saxpy_registered = overlap::register_kernel(&saxpy_descriptor);
