@@ -33,14 +33,16 @@ template <class B> Status run_mapped(const B& binding) {
   OVERLAP_TRY(context.read_only_registration_supported(&read_only_supported));
 
   // Reduction arrays live on the device: every thread's atomics would otherwise cross the bus.
-  // They are copied synchronously with the kernel anyway, so they are not registered either.
+  // Pageable ones are registered like the others all the same (not mapped, so a failure only
+  // costs an asynchronous copy): a page they share with an input must not be registered
+  // read-only, since their copy back writes it.
   std::vector<bool> on_device(arrays.size());
   std::vector<HostArrayUse> uses;
   for (std::size_t i = 0; i < arrays.size(); ++i) {
     const HostArray& array = arrays[i];
     on_device[i] = array.reduction && !detail::absent(array);
-    uses.push_back({array.host, on_device[i] ? 0 : detail::array_bytes(array),
-                    writes(array.direction), !on_device[i]});
+    uses.push_back(
+        {array.host, detail::array_bytes(array), writes(array.direction), !on_device[i]});
   }
   HostArrayPinning pinning;
   Status first = pinning.pin(uses, read_only_supported);
