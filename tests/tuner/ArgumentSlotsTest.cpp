@@ -5,7 +5,10 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
+#include <string>
+#include <vector>
 
 namespace overlap::tune {
 namespace {
@@ -81,6 +84,35 @@ TEST(ArgumentSlots, ChunkBoundsAndFloatingScalarsTakeNoGivenValue) {
   std::vector<std::string> unknown;
   tuning_arguments(descriptor, {{"row_begin", 3}, {"scale", 2}, {"nx", 64}}, &unknown);
   EXPECT_EQ(unknown, (std::vector<std::string>{"row_begin", "scale"}));
+}
+
+TEST(ArgumentSlots, SmallVectorsAreRandomLaneByLane) {
+  // offset(int2 shift) is no integer the tuning arguments give: both lanes random, in range.
+  const ParamDescriptor params[] = {
+      {"shift", "int2", false, ElementKind::I32, 8, -1, ParamRole::Scalar},
+      {"scale", "float2", false, ElementKind::F32, 8, -1, ParamRole::Scalar},
+  };
+  KernelDescriptor descriptor{};
+  descriptor.name = "vectors";
+  descriptor.param_count = 2;
+  descriptor.params = params;
+  std::vector<std::string> unknown;
+  tuning_arguments(descriptor, {{"shift", 1}}, &unknown);
+  EXPECT_EQ(unknown, std::vector<std::string>{"shift"});
+  ArgumentSlots slots;
+  RandomBits bits(9);
+  std::string error;
+  ASSERT_TRUE(slots.fill(descriptor, {}, bits, &error)) << error;
+  std::int32_t shift[2] = {};
+  float scale[2] = {};
+  std::memcpy(shift, slots.pointers()[0], sizeof shift);
+  std::memcpy(scale, slots.pointers()[1], sizeof scale);
+  for (int lane = 0; lane < 2; ++lane) {
+    EXPECT_NE(shift[lane], 0);
+    EXPECT_LE(std::abs(shift[lane]), 100);
+    EXPECT_GE(std::abs(scale[lane]), 0.25f);
+    EXPECT_LT(std::abs(scale[lane]), 1.0f);
+  }
 }
 
 } // namespace

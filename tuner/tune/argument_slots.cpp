@@ -33,6 +33,11 @@ bool takes_value(const ParamDescriptor& param) {
          param.role != ParamRole::ChunkEnd;
 }
 
+// An integer the tuning arguments give; an int2 (lanes of an integer kind) is filled at random.
+bool is_integer_scalar(const ParamDescriptor& param) {
+  return is_integer(param.kind) && lane_count(param.kind, param.size) == 1;
+}
+
 } // namespace
 
 bool ArgumentSlots::fill(const KernelDescriptor& descriptor,
@@ -51,7 +56,7 @@ bool ArgumentSlots::fill(const KernelDescriptor& descriptor,
                ") is larger than 8 bytes; the tuner cannot fill it";
       return false;
     }
-    if (is_integer(param.kind)) {
+    if (is_integer_scalar(param)) {
       const auto given = integer_arguments.find(param.name);
       if (given == integer_arguments.end()) {
         *error = std::string("no value for the integer parameter ") + param.name +
@@ -59,7 +64,7 @@ bool ArgumentSlots::fill(const KernelDescriptor& descriptor,
         return false;
       }
       store_integer(&storage_[i], param.size, given->second);
-    } else if (is_floating(param.kind)) {
+    } else if (lane_count(param.kind, param.size) > 0) { // floats, vectors of either kind
       fill_random(param.kind, param.size, &storage_[i], 1, bits);
     }
   }
@@ -82,7 +87,7 @@ std::map<std::string, long long> tuning_arguments(const KernelDescriptor& descri
     bool found = false;
     for (int i = 0; i < descriptor.param_count; ++i) {
       const ParamDescriptor& param = descriptor.params[i];
-      found |= name == param.name && takes_value(param) && is_integer(param.kind);
+      found |= name == param.name && takes_value(param) && is_integer_scalar(param);
     }
     if (found)
       arguments[name] = value;
