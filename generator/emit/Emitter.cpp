@@ -525,7 +525,7 @@ private:
       emitNarrow(out, binding.param, "bound_" + member(binding.param), cxx(binding.value));
     out << "    overlap::LaunchConfig config;\n"
         << "    OVERLAP_TRY(launch_config(lo, hi, &config));\n"
-        << "    if (config.grid.x == 0 || config.grid.y == 0 || config.grid.z == 0)\n"
+        << "    if (config.empty())\n"
         << "      return overlap::Status::success(); // no blocks for this chunk\n";
     out << "    " << kernelReference()
         << "<<<config.grid, config.block, config.shared_bytes, stream>>>(";

@@ -1,5 +1,7 @@
 #include "overlap/status.h"
 
+#include <mutex>
+#include <set>
 #include <string>
 
 namespace overlap {
@@ -24,6 +26,14 @@ std::string Status::message() const {
   text += name != nullptr ? name : "cudaError " + std::to_string(static_cast<int>(code));
   text += ')';
   return text;
+}
+
+const char* persistent_text(const std::string& text) {
+  static std::mutex mutex;
+  static std::set<std::string>* const texts =
+      new std::set<std::string>; // never destroyed: statuses may outlive static destruction
+  const std::lock_guard<std::mutex> lock(mutex);
+  return texts->insert(text).first->c_str();
 }
 
 } // namespace overlap

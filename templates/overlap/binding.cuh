@@ -7,14 +7,20 @@
 //
 //   struct Binding {
 //     static constexpr int kArrays = ...;          // pointer parameters with a data clause
-//     long long partition_extent() const;          // P: chunks are [lo, hi) within [0, P)
+//     long long partition_extent() const;          // P >= 0
+//     long long partition_begin() const;           // B: the partition is [B, B + P)
+//     long long granule() const;                   // G >= 1: chunk boundaries at B + k * G
+//     // The call's own checks of its arguments (annotation constraints such as offset(n = 2 *
+//     // len): 2 * P must be the caller's n); integers only, it never reads the arrays.
+//     overlap::Status check_call() const;
 //     overlap::HostArray array(int i) const;       // host pointer, element size, extent, direction
 //     int section_count(int i) const;              // 0: the whole array, sent once (broadcast)
 //     overlap::Section section(int i, int s, long long lo, long long hi) const; // unclipped
 //     bool section_is_chunked(int i, int s) const; // false: independent of lo/hi, sent once
 //     // Launches the kernel on chunk [lo, hi). bases[i] points at element 0 of array i in the
-//     // address space the kernel reads (a device buffer or a mapped host pointer); offset-mode
-//     // glue advances it to the chunk itself. Returns the launch's status (cudaGetLastError).
+//     // address space the kernel reads (a device buffer or a mapped host pointer; null for an
+//     // absent optional array); offset-mode glue advances it to the chunk itself. Returns the
+//     // launch's status (cudaGetLastError); a grid with no blocks launches nothing and succeeds.
 //     overlap::Status launch(void* const* bases, long long lo, long long hi,
 //                            cudaStream_t stream) const;
 //     // For the descriptor's launch_geometry (glue.cuh), not the strategies: the grid, block and
@@ -23,8 +29,14 @@
 //     static overlap::Status resident_blocks(int block_threads, size_t shared_bytes, int* n);
 //   };
 //
-// Sections are in elements. Strategies clip them to [0, extent) and never call launch with an
-// empty range.
+// Chunks [lo, hi) are absolute: B <= lo < hi <= B + P, every boundary but B + P a multiple of G
+// from B (overlap::chunk_bounds). Explicit and Mapped launch once over [B, B + P). Sections are in
+// elements. Strategies clip them to [0, extent) and never call launch with an empty range.
+//
+// Every call of a strategy starts the same way (detail/call_arrays.cuh, begin_call): P < 0, G < 1
+// and B + P overflowing are errors; then check_call(); then, only when P > 0, the arrays are read
+// and checked (a null pointer of a non-optional array with elements is an error naming it).
+// check_call() thus runs for P == 0 too: it is cheap, and a wrong argument is wrong whatever P.
 #pragma once
 
 #include "overlap/kernel_types.h"
@@ -42,6 +54,13 @@ struct HostArray {
   long long extent;         // elements
   Direction direction;
   const char* name;
+  // Absent for this call when `host` is null: no device buffer, no copies, no registration, and
+  // launch() gets a null base. A null pointer is an error for other arrays with elements.
+  bool optional = false;
+  // Updated in place by every chunk's kernel (atomically): InOut and without sections (the whole
+  // array). Device-resident in every variant, Mapped and Hybrid included: copied in once before
+  // the first launch and out once after the last.
+  bool reduction = false;
 };
 
 } // namespace overlap

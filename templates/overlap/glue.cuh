@@ -13,6 +13,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include <cstddef>
 #include <limits>
 #include <type_traits>
 
@@ -60,6 +61,12 @@ template <class B> Status run(const B& binding, const RunConfig& config) {
 template <class B> long long partition_extent(ArgPointers args) {
   return B::from_args(args).partition_extent();
 }
+template <class B> long long partition_begin(ArgPointers args) {
+  return B::from_args(args).partition_begin();
+}
+template <class B> long long granule(ArgPointers args) {
+  return B::from_args(args).granule();
+}
 template <class B> long long array_extent(ArgPointers args, int array) {
   return B::from_args(args).array(array).extent;
 }
@@ -103,6 +110,32 @@ Status launch_geometry(ArgPointers args, long long lo, long long hi, LaunchGeome
   if (!status.ok())
     (void)cudaGetLastError();
   return status;
+}
+
+// The generated setter and getter of a __constant__ or __device__ variable of `capacity`
+// elements: `count` elements from `offset` on, between host memory and the current device's copy.
+template <class Symbol, class T>
+Status copy_to_symbol(const Symbol& symbol, const T* values, std::size_t count,
+                      std::size_t offset, unsigned long long capacity, const char* range) {
+  if (offset > capacity || count > capacity - offset)
+    return Status{cudaErrorInvalidValue, range, __FILE__, __LINE__};
+  if (count == 0)
+    return Status::success();
+  OVERLAP_CUDA_TRY(cudaMemcpyToSymbol(symbol, values, count * sizeof(T), offset * sizeof(T),
+                                      cudaMemcpyHostToDevice));
+  return Status::success();
+}
+
+template <class Symbol, class T>
+Status copy_from_symbol(const Symbol& symbol, T* values, std::size_t count, std::size_t offset,
+                        unsigned long long capacity, const char* range) {
+  if (offset > capacity || count > capacity - offset)
+    return Status{cudaErrorInvalidValue, range, __FILE__, __LINE__};
+  if (count == 0)
+    return Status::success();
+  OVERLAP_CUDA_TRY(cudaMemcpyFromSymbol(values, symbol, count * sizeof(T), offset * sizeof(T),
+                                        cudaMemcpyDeviceToHost));
+  return Status::success();
 }
 
 } // namespace glue

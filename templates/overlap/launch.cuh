@@ -1,5 +1,6 @@
 // Launch-configuration helpers for generated glue: a grid sized for grid-stride kernels and
-// checked narrowing of the annotation's grid/block expressions to the unsigned dim3 fields.
+// checked narrowing of the annotation's grid/block expressions to the unsigned dim3 fields (a
+// grid dimension may be 0: nothing to launch for that chunk).
 #pragma once
 
 #include "overlap/status.h"
@@ -15,9 +16,8 @@ constexpr long long kMaxGridX = 2147483647LL;
 
 // Stores v into *out when 1 <= v <= max. Otherwise returns cudaErrorInvalidConfiguration with
 // `what` as the status's call text, so the message names the dimension and its expression; `what`
-// must outlive the status (generated glue passes a string literal). A zero-sized dimension is an
-// error rather than a skipped launch: strategies never launch empty chunks, so zero means the
-// expression is wrong for the data.
+// must outlive the status (generated glue passes a string literal). For block dimensions (and
+// any other that must not be zero); grid dimensions use checked_grid_dim.
 inline Status checked_dim(long long v, long long max, const char* what, unsigned* out) {
   if (v < 1 || v > max)
     return Status{cudaErrorInvalidConfiguration, what, __FILE__, __LINE__};
@@ -27,6 +27,18 @@ inline Status checked_dim(long long v, long long max, const char* what, unsigned
 
 inline Status checked_dim(long long v, const char* what, unsigned* out) {
   return checked_dim(v, kMaxGridX, what, out);
+}
+
+// A grid dimension: stores v into *out when 0 <= v <= max, otherwise fails as checked_dim does.
+// Zero is a grid without blocks, not an error: the chunk holds nothing for the kernel to do (as
+// `grid: len / 256` says of a chunk of 100), and launch() launches nothing and succeeds
+// (LaunchConfig::empty()). A negative value still means the expression is wrong for the data.
+inline Status checked_grid_dim(long long v, long long max, const char* what, unsigned* out) {
+  if (v == 0) {
+    *out = 0;
+    return Status::success();
+  }
+  return checked_dim(v, max, what, out);
 }
 
 // The status of the launch just issued, named `call` ("saxpy<<<...>>>"): configuration errors and
@@ -50,6 +62,9 @@ struct LaunchConfig {
   dim3 block;
   std::size_t shared_bytes = 0;
   bool grid_stride = false;
+
+  // A grid of no blocks (checked_grid_dim): launch() returns success without launching.
+  bool empty() const { return grid.x == 0 || grid.y == 0 || grid.z == 0; }
 };
 
 // Blocks of `kernel` one multiprocessor keeps resident at this block size and dynamic shared

@@ -1,5 +1,6 @@
-// Mapped, paper 001's "Implicit" (§VII): no copies at all. One launch over [0, P) reads and
-// writes the user's host memory over the bus, through mapped (zero-copy) pointers.
+// Mapped, paper 001's "Implicit" (§VII): no copies, except of reduction arrays. One launch over
+// [B, B + P) reads and writes the user's host memory over the bus, through mapped (zero-copy)
+// pointers. Reduction arrays alone get device buffers, copied in before the launch and out after.
 //
 // Pinned, device and managed user memory is addressed as is; pageable arrays are registered for
 // the call (host_array_pinning.h), and a registration failure is an error here, since the kernel
@@ -19,10 +20,10 @@ namespace overlap {
 
 template <class B> Status run_mapped(const B& binding) {
   const NvtxRange call_range("overlap:mapped");
-  long long extent = 0;
+  Partition partition;
   std::vector<HostArray> arrays;
-  OVERLAP_TRY(detail::begin_call(binding, &extent, &arrays));
-  if (extent == 0)
+  OVERLAP_TRY(detail::begin_call(binding, &partition, &arrays));
+  if (partition.extent == 0)
     return Status::success();
   DeviceContextLease lease;
   OVERLAP_TRY(detail::lease_device(&lease, 1));
@@ -31,17 +32,41 @@ template <class B> Status run_mapped(const B& binding) {
   bool read_only_supported = false;
   OVERLAP_TRY(context.read_only_registration_supported(&read_only_supported));
 
+  // Reduction arrays live on the device: every thread's atomics would otherwise cross the bus.
+  // Pageable ones are registered like the others all the same (not mapped, so a failure only
+  // costs an asynchronous copy): a page they share with an input must not be registered
+  // read-only, since their copy back writes it.
+  std::vector<bool> on_device(arrays.size());
   std::vector<HostArrayUse> uses;
-  for (const HostArray& array : arrays)
-    uses.push_back({array.host, detail::array_bytes(array), writes(array.direction), true});
+  for (std::size_t i = 0; i < arrays.size(); ++i) {
+    const HostArray& array = arrays[i];
+    on_device[i] = array.reduction && !detail::absent(array);
+    uses.push_back(
+        {array.host, detail::array_bytes(array), writes(array.direction), !on_device[i]});
+  }
   HostArrayPinning pinning;
   Status first = pinning.pin(uses, read_only_supported);
+  std::vector<void*> bases(arrays.size(), nullptr);
   if (first.ok()) {
-    std::vector<void*> bases(arrays.size(), nullptr);
     for (std::size_t i = 0; i < arrays.size(); ++i)
-      bases[i] = pinning.device_pointer(static_cast<int>(i));
+      if (!on_device[i])
+        bases[i] = pinning.device_pointer(static_cast<int>(i));
+    first = detail::place_device_buffers(context.memory(), arrays, on_device, &bases);
+  }
+  if (first.ok()) {
+    const NvtxRange range("h2d");
+    first = detail::copy_whole_call(binding, arrays, bases, on_device, partition,
+                                    detail::CopyDirection::ToDevice, stream);
+  }
+  if (first.ok()) {
     const NvtxRange range("kernel");
-    first = binding.launch(bases.data(), 0, extent, stream);
+    first =
+        binding.launch(bases.data(), partition.begin, partition.begin + partition.extent, stream);
+  }
+  if (first.ok()) {
+    const NvtxRange range("d2h");
+    first = detail::copy_whole_call(binding, arrays, bases, on_device, partition,
+                                    detail::CopyDirection::ToHost, stream);
   }
   // The registrations may only go once the kernel stopped touching the memory.
   keep_first(first, detail::synchronize(stream));

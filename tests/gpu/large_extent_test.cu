@@ -44,6 +44,9 @@ struct MixBinding {
   std::uint8_t* z = nullptr;
 
   long long partition_extent() const { return n; }
+  long long partition_begin() const { return 0; }
+  long long granule() const { return 1; }
+  Status check_call() const { return Status::success(); }
   HostArray array(int i) const {
     if (i == 0)
       return {const_cast<std::uint8_t*>(x), 1, n, Direction::In, "x"};

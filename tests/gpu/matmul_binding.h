@@ -20,6 +20,9 @@ struct MatmulBinding {
   std::uint32_t* c = nullptr;
 
   long long partition_extent() const { return m; }
+  long long partition_begin() const { return 0; }
+  long long granule() const { return 1; }
+  Status check_call() const { return Status::success(); }
   HostArray array(int i) const {
     switch (i) {
     case 0:

@@ -16,6 +16,9 @@ struct SaxpyBinding {
   long long block = 256; // block.x; 2048 makes every launch fail, for the error-path tests
 
   long long partition_extent() const { return n; }
+  long long partition_begin() const { return 0; }
+  long long granule() const { return 1; }
+  Status check_call() const { return Status::success(); }
   HostArray array(int i) const {
     if (i == 0)
       return {const_cast<float*>(x), sizeof(float), n, Direction::In, "x"};

@@ -1,5 +1,6 @@
 // The strategy configurations every GPU test runs: Explicit, Mapped, and Streams and Hybrid for
-// N in {1, 2, 3, 7, 16, 64} in both issue orders; plus dispatch and readable test names.
+// N in {1, 2, 3, 7, 16, 64} (or other counts) in both issue orders; plus dispatch and readable
+// test names.
 #pragma once
 
 #include "overlap/explicit.cuh"
@@ -43,13 +44,18 @@ inline std::string name_of(const StrategyCase& c) {
   return name;
 }
 
-inline std::vector<StrategyCase> all_strategy_cases() {
+// Explicit, Mapped, and Streams and Hybrid for each stream count in both issue orders.
+inline std::vector<StrategyCase> strategy_cases(const std::vector<int>& stream_counts) {
   std::vector<StrategyCase> cases = {{Variant::Explicit, {}}, {Variant::Mapped, {}}};
   for (Variant variant : {Variant::Streams, Variant::Hybrid})
-    for (int streams : {1, 2, 3, 7, 16, 64})
+    for (int streams : stream_counts)
       for (IssueOrder order : {IssueOrder::DepthFirst, IssueOrder::BreadthFirst})
         cases.push_back({variant, {streams, order}});
   return cases;
+}
+
+inline std::vector<StrategyCase> all_strategy_cases() {
+  return strategy_cases({1, 2, 3, 7, 16, 64});
 }
 
 // One of each variant, small N: for quick runs such as under compute-sanitizer.

@@ -1,44 +1,13 @@
 #include "strategy_checks.h"
 
+#include "check_support.cuh"
 #include "column_binding.h"
 #include "matmul_binding.h"
-#include "overlap/device_context.h"
 #include "saxpy_binding.h"
-#include "strategy_cases.cuh"
 
-#include <algorithm>
 #include <cstdint>
-#include <string>
 
 namespace overlap::test {
-namespace {
-
-template <class T>
-void allocate_random(std::size_t count, HostMemory memory, Random& random, HostBuffer<T>* out) {
-  OVERLAP_ASSERT_OK(HostBuffer<T>::allocate(count, memory, out));
-  random.fill(out->data(), count);
-}
-
-template <class T>
-void allocate_copy(const HostBuffer<T>& source, HostMemory memory, HostBuffer<T>* out) {
-  OVERLAP_ASSERT_OK(HostBuffer<T>::allocate(source.size(), memory, out));
-  std::copy(source.data(), source.data() + source.size(), out->data());
-}
-
-// Runs one strategy on a device cache full of garbage: an element the strategy fails to copy in
-// then reads as garbage, not as what the previous run left in the same place.
-template <class B> Status run_scribbled(const B& binding, const StrategyCase& c) {
-  OVERLAP_TRY(scribble_cached_device_memory(0xFF));
-  return run_case(binding, c);
-}
-
-const StrategyCase kExplicit{Variant::Explicit, {}};
-
-std::string describe(const StrategyCase& c, HostMemory memory, const char* extent, long long p) {
-  return name_of(c) + ", " + to_string(memory) + " memory, " + extent + " = " + std::to_string(p);
-}
-
-} // namespace
 
 void check_saxpy(const StrategyCase& c, HostMemory memory, long long n, Random& random) {
   SCOPED_TRACE(describe(c, memory, "n", n));

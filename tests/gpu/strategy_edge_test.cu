@@ -28,6 +28,9 @@ struct TwoChunkedOutputSections {
   static constexpr int kArrays = 1;
   float* data = nullptr;
   long long partition_extent() const { return 8; }
+  long long partition_begin() const { return 0; }
+  long long granule() const { return 1; }
+  Status check_call() const { return Status::success(); }
   HostArray array(int) const { return {data, sizeof(float), 8, Direction::InOut, "data"}; }
   static int section_count(int) { return 2; }
   static bool section_is_chunked(int, int) { return true; }

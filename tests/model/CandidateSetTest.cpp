@@ -86,6 +86,21 @@ TEST(Enumeration, HybridOnlyWithPureOutputs) {
     EXPECT_NE(candidate.variant, Variant::Hybrid);
 }
 
+TEST(Enumeration, StreamCountsFollowTheGranules) {
+  // 48 elements in granules of 4: 12 chunks at most, equal for the divisors of 12.
+  ScriptedModel model;
+  model.seconds = [](const Candidate&) { return 1.0; };
+  Workload workload = saxpy_like(48);
+  workload.inout_d2h_bytes = workload.d2h_bytes; // Streams only
+  workload.granule = 4;
+  Counts streams;
+  for (const Candidate& candidate :
+       enumerate_candidates(model, testing::h100_like(), workload, SearchOptions{}))
+    if (candidate.variant == Variant::Streams)
+      streams.push_back(candidate.streams);
+  EXPECT_EQ(streams, (Counts{1, 2, 3, 4, 6, 8, 12}));
+}
+
 // Explicit 10, Mapped 6, Streams 4 + 1/n + 0.01·n (best at n = 8), Hybrid one second slower
 // than Streams.
 std::optional<double> scripted_times(const Candidate& candidate) {

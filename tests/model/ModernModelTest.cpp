@@ -595,5 +595,41 @@ TEST(ModernModel, EveryCandidatePredictionIsFiniteAndPositive) {
       }
 }
 
+TEST(ModernModel, ReductionArraysAreCopiedOnceEachWayInEveryVariant) {
+  // One second per byte, a kernel of 10 s, a reduction of 2 bytes and nothing else: every
+  // variant copies it in (2 s), runs the kernel (its chunks one after another on the compute
+  // engine), and copies it back (2 s) once the last chunk is done.
+  const HardwareProfile profile = testing::ideal_device(2, false, 35);
+  Workload workload;
+  workload.partition_extent = 1000;
+  workload.kernel_seconds = 10;
+  workload.reduction_bytes = 2;
+  EXPECT_DOUBLE_EQ(predict(profile, workload, Variant::Explicit), 14);
+  EXPECT_DOUBLE_EQ(predict(profile, workload, Variant::Mapped), 14);
+  for (int streams : {1, 4})
+    for (IssueOrder order : {IssueOrder::DepthFirst, IssueOrder::BreadthFirst}) {
+      EXPECT_DOUBLE_EQ(predict(profile, workload, Variant::Streams, streams, order), 14)
+          << streams << " " << to_string(order);
+      EXPECT_DOUBLE_EQ(predict(profile, workload, Variant::Hybrid, streams, order), 14)
+          << streams << " " << to_string(order);
+    }
+  EXPECT_TRUE(validate(workload).empty());
+  workload.reduction_bytes = -1;
+  EXPECT_FALSE(validate(workload).empty());
+}
+
+TEST(ModernModel, AGranuleLimitsTheChunks) {
+  // 10 elements in granules of 4: 8 streams make 3 chunks, as the runtime does.
+  Workload workload;
+  workload.partition_extent = 10;
+  workload.granule = 4;
+  EXPECT_EQ(chunk_count(workload, 8), 3);
+  EXPECT_EQ(chunk_count(workload, 2), 2);
+  workload.granule = 1;
+  EXPECT_EQ(chunk_count(workload, 8), 8);
+  workload.granule = 0;
+  EXPECT_FALSE(validate(workload).empty());
+}
+
 } // namespace
 } // namespace overlap::model

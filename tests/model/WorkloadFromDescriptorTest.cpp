@@ -278,5 +278,158 @@ TEST(WorkloadFromDescriptor, EmptyPartition) {
   EXPECT_TRUE(validate(workload).empty());
 }
 
+// A five-point stencil in range mode over the inner rows [iy_start, iy_end) of an ny x nx grid:
+// stencil(int iy_start, int iy_end, int nx, const float* in, float* out) with
+// partition(iy_end - iy_start) origin iy_start, copyin(in[(lo - 1) * nx : (hi + 1) * nx]),
+// copyout(out[lo * nx : hi * nx]), extent(in, out: (iy_end + 1) * nx).
+const ArrayDescriptor kStencilArrays[] = {{3, "in", Direction::In, ElementKind::F32, 4},
+                                          {4, "out", Direction::Out, ElementKind::F32, 4}};
+
+KernelDescriptor stencil_descriptor() {
+  KernelDescriptor descriptor = descriptor_with(kStencilArrays, 2);
+  descriptor.partition_extent = [](ArgPointers args) {
+    return int_arg(args, 1) - int_arg(args, 0);
+  };
+  descriptor.partition_begin = [](ArgPointers args) { return int_arg(args, 0); };
+  descriptor.array_extent = [](ArgPointers args, int) {
+    return (int_arg(args, 1) + 1) * int_arg(args, 2);
+  };
+  descriptor.section_count = [](ArgPointers, int) { return 1; };
+  descriptor.section = [](ArgPointers args, int array, int, long long lo, long long hi) {
+    const long long nx = int_arg(args, 2);
+    return array == 0 ? Section{(lo - 1) * nx, (hi + 1) * nx} : Section{lo * nx, hi * nx};
+  };
+  descriptor.section_is_chunked = [](int, int) { return true; };
+  return descriptor;
+}
+
+TEST(WorkloadFromDescriptor, SectionsOfARangeWithAnOrigin) {
+  // Rows [1, 99) of 100: the inner rows read every row once, and write the inner ones.
+  const int iy_start = 1, iy_end = 99, nx = 64;
+  const void* pointer = nullptr;
+  const void* args[] = {&iy_start, &iy_end, &nx, &pointer, &pointer};
+  const Workload workload = workload_from_descriptor(stencil_descriptor(), args, 1e-3);
+  EXPECT_EQ(workload.partition_extent, 98);
+  EXPECT_EQ(workload.granule, 1);
+  EXPECT_DOUBLE_EQ(workload.h2d_bytes, 100.0 * 64 * 4); // rows 0..99, not -1..98 clipped
+  EXPECT_DOUBLE_EQ(workload.d2h_bytes, 98.0 * 64 * 4);  // rows 1..98
+  // Each boundary between chunks adds the two rows both neighbours read.
+  EXPECT_DOUBLE_EQ(workload.halo_bytes_per_boundary, 2.0 * 64 * 4);
+  EXPECT_TRUE(validate(workload).empty());
+}
+
+// vec4(int n, const float* x, float* y) loading float4 from each chunk's first element:
+// partition(n) granule(4), copyin(x[lo:hi]) copyout(y[lo:hi]), and a launch over [lo, hi) the
+// test records.
+const ArrayDescriptor kVec4Arrays[] = {{1, "x", Direction::In, ElementKind::F32, 4},
+                                       {2, "y", Direction::Out, ElementKind::F32, 4}};
+long long recorded_lo = -1;
+long long recorded_hi = -1;
+
+KernelDescriptor vec4_descriptor() {
+  KernelDescriptor descriptor = descriptor_with(kVec4Arrays, 2);
+  descriptor.partition_extent = [](ArgPointers args) { return int_arg(args, 0); };
+  descriptor.granule = [](ArgPointers) { return 4LL; };
+  descriptor.array_extent = [](ArgPointers args, int) { return int_arg(args, 0); };
+  descriptor.section_count = [](ArgPointers, int) { return 1; };
+  descriptor.section = [](ArgPointers, int array, int, long long lo, long long hi) {
+    return array == 0 ? Section{lo - 1, hi} : Section{lo, hi}; // x with a one-element halo
+  };
+  descriptor.section_is_chunked = [](int, int) { return true; };
+  descriptor.launch_geometry = [](ArgPointers, long long lo, long long hi, LaunchGeometry* out) {
+    if (hi - lo < 1000) { // the probe chunk, not the whole range
+      recorded_lo = lo;
+      recorded_hi = hi;
+    }
+    out->blocks = (hi - lo + 255) / 256;
+    out->block_threads = 256;
+    out->resident_blocks_per_sm = 8;
+    return Status::success();
+  };
+  return descriptor;
+}
+
+TEST(WorkloadFromDescriptor, ChunksKeepTheGranule) {
+  // 10 elements in granules of 4 make at most 3 chunks: the halo is probed at 2 boundaries.
+  const int n = 10;
+  const void* pointer = nullptr;
+  const void* args[] = {&n, &pointer, &pointer};
+  Workload workload = workload_from_descriptor(vec4_descriptor(), args, 1e-3);
+  EXPECT_EQ(workload.granule, 4);
+  EXPECT_EQ(chunk_count(workload, 8), 3);
+  EXPECT_EQ(chunk_count(workload, 2), 2);
+  EXPECT_EQ(granule_count(workload), 3);
+  EXPECT_DOUBLE_EQ(workload.halo_bytes_per_boundary, 4); // one float per boundary
+  // The geometry's probe chunk is the strategies' first chunk of 16 (here: of 250 granules).
+  const int large = 1000;
+  const void* large_args[] = {&large, &pointer, &pointer};
+  workload = workload_from_descriptor(vec4_descriptor(), large_args, 1e-3);
+  EXPECT_EQ(recorded_lo, 0);
+  EXPECT_EQ(recorded_hi, 15 * 4); // floor(250 / 16) granules
+  EXPECT_EQ(workload.total_blocks, 4);
+}
+
+// dot(int n, const float* x, const float* y, float* sum): copyin(x[lo:hi], y[lo:hi]) and the
+// reduction reduce(+: sum) of one float; and an optional histogram out of 256 counts.
+const ArrayDescriptor kDotArrays[] = {
+    {1, "x", Direction::In, ElementKind::F32, 4},
+    {2, "y", Direction::In, ElementKind::F32, 4},
+    {3, "sum", Direction::InOut, ElementKind::F32, 4, false, ReduceOp::Sum},
+    {4, "bins", Direction::InOut, ElementKind::U32, 4, true, ReduceOp::Sum}};
+
+KernelDescriptor dot_descriptor() {
+  KernelDescriptor descriptor = descriptor_with(kDotArrays, 4);
+  descriptor.partition_extent = [](ArgPointers args) { return int_arg(args, 0); };
+  descriptor.array_extent = [](ArgPointers args, int array) -> long long {
+    return array < 2 ? int_arg(args, 0) : array == 2 ? 1 : 256;
+  };
+  descriptor.section_count = [](ArgPointers, int array) { return array < 2 ? 1 : 0; };
+  descriptor.section = [](ArgPointers, int, int, long long lo, long long hi) {
+    return Section{lo, hi};
+  };
+  descriptor.section_is_chunked = [](int, int) { return true; };
+  return descriptor;
+}
+
+TEST(WorkloadFromDescriptor, ReductionArraysMoveOnceEachWayAndAreNeverMapped) {
+  const int n = 1000;
+  const float* x = nullptr;
+  float sum = 0;
+  float* sum_pointer = &sum;
+  unsigned* bins = nullptr; // optional and absent
+  const void* args[] = {&n, &x, &x, &sum_pointer, &bins};
+  const Workload workload = workload_from_descriptor(dot_descriptor(), args, 1e-3);
+  EXPECT_DOUBLE_EQ(workload.h2d_bytes, 8000);
+  EXPECT_DOUBLE_EQ(workload.reduction_bytes, 4);
+  EXPECT_DOUBLE_EQ(workload.broadcast_bytes, 0);
+  EXPECT_DOUBLE_EQ(workload.d2h_bytes, 0);
+  EXPECT_EQ(workload.explicit_h2d_copies, 3); // x, y and sum
+  EXPECT_EQ(workload.explicit_d2h_copies, 1); // sum
+  // Not a broadcast input of unknown re-reads, nor mapped bytes of any width.
+  EXPECT_FALSE(mapped_prediction_is_lower_bound(workload));
+  ASSERT_EQ(workload.mapped_bytes_by_width.size(), 1u);
+  EXPECT_DOUBLE_EQ(workload.mapped_bytes_by_width[0].read_bytes, 8000);
+  EXPECT_TRUE(validate(workload).empty());
+}
+
+TEST(WorkloadFromDescriptor, AbsentOptionalArraysAreNotCountedUnlessTheTunerAllocatesThem) {
+  const int n = 1000;
+  const float* x = nullptr;
+  float sum = 0;
+  float* sum_pointer = &sum;
+  unsigned bins[256] = {};
+  unsigned* bins_pointer = nullptr;
+  const void* args[] = {&n, &x, &x, &sum_pointer, &bins_pointer};
+  EXPECT_DOUBLE_EQ(workload_from_descriptor(dot_descriptor(), args, 0).reduction_bytes, 4);
+  EXPECT_DOUBLE_EQ(workload_from_descriptor(dot_descriptor(), args, 0, OptionalArrays::AllPresent)
+                       .reduction_bytes,
+                   4 + 1024);
+  bins_pointer = bins;
+  EXPECT_DOUBLE_EQ(workload_from_descriptor(dot_descriptor(), args, 0).reduction_bytes, 4 + 1024);
+  // A non-optional array counts even when null (descriptors are read before allocation too).
+  sum_pointer = nullptr;
+  EXPECT_DOUBLE_EQ(workload_from_descriptor(dot_descriptor(), args, 0).reduction_bytes, 4 + 1024);
+}
+
 } // namespace
 } // namespace overlap::model

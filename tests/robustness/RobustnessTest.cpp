@@ -170,12 +170,12 @@ TEST_F(Robustness, TemplateKernel) {
                  "kernel 'k' is a template");
 }
 
-TEST_F(Robustness, AnnotationBeforeTheTemplateHead) {
-  // Clang's own message: an attribute cannot stand before `template`.
+TEST_F(Robustness, AnnotationBeforeATemplateWithoutInstantiations) {
+  // The annotation may stand above `template`, but there is nothing to generate for.
   expectRejected(write("input.cu", "#include <overlap/annotate.h>\n" + kAnnotation +
                                        "template <typename T>\n"
                                        "__global__ void k(int n, T* x) {}\n"),
-                 "error: an attribute list cannot appear here");
+                 "error: kernel 'k' is a template; list the instantiations to generate for");
 }
 
 // Overloaded kernels share a name, and the generated functions, bindings and descriptors are named
@@ -184,7 +184,7 @@ TEST_F(Robustness, OverloadedKernels) {
   expectRejected(write("input.cu", "#include <overlap/annotate.h>\n" + kAnnotation +
                                        "__global__ void k(int n, float* x) {}\n" + kAnnotation +
                                        "__global__ void k(int n, double* x) {}\n"),
-                 "another annotated kernel is already named 'k' (an overload)");
+                 "another annotated kernel already has the entry points 'k_...'");
 }
 
 TEST_F(Robustness, AnnotationInsideAMacroThatBuildsKernels) {

@@ -34,4 +34,39 @@ TEST(CheckedDim, AnExplicitBoundAppliesToOtherDimensions) {
   EXPECT_EQ(overlap::checked_dim(65536, 65535, "grid.y", &out).code, cudaErrorInvalidConfiguration);
 }
 
+TEST(CheckedGridDim, ZeroIsAGridWithoutBlocks) {
+  unsigned out = 7;
+  ASSERT_TRUE(overlap::checked_grid_dim(0, 65535, "grid.y", &out).ok());
+  EXPECT_EQ(out, 0u);
+  ASSERT_TRUE(overlap::checked_grid_dim(1, 65535, "grid.y", &out).ok());
+  EXPECT_EQ(out, 1u);
+  ASSERT_TRUE(overlap::checked_grid_dim(2147483647LL, overlap::kMaxGridX, "grid.x", &out).ok());
+  EXPECT_EQ(out, 2147483647u);
+}
+
+TEST(CheckedGridDim, NegativeAndTooLargeStayErrorsNamingTheDimension) {
+  const long long refused[] = {-1, -256, 65536, 1LL << 40};
+  for (long long v : refused) {
+    unsigned out = 7;
+    const overlap::Status status =
+        overlap::checked_grid_dim(v, 65535, "histogram: grid.y = len / 256", &out);
+    EXPECT_EQ(status.code, cudaErrorInvalidConfiguration) << v;
+    EXPECT_EQ(out, 7u) << "out written for " << v;
+    EXPECT_NE(status.message().find("histogram: grid.y = len / 256"), std::string::npos)
+        << status.message();
+  }
+}
+
+TEST(LaunchConfig, EmptyWhenAnyGridDimensionIsZero) {
+  overlap::LaunchConfig config;
+  config.grid = dim3(4, 2, 1);
+  config.block = dim3(256);
+  EXPECT_FALSE(config.empty());
+  for (int d = 0; d < 3; ++d) {
+    overlap::LaunchConfig zero = config;
+    (d == 0 ? zero.grid.x : d == 1 ? zero.grid.y : zero.grid.z) = 0;
+    EXPECT_TRUE(zero.empty()) << "dimension " << d;
+  }
+}
+
 } // namespace

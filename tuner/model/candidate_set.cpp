@@ -31,7 +31,7 @@ std::vector<Candidate> enumerate_candidates(const PerformanceModel& model,
   std::vector<Candidate> candidates = {Candidate{Variant::Explicit, 1, IssueOrder::DepthFirst},
                                        Candidate{Variant::Mapped, 1, IssueOrder::DepthFirst}};
   const std::vector<int> counts =
-      candidate_stream_counts(workload.partition_extent, options.max_streams);
+      candidate_stream_counts(granule_count(workload), options.max_streams);
   const bool has_pure_outputs = workload.d2h_bytes > workload.inout_d2h_bytes;
   for (Variant variant : {Variant::Streams, Variant::Hybrid}) {
     if (variant == Variant::Hybrid && !has_pure_outputs)

@@ -14,7 +14,10 @@ double registration_seconds(const HardwareProfile& profile, const Workload& work
   const double seconds_per_byte =
       link.pageable_seconds_per_byte > 0 ? link.pageable_seconds_per_byte : link.seconds_per_byte;
   const double pure_outputs = workload.d2h_bytes - workload.inout_d2h_bytes;
-  return (workload.h2d_bytes + workload.broadcast_bytes + pure_outputs) * seconds_per_byte;
+  // Reduction arrays are registered too (except by Mapped, which copies them synchronously; they
+  // are small enough for that not to matter).
+  return (workload.h2d_bytes + workload.broadcast_bytes + pure_outputs + workload.reduction_bytes) *
+         seconds_per_byte;
 }
 
 double chunk_kernel_seconds(const HardwareProfile& profile, const Workload& workload, int chunks) {
@@ -77,20 +80,32 @@ SimOp kernel(int stream, double compute_seconds) {
 
 std::vector<SimOp> explicit_operations(const HardwareProfile& profile, const Workload& workload) {
   std::vector<SimOp> ops;
-  const double input = workload.h2d_bytes + workload.broadcast_bytes;
+  const double input = workload.h2d_bytes + workload.broadcast_bytes + workload.reduction_bytes;
   if (input > 0) {
     ops.push_back(copy(OpKind::CopyToDevice, 0, input, workload.explicit_h2d_copies));
     ops.back().pageable = !workload.host_memory_pinned;
   }
   ops.push_back(kernel(0, workload.kernel_seconds + profile.kernel_launch_s));
-  if (workload.d2h_bytes > 0) {
-    ops.push_back(copy(OpKind::CopyToHost, 0, workload.d2h_bytes, workload.explicit_d2h_copies));
+  const double output = workload.d2h_bytes + workload.reduction_bytes;
+  if (output > 0) {
+    ops.push_back(copy(OpKind::CopyToHost, 0, output, workload.explicit_d2h_copies));
     ops.back().pageable = !workload.host_memory_pinned;
   }
   return ops;
 }
 
+// The copies of the reduction arrays, one each way, on stream 0: before the kernels (which wait
+// for it) and after them.
+SimOp reduction_copy(OpKind kind, const Workload& workload) {
+  SimOp op = copy(kind, 0, workload.reduction_bytes, 1);
+  op.pageable = !workload.host_memory_pinned;
+  return op;
+}
+
 std::vector<SimOp> mapped_operations(const HardwareProfile& profile, const Workload& workload) {
+  std::vector<SimOp> ops;
+  if (workload.reduction_bytes > 0)
+    ops.push_back(reduction_copy(OpKind::CopyToDevice, workload));
   SimOp op = kernel(0, workload.kernel_seconds + profile.kernel_launch_s);
   op.mapped_read_bytes = workload.h2d_bytes * workload.mapped_read_factor +
                          workload.broadcast_bytes * workload.mapped_broadcast_read_factor;
@@ -98,7 +113,10 @@ std::vector<SimOp> mapped_operations(const HardwareProfile& profile, const Workl
   op.mapped_read_seconds_per_byte = mapped_seconds_per_byte(profile, workload, MappedAccess::Read);
   op.mapped_write_seconds_per_byte =
       mapped_seconds_per_byte(profile, workload, MappedAccess::Write, MappedOutputs::All);
-  return {op};
+  ops.push_back(op);
+  if (workload.reduction_bytes > 0)
+    ops.push_back(reduction_copy(OpKind::CopyToHost, workload));
+  return ops;
 }
 
 // Streams, or Hybrid when `map_outputs`: chunk c on stream c, its input copied, its kernel run
@@ -129,13 +147,16 @@ std::vector<SimOp> pipelined_operations(const HardwareProfile& profile, const Wo
     ops.back().issued_at = host_seconds;
   };
   std::vector<int> before_kernels;
-  if (workload.broadcast_bytes > 0) {
+  // Reduction arrays go with the broadcast copies (their copies are among explicit_h2d_copies).
+  const double broadcast = workload.broadcast_bytes + workload.reduction_bytes;
+  if (broadcast > 0) {
     const int broadcast_copies =
         std::max(1, workload.explicit_h2d_copies - workload.h2d_copies_per_chunk);
-    ops.push_back(copy(OpKind::CopyToDevice, 0, workload.broadcast_bytes, broadcast_copies));
+    ops.push_back(copy(OpKind::CopyToDevice, 0, broadcast, broadcast_copies));
     issued(host_costs.copy_s * broadcast_copies);
     before_kernels.push_back(0);
   }
+  std::vector<int> kernels;
   auto copy_in = [&](int c) {
     if (input > 0) {
       ops.push_back(copy(OpKind::CopyToDevice, c, input, workload.h2d_copies_per_chunk));
@@ -148,6 +169,7 @@ std::vector<SimOp> pipelined_operations(const HardwareProfile& profile, const Wo
     op.mapped_write_bytes = mapped_output;
     op.mapped_write_seconds_per_byte = mapped_output_seconds_per_byte;
     op.waits_for = before_kernels;
+    kernels.push_back(static_cast<int>(ops.size()));
     ops.push_back(op);
     issued(host_costs.launch_s);
   };
@@ -170,6 +192,12 @@ std::vector<SimOp> pipelined_operations(const HardwareProfile& profile, const Wo
       run(c);
     for (int c = 0; c < chunks; ++c)
       copy_out(c);
+  }
+  if (workload.reduction_bytes > 0) {
+    // Issued once every stream is done; its synchronization is charged like a stream's.
+    ops.push_back(reduction_copy(OpKind::CopyToHost, workload));
+    ops.back().waits_for = kernels;
+    issued(host_costs.copy_s);
   }
   return ops;
 }

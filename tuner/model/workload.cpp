@@ -1,15 +1,30 @@
 #include "model/workload.h"
 
 #include "model/mapped_width_cost.h"
+#include "overlap/kernel_types.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace overlap::model {
 
+namespace {
+
+// A granule below 1 is invalid (validate() says so); taken as 1 until then.
+Partition partition_of(const Workload& workload) {
+  return Partition{0, workload.partition_extent, std::max(1LL, workload.granule)};
+}
+
+} // namespace
+
+long long granule_count(const Workload& workload) {
+  return overlap::granule_count(partition_of(workload));
+}
+
 int chunk_count(const Workload& workload, int streams) {
-  if (workload.partition_extent > 0 && workload.partition_extent < streams)
-    return static_cast<int>(workload.partition_extent);
-  return streams;
+  if (workload.partition_extent <= 0)
+    return streams;
+  return static_cast<int>(overlap::chunk_count(partition_of(workload), streams));
 }
 
 double pipelined_h2d_bytes(const Workload& workload, long long chunks, bool halo_sent_twice) {
@@ -37,6 +52,7 @@ std::string validate(const Workload& workload) {
       {"halo_bytes_per_boundary", workload.halo_bytes_per_boundary},
       {"d2h_bytes", workload.d2h_bytes},
       {"inout_d2h_bytes", workload.inout_d2h_bytes},
+      {"reduction_bytes", workload.reduction_bytes},
       {"kernel_seconds", workload.kernel_seconds},
   };
   for (const NamedValue& size : sizes)
@@ -44,6 +60,8 @@ std::string validate(const Workload& workload) {
       return std::string(size.name) + " must be a finite non-negative number";
   if (workload.partition_extent < 0)
     return "partition_extent must not be negative";
+  if (workload.granule < 1)
+    return "granule must be at least 1";
   if (workload.inout_d2h_bytes > workload.d2h_bytes)
     return "inout_d2h_bytes exceeds d2h_bytes: in-out bytes are part of the output bytes";
   if (workload.h2d_copies_per_chunk < 1 || workload.d2h_copies_per_chunk < 1 ||

@@ -26,6 +26,10 @@ struct Workload {
   // P: the extent of the partitioned index. Stream counts are chosen among its divisors, and no
   // more chunks than P are ever made. 0 means unknown: only powers of two are proposed then.
   long long partition_extent = 0;
+  // G: chunk boundaries lie at multiples of it from the partition's origin, so no more than
+  // ceil(P / G) chunks are made (overlap::chunk_count), and those are equal when a stream count
+  // divides ceil(P / G).
+  long long granule = 1;
 
   // Input bytes of the chunked input sections over the whole range [0, P): what Explicit copies
   // to the device, and what the pipelined variants split into chunks.
@@ -43,11 +47,18 @@ struct Workload {
   // in-out arrays are copied back as in Streams.
   double inout_d2h_bytes = 0;
 
+  // Bytes of the reduction arrays (each counted once; not part of the byte counts above): device-
+  // resident in every variant, Mapped included, copied to the device once before the first
+  // kernel and back once after the last (after every stream's kernels in Streams and Hybrid).
+  // The modern model prices them; the papers' models, which know no such arrays, leave them out.
+  double reduction_bytes = 0;
+
   // Number of separate copies one chunk needs per direction (one per chunked section): each copy
   // pays the per-transfer gap g (or L+o after an idle engine).
   int h2d_copies_per_chunk = 1;
   int d2h_copies_per_chunk = 1;
-  // Copies of the non-pipelined transfer (Explicit), broadcast sections included.
+  // Copies of the non-pipelined transfer (Explicit), broadcast sections and reduction arrays
+  // included.
   int explicit_h2d_copies = 1;
   int explicit_d2h_copies = 1;
 
@@ -104,8 +115,11 @@ bool mapped_prediction_is_lower_bound(const Workload& workload);
 bool mapped_prediction_is_lower_bound(const Workload& workload, const HardwareProfile& profile);
 
 // The number of chunks a pipelined variant makes with `streams` streams: one per stream, but
-// never more than the partition extent (the runtime never launches an empty chunk).
+// never more than ceil(P / G) (the runtime never launches an empty chunk).
 int chunk_count(const Workload& workload, int streams);
+
+// ceil(P / G): the most chunks the partition can be cut into; 0 when P is unknown.
+long long granule_count(const Workload& workload);
 
 // Bytes of input the pipelined variants send in total with `chunks` chunks.
 double pipelined_h2d_bytes(const Workload& workload, long long chunks, bool halo_sent_twice);

@@ -9,18 +9,26 @@
 
 namespace overlap::model {
 
+// Whether an optional array passed null counts. Dispatch (model_choice) passes the caller's
+// pointers, where a null one moves nothing; the tuner allocates every array (and derives the
+// workload before it does).
+enum class OptionalArrays : unsigned char { AsPassed, AllPresent };
+
 // Bytes per direction as the runtime moves them: every clipped section once for the whole range
-// (Explicit), chunked sections split over the chunks, broadcast sections (and arrays without
-// sections) sent once first. The halo per chunk boundary is measured from the sections of a
-// 16-chunk split. The Mapped read factors stay 1: a halo is what neighbouring chunks (separate
-// kernels) share, while Mapped's one kernel re-reads a neighbour's elements from the cache; and
-// nothing says how often a kernel re-reads a broadcast array. The launch geometry (total_blocks,
-// resident_blocks_per_sm) comes from the descriptor's launch_geometry over [0, P) when it has one,
-// the call succeeds (it needs a CUDA device for the occupancy) and the grid grows with the chunk;
-// otherwise it stays 0 (unknown: no fill penalty), as for a grid-stride launch, whose chunks
-// always have a full grid. The caller sets any of these it knows better.
-// mapped_bytes_by_width: each array's bytes under its element size.
+// [B, B + P) (Explicit), chunked sections split over the chunks, broadcast sections (and arrays
+// without sections) sent once first. The halo per chunk boundary is measured from the sections
+// of a split into up to 16 chunks (the strategies' chunk_bounds, with the partition's origin and
+// granule). Reduction arrays count as reduction_bytes, copied once each way; absent optional
+// arrays (see OptionalArrays) not at all. The Mapped read factors stay 1: a halo is what
+// neighbouring chunks (separate kernels) share, while Mapped's one kernel re-reads a neighbour's
+// elements from the cache; and nothing says how often a kernel re-reads a broadcast array. The
+// launch geometry (total_blocks, resident_blocks_per_sm) comes from the descriptor's
+// launch_geometry over [B, B + P) when it has one, the call succeeds (it needs a CUDA device for
+// the occupancy) and the grid grows with the chunk; otherwise it stays 0 (unknown: no fill
+// penalty), as for a grid-stride launch, whose chunks always have a full grid. The caller sets
+// any of these it knows better. mapped_bytes_by_width: each array's bytes under its element size.
 Workload workload_from_descriptor(const KernelDescriptor& descriptor, ArgPointers args,
-                                  double kernel_seconds);
+                                  double kernel_seconds,
+                                  OptionalArrays optional = OptionalArrays::AsPassed);
 
 } // namespace overlap::model

@@ -5,10 +5,6 @@
 namespace overlap::tune {
 namespace {
 
-bool is_integer(ElementKind kind) {
-  return kind != ElementKind::F32 && kind != ElementKind::F64 && kind != ElementKind::Other;
-}
-
 // Stores `value` in the parameter's own width; the slot is little-endian like every CUDA host.
 void store_integer(std::uint64_t* slot, std::size_t size, long long value) {
   const std::int8_t v8 = static_cast<std::int8_t>(value);
@@ -29,9 +25,17 @@ void store_integer(std::uint64_t* slot, std::size_t size, long long value) {
   }
 }
 
+// Scalars the caller passes: the kernel's own, the range bounds of a partition that reads them
+// (PartitionBegin/End) and the annotation's host-only parameters; not the chunk bounds the
+// generated code sets.
 bool takes_value(const ParamDescriptor& param) {
   return !param.is_pointer && param.role != ParamRole::ChunkBegin &&
          param.role != ParamRole::ChunkEnd;
+}
+
+// An integer the tuning arguments give; an int2 (lanes of an integer kind) is filled at random.
+bool is_integer_scalar(const ParamDescriptor& param) {
+  return is_integer(param.kind) && lane_count(param.kind, param.size) == 1;
 }
 
 } // namespace
@@ -52,7 +56,7 @@ bool ArgumentSlots::fill(const KernelDescriptor& descriptor,
                ") is larger than 8 bytes; the tuner cannot fill it";
       return false;
     }
-    if (is_integer(param.kind)) {
+    if (is_integer_scalar(param)) {
       const auto given = integer_arguments.find(param.name);
       if (given == integer_arguments.end()) {
         *error = std::string("no value for the integer parameter ") + param.name +
@@ -60,7 +64,7 @@ bool ArgumentSlots::fill(const KernelDescriptor& descriptor,
         return false;
       }
       store_integer(&storage_[i], param.size, given->second);
-    } else if (param.kind == ElementKind::F32 || param.kind == ElementKind::F64) {
+    } else if (lane_count(param.kind, param.size) > 0) { // floats, vectors of either kind
       fill_random(param.kind, param.size, &storage_[i], 1, bits);
     }
   }
@@ -83,7 +87,7 @@ std::map<std::string, long long> tuning_arguments(const KernelDescriptor& descri
     bool found = false;
     for (int i = 0; i < descriptor.param_count; ++i) {
       const ParamDescriptor& param = descriptor.params[i];
-      found |= name == param.name && takes_value(param) && is_integer(param.kind);
+      found |= name == param.name && takes_value(param) && is_integer_scalar(param);
     }
     if (found)
       arguments[name] = value;

@@ -1,5 +1,6 @@
-// The argument array of one call built from a descriptor: one 8-byte slot per kernel parameter,
-// integers from the given values, floating-point scalars random, pointers set by the caller.
+// The argument array of one call built from a descriptor: one 8-byte slot per parameter (the
+// kernel's, then the host-only ones), integers from the given values, floating-point scalars and
+// small vectors (float2, int2: lanes of one kind) random, pointers set by the caller.
 // ArgPointers into it are what KernelDescriptor's functions take.
 #pragma once
 

@@ -109,6 +109,18 @@ std::size_t DescriptorRunner::host_bytes() const {
   return total;
 }
 
+double DescriptorRunner::tolerance_of(const ArrayDescriptor& array) const {
+  if (array.reduce == ReduceOp::None)
+    return options_.tolerance;
+  // The terms a reduction sums: at most one per element of the largest other array (a histogram
+  // of its input, a dot product of two), and at least one per element of the partition.
+  long long terms = std::max(1LL, descriptor_.partition_extent(arguments()));
+  for (const auto& other : arrays_)
+    if (other->descriptor->reduce == ReduceOp::None)
+      terms = std::max(terms, other->count);
+  return std::max(options_.tolerance, reduction_tolerance(array.kind, array.reduce, terms));
+}
+
 void DescriptorRunner::restore_inputs() {
   for (const auto& array : arrays_)
     std::memcpy(array->working(), array->pristine.get(), array->bytes);
@@ -190,7 +202,7 @@ RunResult DescriptorRunner::run_candidate(const model::Candidate& candidate,
       continue;
     const Comparison comparison = compare_elements(
         array->descriptor->kind, array->descriptor->element_size, array->reference.get(),
-        array->working(), array->count, options_.tolerance);
+        array->working(), array->count, tolerance_of(*array->descriptor));
     if (!comparison.equal()) {
       result.verification = Verification::WrongResult;
       result.error =

@@ -3,6 +3,7 @@
 // fills the inputs with fresh random data of the right element kind, keeps Explicit's outputs as
 // the reference, verifies every candidate's outputs against them before timing it, and times the
 // whole call (transfers included) with the host's clock, since that is what the caller waits for.
+// Optional arrays are allocated and filled like the others (the runner passes every pointer).
 #pragma once
 
 #include "overlap/descriptor.h"
@@ -44,6 +45,9 @@ private:
   struct HostArray;
   DescriptorRunner(const KernelDescriptor& descriptor, const RunnerOptions& options);
 
+  // The comparison's tolerance for an output: the options', or for a floating-point Sum or
+  // Product reduction the larger one that the atomics' order needs (reduction_tolerance).
+  double tolerance_of(const ArrayDescriptor& array) const;
   void restore_inputs();       // every array, before a verified run
   void restore_inout_arrays(); // before every timed repeat, outside the timed region
   Sample run_once(const RunConfig& config);

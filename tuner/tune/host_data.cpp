@@ -18,6 +18,14 @@ double nonzero_unit(std::uint64_t bits) {
   return (bits & 1) ? -magnitude : magnitude;
 }
 
+// nonzero_unit for a format with `mantissa_bits` bits after the point: magnitudes that would round
+// up to 1 become the largest value below it, so that the range stays ±[0.25, 1).
+float nonzero_unit_below_one(std::uint64_t bits, int mantissa_bits) {
+  const double value = nonzero_unit(bits);
+  const double largest = 1.0 - std::ldexp(1.0, -(mantissa_bits + 1));
+  return static_cast<float>(std::copysign(std::min(std::fabs(value), largest), value));
+}
+
 template <class T> void fill_integers(T* data, long long count, RandomBits& bits, bool is_signed) {
   for (long long i = 0; i < count; ++i) {
     const std::uint64_t r = bits.next();
@@ -28,25 +36,144 @@ template <class T> void fill_integers(T* data, long long count, RandomBits& bits
   }
 }
 
-template <class T>
-void compare_floats(const T* reference, const T* actual, long long count, double tolerance,
-                    Comparison& result) {
+std::uint32_t bits_of(float value) {
+  std::uint32_t bits = 0;
+  std::memcpy(&bits, &value, sizeof bits);
+  return bits;
+}
+
+float float_of(std::uint32_t bits) {
+  float value = 0;
+  std::memcpy(&value, &bits, sizeof value);
+  return value;
+}
+
+// Lane `lane` of element `i` as a double (lanes may be unaligned in the buffer: memcpy).
+double lane_value(ElementKind kind, const unsigned char* data, std::size_t element_size,
+                  long long i, std::size_t lane) {
+  const unsigned char* at =
+      data + static_cast<std::size_t>(i) * element_size + lane * element_kind_size(kind);
+  switch (kind) {
+  case ElementKind::F64: {
+    double value = 0;
+    std::memcpy(&value, at, sizeof value);
+    return value;
+  }
+  case ElementKind::F32: {
+    float value = 0;
+    std::memcpy(&value, at, sizeof value);
+    return value;
+  }
+  case ElementKind::F16:
+  case ElementKind::BF16: {
+    std::uint16_t value = 0;
+    std::memcpy(&value, at, sizeof value);
+    return kind == ElementKind::F16 ? half_to_float(value) : bfloat16_to_float(value);
+  }
+  default:
+    return 0;
+  }
+}
+
+// Floating-point elements of `lanes` lanes: an element differs when one of its lanes does (bit for
+// bit with tolerance 0, else beyond the tolerance); the largest finite difference is recorded
+// either way, for the message.
+void compare_floating(ElementKind kind, std::size_t element_size, std::size_t lanes,
+                      const unsigned char* reference, const unsigned char* actual, long long count,
+                      double tolerance, Comparison& result) {
+  const std::size_t lane_size = element_kind_size(kind);
   for (long long i = 0; i < count; ++i) {
-    const double a = reference[i];
-    const double b = actual[i];
-    const bool same_nan = std::isnan(a) && std::isnan(b);
-    const double difference = std::fabs(a - b);
-    if (!same_nan && std::isfinite(difference))
-      result.max_abs_difference = std::max(result.max_abs_difference, difference);
-    const double bound = tolerance * std::max({std::fabs(a), std::fabs(b), 1.0});
-    if (same_nan || (a == b) || difference <= bound)
-      continue;
-    if (result.mismatches++ == 0)
+    bool differs = false;
+    for (std::size_t lane = 0; lane < lanes; ++lane) {
+      const double a = lane_value(kind, reference, element_size, i, lane);
+      const double b = lane_value(kind, actual, element_size, i, lane);
+      const bool same_nan = std::isnan(a) && std::isnan(b);
+      const double difference = std::fabs(a - b);
+      if (!same_nan && std::isfinite(difference))
+        result.max_abs_difference = std::max(result.max_abs_difference, difference);
+      if (tolerance > 0) {
+        const double bound = tolerance * std::max({std::fabs(a), std::fabs(b), 1.0});
+        differs |= !(same_nan || a == b || difference <= bound);
+      } else {
+        const std::size_t at = static_cast<std::size_t>(i) * element_size + lane * lane_size;
+        differs |= std::memcmp(reference + at, actual + at, lane_size) != 0;
+      }
+    }
+    if (differs && result.mismatches++ == 0)
       result.first_mismatch = i;
   }
 }
 
+double epsilon_of(ElementKind kind) {
+  switch (kind) {
+  case ElementKind::F64:
+    return 0x1.0p-52;
+  case ElementKind::F32:
+    return 0x1.0p-23;
+  case ElementKind::F16:
+    return 0x1.0p-10;
+  case ElementKind::BF16:
+    return 0x1.0p-7;
+  default:
+    return 0;
+  }
+}
+
 } // namespace
+
+std::uint16_t float_to_half(float value) {
+  const std::uint32_t x = bits_of(value);
+  const auto sign = static_cast<std::uint16_t>((x >> 16) & 0x8000u);
+  const std::uint32_t magnitude = x & 0x7FFFFFFFu;
+  if (magnitude > 0x7F800000u) // NaN: quiet, with the payload's top bits
+    return static_cast<std::uint16_t>(sign | 0x7E00u | ((magnitude >> 13) & 0x3FFu));
+  if (magnitude >= 0x477FF000u) // 65520 and up (infinity too) round to infinity
+    return static_cast<std::uint16_t>(sign | 0x7C00u);
+  if (magnitude < 0x33000000u) // below 2^-25: rounds to zero
+    return sign;
+  std::uint32_t mantissa = magnitude & 0x7FFFFFu;
+  const int exponent = static_cast<int>(magnitude >> 23);
+  std::uint32_t half = 0;
+  std::uint32_t shift = 13;
+  if (exponent < 113) { // below 2^-14: a subnormal half, in units of 2^-24
+    mantissa |= 0x800000u;
+    shift = static_cast<std::uint32_t>(126 - exponent);
+  } else {
+    half = static_cast<std::uint32_t>(exponent - 112) << 10;
+  }
+  half |= mantissa >> shift;
+  const std::uint32_t rest = mantissa & ((1u << shift) - 1);
+  const std::uint32_t halfway = 1u << (shift - 1);
+  // To nearest, ties to even; a carry out of the mantissa correctly bumps the exponent.
+  if (rest > halfway || (rest == halfway && (half & 1u)))
+    ++half;
+  return static_cast<std::uint16_t>(sign | half);
+}
+
+float half_to_float(std::uint16_t bits) {
+  const std::uint32_t sign = static_cast<std::uint32_t>(bits & 0x8000u) << 16;
+  const std::uint32_t exponent = (bits >> 10) & 0x1Fu;
+  const std::uint32_t mantissa = bits & 0x3FFu;
+  if (exponent == 0x1F)
+    return float_of(sign | 0x7F800000u | (mantissa << 13));
+  if (exponent == 0) {
+    const float magnitude = std::ldexp(static_cast<float>(mantissa), -24);
+    return sign != 0 ? -magnitude : magnitude;
+  }
+  return float_of(sign | ((exponent + 112) << 23) | (mantissa << 13));
+}
+
+std::uint16_t float_to_bfloat16(float value) {
+  const std::uint32_t x = bits_of(value);
+  if ((x & 0x7FFFFFFFu) > 0x7F800000u) // NaN: keep it one (quiet)
+    return static_cast<std::uint16_t>((x >> 16) | 0x40u);
+  // To nearest, ties to even; rounding past the largest finite value gives infinity.
+  return static_cast<std::uint16_t>((x + 0x7FFFu + ((x >> 16) & 1u)) >> 16);
+}
+
+float bfloat16_to_float(std::uint16_t bits) {
+  return float_of(static_cast<std::uint32_t>(bits) << 16);
+}
 
 RandomBits::RandomBits(std::uint64_t seed) {
   // splitmix64 spreads any seed over the four words, as xoshiro's authors recommend.
@@ -73,35 +200,50 @@ std::uint64_t RandomBits::next() {
 
 void fill_random(ElementKind kind, std::size_t element_size, void* data, long long count,
                  RandomBits& bits) {
-  switch (kind) {
+  const std::size_t lanes = lane_count(kind, element_size);
+  // Every lane of every element is one value of the kind.
+  const long long values = count * static_cast<long long>(lanes);
+  switch (lanes == 0 ? ElementKind::Other : kind) {
   case ElementKind::F32: {
     float* out = static_cast<float*>(data);
-    for (long long i = 0; i < count; ++i)
+    for (long long i = 0; i < values; ++i)
       out[i] = static_cast<float>(nonzero_unit(bits.next()));
     return;
   }
   case ElementKind::F64: {
     double* out = static_cast<double*>(data);
-    for (long long i = 0; i < count; ++i)
+    for (long long i = 0; i < values; ++i)
       out[i] = nonzero_unit(bits.next());
     return;
   }
+  case ElementKind::F16: {
+    std::uint16_t* out = static_cast<std::uint16_t*>(data);
+    for (long long i = 0; i < values; ++i)
+      out[i] = float_to_half(nonzero_unit_below_one(bits.next(), 10));
+    return;
+  }
+  case ElementKind::BF16: {
+    std::uint16_t* out = static_cast<std::uint16_t*>(data);
+    for (long long i = 0; i < values; ++i)
+      out[i] = float_to_bfloat16(nonzero_unit_below_one(bits.next(), 7));
+    return;
+  }
   case ElementKind::I8:
-    return fill_integers(static_cast<std::int8_t*>(data), count, bits, true);
+    return fill_integers(static_cast<std::int8_t*>(data), values, bits, true);
   case ElementKind::U8:
-    return fill_integers(static_cast<std::uint8_t*>(data), count, bits, false);
+    return fill_integers(static_cast<std::uint8_t*>(data), values, bits, false);
   case ElementKind::I16:
-    return fill_integers(static_cast<std::int16_t*>(data), count, bits, true);
+    return fill_integers(static_cast<std::int16_t*>(data), values, bits, true);
   case ElementKind::U16:
-    return fill_integers(static_cast<std::uint16_t*>(data), count, bits, false);
+    return fill_integers(static_cast<std::uint16_t*>(data), values, bits, false);
   case ElementKind::I32:
-    return fill_integers(static_cast<std::int32_t*>(data), count, bits, true);
+    return fill_integers(static_cast<std::int32_t*>(data), values, bits, true);
   case ElementKind::U32:
-    return fill_integers(static_cast<std::uint32_t*>(data), count, bits, false);
+    return fill_integers(static_cast<std::uint32_t*>(data), values, bits, false);
   case ElementKind::I64:
-    return fill_integers(static_cast<std::int64_t*>(data), count, bits, true);
+    return fill_integers(static_cast<std::int64_t*>(data), values, bits, true);
   case ElementKind::U64:
-    return fill_integers(static_cast<std::uint64_t*>(data), count, bits, false);
+    return fill_integers(static_cast<std::uint64_t*>(data), values, bits, false);
   case ElementKind::Other:
     break;
   }
@@ -126,18 +268,13 @@ std::string Comparison::describe(long long count) const {
 Comparison compare_elements(ElementKind kind, std::size_t element_size, const void* reference,
                             const void* actual, long long count, double tolerance) {
   Comparison result;
-  if (tolerance > 0 && kind == ElementKind::F32) {
-    compare_floats(static_cast<const float*>(reference), static_cast<const float*>(actual), count,
-                   tolerance, result);
-    return result;
-  }
-  if (tolerance > 0 && kind == ElementKind::F64) {
-    compare_floats(static_cast<const double*>(reference), static_cast<const double*>(actual), count,
-                   tolerance, result);
-    return result;
-  }
   const unsigned char* a = static_cast<const unsigned char*>(reference);
   const unsigned char* b = static_cast<const unsigned char*>(actual);
+  const std::size_t lanes = lane_count(kind, element_size);
+  if (lanes > 0 && is_floating(kind)) {
+    compare_floating(kind, element_size, lanes, a, b, count, tolerance, result);
+    return result;
+  }
   for (long long i = 0; i < count; ++i) {
     const std::size_t at = static_cast<std::size_t>(i) * element_size;
     if (std::memcmp(a + at, b + at, element_size) == 0)
@@ -145,17 +282,13 @@ Comparison compare_elements(ElementKind kind, std::size_t element_size, const vo
     if (result.mismatches++ == 0)
       result.first_mismatch = i;
   }
-  if (kind == ElementKind::F32 || kind == ElementKind::F64) {
-    Comparison values; // the size of the differences, for the message only
-    if (kind == ElementKind::F32)
-      compare_floats(static_cast<const float*>(reference), static_cast<const float*>(actual), count,
-                     0, values);
-    else
-      compare_floats(static_cast<const double*>(reference), static_cast<const double*>(actual),
-                     count, 0, values);
-    result.max_abs_difference = values.max_abs_difference;
-  }
   return result;
+}
+
+double reduction_tolerance(ElementKind kind, ReduceOp op, long long terms) {
+  if ((op != ReduceOp::Sum && op != ReduceOp::Product) || !is_floating(kind))
+    return 0;
+  return 16 * epsilon_of(kind) * std::sqrt(static_cast<double>(std::max(1LL, terms)));
 }
 
 } // namespace overlap::tune

@@ -20,9 +20,18 @@ private:
   std::uint64_t state_[4];
 };
 
-// Fills `count` elements with random values that are never zero: floating point in ±[0.25, 1),
-// integers in ±[1, 100] (unsigned: [1, 100]) so sums and products of a few stay in range; Other
-// kinds get random bytes.
+// IEEE binary16 (__half) and bfloat16 from a float, rounded to nearest even (overflow gives
+// infinity, NaN stays NaN), and back (exactly). Host code of our own: the tuner's host side is
+// built without CUDA's half headers.
+std::uint16_t float_to_half(float value);
+float half_to_float(std::uint16_t bits);
+std::uint16_t float_to_bfloat16(float value);
+float bfloat16_to_float(std::uint16_t bits);
+
+// Fills `count` elements with random values that are never zero: floating point (F16 and BF16
+// included) in ±[0.25, 1), integers in ±[1, 100] (unsigned: [1, 100]) so sums and products of a
+// few stay in range. Elements made of several lanes of `kind` (lane_count: float4, int2) get a
+// value per lane; Other kinds, and sizes that are no multiple of the kind's, random bytes.
 void fill_random(ElementKind kind, std::size_t element_size, void* data, long long count,
                  RandomBits& bits);
 
@@ -36,10 +45,18 @@ struct Comparison {
 };
 
 // Exact comparison (bit for bit) when `tolerance` is 0 or the kind is not floating point;
-// otherwise floating-point elements match when |a - b| <= tolerance * max(|a|, |b|, 1): relative
-// for large values, absolute for those below 1, where cancellation makes relative errors
-// meaningless.
+// otherwise floating-point elements match when every lane has |a - b| <= tolerance * max(|a|,
+// |b|, 1) (F16 and BF16 compared as floats): relative for large values, absolute for those below
+// 1, where cancellation makes relative errors meaningless. Mismatches count elements.
 Comparison compare_elements(ElementKind kind, std::size_t element_size, const void* reference,
                             const void* actual, long long count, double tolerance);
+
+// The tolerance a reduction array's comparison needs: floating-point Sum and Product reductions
+// round in the order the kernels' atomics happen to run, which differs between runs and
+// variants. Each of `terms` roundings errs by up to one epsilon of the partial result, in either
+// direction: a random walk, sqrt(terms) epsilons, taken 16 times over for margin. 0 (exact) for
+// integers (their wrap-around arithmetic is associative), for Min, Max and the bitwise
+// operations, and for ReduceOp::None.
+double reduction_tolerance(ElementKind kind, ReduceOp op, long long terms);
 
 } // namespace overlap::tune

@@ -182,7 +182,9 @@ KernelOutcome tune_kernel(const KernelDescriptor& descriptor, const TuneOptions&
   const std::unique_ptr<model::PerformanceModel> model =
       model::make_model(model::ModelKind::Modern);
   setup.model = model.get();
-  setup.workload = model::workload_from_descriptor(descriptor, slots.pointers(), 0);
+  // The pointers are not set yet; the runner allocates every array, optional ones too.
+  setup.workload = model::workload_from_descriptor(descriptor, slots.pointers(), 0,
+                                                   model::OptionalArrays::AllPresent);
   setup.workload.host_memory_pinned = options.pinned;
   setup.kernel_identity = kernel_identity(descriptor);
 

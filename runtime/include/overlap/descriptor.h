@@ -9,8 +9,9 @@
 
 namespace overlap {
 
-// args[i] points at the value of the kernel's i-th parameter (as for cudaLaunchKernel); for a
-// pointer parameter that value is the host pointer the user would pass.
+// args[i] points at the value of the i-th parameter of KernelDescriptor::params (as for
+// cudaLaunchKernel; the host-only parameters follow the kernel's); for a pointer parameter that
+// value is the host pointer the user would pass.
 using ArgPointers = const void* const*;
 
 // What a kernel parameter is to the generated host code.
@@ -19,7 +20,14 @@ enum class ParamRole : unsigned char {
   Array,       // a pointer with a data clause
   ChunkLength, // offset mode: the caller passes the full length, each chunk launch gets hi - lo
   ChunkBegin,  // range mode: set to lo by the generated code, not passed by the caller
-  ChunkEnd     // range mode: set to hi by the generated code, not passed by the caller
+  ChunkEnd,    // range mode: set to hi by the generated code, not passed by the caller
+  // Range mode whose partition reads the bounds (partition(iy_end - iy_start)): the caller passes
+  // the whole call's begin / end, each chunk launch gets lo / hi.
+  PartitionBegin,
+  PartitionEnd,
+  // Declared by the annotation's param(...): the generated entry points take it, the kernel does
+  // not. Listed after all of the kernel's parameters.
+  HostOnly
 };
 
 struct ParamDescriptor {
@@ -36,8 +44,11 @@ struct ArrayDescriptor {
   int param; // index of the kernel parameter
   const char* name;
   Direction direction;
+  // Of one lane for elements made of several of one kind (float4: F32, 16 bytes; lane_count).
   ElementKind kind;
   std::size_t element_size;
+  bool optional = false;            // the caller may pass null: the array is absent for the call
+  ReduceOp reduce = ReduceOp::None; // a reduction array (binding.cuh: HostArray::reduction)
 };
 
 // A default argument value for tuning, from the annotation's tune(...) clause.
@@ -86,10 +97,26 @@ struct KernelDescriptor {
 
   // The geometry of the launch over chunk [lo, hi), computed by the same code the launch itself
   // uses; the occupancy query needs a CUDA device (without one the call fails and *out is left
-  // unchanged). Null in descriptors written before it existed: the geometry is unknown. Kept last
-  // so that older aggregate initialisers stay valid.
+  // unchanged). Null in descriptors written before it existed: the geometry is unknown.
   Status (*launch_geometry)(ArgPointers args, long long lo, long long hi, LaunchGeometry* out);
+
+  // The partition's origin B (chunks lie in [B, B + P)) and granule G (chunk boundaries at
+  // B + k * G); null: 0 and 1. Use partition_of(). Members are only ever appended, so that
+  // aggregate initialisers written before a member existed stay valid and leave it null.
+  long long (*partition_begin)(ArgPointers args);
+  long long (*granule)(ArgPointers args);
 };
+
+// The partition of one call, the defaults filled in where the descriptor predates them.
+inline Partition partition_of(const KernelDescriptor& descriptor, ArgPointers args) {
+  Partition partition;
+  partition.extent = descriptor.partition_extent(args);
+  if (descriptor.partition_begin != nullptr)
+    partition.begin = descriptor.partition_begin(args);
+  if (descriptor.granule != nullptr)
+    partition.granule = descriptor.granule(args);
+  return partition;
+}
 
 // Every kernel the generated sources linked into this program describe, in registration order.
 int registered_kernel_count();

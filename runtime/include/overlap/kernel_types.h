@@ -11,7 +11,9 @@ enum class Direction : unsigned char { In, Out, InOut };
 inline bool reads(Direction d) { return d != Direction::Out; }
 inline bool writes(Direction d) { return d != Direction::In; }
 
-// Element type of an array, for filling it with random data and for comparing results.
+// Element type of an array, for filling it with random data and for comparing results. An
+// element may hold several lanes of one kind (float4, int2, __half2, struct {float x, y, z;}):
+// `kind` is then the lane's kind and the element size a multiple of its size (lane_count).
 enum class ElementKind : unsigned char {
   F32,
   F64,
@@ -23,8 +25,58 @@ enum class ElementKind : unsigned char {
   U32,
   I64,
   U64,
+  F16,  // IEEE binary16 (__half)
+  BF16, // bfloat16 (__nv_bfloat16)
   Other // structs and other types: compared byte by byte
 };
+
+// Bytes of one value of `kind`; 0 for Other.
+inline std::size_t element_kind_size(ElementKind kind) {
+  switch (kind) {
+  case ElementKind::I8:
+  case ElementKind::U8:
+    return 1;
+  case ElementKind::I16:
+  case ElementKind::U16:
+  case ElementKind::F16:
+  case ElementKind::BF16:
+    return 2;
+  case ElementKind::F32:
+  case ElementKind::I32:
+  case ElementKind::U32:
+    return 4;
+  case ElementKind::F64:
+  case ElementKind::I64:
+  case ElementKind::U64:
+    return 8;
+  case ElementKind::Other:
+    break;
+  }
+  return 0;
+}
+
+inline bool is_floating(ElementKind kind) {
+  return kind == ElementKind::F32 || kind == ElementKind::F64 || kind == ElementKind::F16 ||
+         kind == ElementKind::BF16;
+}
+
+inline bool is_integer(ElementKind kind) {
+  return kind != ElementKind::Other && !is_floating(kind);
+}
+
+// Lanes of `kind` in an element of `element_size` bytes; 0 when the element is not made of them
+// (Other, or a size that is no multiple of the kind's): such elements are handled as bytes.
+inline std::size_t lane_count(ElementKind kind, std::size_t element_size) {
+  const std::size_t lane = element_kind_size(kind);
+  if (lane == 0 || element_size == 0 || element_size % lane != 0)
+    return 0;
+  return element_size / lane;
+}
+
+// How the chunks' kernels combine their contributions to a reduction array (annotation
+// reduce(...)): device-resident in every variant, copied in once before the first launch and
+// out once after the last, updated in place (atomically) by every chunk's kernel.
+enum class ReduceOp : unsigned char { None, Sum, Product, Min, Max, BitAnd, BitOr, BitXor };
 
 // Half-open element range [begin, end) of one array.
 struct Section {
@@ -59,12 +111,48 @@ struct StreamsConfig {
   IssueOrder order = IssueOrder::DepthFirst;
 };
 
-// The chunk [lo, hi) of the partition extent that chunk `index` of `count` covers. Chunks differ
-// in length by at most one element, so every stream gets work whenever count <= extent.
+// The partitioned index range of one call, [begin, begin + extent), and the granule its chunk
+// boundaries keep: every boundary but the end lies at begin + a multiple of granule (so that a
+// kernel loading float4 from its chunk's first element stays aligned).
+struct Partition {
+  long long begin = 0;
+  long long extent = 0;  // P >= 0
+  long long granule = 1; // G >= 1
+};
+
+// Granules of the partition, the last one possibly short: ceil(P / G).
+inline long long granule_count(const Partition& partition) {
+  return partition.extent > 0 ? (partition.extent - 1) / partition.granule + 1 : 0;
+}
+
+// C = min(streams, ceil(P / G)): one chunk per stream, but never an empty one.
+inline long long chunk_count(const Partition& partition, long long streams) {
+  const long long granules = granule_count(partition);
+  return streams < granules ? streams : granules;
+}
+
+// The chunk [lo, hi) that chunk `index` of `count` covers: whole granules, split so that the
+// chunks' granule counts differ by at most one, the last chunk having the larger count; it ends
+// at begin + P. Chunk lengths thus differ by at most one granule (the short last granule lies in
+// a chunk of the larger count), and with count <= granule_count every chunk has work (a larger
+// count makes empty chunks). No intermediate value exceeds begin + P.
+inline void chunk_bounds(const Partition& partition, long long count, long long index,
+                         long long& lo, long long& hi) {
+  const long long granules = granule_count(partition);
+  // floor(index * granules / count) without overflow.
+  const auto first_granule = [&](long long i) {
+    return granules / count * i + (granules % count) * i / count;
+  };
+  const long long first = first_granule(index);
+  const long long end = first_granule(index + 1);
+  lo = partition.begin + first * partition.granule;
+  hi = partition.begin + (end == granules ? partition.extent : end * partition.granule);
+}
+
+// The chunk of [0, extent) in one-element granules.
 inline void chunk_bounds(long long extent, long long count, long long index, long long& lo,
                          long long& hi) {
-  lo = extent / count * index + (extent % count) * index / count;
-  hi = extent / count * (index + 1) + (extent % count) * (index + 1) / count;
+  chunk_bounds(Partition{0, extent, 1}, count, index, lo, hi);
 }
 
 } // namespace overlap

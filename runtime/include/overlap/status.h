@@ -23,6 +23,11 @@ struct Status {
   static Status success() { return {}; }
 };
 
+// A copy of `text` that lives as long as the process, for Status::call texts composed at run time
+// (a Status keeps a plain pointer). Equal texts share one copy, so repeated failures do not grow
+// the store. Thread-safe.
+const char* persistent_text(const std::string& text);
+
 // Keeps the first error: used where cleanup must go on after a failure.
 inline void keep_first(Status& first, const Status& next) {
   if (first.ok() && !next.ok())

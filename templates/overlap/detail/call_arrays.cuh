@@ -14,6 +14,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <limits>
+#include <string>
 #include <vector>
 
 // A Binding answer no strategy can work with: reported like a failed CUDA call, naming the rule.
@@ -29,32 +31,53 @@ namespace detail {
 // element type and for coalesced access from the first element.
 constexpr std::size_t kDeviceBufferAlignment = 256;
 
-// P < 0 is an error; P == 0 is a call with nothing to do, which every strategy answers with
+// The partition a binding answers, checked: P < 0, G < 1 and an end B + P past the range of
+// long long are errors. P == 0 is a call with nothing to do, which every strategy answers with
 // success before touching the device or the arrays.
-inline Status check_partition_extent(long long extent) {
-  if (extent < 0)
+inline Status check_partition(const Partition& partition) {
+  if (partition.extent < 0)
     return OVERLAP_DETAIL_INVALID_BINDING("Binding::partition_extent() < 0");
+  if (partition.granule < 1)
+    return OVERLAP_DETAIL_INVALID_BINDING("Binding::granule() < 1");
+  if (partition.begin > std::numeric_limits<long long>::max() - partition.extent)
+    return OVERLAP_DETAIL_INVALID_BINDING(
+        "Binding: partition_begin() + partition_extent() overflows long long");
   return Status::success();
+}
+
+// An optional array the caller passed null: it takes no part in the call.
+inline bool absent(const HostArray& array) {
+  return array.optional && array.host == nullptr;
 }
 
 inline std::size_t array_bytes(const HostArray& array) {
   return static_cast<std::size_t>(array.extent) * array.element_size;
 }
 
-// Reads every array's description and checks what the strategies rely on.
+// Reads every array's description and checks what the strategies rely on. An absent optional
+// array is returned with extent 0, so that no strategy sizes, copies or registers anything of it.
 template <class B> Status read_host_arrays(const B& binding, std::vector<HostArray>* arrays) {
   arrays->clear();
   for (int i = 0; i < B::kArrays; ++i) {
-    const HostArray array = binding.array(i);
+    HostArray array = binding.array(i);
     if (array.extent < 0)
       return OVERLAP_DETAIL_INVALID_BINDING("Binding::array(i).extent < 0");
     if (array.element_size == 0)
       return OVERLAP_DETAIL_INVALID_BINDING("Binding::array(i).element_size == 0");
     if (static_cast<unsigned long long>(array.extent) > SIZE_MAX / array.element_size)
       return OVERLAP_DETAIL_INVALID_BINDING("Binding::array(i): extent * element_size overflows");
+    if (array.host == nullptr && !array.optional && array.extent > 0)
+      return OVERLAP_DETAIL_INVALID_BINDING(persistent_text(
+          std::string("array '") + (array.name != nullptr ? array.name : "?") + "' is null"));
+    if (absent(array))
+      array.extent = 0;
     const int sections = binding.section_count(i);
     if (sections < 0)
       return OVERLAP_DETAIL_INVALID_BINDING("Binding::section_count(i) < 0");
+    // The strategies copy a reduction array whole, once each way, and never map it.
+    if (array.reduction && (array.direction != Direction::InOut || sections != 0))
+      return OVERLAP_DETAIL_INVALID_BINDING(
+          "Binding::array(i): a reduction array must be InOut and without sections");
     if (writes(array.direction)) {
       // Copying out more than one chunked section per chunk would write other chunks' elements
       // back before (or after) their own kernels wrote them.
@@ -70,14 +93,16 @@ template <class B> Status read_host_arrays(const B& binding, std::vector<HostArr
   return Status::success();
 }
 
-// The start every strategy call shares: P is checked, and unless it is 0 (a call with nothing to
-// do: *extent is 0 and neither the arrays nor the device are looked at) the arrays are read and
-// checked.
+// The start every strategy call shares: the partition is read and checked, then the binding's
+// own checks of the arguments (check_call(), cheap: integers only, so for P == 0 too); unless P
+// is 0 (a call with nothing to do: neither the arrays nor the device are looked at) the arrays
+// are read and checked.
 template <class B>
-Status begin_call(const B& binding, long long* extent, std::vector<HostArray>* arrays) {
-  *extent = binding.partition_extent();
-  OVERLAP_TRY(check_partition_extent(*extent));
-  if (*extent == 0)
+Status begin_call(const B& binding, Partition* partition, std::vector<HostArray>* arrays) {
+  *partition = Partition{binding.partition_begin(), binding.partition_extent(), binding.granule()};
+  OVERLAP_TRY(check_partition(*partition));
+  OVERLAP_TRY(binding.check_call());
+  if (partition->extent == 0)
     return Status::success();
   return read_host_arrays(binding, arrays);
 }
@@ -90,7 +115,7 @@ inline Status lease_device(DeviceContextLease* lease, int streams) {
 
 // The sections of array i sent once per call, clipped: the whole array when it has no sections.
 template <class B>
-std::vector<Section> broadcast_sections(const B& binding, int i, long long partition_extent,
+std::vector<Section> broadcast_sections(const B& binding, int i, const Partition& partition,
                                         long long array_extent) {
   const int count = binding.section_count(i);
   if (count == 0)
@@ -98,7 +123,9 @@ std::vector<Section> broadcast_sections(const B& binding, int i, long long parti
   std::vector<Section> sections;
   for (int s = 0; s < count; ++s)
     if (!binding.section_is_chunked(i, s))
-      sections.push_back(clip(binding.section(i, s, 0, partition_extent), array_extent));
+      sections.push_back(
+          clip(binding.section(i, s, partition.begin, partition.begin + partition.extent),
+               array_extent));
   return sections;
 }
 
@@ -114,13 +141,13 @@ std::vector<Section> chunk_sections(const B& binding, int i, long long lo, long 
   return sections;
 }
 
-// Every element of array i a single launch over [0, extent) touches, merged.
+// Every element of array i a single launch over [B, B + P) touches, merged.
 template <class B>
-std::vector<Section> whole_call_sections(const B& binding, int i, long long partition_extent,
+std::vector<Section> whole_call_sections(const B& binding, int i, const Partition& partition,
                                          long long array_extent) {
-  std::vector<Section> sections = broadcast_sections(binding, i, partition_extent, array_extent);
+  std::vector<Section> sections = broadcast_sections(binding, i, partition, array_extent);
   const std::vector<Section> chunked =
-      chunk_sections(binding, i, 0, partition_extent, array_extent);
+      chunk_sections(binding, i, partition.begin, partition.begin + partition.extent, array_extent);
   sections.insert(sections.end(), chunked.begin(), chunked.end());
   return merge_sections(std::move(sections));
 }
@@ -167,6 +194,26 @@ inline Status copy_section(const HostArray& array, void* buffer, Section element
     OVERLAP_CUDA_TRY(cudaMemcpyAsync(device, host, bytes, cudaMemcpyDefault, stream));
   else
     OVERLAP_CUDA_TRY(cudaMemcpyAsync(host, device, bytes, cudaMemcpyDefault, stream));
+  return Status::success();
+}
+
+// For every array with on_device[i], copies what a launch over the whole partition touches: to
+// the device for the arrays the kernel reads, or back for those it writes. Explicit's copies,
+// and Mapped's of its reduction arrays.
+template <class B>
+Status copy_whole_call(const B& binding, const std::vector<HostArray>& arrays,
+                       const std::vector<void*>& bases, const std::vector<bool>& on_device,
+                       const Partition& partition, CopyDirection direction, cudaStream_t stream) {
+  for (std::size_t i = 0; i < arrays.size(); ++i) {
+    const HostArray& array = arrays[i];
+    const bool moved =
+        direction == CopyDirection::ToDevice ? reads(array.direction) : writes(array.direction);
+    if (!on_device[i] || !moved)
+      continue;
+    for (const Section& s :
+         whole_call_sections(binding, static_cast<int>(i), partition, array.extent))
+      OVERLAP_TRY(copy_section(array, bases[i], s, direction, stream));
+  }
   return Status::success();
 }
 

@@ -1,14 +1,16 @@
-// The chunked pipeline behind Streams and Hybrid: P is cut into C = min(N, P) chunks (chunk c =
-// chunk_bounds(P, C, c) on pooled stream c % N); each chunk copies in what it needs and no earlier
-// chunk copied (transfer_plan.h), after waiting with an event for the latest earlier chunk whose
-// copies it shares (halos; so the copy engine serves a halo chain in order), runs its kernel once
-// the other earlier copies it shares are in, and copies its outputs back. Broadcast sections go first, on stream 0,
-// and every kernel waits for them. The issue order is depth-first or breadth-first (paper 003).
+// The chunked pipeline behind Streams and Hybrid: the partition [B, B + P) is cut into
+// C = min(N, ceil(P / G)) chunks (chunk c = chunk_bounds(partition, C, c) on pooled stream c % N);
+// each chunk copies in what it needs and no earlier chunk copied (transfer_plan.h), after waiting
+// with an event for the latest earlier chunk whose copies it shares (halos; so the copy engine
+// serves a halo chain in order), runs its kernel once the other earlier copies it shares are in,
+// and copies its outputs back. Broadcast sections go first, on stream 0, and every kernel waits
+// for them. The issue order is depth-first or breadth-first (paper 003).
 //
 // Hybrid differs only in its pure outputs (Direction::Out), which the kernels write straight into
 // mapped host memory instead of device buffers that are copied back (paper 001 §VII). InOut
 // arrays are copied in and out in both strategies: an array cannot be device-resident for its
-// reads and mapped for its writes at once.
+// reads and mapped for its writes at once. Reduction arrays (InOut, whole) are therefore
+// broadcast both ways: copied in before every kernel, and back once every stream is done.
 #pragma once
 
 #include "overlap/binding.cuh"
@@ -36,9 +38,9 @@ template <class B> class PipelineIssuer {
 public:
   PipelineIssuer(const B& binding, const TransferPlan& plan, const std::vector<HostArray>& arrays,
                  const std::vector<void*>& bases, const StreamEventPool& pool, int streams,
-                 long long extent)
+                 const Partition& partition)
       : binding_(binding), plan_(plan), arrays_(arrays), bases_(bases), pool_(pool),
-        streams_(streams), extent_(extent) {}
+        streams_(streams), partition_(partition) {}
 
   Status issue(IssueOrder order) {
     OVERLAP_TRY(copy_broadcast_in());
@@ -126,7 +128,7 @@ private:
         OVERLAP_CUDA_TRY(cudaStreamWaitEvent(stream, copied_in_event(earlier_chunks[i]), 0));
     long long lo = 0;
     long long hi = 0;
-    chunk_bounds(extent_, chunk_count(), c, lo, hi);
+    chunk_bounds(partition_, chunk_count(), c, lo, hi);
     if (hi <= lo)
       return Status::success();
     return binding_.launch(bases_.data(), lo, hi, stream);
@@ -145,21 +147,21 @@ private:
   const std::vector<void*>& bases_;
   const StreamEventPool& pool_;
   const int streams_;
-  const long long extent_;
+  const Partition partition_;
 };
 
 template <class B> Status run_pipeline(const B& binding, StreamsConfig config, OutputPath outputs) {
-  long long extent = 0;
+  Partition partition;
   std::vector<HostArray> arrays;
-  OVERLAP_TRY(begin_call(binding, &extent, &arrays));
-  if (extent == 0)
+  OVERLAP_TRY(begin_call(binding, &partition, &arrays));
+  if (partition.extent == 0)
     return Status::success();
   if (config.streams < 1)
     return OVERLAP_DETAIL_INVALID_BINDING("StreamsConfig::streams < 1");
   if (config.order != IssueOrder::DepthFirst && config.order != IssueOrder::BreadthFirst)
     return OVERLAP_DETAIL_INVALID_BINDING("StreamsConfig::order is not an IssueOrder");
 
-  const int chunks = static_cast<int>(std::min<long long>(config.streams, extent));
+  const int chunks = static_cast<int>(chunk_count(partition, config.streams));
   const int streams = std::min(config.streams, chunks);
   std::vector<ArrayTransferNeeds> needs(arrays.size());
   std::vector<HostArrayUse> uses(arrays.size());
@@ -168,19 +170,19 @@ template <class B> Status run_pipeline(const B& binding, StreamsConfig config, O
     const HostArray& array = arrays[i];
     const int index = static_cast<int>(i);
     const bool mapped = outputs == OutputPath::Mapped && array.direction == Direction::Out;
-    on_device[i] = !mapped;
+    on_device[i] = !mapped && !absent(array);
     uses[i] = {array.host, array_bytes(array), writes(array.direction), mapped};
-    if (mapped)
+    if (!on_device[i])
       continue;
     ArrayTransferNeeds& need = needs[i];
     need.copy_in = reads(array.direction);
     need.copy_out = writes(array.direction);
-    need.broadcast = broadcast_sections(binding, index, extent, array.extent);
+    need.broadcast = broadcast_sections(binding, index, partition, array.extent);
     need.chunked.resize(static_cast<std::size_t>(chunks));
     for (int c = 0; c < chunks; ++c) {
       long long lo = 0;
       long long hi = 0;
-      chunk_bounds(extent, chunks, c, lo, hi);
+      chunk_bounds(partition, chunks, c, lo, hi);
       need.chunked[static_cast<std::size_t>(c)] =
           chunk_sections(binding, index, lo, hi, array.extent);
     }
@@ -206,7 +208,7 @@ template <class B> Status run_pipeline(const B& binding, StreamsConfig config, O
         bases[i] = pinning.device_pointer(static_cast<int>(i));
     first = place_device_buffers(context.memory(), arrays, on_device, &bases);
   }
-  PipelineIssuer<B> issuer(binding, plan, arrays, bases, pool, streams, extent);
+  PipelineIssuer<B> issuer(binding, plan, arrays, bases, pool, streams, partition);
   if (first.ok())
     first = issuer.issue(config.order);
   // Also after a failure: nothing issued may still run when the buffers are reused or the

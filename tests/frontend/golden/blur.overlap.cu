@@ -111,7 +111,7 @@ struct blur_binding {
     OVERLAP_TRY(overlap::glue::narrow<long>(hi, "blur: chunk value does not fit parameter 'end' of type long", &chunk_end));
     overlap::LaunchConfig config;
     OVERLAP_TRY(launch_config(lo, hi, &config));
-    if (config.grid.x == 0 || config.grid.y == 0 || config.grid.z == 0)
+    if (config.empty())
       return overlap::Status::success(); // no blocks for this chunk
     ::blur<<<config.grid, config.block, config.shared_bytes, stream>>>(
         this->n,

@@ -116,7 +116,7 @@ struct haxpy_binding {
     OVERLAP_TRY(overlap::glue::narrow<int>(len, "haxpy: chunk value does not fit parameter 'n' of type int", &chunk_length));
     overlap::LaunchConfig config;
     OVERLAP_TRY(launch_config(lo, hi, &config));
-    if (config.grid.x == 0 || config.grid.y == 0 || config.grid.z == 0)
+    if (config.empty())
       return overlap::Status::success(); // no blocks for this chunk
     ::haxpy<<<config.grid, config.block, config.shared_bytes, stream>>>(
         chunk_length,

@@ -110,7 +110,7 @@ struct transform_float_256_binding {
     OVERLAP_TRY(overlap::glue::narrow<int>(len, "transform_float_256: chunk value does not fit parameter 'n' of type int", &chunk_length));
     overlap::LaunchConfig config;
     OVERLAP_TRY(launch_config(lo, hi, &config));
-    if (config.grid.x == 0 || config.grid.y == 0 || config.grid.z == 0)
+    if (config.empty())
       return overlap::Status::success(); // no blocks for this chunk
     ::img::transform<float, 256><<<config.grid, config.block, config.shared_bytes, stream>>>(
         static_cast<const float*>(bases[0]) + (lo),
@@ -279,7 +279,7 @@ struct transform_d_binding {
     OVERLAP_TRY(overlap::glue::narrow<int>(len, "transform_d: chunk value does not fit parameter 'n' of type int", &chunk_length));
     overlap::LaunchConfig config;
     OVERLAP_TRY(launch_config(lo, hi, &config));
-    if (config.grid.x == 0 || config.grid.y == 0 || config.grid.z == 0)
+    if (config.empty())
       return overlap::Status::success(); // no blocks for this chunk
     ::img::transform<double, 128><<<config.grid, config.block, config.shared_bytes, stream>>>(
         static_cast<const double*>(bases[0]) + (lo),
