@@ -76,6 +76,15 @@ if [[ " $phases " == *" sanitize "* ]]; then
     rc=$?; record "$tool $name" $rc
     grep -E "ERROR SUMMARY|RACECHECK SUMMARY|tests? ran|PASSED|FAILED" "$log" | tail -3
   done
+  # The corpus (tests/corpus): memcheck on every case's small calls, fewer stream counts.
+  for binary in $(find $build/tests/corpus -maxdepth 1 -name 'overlap_corpus_*_gpu_tests' -type f); do
+    name=$(basename "$binary")
+    log="$OUT/sanitizer-memcheck-$name.log"
+    OVERLAP_CORPUS_SMALL_ONLY=1 timeout "${SANITIZER_TIMEOUT:-150}" compute-sanitizer \
+      --tool memcheck --error-exitcode 3 "$binary" --gtest_brief=1 >"$log" 2>&1
+    rc=$?; record "memcheck $name" $rc
+    grep -E "ERROR SUMMARY|tests? ran|PASSED|FAILED" "$log" | tail -3
+  done
 fi
 
 if [[ " $phases " == *" examples "* ]]; then
