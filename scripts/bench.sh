@@ -4,6 +4,9 @@
 #   scripts/pregenerate.sh .gpu-carry/generated   # here (Clang), before the device call
 #   OUT=... scripts/bench.sh run                  # on the GPU machine: build, test, tune, summarize
 #   scripts/bench.sh summarize RAW_DIR PREFIX     # anywhere: RAW_DIR's reports -> PREFIX.{md,json}
+#   OUT=... scripts/bench.sh corpus [PART]         # on the GPU: the tests/corpus kernels, tuned pruned
+#                                                 # and --exhaustive at their tune() sizes (PART 1 or
+#                                                 # 2 of 2: half the kernels, for calls of 10 min)
 #   OUT=... scripts/bench.sh trace APP [--detail "Streams 6 depth"]   # on the GPU: APP's runs,
 #                                                 # operation by operation (bench/trace)
 #                                                 # (OVERLAP_MODEL_CLI=path/overlap-model: + paper 000's estimate)
@@ -152,6 +155,56 @@ run_benchmark() {
   tar -czf "$final_out/bench.tar.gz" -C "$(dirname "$raw")" bench
 }
 
+# The corpus kernels whose random inputs are invalid (indices that must stay in range): the
+# tuner fills arrays at random, so they are checked by the corpus tests, not tuned here.
+CORPUS_UNTUNABLE="findK spmv_kernel pnpoly_multi"
+
+# corpus [PART]: every corpus kernel (tests/corpus), tuned pruned and --exhaustive at its tune()
+# defaults with the profile given (BENCH_PROFILE, default the embedded one of this device), into
+# $OUT/corpus.tar.gz; PART 1 or 2 takes every other kernel, so two calls share the work.
+run_corpus() {
+  local final_out=${OUT:-$PWD/out}
+  mkdir -p "$final_out"
+  local raw
+  raw=$(mktemp -d)/corpus
+  mkdir -p "$raw"
+  nvidia-smi --query-gpu=name,driver_version,pcie.link.gen.max,pcie.link.width.max --format=csv \
+    >"$raw/device.txt" 2>&1
+  local groups=(blog_style community_style kerneltuner_style multigpu_style rodinia_style
+                samples_style)
+  local targets=()
+  for group in "${groups[@]}"; do targets+=("overlap_corpus_${group}_gpu_tests_tune"); done
+  echo "== build"
+  build_targets $BENCH_BUILD "$raw" "${targets[@]}" || return 1
+  local profile=()
+  [ -n "${BENCH_PROFILE:-}" ] && profile=(--profile "$BENCH_PROFILE")
+  local index=0 group tuner kernel mode
+  for group in "${groups[@]}"; do
+    tuner=$BENCH_BUILD/tests/corpus/overlap_corpus_${group}_gpu_tests_tune
+    for kernel in $($tuner --list | cut -d' ' -f1); do
+      index=$((index + 1))
+      [ -n "${1:-}" ] && [ $(((index + ${1}) % 2)) != 0 ] && continue
+      if [[ " $CORPUS_UNTUNABLE " == *" $kernel "* ]]; then
+        echo "$kernel: not tuned (needs valid indices)" | tee -a "$raw/summary.txt"
+        continue
+      fi
+      local folder=${kernel//::/__}
+      for mode in pruned exhaustive; do
+        local extra=() start=$SECONDS rc
+        [ $mode = exhaustive ] && extra=(--exhaustive)
+        mkdir -p "$raw/$folder"
+        $tuner --kernel "$kernel" "${profile[@]}" --no-cache --quiet \
+          "${extra[@]}" --output-dir "$raw/$folder/$mode" >"$raw/$folder/$mode.log" 2>&1
+        rc=$?
+        echo "$kernel $mode: rc $rc, $((SECONDS - start)) s" | tee -a "$raw/summary.txt"
+      done
+      tar -czf "$final_out/corpus${1:-}.tar.gz" -C "$(dirname "$raw")" corpus
+    done
+  done
+  cp "$raw/summary.txt" "$final_out/corpus${1:-}-summary.txt"
+  tar -czf "$final_out/corpus${1:-}.tar.gz" -C "$(dirname "$raw")" corpus
+}
+
 # RAW_DIR/<app>/{pruned,exhaustive}/<kernel>.tuning.json -> PREFIX.md and PREFIX.json, the
 # applications in the order of APPS (bench/summarize.py; its definitions are in bench/README.md).
 # OVERLAP_MODEL_CLI=<overlap-model> adds paper 000's closed-form stream count, which the reports
@@ -168,13 +221,14 @@ summarize() {
 
 case "${1:-}" in
 run) run_benchmark ;;
+corpus) run_corpus "${2:-}" ;;
 summarize) summarize "${2:?raw dir}" "${3:?output prefix}" ;;
 trace)
   shift
   trace_application "$@"
   ;;
 *)
-  echo "usage: $0 run | summarize RAW_DIR OUTPUT_PREFIX | trace APPLICATION [timeline.py flags]" >&2
+  echo "usage: $0 run | corpus [PART] | summarize RAW_DIR OUTPUT_PREFIX | trace APPLICATION [flags]" >&2
   exit 2
   ;;
 esac
