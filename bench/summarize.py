@@ -433,7 +433,7 @@ def render_markdown(summary):
     done = [r for r in rows if "missing" not in r]
     md = []
     device = done[0]["device"] if done else "?"
-    md.append("# Benchmark: the papers' applications on %s\n" % device)
+    md.append("# Benchmark: %s on %s\n" % (summary.get("title", "the papers' applications"), device))
     md.append("Written by `bench/summarize.py` from the tuner's raw reports in `%s`. Command: `%s`. "
               "Profile: %s. Times are medians of whole calls (transfers included), pinned host "
               "memory. Pick: the pruned tuning's winner; exhaustive: every candidate run.\n"
@@ -681,10 +681,13 @@ def main(argv):
     parser.add_argument("--command", help="the command to record (default: this one)")
     parser.add_argument("--model-cli", help="overlap-model executable, for paper 000's "
                         "closed-form stream count (the reports lack it)")
+    parser.add_argument("--title", default="the papers' applications",
+                        help="what was benchmarked, for the heading")
     args = parser.parse_args(argv)
     command = args.command or " ".join(["bench/summarize.py"] + argv)
     summary = summarize(args.raw_dir, args.apps.split(",") if args.apps else None, args.profile,
                         command, args.model_cli)
+    summary["title"] = args.title
     with open(args.prefix + ".json", "w") as f:
         json.dump(summary, f, indent=2)
         f.write("\n")
