@@ -92,6 +92,22 @@ trace_application() {
   gzip -f "$out/$name.trace.csv"
 }
 
+# tune_twice RAW NAME TUNER FLAGS...: TUNER's pruned and --exhaustive runs into RAW/NAME/{pruned,
+# exhaustive}, with their logs and times in RAW/summary.txt.
+tune_twice() {
+  local raw=$1 name=$2 mode
+  shift 2
+  mkdir -p "$raw/$name"
+  for mode in pruned exhaustive; do
+    local extra=() start=$SECONDS rc
+    [ $mode = exhaustive ] && extra=(--exhaustive)
+    "$@" --no-cache --quiet "${extra[@]}" --output-dir "$raw/$name/$mode" \
+      >"$raw/$name/$mode.log" 2>&1
+    rc=$?
+    echo "$name $mode: rc $rc, $((SECONDS - start)) s" | tee -a "$raw/summary.txt"
+  done
+}
+
 run_benchmark() {
   local final_out=${OUT:-$PWD/out}
   mkdir -p "$final_out"
@@ -135,16 +151,8 @@ run_benchmark() {
   for entry in "${APPS[@]}"; do
     name=${entry%%|*}
     application_flags "$name"
-    for mode in pruned exhaustive; do
-      local extra=()
-      [ $mode = exhaustive ] && extra=(--exhaustive)
-      local start=$SECONDS rc
-      mkdir -p "$raw/$name"
-      $build/bench/bench_apps_gpu_tests_tune "${app_flags[@]}" "${profile[@]}" \
-        --no-cache --quiet "${extra[@]}" --output-dir "$raw/$name/$mode" >"$raw/$name/$mode.log" 2>&1
-      rc=$?
-      echo "$name $mode: rc $rc, $((SECONDS - start)) s" | tee -a "$raw/summary.txt"
-    done
+    tune_twice "$raw" "$name" $build/bench/bench_apps_gpu_tests_tune "${app_flags[@]}" \
+      "${profile[@]}"
     # Packed after every application: a run cut short by the time limit still brings back its part.
     tar -czf "$final_out/bench.tar.gz" -C "$(dirname "$raw")" bench
   done
@@ -178,7 +186,7 @@ run_corpus() {
   build_targets $BENCH_BUILD "$raw" "${targets[@]}" || return 1
   local profile=()
   [ -n "${BENCH_PROFILE:-}" ] && profile=(--profile "$BENCH_PROFILE")
-  local index=0 group tuner kernel mode
+  local index=0 group tuner kernel
   for group in "${groups[@]}"; do
     tuner=$BENCH_BUILD/tests/corpus/overlap_corpus_${group}_gpu_tests_tune
     for kernel in $($tuner --list | cut -d' ' -f1); do
@@ -188,16 +196,7 @@ run_corpus() {
         echo "$kernel: not tuned (needs valid indices)" | tee -a "$raw/summary.txt"
         continue
       fi
-      local folder=${kernel//::/__}
-      for mode in pruned exhaustive; do
-        local extra=() start=$SECONDS rc
-        [ $mode = exhaustive ] && extra=(--exhaustive)
-        mkdir -p "$raw/$folder"
-        $tuner --kernel "$kernel" "${profile[@]}" --no-cache --quiet \
-          "${extra[@]}" --output-dir "$raw/$folder/$mode" >"$raw/$folder/$mode.log" 2>&1
-        rc=$?
-        echo "$kernel $mode: rc $rc, $((SECONDS - start)) s" | tee -a "$raw/summary.txt"
-      done
+      tune_twice "$raw" "${kernel//::/__}" $tuner --kernel "$kernel" "${profile[@]}"
       tar -czf "$final_out/corpus${1:-}.tar.gz" -C "$(dirname "$raw")" corpus
     done
   done

@@ -329,8 +329,8 @@ private:
         if (!findVariable(constantVariable(annotation.offset, name.text), *function) &&
             namesConstant(name.text, *function))
           requests += open + "[[maybe_unused]] static constexpr long long " +
-                      constantVariable(annotation.offset, name.text) + " = (" + name.text +
-                      "); " + close + "\n";
+                      constantVariable(annotation.offset, name.text) + " = (" + name.text + "); " +
+                      close + "\n";
       const auto* templ =
           llvm::dyn_cast_or_null<clang::FunctionTemplateDecl>(annotation.target.decl);
       if (templ == nullptr)
@@ -348,8 +348,8 @@ private:
           if (!argument.empty())
             arguments += (arguments.empty() ? "" : ", ") + argument;
         requests += "[[maybe_unused]] static auto* const " +
-                    instantiationVariable(annotation.offset, i) + " = &::" +
-                    qualifiedKernelName(*templ->getTemplatedDecl()) + "<" + arguments + ">;\n";
+                    instantiationVariable(annotation.offset, i) +
+                    " = &::" + qualifiedName(*templ->getTemplatedDecl()) + "<" + arguments + ">;\n";
       }
     }
     output_.instantiationRequests = requests.empty() ? "" : kRequestsHeading + requests;
@@ -393,15 +393,15 @@ private:
   static std::optional<unsigned> requestOffset(const Annotation& annotation, const char* prefix,
                                                llvm::StringRef rest) {
     if (std::strcmp(prefix, kConstantPrefix) == 0) {
-      const llvm::StringRef name = rest.take_while([](char c) { return llvm::isAlnum(c) || c == '_'; });
+      const llvm::StringRef name =
+          rest.take_while([](char c) { return llvm::isAlnum(c) || c == '_'; });
       for (const annotation::Name& used : annotation::expressionNames(annotation.source.text))
         if (used.text == name)
           return used.offset;
       return std::nullopt;
     }
     unsigned index = 0;
-    const auto* templ =
-        llvm::dyn_cast_or_null<clang::FunctionTemplateDecl>(annotation.target.decl);
+    const auto* templ = llvm::dyn_cast_or_null<clang::FunctionTemplateDecl>(annotation.target.decl);
     if (templ == nullptr || rest.consumeInteger(10, index))
       return std::nullopt;
     const annotation::InstantiationsResult listed =
@@ -505,7 +505,7 @@ private:
     std::vector<SignatureProblem> problems;
     ir::KernelSignature signature = extractSignature(instance, types_, &problems);
     std::vector<std::string> printed;
-    const clang::PrintingPolicy policy = printingPolicy();
+    const clang::PrintingPolicy& policy = types_.policy();
     if (const clang::TemplateArgumentList* arguments = instance.getTemplateSpecializationArgs()) {
       const clang::TemplateParameterList* params =
           instance.getPrimaryTemplate()->getTemplateParameters();
@@ -536,16 +536,6 @@ private:
     signature.entryName =
         name.empty() ? annotation::derivedEntryName(instance.getNameAsString(), printed) : name;
     collectSignature(annotation, instance, std::move(signature), problems);
-  }
-
-  clang::PrintingPolicy printingPolicy() const {
-    clang::PrintingPolicy policy(context_.getLangOpts());
-    policy.SuppressTagKeyword = true;
-    policy.FullyQualifiedName = true;
-    policy.SuppressUnwrittenScope = true;
-    policy.PrintCanonicalTypes = true;
-    policy.Bool = true;
-    return policy;
   }
 
   // --- kernels --------------------------------------------------------------------------------
@@ -745,16 +735,6 @@ private:
     global.constant = constant;
     global.line = sources_.getPresumedLineNumber(sources_.getExpansionLoc(var->getLocation()));
     output_.globals.push_back(global);
-  }
-
-  static std::string qualifiedName(const clang::NamedDecl& decl) {
-    std::string name = decl.getNameAsString();
-    for (const clang::DeclContext* scope = decl.getDeclContext(); !scope->isTranslationUnit();
-         scope = scope->getParent())
-      if (const auto* ns = llvm::dyn_cast<clang::NamespaceDecl>(scope);
-          ns && !ns->isAnonymousNamespace() && !ns->isInline())
-        name = ns->getNameAsString() + "::" + name;
-    return name;
   }
 
   clang::CompilerInstance& compiler_;

@@ -167,9 +167,9 @@ ir::ElementKind elementKindOf(clang::QualType type, const clang::ASTContext& con
   return laneKind(type, context, &bytes);
 }
 
-std::string qualifiedKernelName(const clang::FunctionDecl& kernel) {
-  std::string name = kernel.getNameAsString();
-  for (const clang::DeclContext* scope = kernel.getDeclContext(); !scope->isTranslationUnit();
+std::string qualifiedName(const clang::NamedDecl& decl) {
+  std::string name = decl.getNameAsString();
+  for (const clang::DeclContext* scope = decl.getDeclContext(); !scope->isTranslationUnit();
        scope = scope->getParent())
     if (const auto* ns = llvm::dyn_cast<clang::NamespaceDecl>(scope);
         ns && !ns->isAnonymousNamespace() && !ns->isInline())
@@ -180,7 +180,7 @@ std::string qualifiedKernelName(const clang::FunctionDecl& kernel) {
 ir::KernelSignature extractSignature(const clang::FunctionDecl& kernel, TypeSpeller& types,
                                      std::vector<SignatureProblem>* problems) {
   ir::KernelSignature signature;
-  signature.name = qualifiedKernelName(kernel);
+  signature.name = qualifiedName(kernel);
   const std::vector<unsigned> alignments = vectorAccessAlignments(kernel);
   for (unsigned i = 0; i < kernel.getNumParams(); ++i)
     signature.params.push_back(
@@ -190,7 +190,7 @@ ir::KernelSignature extractSignature(const clang::FunctionDecl& kernel, TypeSpel
 
 ir::KernelSignature extractTemplateSignature(const clang::FunctionTemplateDecl& kernel) {
   ir::KernelSignature signature;
-  signature.name = qualifiedKernelName(*kernel.getTemplatedDecl());
+  signature.name = qualifiedName(*kernel.getTemplatedDecl());
   signature.isTemplate = true;
   for (const clang::NamedDecl* param : *kernel.getTemplateParameters()) {
     ir::TemplateParam out;

@@ -13,6 +13,7 @@ namespace clang {
 class ASTContext;
 class FunctionDecl;
 class FunctionTemplateDecl;
+class NamedDecl;
 class QualType;
 } // namespace clang
 
@@ -38,7 +39,7 @@ ir::KernelSignature extractTemplateSignature(const clang::FunctionTemplateDecl& 
 
 // "ns::inner::k" for k in namespace ns::inner; anonymous and inline namespaces are left out (the
 // names in them are reachable without them).
-std::string qualifiedKernelName(const clang::FunctionDecl& kernel);
+std::string qualifiedName(const clang::NamedDecl& decl);
 
 // The element kind of a value of this type: float → F32, double → F64, __half → F16,
 // __nv_bfloat16 → BF16, integers other than bool by size and signedness; a struct made of one of

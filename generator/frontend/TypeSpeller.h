@@ -36,6 +36,9 @@ public:
 
   const ir::HeaderNeeds& needs() const { return needs_; }
 
+  // How generated code spells types (and template arguments): canonical, fully qualified.
+  const clang::PrintingPolicy& policy() const { return policy_; }
+
 private:
   bool collectNeeds(clang::QualType type, std::string* problem);
   bool needTag(const clang::TagDecl& tag, std::string* problem);

@@ -112,13 +112,20 @@ Status launch_geometry(ArgPointers args, long long lo, long long hi, LaunchGeome
   return status;
 }
 
+// `count` elements from `offset` on lie within a variable of `capacity` elements.
+inline Status check_symbol_range(std::size_t count, std::size_t offset, unsigned long long capacity,
+                                 const char* range) {
+  if (offset > capacity || count > capacity - offset)
+    return Status{cudaErrorInvalidValue, range, __FILE__, __LINE__};
+  return Status::success();
+}
+
 // The generated setter and getter of a __constant__ or __device__ variable of `capacity`
 // elements: `count` elements from `offset` on, between host memory and the current device's copy.
 template <class Symbol, class T>
-Status copy_to_symbol(const Symbol& symbol, const T* values, std::size_t count,
-                      std::size_t offset, unsigned long long capacity, const char* range) {
-  if (offset > capacity || count > capacity - offset)
-    return Status{cudaErrorInvalidValue, range, __FILE__, __LINE__};
+Status copy_to_symbol(const Symbol& symbol, const T* values, std::size_t count, std::size_t offset,
+                      unsigned long long capacity, const char* range) {
+  OVERLAP_TRY(check_symbol_range(count, offset, capacity, range));
   if (count == 0)
     return Status::success();
   OVERLAP_CUDA_TRY(cudaMemcpyToSymbol(symbol, values, count * sizeof(T), offset * sizeof(T),
@@ -129,8 +136,7 @@ Status copy_to_symbol(const Symbol& symbol, const T* values, std::size_t count,
 template <class Symbol, class T>
 Status copy_from_symbol(const Symbol& symbol, T* values, std::size_t count, std::size_t offset,
                         unsigned long long capacity, const char* range) {
-  if (offset > capacity || count > capacity - offset)
-    return Status{cudaErrorInvalidValue, range, __FILE__, __LINE__};
+  OVERLAP_TRY(check_symbol_range(count, offset, capacity, range));
   if (count == 0)
     return Status::success();
   OVERLAP_CUDA_TRY(cudaMemcpyFromSymbol(values, symbol, count * sizeof(T), offset * sizeof(T),

@@ -11,21 +11,9 @@ namespace {
 
 using annotation::buildKernel;
 using annotation::SemaResult;
+using testing::buildOk;
+using testing::formatDiagnostics;
 using testing::SignatureBuilder;
-
-std::string formatDiagnostics(const annotation::Diagnostics& diags) {
-  std::string text;
-  for (const annotation::Diagnostic& d : diags)
-    text += std::to_string(d.offset) + "+" + std::to_string(d.length) + ": " + d.message + "\n";
-  return text;
-}
-
-ir::Kernel buildOk(const std::string& text, const ir::KernelSignature& signature) {
-  SemaResult result = buildKernel(text, signature);
-  EXPECT_TRUE(result.diagnostics.empty()) << formatDiagnostics(result.diagnostics);
-  EXPECT_TRUE(result.kernel.has_value());
-  return result.kernel.value_or(ir::Kernel{});
-}
 
 ir::Environment paramsOnly(std::vector<long long> values) {
   ir::Environment env;

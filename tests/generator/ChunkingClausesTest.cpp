@@ -15,21 +15,9 @@ namespace overlap {
 namespace {
 
 using annotation::buildKernel;
+using testing::buildOk;
+using testing::formatDiagnostics;
 using testing::SignatureBuilder;
-
-std::string describe(const annotation::Diagnostics& diags) {
-  std::string text;
-  for (const annotation::Diagnostic& d : diags)
-    text += std::to_string(d.offset) + "+" + std::to_string(d.length) + ": " + d.message + "\n";
-  return text;
-}
-
-ir::Kernel buildOk(const std::string& text, const ir::KernelSignature& signature) {
-  annotation::SemaResult result = buildKernel(text, signature);
-  EXPECT_TRUE(result.diagnostics.empty()) << describe(result.diagnostics);
-  EXPECT_TRUE(result.kernel.has_value());
-  return result.kernel.value_or(ir::Kernel{});
-}
 
 // The one error building reports, with where it points.
 struct Finding {
@@ -40,7 +28,7 @@ struct Finding {
 Finding buildError(const std::string& text, const ir::KernelSignature& signature) {
   annotation::SemaResult result = buildKernel(text, signature);
   EXPECT_FALSE(result.kernel.has_value());
-  EXPECT_EQ(result.diagnostics.size(), 1u) << describe(result.diagnostics);
+  EXPECT_EQ(result.diagnostics.size(), 1u) << formatDiagnostics(result.diagnostics);
   if (result.diagnostics.empty())
     return {};
   const annotation::Diagnostic& d = result.diagnostics[0];
@@ -103,9 +91,10 @@ TEST(ChunkingClauses, ALengthValueOfLoIsRefused) {
 
 TEST(ChunkingClauses, BareOffsetForAKernelWithoutALength) {
   // One block per row: rows come from param(...), the kernel takes only the row width.
-  const ir::KernelSignature rowSum =
-      SignatureBuilder("row_sum").pointer("in", "float", true).pointer("out", "float").integer(
-          "cols");
+  const ir::KernelSignature rowSum = SignatureBuilder("row_sum")
+                                         .pointer("in", "float", true)
+                                         .pointer("out", "float")
+                                         .integer("cols");
   const ir::Kernel kernel =
       buildOk("param(int rows) partition(rows) offset extent(in: rows * cols) extent(out: rows)"
               " copyin(in[lo * cols : hi * cols]) copyout(out[lo:hi])"
@@ -163,11 +152,11 @@ TEST(ChunkingClauses, PartitionWithAnOriginKeepsTheRangeBoundsAsCallerArguments)
 }
 
 TEST(ChunkingClauses, WithoutAnOriginTheRangeBoundsAreSetPerChunk) {
-  const ir::Kernel kernel = buildOk(
-      "partition(levels) range(begin, end) extent(t, b: levels * plane)"
-      " copyin(t[lo * plane : hi * plane]) copyout(b[lo * plane : hi * plane])"
-      " launch(grid: len, block: 128)",
-      testing::buoydiffSignature());
+  const ir::Kernel kernel =
+      buildOk("partition(levels) range(begin, end) extent(t, b: levels * plane)"
+              " copyin(t[lo * plane : hi * plane]) copyout(b[lo * plane : hi * plane])"
+              " launch(grid: len, block: 128)",
+              testing::buoydiffSignature());
   EXPECT_FALSE(kernel.boundsFromCaller);
   EXPECT_FALSE(ir::isCallerParam(kernel, 0));
   EXPECT_FALSE(kernel.partitionBegin);
@@ -183,10 +172,10 @@ TEST(ChunkingClauses, RangeWithOnlyABeginAndBind) {
               async);
   EXPECT_EQ(begin.beginParam, 1);
   EXPECT_EQ(begin.endParam, -1);
-  const ir::Kernel bound = buildOk(
-      "param(int n) partition(n) range bind(offset = offset + lo) extent(a: offset + n)"
-      " copy(a[offset + lo : offset + hi]) launch(grid: ceil_div(len, 256), block: 256)",
-      async);
+  const ir::Kernel bound =
+      buildOk("param(int n) partition(n) range bind(offset = offset + lo) extent(a: offset + n)"
+              " copy(a[offset + lo : offset + hi]) launch(grid: ceil_div(len, 256), block: 256)",
+              async);
   EXPECT_EQ(bound.beginParam, -1);
   ASSERT_EQ(bound.bindings.size(), 1u);
   EXPECT_EQ(bound.bindings[0].param, 1);
@@ -203,9 +192,11 @@ TEST(ChunkingClauses, BindRefusesArraysTheModesParametersAndProducts) {
   f = buildError("partition(n / 2) offset(n = 2 * len) bind(x = lo)" + rest, pairs());
   EXPECT_NE(f.message.find("bind sets integer scalar parameters"), std::string::npos);
   EXPECT_EQ(f.spelled, "x");
-  const ir::KernelSignature twoLengths =
-      SignatureBuilder("k").pointer("x", "float", true).pointer("y", "float").integer("n").integer(
-          "k");
+  const ir::KernelSignature twoLengths = SignatureBuilder("k")
+                                             .pointer("x", "float", true)
+                                             .pointer("y", "float")
+                                             .integer("n")
+                                             .integer("k");
   f = buildError("partition(n) offset(n) bind(k = lo * hi) extent(x, y: n) copyin(x[lo:hi])"
                  " copyout(y[lo:hi]) launch(grid: len, block: 1)",
                  twoLengths);
@@ -213,8 +204,8 @@ TEST(ChunkingClauses, BindRefusesArraysTheModesParametersAndProducts) {
 }
 
 TEST(ChunkingClauses, Granule) {
-  const ir::Kernel kernel = buildOk("partition(n / 2) offset(n = 2 * len) granule(4)" + kPairsBody,
-                                    pairs());
+  const ir::Kernel kernel =
+      buildOk("partition(n / 2) offset(n = 2 * len) granule(4)" + kPairsBody, pairs());
   EXPECT_EQ(eval(kernel.granule, values({})), 4);
   const Finding f =
       buildError("partition(n / 2) offset(n = 2 * len) granule(0)" + kPairsBody, pairs());
@@ -254,16 +245,17 @@ TEST(ArrayClauses, ReduceHaloAndOptional) {
   EXPECT_TRUE(norm.sections.empty());
   EXPECT_TRUE(kernel.arrays[3].optional);
   EXPECT_FALSE(kernel.arrays[1].optional);
-  for (const auto& [op, kind] : std::vector<std::pair<std::string, ir::ReduceOp>>{
-           {"*", ir::ReduceOp::Product},
-           {"min", ir::ReduceOp::Min},
-           {"max", ir::ReduceOp::Max},
-           {"&", ir::ReduceOp::BitAnd},
-           {"|", ir::ReduceOp::BitOr},
-           {"^", ir::ReduceOp::BitXor}}) {
-    const ir::Kernel other = buildOk(kStencilBase + " copyin(in[lo * w : hi * w])"
-                                                    " copyout(out[lo * w : hi * w], mask[lo:hi])"
-                                                    " reduce(" +
+  for (const auto& [op, kind] :
+       std::vector<std::pair<std::string, ir::ReduceOp>>{{"*", ir::ReduceOp::Product},
+                                                         {"min", ir::ReduceOp::Min},
+                                                         {"max", ir::ReduceOp::Max},
+                                                         {"&", ir::ReduceOp::BitAnd},
+                                                         {"|", ir::ReduceOp::BitOr},
+                                                         {"^", ir::ReduceOp::BitXor}}) {
+    const ir::Kernel other = buildOk(kStencilBase +
+                                         " copyin(in[lo * w : hi * w])"
+                                         " copyout(out[lo * w : hi * w], mask[lo:hi])"
+                                         " reduce(" +
                                          op + ": norm)",
                                      stencil());
     EXPECT_EQ(other.arrays[2].reduce, kind) << op;
@@ -311,10 +303,8 @@ TEST(ArrayClauses, OffsetModeHaloIsSuggestedForAWiderSection) {
 // A kernel template's instantiation: its template arguments and the file's constants are names
 // expressions may use.
 TEST(Constants, TemplateArgumentsConstantsAndSizeof) {
-  ir::KernelSignature signature = SignatureBuilder("conv")
-                                      .pointer("x", "float", true)
-                                      .pointer("y", "float")
-                                      .integer("n");
+  ir::KernelSignature signature =
+      SignatureBuilder("conv").pointer("x", "float", true).pointer("y", "float").integer("n");
   signature.templateArguments = "<float, 128>";
   signature.constants = {{"BLOCK", 128}, {"KERNEL_RADIUS", 8}};
   signature.typeSizes = {{"T", 4}};
@@ -336,12 +326,10 @@ TEST(Constants, TemplateArgumentsConstantsAndSizeof) {
 }
 
 TEST(Constants, SizeofAnUnknownType) {
-  const Finding f = buildError("partition(n) offset(n) extent(x, y: n) copyin(x[lo:hi])"
-                               " copyout(y[lo:hi]) launch(grid: len, block: 1, shared: sizeof(U))",
-                               SignatureBuilder("k")
-                                   .pointer("x", "float", true)
-                                   .pointer("y", "float")
-                                   .integer("n"));
+  const Finding f = buildError(
+      "partition(n) offset(n) extent(x, y: n) copyin(x[lo:hi])"
+      " copyout(y[lo:hi]) launch(grid: len, block: 1, shared: sizeof(U))",
+      SignatureBuilder("k").pointer("x", "float", true).pointer("y", "float").integer("n"));
   EXPECT_NE(f.message.find("sizeof(U): not a type the annotation knows"), std::string::npos);
   EXPECT_EQ(f.spelled, "sizeof(U)");
 }
@@ -354,11 +342,10 @@ TEST(Instantiations, ListedInTheTemplatesOrder) {
   const std::string text = "partition(n) instantiate(BLOCK = 256, T = float)"
                            " instantiate(hsum: T = __half, BLOCK = 2 * 64, ATOMIC = true)";
   const annotation::InstantiationsResult result = annotation::instantiationsOf(text, templ);
-  EXPECT_TRUE(result.diagnostics.empty()) << describe(result.diagnostics);
+  EXPECT_TRUE(result.diagnostics.empty()) << formatDiagnostics(result.diagnostics);
   ASSERT_EQ(result.instantiations.size(), 2u);
   EXPECT_EQ(result.instantiations[0].name, "");
-  EXPECT_EQ(result.instantiations[0].arguments,
-            (std::vector<std::string>{"float", "256", ""}));
+  EXPECT_EQ(result.instantiations[0].arguments, (std::vector<std::string>{"float", "256", ""}));
   EXPECT_EQ(result.instantiations[1].name, "hsum");
   EXPECT_EQ(result.instantiations[1].arguments,
             (std::vector<std::string>{"__half", "2 * 64", "true"}));
@@ -373,32 +360,30 @@ TEST(Instantiations, MissingDuplicatedAndOutOfOrderParameters) {
   templ.isTemplate = true;
   templ.templateParams = {{"T", true, false}, {"B", false, true}, {"C", false, true}};
   const auto errors = [&](const std::string& text) {
-    return describe(annotation::instantiationsOf(text, templ).diagnostics);
+    return formatDiagnostics(annotation::instantiationsOf(text, templ).diagnostics);
   };
   EXPECT_NE(errors("instantiate(B = 1)").find("gives no value for template parameter 'T'"),
             std::string::npos);
   EXPECT_NE(errors("instantiate(T = int, T = float)").find("'T' given twice"), std::string::npos);
-  EXPECT_NE(errors("instantiate(T = int, C = 2)").find("leaves 'B' to its default but gives a "
-                                                       "later template parameter"),
+  EXPECT_NE(errors("instantiate(T = int, C = 2)")
+                .find("leaves 'B' to its default but gives a "
+                      "later template parameter"),
             std::string::npos);
   EXPECT_NE(errors("instantiate(a: T = int) instantiate(a: T = float)")
                 .find("another instantiate is already named 'a'"),
             std::string::npos);
   // A kernel that is no template takes no instantiate.
-  const Finding f = buildError("partition(n) offset(n) extent(x, y: n) copyin(x[lo:hi])"
-                               " copyout(y[lo:hi]) launch(grid: len, block: 1)"
-                               " instantiate(T = float)",
-                               SignatureBuilder("k")
-                                   .pointer("x", "float", true)
-                                   .pointer("y", "float")
-                                   .integer("n"));
+  const Finding f = buildError(
+      "partition(n) offset(n) extent(x, y: n) copyin(x[lo:hi])"
+      " copyout(y[lo:hi]) launch(grid: len, block: 1)"
+      " instantiate(T = float)",
+      SignatureBuilder("k").pointer("x", "float", true).pointer("y", "float").integer("n"));
   EXPECT_NE(f.message.find("kernel 'k' is not a template"), std::string::npos);
 }
 
 TEST(Instantiations, ExpressionNamesInTextOrder) {
-  const std::string text =
-      "partition(rows) offset extent(in: rows * W) copyin(in[lo * W : hi * W])"
-      " launch(grid: ceil_div(len, BLOCK), block: BLOCK) tune(rows = ROWS)";
+  const std::string text = "partition(rows) offset extent(in: rows * W) copyin(in[lo * W : hi * W])"
+                           " launch(grid: ceil_div(len, BLOCK), block: BLOCK) tune(rows = ROWS)";
   const std::vector<annotation::Name> names = annotation::expressionNames(text);
   std::vector<std::string> spelled;
   for (const annotation::Name& name : names)

@@ -14,15 +14,8 @@ namespace {
 using annotation::buildKernel;
 using annotation::Diagnostic;
 using annotation::Diagnostics;
+using testing::formatDiagnostics;
 using testing::SignatureBuilder;
-
-std::string formatDiagnostics(const Diagnostics& diags) {
-  std::string text;
-  for (const Diagnostic& d : diags)
-    text +=
-        "  " + std::to_string(d.offset) + "+" + std::to_string(d.length) + ": " + d.message + "\n";
-  return text;
-}
 
 // Where the offending text is expected: the `occurrence`-th (0-based) `spelled` in the text, or
 // in the first `within` if given; an empty `spelled` means a point diagnostic at offset 0.
@@ -85,7 +78,7 @@ struct SaxpyText {
   }
 };
 
-std::string saxpyWith(std::string SaxpyText::*part, const std::string& replacement) {
+std::string saxpyWith(std::string SaxpyText::* part, const std::string& replacement) {
   SaxpyText text;
   text.*part = replacement;
   return text.str();

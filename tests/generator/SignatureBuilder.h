@@ -1,8 +1,12 @@
 // Kernel signatures for the annotation tests, written the way the frontend fills them from the
-// AST, so each test states its kernel in one readable line per parameter.
+// AST, so each test states its kernel in one readable line per parameter; and the helpers every
+// annotation test reports findings with.
 #pragma once
 
+#include "annotation/AnnotationSema.h"
 #include "ir/KernelIR.h"
+
+#include <gtest/gtest.h>
 
 #include <string>
 #include <utility>
@@ -113,6 +117,22 @@ inline ir::KernelSignature buoydiffSignature() {
       .integer("plane")
       .pointer("t", "double", true)
       .pointer("b", "double");
+}
+
+// "offset+length: message" per line, for failure messages.
+inline std::string formatDiagnostics(const annotation::Diagnostics& diags) {
+  std::string text;
+  for (const annotation::Diagnostic& d : diags)
+    text += std::to_string(d.offset) + "+" + std::to_string(d.length) + ": " + d.message + "\n";
+  return text;
+}
+
+// The IR of an annotation that must check without a finding.
+inline ir::Kernel buildOk(const std::string& text, const ir::KernelSignature& signature) {
+  annotation::SemaResult result = annotation::buildKernel(text, signature);
+  EXPECT_TRUE(result.diagnostics.empty()) << formatDiagnostics(result.diagnostics);
+  EXPECT_TRUE(result.kernel.has_value());
+  return result.kernel.value_or(ir::Kernel{});
 }
 
 } // namespace overlap::testing
