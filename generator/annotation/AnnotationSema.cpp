@@ -234,8 +234,7 @@ private:
     kernel_.granule = names_->resolve(syntax_.granules[0].granule, ExprContext::Granule);
     if (!kernel_.granule)
       return;
-    const std::optional<long long> constant =
-        ir::evaluate(*kernel_.granule, ir::Environment{});
+    const std::optional<long long> constant = ir::evaluate(*kernel_.granule, ir::Environment{});
     if (constant && *constant < 1)
       errorAt(*kernel_.granule, "granule " + std::to_string(*constant) +
                                     " is not positive; chunk bounds fall on multiples of it");
@@ -262,10 +261,9 @@ private:
                              : clause.lengthParam->offset,
           clause.lengthValue ? clause.lengthValue->length : clause.lengthParam->length,
           "one launch over the whole partition P = " + ir::toSource(*kernel_.partition) +
-              " passes '" + name + "' " + passed + ", never the caller's " + name +
-              "; say what '" + name + "' receives per chunk with offset(" + name +
-              " = EXPR of len), e.g. offset(" + name + " = 2 * len) when " + name +
-              " counts halves of the partition's elements");
+              " passes '" + name + "' " + passed + ", never the caller's " + name + "; say what '" +
+              name + "' receives per chunk with offset(" + name + " = EXPR of len), e.g. offset(" +
+              name + " = 2 * len) when " + name + " counts halves of the partition's elements");
   }
 
   void checkMode() {
@@ -307,9 +305,9 @@ private:
         kernel_.endParam = checkModeParam(*clause.endParam, "range", "hi");
       if (clause.beginParam && clause.endParam &&
           clause.beginParam->text == clause.endParam->text) {
-        error(*clause.endParam,
-              "range begin and end are the same parameter '" + clause.endParam->text +
-                  "'; the kernel needs one parameter for lo and another for hi");
+        error(*clause.endParam, "range begin and end are the same parameter '" +
+                                    clause.endParam->text +
+                                    "'; the kernel needs one parameter for lo and another for hi");
         kernel_.endParam = -1;
       }
       // partition(iy_start : iy_end) reads the bounds the caller passes: they stay arguments of
@@ -618,8 +616,8 @@ private:
                                    ? "'" + binding.param.text +
                                          "' is a param(...) of the host functions; bind sets "
                                          "what a kernel parameter receives per chunk"
-                                   : "parameter '" + binding.param.text + "' has type '" +
-                                         p.type + "'; bind sets integer scalar parameters");
+                                   : "parameter '" + binding.param.text + "' has type '" + p.type +
+                                         "'; bind sets integer scalar parameters");
           continue;
         }
         if (*index == kernel_.lengthParam || *index == kernel_.beginParam ||
@@ -655,8 +653,9 @@ private:
         if (!draft)
           continue;
         if (draft->array.direction != Direction::In) {
-          error(name, "'" + name.text + "' is an output; a halo widens what an input's chunks "
-                                        "read, and outputs must tile");
+          error(name, "'" + name.text +
+                          "' is an output; a halo widens what an input's chunks "
+                          "read, and outputs must tile");
           continue;
         }
         const std::vector<ir::Section>& sections = draft->array.sections;
@@ -829,8 +828,7 @@ private:
                       "'; tune gives defaults to integer parameters");
       return std::nullopt;
     }
-    if (!kernel_.boundsFromCaller &&
-        (*index == kernel_.beginParam || *index == kernel_.endParam)) {
+    if (!kernel_.boundsFromCaller && (*index == kernel_.beginParam || *index == kernel_.endParam)) {
       error(name, "'" + name.text +
                       "' is set per chunk by the generator (range mode); it needs "
                       "no tuning default");

@@ -76,8 +76,8 @@ InstantiationsResult instantiationsOf(std::string_view text, const ir::KernelSig
       }
       if (!signature.templateParams[i].hasDefault)
         error(result.diagnostics, clause.keyword.offset, clause.keyword.length,
-              "instantiate gives no value for template parameter '" + names[i] +
-                  "'; add " + names[i] + " = ...");
+              "instantiate gives no value for template parameter '" + names[i] + "'; add " +
+                  names[i] + " = ...");
       else if (laterGiven)
         error(result.diagnostics, clause.keyword.offset, clause.keyword.length,
               "instantiate leaves '" + names[i] +

@@ -174,12 +174,18 @@ ir::ExprPtr NameResolver::resolveName(const ir::Expr& expr, ExprContext context)
 // kernel's element types).
 ir::ExprPtr NameResolver::resolveSizeOf(const ir::Expr& expr) {
   static const std::pair<const char*, unsigned> kBuiltins[] = {
-      {"char", 1},          {"signed char", 1},   {"unsigned char", 1},      {"bool", 1},
-      {"short", 2},         {"unsigned short", 2}, {"int", 4},               {"unsigned", 4},
-      {"unsigned int", 4},  {"float", 4},         {"long", 8},               {"unsigned long", 8},
-      {"long long", 8},     {"unsigned long long", 8}, {"double", 8},        {"size_t", 8},
-      {"int8_t", 1},        {"uint8_t", 1},       {"int16_t", 2},            {"uint16_t", 2},
-      {"int32_t", 4},       {"uint32_t", 4},      {"int64_t", 8},            {"uint64_t", 8},
+      {"char", 1},          {"signed char", 1},
+      {"unsigned char", 1}, {"bool", 1},
+      {"short", 2},         {"unsigned short", 2},
+      {"int", 4},           {"unsigned", 4},
+      {"unsigned int", 4},  {"float", 4},
+      {"long", 8},          {"unsigned long", 8},
+      {"long long", 8},     {"unsigned long long", 8},
+      {"double", 8},        {"size_t", 8},
+      {"int8_t", 1},        {"uint8_t", 1},
+      {"int16_t", 2},       {"uint16_t", 2},
+      {"int32_t", 4},       {"uint32_t", 4},
+      {"int64_t", 8},       {"uint64_t", 8},
   };
   std::optional<unsigned> bytes;
   for (const ir::TypeSize& known : signature_.typeSizes)

@@ -20,14 +20,22 @@ struct ClauseKeyword {
 };
 
 constexpr ClauseKeyword kClauseKeywords[] = {
-    {"partition", ClauseKind::Partition}, {"offset", ClauseKind::Offset},
-    {"range", ClauseKind::Range},         {"copyin", ClauseKind::CopyIn},
-    {"copyout", ClauseKind::CopyOut},     {"copy", ClauseKind::Copy},
-    {"extent", ClauseKind::Extent},       {"launch", ClauseKind::Launch},
-    {"tune", ClauseKind::Tune},           {"granule", ClauseKind::Granule},
-    {"reduce", ClauseKind::Reduce},       {"halo", ClauseKind::Halo},
-    {"param", ClauseKind::Param},         {"optional", ClauseKind::Optional},
-    {"instantiate", ClauseKind::Instantiate}, {"bind", ClauseKind::Bind},
+    {"partition", ClauseKind::Partition},
+    {"offset", ClauseKind::Offset},
+    {"range", ClauseKind::Range},
+    {"copyin", ClauseKind::CopyIn},
+    {"copyout", ClauseKind::CopyOut},
+    {"copy", ClauseKind::Copy},
+    {"extent", ClauseKind::Extent},
+    {"launch", ClauseKind::Launch},
+    {"tune", ClauseKind::Tune},
+    {"granule", ClauseKind::Granule},
+    {"reduce", ClauseKind::Reduce},
+    {"halo", ClauseKind::Halo},
+    {"param", ClauseKind::Param},
+    {"optional", ClauseKind::Optional},
+    {"instantiate", ClauseKind::Instantiate},
+    {"bind", ClauseKind::Bind},
 };
 
 // reduce(OP: ...): the operators, as written and as the IR names them.
@@ -37,8 +45,8 @@ struct ReduceOperator {
 };
 
 constexpr ReduceOperator kReduceOperators[] = {
-    {"+", ir::ReduceOp::Sum},   {"*", ir::ReduceOp::Product}, {"min", ir::ReduceOp::Min},
-    {"max", ir::ReduceOp::Max}, {"&", ir::ReduceOp::BitAnd},  {"|", ir::ReduceOp::BitOr},
+    {"+", ir::ReduceOp::Sum},    {"*", ir::ReduceOp::Product}, {"min", ir::ReduceOp::Min},
+    {"max", ir::ReduceOp::Max},  {"&", ir::ReduceOp::BitAnd},  {"|", ir::ReduceOp::BitOr},
     {"^", ir::ReduceOp::BitXor},
 };
 
@@ -400,10 +408,10 @@ private:
         return true;
       if (stop.empty() && atLimit())
         return true;
-      errorAt(peek(), "expected ','" +
-                          (stop.empty() ? std::string(" or ')'")
-                                        : " or '" + std::string(stop) + "'") +
-                          " in '" + keyword.text + "', found " + describe(peek()));
+      errorAt(peek(),
+              "expected ','" +
+                  (stop.empty() ? std::string(" or ')'") : " or '" + std::string(stop) + "'") +
+                  " in '" + keyword.text + "', found " + describe(peek()));
       return false;
     }
   }
@@ -458,11 +466,10 @@ private:
         words.push_back({std::string(word.text), word.offset, word.length});
       }
       if (words.size() < 2) {
-        errorAt(peek(), words.empty()
-                            ? "expected a type and a name (param(int rows)), found " +
-                                  describe(peek())
-                            : "expected a type before the name '" + words[0].text +
-                                  "' (param(int " + words[0].text + "))");
+        errorAt(peek(), words.empty() ? "expected a type and a name (param(int rows)), found " +
+                                            describe(peek())
+                                      : "expected a type before the name '" + words[0].text +
+                                            "' (param(int " + words[0].text + "))");
         return false;
       }
       HostParamSyntax param;
@@ -470,8 +477,8 @@ private:
       for (size_t i = 0; i + 1 < words.size(); ++i)
         param.type += (i ? " " : "") + words[i].text;
       param.typeOffset = words.front().offset;
-      param.typeLength = words[words.size() - 2].offset + words[words.size() - 2].length -
-                         words.front().offset;
+      param.typeLength =
+          words[words.size() - 2].offset + words[words.size() - 2].length - words.front().offset;
       clause.params.push_back(param);
       step = listSeparator(keyword);
     } while (step == ListStep::Next);
@@ -825,7 +832,7 @@ private:
   // sizeof(TYPE): the type's words, for the checker to look up.
   ExprPtr parseSizeOf() {
     const Token& keyword = advance();
-    advance(); // (
+    advance();        // (
     std::string type; // "unsigned int", "ns::Point"
     for (;;) {
       if (peek().kind == TokenKind::Identifier) {

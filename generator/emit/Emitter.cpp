@@ -303,10 +303,10 @@ private:
       // Offset mode advances the pointer by the section's begin; range mode passes element 0
       // and the kernel indexes by lo itself.
       const bool advanced = kernel_.mode == ChunkMode::Offset && !array.sections.empty();
-      const std::string stride =
-          advanced ? "section(" + std::to_string(i) + ", 0, 1, 1).begin - section(" +
-                         std::to_string(i) + ", 0, 0, 0).begin"
-                   : "1";
+      const std::string stride = advanced ? "section(" + std::to_string(i) +
+                                                ", 0, 1, 1).begin - section(" + std::to_string(i) +
+                                                ", 0, 0, 0).begin"
+                                          : "1";
       out << "    // the kernel accesses '" << member(array.param) << "' "
           << p.vectorAccessAlignment << " bytes at a time from its chunk's first element\n";
       out << "    if (granule >= 1)\n      granule = ::overlap::lcm_ll(granule, "
@@ -471,7 +471,8 @@ private:
     }
   }
 
-  void emitNarrow(std::ostream& out, int i, const std::string& var, const std::string& value) const {
+  void emitNarrow(std::ostream& out, int i, const std::string& var,
+                  const std::string& value) const {
     const Parameter& p = param(i);
     out << "    " << p.valueType << " " << var << " = 0;\n";
     out << "    OVERLAP_TRY(overlap::glue::narrow<" << p.valueType << ">(" << value << ", "
@@ -697,8 +698,8 @@ public:
   void emitDefinitions(std::ostream& out) const {
     const std::string& var = qualified_.name;
     const std::string symbol = "::" + global_.name;
-    const std::string range = quoted(var + ": offset + count exceeds its " +
-                                     std::to_string(global_.count) + " elements");
+    const std::string range =
+        quoted(var + ": offset + count exceeds its " + std::to_string(global_.count) + " elements");
     out << openNamespaces(qualified_);
     out << "overlap::Status " << var << "_set(const " << global_.elementType
         << "* values, std::size_t count, std::size_t offset) {\n"

@@ -7,9 +7,13 @@ void DeferredDiagnostics::BeginSourceFile(const clang::LangOptions& options,
   target_.BeginSourceFile(options, preprocessor);
 }
 
-void DeferredDiagnostics::EndSourceFile() { target_.EndSourceFile(); }
+void DeferredDiagnostics::EndSourceFile() {
+  target_.EndSourceFile();
+}
 
-void DeferredDiagnostics::finish() { target_.finish(); }
+void DeferredDiagnostics::finish() {
+  target_.finish();
+}
 
 void DeferredDiagnostics::HandleDiagnostic(clang::DiagnosticsEngine::Level level,
                                            const clang::Diagnostic& info) {
@@ -47,8 +51,7 @@ void DeferredDiagnostics::release(clang::DiagnosticsEngine& engine, const Judge&
     }
     // A moved diagnostic keeps no ranges: they point where it was made.
     engine.Report(clang::StoredDiagnostic(
-        level, diagnostic.getID(), message,
-        moved.isValid() ? moved : diagnostic.getLocation(),
+        level, diagnostic.getID(), message, moved.isValid() ? moved : diagnostic.getLocation(),
         moved.isValid() ? llvm::ArrayRef<clang::CharSourceRange>() : diagnostic.getRanges(),
         moved.isValid() ? llvm::ArrayRef<clang::FixItHint>() : diagnostic.getFixIts()));
   }

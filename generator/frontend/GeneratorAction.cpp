@@ -46,8 +46,7 @@ void GeneratorAction::EndSourceFileAction() {
   std::set<std::string> seen;
   for (const std::string& file : includedFiles_->getDependencies()) {
     llvm::SmallString<256> real;
-    const std::string name =
-        llvm::sys::fs::real_path(file, real) ? file : std::string(real.str());
+    const std::string name = llvm::sys::fs::real_path(file, real) ? file : std::string(real.str());
     if (seen.insert(name).second)
       output_.dependencies.push_back(name);
   }

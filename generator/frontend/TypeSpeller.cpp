@@ -31,8 +31,8 @@ std::string forwardDeclaration(const clang::TagDecl& tag, const std::string& dec
   for (const clang::DeclContext* scope = tag.getDeclContext(); !scope->isTranslationUnit();
        scope = scope->getParent()) {
     if (const auto* ns = llvm::dyn_cast<clang::NamespaceDecl>(scope)) {
-      open = std::string(ns->isInline() ? "inline " : "") + "namespace " +
-             ns->getNameAsString() + " { " + open;
+      open = std::string(ns->isInline() ? "inline " : "") + "namespace " + ns->getNameAsString() +
+             " { " + open;
       close += " }";
     } else if (const auto* linkage = llvm::dyn_cast<clang::LinkageSpecDecl>(scope)) {
       open = std::string("extern \"") +
@@ -52,7 +52,8 @@ std::string unnameableReason(const clang::TagDecl& tag) {
       return "is declared inside a function";
     if (scope->isRecord())
       return "is nested in a class, which host code would need to see whole";
-    if (const auto* ns = llvm::dyn_cast<clang::NamespaceDecl>(scope); ns && ns->isAnonymousNamespace())
+    if (const auto* ns = llvm::dyn_cast<clang::NamespaceDecl>(scope);
+        ns && ns->isAnonymousNamespace())
       return "is in an anonymous namespace";
   }
   if (tag.getName().empty())
@@ -123,8 +124,8 @@ bool TypeSpeller::needTag(const clang::TagDecl& tag, std::string* problem) {
     }
     if (const auto* record = llvm::dyn_cast<clang::RecordDecl>(&tag)) {
       const char* keyword = record->isUnion() ? "union" : record->isClass() ? "class" : "struct";
-      addDeclaration(forwardDeclaration(tag, std::string(keyword) + " " +
-                                                 tag.getNameAsString() + ";"));
+      addDeclaration(
+          forwardDeclaration(tag, std::string(keyword) + " " + tag.getNameAsString() + ";"));
       return true;
     }
     const auto& enumeration = llvm::cast<clang::EnumDecl>(tag);
@@ -135,9 +136,9 @@ bool TypeSpeller::needTag(const clang::TagDecl& tag, std::string* problem) {
       return false;
     }
     addDeclaration(forwardDeclaration(
-        tag, std::string(enumeration.isScoped() ? "enum class " : "enum ") +
-                 tag.getNameAsString() + " : " +
-                 enumeration.getIntegerType().getCanonicalType().getAsString(policy_) + ";"));
+        tag, std::string(enumeration.isScoped() ? "enum class " : "enum ") + tag.getNameAsString() +
+                 " : " + enumeration.getIntegerType().getCanonicalType().getAsString(policy_) +
+                 ";"));
     return true;
   }
   const clang::OptionalFileEntryRef entry = sources.getFileEntryRefForID(file);

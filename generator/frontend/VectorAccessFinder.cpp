@@ -57,8 +57,7 @@ public:
     const unsigned alignment = static_cast<unsigned>(
         context_.getTypeAlignInChars(pointer->getPointeeType()).getQuantity());
     for (unsigned param : reached(cast->getSubExpr())) {
-      const clang::QualType own =
-          kernel_.getParamDecl(param)->getType()->getPointeeType();
+      const clang::QualType own = kernel_.getParamDecl(param)->getType()->getPointeeType();
       if (own.isNull() || own->isIncompleteType() || own->isDependentType())
         continue;
       const unsigned ownAlignment =

@@ -23,8 +23,8 @@ enum class ExprKind {
   Mul,
   Div, // truncating, as in C++
   Mod,
-  Min,    // min(a, b)
-  Max,    // max(a, b)
+  Min,     // min(a, b)
+  Max,     // max(a, b)
   CeilDiv, // ceil_div(a, b): the exact ceiling of a / b (= (a + b - 1) / b for a >= 0 < b)
   SizeOf   // sizeof(TYPE): name is the type as written; the checker turns it into a Literal
 };
@@ -34,9 +34,9 @@ using ExprPtr = std::shared_ptr<const Expr>;
 
 struct Expr {
   ExprKind kind = ExprKind::Literal;
-  long long value = 0;  // Literal
-  std::string name;     // Param
-  int param = -1;       // Param: index into the kernel's parameters
+  long long value = 0; // Literal
+  std::string name;    // Param
+  int param = -1;      // Param: index into the kernel's parameters
   std::vector<ExprPtr> operands;
   // Where the expression is spelled, as a byte offset and length into the annotation text.
   unsigned offset = 0;

@@ -33,7 +33,7 @@ struct Parameter {
   bool pointeeConst = false;                    // pointers: pointee is const-qualified
   ScalarKind scalarKind = ScalarKind::Other;    // scalars
   ElementKind elementKind = ElementKind::Other; // pointee for pointers, value for scalars
-  unsigned elementSize = 0;      // bytes: pointee for pointers, value for scalars; 0 if incomplete
+  unsigned elementSize = 0; // bytes: pointee for pointers, value for scalars; 0 if incomplete
   // Pointers: the widest alignment, in bytes, at which the kernel body reads or writes the array
   // through a cast to a wider type (reinterpret_cast<const float4*>(x)); 0 when it does not.
   unsigned vectorAccessAlignment = 0;
@@ -46,7 +46,7 @@ struct Parameter {
 // A template parameter of a kernel template, for checking instantiate(...) clauses.
 struct TemplateParam {
   std::string name;
-  bool isType = false;     // typename/class; otherwise a non-type (or template template) parameter
+  bool isType = false; // typename/class; otherwise a non-type (or template template) parameter
   bool hasDefault = false;
 };
 
@@ -66,7 +66,7 @@ struct TypeSize {
 struct KernelSignature {
   std::string name; // qualified by its named namespaces: "ns::inner::saxpy"
   std::vector<Parameter> params;
-  bool isTemplate = false; // a template, not one of its instantiations
+  bool isTemplate = false;                   // a template, not one of its instantiations
   std::vector<TemplateParam> templateParams; // of a template
   // An instantiation: its template arguments as C++ ("<float, 256>") and the integral ones by
   // name; entryName, when set, names its entry points instead of the kernel's plain name.
@@ -133,10 +133,10 @@ struct Kernel {
   ExprPtr partitionBegin; // partition(BEGIN : END): chunks lie in [BEGIN, BEGIN + P); null: 0
   ExprPtr granule;        // granule(G): chunk bounds at BEGIN + multiples of G; null: 1
   ChunkMode mode = ChunkMode::Offset;
-  int lengthParam = -1;   // Offset; -1 when the kernel takes no chunk length
-  ExprPtr lengthValue;    // Offset: what lengthParam receives per chunk, in len; null: len
-  int beginParam = -1;    // Range; -1 when the kernel takes no such bound
-  int endParam = -1;      // Range; -1 when the kernel takes no such bound
+  int lengthParam = -1; // Offset; -1 when the kernel takes no chunk length
+  ExprPtr lengthValue;  // Offset: what lengthParam receives per chunk, in len; null: len
+  int beginParam = -1;  // Range; -1 when the kernel takes no such bound
+  int endParam = -1;    // Range; -1 when the kernel takes no such bound
   // Range: the partition(BEGIN : END) uses the bound parameters, so the caller passes them.
   bool boundsFromCaller = false;
   std::vector<Array> arrays; // in parameter order

@@ -24,7 +24,7 @@ using Scalars = std::vector<std::pair<std::string, double>>;
 using CallArgs = const void* const*;
 
 struct Case {
-  const char* kernel; // the descriptor's name: the kernel's, or its instantiation's
+  const char* kernel;               // the descriptor's name: the kernel's, or its instantiation's
   std::vector<Scalars> small_calls; // n = 1, n below the stream count, n prime, ...
   Scalars large_call;               // tens of MB of traffic
   // Relative tolerance against the reference (and against Explicit where the kernel's result
@@ -41,11 +41,13 @@ bool register_case(const Case& c);
 const std::vector<Case>& cases();
 
 // Reads argument i of a call as the type the entry point takes it.
-template <class T> T arg(CallArgs args, int i) { return *static_cast<const T*>(args[i]); }
+template <class T> T arg(CallArgs args, int i) {
+  return *static_cast<const T*>(args[i]);
+}
 
 } // namespace overlap::corpus
 
 // Registers a case from a static initializer in the kernel's .ref.cpp file.
-#define OVERLAP_CORPUS_CASE(id, ...)                                                              \
-  static const bool overlap_corpus_case_##id = ::overlap::corpus::register_case(                  \
-      ::overlap::corpus::Case{__VA_ARGS__})
+#define OVERLAP_CORPUS_CASE(id, ...)                                                               \
+  static const bool overlap_corpus_case_##id =                                                     \
+      ::overlap::corpus::register_case(::overlap::corpus::Case{__VA_ARGS__})

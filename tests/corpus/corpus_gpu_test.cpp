@@ -16,9 +16,9 @@
 #include <cctype>
 #include <cstdlib>
 #include <cstring>
+#include <map>
 #include <memory>
 #include <ostream>
-#include <map>
 #include <random>
 #include <string>
 #include <vector>
@@ -134,8 +134,9 @@ public:
       }
       // A number the case must give; a scalar of several lanes (a float2 parameter) or a struct
       // gets random contents.
-      const bool number = std::string(param.type) == "bool" ||
-                          (param.kind != ElementKind::Other && lane_count(param.kind, param.size) == 1);
+      const bool number =
+          std::string(param.type) == "bool" ||
+          (param.kind != ElementKind::Other && lane_count(param.kind, param.size) == 1);
       if (number)
         missing_ += std::string(param.name) + " ";
       else
@@ -203,9 +204,9 @@ public:
         continue;
       const std::vector<char>& e = expected[static_cast<std::size_t>(a)];
       const long long count = static_cast<long long>(e.size() / array.element_size);
-      const tune::Comparison result = tune::compare_elements(
-          array.kind, array.element_size, e.data(), actual[static_cast<std::size_t>(a)].data(),
-          count, tolerance);
+      const tune::Comparison result =
+          tune::compare_elements(array.kind, array.element_size, e.data(),
+                                 actual[static_cast<std::size_t>(a)].data(), count, tolerance);
       if (!result.equal())
         differences += std::string(array.name) + ": " + result.describe(count) + "; ";
     }
@@ -214,7 +215,7 @@ public:
 
 private:
   const KernelDescriptor& kernel_;
-  std::vector<long double> slots_; // two 16-byte-aligned words of room per parameter
+  std::vector<long double> slots_;    // two 16-byte-aligned words of room per parameter
   std::vector<const void*> pointers_; // what the descriptor takes: one per parameter
   std::vector<void*> slots_at_;       // the same, writable
   std::vector<const void*> caller_;

@@ -174,8 +174,7 @@ TEST(Diagnostics, InstantiateNamesAnUnknownTemplateParameter) {
                            "               launch(grid: len, block: 1) instantiate(U = float))\n"
                            "template <class T>\n"
                            "__global__ void twice(int n, T* y) {}\n";
-  expectFirstDiagnostic(code, "U = float",
-                        "'U' is not a template parameter of kernel 'twice'");
+  expectFirstDiagnostic(code, "U = float", "'U' is not a template parameter of kernel 'twice'");
 }
 
 TEST(Diagnostics, InstantiateWithAnArgumentClangRejectsPointsAtTheAnnotation) {

@@ -141,23 +141,22 @@ TEST(Extraction, CudaHalfAndVectorTypesHaveTheKindOfTheirLanes) {
   const InMemoryResult run = runOnCode(code);
   ASSERT_EQ(run.result.frontend.found.size(), 1u) << run.diagnostics;
   const auto Other = ScalarKind::Other;
-  expectParameters(run.result.frontend.found[0].signature,
-                   {
-                       {"n", "int", false, "int", false, ScalarKind::SignedInteger,
-                        ElementKind::I32, 4},
-                       {"h", "__half *", true, "__half", false, Other, ElementKind::F16, 2},
-                       {"h2", "__half2 *", true, "__half2", false, Other, ElementKind::F16, 4},
-                       {"b", "__nv_bfloat16 *", true, "__nv_bfloat16", false, Other,
-                        ElementKind::BF16, 2},
-                       {"f2", "float2 *", true, "float2", false, Other, ElementKind::F32, 8},
-                       {"f4", "float4 *", true, "float4", false, Other, ElementKind::F32, 16},
-                       {"d2", "double2 *", true, "double2", false, Other, ElementKind::F64, 16},
-                       {"i4", "int4 *", true, "int4", false, Other, ElementKind::I32, 16},
-                       {"u4", "uchar4 *", true, "uchar4", false, Other, ElementKind::U8, 4},
-                       {"points", "Point *", true, "Point", false, Other, ElementKind::F32, 12},
-                       // Lanes of different types are no lanes.
-                       {"mixed", "Mixed *", true, "Mixed", false, Other, ElementKind::Other, 8},
-                   });
+  expectParameters(
+      run.result.frontend.found[0].signature,
+      {
+          {"n", "int", false, "int", false, ScalarKind::SignedInteger, ElementKind::I32, 4},
+          {"h", "__half *", true, "__half", false, Other, ElementKind::F16, 2},
+          {"h2", "__half2 *", true, "__half2", false, Other, ElementKind::F16, 4},
+          {"b", "__nv_bfloat16 *", true, "__nv_bfloat16", false, Other, ElementKind::BF16, 2},
+          {"f2", "float2 *", true, "float2", false, Other, ElementKind::F32, 8},
+          {"f4", "float4 *", true, "float4", false, Other, ElementKind::F32, 16},
+          {"d2", "double2 *", true, "double2", false, Other, ElementKind::F64, 16},
+          {"i4", "int4 *", true, "int4", false, Other, ElementKind::I32, 16},
+          {"u4", "uchar4 *", true, "uchar4", false, Other, ElementKind::U8, 4},
+          {"points", "Point *", true, "Point", false, Other, ElementKind::F32, 12},
+          // Lanes of different types are no lanes.
+          {"mixed", "Mixed *", true, "Mixed", false, Other, ElementKind::Other, 8},
+      });
   // The header includes what declares the CUDA types and declares the file's own structs.
   const ir::HeaderNeeds& header = run.result.frontend.header;
   const auto includes = [&](const std::string& include) {
@@ -190,7 +189,8 @@ TEST(Extraction, TemplateInstantiationsListedByTheAnnotation) {
       "#include <overlap/annotate.h>\n"
       "OVERLAP_KERNEL(partition(n) offset(n) extent(x, y: n) copyin(x[lo:hi]) copyout(y[lo:hi])\n"
       "               launch(grid: ceil_div(len, BLOCK), block: BLOCK)\n"
-      "               instantiate(T = float, BLOCK = 256) instantiate(dbl: T = double, BLOCK = 64))\n"
+      "               instantiate(T = float, BLOCK = 256) instantiate(dbl: T = double, BLOCK = "
+      "64))\n"
       "template <class T, int BLOCK>\n"
       "__global__ void twice(const T* x, T* y, int n) {}\n";
   const InMemoryResult run = runOnCode(code);
@@ -213,14 +213,13 @@ TEST(Extraction, TemplateInstantiationsListedByTheAnnotation) {
 }
 
 TEST(Extraction, TemplateExplicitInstantiationsWithoutClauses) {
-  const std::string code =
-      "#include <overlap/annotate.h>\n"
-      "template <class T>\n"
-      "OVERLAP_KERNEL(partition(n) offset(n) extent(y: n) copy(y[lo:hi])\n"
-      "               launch(grid: len, block: 1))\n"
-      "__global__ void fill(int n, T* y) {}\n"
-      "template __global__ void fill<float>(int, float*);\n"
-      "template __global__ void fill<unsigned int>(int, unsigned int*);\n";
+  const std::string code = "#include <overlap/annotate.h>\n"
+                           "template <class T>\n"
+                           "OVERLAP_KERNEL(partition(n) offset(n) extent(y: n) copy(y[lo:hi])\n"
+                           "               launch(grid: len, block: 1))\n"
+                           "__global__ void fill(int n, T* y) {}\n"
+                           "template __global__ void fill<float>(int, float*);\n"
+                           "template __global__ void fill<unsigned int>(int, unsigned int*);\n";
   const InMemoryResult run = runOnCode(code);
   ASSERT_TRUE(run.result.ok()) << run.diagnostics;
   const auto& kernels = run.result.frontend.kernels;

@@ -8,8 +8,12 @@ namespace overlap {
 
 enum class Direction : unsigned char { In, Out, InOut };
 
-inline bool reads(Direction d) { return d != Direction::Out; }
-inline bool writes(Direction d) { return d != Direction::In; }
+inline bool reads(Direction d) {
+  return d != Direction::Out;
+}
+inline bool writes(Direction d) {
+  return d != Direction::In;
+}
 
 // Element type of an array, for filling it with random data and for comparing results. An
 // element may hold several lanes of one kind (float4, int2, __half2, struct {float x, y, z;}):
