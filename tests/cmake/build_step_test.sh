@@ -27,6 +27,8 @@ echo "== clean build"
 configure
 build || { cat "$work/build.log"; fail "first build"; }
 generated_again || fail "the first build did not run the generator"
+grep -q "baking the tuning results of saxpy_example" "$work/build.log" ||
+  fail "the installed overlap-bake did not bake the (empty) table"
 [ -f "$generated/saxpy.overlap.h" ] && [ -f "$generated/saxpy.overlap.cu" ] ||
   fail "no generated files in $generated"
 grep -q "saxpy_streams" "$generated/saxpy.overlap.h" || fail "header declares no saxpy_streams"

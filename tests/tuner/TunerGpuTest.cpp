@@ -6,9 +6,9 @@
 // (overlap::last_dispatch_choice tells which variant a call ran), then the OVERLAP_VARIANT override
 // and the fallback order. Every test skips without a CUDA device.
 #include "buoydiff.overlap.h"
+#include "dispatch_environment.h"
 #include "gpu_skip.h"
 #include "saxpy.overlap.h"
-#include "scoped_environment.h"
 
 #include "model/candidate_set.h"
 #include "model/workload_from_descriptor.h"
@@ -18,6 +18,7 @@
 #include "tune/model_choice.h"
 #include "tune/report_json.h"
 #include "tune/results_file.h"
+#include "tune/results_registration.h"
 #include "tune/tune_command.h"
 #include "tune/tuner.h"
 
@@ -43,7 +44,7 @@ using overlap::ChoiceSource;
 using overlap::Variant;
 using overlap::tune::TuningRun;
 using overlap::tune::Verification;
-using overlap::tune::testing::ScopedEnvironment;
+using overlap::tune::testing::ScopedDispatchEnvironment;
 
 std::string read_text(const fs::path& path) {
   std::ifstream in(path);
@@ -142,8 +143,7 @@ std::vector<float> random_floats(std::size_t count, std::uint32_t seed) {
 }
 
 // saxpy_tuned(...) on pageable vectors; y must equal fmaf(a, x, y) element for element.
-void call_saxpy_tuned_and_check() {
-  const int n = (1 << 20) + 3;
+void call_saxpy_tuned_and_check(int n = (1 << 20) + 3) {
   const float a = 1.5f;
   const std::vector<float> x = random_floats(n, 1);
   const std::vector<float> y0 = random_floats(n, 2);
@@ -187,24 +187,19 @@ TEST(TunerOnGpu, SaxpyIsTunedVerifiedReportedAndItsEntryPointCallsTheWinner) {
   ASSERT_TRUE(overlap::tune::read_results_file(results_path, &results, &error)) << error;
   const overlap::tune::ResultsEntry* entry = results.find("saxpy", run.device);
   ASSERT_NE(entry, nullptr) << "no results entry for saxpy on " << run.device;
-  EXPECT_EQ(entry->choice, winner);
+  ASSERT_EQ(entry->sizes.size(), 1u);
+  EXPECT_EQ(entry->sizes[0].choice, winner);
+  EXPECT_EQ(entry->sizes[0].extent, 4194304);
 
-  // What overlap_add_kernels(... TUNING_RESULTS) bakes from this file: the same registration, with
-  // the device name only known here. The table must outlive the program.
-  static const std::string kernel_name = entry->kernel;
-  static const std::string device_name = entry->device;
-  static const overlap::BakedChoice baked[] = {{kernel_name.c_str(), device_name.c_str(),
-                                                entry->choice.variant, entry->choice.streams,
-                                                entry->choice.order}};
-  ASSERT_TRUE(overlap::register_baked_choices(baked, 1));
+  // What overlap-bake bakes from this file, registered in this process instead of compiled.
+  ASSERT_TRUE(overlap::tune::register_results(results));
 
-  const ScopedEnvironment no_override("OVERLAP_VARIANT", std::nullopt);
-  call_saxpy_tuned_and_check();
+  const ScopedDispatchEnvironment no_override("OVERLAP_VARIANT", std::nullopt);
+  call_saxpy_tuned_and_check(4194304);
   overlap::VariantChoice choice = last_choice(saxpy_descriptor);
   EXPECT_EQ(choice.source, ChoiceSource::Baked) << choice.reason;
   EXPECT_TRUE(same_choice(choice.config, winner))
-      << "ran variant " << static_cast<int>(choice.config.variant) << " with "
-      << choice.config.streams.streams << " streams; the winner is "
+      << "ran " << overlap::describe(choice.config) << "; the winner is "
       << overlap::model::describe(winner);
 
   // OVERLAP_VARIANT wins over the results, for this kernel only.
@@ -225,7 +220,7 @@ TEST(TunerOnGpu, SaxpyIsTunedVerifiedReportedAndItsEntryPointCallsTheWinner) {
 // compute what buoydiff_explicit computes.
 TEST(TunerOnGpu, WithoutResultsTheEntryPointFallsBackToTheModelThenExplicit) {
   SKIP_WITHOUT_GPU();
-  const ScopedEnvironment no_override("OVERLAP_VARIANT", std::nullopt);
+  const ScopedDispatchEnvironment no_override("OVERLAP_VARIANT", std::nullopt);
   const int levels = 9;
   const long long plane = 70001;
   const std::vector<float> rho = random_floats(static_cast<std::size_t>(levels * plane), 3);
@@ -237,7 +232,7 @@ TEST(TunerOnGpu, WithoutResultsTheEntryPointFallsBackToTheModelThenExplicit) {
     overlap::set_model_chooser(with_model ? &overlap::tune::choose_by_model : nullptr);
     std::vector<float> dbloc(rho.size(), -1.0f);
     const overlap::Status status = buoydiff_tuned(levels, plane, rho.data(), dbloc.data());
-    overlap::set_model_chooser(&overlap::tune::choose_by_model);
+    overlap::tune::install_model_dispatch();
     ASSERT_TRUE(status.ok()) << status.message();
     const overlap::VariantChoice choice = last_choice(buoydiff_descriptor);
     EXPECT_EQ(choice.source, with_model ? ChoiceSource::Model : ChoiceSource::Default)

@@ -2,6 +2,7 @@
 
 #include "model/candidate_set.h"
 #include "model/workload_from_descriptor.h"
+#include "overlap/dispatch.h"
 #include "overlap/profile_catalog.h"
 
 #include <map>
@@ -56,6 +57,30 @@ bool choose_by_model(const KernelDescriptor& kernel, ArgPointers args,
   config->streams = StreamsConfig{best.streams, best.order};
   *why = "model's predicted best on " + profile.profile.name + " (" + profile.origin + ")";
   return true;
+}
+
+bool predict_by_model(const KernelDescriptor& kernel, ArgPointers args,
+                      const std::string& device_name, double kernel_seconds,
+                      const RunConfig* configs, int count, std::optional<double>* seconds) {
+  const ProfileChoice& profile = profile_for(device_name);
+  if (!profile.found)
+    return false;
+  const std::unique_ptr<model::PerformanceModel> model =
+      model::make_model(model::ModelKind::Modern);
+  const model::Workload workload = model::workload_from_descriptor(kernel, args, kernel_seconds);
+  for (int i = 0; i < count; ++i) {
+    const bool streamed =
+        configs[i].variant == Variant::Streams || configs[i].variant == Variant::Hybrid;
+    // Explicit and Mapped are candidates of one stream, as the tuner enumerates them.
+    const model::Candidate candidate{configs[i].variant, streamed ? configs[i].streams.streams : 1,
+                                     streamed ? configs[i].streams.order : IssueOrder::DepthFirst};
+    seconds[i] = model->predict_seconds(profile.profile, workload, candidate);
+  }
+  return true;
+}
+
+bool install_model_dispatch() {
+  return set_model_chooser(&choose_by_model) && set_model_predictor(&predict_by_model);
 }
 
 } // namespace overlap::tune

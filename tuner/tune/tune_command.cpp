@@ -138,32 +138,43 @@ struct KernelOutcome {
   bool reference_failed = false;
 };
 
-KernelOutcome tune_kernel(const KernelDescriptor& descriptor, const TuneOptions& options,
-                          const Gpu& gpu, const HardwareProfile& profile,
-                          const std::string& profile_origin,
-                          const std::vector<std::string>& profile_notes, ResultsFile* results,
-                          CandidateWatch* watch, std::ostream& out, std::ostream& err) {
-  KernelOutcome outcome;
-  std::vector<std::string> unknown;
-  const std::map<std::string, long long> arguments =
-      tuning_arguments(descriptor, options.arguments, &unknown);
-  if (options.kernels.size() == 1)
-    for (const std::string& name : unknown) {
-      err << "overlap-tune: " << descriptor.name << " has no integer parameter \"" << name
-          << "\"\n";
-      outcome.ok = false;
-      return outcome;
-    }
+// What every size of one kernel's tuning shares.
+struct KernelTuning {
+  const KernelDescriptor& descriptor;
+  const TuneOptions& options;
+  const Gpu& gpu;
+  const HardwareProfile& profile;
+  const std::string& profile_origin;
+  const std::vector<std::string>& profile_notes;
+  CandidateWatch* watch;
+  std::ostream& out;
+  std::ostream& err;
+};
 
+// One tuning at one size, its reports written as `base`.{json,md,svg}.
+struct SizeTuning {
+  bool ok = true;
+  bool reference_failed = false;
+  TuningRun run;
+  long long extent = 0; // the call's partition extent P
+  std::string report;   // the JSON report's path
+};
+
+SizeTuning tune_size(const KernelTuning& k, const std::map<std::string, long long>& arguments,
+                     const std::string& base) {
+  const KernelDescriptor& descriptor = k.descriptor;
+  const TuneOptions& options = k.options;
+  SizeTuning tuning;
   const std::uint64_t seed = options.seed ? *options.seed : std::random_device{}();
   RandomBits bits(seed);
   ArgumentSlots slots;
   std::string error;
   if (!slots.fill(descriptor, arguments, bits, &error)) {
-    err << "overlap-tune: " << descriptor.name << ": " << error << "\n";
-    outcome.ok = false;
-    return outcome;
+    k.err << "overlap-tune: " << descriptor.name << ": " << error << "\n";
+    tuning.ok = false;
+    return tuning;
   }
+  tuning.extent = descriptor.partition_extent(slots.pointers());
 
   TuningSetup setup;
   TuningRun& header = setup.header;
@@ -171,14 +182,14 @@ KernelOutcome tune_kernel(const KernelDescriptor& descriptor, const TuneOptions&
   header.source_file = descriptor.source_file;
   header.source_line = descriptor.source_line;
   header.arguments.assign(arguments.begin(), arguments.end());
-  header.device = gpu.name;
-  header.profile_name = profile.name;
-  header.profile_origin = profile_origin;
+  header.device = k.gpu.name;
+  header.profile_name = k.profile.name;
+  header.profile_origin = k.profile_origin;
   header.date = today_utc();
   header.pinned_inputs = options.pinned;
   header.tolerance = options.tolerance;
-  header.notes = profile_notes;
-  setup.profile = &profile;
+  header.notes = k.profile_notes;
+  setup.profile = &k.profile;
   const std::unique_ptr<model::PerformanceModel> model =
       model::make_model(model::ModelKind::Modern);
   setup.model = model.get();
@@ -190,24 +201,24 @@ KernelOutcome tune_kernel(const KernelDescriptor& descriptor, const TuneOptions&
 
   const auto progress = [&](const std::string& line) {
     if (!options.quiet)
-      out << "  " << line << "\n" << std::flush;
+      k.out << "  " << line << "\n" << std::flush;
   };
-  out << "== " << descriptor.name << " (" << descriptor.source_file << ":" << descriptor.source_line
-      << ")";
+  k.out << "== " << descriptor.name << " (" << descriptor.source_file << ":"
+        << descriptor.source_line << ")";
   for (const auto& [name, value] : arguments)
-    out << " " << name << "=" << value;
-  out << "\n";
+    k.out << " " << name << "=" << value;
+  k.out << "\n";
 
-  TuningRun run;
-  if (!gpu.present || options.model_only) {
+  TuningRun& run = tuning.run;
+  if (!k.gpu.present || options.model_only) {
     const double t_e = options.tuner.kernel_seconds.value_or(0);
     run = predict_only(setup, options.tuner, t_e,
                        options.tuner.kernel_seconds
                            ? "given by the user"
                            : "unknown without a measurement: 0 assumed (transfers only); give "
                              "--kernel-time to include it");
-    run.notes.push_back(gpu.present ? "--model-only: nothing was run"
-                                    : "nothing was run: " + gpu.problem);
+    run.notes.push_back(k.gpu.present ? "--model-only: nothing was run"
+                                      : "nothing was run: " + k.gpu.problem);
   } else {
     RunnerOptions runner_options;
     runner_options.pinned = options.pinned;
@@ -216,33 +227,71 @@ KernelOutcome tune_kernel(const KernelDescriptor& descriptor, const TuneOptions&
     const std::unique_ptr<DescriptorRunner> runner =
         DescriptorRunner::create(descriptor, arguments, runner_options, &error);
     if (!runner) {
-      err << "overlap-tune: " << descriptor.name << ": " << error << "\n";
-      outcome.ok = false;
-      return outcome;
+      k.err << "overlap-tune: " << descriptor.name << ": " << error << "\n";
+      tuning.ok = false;
+      return tuning;
     }
     const std::string cache_dir =
         options.cache_dir ? *options.cache_dir : options.output_dir + "/cache";
-    run = tune(*runner, setup, options.tuner, TuningCache(cache_dir), progress, watch);
-    outcome.reference_failed = !run.winner;
+    run = tune(*runner, setup, options.tuner, TuningCache(cache_dir), progress, k.watch);
+    tuning.reference_failed = !run.winner;
   }
 
-  const std::string base = options.output_dir + "/" + descriptor.name + ".tuning";
+  tuning.report = base + ".json";
   const std::string svg_name = std::filesystem::path(base + ".svg").filename().string();
-  outcome.ok &= write_text(base + ".json", to_json_text(run), err) &&
-                write_text(base + ".svg", render_svg_plot(run), err) &&
-                write_text(base + ".md", render_markdown(run, svg_name), err);
-  print_console_summary(out, run);
-  out << "reports: " << base << ".md, " << base << ".json, " << base << ".svg\n";
-  if (results && run.winner && !run.model_only) {
+  tuning.ok &= write_text(base + ".json", to_json_text(run), k.err) &&
+               write_text(base + ".svg", render_svg_plot(run), k.err) &&
+               write_text(base + ".md", render_markdown(run, svg_name), k.err);
+  print_console_summary(k.out, run);
+  k.out << "reports: " << base << ".md, " << base << ".json, " << base << ".svg\n";
+  return tuning;
+}
+
+// The results file's record of one size: its winner, measured and predicted.
+ResultsSize results_size(const SizeTuning& tuning) {
+  const TuningRun& run = tuning.run;
+  const CandidateOutcome& winner = run.candidates[*run.winner];
+  ResultsSize size;
+  size.extent = tuning.extent;
+  size.arguments = run.arguments;
+  size.choice = winner.candidate;
+  size.median_seconds = winner.timing.median;
+  size.predicted_seconds = winner.predicted_seconds.value_or(0);
+  size.kernel_seconds = run.kernel_seconds;
+  size.speedup_over_explicit = run.speedup(*run.winner).value_or(0);
+  size.report = tuning.report;
+  return size;
+}
+
+// A tuning whose winner goes into the results file: measured, not predicted.
+bool recordable(const SizeTuning& tuning) {
+  return tuning.ok && tuning.run.winner && !tuning.run.model_only && tuning.extent >= 0;
+}
+
+KernelOutcome tune_kernel(const KernelTuning& k, ResultsFile* results) {
+  const KernelDescriptor& descriptor = k.descriptor;
+  const TuneOptions& options = k.options;
+  KernelOutcome outcome;
+  std::vector<std::string> unknown;
+  const std::map<std::string, long long> arguments =
+      tuning_arguments(descriptor, options.arguments, &unknown);
+  if (options.kernels.size() == 1)
+    for (const std::string& name : unknown) {
+      k.err << "overlap-tune: " << descriptor.name << " has no integer parameter \"" << name
+            << "\"\n";
+      outcome.ok = false;
+      return outcome;
+    }
+  const SizeTuning tuning =
+      tune_size(k, arguments, options.output_dir + "/" + descriptor.name + ".tuning");
+  outcome.ok = tuning.ok;
+  outcome.reference_failed = tuning.reference_failed;
+  if (results && recordable(tuning)) {
     ResultsEntry entry;
-    entry.kernel = run.kernel;
-    entry.device = run.device;
-    entry.arguments = run.arguments;
-    entry.choice = run.candidates[*run.winner].candidate;
-    entry.median_seconds = run.candidates[*run.winner].timing.median;
-    entry.speedup_over_explicit = run.speedup(*run.winner).value_or(0);
-    entry.date = run.date;
-    entry.report = base + ".json";
+    entry.kernel = tuning.run.kernel;
+    entry.device = tuning.run.device;
+    entry.date = tuning.run.date;
+    entry.sizes.push_back(results_size(tuning));
     results->put(entry);
   }
   return outcome;
@@ -307,9 +356,16 @@ int run_tune_command(const std::vector<std::string>& args, std::ostream& out, st
   std::filesystem::create_directories(options.output_dir, code);
   ResultsFile results;
   const bool update_results = !options.results_file.empty();
-  if (update_results && !read_results_file(options.results_file, &results, &error)) {
-    err << "overlap-tune: " << error << "\n";
-    return 1;
+  bool older = false;
+  if (update_results && !read_results_file(options.results_file, &results, &error, &older)) {
+    if (!older) {
+      err << "overlap-tune: " << error << "\n";
+      return 1;
+    }
+    // Written by an older Overlap: re-tuning is the remedy its error names, so this replaces it.
+    out << "warning: " << error << ": it is replaced by this tuning's results; its other entries "
+        << "are dropped (tune their kernels again)\n";
+    results = {};
   }
   // A worker tells its supervisor about every run (tuning_supervisor.h).
   std::unique_ptr<WorkerChannel> channel;
@@ -317,9 +373,9 @@ int run_tune_command(const std::vector<std::string>& args, std::ostream& out, st
     channel = std::make_unique<WorkerChannel>(*options.worker_fd);
   int status = 0;
   for (const KernelDescriptor* kernel : kernels) {
-    const KernelOutcome outcome =
-        tune_kernel(*kernel, options, gpu, profile, origin, profile_notes,
-                    update_results ? &results : nullptr, channel.get(), out, err);
+    const KernelTuning tuning{*kernel,       options,       gpu, profile, origin,
+                              profile_notes, channel.get(), out, err};
+    const KernelOutcome outcome = tune_kernel(tuning, update_results ? &results : nullptr);
     if (!outcome.ok)
       status = 1;
     else if (outcome.reference_failed && status == 0)
