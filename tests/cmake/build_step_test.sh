@@ -92,4 +92,8 @@ ninja -C "$work/b" saxpy_example_tune >"$work/build.log" 2>&1 ||
   { cat "$work/tune.log"; fail "saxpy_example_tune --model-only"; }
 grep -q '"schema": "overlap-tuning-report"' "$work/tuning/saxpy.tuning.json" ||
   fail "no tuning report from the installed tuner"
+"$work/b/saxpy_example_tune" --model-only --sweep n=4096..1048576:3 --output-dir "$work/sweep" \
+  >"$work/sweep.log" 2>&1 || { cat "$work/sweep.log"; fail "saxpy_example_tune --sweep --model-only"; }
+grep -q '"schema": "overlap-sweep-report"' "$work/sweep/saxpy.sweep.json" ||
+  { cat "$work/sweep.log"; fail "no sweep report from the installed tuner"; }
 echo "PASS"

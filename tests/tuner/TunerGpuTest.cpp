@@ -15,6 +15,7 @@
 #include "overlap/dispatch.h"
 #include "overlap/profile_catalog.h"
 #include "tune/descriptor_runner.h"
+#include "tune/dispatch_table_source.h"
 #include "tune/model_choice.h"
 #include "tune/report_json.h"
 #include "tune/results_file.h"
@@ -241,6 +242,46 @@ TEST(TunerOnGpu, WithoutResultsTheEntryPointFallsBackToTheModelThenExplicit) {
       EXPECT_EQ(choice.config.variant, Variant::Explicit);
     EXPECT_EQ(std::memcmp(dbloc.data(), expected.data(), dbloc.size() * sizeof(float)), 0)
         << "dispatched buoydiff differs from buoydiff_explicit";
+  }
+}
+
+// Tuned across sizes, baked, dispatched: a call at each tuned size runs that size's winner.
+TEST(TunerOnGpu, ASweepIsTunedBakedAndEverySizeDispatchesToItsWinner) {
+  SKIP_WITHOUT_GPU();
+  const TemporaryDirectory dir;
+  ASSERT_FALSE(dir.path().empty());
+  const std::string results_path = dir.path() + "/results.json";
+  ASSERT_EQ(tune_command({"--kernel", "saxpy", "--sweep", "n=16384..4194304:3", "--refine", "1",
+                          "--output-dir", dir.path(), "--results-file", results_path}),
+            0);
+  for (const char* suffix : {".json", ".md", ".svg"})
+    EXPECT_TRUE(fs::exists(dir.path() + "/saxpy.sweep" + suffix)) << suffix;
+  EXPECT_NE(read_text(dir.path() + "/saxpy.sweep.md").find("## Winner against size"),
+            std::string::npos);
+
+  overlap::tune::ResultsFile results;
+  std::string error;
+  ASSERT_TRUE(overlap::tune::read_results_file(results_path, &results, &error)) << error;
+  ASSERT_EQ(results.entries.size(), 1u);
+  const overlap::tune::ResultsEntry& entry = results.entries[0];
+  EXPECT_EQ(entry.sweep, "n=16384..4194304:3");
+  ASSERT_GE(entry.sizes.size(), 3u);
+  ASSERT_LE(entry.sizes.size(), 4u) << "3 sizes and at most 1 refinement";
+  // The source overlap-bake would write names every size.
+  const std::string source = overlap::tune::render_dispatch_table(results, {"the sweep", true});
+  for (const overlap::tune::ResultsSize& size : entry.sizes)
+    EXPECT_NE(source.find("{" + std::to_string(size.extent) + "LL, "), std::string::npos);
+
+  ASSERT_TRUE(overlap::tune::register_results(results));
+  const ScopedDispatchEnvironment no_override("OVERLAP_VARIANT", std::nullopt);
+  for (const overlap::tune::ResultsSize& size : entry.sizes) {
+    SCOPED_TRACE("n = " + std::to_string(size.extent));
+    call_saxpy_tuned_and_check(static_cast<int>(size.extent));
+    const overlap::VariantChoice choice = last_choice(saxpy_descriptor);
+    EXPECT_EQ(choice.source, ChoiceSource::Baked) << choice.reason;
+    EXPECT_TRUE(same_choice(choice.config, size.choice))
+        << "ran " << overlap::describe(choice.config) << "; the winner there is "
+        << overlap::model::describe(size.choice);
   }
 }
 

@@ -5,11 +5,13 @@
 #include "overlap/profile_catalog.h"
 #include "tune/argument_slots.h"
 #include "tune/console_summary.h"
+#include "tune/crossover_plot.h"
 #include "tune/descriptor_runner.h"
 #include "tune/report_json.h"
 #include "tune/report_markdown.h"
 #include "tune/results_file.h"
 #include "tune/svg_plot.h"
+#include "tune/sweep_report.h"
 #include "tune/tune_options.h"
 #include "tune/tuning_supervisor.h"
 #include "tune/worker_channel.h"
@@ -18,6 +20,7 @@
 #include <limits.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <ctime>
@@ -160,8 +163,20 @@ struct SizeTuning {
   std::string report;   // the JSON report's path
 };
 
+// The call's partition extent at these arguments, for the results file (the dispatch chooses by
+// it); -1 when the arguments are incomplete.
+long long partition_extent_at(const KernelDescriptor& descriptor,
+                              const std::map<std::string, long long>& arguments) {
+  RandomBits bits(0);
+  ArgumentSlots slots;
+  std::string error;
+  if (!slots.fill(descriptor, arguments, bits, &error))
+    return -1;
+  return descriptor.partition_extent(slots.pointers());
+}
+
 SizeTuning tune_size(const KernelTuning& k, const std::map<std::string, long long>& arguments,
-                     const std::string& base) {
+                     const std::string& base, bool print_summary) {
   const KernelDescriptor& descriptor = k.descriptor;
   const TuneOptions& options = k.options;
   SizeTuning tuning;
@@ -242,7 +257,10 @@ SizeTuning tune_size(const KernelTuning& k, const std::map<std::string, long lon
   tuning.ok &= write_text(base + ".json", to_json_text(run), k.err) &&
                write_text(base + ".svg", render_svg_plot(run), k.err) &&
                write_text(base + ".md", render_markdown(run, svg_name), k.err);
-  print_console_summary(k.out, run);
+  if (print_summary)
+    print_console_summary(k.out, run);
+  else
+    print_winner_line(k.out, run);
   k.out << "reports: " << base << ".md, " << base << ".json, " << base << ".svg\n";
   return tuning;
 }
@@ -268,6 +286,84 @@ bool recordable(const SizeTuning& tuning) {
   return tuning.ok && tuning.run.winner && !tuning.run.model_only && tuning.extent >= 0;
 }
 
+KernelOutcome tune_sweep(const KernelTuning& k, std::map<std::string, long long> arguments,
+                         ResultsFile* results) {
+  const KernelDescriptor& descriptor = k.descriptor;
+  const SweepSpec& spec = *k.options.sweep;
+  KernelOutcome outcome;
+  std::map<std::string, long long> low = arguments, high = arguments;
+  low[spec.parameter] = spec.low;
+  high[spec.parameter] = spec.high;
+  if (partition_extent_at(descriptor, low) == partition_extent_at(descriptor, high)) {
+    k.err << "overlap-tune: " << descriptor.name << ": the partition extent does not change with "
+          << spec.parameter
+          << ", and the dispatch chooses by it: sweep the argument it depends "
+             "on\n";
+    outcome.ok = false;
+    return outcome;
+  }
+  SweepRun sweep;
+  sweep.kernel = descriptor.name;
+  sweep.parameter = spec.parameter;
+  sweep.sweep = to_string(spec);
+  sweep.refinements = spec.refinements;
+  std::vector<SizeTuning> tunings;
+  run_sweep(spec, [&](long long value, bool refinement) -> std::optional<model::Candidate> {
+    arguments[spec.parameter] = value;
+    k.out << "-- " << descriptor.name << " " << spec.parameter << "=" << value
+          << (refinement ? " (bisecting where the winner changes)" : "") << "\n";
+    const std::string base = k.options.output_dir + "/" + descriptor.name + "." + spec.parameter +
+                             "-" + std::to_string(value) + ".tuning";
+    SizeTuning tuning = tune_size(k, arguments, base, false);
+    outcome.ok &= tuning.ok;
+    outcome.reference_failed |= tuning.reference_failed;
+    SweepPointRun point;
+    point.value = value;
+    point.extent = tuning.extent;
+    point.refinement = refinement;
+    point.report = std::filesystem::path(tuning.report).filename().string();
+    point.run = tuning.run;
+    sweep.points.push_back(std::move(point));
+    tunings.push_back(tuning);
+    const std::optional<std::size_t> winner = sweep_winner(tuning.run);
+    return winner ? std::optional<model::Candidate>(tuning.run.candidates[*winner].candidate)
+                  : std::nullopt;
+  });
+  std::sort(sweep.points.begin(), sweep.points.end(),
+            [](const SweepPointRun& a, const SweepPointRun& b) { return a.value < b.value; });
+
+  const std::string base = k.options.output_dir + "/" + descriptor.name + ".sweep";
+  const std::string svg_name = std::filesystem::path(base + ".svg").filename().string();
+  outcome.ok &= write_text(base + ".json", sweep_json_text(sweep), k.err) &&
+                write_text(base + ".svg", render_crossover_plot(sweep), k.err) &&
+                write_text(base + ".md", render_sweep_markdown(sweep, svg_name), k.err);
+  print_sweep_summary(k.out, sweep);
+  k.out << "sweep reports: " << base << ".md, " << base << ".json, " << base << ".svg\n";
+
+  if (!results)
+    return outcome;
+  ResultsEntry entry;
+  for (const SizeTuning& tuning : tunings) {
+    if (!recordable(tuning))
+      continue;
+    // One size per extent: the dispatch looks sizes up by it.
+    const bool known = std::any_of(entry.sizes.begin(), entry.sizes.end(),
+                                   [&](const ResultsSize& s) { return s.extent == tuning.extent; });
+    if (!known)
+      entry.sizes.push_back(results_size(tuning));
+    entry.kernel = tuning.run.kernel;
+    entry.device = tuning.run.device;
+    entry.date = tuning.run.date;
+  }
+  if (entry.sizes.empty())
+    return outcome;
+  entry.sweep = sweep.sweep;
+  std::sort(entry.sizes.begin(), entry.sizes.end(),
+            [](const ResultsSize& a, const ResultsSize& b) { return a.extent < b.extent; });
+  results->put(entry);
+  return outcome;
+}
+
 KernelOutcome tune_kernel(const KernelTuning& k, ResultsFile* results) {
   const KernelDescriptor& descriptor = k.descriptor;
   const TuneOptions& options = k.options;
@@ -282,8 +378,20 @@ KernelOutcome tune_kernel(const KernelTuning& k, ResultsFile* results) {
       outcome.ok = false;
       return outcome;
     }
+  if (options.sweep) {
+    if (arguments.count(options.sweep->parameter))
+      return tune_sweep(k, arguments, results);
+    if (options.kernels.size() == 1) {
+      k.err << "overlap-tune: " << descriptor.name << " has no integer parameter \""
+            << options.sweep->parameter << "\" to sweep\n";
+      outcome.ok = false;
+      return outcome;
+    }
+    k.out << "note: " << descriptor.name << " has no argument " << options.sweep->parameter
+          << ": tuned at one size\n";
+  }
   const SizeTuning tuning =
-      tune_size(k, arguments, options.output_dir + "/" + descriptor.name + ".tuning");
+      tune_size(k, arguments, options.output_dir + "/" + descriptor.name + ".tuning", true);
   outcome.ok = tuning.ok;
   outcome.reference_failed = tuning.reference_failed;
   if (results && recordable(tuning)) {
