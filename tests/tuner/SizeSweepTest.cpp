@@ -116,8 +116,8 @@ TEST(SizeSweep, NothingIsBisectedWhereOneFamilyWins) {
 }
 
 TEST(SizeSweep, BisectionStopsAtTheNarrowestGapWorthASizeClass) {
-  std::vector<SweepPoint> points = {{1000, mapped()}, {1200, streams(4)}};
-  EXPECT_FALSE(next_refinement(points)) << "1.2x apart: inside one size class";
+  std::vector<SweepPoint> points = {{1000, mapped()}, {1500, streams(4)}};
+  EXPECT_FALSE(next_refinement(points)) << "1.5x apart: the midpoint would share a size class";
   points = {{1000, mapped()}, {2000, streams(4, IssueOrder::BreadthFirst)}};
   EXPECT_EQ(next_refinement(points), 1414);
   // The widest gap first; a point without a winner is skipped, not a crossover.

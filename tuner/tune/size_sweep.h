@@ -16,9 +16,10 @@ namespace overlap::tune {
 
 inline constexpr int kDefaultSweepCount = 7;
 inline constexpr int kDefaultSweepRefinements = 4;
-// Neighbours closer than this ratio are not bisected: the dispatch decides once per size class
-// (overlap/size_class.h), which is at most 25 % wide.
-inline constexpr double kSmallestRefinedRatio = 1.25;
+// Neighbours closer than this ratio are not bisected. The dispatch decides once per size class
+// (overlap/size_class.h), at most 25 % wide; a midpoint more than 1.25x from both neighbours lies
+// in a class of its own, so every tuned size is dispatched by its own winner.
+inline constexpr double kSmallestRefinedRatio = 1.25 * 1.25;
 
 struct SweepSpec {
   std::string parameter; // an integer parameter of the kernel
