@@ -12,6 +12,7 @@
 
 #include "model/candidate_set.h"
 #include "model/workload_from_descriptor.h"
+#include "overlap/device_context.h"
 #include "overlap/dispatch.h"
 #include "overlap/profile_catalog.h"
 #include "tune/descriptor_runner.h"
@@ -283,6 +284,39 @@ TEST(TunerOnGpu, ASweepIsTunedBakedAndEverySizeDispatchesToItsWinner) {
         << "ran " << overlap::describe(choice.config) << "; the winner there is "
         << overlap::model::describe(size.choice);
   }
+}
+
+// A choice that runs out of memory before doing any work runs again as Explicit: the call
+// succeeds with Explicit's result, and the last choice says why.
+TEST(TunerOnGpu, AChoiceOutOfMemoryBeforeAnyWorkRunsAsExplicit) {
+  SKIP_WITHOUT_GPU();
+  int device = 0;
+  cudaDeviceProp properties{};
+  ASSERT_EQ(cudaGetDevice(&device), cudaSuccess);
+  ASSERT_EQ(cudaGetDeviceProperties(&properties, device), cudaSuccess);
+  overlap::tune::ResultsEntry entry;
+  entry.kernel = "saxpy";
+  entry.device = properties.name;
+  overlap::tune::ResultsSize size;
+  size.extent = 1 << 20;
+  size.choice = {Variant::Streams, 4};
+  entry.sizes = {size};
+  overlap::tune::ResultsFile results;
+  results.put(entry);
+  ASSERT_TRUE(overlap::tune::register_results(results));
+  const ScopedDispatchEnvironment no_override("OVERLAP_VARIANT", std::nullopt);
+  // The next call allocates its device buffers, and the first allocation, Streams', fails.
+  ASSERT_TRUE(overlap::release_cached_device_memory().ok());
+  {
+    const overlap::fault::ScopedFault out_of_memory("cudaMalloc", 1, cudaErrorMemoryAllocation);
+    call_saxpy_tuned_and_check(1 << 20);
+    EXPECT_TRUE(overlap::fault::fired()) << "no cudaMalloc failed: the test tested nothing";
+  }
+  const overlap::VariantChoice choice = last_choice(saxpy_descriptor);
+  EXPECT_EQ(choice.source, ChoiceSource::Fallback) << choice.reason;
+  EXPECT_EQ(choice.config.variant, Variant::Explicit);
+  EXPECT_NE(choice.reason.find("Streams(4, depth-first)"), std::string::npos) << choice.reason;
+  EXPECT_NE(choice.reason.find("cudaMalloc"), std::string::npos) << choice.reason;
 }
 
 TEST(TunerOnGpu, BuoydiffWithABroadcastSectionAndAHaloIsTunedAndVerified) {
