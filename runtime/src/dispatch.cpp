@@ -286,6 +286,27 @@ struct Kept {
   CallShape shape;
 };
 
+detail::Decision decide(const KernelDescriptor& kernel, ArgPointers args,
+                        const detail::DispatchDevice& device, const CallShape& shape) {
+  detail::Decision made;
+  made.choice = choose(kernel, args, device.name, settings());
+  made.label = label_of(kernel, made.choice, shape.extent);
+  log_choice(kernel, shape, made.choice);
+  return made;
+}
+
+// `decision` with no more streams than the call has chunks.
+detail::Decision limited_to_chunks(const KernelDescriptor& kernel, const detail::Decision& decision,
+                                   const CallShape& shape) {
+  detail::Decision made = decision;
+  made.choice.config.streams.streams = static_cast<int>(shape.granules);
+  made.choice.reason +=
+      "; " + std::to_string(shape.granules) + " streams: the call has no more chunks (ceil(P / G))";
+  made.label = label_of(kernel, made.choice, shape.extent);
+  log_choice(kernel, shape, made.choice);
+  return made;
+}
+
 Kept decision_for_call(const KernelDescriptor& kernel, ArgPointers args,
                        const detail::DispatchDevice& device, detail::KernelChoices& choices) {
   const CallShape shape = shape_of(kernel, args);
@@ -293,35 +314,20 @@ Kept decision_for_call(const KernelDescriptor& kernel, ArgPointers args,
   const std::uint64_t key = class_key(device.id, shape);
   const detail::Decision* decision = choices.find(key, generation);
   if (!decision)
-    decision = &choices.find_or_make(key, generation, [&] {
-      detail::Decision made;
-      made.choice = choose(kernel, args, device.name, settings());
-      made.label = label_of(kernel, made.choice, shape.extent);
-      log_choice(kernel, shape, made.choice);
-      return made;
-    });
+    decision =
+        &choices.find_or_make(key, generation, [&] { return decide(kernel, args, device, shape); });
   const RunConfig& config = decision->choice.config;
   if (!streamed(config.variant) || shape.granules < 1 || config.streams.streams <= shape.granules)
     return {decision, key, shape};
-  // Never more streams than the call has chunks: the chunk count refines the key (it is below
-  // the stream count, at most 1024, so only small calls have such keys).
+  // The chunk count refines the key; it is below the stream count (at most 1024), so only small
+  // calls have such keys.
   const std::uint64_t limited =
       key | (static_cast<std::uint64_t>(shape.granules) << kGranulesShift);
-  if (const detail::Decision* kept = choices.find(limited, generation))
-    return {kept, limited, shape};
-  return {&choices.find_or_make(limited, generation,
-                                [&] {
-                                  detail::Decision made = *decision;
-                                  made.choice.config.streams.streams =
-                                      static_cast<int>(shape.granules);
-                                  made.choice.reason +=
-                                      "; " + std::to_string(shape.granules) +
-                                      " streams: the call has no more chunks (ceil(P / G))";
-                                  made.label = label_of(kernel, made.choice, shape.extent);
-                                  log_choice(kernel, shape, made.choice);
-                                  return made;
-                                }),
-          limited, shape};
+  const detail::Decision* kept = choices.find(limited, generation);
+  if (!kept)
+    kept = &choices.find_or_make(limited, generation,
+                                 [&] { return limited_to_chunks(kernel, *decision, shape); });
+  return {kept, limited, shape};
 }
 
 // Whether a failed run may be repeated as Explicit: it did nothing the repeat could see.
@@ -339,6 +345,19 @@ bool may_fall_back(const KernelDescriptor& kernel, const VariantChoice& choice,
     if (kernel.arrays[a].direction == Direction::InOut || kernel.arrays[a].reduce != ReduceOp::None)
       return false;
   return true;
+}
+
+// Explicit, after `decision` failed with `status` before doing any work.
+detail::Decision fallback_after(const KernelDescriptor& kernel, const detail::Decision& decision,
+                                const Status& status, const CallShape& shape) {
+  detail::Decision made;
+  made.choice.source = ChoiceSource::Fallback;
+  made.choice.reason =
+      decision.label + " failed before doing any work (" + status.message() + "): run as Explicit";
+  made.label = std::string(kernel.name) + "_tuned ran Explicit after " + decision.label +
+               " failed (" + status.message() + ")";
+  log_choice(kernel, shape, made.choice);
+  return made;
 }
 
 // The status of a failed choice, the choice named in front of the failing call.
@@ -478,16 +497,8 @@ Status dispatch(const KernelDescriptor& kernel, ArgPointers args) {
   const std::uint64_t generation = g_generation.load(std::memory_order_acquire);
   const detail::Decision* fallback = choices.find(key, generation);
   if (!fallback)
-    fallback = &choices.find_or_make(key, generation, [&] {
-      detail::Decision made;
-      made.choice.source = ChoiceSource::Fallback;
-      made.choice.reason = decision.label + " failed before doing any work (" + status.message() +
-                           "); Explicit ran instead";
-      made.label = std::string(kernel.name) + "_tuned ran Explicit after " + decision.label +
-                   " failed (" + status.message() + ")";
-      log_choice(kernel, kept.shape, made.choice);
-      return made;
-    });
+    fallback = &choices.find_or_make(
+        key, generation, [&] { return fallback_after(kernel, decision, status, kept.shape); });
   choices.set_last(fallback);
   const Status repeated = kernel.run(args, RunConfig{});
   return repeated.ok() ? repeated : with_choice(repeated, fallback->label);
