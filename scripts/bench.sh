@@ -225,7 +225,7 @@ SIZES_SWEEP="6"
 SIZES_REFINE=3
 SIZES_CALL_TRAFFIC=1100..1073741824:20
 # Seconds of the device call after which no further kernel is started (the call has 600 s).
-SIZES_BUDGET=${SIZES_BUDGET:-520}
+SIZES_BUDGET=${SIZES_BUDGET:-480}
 
 # sizes: builds the size benchmark (bench/sizes) and the dispatch benchmark (bench/dispatch),
 # runs the latter, then per kernel of SIZES_KERNELS: tunes a sweep into a results file, bakes it
