@@ -8,6 +8,7 @@
 
 #include "overlap/descriptor.h"
 
+#include <cstdint>
 #include <map>
 #include <ostream>
 #include <string>

@@ -6,6 +6,7 @@
 
 #include "tune/tuning_run.h"
 
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <vector>
