@@ -5,7 +5,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -65,6 +67,31 @@ TEST(SizeSummary, TargetsMetWhenEveryRatioIsWithinThem) {
       overlap::bench::summarize_sizes({run("k", {row(1, 1.0, 1.01, 1.5)})}, "t", &summary, &error));
   EXPECT_NE(summary.json.find("\"targets_met\": true"), std::string::npos) << summary.json;
   EXPECT_NE(summary.markdown.find("met / met"), std::string::npos);
+}
+
+// Every row of a Markdown table has as many cells as its header (a column added to the rows but
+// not to the header shifts every value under the wrong heading).
+TEST(SizeSummary, EveryTableRowHasTheHeadersColumns) {
+  overlap::bench::SizeSummary summary;
+  std::string error;
+  ASSERT_TRUE(overlap::bench::summarize_sizes({run("k", {row(1, 1.0, 1.01, 1.5)})}, "t", &summary,
+                                              &error));
+  std::istringstream lines(summary.markdown);
+  std::string line;
+  long header_cells = -1;
+  int rows = 0;
+  while (std::getline(lines, line)) {
+    if (line.empty() || line[0] != '|') {
+      header_cells = -1;
+      continue;
+    }
+    const long cells = std::count(line.begin(), line.end(), '|');
+    if (header_cells < 0)
+      header_cells = cells;
+    EXPECT_EQ(cells, header_cells) << line;
+    ++rows;
+  }
+  EXPECT_GE(rows, 6) << summary.markdown;
 }
 
 TEST(SizeSummary, AMeasurementThatIsNoJsonIsRefused) {
