@@ -50,6 +50,8 @@ Explicit's, times each call (transfers included) to a stable median, and picks t
   --kernel-time SECONDS  t_E for the model (default: inferred from Explicit's measurement)
   --pageable             host arrays in pageable memory (default: pinned)
   --repeats MIN:MAX      timed repeats per candidate (default 5:25)
+  --final-rounds N       time the finalists again, one repeat of each in turn, N rounds, and pick
+                         the winner from those alone (default 7; 0: no final round)
   --seed N               random inputs from this seed (default: fresh every run)
   --device N             CUDA device (default 0)
   --candidate-timeout S  stop a candidate that runs longer than S seconds, record it as failed and
@@ -166,10 +168,12 @@ bool parse_tune_options(const std::vector<std::string>& args, TuneOptions* optio
         return false;
       }
       out.worker_fd = static_cast<int>(integer);
-    } else if (arg == "--max-streams" || arg == "--seed" || arg == "--device") {
+    } else if (arg == "--max-streams" || arg == "--seed" || arg == "--device" ||
+               arg == "--final-rounds") {
       if (!value(&text))
         return false;
-      if (!parse_long(text, &integer) || integer < (arg == "--max-streams" ? 1 : 0)) {
+      if (!parse_long(text, &integer) || integer < (arg == "--max-streams" ? 1 : 0) ||
+          (arg == "--final-rounds" && integer > 1000)) {
         *error = arg + " wants a non-negative integer, got \"" + text + "\"";
         return false;
       }
@@ -177,6 +181,8 @@ bool parse_tune_options(const std::vector<std::string>& args, TuneOptions* optio
         out.tuner.search.max_streams = static_cast<int>(integer);
       else if (arg == "--seed")
         out.seed = static_cast<std::uint64_t>(integer);
+      else if (arg == "--final-rounds")
+        out.tuner.final_rounds = static_cast<int>(integer);
       else
         out.device = static_cast<int>(integer);
     } else if (arg == "--repeats") {
