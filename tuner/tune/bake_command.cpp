@@ -1,5 +1,7 @@
 #include "tune/bake_command.h"
 
+#include "tune/file_replace.h"
+
 #include "tune/dispatch_table_source.h"
 #include "tune/results_file.h"
 
@@ -26,23 +28,7 @@ std::string read_text(const std::string& path) {
 bool write_if_changed(const std::string& path, const std::string& text, std::string* error) {
   if (std::filesystem::exists(path) && read_text(path) == text)
     return true;
-  const std::string temporary = path + ".tmp";
-  {
-    std::ofstream out(temporary, std::ios::trunc);
-    out << text;
-    if (!out) {
-      *error = "cannot write " + temporary;
-      return false;
-    }
-  }
-  std::error_code code;
-  std::filesystem::rename(temporary, path, code);
-  if (code) {
-    *error = "cannot rename " + temporary + " to " + path + ": " + code.message();
-    std::filesystem::remove(temporary, code);
-    return false;
-  }
-  return true;
+  return replace_file(path, text, error);
 }
 
 } // namespace

@@ -21,20 +21,6 @@ std::string double_literal(double value) {
   return literal;
 }
 
-const char* variant_name(Variant variant) {
-  switch (variant) {
-  case Variant::Explicit:
-    return "Explicit";
-  case Variant::Mapped:
-    return "Mapped";
-  case Variant::Streams:
-    return "Streams";
-  case Variant::Hybrid:
-    return "Hybrid";
-  }
-  return "Explicit";
-}
-
 // One line of a comment: no line breaks can end it early.
 std::string comment_text(std::string text) {
   for (char& c : text)
@@ -79,8 +65,9 @@ std::string render_dispatch_table(const ResultsFile& file, const DispatchTableOp
         << (entry.date.empty() ? "" : ", " + comment_text(entry.date)) << "\n"
         << "const overlap::TunedSize sizes_" << e << "[] = {\n";
     for (const ResultsSize& size : entry.sizes)
-      out << "    {" << size.extent << "LL, overlap::Variant::" << variant_name(size.choice.variant)
-          << ", " << size.choice.streams << ", overlap::IssueOrder::"
+      out << "    {" << size.extent
+          << "LL, overlap::Variant::" << model::to_string(size.choice.variant) << ", "
+          << size.choice.streams << ", overlap::IssueOrder::"
           << (size.choice.order == IssueOrder::BreadthFirst ? "BreadthFirst" : "DepthFirst") << ", "
           << double_literal(size.median_seconds) << ", " << double_literal(size.predicted_seconds)
           << ", " << double_literal(size.kernel_seconds) << "},\n";

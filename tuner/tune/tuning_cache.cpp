@@ -1,5 +1,7 @@
 #include "tune/tuning_cache.h"
 
+#include "tune/file_replace.h"
+
 #include "tune/report_json.h"
 
 #include <cstdint>
@@ -87,24 +89,9 @@ std::optional<TuningRun> TuningCache::load(const std::string& key, std::string* 
 
 bool TuningCache::write_file(const std::string& path, const std::string& key, const TuningRun& run,
                              std::string* error) {
-  const std::string temporary = path + ".tmp";
-  {
-    std::ofstream out(temporary, std::ios::trunc);
-    out << kKeyLine << key << "\n" << to_json_text(run);
-    out.flush();
-    if (!out) {
-      *error = "cannot write " + temporary;
-      return false;
-    }
-  }
-  std::error_code code;
-  std::filesystem::rename(temporary, path, code);
-  if (code) {
-    *error = "cannot rename " + temporary + " to " + path + ": " + code.message();
-    std::filesystem::remove(temporary, code);
-    return false;
-  }
-  return true;
+  std::ostringstream text;
+  text << kKeyLine << key << "\n" << to_json_text(run);
+  return replace_file(path, text.str(), error);
 }
 
 bool TuningCache::store(const std::string& key, const TuningRun& run, std::string* error) const {
