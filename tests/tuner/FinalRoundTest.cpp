@@ -86,8 +86,7 @@ TEST(FinalRound, EveryFinalistRunsOncePerRoundInARotatingOrder) {
     return k.variant == Variant::Streams ? 9e-3 : 10e-3;
   };
   int watched = 0;
-  run_final_round(
-      runner, c, {0, 1, 2}, 3, [&](std::size_t) { ++watched; }, [](std::size_t) {});
+  run_final_round(runner, c, {0, 1, 2}, 3, [&](std::size_t) { ++watched; }, [](std::size_t) {});
   EXPECT_EQ(watched, 9);
   const auto at = [&](int k) { return model::describe(runner.order[k]); };
   EXPECT_EQ(at(0), "Explicit");
@@ -107,8 +106,7 @@ TEST(FinalRound, ACandidateFailingInTheRoundIsRecordedAndCannotWin) {
   ScriptedRunner runner;
   runner.seconds = [](const model::Candidate&, int) { return 10e-3; };
   runner.failing = {Variant::Streams, 8};
-  run_final_round(
-      runner, c, {0, 1}, 4, [](std::size_t) {}, [](std::size_t) {});
+  run_final_round(runner, c, {0, 1}, 4, [](std::size_t) {}, [](std::size_t) {});
   EXPECT_EQ(c[1].verification, Verification::Failed);
   EXPECT_NE(c[1].error.find("in the final round: cudaStreamSynchronize"), std::string::npos);
   EXPECT_FALSE(c[1].usable());

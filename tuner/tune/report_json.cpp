@@ -67,6 +67,7 @@ std::string to_json_text(const TuningRun& run) {
     entry["predicted_is_lower_bound"] = c.predicted_is_lower_bound;
     entry["kept_by_model"] = c.kept_by_model;
     entry["run"] = c.run;
+    entry["run_reason"] = c.run_reason;
     entry["verification"] = to_string(c.verification);
     entry["error"] = c.error;
     entry["timing"] = timing_json(c);
@@ -175,6 +176,7 @@ bool from_json_text(const std::string& text, TuningRun* run, std::string* error)
           optional_value<bool>(entry, path, "predicted_is_lower_bound", false);
       c.kept_by_model = required_value<bool>(entry, path, "kept_by_model");
       c.run = required_value<bool>(entry, path, "run");
+      c.run_reason = optional_value<std::string>(entry, path, "run_reason", "");
       const std::string verification = required_value<std::string>(entry, path, "verification");
       const std::optional<Verification> parsed = parse_verification(verification);
       if (!parsed)

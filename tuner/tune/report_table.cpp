@@ -41,8 +41,8 @@ std::string outcome_text(const TuningRun& run, std::size_t index) {
 
 ReportTable candidate_table(const TuningRun& run, bool only_run) {
   ReportTable table;
-  table.header = {"candidate", "predicted [ms]", "measured [ms]", "spread (IQR)",
-                  "repeats",   "vs Explicit",    "model error",   "result"};
+  table.header = {"candidate",   "predicted [ms]", "measured [ms]", "spread (IQR)", "repeats",
+                  "vs Explicit", "model error",    "result",        "why run"};
   for (std::size_t i = 0; i < run.candidates.size(); ++i) {
     const CandidateOutcome& c = run.candidates[i];
     if (only_run && !c.run)
@@ -61,7 +61,8 @@ ReportTable candidate_table(const TuningRun& run, bool only_run) {
          format_ms(measured),
          measured ? format_fixed(100 * c.timing.iqr() / c.timing.median, "%.1f %%") : "-",
          c.timing.count > 0 ? std::to_string(c.timing.count) : "-",
-         speedup ? format_fixed(*speedup, "%.2fx") : "-", error, outcome_text(run, i)});
+         speedup ? format_fixed(*speedup, "%.2fx") : "-", error, outcome_text(run, i),
+         c.run ? (c.run_reason.empty() ? "-" : c.run_reason) : "not run: pruned by the model"});
     table.candidate_of_row.push_back(i);
   }
   return table;

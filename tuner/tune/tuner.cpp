@@ -1,5 +1,7 @@
 #include "tune/tuner.h"
 
+#include "tune/candidate_search.h"
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -207,7 +209,9 @@ TuningRun tune(CandidateRunner& runner, const TuningSetup& setup, const TunerOpt
       outcome.verification = old.verification;
       outcome.error = old.error;
       outcome.samples = old.samples;
+      outcome.screening_samples = old.screening_samples;
       outcome.timing = old.timing;
+      outcome.run_reason = old.run_reason;
       ++resumed;
     }
     if (resumed > 0) {
@@ -222,30 +226,45 @@ TuningRun tune(CandidateRunner& runner, const TuningSetup& setup, const TunerOpt
   // be recorded there.
   save(cache, key, run, progress);
   const double bound = candidate_time_bound(options, explicit_outcome.timing.median);
-  std::vector<std::size_t> to_run;
-  for (std::size_t i = 0; i < run.candidates.size(); ++i) {
-    const CandidateOutcome& c = run.candidates[i];
-    if (!c.run && (options.exhaustive || c.kept_by_model))
-      to_run.push_back(i);
-  }
-  for (std::size_t n = 0; n < to_run.size(); ++n) {
-    CandidateOutcome& outcome = run.candidates[to_run[n]];
-    const std::string name = model::describe(outcome.candidate);
-    const RunResult result = [&] {
-      const WatchedRun watched(watch, {name, false, cache_file, bound});
-      return runner.run_candidate(outcome.candidate, options.timing);
-    }();
-    record(outcome, result);
-    std::string line = "[" + std::to_string(n + 1) + "/" + std::to_string(to_run.size()) + "] " +
-                       name + ": " + to_string(outcome.verification);
-    if (outcome.timing.count > 0)
-      line += ", median " + milliseconds(outcome.timing.median) + " over " +
-              std::to_string(outcome.timing.count) + " repeats";
-    if (!outcome.error.empty())
-      line += " (" + outcome.error + ")";
-    // Saved before it is reported: whoever interrupts after seeing the line finds it in the cache.
-    save(cache, key, run, progress);
-    progress(line);
+  const auto run_batch = [&](const std::vector<std::size_t>& batch, const std::string& phase) {
+    for (std::size_t n = 0; n < batch.size(); ++n) {
+      CandidateOutcome& outcome = run.candidates[batch[n]];
+      const std::string name = model::describe(outcome.candidate);
+      const RunResult result = [&] {
+        const WatchedRun watched(watch, {name, false, cache_file, bound});
+        return runner.run_candidate(outcome.candidate, options.timing);
+      }();
+      record(outcome, result);
+      std::string line = "[" + phase + std::to_string(n + 1) + "/" + std::to_string(batch.size()) +
+                         "] " + name + ": " + to_string(outcome.verification);
+      if (outcome.timing.count > 0)
+        line += ", median " + milliseconds(outcome.timing.median) + " over " +
+                std::to_string(outcome.timing.count) + " repeats";
+      if (!outcome.error.empty())
+        line += " (" + outcome.error + ")";
+      // Saved before it is reported: whoever interrupts after seeing the line finds it in the
+      // cache.
+      save(cache, key, run, progress);
+      progress(line);
+    }
+  };
+  if (options.exhaustive) {
+    std::vector<std::size_t> every;
+    for (std::size_t i = 0; i < run.candidates.size(); ++i)
+      if (!run.candidates[i].run) {
+        run.candidates[i].run_reason = "exhaustive";
+        every.push_back(i);
+      }
+    run_batch(every, "");
+  } else {
+    run_batch(seed_candidates(run.candidates), "");
+    for (int step = 1;; ++step) {
+      const std::vector<std::size_t> next =
+          next_neighbours(run.candidates, options.noise.relative_noise);
+      if (next.empty())
+        break;
+      run_batch(next, "search " + std::to_string(step) + ": ");
+    }
   }
 
   WinnerChoice choice = choose_winner(run.candidates, options.noise);

@@ -34,6 +34,7 @@ struct CandidateOutcome {
   bool predicted_is_lower_bound = false;   // model::PredictedCandidate::lower_bound
   bool kept_by_model = false;              // in the pruned set
   bool run = false;                        // measured in this tuning (or in the cached one)
+  std::string run_reason;                  // why it ran (candidate_search.h); empty when it did not
   Verification verification = Verification::NotRun;
   std::string error;  // the failing call for Failed, the first mismatch for WrongResult
   SampleStats timing; // seconds of the whole call, transfers included; count 0 if not timed

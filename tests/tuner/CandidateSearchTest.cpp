@@ -1,0 +1,145 @@
+// The pruned tuning's search (tuner/tune/candidate_search.h) with scripted timings: every family
+// is measured even when the model ranks its best last, the local search walks a stream-count
+// curve to the measured best and stops there, and the reports say why each candidate ran.
+#include "tune/candidate_search.h"
+
+#include "model_test_profiles.h"
+#include "tune/report_table.h"
+#include "tune/tuner.h"
+#include "tuner_test_support.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+namespace overlap::tune {
+namespace {
+
+CandidateOutcome predicted(Variant variant, int streams, double seconds, bool kept = false) {
+  CandidateOutcome c;
+  c.candidate = {variant, streams};
+  c.predicted_seconds = seconds;
+  c.kept_by_model = kept;
+  return c;
+}
+
+void measure(CandidateOutcome& c, double seconds) {
+  c.run = true;
+  c.verification =
+      c.candidate == model::Candidate{} ? Verification::Reference : Verification::Passed;
+  c.samples = {seconds, seconds, seconds};
+  c.timing = summarize(c.samples);
+}
+
+TEST(SeedCandidates, ThePrunedSetAndTheBestPredictedOfEveryFamily) {
+  std::vector<CandidateOutcome> c = {
+      predicted(Variant::Explicit, 1, 20e-3, true), predicted(Variant::Mapped, 1, 30e-3),
+      predicted(Variant::Streams, 4, 12e-3),        predicted(Variant::Streams, 8, 10e-3, true),
+      predicted(Variant::Hybrid, 4, 14e-3),         predicted(Variant::Hybrid, 8, 13e-3)};
+  EXPECT_EQ(seed_candidates(c), (std::vector<std::size_t>{1, 3, 5}));
+  EXPECT_EQ(c[3].run_reason, "kept by the model");
+  EXPECT_NE(c[1].run_reason.find("the best predicted of Mapped"), std::string::npos);
+  EXPECT_TRUE(c[0].run_reason.empty()) << "Explicit is the reference, not a seed";
+}
+
+TEST(LeadingMargin, TheModelsMedianErrorOnThisTuningBetweenTheNoiseAndOneHalf) {
+  std::vector<CandidateOutcome> c = {predicted(Variant::Explicit, 1, 10e-3),
+                                     predicted(Variant::Mapped, 1, 13e-3),
+                                     predicted(Variant::Streams, 4, 10e-3)};
+  for (CandidateOutcome& k : c)
+    measure(k, 10e-3);
+  EXPECT_DOUBLE_EQ(leading_margin(c, 0.02), 0.02) << "median error 0: the noise";
+  c[2].predicted_seconds = 12e-3;
+  EXPECT_NEAR(leading_margin(c, 0.02), 0.2, 1e-12);
+  c[0].predicted_seconds = 100e-3;
+  c[2].predicted_seconds = 100e-3;
+  EXPECT_DOUBLE_EQ(leading_margin(c, 0.02), 0.5);
+}
+
+TEST(NextNeighbours, BothStreamCountsBesideTheBestAndTheOtherOrderOfLeadingFamiliesOnly) {
+  std::vector<CandidateOutcome> c = {
+      predicted(Variant::Explicit, 1, 20e-3), predicted(Variant::Streams, 2, 10e-3),
+      predicted(Variant::Streams, 4, 10e-3),  predicted(Variant::Streams, 8, 10e-3),
+      predicted(Variant::Streams, 16, 10e-3), predicted(Variant::Hybrid, 4, 10e-3),
+      predicted(Variant::Hybrid, 8, 10e-3)};
+  c.push_back(predicted(Variant::Streams, 4, 10e-3));
+  c.back().candidate.order = IssueOrder::BreadthFirst;
+  measure(c[0], 20e-3);
+  measure(c[2], 10e-3);
+  measure(c[6], 15e-3); // Hybrid 50 % behind: not leading
+  EXPECT_EQ(next_neighbours(c, 0.02), (std::vector<std::size_t>{1, 3, 7}));
+  EXPECT_NE(c[1].run_reason.find("a neighbour of Streams(4, depth-first)"), std::string::npos);
+  EXPECT_TRUE(c[5].run_reason.empty());
+}
+
+// Through the tuner: a model that ranks Mapped last and keeps Streams(64) only, on a machine
+// where Mapped measures fastest and Streams is best at 8 streams.
+class CandidateSearchThroughTheTuner : public ::testing::Test {
+protected:
+  CandidateSearchThroughTheTuner() {
+    setup_.header.kernel = "saxpy";
+    setup_.header.device = "Fake GPU";
+    setup_.profile = &profile_;
+    setup_.model = model_.get();
+    setup_.workload = testing::saxpy_workload();
+    options_.timing.warmup = 0;
+    options_.final_rounds = 0;
+  }
+  HardwareProfile profile_ = model::testing::h100_like();
+  std::unique_ptr<model::PerformanceModel> model_ = model::make_model(model::ModelKind::Modern);
+  TuningSetup setup_;
+  TunerOptions options_;
+};
+
+TEST_F(CandidateSearchThroughTheTuner, AFamilyTheModelMispricesIsStillMeasuredAndCanWin) {
+  testing::FakeRunner runner([](const model::Candidate& k) {
+    switch (k.variant) {
+    case Variant::Explicit:
+      return 20e-3;
+    case Variant::Mapped:
+      return 8e-3; // the model predicts it far slower
+    default:
+      return 12e-3 + 0.2e-3 * std::abs(std::log2(k.streams) - 3);
+    }
+  });
+  const TuningRun run = tune(runner, setup_, options_, TuningCache(""), [](const std::string&) {});
+  ASSERT_TRUE(run.winner);
+  EXPECT_EQ(run.candidates[*run.winner].candidate.variant, Variant::Mapped);
+  EXPECT_NE(run.candidates[*run.find({Variant::Mapped, 1})].run_reason.find("best predicted"),
+            std::string::npos);
+}
+
+TEST_F(CandidateSearchThroughTheTuner, TheLocalSearchWalksTheCurveToTheMeasuredBestAndStops) {
+  // Streams fastest at 4 streams, Mapped and Hybrid far behind: whatever stream count the model
+  // keeps, the search walks there, and it runs only a few candidates beyond the path.
+  testing::FakeRunner runner([](const model::Candidate& k) {
+    switch (k.variant) {
+    case Variant::Explicit:
+      return 20e-3;
+    case Variant::Mapped:
+      return 30e-3;
+    case Variant::Hybrid:
+      return 25e-3;
+    default:
+      return (10e-3 + 0.5e-3 * std::abs(std::log2(k.streams) - 2)) *
+             (k.order == IssueOrder::BreadthFirst ? 1.01 : 1.0);
+    }
+  });
+  const TuningRun run = tune(runner, setup_, options_, TuningCache(""), [](const std::string&) {});
+  ASSERT_TRUE(run.winner);
+  EXPECT_EQ(model::describe(run.candidates[*run.winner].candidate), "Streams(4, depth-first)");
+  EXPECT_LT(run.run_count(), static_cast<int>(run.candidates.size()))
+      << "a local search, not the whole grid";
+  const ReportTable table = candidate_table(run, false);
+  ASSERT_EQ(table.header.back(), "why run");
+  for (std::size_t row = 0; row < table.rows.size(); ++row) {
+    const CandidateOutcome& c = run.candidates[table.candidate_of_row[row]];
+    if (!c.run)
+      EXPECT_EQ(table.rows[row].back(), "not run: pruned by the model");
+    else if (c.candidate != model::Candidate{})
+      EXPECT_FALSE(c.run_reason.empty()) << model::describe(c.candidate);
+  }
+}
+
+} // namespace
+} // namespace overlap::tune
