@@ -116,7 +116,8 @@ std::string summary_markdown(const SizeSummary& summary, const std::vector<json>
          "K_tuned itself included), and the size-blind choice (one tuning at the annotation's "
          "tune() size) run at every size. Targets (issue 19): geometric mean <= "
       << fixed(kGeomeanTarget, "%.2f") << "x, worst <= " << fixed(kWorstTarget, "%.2f")
-      << "x.\n\n## At a glance\n\n| kernel | sizes | failed | K_tuned geomean | K_tuned worst (at) | "
+      << "x.\n\n## At a glance\n\n| kernel | sizes | failed | K_tuned geomean | K_tuned worst (at) "
+         "| "
          "targets | size-blind geomean | size-blind worst (at) |\n"
          "| --- | --- | --- | --- | --- | --- | --- | --- |\n";
   const auto line = [&](const std::string& name, const RatioStats& tuned, const RatioStats& old) {
