@@ -11,6 +11,7 @@ set(OVERLAP_RUNTIME_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/src/host_memory_kind.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/host_registration.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/nvtx_range.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/src/page_range.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/pinned_buffer.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/status.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/stream_event_pool.cpp

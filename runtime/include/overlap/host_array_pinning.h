@@ -11,39 +11,17 @@
 //
 // Several arrays may lie in one allocation, or share a page at their ends; CUDA registers whole
 // pages and refuses to register a page twice, so the page ranges of all pageable arrays are
-// merged where they overlap and each merged range is registered once.
+// merged where they overlap and each merged range is registered once (page_range.h).
 #pragma once
 
 #include "overlap/host_memory_kind.h"
 #include "overlap/host_registration.h"
+#include "overlap/page_range.h"
 #include "overlap/status.h"
 
-#include <cstddef>
-#include <cstdint>
 #include <vector>
 
 namespace overlap {
-
-struct HostArrayUse {
-  const void* host = nullptr;
-  std::size_t bytes = 0;
-  bool written = false; // the call writes it: never registered read-only
-  bool mapped = false;  // kernels address it: pinning it is required, not an optimization
-};
-
-// A page-aligned range [begin, end) covering the arrays listed, all of which it registers.
-struct PageRange {
-  std::uintptr_t begin = 0;
-  std::uintptr_t end = 0;
-  bool written = false; // some member is written
-  bool mapped = false;  // some member is mapped
-  std::vector<int> arrays;
-};
-
-// Groups the arrays whose index is in `candidates` (nonempty ones) into disjoint page ranges:
-// arrays whose page ranges overlap share one range. Sorted by address.
-std::vector<PageRange> group_page_ranges(const std::vector<HostArrayUse>& uses,
-                                         const std::vector<int>& candidates, std::size_t page_size);
 
 class HostArrayPinning {
 public:
