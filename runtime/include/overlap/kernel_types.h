@@ -110,9 +110,25 @@ enum class IssueOrder : unsigned char {
   BreadthFirst // all copies in, then all kernels, then all copies out
 };
 
+// What a call does with the user's pageable arrays (not page-locked: new, malloc, std::vector).
+// Pinned, device and managed memory is used as it is whatever the mode. docs/generated-code.md,
+// "Host memory", says what each costs.
+enum class PageableMode : unsigned char {
+  // The process's choice: CachedRegister where OVERLAP_PIN_CACHE turns the registration cache on
+  // for every call, else Register (overlap/pin_cache.h).
+  Default,
+  // cudaHostRegister for the call, unregistered after it: about one pageable copy per call.
+  Register,
+  // Registered once and kept in the process's registration cache, so that later calls on the same
+  // pages pay nothing; the user unpins a buffer before freeing it (overlap/pin_cache.h).
+  // Register where OVERLAP_PIN_CACHE=off.
+  CachedRegister
+};
+
 struct StreamsConfig {
   int streams = 4;
   IssueOrder order = IssueOrder::DepthFirst;
+  PageableMode pageable = PageableMode::Default;
 };
 
 // The partitioned index range of one call, [begin, begin + extent), and the granule its chunk

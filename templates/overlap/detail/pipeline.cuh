@@ -19,6 +19,7 @@
 #include "overlap/host_array_pinning.h"
 #include "overlap/kernel_types.h"
 #include "overlap/nvtx_range.h"
+#include "overlap/pin_cache.h"
 #include "overlap/status.h"
 #include "overlap/transfer_plan.h"
 
@@ -160,6 +161,8 @@ template <class B> Status run_pipeline(const B& binding, StreamsConfig config, O
     return OVERLAP_DETAIL_INVALID_BINDING("StreamsConfig::streams < 1");
   if (config.order != IssueOrder::DepthFirst && config.order != IssueOrder::BreadthFirst)
     return OVERLAP_DETAIL_INVALID_BINDING("StreamsConfig::order is not an IssueOrder");
+  if (static_cast<unsigned>(config.pageable) > static_cast<unsigned>(PageableMode::CachedRegister))
+    return OVERLAP_DETAIL_INVALID_BINDING("StreamsConfig::pageable is not a PageableMode");
 
   const int chunks = static_cast<int>(chunk_count(partition, config.streams));
   const int streams = std::min(config.streams, chunks);
@@ -197,10 +200,12 @@ template <class B> Status run_pipeline(const B& binding, StreamsConfig config, O
   bool read_only_supported = false;
   OVERLAP_TRY(context.read_only_registration_supported(&read_only_supported));
 
-  // Pageable arrays are pinned so that their copies overlap; for the mapped outputs pinning is
-  // required, for the others a failure only costs the overlap.
+  // Pageable arrays are pinned (per call or through the registration cache) so that their copies
+  // overlap; for the mapped outputs pinning is required, for the others a failure only costs the
+  // overlap.
   HostArrayPinning pinning;
-  Status first = pinning.pin(uses, read_only_supported);
+  Status first = pinning.pin(uses, read_only_supported,
+                             pinning_policy(resolve_pageable_mode(config.pageable)));
   std::vector<void*> bases(arrays.size(), nullptr);
   if (first.ok()) {
     for (std::size_t i = 0; i < arrays.size(); ++i)
