@@ -9,6 +9,7 @@ set(OVERLAP_RUNTIME_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/src/dispatch.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/fault_injection.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/host_array_pinning.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/src/host_copy_workers.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/host_memory_kind.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/host_range_kind.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/host_registration.cpp
@@ -18,6 +19,8 @@ set(OVERLAP_RUNTIME_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/src/pin_cache_settings.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/pinned_buffer.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/registration_cache.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/src/staging_ring.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/src/staging_schedule.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/status.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/stream_event_pool.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/timing.cpp

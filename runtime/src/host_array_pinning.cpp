@@ -48,6 +48,7 @@ Status HostArrayPinning::pin(const std::vector<HostArrayUse>& uses, bool read_on
   OVERLAP_TRY(release());
   device_pointers_.assign(uses.size(), nullptr);
   page_locked_.assign(uses.size(), false);
+  staged_.assign(uses.size(), false);
 
   std::vector<int> pageable;
   std::vector<bool> cached(uses.size(), false);      // its pages overlap a cached registration
@@ -65,7 +66,10 @@ Status HostArrayPinning::pin(const std::vector<HostArrayUse>& uses, bool read_on
     switch (kind) {
     case HostMemoryKind::Pageable:
       cached[i] = in_cache;
-      pageable.push_back(static_cast<int>(i));
+      if (policy.stage_copied && !uses[i].mapped && !in_cache)
+        staged_[i] = true;
+      else
+        pageable.push_back(static_cast<int>(i));
       break;
     case HostMemoryKind::Pinned:
       page_locked_[i] = true;

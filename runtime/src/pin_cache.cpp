@@ -39,6 +39,7 @@ PageableMode resolve_pageable_mode(PageableMode asked) {
   case PageableMode::CachedRegister:
     return settings.enabled ? PageableMode::CachedRegister : PageableMode::Register;
   case PageableMode::Register:
+  case PageableMode::Stage:
     break;
   }
   return asked;
@@ -47,7 +48,10 @@ PageableMode resolve_pageable_mode(PageableMode asked) {
 PinningPolicy pinning_policy(PageableMode mode) {
   PinningPolicy policy;
   policy.cache = process_registration_cache();
-  policy.cache_every_array = mode == PageableMode::CachedRegister;
+  policy.stage_copied = mode == PageableMode::Stage;
+  const PageableMode registration =
+      mode == PageableMode::Stage ? resolve_pageable_mode(PageableMode::Default) : mode;
+  policy.cache_every_array = registration == PageableMode::CachedRegister;
   return policy;
 }
 

@@ -3,8 +3,9 @@
 // pointers. Reduction arrays alone get device buffers, copied in before the launch and out after.
 //
 // Pinned, device and managed user memory is addressed as is; pageable arrays are registered for
-// the call or through the registration cache, as `pageable` says, and a registration failure is
-// an error here, since the kernel cannot address pageable memory. P == 0 returns success untouched.
+// the call or through the registration cache, as `pageable` says (PageableMode::Stage, which
+// copies, is Default here: Mapped copies nothing), and a registration failure is an error here,
+// since the kernel cannot address pageable memory. P == 0 returns success untouched.
 #pragma once
 
 #include "overlap/binding.cuh"
@@ -27,8 +28,10 @@ Status run_mapped(const B& binding, PageableMode pageable = PageableMode::Defaul
   OVERLAP_TRY(detail::begin_call(binding, &partition, &arrays));
   if (partition.extent == 0)
     return Status::success();
-  if (static_cast<unsigned>(pageable) > static_cast<unsigned>(PageableMode::CachedRegister))
+  if (static_cast<unsigned>(pageable) > static_cast<unsigned>(PageableMode::Stage))
     return OVERLAP_DETAIL_INVALID_BINDING("run_mapped: pageable is not a PageableMode");
+  if (pageable == PageableMode::Stage)
+    pageable = PageableMode::Default;
   DeviceContextLease lease;
   OVERLAP_TRY(detail::lease_device(&lease, 1));
   DeviceContext& context = lease.context();

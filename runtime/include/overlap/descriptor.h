@@ -59,7 +59,7 @@ struct TuneDefault {
 
 struct RunConfig {
   Variant variant = Variant::Explicit;
-  // Used by Streams and Hybrid; its `pageable` by Mapped too.
+  // Used by Streams and Hybrid; its `pageable` by Mapped too (Stage meaning Default there).
   StreamsConfig streams;
 };
 

@@ -1,7 +1,8 @@
 // Makes the user's arrays usable for one strategy call: pageable arrays are page-locked with
 // cudaHostRegister, so that their copies run asynchronously (Streams, Hybrid) and kernels can
 // address them (Mapped; Hybrid's outputs), for the call's duration or through the process's
-// registration cache (PinningPolicy).
+// registration cache (PinningPolicy); or, for the staging ring (PageableMode::Stage), left
+// pageable.
 //
 // Cost: registering pins every page of the range, which takes time of the order of a pageable
 // copy of the same bytes, and unregistering is not free either; a pageable array registered per
@@ -32,11 +33,12 @@ struct PinningPolicy {
   // unregistering them during this one.
   RegistrationCache* cache = nullptr;
   bool cache_every_array = false; // CachedRegister: every pageable array through the cache
+  bool stage_copied = false;      // Stage: pageable arrays kernels do not address stay pageable
 };
 
 class HostArrayPinning {
 public:
-  // Classifies every array and registers the pageable ones. A range
+  // Classifies every array and registers the pageable ones (but those the policy stages). A range
   // with a mapped member that cannot be registered is an error; any other registration failure
   // leaves its arrays pageable (copies from them stay correct, only synchronous). A page range
   // somebody else registered meanwhile (cudaErrorHostMemoryAlreadyRegistered) counts as pinned.
@@ -50,6 +52,8 @@ public:
   void* device_pointer(int i) const { return device_pointers_[static_cast<std::size_t>(i)]; }
   // Copies to and from array i can run asynchronously (it is pinned, device or managed memory).
   bool page_locked(int i) const { return page_locked_[static_cast<std::size_t>(i)]; }
+  // Array i is pageable and left to the staging ring (PinningPolicy::stage_copied).
+  bool staged(int i) const { return staged_[static_cast<std::size_t>(i)]; }
 
   // Unregisters what pin() registered for the call and lets go of the cached registrations it
   // holds; the first failure is returned. Call it only once nothing issued on the arrays still
@@ -65,6 +69,7 @@ private:
   RegistrationCache::Hold cached_;
   std::vector<void*> device_pointers_;
   std::vector<bool> page_locked_;
+  std::vector<bool> staged_;
 };
 
 } // namespace overlap

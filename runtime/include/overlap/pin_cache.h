@@ -38,11 +38,12 @@ const PinCacheSettings& pin_cache_settings();
 // (registration_cache.h says why).
 RegistrationCache* process_registration_cache();
 
-// What a call does with its pageable arrays, given what it asked for: Register or CachedRegister
-// (Default and CachedRegister resolved by OVERLAP_PIN_CACHE).
+// What a call does with its pageable arrays, given what it asked for: Register, CachedRegister or
+// Stage (Default and CachedRegister resolved by OVERLAP_PIN_CACHE).
 PageableMode resolve_pageable_mode(PageableMode asked);
 
-// How a call whose mode resolved to `mode` pins its arrays (host_array_pinning.h).
+// How a call whose mode resolved to `mode` pins its arrays (host_array_pinning.h). Under Stage,
+// the arrays kernels address (Hybrid's outputs) are registered as Default says.
 PinningPolicy pinning_policy(PageableMode mode);
 
 // Unregisters the cached registrations overlapping [pointer, pointer + bytes), waiting for calls
