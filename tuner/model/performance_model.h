@@ -19,6 +19,12 @@ struct Candidate {
   Variant variant = Variant::Explicit;
   int streams = 1;
   IssueOrder order = IssueOrder::DepthFirst;
+  // What the call does with pageable arrays (Workload::host_memory_pinned false; ignored for
+  // pinned ones). Default is priced as Register, the runtime's default without OVERLAP_PIN_CACHE;
+  // CachedRegister as a loop's later calls, which find the arrays registered; Stage (Streams and
+  // Hybrid; Mapped registers) through the staging ring sized by `staging`.
+  PageableMode pageable = PageableMode::Default;
+  StagingConfig staging = {}; // 0: the runtime's automatic choice (resolved_staging)
 };
 
 bool operator==(const Candidate& a, const Candidate& b);
@@ -28,7 +34,8 @@ inline bool operator!=(const Candidate& a, const Candidate& b) {
 
 const char* to_string(Variant variant);
 const char* to_string(IssueOrder order);
-// "Streams(16, depth-first)", "Explicit", ...
+const char* to_string(PageableMode mode);
+// "Streams(16, depth-first)", "Explicit", "Streams(16, depth-first, staged)", ...
 std::string describe(const Candidate& candidate);
 
 class PerformanceModel {
