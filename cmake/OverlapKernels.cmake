@@ -11,9 +11,9 @@
 # directories and compile definitions reach the generator; CLANG_ARGS adds more.
 #
 # Every kernel also gets an entry point K_tuned(...) that runs the variant overlap/dispatch.h
-# chooses: OVERLAP_VARIANT, else the TUNING_RESULTS entry of the current device (the file
-# overlap_tune() writes, kept in the source tree; baked in when CMake configures, and CMake
-# re-configures when it changes), else the model's prediction, else Explicit.
+# chooses: OVERLAP_VARIANT, else the TUNING_RESULTS entry of the current device for the call's
+# size (the file overlap_tune() writes, kept in the source tree; overlap-bake turns it into a
+# table at build time, again whenever it changes), else the model's prediction, else Explicit.
 #
 # Where the generated code comes from, in order:
 #   OVERLAP_GENERATOR_EXECUTABLE  a prebuilt overlap-gen (a GPU node without Clang headers can
@@ -41,99 +41,69 @@ function(_overlap_generator_command out_var)
   endif()
 endfunction()
 
-# "NVIDIA H200" -> a C++ string literal body with quotes and backslashes escaped.
-function(_overlap_cxx_string out_var text)
-  string(REPLACE "\\" "\\\\" text "${text}")
-  string(REPLACE "\"" "\\\"" text "${text}")
-  set(${out_var} "\"${text}\"" PARENT_SCOPE)
+# A target name as COMMAND and in DEPENDS makes the step re-run when overlap-bake is rebuilt.
+function(_overlap_bake_command out_var)
+  if(TARGET overlap-bake)
+    set(${out_var} overlap-bake PARENT_SCOPE)
+  elseif(TARGET Overlap::overlap-bake)
+    set(${out_var} Overlap::overlap-bake PARENT_SCOPE)
+  else()
+    set(${out_var} "" PARENT_SCOPE)
+  endif()
 endfunction()
 
-# Writes <out_dir>/overlap_tuning_results.cpp: the results file's choices as a table registered
-# with the dispatch, and the model's chooser when the tuner's dispatch library is there.
+# Adds <out_dir>/overlap_tuning_results.cpp to <target>: the results file's winners as the table
+# the entry points dispatch by, and the model's dispatch when the tuner's dispatch library is
+# there. overlap-bake writes it at build time with the tuner's own reader (its errors name the file
+# and the field), again whenever the results file changes. Without overlap-bake (an Overlap without
+# its tuner) the table is empty.
 function(_overlap_bake_tuning_results target out_dir results)
-  set(entries "")
-  set(count 0)
-  if(results)
-    get_filename_component(results "${results}" ABSOLUTE)
-    if(EXISTS "${results}")
-      set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${results}")
-      file(READ "${results}" text)
-      string(JSON schema ERROR_VARIABLE problem GET "${text}" schema)
-      if(problem OR NOT schema STREQUAL "overlap-tuning-results")
-        message(FATAL_ERROR "overlap_add_kernels(${target}): ${results} is not a tuning-results "
-                            "file (${problem})")
-      endif()
-      string(JSON length ERROR_VARIABLE problem LENGTH "${text}" entries)
-      if(problem)
-        message(FATAL_ERROR "${results}: entries: ${problem}")
-      endif()
-      if(length GREATER 0)
-        math(EXPR last "${length} - 1")
-        foreach(i RANGE ${last})
-          # Each field checked here, naming it, since a bad value would otherwise surface as a
-          # compile error in the generated table or as CMake's own JSON message.
-          # streams and order may be left out, as the tuner's own reader allows (1, depth-first).
-          set(streams 1)
-          set(order depth-first)
-          foreach(field kernel device variant streams order)
-            string(JSON value ERROR_VARIABLE problem GET "${text}" entries ${i} ${field})
-            if(NOT problem)
-              set(${field} "${value}")
-            elseif(NOT (field MATCHES "^(streams|order)$" AND problem MATCHES "not found"))
-              message(FATAL_ERROR "${results}: entries[${i}].${field}: ${problem}")
-            endif()
-          endforeach()
-          if(NOT variant MATCHES "^(Explicit|Mapped|Streams|Hybrid)$")
-            message(FATAL_ERROR "${results}: entries[${i}].variant: unknown variant '${variant}'")
-          endif()
-          if(NOT streams MATCHES "^[0-9]+$" OR streams LESS 1)
-            message(FATAL_ERROR "${results}: entries[${i}].streams: '${streams}' is not a "
-                                "stream count (an integer >= 1)")
-          endif()
-          if(NOT order MATCHES "^(depth-first|breadth-first)$")
-            message(FATAL_ERROR "${results}: entries[${i}].order: '${order}' is not depth-first "
-                                "or breadth-first")
-          endif()
-          set(order_value DepthFirst)
-          if(order STREQUAL "breadth-first")
-            set(order_value BreadthFirst)
-          endif()
-          _overlap_cxx_string(kernel_literal "${kernel}")
-          _overlap_cxx_string(device_literal "${device}")
-          string(APPEND entries "    {${kernel_literal}, ${device_literal}, "
-                 "overlap::Variant::${variant}, ${streams}, overlap::IssueOrder::${order_value}},\n")
-          math(EXPR count "${count} + 1")
-        endforeach()
-      endif()
-    else()
-      message(STATUS "overlap_add_kernels(${target}): ${results} does not exist yet; the entry "
-                     "points use the model until overlap_tune() writes it and CMake re-runs")
-    endif()
-  endif()
-  set(model_chooser "")
+  set(output "${out_dir}/overlap_tuning_results.cpp")
+  set(model_args)
   if(TARGET Overlap::tuner_dispatch)
     target_link_libraries(${target} PRIVATE Overlap::tuner_dispatch)
-    set(model_chooser "namespace overlap::tune {\nbool choose_by_model(const KernelDescriptor&, ArgPointers, const std::string&, RunConfig*, std::string*);\n}\n")
-    set(register_model "overlap::set_model_chooser(&overlap::tune::choose_by_model)")
-  else()
-    set(register_model "true")
+    set(model_args --model)
   endif()
-  if(count EQUAL 0)
-    set(table "const overlap::BakedChoice* const choices = nullptr;\n")
-  else()
-    set(table "const overlap::BakedChoice choices[] = {\n${entries}};\n")
-  endif()
-  file(CONFIGURE OUTPUT "${out_dir}/overlap_tuning_results.cpp" CONTENT
-"// Generated by overlap_add_kernels(${target}) from ${results}. Do not edit: re-tune instead.
+  _overlap_bake_command(bake)
+  if(NOT bake)
+    if(results)
+      message(WARNING "overlap_add_kernels(${target}): no overlap-bake in this Overlap, so "
+                      "${results} is not baked in: the entry points use the model or Explicit")
+    endif()
+    file(CONFIGURE OUTPUT "${output}" CONTENT
+"// Written by overlap_add_kernels(${target}): no overlap-bake, no tuning results.
 #include \"overlap/dispatch.h\"
-
-#include <string>
-
-${model_chooser}namespace {
-${table}const bool registered = overlap::register_baked_choices(choices, ${count}) && ${register_model};
-} // namespace
 " @ONLY)
-  target_sources(${target} PRIVATE "${out_dir}/overlap_tuning_results.cpp")
+    target_sources(${target} PRIVATE "${output}")
+    return()
+  endif()
+  set(results_args)
+  set(origin "overlap_add_kernels(${target}), no TUNING_RESULTS")
+  set(depends "${bake}")
+  if(results)
+    get_filename_component(results "${results}" ABSOLUTE)
+    set(results_args --results "${results}")
+    set(origin "overlap_add_kernels(${target}) from ${results}")
+    if(EXISTS "${results}")
+      list(APPEND depends "${results}")
+    else()
+      # Its creation (the first overlap_tune) changes the directory: re-bake and re-configure
+      # then, after which the file itself is the dependency.
+      get_filename_component(results_dir "${results}" DIRECTORY)
+      list(APPEND depends "${results_dir}")
+      set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${results_dir}")
+      message(STATUS "overlap_add_kernels(${target}): ${results} does not exist yet; the entry "
+                     "points use the model until overlap_tune() writes it")
+    endif()
+  endif()
+  add_custom_command(
+    OUTPUT "${output}"
+    COMMAND "${bake}" --output "${output}" ${results_args} ${model_args}
+            --origin "${origin}"
+    DEPENDS ${depends}
+    COMMENT "Overlap: baking the tuning results of ${target}"
+    VERBATIM)
+  target_sources(${target} PRIVATE "${output}")
 endfunction()
 
 function(overlap_add_kernels target)

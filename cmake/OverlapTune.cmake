@@ -1,4 +1,5 @@
-# overlap_tune(<target> [RESULTS <file>] [ARGS <name>=<value>...] [OPTIONS <option>...])
+# overlap_tune(<target> [RESULTS <file>] [ARGS <name>=<value>...]
+#              [SIZES <name>=<lo>..<hi>[:<count>]] [OPTIONS <option>...])
 #
 # Adds <target>_tune, an executable holding <target>'s generated kernels (overlap_add_kernels must
 # come first) and the tuner's main, and a target <target>_tuning that runs it on the GPU: it
@@ -6,12 +7,16 @@
 # reports to <build>/overlap-tuning/<target>/ and, with RESULTS, updates that tuning-results file
 # (keep it in the source tree, like a lock file). A target that names the same file in
 # overlap_add_kernels(... TUNING_RESULTS) dispatches to the winners on the next build.
+# SIZES tunes the kernels that have the integer argument <name> across the sizes an application
+# calls them with (--sweep): <count> values (default 7) log-spaced from <lo> to <hi>, bisected
+# where the winner changes; the results file then keeps the winner of every size, and the entry
+# points pick by the call's size.
 # OPTIONS are passed to the tuner as they are (e.g. --exhaustive, --profile NAME); run
 # <target>_tune --help for the list.
 include_guard(GLOBAL)
 
 function(overlap_tune target)
-  cmake_parse_arguments(PARSE_ARGV 1 ARG "" "RESULTS" "ARGS;OPTIONS")
+  cmake_parse_arguments(PARSE_ARGV 1 ARG "" "RESULTS;SIZES" "ARGS;OPTIONS")
   if(ARG_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "overlap_tune: unexpected arguments: ${ARG_UNPARSED_ARGUMENTS}")
   endif()
@@ -52,6 +57,9 @@ function(overlap_tune target)
   foreach(argument IN LISTS ARG_ARGS)
     list(APPEND command --arg "${argument}")
   endforeach()
+  if(ARG_SIZES)
+    list(APPEND command --sweep "${ARG_SIZES}")
+  endif()
   if(ARG_RESULTS)
     get_filename_component(results "${ARG_RESULTS}" ABSOLUTE)
     list(APPEND command --results-file "${results}")

@@ -1,5 +1,6 @@
 # Sources of overlap_runtime. One line per file; several people add here.
 set(OVERLAP_RUNTIME_SOURCES
+  ${CMAKE_CURRENT_LIST_DIR}/src/choice_cache.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/cuda_page_registrar.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/descriptor.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/device.cpp
@@ -7,6 +8,7 @@ set(OVERLAP_RUNTIME_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/src/device_memory_cache.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/device_nvml.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/dispatch.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/src/dispatch_device.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/fault_injection.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/host_array_pinning.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/host_copy_workers.cpp
@@ -25,4 +27,5 @@ set(OVERLAP_RUNTIME_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/src/stream_event_pool.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/timing.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/transfer_plan.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/src/tuned_sizes.cpp
 )

@@ -13,6 +13,9 @@
 #   OUT=... scripts/bench.sh trace APP [--detail "Streams 6 depth"]   # on the GPU: APP's runs,
 #                                                 # operation by operation (bench/trace)
 #                                                 # (OVERLAP_MODEL_CLI=path/overlap-model: + paper 000's estimate)
+#   OUT=... scripts/bench.sh sizes                # on the GPU (one device call, build included):
+#                                                 # the dispatch's overhead, then K_tuned across
+#                                                 # call sizes for the SIZES_KERNELS (issue 19)
 #
 # `run` builds the benchmark's tuner, checks every variant of every application against its CPU
 # reference (bench_apps_gpu_tests), then tunes each application and size twice, pruned and
@@ -207,6 +210,97 @@ run_corpus() {
   tar -czf "$final_out/corpus${1:-}.tar.gz" -C "$(dirname "$raw")" corpus
 }
 
+# What issue 19 measures, per kernel: name | kernel | swept argument | the other arguments.
+# Traffic is what Explicit moves (inputs in, outputs out); calls run from about 1 KB to 1 GB of it
+# where the kernel's shape allows: matmul's B (n x k) and a histogram frame set the smallest call.
+SIZES_KERNELS=(
+  "saxpy|saxpy|n|"
+  "matmul|matmul|m|n=32 k=32"
+  "histogram|frame_histogram|frames|pixels=1024"
+  "vector-add|vectorAdd|numElements|"
+  "sepia|rgba_to_sepia|numPixels|"
+)
+# The sweep each kernel is tuned over (bytes of traffic; log-spaced, then bisected), and the call
+# sizes it is measured at: 20, between and beyond the tuned ones.
+SIZES_SWEEP_TRAFFIC=16384..268435456
+SIZES_SWEEP="6"
+SIZES_REFINE=3
+SIZES_CALL_TRAFFIC=1100..1073741824:20
+# Seconds of the device call after which no further kernel is started (the call has 600 s).
+SIZES_BUDGET=${SIZES_BUDGET:-480}
+
+# sizes: builds the size benchmark (bench/sizes) and the dispatch benchmark (bench/dispatch),
+# runs the latter, then per kernel of SIZES_KERNELS: tunes a sweep into a results file, bakes it
+# with overlap-bake (the table K_tuned would be built with), tunes once at the annotation's tune()
+# size (the size-blind choice of before), and measures K_tuned, the best of Explicit, Mapped and a
+# grid of Streams and Hybrid configurations, and the size-blind choice at 20 call sizes. Writes
+# $OUT/sizes-summary.{md,json} (geometric mean and worst ratio to the best, issue 19's targets),
+# $OUT/dispatch.txt and the raw data as $OUT/sizes.tar.gz, packed after every kernel.
+run_sizes() {
+  local final_out=${OUT:-$PWD/out} start=$SECONDS
+  mkdir -p "$final_out"
+  local raw
+  raw=$(mktemp -d)/sizes
+  mkdir -p "$raw"
+  nvidia-smi --query-gpu=name,driver_version,pcie.link.gen.max,pcie.link.width.max --format=csv \
+    >"$raw/device.txt" 2>&1
+  cat "$raw/device.txt"
+  echo "== build ($((SECONDS - start)) s)"
+  build_targets $BENCH_BUILD "$raw" overlap_size_bench overlap_dispatch_bench overlap-bake || {
+    tar -czf "$final_out/sizes.tar.gz" -C "$(dirname "$raw")" sizes
+    return 1
+  }
+  local bench=$BENCH_BUILD/bench/overlap_size_bench bake=$BENCH_BUILD/tuner/tune/overlap-bake
+  echo "== the dispatch's overhead ($((SECONDS - start)) s)"
+  $BENCH_BUILD/bench/overlap_dispatch_bench >"$raw/dispatch.txt" 2>&1
+  echo "overlap_dispatch_bench: rc $?" | tee -a "$raw/summary.txt"
+  cat "$raw/dispatch.txt"
+  cp "$raw/dispatch.txt" "$final_out/"
+  local profile=()
+  [ -n "${BENCH_PROFILE:-}" ] && profile=(--profile "$BENCH_PROFILE")
+  local entry name kernel param fixed
+  for entry in "${SIZES_KERNELS[@]}"; do
+    IFS='|' read -r name kernel param fixed <<<"$entry"
+    if [ $((SECONDS - start)) -gt "$SIZES_BUDGET" ]; then
+      echo "$name: not measured, the time budget ($SIZES_BUDGET s) is spent" | tee -a "$raw/summary.txt"
+      continue
+    fi
+    local dir=$raw/$name args=(--kernel "$kernel") a
+    mkdir -p "$dir"
+    for a in $fixed; do args+=(--arg "$a"); done
+    echo "== $name ($((SECONDS - start)) s)"
+    local ends sweep values rc
+    ends=$($bench values "${args[@]}" --param "$param" --traffic "$SIZES_SWEEP_TRAFFIC:2")
+    sweep="$param=${ends/,/..}:$SIZES_SWEEP"
+    $bench "${args[@]}" "${profile[@]}" --sweep "$sweep" --refine $SIZES_REFINE \
+      --repeats 3:10 --results-file "$dir/results.json" --output-dir "$dir/sweep" \
+      --cache-dir "$raw/cache" --quiet >"$dir/sweep.log" 2>&1
+    rc=$?
+    echo "$name: sweep $sweep: rc $rc, $((SECONDS - start)) s" | tee -a "$raw/summary.txt"
+    sed -n '/the winner against/,$p' "$dir/sweep.log"
+    $bake --results "$dir/results.json" --output "$dir/overlap_tuning_results.cpp" \
+      --origin "scripts/bench.sh sizes" >"$dir/bake.log" 2>&1
+    echo "$name: overlap-bake: rc $?" | tee -a "$raw/summary.txt"
+    $bench "${args[@]}" "${profile[@]}" --repeats 3:10 --results-file "$dir/size-blind.json" \
+      --output-dir "$dir/size-blind" --cache-dir "$raw/cache" --quiet >"$dir/size-blind.log" 2>&1
+    echo "$name: one size (the size-blind choice): rc $?" | tee -a "$raw/summary.txt"
+    values=$($bench values "${args[@]}" --param "$param" --traffic "$SIZES_CALL_TRAFFIC")
+    echo "$name: $param = $values" >>"$raw/summary.txt"
+    $bench measure "${args[@]}" --param "$param" --values "$values" \
+      --results "$dir/results.json" --old-results "$dir/size-blind.json" \
+      --output "$dir/measure.json" 2>&1 | tee "$dir/measure.log"
+    echo "$name: measured: rc ${PIPESTATUS[0]}, $((SECONDS - start)) s" | tee -a "$raw/summary.txt"
+    # The summary of every kernel measured so far, and the raw data: a call cut short by the time
+    # limit still brings back what it finished.
+    $bench summarize --output-prefix "$raw/sizes-summary" \
+      --title "K_tuned across call sizes ($(head -2 "$raw/device.txt" | tail -1 | cut -d, -f1), $(date -u +%F))" \
+      "$raw"/*/measure.json && cp "$raw/sizes-summary.md" "$raw/sizes-summary.json" "$final_out/"
+    cp "$raw/summary.txt" "$final_out/sizes-log.txt"
+    tar -czf "$final_out/sizes.tar.gz" -C "$(dirname "$raw")" sizes
+  done
+  echo "== done in $((SECONDS - start)) s"
+}
+
 # pageable: issue 25's benchmark (bench/pageable/pageable_bench.cpp). Every application of APPS,
 # saxpy-64M among them, with pageable arrays: a one-off call staged against the fastest pinned
 # configuration, a loop of 100 calls with the registration cache against the pinned loop, each
@@ -275,6 +369,7 @@ summarize() {
 case "${1:-}" in
 run) run_benchmark ;;
 pageable) run_pageable ;;
+sizes) run_sizes ;;
 corpus) run_corpus "${2:-}" ;;
 summarize) summarize "${2:?raw dir}" "${3:?output prefix}" ;;
 trace)
@@ -282,7 +377,7 @@ trace)
   trace_application "$@"
   ;;
 *)
-  echo "usage: $0 run | pageable | corpus [PART] | summarize RAW_DIR OUTPUT_PREFIX | trace APPLICATION [flags]" >&2
+  echo "usage: $0 run | pageable | corpus [PART] | sizes | summarize RAW_DIR OUTPUT_PREFIX | trace APPLICATION [flags]" >&2
   exit 2
   ;;
 esac

@@ -2,7 +2,7 @@
 # Builds the annotation fuzzer (fuzz/AnnotationFuzzer.cpp) with clang-19 and libFuzzer, ASan and
 # UBSan, and runs it from the committed seed corpus.
 #   scripts/fuzz.sh [runs] [build-dir] [extra libFuzzer flags...]
-# runs: executions (default 1000000). New inputs go to <build-dir>/corpus, not to the committed
+# runs: executions (default 1000000), or `build` to build the fuzzer and run nothing. New inputs go to <build-dir>/corpus, not to the committed
 # seeds; a crash leaves its input in <build-dir>/ and a non-zero exit. Exit status 77 (ctest's
 # skip) when clang-19 or its libFuzzer runtime (libclang-rt-19-dev) is missing.
 set -euo pipefail
@@ -37,6 +37,7 @@ if [ ! -x "$binary" ] || [ -n "$(find "$OVERLAP_ROOT/generator/ir" "$OVERLAP_ROO
     -I"$OVERLAP_ROOT/generator" -I"$OVERLAP_ROOT/tests/generator" \
     "${sources[@]}" -o "$binary"
 fi
+[ "$runs" = build ] && exit 0
 echo "== fuzzing: $runs executions"
 cd "$build"
 # Every UBSan finding aborts so libFuzzer records it as a crash with its input.

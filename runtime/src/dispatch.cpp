@@ -1,11 +1,17 @@
 #include "overlap/dispatch.h"
 
+#include "choice_cache.h"
+#include "dispatch_device.h"
+#include "overlap/size_class.h"
+
 #include <cuda_runtime_api.h>
 
+#include <algorithm>
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <map>
+#include <memory>
 #include <mutex>
 #include <sstream>
 #include <vector>
@@ -13,22 +19,76 @@
 namespace overlap {
 namespace {
 
+// What the choices are made from, besides the call: changed by registrations, by setting the
+// model, and by reload_dispatch_settings(). Every change starts a new generation, which makes the
+// kept choices stale.
 struct Registry {
   std::mutex mutex;
   std::vector<BakedChoice> baked;
   ModelChooser model = nullptr;
-  std::map<const KernelDescriptor*, VariantChoice> last_choice;
+  ModelPredictor predictor = nullptr;
 };
 
 Registry& registry() {
-  static Registry instance;
-  return instance;
+  static Registry* const instance = new Registry;
+  return *instance;
+}
+
+std::atomic<std::uint64_t> g_generation{1};
+
+void next_generation() {
+  g_generation.fetch_add(1, std::memory_order_acq_rel);
+}
+
+// The environment as the first choice found it.
+struct Settings {
+  bool has_override = false;
+  std::string override_text; // OVERLAP_VARIANT
+  bool log = false;          // OVERLAP_DISPATCH_LOG set and not "0"
+};
+
+std::unique_ptr<const Settings> read_settings() {
+  auto settings = std::make_unique<Settings>();
+  if (const char* value = std::getenv("OVERLAP_VARIANT")) {
+    settings->has_override = true;
+    settings->override_text = value;
+  }
+  const char* log = std::getenv("OVERLAP_DISPATCH_LOG");
+  settings->log = log && std::strcmp(log, "0") != 0;
+  return settings;
+}
+
+struct SettingsStore {
+  std::mutex mutex;
+  std::atomic<const Settings*> current{nullptr};
+  std::vector<std::unique_ptr<const Settings>> all; // readers may still hold an older one
+};
+
+SettingsStore& settings_store() {
+  static SettingsStore* const instance = new SettingsStore;
+  return *instance;
+}
+
+const Settings& settings() {
+  SettingsStore& store = settings_store();
+  if (const Settings* current = store.current.load(std::memory_order_acquire))
+    return *current;
+  const std::lock_guard<std::mutex> lock(store.mutex);
+  if (const Settings* current = store.current.load(std::memory_order_relaxed))
+    return *current;
+  store.all.push_back(read_settings());
+  store.current.store(store.all.back().get(), std::memory_order_release);
+  return *store.all.back();
 }
 
 std::string lower(std::string text) {
   for (char& c : text)
     c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return text;
+}
+
+bool streamed(Variant variant) {
+  return variant == Variant::Streams || variant == Variant::Hybrid;
 }
 
 // "streams:16:breadth-first" and the like.
@@ -51,8 +111,7 @@ bool parse_config(const std::string& text, RunConfig* config, std::string* error
     *error = "unknown variant \"" + text + "\"";
     return false;
   }
-  const bool streamed = out.variant == Variant::Streams || out.variant == Variant::Hybrid;
-  if (parts.size() > (streamed ? 3u : 1u)) {
+  if (parts.size() > (streamed(out.variant) ? 3u : 1u)) {
     *error = "too many fields in \"" + text + "\"";
     return false;
   }
@@ -79,29 +138,275 @@ bool parse_config(const std::string& text, RunConfig* config, std::string* error
   return true;
 }
 
-std::string current_device_name() {
-  int device = 0;
-  cudaDeviceProp properties{};
-  if (cudaGetDevice(&device) != cudaSuccess ||
-      cudaGetDeviceProperties(&properties, device) != cudaSuccess) {
-    cudaGetLastError(); // no device: the call itself will report it
-    return "";
+// The model as a SizePredictor of one call.
+class CallPredictor final : public SizePredictor {
+public:
+  CallPredictor(ModelPredictor predictor, const KernelDescriptor& kernel, ArgPointers args,
+                const std::string& device_name)
+      : predictor_(predictor), kernel_(kernel), args_(args), device_name_(device_name) {}
+
+  std::vector<std::optional<double>> predict(const std::vector<RunConfig>& configs,
+                                             double kernel_seconds) override {
+    std::vector<std::optional<double>> seconds(configs.size());
+    if (!predictor_(kernel_, args_, device_name_, kernel_seconds, configs.data(),
+                    static_cast<int>(configs.size()), seconds.data()))
+      return {};
+    return seconds;
   }
-  return properties.name;
+
+private:
+  ModelPredictor predictor_;
+  const KernelDescriptor& kernel_;
+  ArgPointers args_;
+  const std::string& device_name_;
+};
+
+VariantChoice choose(const KernelDescriptor& kernel, ArgPointers args,
+                     const std::string& device_name, const Settings& environment) {
+  VariantChoice choice;
+  std::string problem;
+  if (environment.has_override) {
+    bool found = false;
+    RunConfig config;
+    if (parse_variant_override(environment.override_text, kernel.name, &found, &config, &problem)) {
+      if (found) {
+        choice.config = config;
+        choice.source = ChoiceSource::Environment;
+        choice.reason = "OVERLAP_VARIANT=" + environment.override_text;
+        return choice;
+      }
+    } else {
+      problem = "OVERLAP_VARIANT ignored: " + problem + "; ";
+    }
+  }
+  ModelChooser model = nullptr;
+  ModelPredictor predictor = nullptr;
+  std::optional<BakedChoice> baked;
+  {
+    Registry& table = registry();
+    const std::lock_guard<std::mutex> lock(table.mutex);
+    // The latest registration of a kernel and device wins.
+    for (auto it = table.baked.rbegin(); it != table.baked.rend() && !baked; ++it)
+      if (std::strcmp(kernel.name, it->kernel) == 0 && device_name == it->device)
+        baked = *it;
+    model = table.model;
+    predictor = table.predictor;
+  }
+  if (baked && baked->size_count > 0) {
+    const Partition partition = partition_of(kernel, args);
+    const long long extent = std::max(0LL, partition.extent);
+    CallPredictor call_model(predictor, kernel, args, device_name);
+    const SizeChoice sized =
+        choose_by_size(baked->sizes, baked->size_count, extent,
+                       granule_count(Partition{0, extent, std::max(1LL, partition.granule)}),
+                       predictor ? &call_model : nullptr);
+    choice.config = sized.config;
+    choice.source = ChoiceSource::Baked;
+    choice.reason = problem + "tuned on " + device_name + ": " + sized.reason;
+    return choice;
+  }
+  std::string why;
+  if (model && model(kernel, args, device_name, &choice.config, &why)) {
+    choice.source = ChoiceSource::Model;
+    choice.reason = problem + "no tuning results for this device; " + why;
+    return choice;
+  }
+  choice.config = RunConfig{};
+  choice.reason = problem + "no tuning results and no model: Explicit";
+  return choice;
+}
+
+// What one call looks like to the kept choices.
+struct CallShape {
+  long long extent = 0;         // P
+  long long granules = 0;       // ceil(P / G)
+  unsigned long long bytes = 0; // of every array passed, saturating
+};
+
+CallShape shape_of(const KernelDescriptor& kernel, ArgPointers args) {
+  CallShape shape;
+  shape.extent = std::max(0LL, kernel.partition_extent(args));
+  const long long granule = kernel.granule ? std::max(1LL, kernel.granule(args)) : 1;
+  shape.granules = granule_count(Partition{0, shape.extent, granule});
+  for (int a = 0; a < kernel.array_count; ++a) {
+    const ArrayDescriptor& array = kernel.arrays[a];
+    if (array.optional && *static_cast<const void* const*>(args[array.param]) == nullptr)
+      continue;
+    const unsigned long long elements =
+        static_cast<unsigned long long>(std::max(0LL, kernel.array_extent(args, a)));
+    const unsigned long long limit = ~0ull - shape.bytes;
+    shape.bytes = elements > limit / std::max<std::size_t>(array.element_size, 1)
+                      ? ~0ull
+                      : shape.bytes + elements * array.element_size;
+  }
+  return shape;
+}
+
+// Keys: the device and the size classes, then what refines a kept choice (the call's chunk count
+// when it limits the streams, a fallback). Bit 63 keeps every key nonzero.
+constexpr int kBytesShift = 9;
+constexpr int kGranulesShift = 18;
+constexpr int kDeviceShift = 29;
+constexpr std::uint64_t kFallbackBit = 1ull << 62;
+constexpr std::uint64_t kKeyBit = 1ull << 63;
+
+std::uint64_t class_key(unsigned device, const CallShape& shape) {
+  return kKeyBit | (static_cast<std::uint64_t>(device & 0xffff) << kDeviceShift) |
+         (static_cast<std::uint64_t>(size_class(shape.bytes)) << kBytesShift) |
+         static_cast<std::uint64_t>(size_class(static_cast<unsigned long long>(shape.extent)));
+}
+
+std::string class_text(long long extent) {
+  const int index = size_class(static_cast<unsigned long long>(extent));
+  if (index == 0)
+    return "P = 0";
+  return "P in [" + std::to_string(size_class_floor(index)) + ", " +
+         std::to_string(size_class_floor(index + 1)) + ")";
+}
+
+std::string label_of(const KernelDescriptor& kernel, const VariantChoice& choice,
+                     long long extent) {
+  return std::string(kernel.name) + "_tuned chose " + describe(choice.config) + " (" +
+         to_string(choice.source) + ", " + class_text(extent) + ")";
+}
+
+void log_choice(const KernelDescriptor& kernel, const CallShape& shape,
+                const VariantChoice& choice) {
+  if (!settings().log)
+    return;
+  std::fprintf(stderr, "overlap: %s, %s, %.3g MiB of arrays: %s (%s: %s)\n", kernel.name,
+               class_text(shape.extent).c_str(), static_cast<double>(shape.bytes) / (1 << 20),
+               describe(choice.config).c_str(), to_string(choice.source), choice.reason.c_str());
+}
+
+// A kept decision and the key it is kept under.
+struct Kept {
+  const detail::Decision* decision;
+  std::uint64_t key;
+  CallShape shape;
+};
+
+detail::Decision decide(const KernelDescriptor& kernel, ArgPointers args,
+                        const detail::DispatchDevice& device, const CallShape& shape) {
+  detail::Decision made;
+  made.choice = choose(kernel, args, device.name, settings());
+  made.label = label_of(kernel, made.choice, shape.extent);
+  log_choice(kernel, shape, made.choice);
+  return made;
+}
+
+// `decision` with no more streams than the call has chunks.
+detail::Decision limited_to_chunks(const KernelDescriptor& kernel, const detail::Decision& decision,
+                                   const CallShape& shape) {
+  detail::Decision made = decision;
+  made.choice.config.streams.streams = static_cast<int>(shape.granules);
+  made.choice.reason +=
+      "; " + std::to_string(shape.granules) + " streams: the call has no more chunks (ceil(P / G))";
+  made.label = label_of(kernel, made.choice, shape.extent);
+  log_choice(kernel, shape, made.choice);
+  return made;
+}
+
+Kept decision_for_call(const KernelDescriptor& kernel, ArgPointers args,
+                       const detail::DispatchDevice& device, detail::KernelChoices& choices) {
+  const CallShape shape = shape_of(kernel, args);
+  const std::uint64_t generation = g_generation.load(std::memory_order_acquire);
+  const std::uint64_t key = class_key(device.id, shape);
+  const detail::Decision* decision = choices.find(key, generation);
+  if (!decision)
+    decision =
+        &choices.find_or_make(key, generation, [&] { return decide(kernel, args, device, shape); });
+  const RunConfig& config = decision->choice.config;
+  if (!streamed(config.variant) || shape.granules < 1 || config.streams.streams <= shape.granules)
+    return {decision, key, shape};
+  // The chunk count refines the key; it is below the stream count (at most 1024), so only small
+  // calls have such keys.
+  const std::uint64_t limited =
+      key | (static_cast<std::uint64_t>(shape.granules) << kGranulesShift);
+  const detail::Decision* kept = choices.find(limited, generation);
+  if (!kept)
+    kept = &choices.find_or_make(limited, generation,
+                                 [&] { return limited_to_chunks(kernel, *decision, shape); });
+  return {kept, limited, shape};
+}
+
+// Whether a failed run may be repeated as Explicit: it did nothing the repeat could see.
+bool may_fall_back(const KernelDescriptor& kernel, const VariantChoice& choice,
+                   const Status& status) {
+  if (choice.source == ChoiceSource::Environment || choice.config.variant == Variant::Explicit)
+    return false; // an override is an experiment: its failure is the answer
+  if (status.code == cudaErrorMemoryAllocation)
+    return true; // every variant allocates, leases and registers before it copies or launches
+  if (status.code != cudaErrorInvalidConfiguration && status.code != cudaErrorLaunchOutOfResources)
+    return false;
+  // A launch of a later chunk fails after earlier chunks were written back: only where every
+  // output is written whole from inputs that no variant changes is a repeat safe.
+  for (int a = 0; a < kernel.array_count; ++a)
+    if (kernel.arrays[a].direction == Direction::InOut || kernel.arrays[a].reduce != ReduceOp::None)
+      return false;
+  return true;
+}
+
+// Explicit, after `decision` failed with `status` before doing any work.
+detail::Decision fallback_after(const KernelDescriptor& kernel, const detail::Decision& decision,
+                                const Status& status, const CallShape& shape) {
+  detail::Decision made;
+  made.choice.source = ChoiceSource::Fallback;
+  made.choice.reason =
+      decision.label + " failed before doing any work (" + status.message() + "): run as Explicit";
+  made.label = std::string(kernel.name) + "_tuned ran Explicit after " + decision.label +
+               " failed (" + status.message() + ")";
+  log_choice(kernel, shape, made.choice);
+  return made;
+}
+
+// The status of a failed choice, the choice named in front of the failing call.
+Status with_choice(const Status& status, const std::string& label) {
+  Status named = status;
+  named.call = persistent_text(label + ": " + (status.call ? status.call : "?"));
+  return named;
 }
 
 } // namespace
 
 bool register_baked_choices(const BakedChoice* choices, int count) {
-  std::lock_guard<std::mutex> lock(registry().mutex);
-  registry().baked.insert(registry().baked.end(), choices, choices + count);
+  {
+    Registry& table = registry();
+    const std::lock_guard<std::mutex> lock(table.mutex);
+    table.baked.insert(table.baked.end(), choices, choices + count);
+  }
+  next_generation();
   return true;
 }
 
 bool set_model_chooser(ModelChooser chooser) {
-  std::lock_guard<std::mutex> lock(registry().mutex);
-  registry().model = chooser;
+  {
+    Registry& table = registry();
+    const std::lock_guard<std::mutex> lock(table.mutex);
+    table.model = chooser;
+  }
+  next_generation();
   return true;
+}
+
+bool set_model_predictor(ModelPredictor predictor) {
+  {
+    Registry& table = registry();
+    const std::lock_guard<std::mutex> lock(table.mutex);
+    table.predictor = predictor;
+  }
+  next_generation();
+  return true;
+}
+
+void reload_dispatch_settings() {
+  {
+    SettingsStore& store = settings_store();
+    const std::lock_guard<std::mutex> lock(store.mutex);
+    store.all.push_back(read_settings());
+    store.current.store(store.all.back().get(), std::memory_order_release);
+  }
+  next_generation();
 }
 
 const char* to_string(ChoiceSource source) {
@@ -114,8 +419,25 @@ const char* to_string(ChoiceSource source) {
     return "model";
   case ChoiceSource::Default:
     return "default";
+  case ChoiceSource::Fallback:
+    return "fallback";
   }
   return "?";
+}
+
+std::string describe(const RunConfig& config) {
+  switch (config.variant) {
+  case Variant::Explicit:
+    return "Explicit";
+  case Variant::Mapped:
+    return "Mapped";
+  case Variant::Streams:
+  case Variant::Hybrid:
+    break;
+  }
+  return std::string(config.variant == Variant::Streams ? "Streams(" : "Hybrid(") +
+         std::to_string(config.streams.streams) + ", " +
+         (config.streams.order == IssueOrder::DepthFirst ? "depth-first" : "breadth-first") + ")";
 }
 
 bool parse_variant_override(const std::string& text, const std::string& kernel, bool* found,
@@ -143,66 +465,50 @@ bool parse_variant_override(const std::string& text, const std::string& kernel, 
 
 VariantChoice choose_variant(const KernelDescriptor& kernel, ArgPointers args,
                              const std::string& device_name) {
-  VariantChoice choice;
-  std::string problem;
-  if (const char* value = std::getenv("OVERLAP_VARIANT")) {
-    bool found = false;
-    RunConfig config;
-    if (parse_variant_override(value, kernel.name, &found, &config, &problem)) {
-      if (found) {
-        choice.config = config;
-        choice.source = ChoiceSource::Environment;
-        choice.reason = std::string("OVERLAP_VARIANT=") + value;
-        return choice;
-      }
-    } else {
-      problem = std::string("OVERLAP_VARIANT ignored: ") + problem + "; ";
-    }
-  }
-  ModelChooser model = nullptr;
-  {
-    std::lock_guard<std::mutex> lock(registry().mutex);
-    for (const BakedChoice& baked : registry().baked)
-      if (kernel.name == std::string(baked.kernel) && device_name == baked.device) {
-        choice.config.variant = baked.variant;
-        choice.config.streams = StreamsConfig{baked.streams, baked.order};
-        choice.source = ChoiceSource::Baked;
-        choice.reason = problem + "tuned on " + device_name;
-        return choice;
-      }
-    model = registry().model;
-  }
-  std::string why;
-  if (model && model(kernel, args, device_name, &choice.config, &why)) {
-    choice.source = ChoiceSource::Model;
-    choice.reason = problem + "no tuning results for this device; " + why;
-    return choice;
-  }
-  choice.config = RunConfig{};
-  choice.reason = problem + "no tuning results and no model: Explicit";
-  return choice;
+  return choose(kernel, args, device_name, settings());
+}
+
+const VariantChoice& choose_for_call(const KernelDescriptor& kernel, ArgPointers args) {
+  return decision_for_call(kernel, args, detail::current_dispatch_device(),
+                           detail::choices_of(kernel))
+      .decision->choice;
+}
+
+const VariantChoice& choose_for_call(const KernelDescriptor& kernel, ArgPointers args,
+                                     const std::string& device_name) {
+  return decision_for_call(kernel, args, detail::named_dispatch_device(device_name),
+                           detail::choices_of(kernel))
+      .decision->choice;
 }
 
 Status dispatch(const KernelDescriptor& kernel, ArgPointers args) {
-  const VariantChoice choice = choose_variant(kernel, args, current_device_name());
-  const char* log = std::getenv("OVERLAP_DISPATCH_LOG");
-  if (log && std::strcmp(log, "0") != 0)
-    std::fprintf(stderr, "overlap: %s -> variant %d, %d streams (%s: %s)\n", kernel.name,
-                 static_cast<int>(choice.config.variant), choice.config.streams.streams,
-                 to_string(choice.source), choice.reason.c_str());
-  {
-    std::lock_guard<std::mutex> lock(registry().mutex);
-    registry().last_choice[&kernel] = choice;
-  }
-  return kernel.run(args, choice.config);
+  detail::KernelChoices& choices = detail::choices_of(kernel);
+  const Kept kept = decision_for_call(kernel, args, detail::current_dispatch_device(), choices);
+  const detail::Decision& decision = *kept.decision;
+  choices.set_last(&decision);
+  const Status status = kernel.run(args, decision.choice.config);
+  if (status.ok())
+    return status;
+  if (!may_fall_back(kernel, decision.choice, status))
+    return with_choice(status, decision.label);
+  // Kept like any choice, under the choice's key with the fallback bit: logged once, and
+  // last_dispatch_choice() tells it from the choice itself.
+  const std::uint64_t key = kept.key | kFallbackBit;
+  const std::uint64_t generation = g_generation.load(std::memory_order_acquire);
+  const detail::Decision* fallback = choices.find(key, generation);
+  if (!fallback)
+    fallback = &choices.find_or_make(
+        key, generation, [&] { return fallback_after(kernel, decision, status, kept.shape); });
+  choices.set_last(fallback);
+  const Status repeated = kernel.run(args, RunConfig{});
+  return repeated.ok() ? repeated : with_choice(repeated, fallback->label);
 }
 
 std::optional<VariantChoice> last_dispatch_choice(const KernelDescriptor& kernel) {
-  std::lock_guard<std::mutex> lock(registry().mutex);
-  const auto found = registry().last_choice.find(&kernel);
-  if (found == registry().last_choice.end())
+  const detail::Decision* last = detail::choices_of(kernel).last();
+  if (!last)
     return std::nullopt;
-  return found->second;
+  return last->choice;
 }
 
 } // namespace overlap

@@ -27,6 +27,8 @@ echo "== clean build"
 configure
 build || { cat "$work/build.log"; fail "first build"; }
 generated_again || fail "the first build did not run the generator"
+grep -q "baking the tuning results of saxpy_example" "$work/build.log" ||
+  fail "the installed overlap-bake did not bake the (empty) table"
 [ -f "$generated/saxpy.overlap.h" ] && [ -f "$generated/saxpy.overlap.cu" ] ||
   fail "no generated files in $generated"
 grep -q "saxpy_streams" "$generated/saxpy.overlap.h" || fail "header declares no saxpy_streams"
@@ -90,4 +92,8 @@ ninja -C "$work/b" saxpy_example_tune >"$work/build.log" 2>&1 ||
   { cat "$work/tune.log"; fail "saxpy_example_tune --model-only"; }
 grep -q '"schema": "overlap-tuning-report"' "$work/tuning/saxpy.tuning.json" ||
   fail "no tuning report from the installed tuner"
+"$work/b/saxpy_example_tune" --model-only --sweep n=4096..1048576:3 --output-dir "$work/sweep" \
+  >"$work/sweep.log" 2>&1 || { cat "$work/sweep.log"; fail "saxpy_example_tune --sweep --model-only"; }
+grep -q '"schema": "overlap-sweep-report"' "$work/sweep/saxpy.sweep.json" ||
+  { cat "$work/sweep.log"; fail "no sweep report from the installed tuner"; }
 echo "PASS"

@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
-# A corrupt or foreign tuning-results file given to overlap_add_kernels(TUNING_RESULTS) stops the
-# configure with an error naming the file and the field, instead of a compile error in the baked
-# table or a silently ignored entry; a good file (streams and order left out, as the tuner's reader
-# allows) configures.
+# A corrupt, foreign or old tuning-results file given to overlap_add_kernels(TUNING_RESULTS) fails
+# the build at its overlap-bake step with an error naming the file and the field, instead of a
+# compile error in the baked table or a silently ignored entry; a good file (streams and order left
+# out, as the reader allows) builds, and so does a file that does not exist yet, whose creation
+# and every later change re-bake the table.
+#
+#   results_file_errors_test.sh SOURCE_DIR OVERLAP_BAKE CUDA_INCLUDE_DIR
 set -euo pipefail
-source=$1
+source=$1 bake=$2 cuda_include=$3
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
@@ -14,35 +17,63 @@ cat >"$work/project/CMakeLists.txt" <<CMAKE
 cmake_minimum_required(VERSION 3.24)
 project(results_file_errors LANGUAGES CXX)
 include($source/cmake/OverlapKernels.cmake)
-add_executable(app main.cpp)
+add_executable(Overlap::overlap-bake IMPORTED)
+set_target_properties(Overlap::overlap-bake PROPERTIES IMPORTED_LOCATION "$bake")
+# Compiled, not linked: the table must compile against overlap/dispatch.h.
+add_library(app OBJECT main.cpp)
+target_include_directories(app PRIVATE "$source/runtime/include" "$cuda_include")
 _overlap_bake_tuning_results(app "\${CMAKE_BINARY_DIR}/baked" "\${CMAKE_SOURCE_DIR}/results.json")
 CMAKE
 echo "int main() { return 0; }" >"$work/project/main.cpp"
+table=$work/b/baked/overlap_tuning_results.cpp
 
-entry='"kernel": "saxpy", "device": "GPU", "variant": "Streams", "streams": 4, "order": "depth-first"'
+cmake -S "$work/project" -B "$work/b" -G Ninja >"$work/log" 2>&1 || { cat "$work/log"; fail "configure"; }
+build() { cmake --build "$work/b" >"$work/log" 2>&1; }
+baked() { grep -q "baking the tuning results of app" "$work/log"; }
+
+echo "== no results file yet: an empty table"
+build || { cat "$work/log"; fail "build without a results file"; }
+grep -q "choices = nullptr" "$table" || fail "no empty table"
+
+entry='"kernel": "saxpy", "device": "GPU", "sizes": [{"extent": 4096, "variant": "Streams", "streams": 4, "order": "depth-first"}]'
+file() { printf '{"schema": "overlap-tuning-results", "schema_version": 2, "entries": [%s]}\n' "$1"; }
+
+echo "== the first tuning creates it: re-baked"
+file "{$entry}" >"$work/project/results.json"
+build || { cat "$work/log"; fail "build after the results file appeared"; }
+baked || { cat "$work/log"; fail "the new results file was not baked"; }
+grep -q '{4096LL, overlap::Variant::Streams, 4, overlap::IssueOrder::DepthFirst' "$table" ||
+  { cat "$table"; fail "the table lacks the tuned size"; }
+
+echo "== nothing changed: not re-baked"
+build
+baked && fail "an unchanged results file was baked again"
+
 # expect <name> <expected message fragment> <results.json text>; an empty fragment means success.
 expect() {
   printf '%s\n' "$3" >"$work/project/results.json"
-  rm -rf "$work/b"
-  if cmake -S "$work/project" -B "$work/b" >"$work/log" 2>&1; then
-    [ -z "$2" ] || { cat "$work/log"; fail "$1: configured, expected '$2'"; }
+  if build; then
+    [ -z "$2" ] || { cat "$work/log"; fail "$1: built, expected '$2'"; }
+    baked || { cat "$work/log"; fail "$1: a changed results file was not baked"; }
   else
-    [ -n "$2" ] || { cat "$work/log"; fail "$1: configure failed"; }
-    # CMake wraps messages: compare with the line breaks and indentation folded away.
+    [ -n "$2" ] || { cat "$work/log"; fail "$1: the build failed"; }
     message=$(tr -s ' \n' ' ' <"$work/log")
-    [[ $message == *results.json* ]] || { cat "$work/log"; fail "$1: the file is not named"; }
-    [[ $message == *"$2"* ]] || { cat "$work/log"; fail "$1: no '$2' in the error"; }
+    [[ $message == *"overlap-bake: $work/project/results.json: $2"* ]] ||
+      { cat "$work/log"; fail "$1: no '<file>: $2' in the error"; }
   fi
   echo "ok: $1"
 }
 
-expect good "" "{\"schema\": \"overlap-tuning-results\", \"entries\": [{$entry}]}"
-expect defaults "" '{"schema": "overlap-tuning-results", "entries": [{"kernel": "k", "device": "d", "variant": "Mapped"}]}'
+expect good "" "$(file "{$entry}")"
+expect defaults "" "$(file '{"kernel": "k", "device": "d", "sizes": [{"extent": 1, "variant": "Mapped"}]}')"
+expect escaped "" "$(file '{"kernel": "k", "device": "GPU \"x\" \\ y", "sizes": [{"extent": 1, "variant": "Mapped"}]}')"
 expect foreign "not a tuning-results file" '{"name": "h100-pcie5", "link": {}}'
-expect truncated "not a tuning-results file" '{"schema": "overlap-tuning-results", "entries": [{'
-expect no-entries "entries:" '{"schema": "overlap-tuning-results"}'
-expect no-kernel "entries[0].kernel" '{"schema": "overlap-tuning-results", "entries": [{"device": "d", "variant": "Mapped"}]}'
-expect bad-variant "entries[0].variant" "{\"schema\": \"overlap-tuning-results\", \"entries\": [{${entry/Streams/Fastest}}]}"
-expect bad-streams "entries[0].streams" "{\"schema\": \"overlap-tuning-results\", \"entries\": [{${entry/\"streams\": 4/\"streams\": \"four\"}}]}"
-expect zero-streams "entries[0].streams" "{\"schema\": \"overlap-tuning-results\", \"entries\": [{${entry/\"streams\": 4/\"streams\": 0}}]}"
-expect bad-order "entries[0].order" "{\"schema\": \"overlap-tuning-results\", \"entries\": [{${entry/depth-first/sideways}}]}"
+expect truncated "not JSON" '{"schema": "overlap-tuning-results", "entries": [{'
+expect old-schema "schema_version: 1, this build reads version 2" \
+  '{"schema": "overlap-tuning-results", "schema_version": 1, "entries": [{"kernel": "k", "device": "d", "variant": "Mapped"}]}'
+expect no-entries "entries: missing" '{"schema": "overlap-tuning-results", "schema_version": 2}'
+expect no-kernel "entries[0].kernel: missing" "$(file '{"device": "d", "sizes": [{"extent": 1, "variant": "Mapped"}]}')"
+expect bad-variant "entries[0].sizes[0].variant: unknown variant" "$(file "{${entry/Streams/Fastest}}")"
+expect bad-streams "entries[0].sizes[0].streams: has the wrong type" "$(file "{${entry/\"streams\": 4/\"streams\": \"four\"}}")"
+expect zero-streams "entries[0].sizes[0].streams: Streams needs streams >= 1" "$(file "{${entry/\"streams\": 4/\"streams\": 0}}")"
+expect bad-order "entries[0].sizes[0].order: unknown order" "$(file "{${entry/depth-first/sideways}}")"

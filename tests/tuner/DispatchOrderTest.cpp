@@ -1,11 +1,13 @@
 // The order in which a generated K_tuned(...) entry point picks its variant (overlap/dispatch.h):
-// OVERLAP_VARIANT, then the tuning results baked into the build, then the model, then Explicit.
-// This test's target bakes dispatch_fixture_results.json (through overlap_add_kernels(...
-// TUNING_RESULTS)), whose only entry is saxpy on a device named "Overlap Test Device".
-// choose_variant() takes the device name as an argument, so none of this needs a GPU.
+// OVERLAP_VARIANT, then the tuning results baked into the build for the call's size, then the
+// model, then Explicit. This test's target bakes dispatch_fixture_results.json (overlap-bake,
+// through overlap_add_kernels(... TUNING_RESULTS)), whose only entry is saxpy on a device named
+// "Overlap Test Device", tuned at n = 4096 (Mapped), 2^20 (Hybrid(3, breadth-first)) and 2^26
+// (Streams(16, depth-first)). choose_variant() and choose_for_call() take the device name as an
+// argument, so none of this needs a GPU.
 #include "buoydiff.overlap.h"
+#include "dispatch_environment.h"
 #include "saxpy.overlap.h"
-#include "scoped_environment.h"
 #include "tune/model_choice.h"
 
 #include "overlap/dispatch.h"
@@ -19,7 +21,7 @@ namespace {
 using overlap::ChoiceSource;
 using overlap::IssueOrder;
 using overlap::Variant;
-using overlap::tune::testing::ScopedEnvironment;
+using overlap::tune::testing::ScopedDispatchEnvironment;
 
 const char* const kFixtureDevice = "Overlap Test Device";
 
@@ -44,7 +46,7 @@ struct BuoydiffCall {
 
 class DispatchOrder : public ::testing::Test {
 protected:
-  ScopedEnvironment no_override_{"OVERLAP_VARIANT", std::nullopt};
+  ScopedDispatchEnvironment no_override_{"OVERLAP_VARIANT", std::nullopt};
   SaxpyCall saxpy_;
   BuoydiffCall buoydiff_;
 };
@@ -57,6 +59,37 @@ TEST_F(DispatchOrder, TheBakedEntryOfTheCurrentDeviceIsChosen) {
   EXPECT_EQ(choice.config.streams.streams, 3);
   EXPECT_EQ(choice.config.streams.order, IssueOrder::BreadthFirst);
   EXPECT_NE(choice.reason.find(kFixtureDevice), std::string::npos) << choice.reason;
+}
+
+TEST_F(DispatchOrder, TheBakedSizeNearestTheCallsWins) {
+  for (const auto& [n, variant] : {std::pair<int, Variant>{4096, Variant::Mapped},
+                                   {4000, Variant::Mapped},
+                                   {1 << 20, Variant::Hybrid},
+                                   {1 << 26, Variant::Streams}}) {
+    saxpy_.n = n;
+    const overlap::VariantChoice& choice =
+        overlap::choose_for_call(saxpy_descriptor, saxpy_.args, kFixtureDevice);
+    EXPECT_EQ(choice.source, ChoiceSource::Baked) << n << ": " << choice.reason;
+    EXPECT_EQ(choice.config.variant, variant) << n << ": " << choice.reason;
+  }
+}
+
+TEST_F(DispatchOrder, BetweenAndBeyondTheBakedSizesTheModelHelps) {
+  // Between Mapped at 4096 and Hybrid(3) at 2^20 the linked model's scaled predictions decide.
+  saxpy_.n = 60000;
+  const overlap::VariantChoice between =
+      overlap::choose_variant(saxpy_descriptor, saxpy_.args, kFixtureDevice);
+  EXPECT_EQ(between.source, ChoiceSource::Baked);
+  EXPECT_TRUE(between.config.variant == Variant::Mapped ||
+              between.config.variant == Variant::Hybrid);
+  EXPECT_NE(between.reason.find("measured/predicted"), std::string::npos) << between.reason;
+  // Beyond 2^26: Streams depth-first, at the model's stream count for 2^28.
+  saxpy_.n = 1 << 28;
+  const overlap::VariantChoice beyond =
+      overlap::choose_variant(saxpy_descriptor, saxpy_.args, kFixtureDevice);
+  EXPECT_EQ(beyond.config.variant, Variant::Streams);
+  EXPECT_EQ(beyond.config.streams.order, IssueOrder::DepthFirst);
+  EXPECT_NE(beyond.reason.find("model's stream count"), std::string::npos) << beyond.reason;
 }
 
 TEST_F(DispatchOrder, ABakedEntryServesOnlyItsKernelAndDevice) {
@@ -107,7 +140,7 @@ TEST_F(DispatchOrder, WithoutResultsOrModelItIsExplicit) {
   ASSERT_TRUE(overlap::set_model_chooser(nullptr));
   const overlap::VariantChoice choice =
       overlap::choose_variant(saxpy_descriptor, saxpy_.args, "Another Device");
-  overlap::set_model_chooser(&overlap::tune::choose_by_model);
+  overlap::tune::install_model_dispatch();
   EXPECT_EQ(choice.source, ChoiceSource::Default);
   EXPECT_EQ(choice.config.variant, Variant::Explicit);
 }
@@ -128,7 +161,7 @@ TEST(DispatchIntrospection, TheLastChoiceIsWhatTheKernelWasRunWith) {
   EXPECT_FALSE(overlap::last_dispatch_choice(recorder).has_value()) << "never dispatched yet";
 
   SaxpyCall call;
-  ScopedEnvironment override_variant("OVERLAP_VARIANT", "hybrid:6:breadth-first");
+  ScopedDispatchEnvironment override_variant("OVERLAP_VARIANT", "hybrid:6:breadth-first");
   g_runs = 0;
   ASSERT_TRUE(overlap::dispatch(recorder, call.args).ok());
   ASSERT_EQ(g_runs, 1);

@@ -9,15 +9,24 @@
 namespace overlap::tune {
 namespace {
 
+ResultsSize size(long long n, Variant variant, int streams) {
+  ResultsSize s;
+  s.extent = n;
+  s.arguments = {{"n", n}};
+  s.choice = {variant, streams};
+  s.median_seconds = 10.7e-3;
+  s.predicted_seconds = 9.9e-3;
+  s.kernel_seconds = 1.5e-3;
+  s.speedup_over_explicit = 1.38;
+  return s;
+}
+
 ResultsEntry entry(const std::string& device, Variant variant, int streams) {
   ResultsEntry e;
   e.kernel = "saxpy";
   e.device = device;
-  e.arguments = {{"n", 67108864}};
-  e.choice = {variant, streams};
-  e.median_seconds = 10.7e-3;
-  e.speedup_over_explicit = 1.38;
   e.date = "2026-11-21";
+  e.sizes = {size(67108864, variant, streams)};
   return e;
 }
 
@@ -32,31 +41,73 @@ TEST(ResultsFile, RoundTripsAndKeepsOneEntryPerKernelAndDevice) {
   ASSERT_TRUE(from_json_text(to_json_text(file), &back, &error)) << error;
   const ResultsEntry* h100 = back.find("saxpy", "NVIDIA H100 80GB HBM3");
   ASSERT_NE(h100, nullptr);
-  EXPECT_EQ(h100->choice, (model::Candidate{Variant::Hybrid, 8}));
-  EXPECT_EQ(h100->arguments, file.entries[0].arguments);
+  ASSERT_EQ(h100->sizes.size(), 1u);
+  EXPECT_EQ(h100->sizes[0].choice, (model::Candidate{Variant::Hybrid, 8}));
+  EXPECT_EQ(h100->sizes[0].arguments, file.entries[0].sizes[0].arguments);
+  EXPECT_EQ(h100->sizes[0].predicted_seconds, 9.9e-3);
+  EXPECT_EQ(h100->sizes[0].kernel_seconds, 1.5e-3);
   EXPECT_EQ(back.find("saxpy", "NVIDIA A100"), nullptr);
+}
+
+TEST(ResultsFile, ASweepKeepsEverySizeAscending) {
+  ResultsEntry sweep = entry("NVIDIA H200", Variant::Mapped, 1);
+  sweep.sweep = "n=4096..67108864:7";
+  sweep.sizes = {size(1 << 20, Variant::Streams, 4), size(4096, Variant::Mapped, 1),
+                 size(1 << 26, Variant::Hybrid, 16)};
+  ResultsFile file;
+  file.put(sweep);
+  ResultsFile back;
+  std::string error;
+  ASSERT_TRUE(from_json_text(to_json_text(file), &back, &error)) << error;
+  const ResultsEntry& read = back.entries.at(0);
+  EXPECT_EQ(read.sweep, "n=4096..67108864:7");
+  ASSERT_EQ(read.sizes.size(), 3u);
+  EXPECT_EQ(read.sizes[0].extent, 4096);
+  EXPECT_EQ(read.sizes[1].choice, (model::Candidate{Variant::Streams, 4}));
+  EXPECT_EQ(read.sizes[2].extent, 1 << 26);
+}
+
+std::string with_sizes(const std::string& sizes) {
+  return R"({"schema": "overlap-tuning-results", "schema_version": 2,
+             "entries": [{"kernel": "k", "device": "d", "sizes": )" +
+         sizes + "}]}";
 }
 
 TEST(ResultsFile, RejectsWhatItCannotTrust) {
   ResultsFile file;
   std::string error;
   EXPECT_FALSE(from_json_text("not json", &file, &error));
-  EXPECT_FALSE(from_json_text(R"({"schema": "overlap-tuning-results", "schema_version": 2})", &file,
+  EXPECT_FALSE(from_json_text(R"({"schema": "overlap-tuning-results", "schema_version": 3})", &file,
                               &error));
-  EXPECT_NE(error.find("version 2"), std::string::npos);
-  EXPECT_FALSE(from_json_text(R"({"schema": "overlap-tuning-results", "schema_version": 1,
-      "entries": [{"kernel": "k", "device": "d", "variant": "Turbo"}]})",
-                              &file, &error));
-  EXPECT_NE(error.find("entries[0].variant: unknown variant \"Turbo\""), std::string::npos)
+  EXPECT_NE(error.find("schema_version: 3"), std::string::npos) << error;
+  EXPECT_FALSE(from_json_text(with_sizes(R"([{"extent": 1, "variant": "Turbo"}])"), &file, &error));
+  EXPECT_NE(error.find("entries[0].sizes[0].variant: unknown variant \"Turbo\""), std::string::npos)
       << error;
-  EXPECT_FALSE(from_json_text(R"({"schema": "overlap-tuning-results", "schema_version": 1,
-      "entries": [{"kernel": "k", "device": "d", "variant": "Streams", "streams": 0}]})",
+  EXPECT_FALSE(from_json_text(with_sizes(R"([{"extent": 1, "variant": "Streams", "streams": 0}])"),
                               &file, &error));
-  EXPECT_FALSE(from_json_text(R"({"schema": "overlap-tuning-results", "schema_version": 1,
-      "entries": [{"kernel": "k", "device": "d", "variant": "Mapped"},
-                  {"kernel": "k", "device": "d", "variant": "Explicit"}]})",
+  EXPECT_NE(error.find("entries[0].sizes[0].streams"), std::string::npos) << error;
+  EXPECT_FALSE(from_json_text(R"({"schema": "overlap-tuning-results", "schema_version": 2,
+      "entries": [{"kernel": "k", "device": "d", "sizes": [{"extent": 1, "variant": "Mapped"}]},
+                  {"kernel": "k", "device": "d", "sizes": [{"extent": 1, "variant": "Mapped"}]}]})",
                               &file, &error));
   EXPECT_NE(error.find("entries[1]: a second entry"), std::string::npos) << error;
+}
+
+// An older file is refused with the remedy, and the reader says it was older (the tuner then
+// replaces it); a newer one is refused without that.
+TEST(ResultsFile, AnOlderSchemaIsRefusedWithTheRemedy) {
+  const std::string version_1 = R"({"schema": "overlap-tuning-results", "schema_version": 1,
+      "entries": [{"kernel": "saxpy", "device": "d", "variant": "Mapped"}]})";
+  ResultsFile file;
+  std::string error;
+  bool older = false;
+  EXPECT_FALSE(from_json_text(version_1, &file, &error, &older));
+  EXPECT_TRUE(older);
+  EXPECT_NE(error.find("schema_version: 1"), std::string::npos) << error;
+  EXPECT_NE(error.find("re-run overlap_tune"), std::string::npos) << error;
+  EXPECT_FALSE(from_json_text(R"({"schema": "overlap-tuning-results", "schema_version": 9})", &file,
+                              &error, &older));
+  EXPECT_FALSE(older);
 }
 
 // Corrupt or foreign files are refused with the field that is wrong, never taken as empty: a
@@ -78,22 +129,33 @@ TEST(ResultsFile, CorruptOrForeignTextIsRefusedNamingTheField) {
       {"foreign JSON", R"({"name": "h100", "link": {}})", "not a tuning-results file"},
       {"a JSON array", "[1, 2]", "not a tuning-results file"},
       {"schema of the wrong type", R"({"schema": 5})", "schema: has the wrong type"},
-      {"no entries", R"({"schema": "overlap-tuning-results", "schema_version": 1})",
+      {"no entries", R"({"schema": "overlap-tuning-results", "schema_version": 2})",
        "entries: missing"},
       {"entries not an array",
-       R"({"schema": "overlap-tuning-results", "schema_version": 1, "entries": "x"})",
+       R"({"schema": "overlap-tuning-results", "schema_version": 2, "entries": "x"})",
        "entries: expected an array"},
       {"an entry not an object",
-       R"({"schema": "overlap-tuning-results", "schema_version": 1, "entries": [3]})",
+       R"({"schema": "overlap-tuning-results", "schema_version": 2, "entries": [3]})",
        "entries[0]: expected an object"},
-      {"streams of the wrong type", R"({"schema": "overlap-tuning-results", "schema_version": 1,
-          "entries": [{"kernel": "k", "device": "d", "variant": "Streams", "streams": "16"}]})",
-       "entries[0].streams: has the wrong type (string)"},
-      {"an argument of the wrong type", R"({"schema": "overlap-tuning-results", "schema_version": 1,
-          "entries": [{"kernel": "k", "device": "d", "variant": "Mapped", "arguments": {"n": 1.5}}]})",
-       "entries[0].arguments.n: has the wrong type"},
-      {"a missing kernel", R"({"schema": "overlap-tuning-results", "schema_version": 1,
-          "entries": [{"device": "d", "variant": "Mapped"}]})",
+      {"no sizes", R"({"schema": "overlap-tuning-results", "schema_version": 2,
+          "entries": [{"kernel": "k", "device": "d"}]})",
+       "entries[0].sizes: missing"},
+      {"no size", with_sizes("[]"), "entries[0].sizes: is empty"},
+      {"a size without its extent", with_sizes(R"([{"variant": "Mapped"}])"),
+       "entries[0].sizes[0].extent: missing"},
+      {"sizes out of order",
+       with_sizes(R"([{"extent": 8, "variant": "Mapped"}, {"extent": 8, "variant": "Explicit"}])"),
+       "entries[0].sizes[1].extent: 8 is not above the previous size's 8"},
+      {"streams of the wrong type",
+       with_sizes(R"([{"extent": 1, "variant": "Streams", "streams": "16"}])"),
+       "entries[0].sizes[0].streams: has the wrong type (string)"},
+      {"an argument of the wrong type",
+       with_sizes(R"([{"extent": 1, "variant": "Mapped", "arguments": {"n": 1.5}}])"),
+       "entries[0].sizes[0].arguments.n: has the wrong type"},
+      {"a negative time", with_sizes(R"([{"extent": 1, "variant": "Mapped", "median_s": -1}])"),
+       "entries[0].sizes[0].median_s: is negative"},
+      {"a missing kernel", R"({"schema": "overlap-tuning-results", "schema_version": 2,
+          "entries": [{"device": "d", "sizes": [{"extent": 1, "variant": "Mapped"}]}]})",
        "entries[0].kernel: missing"},
   };
   for (const Case& c : cases) {

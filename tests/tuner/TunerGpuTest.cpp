@@ -6,18 +6,21 @@
 // (overlap::last_dispatch_choice tells which variant a call ran), then the OVERLAP_VARIANT override
 // and the fallback order. Every test skips without a CUDA device.
 #include "buoydiff.overlap.h"
+#include "dispatch_environment.h"
 #include "gpu_skip.h"
 #include "saxpy.overlap.h"
-#include "scoped_environment.h"
 
 #include "model/candidate_set.h"
 #include "model/workload_from_descriptor.h"
+#include "overlap/device_context.h"
 #include "overlap/dispatch.h"
 #include "overlap/profile_catalog.h"
 #include "tune/descriptor_runner.h"
+#include "tune/dispatch_table_source.h"
 #include "tune/model_choice.h"
 #include "tune/report_json.h"
 #include "tune/results_file.h"
+#include "tune/results_registration.h"
 #include "tune/tune_command.h"
 #include "tune/tuner.h"
 
@@ -43,7 +46,7 @@ using overlap::ChoiceSource;
 using overlap::Variant;
 using overlap::tune::TuningRun;
 using overlap::tune::Verification;
-using overlap::tune::testing::ScopedEnvironment;
+using overlap::tune::testing::ScopedDispatchEnvironment;
 
 std::string read_text(const fs::path& path) {
   std::ifstream in(path);
@@ -142,8 +145,7 @@ std::vector<float> random_floats(std::size_t count, std::uint32_t seed) {
 }
 
 // saxpy_tuned(...) on pageable vectors; y must equal fmaf(a, x, y) element for element.
-void call_saxpy_tuned_and_check() {
-  const int n = (1 << 20) + 3;
+void call_saxpy_tuned_and_check(int n = (1 << 20) + 3) {
   const float a = 1.5f;
   const std::vector<float> x = random_floats(n, 1);
   const std::vector<float> y0 = random_floats(n, 2);
@@ -187,24 +189,19 @@ TEST(TunerOnGpu, SaxpyIsTunedVerifiedReportedAndItsEntryPointCallsTheWinner) {
   ASSERT_TRUE(overlap::tune::read_results_file(results_path, &results, &error)) << error;
   const overlap::tune::ResultsEntry* entry = results.find("saxpy", run.device);
   ASSERT_NE(entry, nullptr) << "no results entry for saxpy on " << run.device;
-  EXPECT_EQ(entry->choice, winner);
+  ASSERT_EQ(entry->sizes.size(), 1u);
+  EXPECT_EQ(entry->sizes[0].choice, winner);
+  EXPECT_EQ(entry->sizes[0].extent, 4194304);
 
-  // What overlap_add_kernels(... TUNING_RESULTS) bakes from this file: the same registration, with
-  // the device name only known here. The table must outlive the program.
-  static const std::string kernel_name = entry->kernel;
-  static const std::string device_name = entry->device;
-  static const overlap::BakedChoice baked[] = {{kernel_name.c_str(), device_name.c_str(),
-                                                entry->choice.variant, entry->choice.streams,
-                                                entry->choice.order}};
-  ASSERT_TRUE(overlap::register_baked_choices(baked, 1));
+  // What overlap-bake bakes from this file, registered in this process instead of compiled.
+  ASSERT_TRUE(overlap::tune::register_results(results));
 
-  const ScopedEnvironment no_override("OVERLAP_VARIANT", std::nullopt);
-  call_saxpy_tuned_and_check();
+  const ScopedDispatchEnvironment no_override("OVERLAP_VARIANT", std::nullopt);
+  call_saxpy_tuned_and_check(4194304);
   overlap::VariantChoice choice = last_choice(saxpy_descriptor);
   EXPECT_EQ(choice.source, ChoiceSource::Baked) << choice.reason;
   EXPECT_TRUE(same_choice(choice.config, winner))
-      << "ran variant " << static_cast<int>(choice.config.variant) << " with "
-      << choice.config.streams.streams << " streams; the winner is "
+      << "ran " << overlap::describe(choice.config) << "; the winner is "
       << overlap::model::describe(winner);
 
   // OVERLAP_VARIANT wins over the results, for this kernel only.
@@ -225,7 +222,7 @@ TEST(TunerOnGpu, SaxpyIsTunedVerifiedReportedAndItsEntryPointCallsTheWinner) {
 // compute what buoydiff_explicit computes.
 TEST(TunerOnGpu, WithoutResultsTheEntryPointFallsBackToTheModelThenExplicit) {
   SKIP_WITHOUT_GPU();
-  const ScopedEnvironment no_override("OVERLAP_VARIANT", std::nullopt);
+  const ScopedDispatchEnvironment no_override("OVERLAP_VARIANT", std::nullopt);
   const int levels = 9;
   const long long plane = 70001;
   const std::vector<float> rho = random_floats(static_cast<std::size_t>(levels * plane), 3);
@@ -237,7 +234,7 @@ TEST(TunerOnGpu, WithoutResultsTheEntryPointFallsBackToTheModelThenExplicit) {
     overlap::set_model_chooser(with_model ? &overlap::tune::choose_by_model : nullptr);
     std::vector<float> dbloc(rho.size(), -1.0f);
     const overlap::Status status = buoydiff_tuned(levels, plane, rho.data(), dbloc.data());
-    overlap::set_model_chooser(&overlap::tune::choose_by_model);
+    overlap::tune::install_model_dispatch();
     ASSERT_TRUE(status.ok()) << status.message();
     const overlap::VariantChoice choice = last_choice(buoydiff_descriptor);
     EXPECT_EQ(choice.source, with_model ? ChoiceSource::Model : ChoiceSource::Default)
@@ -247,6 +244,79 @@ TEST(TunerOnGpu, WithoutResultsTheEntryPointFallsBackToTheModelThenExplicit) {
     EXPECT_EQ(std::memcmp(dbloc.data(), expected.data(), dbloc.size() * sizeof(float)), 0)
         << "dispatched buoydiff differs from buoydiff_explicit";
   }
+}
+
+// Tuned across sizes, baked, dispatched: a call at each tuned size runs that size's winner.
+TEST(TunerOnGpu, ASweepIsTunedBakedAndEverySizeDispatchesToItsWinner) {
+  SKIP_WITHOUT_GPU();
+  const TemporaryDirectory dir;
+  ASSERT_FALSE(dir.path().empty());
+  const std::string results_path = dir.path() + "/results.json";
+  ASSERT_EQ(tune_command({"--kernel", "saxpy", "--sweep", "n=16384..4194304:3", "--refine", "1",
+                          "--output-dir", dir.path(), "--results-file", results_path}),
+            0);
+  for (const char* suffix : {".json", ".md", ".svg"})
+    EXPECT_TRUE(fs::exists(dir.path() + "/saxpy.sweep" + suffix)) << suffix;
+  EXPECT_NE(read_text(dir.path() + "/saxpy.sweep.md").find("## Winner against size"),
+            std::string::npos);
+
+  overlap::tune::ResultsFile results;
+  std::string error;
+  ASSERT_TRUE(overlap::tune::read_results_file(results_path, &results, &error)) << error;
+  ASSERT_EQ(results.entries.size(), 1u);
+  const overlap::tune::ResultsEntry& entry = results.entries[0];
+  EXPECT_EQ(entry.sweep, "n=16384..4194304:3");
+  ASSERT_GE(entry.sizes.size(), 3u);
+  ASSERT_LE(entry.sizes.size(), 4u) << "3 sizes and at most 1 refinement";
+  // The source overlap-bake would write names every size.
+  const std::string source = overlap::tune::render_dispatch_table(results, {"the sweep", true});
+  for (const overlap::tune::ResultsSize& size : entry.sizes)
+    EXPECT_NE(source.find("{" + std::to_string(size.extent) + "LL, "), std::string::npos);
+
+  ASSERT_TRUE(overlap::tune::register_results(results));
+  const ScopedDispatchEnvironment no_override("OVERLAP_VARIANT", std::nullopt);
+  for (const overlap::tune::ResultsSize& size : entry.sizes) {
+    SCOPED_TRACE("n = " + std::to_string(size.extent));
+    call_saxpy_tuned_and_check(static_cast<int>(size.extent));
+    const overlap::VariantChoice choice = last_choice(saxpy_descriptor);
+    EXPECT_EQ(choice.source, ChoiceSource::Baked) << choice.reason;
+    EXPECT_TRUE(same_choice(choice.config, size.choice))
+        << "ran " << overlap::describe(choice.config) << "; the winner there is "
+        << overlap::model::describe(size.choice);
+  }
+}
+
+// A choice that runs out of memory before doing any work runs again as Explicit: the call
+// succeeds with Explicit's result, and the last choice says why.
+TEST(TunerOnGpu, AChoiceOutOfMemoryBeforeAnyWorkRunsAsExplicit) {
+  SKIP_WITHOUT_GPU();
+  int device = 0;
+  cudaDeviceProp properties{};
+  ASSERT_EQ(cudaGetDevice(&device), cudaSuccess);
+  ASSERT_EQ(cudaGetDeviceProperties(&properties, device), cudaSuccess);
+  overlap::tune::ResultsEntry entry;
+  entry.kernel = "saxpy";
+  entry.device = properties.name;
+  overlap::tune::ResultsSize size;
+  size.extent = 1 << 20;
+  size.choice = {Variant::Streams, 4};
+  entry.sizes = {size};
+  overlap::tune::ResultsFile results;
+  results.put(entry);
+  ASSERT_TRUE(overlap::tune::register_results(results));
+  const ScopedDispatchEnvironment no_override("OVERLAP_VARIANT", std::nullopt);
+  // The next call allocates its device buffers, and the first allocation, Streams', fails.
+  ASSERT_TRUE(overlap::release_cached_device_memory().ok());
+  {
+    const overlap::fault::ScopedFault out_of_memory("cudaMalloc", 1, cudaErrorMemoryAllocation);
+    call_saxpy_tuned_and_check(1 << 20);
+    EXPECT_TRUE(overlap::fault::fired()) << "no cudaMalloc failed: the test tested nothing";
+  }
+  const overlap::VariantChoice choice = last_choice(saxpy_descriptor);
+  EXPECT_EQ(choice.source, ChoiceSource::Fallback) << choice.reason;
+  EXPECT_EQ(choice.config.variant, Variant::Explicit);
+  EXPECT_NE(choice.reason.find("Streams(4, depth-first)"), std::string::npos) << choice.reason;
+  EXPECT_NE(choice.reason.find("cudaMalloc"), std::string::npos) << choice.reason;
 }
 
 TEST(TunerOnGpu, BuoydiffWithABroadcastSectionAndAHaloIsTunedAndVerified) {

@@ -36,6 +36,7 @@ protected:
     setup_.model = model_.get();
     setup_.workload = testing::saxpy_workload();
     options_.timing.warmup = 0;
+    options_.final_rounds = 0; // the tests of the final round set it
     directory_ = std::filesystem::temp_directory_path() /
                  ("overlap-tuner-test-" + std::to_string(::getpid()) + "-" +
                   ::testing::UnitTest::GetInstance()->current_test_info()->name());

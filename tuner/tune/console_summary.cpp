@@ -26,6 +26,10 @@ void print_console_summary(std::ostream& out, const TuningRun& run) {
   for (const auto& row : table.rows)
     print(row);
   out << std::left;
+  print_winner_line(out, run);
+}
+
+void print_winner_line(std::ostream& out, const TuningRun& run) {
   if (run.model_only) {
     out << run.kernel << ": nothing was run (model only); " << run.candidates.size()
         << " candidates predicted\n";
@@ -44,6 +48,30 @@ void print_console_summary(std::ostream& out, const TuningRun& run) {
     out << "; no winner: " << run.winner_reason;
   }
   out << "\n";
+}
+
+void print_sweep_summary(std::ostream& out, const SweepRun& sweep) {
+  out << sweep.kernel << ": the winner against " << sweep.parameter << " (" << sweep.sweep << ")\n";
+  for (const SweepPointRun& point : sweep.points) {
+    const TuningRun& run = point.run;
+    const std::optional<std::size_t> winner = sweep_winner(run);
+    out << "  " << sweep.parameter << "=" << std::setw(12) << std::left << point.value
+        << " P=" << std::setw(12) << point.extent;
+    if (!winner) {
+      out << "no winner\n";
+      continue;
+    }
+    out << std::setw(28) << model::describe(run.candidates[*winner].candidate)
+        << format_ms(candidate_seconds(run, *winner)) << " ms";
+    if (const std::optional<double> speedup = run.speedup(*winner))
+      out << ", " << std::fixed << std::setprecision(2) << *speedup << "x over Explicit"
+          << std::defaultfloat;
+    out << (point.refinement ? " (refined)" : "") << (run.model_only ? " (predicted)" : "") << "\n";
+  }
+  for (const Crossover& crossover : crossovers(sweep))
+    out << "  crossover between " << sweep.parameter << "=" << sweep.points[crossover.below].value
+        << " and " << sweep.parameter << "=" << sweep.points[crossover.above].value << "\n";
+  out << std::right;
 }
 
 } // namespace overlap::tune

@@ -43,9 +43,13 @@ json optional_number(const std::optional<double>& value) {
 json timing_json(const CandidateOutcome& c) {
   if (c.timing.count == 0)
     return nullptr;
-  return {{"repeats", c.timing.count}, {"median_s", c.timing.median}, {"min_s", c.timing.min},
-          {"max_s", c.timing.max},     {"q1_s", c.timing.q1},         {"q3_s", c.timing.q3},
-          {"mad_s", c.timing.mad},     {"samples_s", c.samples}};
+  json timing = {{"repeats", c.timing.count}, {"median_s", c.timing.median},
+                 {"min_s", c.timing.min},     {"max_s", c.timing.max},
+                 {"q1_s", c.timing.q1},       {"q3_s", c.timing.q3},
+                 {"mad_s", c.timing.mad},     {"samples_s", c.samples}};
+  if (!c.screening_samples.empty())
+    timing["screening_s"] = c.screening_samples;
+  return timing;
 }
 
 } // namespace
@@ -183,6 +187,8 @@ bool from_json_text(const std::string& text, TuningRun* run, std::string* error)
         c.samples =
             required_value<std::vector<double>>(timing, field_path(path, "timing"), "samples_s");
         c.timing = summarize(c.samples);
+        c.screening_samples = optional_value<std::vector<double>>(
+            timing, field_path(path, "timing"), "screening_s", {});
       }
       out.candidates.push_back(std::move(c));
     }

@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -54,26 +55,96 @@ const ResultsEntry* ResultsFile::find(const std::string& kernel, const std::stri
 std::string to_json_text(const ResultsFile& file) {
   json entries = json::array();
   for (const ResultsEntry& e : file.entries) {
-    json arguments = json::object();
-    for (const auto& [name, value] : e.arguments)
-      arguments[name] = value;
+    std::vector<ResultsSize> ascending = e.sizes;
+    std::sort(ascending.begin(), ascending.end(),
+              [](const ResultsSize& a, const ResultsSize& b) { return a.extent < b.extent; });
+    json sizes = json::array();
+    for (const ResultsSize& size : ascending) {
+      json arguments = json::object();
+      for (const auto& [name, value] : size.arguments)
+        arguments[name] = value;
+      sizes.push_back({{"extent", size.extent},
+                       {"arguments", arguments},
+                       {"variant", model::to_string(size.choice.variant)},
+                       {"streams", size.choice.streams},
+                       {"order", model::to_string(size.choice.order)},
+                       {"median_s", size.median_seconds},
+                       {"predicted_s", size.predicted_seconds},
+                       {"kernel_s", size.kernel_seconds},
+                       {"speedup_over_explicit", size.speedup_over_explicit},
+                       {"report", size.report}});
+    }
     entries.push_back({{"kernel", e.kernel},
                        {"device", e.device},
-                       {"arguments", arguments},
-                       {"variant", model::to_string(e.choice.variant)},
-                       {"streams", e.choice.streams},
-                       {"order", model::to_string(e.choice.order)},
-                       {"median_s", e.median_seconds},
-                       {"speedup_over_explicit", e.speedup_over_explicit},
                        {"date", e.date},
-                       {"report", e.report}});
+                       {"sweep", e.sweep},
+                       {"sizes", sizes}});
   }
   return json{{"schema", kSchema}, {"schema_version", kResultsSchemaVersion}, {"entries", entries}}
              .dump(2) +
          "\n";
 }
 
-bool from_json_text(const std::string& text, ResultsFile* file, std::string* error) {
+namespace {
+
+const json& array_field(const json& parent, const std::string& parent_path,
+                        const std::string& key) {
+  const json& value = required_field(parent, parent_path, key);
+  if (!value.is_array())
+    throw JsonFieldError(field_path(parent_path, key),
+                         "expected an array, found " + std::string(value.type_name()));
+  return value;
+}
+
+ResultsSize size_from(const json& j, const std::string& where) {
+  ResultsSize size;
+  size.extent = required_value<long long>(j, where, "extent");
+  if (size.extent < 0)
+    throw JsonFieldError(field_path(where, "extent"), "is negative");
+  const json arguments = optional_value<json>(j, where, "arguments", json::object());
+  if (!arguments.is_object())
+    throw JsonFieldError(field_path(where, "arguments"),
+                         "expected an object, found " + std::string(arguments.type_name()));
+  for (const auto& [name, value] : arguments.items())
+    size.arguments.emplace_back(
+        name, field_value<long long>(value, field_path(field_path(where, "arguments"), name)));
+  const std::string variant = required_value<std::string>(j, where, "variant");
+  if (!parse_variant(variant, &size.choice.variant))
+    throw JsonFieldError(field_path(where, "variant"), "unknown variant \"" + variant + "\"");
+  size.choice.streams = optional_value<int>(j, where, "streams", 1);
+  const std::string order =
+      optional_value<std::string>(j, where, "order", model::to_string(IssueOrder::DepthFirst));
+  if (!parse_order(order, &size.choice.order))
+    throw JsonFieldError(field_path(where, "order"), "unknown order \"" + order + "\"");
+  const bool streamed =
+      size.choice.variant == Variant::Streams || size.choice.variant == Variant::Hybrid;
+  if (streamed && size.choice.streams < 1)
+    throw JsonFieldError(field_path(where, "streams"),
+                         std::string(model::to_string(size.choice.variant)) +
+                             " needs streams >= 1");
+  if (!streamed) {
+    size.choice.streams = 1;
+    size.choice.order = IssueOrder::DepthFirst;
+  }
+  const auto non_negative = [&](const char* key) {
+    const double value = optional_value<double>(j, where, key, 0.0);
+    if (!(value >= 0))
+      throw JsonFieldError(field_path(where, key), "is negative");
+    return value;
+  };
+  size.median_seconds = non_negative("median_s");
+  size.predicted_seconds = non_negative("predicted_s");
+  size.kernel_seconds = non_negative("kernel_s");
+  size.speedup_over_explicit = non_negative("speedup_over_explicit");
+  size.report = optional_value<std::string>(j, where, "report", "");
+  return size;
+}
+
+} // namespace
+
+bool from_json_text(const std::string& text, ResultsFile* file, std::string* error, bool* older) {
+  if (older)
+    *older = false;
   json document;
   try {
     document = json::parse(text);
@@ -90,47 +161,38 @@ bool from_json_text(const std::string& text, ResultsFile* file, std::string* err
     }
     const int version = required_value<int>(document, "", "schema_version");
     if (version != kResultsSchemaVersion) {
-      *error = "tuning-results schema version " + std::to_string(version) +
-               ", this build reads version " + std::to_string(kResultsSchemaVersion);
+      if (older)
+        *older = version < kResultsSchemaVersion;
+      *error = "schema_version: " + std::to_string(version) + ", this build reads version " +
+               std::to_string(kResultsSchemaVersion) +
+               (version < kResultsSchemaVersion
+                    ? " (winners at every tuned size): re-run overlap_tune (the <target>_tuning "
+                      "target) to tune again"
+                    : ": written by a newer Overlap");
       return false;
     }
-    const json& entries = required_field(document, "", "entries");
-    if (!entries.is_array())
-      throw JsonFieldError("entries",
-                           "expected an array, found " + std::string(entries.type_name()));
+    const json& entries = array_field(document, "", "entries");
     for (std::size_t i = 0; i < entries.size(); ++i) {
       const json& j = entries[i];
       const std::string where = element_path("entries", i);
       ResultsEntry e;
       e.kernel = required_value<std::string>(j, where, "kernel");
       e.device = required_value<std::string>(j, where, "device");
-      const json arguments = optional_value<json>(j, where, "arguments", json::object());
-      if (!arguments.is_object())
-        throw JsonFieldError(field_path(where, "arguments"),
-                             "expected an object, found " + std::string(arguments.type_name()));
-      for (const auto& [name, value] : arguments.items())
-        e.arguments.emplace_back(
-            name, field_value<long long>(value, field_path(field_path(where, "arguments"), name)));
-      const std::string variant = required_value<std::string>(j, where, "variant");
-      if (!parse_variant(variant, &e.choice.variant))
-        throw JsonFieldError(field_path(where, "variant"), "unknown variant \"" + variant + "\"");
-      e.choice.streams = optional_value<int>(j, where, "streams", 1);
-      const std::string order =
-          optional_value<std::string>(j, where, "order", model::to_string(IssueOrder::DepthFirst));
-      if (!parse_order(order, &e.choice.order))
-        throw JsonFieldError(field_path(where, "order"), "unknown order \"" + order + "\"");
-      const bool streamed =
-          e.choice.variant == Variant::Streams || e.choice.variant == Variant::Hybrid;
-      if (streamed && e.choice.streams < 1)
-        throw JsonFieldError(field_path(where, "streams"),
-                             std::string(model::to_string(e.choice.variant)) +
-                                 " needs streams >= 1");
-      if (!streamed)
-        e.choice.streams = 1;
-      e.median_seconds = optional_value<double>(j, where, "median_s", 0.0);
-      e.speedup_over_explicit = optional_value<double>(j, where, "speedup_over_explicit", 0.0);
       e.date = optional_value<std::string>(j, where, "date", "");
-      e.report = optional_value<std::string>(j, where, "report", "");
+      e.sweep = optional_value<std::string>(j, where, "sweep", "");
+      const std::string sizes_path = field_path(where, "sizes");
+      const json& sizes = array_field(j, where, "sizes");
+      if (sizes.empty())
+        throw JsonFieldError(sizes_path, "is empty: an entry holds at least one tuned size");
+      for (std::size_t s = 0; s < sizes.size(); ++s) {
+        const std::string size_path = element_path(sizes_path, s);
+        e.sizes.push_back(size_from(sizes[s], size_path));
+        if (s > 0 && e.sizes[s].extent <= e.sizes[s - 1].extent)
+          throw JsonFieldError(
+              field_path(size_path, "extent"),
+              std::to_string(e.sizes[s].extent) + " is not above the previous size's " +
+                  std::to_string(e.sizes[s - 1].extent) + " (sizes are ascending and distinct)");
+      }
       if (out.find(e.kernel, e.device))
         throw JsonFieldError(where, "a second entry for kernel \"" + e.kernel + "\" on \"" +
                                         e.device + "\"");
@@ -144,7 +206,10 @@ bool from_json_text(const std::string& text, ResultsFile* file, std::string* err
   return true;
 }
 
-bool read_results_file(const std::string& path, ResultsFile* file, std::string* error) {
+bool read_results_file(const std::string& path, ResultsFile* file, std::string* error,
+                       bool* older) {
+  if (older)
+    *older = false;
   std::ifstream in(path);
   if (!in) {
     if (!std::filesystem::exists(path)) {
@@ -156,7 +221,7 @@ bool read_results_file(const std::string& path, ResultsFile* file, std::string* 
   }
   std::stringstream text;
   text << in.rdbuf();
-  if (!from_json_text(text.str(), file, error)) {
+  if (!from_json_text(text.str(), file, error, older)) {
     *error = path + ": " + *error;
     return false;
   }

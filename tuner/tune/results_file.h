@@ -1,7 +1,9 @@
 // The tuning-results file a user keeps in their source tree, like a lock file: for every kernel
-// and device the tuned winner. overlap_tune() writes it; overlap_add_kernels(... TUNING_RESULTS)
-// bakes it into the build, where the generated entry points dispatch to it (overlap/dispatch.h).
-// Schema "overlap-tuning-results" version 1, documented in docs/tuner.md.
+// and device the winner at each size it was tuned at. overlap_tune() writes it; overlap-bake
+// (bake_command.h) turns it into the table the generated entry points dispatch by
+// (overlap/dispatch.h, overlap/tuned_sizes.h). Schema "overlap-tuning-results" version 2,
+// documented in docs/tuner.md; version 1 (one size per kernel) is refused with the advice to
+// re-tune.
 #pragma once
 
 #include "model/performance_model.h"
@@ -12,17 +14,26 @@
 
 namespace overlap::tune {
 
-inline constexpr int kResultsSchemaVersion = 1;
+inline constexpr int kResultsSchemaVersion = 2;
+
+// The winner at one size.
+struct ResultsSize {
+  long long extent = 0; // the partition extent P of the call tuned
+  std::vector<std::pair<std::string, long long>> arguments; // the integer arguments of that call
+  model::Candidate choice;
+  double median_seconds = 0;
+  double predicted_seconds = 0;     // the model's prediction of the winner there; 0: none
+  double kernel_seconds = 0;        // t_E the tuning used
+  double speedup_over_explicit = 0; // 0: unknown
+  std::string report;               // the JSON report it came from, for people
+};
 
 struct ResultsEntry {
   std::string kernel;
   std::string device; // CUDA device name, as cudaGetDeviceProperties spells it
-  std::vector<std::pair<std::string, long long>> arguments; // the size it was tuned at
-  model::Candidate choice;
-  double median_seconds = 0;
-  double speedup_over_explicit = 0; // 0: unknown
   std::string date;
-  std::string report; // the JSON report it came from, for people
+  std::string sweep;              // "n=4096..268435456:7" for a sweep, "" for a tuning at one size
+  std::vector<ResultsSize> sizes; // at least one; extents ascending and distinct
 };
 
 struct ResultsFile {
@@ -34,12 +45,16 @@ struct ResultsFile {
 };
 
 std::string to_json_text(const ResultsFile& file);
-// False with `error` set when the text is not a results file of this schema version or an entry
-// is incomplete; the error names the entry.
-bool from_json_text(const std::string& text, ResultsFile* file, std::string* error);
+// False with `error` set when the text is not a results file of this schema version or a field is
+// missing or wrong; the error names the field by its path ("entries[0].sizes[2].variant"). `older`,
+// if given, says whether it failed because the file is of an earlier schema version.
+bool from_json_text(const std::string& text, ResultsFile* file, std::string* error,
+                    bool* older = nullptr);
 
-// Reads `path`; a missing file is an empty ResultsFile (the first tuning creates it).
-bool read_results_file(const std::string& path, ResultsFile* file, std::string* error);
+// Reads `path`; a missing file is an empty ResultsFile (the first tuning creates it). Errors start
+// with the path.
+bool read_results_file(const std::string& path, ResultsFile* file, std::string* error,
+                       bool* older = nullptr);
 bool write_results_file(const std::string& path, const ResultsFile& file, std::string* error);
 
 } // namespace overlap::tune

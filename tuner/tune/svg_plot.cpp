@@ -1,5 +1,7 @@
 #include "tune/svg_plot.h"
 
+#include "tune/svg_canvas.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -19,27 +21,6 @@ struct Series {
   std::vector<std::pair<int, double>> predicted; // streams, seconds
   std::vector<std::pair<int, double>> measured;
 };
-
-std::string number(double value) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.1f", value);
-  return text;
-}
-
-std::string color_of(Variant variant, IssueOrder order) {
-  const bool depth = order == IssueOrder::DepthFirst;
-  switch (variant) {
-  case Variant::Streams:
-    return depth ? "#1f77b4" : "#17becf";
-  case Variant::Hybrid:
-    return depth ? "#d62728" : "#ff7f0e";
-  case Variant::Mapped:
-    return "#2ca02c";
-  case Variant::Explicit:
-    break;
-  }
-  return "#555555";
-}
 
 class Axes {
 public:
@@ -62,17 +43,10 @@ private:
 void polyline(std::ostringstream& out, const Axes& axes,
               const std::vector<std::pair<int, double>>& points, const std::string& color,
               bool dashed) {
-  if (points.empty())
-    return;
-  out << "<polyline fill=\"none\" stroke=\"" << color << "\" stroke-width=\"2\""
-      << (dashed ? " stroke-dasharray=\"6,4\"" : "") << " points=\"";
+  std::vector<std::pair<double, double>> pixels;
   for (const auto& [streams, seconds] : points)
-    out << number(axes.x(streams)) << "," << number(axes.y(seconds)) << " ";
-  out << "\"/>\n";
-  if (!dashed)
-    for (const auto& [streams, seconds] : points)
-      out << "<circle cx=\"" << number(axes.x(streams)) << "\" cy=\"" << number(axes.y(seconds))
-          << "\" r=\"3\" fill=\"" << color << "\"/>\n";
+    pixels.emplace_back(axes.x(streams), axes.y(seconds));
+  svg_polyline(out, pixels, color, dashed);
 }
 
 } // namespace
@@ -99,7 +73,7 @@ std::string render_svg_plot(const TuningRun& run) {
         streamed[{static_cast<int>(c.candidate.variant), static_cast<int>(c.candidate.order)}];
     series.label = std::string(model::to_string(c.candidate.variant)) + ", " +
                    model::to_string(c.candidate.order);
-    series.color = color_of(c.candidate.variant, c.candidate.order);
+    series.color = variant_color(c.candidate.variant, c.candidate.order);
     if (c.predicted_seconds)
       series.predicted.emplace_back(c.candidate.streams, *c.predicted_seconds);
     if (c.usable())
@@ -113,7 +87,7 @@ std::string render_svg_plot(const TuningRun& run) {
   out << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << kWidth << "\" height=\"" << kHeight
       << "\" font-family=\"sans-serif\" font-size=\"12\">\n"
       << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
-      << "<text x=\"" << kLeft << "\" y=\"18\" font-size=\"14\">" << run.kernel
+      << "<text x=\"" << kLeft << "\" y=\"18\" font-size=\"14\">" << svg_escape(run.kernel)
       << ": time of the whole call against stream count (dashed: predicted, solid: measured)"
       << "</text>\n";
   // Axes with ticks at the powers of two and at fifths of the time range.
@@ -125,7 +99,7 @@ std::string render_svg_plot(const TuningRun& run) {
     const int streams = 1 << p;
     if (streams > max_streams)
       break;
-    out << "<text x=\"" << number(axes.x(streams)) << "\" y=\"" << y0 + 16
+    out << "<text x=\"" << svg_number(axes.x(streams)) << "\" y=\"" << y0 + 16
         << "\" text-anchor=\"middle\">" << streams << "</text>\n";
   }
   out << "<text x=\"" << (x0 + x1) / 2 << "\" y=\"" << y0 + 36
@@ -133,37 +107,34 @@ std::string render_svg_plot(const TuningRun& run) {
   for (int i = 0; i <= 5; ++i) {
     const double ms = axes.max_ms() * i / 5;
     const double y = axes.y(ms / 1e3);
-    out << "<text x=\"" << x0 - 6 << "\" y=\"" << number(y + 4) << "\" text-anchor=\"end\">"
-        << number(ms) << "</text>\n"
-        << "<line x1=\"" << x0 << "\" y1=\"" << number(y) << "\" x2=\"" << x1 << "\" y2=\""
-        << number(y) << "\" stroke=\"#eeeeee\"/>\n";
+    out << "<text x=\"" << x0 - 6 << "\" y=\"" << svg_number(y + 4) << "\" text-anchor=\"end\">"
+        << svg_number(ms) << "</text>\n"
+        << "<line x1=\"" << x0 << "\" y1=\"" << svg_number(y) << "\" x2=\"" << x1 << "\" y2=\""
+        << svg_number(y) << "\" stroke=\"#eeeeee\"/>\n";
   }
   out << "<text x=\"16\" y=\"" << (y0 + y1) / 2 << "\" transform=\"rotate(-90 16 " << (y0 + y1) / 2
       << ")\" text-anchor=\"middle\">time [ms]</text>\n";
 
   double legend_y = kTop + 10;
   const auto legend = [&](const std::string& label, const std::string& color, bool dashed) {
-    out << "<line x1=\"" << x1 + 10 << "\" y1=\"" << legend_y << "\" x2=\"" << x1 + 34 << "\" y2=\""
-        << legend_y << "\" stroke=\"" << color << "\" stroke-width=\"2\""
-        << (dashed ? " stroke-dasharray=\"6,4\"" : "") << "/>\n<text x=\"" << x1 + 40 << "\" y=\""
-        << legend_y + 4 << "\">" << label << "</text>\n";
+    svg_legend_entry(out, x1 + 10, legend_y, label, color, dashed);
     legend_y += 18;
   };
   const auto flat = [&](const std::optional<double>& seconds, const std::string& color,
                         bool dashed) {
     if (!seconds)
       return;
-    out << "<line x1=\"" << x0 << "\" y1=\"" << number(axes.y(*seconds)) << "\" x2=\"" << x1
-        << "\" y2=\"" << number(axes.y(*seconds)) << "\" stroke=\"" << color
+    out << "<line x1=\"" << x0 << "\" y1=\"" << svg_number(axes.y(*seconds)) << "\" x2=\"" << x1
+        << "\" y2=\"" << svg_number(axes.y(*seconds)) << "\" stroke=\"" << color
         << "\" stroke-width=\"1.5\"" << (dashed ? " stroke-dasharray=\"6,4\"" : "") << "/>\n";
   };
-  flat(explicit_predicted, color_of(Variant::Explicit, IssueOrder::DepthFirst), true);
-  flat(explicit_measured, color_of(Variant::Explicit, IssueOrder::DepthFirst), false);
-  legend("Explicit (baseline)", color_of(Variant::Explicit, IssueOrder::DepthFirst), false);
+  flat(explicit_predicted, variant_color(Variant::Explicit, IssueOrder::DepthFirst), true);
+  flat(explicit_measured, variant_color(Variant::Explicit, IssueOrder::DepthFirst), false);
+  legend("Explicit (baseline)", variant_color(Variant::Explicit, IssueOrder::DepthFirst), false);
   if (mapped_predicted || mapped_measured) {
-    flat(mapped_predicted, color_of(Variant::Mapped, IssueOrder::DepthFirst), true);
-    flat(mapped_measured, color_of(Variant::Mapped, IssueOrder::DepthFirst), false);
-    legend("Mapped", color_of(Variant::Mapped, IssueOrder::DepthFirst), false);
+    flat(mapped_predicted, variant_color(Variant::Mapped, IssueOrder::DepthFirst), true);
+    flat(mapped_measured, variant_color(Variant::Mapped, IssueOrder::DepthFirst), false);
+    legend("Mapped", variant_color(Variant::Mapped, IssueOrder::DepthFirst), false);
   }
   for (const auto& entry : streamed) {
     const Series& series = entry.second;
@@ -178,10 +149,12 @@ std::string render_svg_plot(const TuningRun& run) {
           w.candidate.variant == Variant::Explicit || w.candidate.variant == Variant::Mapped
               ? x0 + 12
               : axes.x(w.candidate.streams);
-      out << "<circle cx=\"" << number(x) << "\" cy=\"" << number(axes.y(w.timing.median))
+      out << "<circle cx=\"" << svg_number(x) << "\" cy=\"" << svg_number(axes.y(w.timing.median))
           << "\" r=\"9\" fill=\"none\" stroke=\"black\" stroke-width=\"2\"/>\n"
-          << "<text x=\"" << number(x + 12) << "\" y=\"" << number(axes.y(w.timing.median) - 10)
-          << "\" font-weight=\"bold\">winner: " << model::describe(w.candidate) << "</text>\n";
+          << "<text x=\"" << svg_number(x + 12) << "\" y=\""
+          << svg_number(axes.y(w.timing.median) - 10)
+          << "\" font-weight=\"bold\">winner: " << svg_escape(model::describe(w.candidate))
+          << "</text>\n";
     }
   }
   out << "</svg>\n";

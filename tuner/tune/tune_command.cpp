@@ -5,11 +5,13 @@
 #include "overlap/profile_catalog.h"
 #include "tune/argument_slots.h"
 #include "tune/console_summary.h"
+#include "tune/crossover_plot.h"
 #include "tune/descriptor_runner.h"
 #include "tune/report_json.h"
 #include "tune/report_markdown.h"
 #include "tune/results_file.h"
 #include "tune/svg_plot.h"
+#include "tune/sweep_report.h"
 #include "tune/tune_options.h"
 #include "tune/tuning_supervisor.h"
 #include "tune/worker_channel.h"
@@ -18,6 +20,7 @@
 #include <limits.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <ctime>
@@ -138,32 +141,55 @@ struct KernelOutcome {
   bool reference_failed = false;
 };
 
-KernelOutcome tune_kernel(const KernelDescriptor& descriptor, const TuneOptions& options,
-                          const Gpu& gpu, const HardwareProfile& profile,
-                          const std::string& profile_origin,
-                          const std::vector<std::string>& profile_notes, ResultsFile* results,
-                          CandidateWatch* watch, std::ostream& out, std::ostream& err) {
-  KernelOutcome outcome;
-  std::vector<std::string> unknown;
-  const std::map<std::string, long long> arguments =
-      tuning_arguments(descriptor, options.arguments, &unknown);
-  if (options.kernels.size() == 1)
-    for (const std::string& name : unknown) {
-      err << "overlap-tune: " << descriptor.name << " has no integer parameter \"" << name
-          << "\"\n";
-      outcome.ok = false;
-      return outcome;
-    }
+// What every size of one kernel's tuning shares.
+struct KernelTuning {
+  const KernelDescriptor& descriptor;
+  const TuneOptions& options;
+  const Gpu& gpu;
+  const HardwareProfile& profile;
+  const std::string& profile_origin;
+  const std::vector<std::string>& profile_notes;
+  CandidateWatch* watch;
+  std::ostream& out;
+  std::ostream& err;
+};
 
+// One tuning at one size, its reports written as `base`.{json,md,svg}.
+struct SizeTuning {
+  bool ok = true;
+  bool reference_failed = false;
+  TuningRun run;
+  long long extent = 0; // the call's partition extent P
+  std::string report;   // the JSON report's path
+};
+
+// The call's partition extent at these arguments, for the results file (the dispatch chooses by
+// it); -1 when the arguments are incomplete.
+long long partition_extent_at(const KernelDescriptor& descriptor,
+                              const std::map<std::string, long long>& arguments) {
+  RandomBits bits(0);
+  ArgumentSlots slots;
+  std::string error;
+  if (!slots.fill(descriptor, arguments, bits, &error))
+    return -1;
+  return descriptor.partition_extent(slots.pointers());
+}
+
+SizeTuning tune_size(const KernelTuning& k, const std::map<std::string, long long>& arguments,
+                     const std::string& base, bool print_summary) {
+  const KernelDescriptor& descriptor = k.descriptor;
+  const TuneOptions& options = k.options;
+  SizeTuning tuning;
   const std::uint64_t seed = options.seed ? *options.seed : std::random_device{}();
   RandomBits bits(seed);
   ArgumentSlots slots;
   std::string error;
   if (!slots.fill(descriptor, arguments, bits, &error)) {
-    err << "overlap-tune: " << descriptor.name << ": " << error << "\n";
-    outcome.ok = false;
-    return outcome;
+    k.err << "overlap-tune: " << descriptor.name << ": " << error << "\n";
+    tuning.ok = false;
+    return tuning;
   }
+  tuning.extent = descriptor.partition_extent(slots.pointers());
 
   TuningSetup setup;
   TuningRun& header = setup.header;
@@ -171,14 +197,14 @@ KernelOutcome tune_kernel(const KernelDescriptor& descriptor, const TuneOptions&
   header.source_file = descriptor.source_file;
   header.source_line = descriptor.source_line;
   header.arguments.assign(arguments.begin(), arguments.end());
-  header.device = gpu.name;
-  header.profile_name = profile.name;
-  header.profile_origin = profile_origin;
+  header.device = k.gpu.name;
+  header.profile_name = k.profile.name;
+  header.profile_origin = k.profile_origin;
   header.date = today_utc();
   header.pinned_inputs = options.pinned;
   header.tolerance = options.tolerance;
-  header.notes = profile_notes;
-  setup.profile = &profile;
+  header.notes = k.profile_notes;
+  setup.profile = &k.profile;
   const std::unique_ptr<model::PerformanceModel> model =
       model::make_model(model::ModelKind::Modern);
   setup.model = model.get();
@@ -190,24 +216,24 @@ KernelOutcome tune_kernel(const KernelDescriptor& descriptor, const TuneOptions&
 
   const auto progress = [&](const std::string& line) {
     if (!options.quiet)
-      out << "  " << line << "\n" << std::flush;
+      k.out << "  " << line << "\n" << std::flush;
   };
-  out << "== " << descriptor.name << " (" << descriptor.source_file << ":" << descriptor.source_line
-      << ")";
+  k.out << "== " << descriptor.name << " (" << descriptor.source_file << ":"
+        << descriptor.source_line << ")";
   for (const auto& [name, value] : arguments)
-    out << " " << name << "=" << value;
-  out << "\n";
+    k.out << " " << name << "=" << value;
+  k.out << "\n";
 
-  TuningRun run;
-  if (!gpu.present || options.model_only) {
+  TuningRun& run = tuning.run;
+  if (!k.gpu.present || options.model_only) {
     const double t_e = options.tuner.kernel_seconds.value_or(0);
     run = predict_only(setup, options.tuner, t_e,
                        options.tuner.kernel_seconds
                            ? "given by the user"
                            : "unknown without a measurement: 0 assumed (transfers only); give "
                              "--kernel-time to include it");
-    run.notes.push_back(gpu.present ? "--model-only: nothing was run"
-                                    : "nothing was run: " + gpu.problem);
+    run.notes.push_back(k.gpu.present ? "--model-only: nothing was run"
+                                      : "nothing was run: " + k.gpu.problem);
   } else {
     RunnerOptions runner_options;
     runner_options.pinned = options.pinned;
@@ -216,33 +242,164 @@ KernelOutcome tune_kernel(const KernelDescriptor& descriptor, const TuneOptions&
     const std::unique_ptr<DescriptorRunner> runner =
         DescriptorRunner::create(descriptor, arguments, runner_options, &error);
     if (!runner) {
-      err << "overlap-tune: " << descriptor.name << ": " << error << "\n";
-      outcome.ok = false;
-      return outcome;
+      k.err << "overlap-tune: " << descriptor.name << ": " << error << "\n";
+      tuning.ok = false;
+      return tuning;
     }
     const std::string cache_dir =
         options.cache_dir ? *options.cache_dir : options.output_dir + "/cache";
-    run = tune(*runner, setup, options.tuner, TuningCache(cache_dir), progress, watch);
-    outcome.reference_failed = !run.winner;
+    run = tune(*runner, setup, options.tuner, TuningCache(cache_dir), progress, k.watch);
+    tuning.reference_failed = !run.winner;
   }
 
-  const std::string base = options.output_dir + "/" + descriptor.name + ".tuning";
+  tuning.report = base + ".json";
   const std::string svg_name = std::filesystem::path(base + ".svg").filename().string();
-  outcome.ok &= write_text(base + ".json", to_json_text(run), err) &&
-                write_text(base + ".svg", render_svg_plot(run), err) &&
-                write_text(base + ".md", render_markdown(run, svg_name), err);
-  print_console_summary(out, run);
-  out << "reports: " << base << ".md, " << base << ".json, " << base << ".svg\n";
-  if (results && run.winner && !run.model_only) {
+  tuning.ok &= write_text(base + ".json", to_json_text(run), k.err) &&
+               write_text(base + ".svg", render_svg_plot(run), k.err) &&
+               write_text(base + ".md", render_markdown(run, svg_name), k.err);
+  if (print_summary)
+    print_console_summary(k.out, run);
+  else
+    print_winner_line(k.out, run);
+  k.out << "reports: " << base << ".md, " << base << ".json, " << base << ".svg\n";
+  return tuning;
+}
+
+// The results file's record of one size: its winner, measured and predicted.
+ResultsSize results_size(const SizeTuning& tuning) {
+  const TuningRun& run = tuning.run;
+  const CandidateOutcome& winner = run.candidates[*run.winner];
+  ResultsSize size;
+  size.extent = tuning.extent;
+  size.arguments = run.arguments;
+  size.choice = winner.candidate;
+  size.median_seconds = winner.timing.median;
+  size.predicted_seconds = winner.predicted_seconds.value_or(0);
+  size.kernel_seconds = run.kernel_seconds;
+  size.speedup_over_explicit = run.speedup(*run.winner).value_or(0);
+  size.report = tuning.report;
+  return size;
+}
+
+// A tuning whose winner goes into the results file: measured, not predicted.
+bool recordable(const SizeTuning& tuning) {
+  return tuning.ok && tuning.run.winner && !tuning.run.model_only && tuning.extent >= 0;
+}
+
+KernelOutcome tune_sweep(const KernelTuning& k, std::map<std::string, long long> arguments,
+                         ResultsFile* results) {
+  const KernelDescriptor& descriptor = k.descriptor;
+  const SweepSpec& spec = *k.options.sweep;
+  KernelOutcome outcome;
+  std::map<std::string, long long> low = arguments, high = arguments;
+  low[spec.parameter] = spec.low;
+  high[spec.parameter] = spec.high;
+  if (partition_extent_at(descriptor, low) == partition_extent_at(descriptor, high)) {
+    k.err << "overlap-tune: " << descriptor.name << ": the partition extent does not change with "
+          << spec.parameter
+          << ", and the dispatch chooses by it: sweep the argument it depends "
+             "on\n";
+    outcome.ok = false;
+    return outcome;
+  }
+  SweepRun sweep;
+  sweep.kernel = descriptor.name;
+  sweep.parameter = spec.parameter;
+  sweep.sweep = to_string(spec);
+  sweep.refinements = spec.refinements;
+  std::vector<SizeTuning> tunings;
+  run_sweep(spec, [&](long long value, bool refinement) -> std::optional<model::Candidate> {
+    arguments[spec.parameter] = value;
+    k.out << "-- " << descriptor.name << " " << spec.parameter << "=" << value
+          << (refinement ? " (bisecting where the winner changes)" : "") << "\n";
+    const std::string base = k.options.output_dir + "/" + descriptor.name + "." + spec.parameter +
+                             "-" + std::to_string(value) + ".tuning";
+    SizeTuning tuning = tune_size(k, arguments, base, false);
+    outcome.ok &= tuning.ok;
+    outcome.reference_failed |= tuning.reference_failed;
+    SweepPointRun point;
+    point.value = value;
+    point.extent = tuning.extent;
+    point.refinement = refinement;
+    point.report = std::filesystem::path(tuning.report).filename().string();
+    point.run = tuning.run;
+    sweep.points.push_back(std::move(point));
+    tunings.push_back(tuning);
+    const std::optional<std::size_t> winner = sweep_winner(tuning.run);
+    return winner ? std::optional<model::Candidate>(tuning.run.candidates[*winner].candidate)
+                  : std::nullopt;
+  });
+  std::sort(sweep.points.begin(), sweep.points.end(),
+            [](const SweepPointRun& a, const SweepPointRun& b) { return a.value < b.value; });
+
+  const std::string base = k.options.output_dir + "/" + descriptor.name + ".sweep";
+  const std::string svg_name = std::filesystem::path(base + ".svg").filename().string();
+  outcome.ok &= write_text(base + ".json", sweep_json_text(sweep), k.err) &&
+                write_text(base + ".svg", render_crossover_plot(sweep), k.err) &&
+                write_text(base + ".md", render_sweep_markdown(sweep, svg_name), k.err);
+  print_sweep_summary(k.out, sweep);
+  k.out << "sweep reports: " << base << ".md, " << base << ".json, " << base << ".svg\n";
+
+  if (!results)
+    return outcome;
+  ResultsEntry entry;
+  for (const SizeTuning& tuning : tunings) {
+    if (!recordable(tuning))
+      continue;
+    // One size per extent: the dispatch looks sizes up by it.
+    const bool known = std::any_of(entry.sizes.begin(), entry.sizes.end(),
+                                   [&](const ResultsSize& s) { return s.extent == tuning.extent; });
+    if (!known)
+      entry.sizes.push_back(results_size(tuning));
+    entry.kernel = tuning.run.kernel;
+    entry.device = tuning.run.device;
+    entry.date = tuning.run.date;
+  }
+  if (entry.sizes.empty())
+    return outcome;
+  entry.sweep = sweep.sweep;
+  std::sort(entry.sizes.begin(), entry.sizes.end(),
+            [](const ResultsSize& a, const ResultsSize& b) { return a.extent < b.extent; });
+  results->put(entry);
+  return outcome;
+}
+
+KernelOutcome tune_kernel(const KernelTuning& k, ResultsFile* results) {
+  const KernelDescriptor& descriptor = k.descriptor;
+  const TuneOptions& options = k.options;
+  KernelOutcome outcome;
+  std::vector<std::string> unknown;
+  const std::map<std::string, long long> arguments =
+      tuning_arguments(descriptor, options.arguments, &unknown);
+  if (options.kernels.size() == 1)
+    for (const std::string& name : unknown) {
+      k.err << "overlap-tune: " << descriptor.name << " has no integer parameter \"" << name
+            << "\"\n";
+      outcome.ok = false;
+      return outcome;
+    }
+  if (options.sweep) {
+    if (arguments.count(options.sweep->parameter))
+      return tune_sweep(k, arguments, results);
+    if (options.kernels.size() == 1) {
+      k.err << "overlap-tune: " << descriptor.name << " has no integer parameter \""
+            << options.sweep->parameter << "\" to sweep\n";
+      outcome.ok = false;
+      return outcome;
+    }
+    k.out << "note: " << descriptor.name << " has no argument " << options.sweep->parameter
+          << ": tuned at one size\n";
+  }
+  const SizeTuning tuning =
+      tune_size(k, arguments, options.output_dir + "/" + descriptor.name + ".tuning", true);
+  outcome.ok = tuning.ok;
+  outcome.reference_failed = tuning.reference_failed;
+  if (results && recordable(tuning)) {
     ResultsEntry entry;
-    entry.kernel = run.kernel;
-    entry.device = run.device;
-    entry.arguments = run.arguments;
-    entry.choice = run.candidates[*run.winner].candidate;
-    entry.median_seconds = run.candidates[*run.winner].timing.median;
-    entry.speedup_over_explicit = run.speedup(*run.winner).value_or(0);
-    entry.date = run.date;
-    entry.report = base + ".json";
+    entry.kernel = tuning.run.kernel;
+    entry.device = tuning.run.device;
+    entry.date = tuning.run.date;
+    entry.sizes.push_back(results_size(tuning));
     results->put(entry);
   }
   return outcome;
@@ -307,9 +464,16 @@ int run_tune_command(const std::vector<std::string>& args, std::ostream& out, st
   std::filesystem::create_directories(options.output_dir, code);
   ResultsFile results;
   const bool update_results = !options.results_file.empty();
-  if (update_results && !read_results_file(options.results_file, &results, &error)) {
-    err << "overlap-tune: " << error << "\n";
-    return 1;
+  bool older = false;
+  if (update_results && !read_results_file(options.results_file, &results, &error, &older)) {
+    if (!older) {
+      err << "overlap-tune: " << error << "\n";
+      return 1;
+    }
+    // Written by an older Overlap: re-tuning is the remedy its error names, so this replaces it.
+    out << "warning: " << error << ": it is replaced by this tuning's results; its other entries "
+        << "are dropped (tune their kernels again)\n";
+    results = {};
   }
   // A worker tells its supervisor about every run (tuning_supervisor.h).
   std::unique_ptr<WorkerChannel> channel;
@@ -317,9 +481,9 @@ int run_tune_command(const std::vector<std::string>& args, std::ostream& out, st
     channel = std::make_unique<WorkerChannel>(*options.worker_fd);
   int status = 0;
   for (const KernelDescriptor* kernel : kernels) {
-    const KernelOutcome outcome =
-        tune_kernel(*kernel, options, gpu, profile, origin, profile_notes,
-                    update_results ? &results : nullptr, channel.get(), out, err);
+    const KernelTuning tuning{*kernel,       options,       gpu, profile, origin,
+                              profile_notes, channel.get(), out, err};
+    const KernelOutcome outcome = tune_kernel(tuning, update_results ? &results : nullptr);
     if (!outcome.ok)
       status = 1;
     else if (outcome.reference_failed && status == 0)

@@ -29,6 +29,12 @@ Explicit's, times each call (transfers included) to a stable median, and picks t
 
   --kernel NAME          tune only this kernel (repeatable; default: all)
   --arg NAME=VALUE       integer argument, over the annotation's tune(...) default (repeatable)
+  --sweep NAME=LO..HI[:COUNT]
+                         tune at COUNT values of the integer argument NAME (default 7),
+                         log-spaced from LO to HI, then bisect where the winner changes; the
+                         results file keeps the winner of every size (kernels without NAME: one
+                         size)
+  --refine N             at most N extra sizes by bisection (default 4; 0: none)
   --list                 list the kernels and their tuning defaults, run nothing
   --profile NAME|FILE    hardware profile for the model (default: a calibrated profile of this
                          device from the profile directories, else an embedded one, said so)
@@ -44,6 +50,8 @@ Explicit's, times each call (transfers included) to a stable median, and picks t
   --kernel-time SECONDS  t_E for the model (default: inferred from Explicit's measurement)
   --pageable             host arrays in pageable memory (default: pinned)
   --repeats MIN:MAX      timed repeats per candidate (default 5:25)
+  --final-rounds N       time the finalists again, one repeat of each in turn, N rounds, and pick
+                         the winner from those alone (default 7; 0: no final round)
   --seed N               random inputs from this seed (default: fresh every run)
   --device N             CUDA device (default 0)
   --candidate-timeout S  stop a candidate that runs longer than S seconds, record it as failed and
@@ -58,6 +66,7 @@ Explicit's, times each call (transfers included) to a stable median, and picks t
 bool parse_tune_options(const std::vector<std::string>& args, TuneOptions* options,
                         std::string* error) {
   TuneOptions out;
+  std::optional<int> refinements;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& arg = args[i];
     const auto value = [&](std::string* text) {
@@ -87,6 +96,25 @@ bool parse_tune_options(const std::vector<std::string>& args, TuneOptions* optio
         return false;
       }
       out.arguments[text.substr(0, equals)] = integer;
+    } else if (arg == "--sweep") {
+      if (!value(&text))
+        return false;
+      if (out.sweep) {
+        *error = "--sweep given twice: one sweep per tuning";
+        return false;
+      }
+      SweepSpec spec;
+      if (!parse_sweep(text, &spec, error))
+        return false;
+      out.sweep = spec;
+    } else if (arg == "--refine") {
+      if (!value(&text))
+        return false;
+      if (!parse_long(text, &integer) || integer < 0 || integer > 64) {
+        *error = "--refine wants an integer in 0..64, got \"" + text + "\"";
+        return false;
+      }
+      refinements = static_cast<int>(integer);
     } else if (arg == "--list") {
       out.list = true;
     } else if (arg == "--profile") {
@@ -140,10 +168,12 @@ bool parse_tune_options(const std::vector<std::string>& args, TuneOptions* optio
         return false;
       }
       out.worker_fd = static_cast<int>(integer);
-    } else if (arg == "--max-streams" || arg == "--seed" || arg == "--device") {
+    } else if (arg == "--max-streams" || arg == "--seed" || arg == "--device" ||
+               arg == "--final-rounds") {
       if (!value(&text))
         return false;
-      if (!parse_long(text, &integer) || integer < (arg == "--max-streams" ? 1 : 0)) {
+      if (!parse_long(text, &integer) || integer < (arg == "--max-streams" ? 1 : 0) ||
+          (arg == "--final-rounds" && integer > 1000)) {
         *error = arg + " wants a non-negative integer, got \"" + text + "\"";
         return false;
       }
@@ -151,6 +181,8 @@ bool parse_tune_options(const std::vector<std::string>& args, TuneOptions* optio
         out.tuner.search.max_streams = static_cast<int>(integer);
       else if (arg == "--seed")
         out.seed = static_cast<std::uint64_t>(integer);
+      else if (arg == "--final-rounds")
+        out.tuner.final_rounds = static_cast<int>(integer);
       else
         out.device = static_cast<int>(integer);
     } else if (arg == "--repeats") {
@@ -173,6 +205,13 @@ bool parse_tune_options(const std::vector<std::string>& args, TuneOptions* optio
       *error = "unknown option \"" + arg + "\"";
       return false;
     }
+  }
+  if (refinements) {
+    if (!out.sweep) {
+      *error = "--refine needs --sweep";
+      return false;
+    }
+    out.sweep->refinements = *refinements;
   }
   *options = std::move(out);
   return true;

@@ -3,6 +3,7 @@
 // anywhere.
 #pragma once
 
+#include "tune/size_sweep.h"
 #include "tune/tuner.h"
 
 #include <cstdint>
@@ -16,10 +17,13 @@ namespace overlap::tune {
 struct TuneOptions {
   std::vector<std::string> kernels;           // empty: every registered kernel
   std::map<std::string, long long> arguments; // --arg NAME=VALUE, over the tune(...) defaults
-  std::string profile;                        // name or file; empty: pick one for the device
-  std::string output_dir = "overlap-tuning";  // reports: <kernel>.tuning.{json,md,svg}
-  std::string results_file;                   // lock file to update with the winners
-  std::optional<std::string> cache_dir;       // default <output_dir>/cache; --no-cache: none
+  // --sweep NAME=LO..HI[:COUNT] (and --refine N): the kernels that have the argument NAME are
+  // tuned at several of its values (size_sweep.h); the others at one size.
+  std::optional<SweepSpec> sweep;
+  std::string profile;                       // name or file; empty: pick one for the device
+  std::string output_dir = "overlap-tuning"; // reports: <kernel>.tuning.{json,md,svg}
+  std::string results_file;                  // lock file to update with the winners
+  std::optional<std::string> cache_dir;      // default <output_dir>/cache; --no-cache: none
   bool model_only = false;
   bool quiet = false;
   bool list = false;

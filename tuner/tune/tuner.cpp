@@ -102,7 +102,7 @@ std::string cache_key(const TuningSetup& setup, const TunerOptions& options) {
       << h.tolerance << "|exhaustive " << options.exhaustive << "|noise "
       << options.noise.relative_noise << "|search " << options.search.max_streams << " "
       << options.search.tolerance << " " << options.search.stream_tolerance << " "
-      << options.search.max_kept;
+      << options.search.max_kept << "|final rounds " << options.final_rounds;
   if (options.kernel_seconds)
     key << "|t_E " << *options.kernel_seconds;
   return key.str();
@@ -248,7 +248,36 @@ TuningRun tune(CandidateRunner& runner, const TuningSetup& setup, const TunerOpt
     progress(line);
   }
 
-  const WinnerChoice choice = choose_winner(run.candidates, options.noise);
+  WinnerChoice choice = choose_winner(run.candidates, options.noise);
+  const std::vector<std::size_t> finalists = options.final_rounds > 0
+                                                 ? final_round_candidates(run.candidates, choice)
+                                                 : std::vector<std::size_t>{};
+  if (!finalists.empty()) {
+    std::string names;
+    for (std::size_t i : finalists)
+      names += (names.empty() ? "" : ", ") + model::describe(run.candidates[i].candidate);
+    progress("[final round] " + std::to_string(finalists.size()) + " finalists timed again in " +
+             "turn, " + std::to_string(options.final_rounds) + " rounds: " + names);
+    std::optional<WatchedRun> watched;
+    run_final_round(
+        runner, run.candidates, finalists, options.final_rounds,
+        [&](std::size_t i) {
+          watched.emplace(watch, CandidateStart{model::describe(run.candidates[i].candidate), false,
+                                                cache_file, bound});
+        },
+        [&](std::size_t) { watched.reset(); });
+    // The pick comes from the round alone: the others' times were taken in other windows.
+    std::vector<CandidateOutcome> round = run.candidates;
+    for (std::size_t i = 0; i < round.size(); ++i)
+      if (std::find(finalists.begin(), finalists.end(), i) == finalists.end())
+        round[i].run = false;
+    choice = choose_winner(round, options.noise);
+    run.notes.push_back("final round: " + names + " timed again in turn, " +
+                        std::to_string(options.final_rounds) +
+                        " interleaved rounds; the winner is picked from these rounds alone, and " +
+                        "their times are the round's (the first timing is kept as screening)");
+    save(cache, key, run, progress);
+  }
   run.winner = choice.winner;
   run.within_noise = choice.within_noise;
   run.winner_reason = choice.reason;

@@ -9,6 +9,7 @@
 #include "overlap/hardware_profile.h"
 #include "tune/candidate_runner.h"
 #include "tune/candidate_watch.h"
+#include "tune/final_round.h"
 #include "tune/stable_timing.h"
 #include "tune/tuning_cache.h"
 #include "tune/tuning_run.h"
@@ -25,6 +26,9 @@ struct TunerOptions {
   model::SearchOptions search;
   NoiseOptions noise;
   TimingPlan timing;
+  // Interleaved rounds of the final round (final_round.h); 0: the winner is picked from each
+  // candidate's own timing.
+  int final_rounds = 7;
   // t_E given by the user; otherwise inferred from Explicit's measured time (see
   // infer_kernel_seconds).
   std::optional<double> kernel_seconds;

@@ -15,7 +15,7 @@ namespace overlap::tune {
 
 // Bumped whenever a change could alter what a tuning measures or picks, so cached results of an
 // older tuner are not reused.
-inline constexpr const char* kTunerVersion = "1";
+inline constexpr const char* kTunerVersion = "2";
 
 enum class Verification : unsigned char {
   NotRun,    // pruned by the model, or the tuning stopped before it
@@ -38,6 +38,9 @@ struct CandidateOutcome {
   std::string error;  // the failing call for Failed, the first mismatch for WrongResult
   SampleStats timing; // seconds of the whole call, transfers included; count 0 if not timed
   std::vector<double> samples; // the timed repeats, in seconds
+  // A finalist's first timing, before the final round (final_round.h) replaced `samples` and
+  // `timing` with its interleaved repeats; empty for the others.
+  std::vector<double> screening_samples;
 
   bool usable() const {
     return run && timing.count > 0 &&

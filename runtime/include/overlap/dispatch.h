@@ -1,32 +1,45 @@
 // The choice behind a generated entry point K_tuned(...): which variant a call runs. In order:
-//  1. the OVERLAP_VARIANT environment variable, read at every choice (for experiments and bisects):
-//     "explicit", "mapped", "streams:16", "hybrid:8:breadth-first", or per kernel
+//  1. the OVERLAP_VARIANT environment variable (for experiments and bisects): "explicit",
+//     "mapped", "streams:16", "hybrid:8:breadth-first", or per kernel
 //     "saxpy=streams:16,matmul=mapped" (a kernel not named falls through);
 //  2. the tuning results baked into the build (overlap_add_kernels(... TUNING_RESULTS file)) for
-//     this kernel on the current device, matched by the CUDA device name;
+//     this kernel on the current device, matched by the CUDA device name: the winner of the tuned
+//     size that fits the call's partition extent (tuned_sizes.h: nearest, interpolated by the
+//     model, or extrapolated);
 //  3. the model's predicted best on a calibrated profile of this device or an embedded one, when
-//     the program links a model chooser (the tuner's overlap_tuner_dispatch does);
+//     the program links a model (the tuner's overlap_tuner_dispatch does);
 //  4. Explicit.
+// Whatever the source, a streamed choice runs with at most ceil(P / G) streams, the chunks the
+// call can have.
+//
+// What a call costs: the choice is computed once per (kernel, device, size class) and kept
+// (size_class.h: quarter octaves of the partition extent and of the bytes the call's arrays
+// hold); a later call of the class reads it without a lock. The device's name is read once per
+// device ordinal, OVERLAP_VARIANT and OVERLAP_DISPATCH_LOG once per process (at the first choice;
+// reload_dispatch_settings() reads them again).
 #pragma once
 
 #include "overlap/descriptor.h"
 #include "overlap/kernel_types.h"
 #include "overlap/status.h"
+#include "overlap/tuned_sizes.h"
 
 #include <optional>
 #include <string>
 
 namespace overlap {
 
+// One kernel on one device, as overlap-bake writes it from the results file: its tuned sizes,
+// extents ascending and distinct, at least one.
 struct BakedChoice {
   const char* kernel;
   const char* device; // CUDA device name, e.g. "NVIDIA H200"
-  Variant variant;
-  int streams;
-  IssueOrder order;
+  const TunedSize* sizes;
+  int size_count;
 };
 
 // Called from the source generated from a tuning-results file; the table must outlive the program.
+// A later registration of the same kernel and device takes precedence over an earlier one.
 bool register_baked_choices(const BakedChoice* choices, int count);
 
 // The model's choice for one call: false when it has none. `why` names the profile it used.
@@ -34,27 +47,60 @@ using ModelChooser = bool (*)(const KernelDescriptor& kernel, ArgPointers args,
                               const std::string& device_name, RunConfig* config, std::string* why);
 bool set_model_chooser(ModelChooser chooser);
 
-enum class ChoiceSource : unsigned char { Environment, Baked, Model, Default };
+// The model's predicted time of each of `count` configurations for one call with kernel time
+// `kernel_seconds`: false when it has no profile for the device; seconds[i] nullopt where it
+// cannot predict configs[i]. What interpolates and extrapolates between tuned sizes.
+using ModelPredictor = bool (*)(const KernelDescriptor& kernel, ArgPointers args,
+                                const std::string& device_name, double kernel_seconds,
+                                const RunConfig* configs, int count,
+                                std::optional<double>* seconds);
+bool set_model_predictor(ModelPredictor predictor);
+
+// Fallback: the choice failed before doing any work and Explicit ran instead (dispatch()).
+enum class ChoiceSource : unsigned char { Environment, Baked, Model, Default, Fallback };
 const char* to_string(ChoiceSource source);
 
 struct VariantChoice {
   RunConfig config;
   ChoiceSource source = ChoiceSource::Default;
-  std::string reason; // for logs: "OVERLAP_VARIANT=...", "tuned on NVIDIA H200", ...
+  std::string reason; // for logs: "OVERLAP_VARIANT=...", "tuned on NVIDIA H200 at P = ...", ...
 };
+
+// "Explicit", "Mapped", "Streams(16, depth-first)", "Hybrid(8, breadth-first)".
+std::string describe(const RunConfig& config);
 
 // Parses an OVERLAP_VARIANT value for `kernel`: true with *found false when the value does not
 // name this kernel; false with `error` set when it is malformed.
 bool parse_variant_override(const std::string& text, const std::string& kernel, bool* found,
                             RunConfig* config, std::string* error);
 
-// The choice for one call; `device_name` is the current device's ("" when unknown). A malformed
+// Reads OVERLAP_VARIANT and OVERLAP_DISPATCH_LOG again and forgets every kept choice, for tests
+// and tools that change them after the first call.
+void reload_dispatch_settings();
+
+// The choice for one call on the device named `device_name` ("" when unknown), computed afresh
+// (nothing kept), the stream count not yet limited to the call's chunks. A malformed
 // OVERLAP_VARIANT is ignored with the reason in the result, never a failed call.
 VariantChoice choose_variant(const KernelDescriptor& kernel, ArgPointers args,
                              const std::string& device_name);
 
-// What K_tuned(...) calls: the current device's name, the choice, the run. Setting
-// OVERLAP_DISPATCH_LOG=1 prints each choice to stderr.
+// What dispatch() runs: the choice for this call on the current device, kept per (kernel, device,
+// size class) and computed by choose_variant() at the first call of its class, the stream count
+// limited to ceil(P / G). The reference stays valid for the life of the process.
+const VariantChoice& choose_for_call(const KernelDescriptor& kernel, ArgPointers args);
+// The same on a device of this name, whatever the current device is: for tests and tools.
+const VariantChoice& choose_for_call(const KernelDescriptor& kernel, ArgPointers args,
+                                     const std::string& device_name);
+
+// What K_tuned(...) calls: the choice, then the run. A choice other than OVERLAP_VARIANT's that
+// fails before doing any work -- out of memory (every variant allocates, leases and registers
+// before it copies), or a launch-configuration error of a kernel without in-out or reduction
+// arrays (Explicit then rewrites every output from untouched inputs) -- is run again as Explicit,
+// and last_dispatch_choice() says so (ChoiceSource::Fallback, with the first failure). Any other
+// failure is returned with the choice in the status text ("saxpy_tuned chose Streams(16,
+// depth-first) (tuning results, P in [65536, 81920)): cudaMalloc(...) failed at ...").
+// OVERLAP_DISPATCH_LOG=1 prints each distinct choice once to stderr: kernel, size class, variant
+// and why (and each fallback, once per choice).
 Status dispatch(const KernelDescriptor& kernel, ArgPointers args);
 
 // Introspection for tests and tools that must know which variant a K_tuned(...) call ran: the

@@ -1,0 +1,250 @@
+#include "size_measure.h"
+
+#include "overlap/dispatch.h"
+#include "tune/argument_slots.h"
+#include "tune/descriptor_runner.h"
+#include "tune/results_file.h"
+#include "tune/results_registration.h"
+
+#include <cuda_runtime_api.h>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <memory>
+#include <optional>
+
+namespace overlap::bench {
+namespace {
+
+using nlohmann::json;
+
+// The candidates run directly at every size besides Explicit: Mapped, and Streams and Hybrid
+// (Hybrid only with pure outputs, else it runs what Streams runs) in both orders at these counts.
+constexpr int kStreamCounts[] = {2, 4, 8, 16, 32};
+
+// Timed as the tuner times: the whole call, median of repeats after a warm-up; fewer repeats than
+// the tuner's, since every size runs every candidate.
+constexpr tune::TimingPlan kPlan{1, 3, 40, 0.02, 0.25};
+
+// The wrapped descriptor's run: K_tuned (the dispatch of the real descriptor, whatever the
+// configuration asked) or the configuration itself.
+const KernelDescriptor* g_real = nullptr;
+bool g_through_dispatch = false;
+Status run_wrapped(ArgPointers args, const RunConfig& config) {
+  return g_through_dispatch ? dispatch(*g_real, args) : g_real->run(args, config);
+}
+
+std::string device_name() {
+  int device = 0;
+  cudaDeviceProp properties{};
+  if (cudaGetDevice(&device) != cudaSuccess ||
+      cudaGetDeviceProperties(&properties, device) != cudaSuccess) {
+    cudaGetLastError();
+    return "";
+  }
+  return properties.name;
+}
+
+bool has_pure_outputs(const KernelDescriptor& kernel) {
+  for (int a = 0; a < kernel.array_count; ++a)
+    if (kernel.arrays[a].direction == Direction::Out && kernel.arrays[a].reduce == ReduceOp::None)
+      return true;
+  return false;
+}
+
+std::vector<model::Candidate> grid(const KernelDescriptor& kernel, long long granules) {
+  std::vector<model::Candidate> candidates = {{Variant::Mapped, 1}};
+  std::vector<Variant> streamed = {Variant::Streams};
+  if (has_pure_outputs(kernel))
+    streamed.push_back(Variant::Hybrid);
+  for (Variant variant : streamed)
+    for (IssueOrder order : {IssueOrder::DepthFirst, IssueOrder::BreadthFirst})
+      for (int streams : kStreamCounts)
+        if (streams <= granules)
+          candidates.push_back({variant, streams, order});
+  return candidates;
+}
+
+json timed(const std::string& name, const tune::RunResult& result) {
+  json entry = {{"name", name}};
+  if (result.verification == tune::Verification::Reference ||
+      result.verification == tune::Verification::Passed) {
+    if (result.timing.stats.count > 0)
+      entry["s"] = result.timing.stats.median;
+  }
+  if (!result.error.empty())
+    entry["error"] = result.error;
+  return entry;
+}
+
+std::optional<double> seconds_of(const json& entry) {
+  return entry.contains("s") ? std::optional<double>(entry.at("s").get<double>()) : std::nullopt;
+}
+
+std::string milliseconds(const json& entry) {
+  const std::optional<double> s = seconds_of(entry);
+  if (!s)
+    return "failed";
+  char text[32];
+  std::snprintf(text, sizeof text, "%.4g ms", *s * 1e3);
+  return text;
+}
+
+ArgPointers pointers_of(const KernelDescriptor& kernel,
+                        const std::map<std::string, long long>& args, tune::ArgumentSlots& slots) {
+  tune::RandomBits bits(0);
+  std::string error;
+  return slots.fill(kernel, args, bits, &error) ? slots.pointers() : nullptr;
+}
+
+} // namespace
+
+double traffic_bytes(const KernelDescriptor& kernel, const std::map<std::string, long long>& args) {
+  tune::ArgumentSlots slots;
+  const ArgPointers pointers = pointers_of(kernel, args, slots);
+  if (!pointers)
+    return 0;
+  double bytes = 0;
+  for (int a = 0; a < kernel.array_count; ++a) {
+    const ArrayDescriptor& array = kernel.arrays[a];
+    const double whole = static_cast<double>(std::max(0LL, kernel.array_extent(pointers, a))) *
+                         static_cast<double>(array.element_size);
+    const bool both = array.reduce != ReduceOp::None;
+    bytes += whole *
+             ((reads(array.direction) || both ? 1 : 0) + (writes(array.direction) || both ? 1 : 0));
+  }
+  return bytes;
+}
+
+long long value_for_traffic(const KernelDescriptor& kernel, std::map<std::string, long long> args,
+                            const std::string& parameter, double bytes) {
+  const auto traffic = [&](long long value) {
+    args[parameter] = value;
+    return traffic_bytes(kernel, args);
+  };
+  // The smallest value reaching the traffic, by bisection; then it or the one below, whichever
+  // is nearer on a log scale.
+  long long low = 1, high = 1;
+  while (traffic(high) < bytes && high < (1LL << 40))
+    high *= 2;
+  while (low < high) {
+    const long long middle = low + (high - low) / 2;
+    if (traffic(middle) < bytes)
+      low = middle + 1;
+    else
+      high = middle;
+  }
+  if (low > 1 && traffic(low) * traffic(low - 1) > bytes * bytes)
+    return low - 1;
+  return low;
+}
+
+bool measure_sizes(const MeasureOptions& options, std::ostream& log, std::string* json_text,
+                   std::string* error) {
+  const KernelDescriptor* real = find_registered_kernel(options.kernel.c_str());
+  if (!real) {
+    *error = "no kernel " + options.kernel + " in this program";
+    return false;
+  }
+  const std::string device = device_name();
+  tune::ResultsFile results;
+  if (!options.results.empty()) {
+    if (!tune::read_results_file(options.results, &results, error))
+      return false;
+    tune::register_results(results);
+  }
+  std::optional<model::Candidate> old;
+  if (!options.old_results.empty()) {
+    tune::ResultsFile file;
+    if (!tune::read_results_file(options.old_results, &file, error))
+      return false;
+    if (const tune::ResultsEntry* entry = file.find(options.kernel, device))
+      old = entry->sizes.front().choice;
+  }
+
+  g_real = real;
+  KernelDescriptor wrapped = *real;
+  wrapped.run = &run_wrapped;
+  json rows = json::array();
+  for (const long long value : options.values) {
+    std::map<std::string, long long> args = options.arguments;
+    args[options.parameter] = value;
+    tune::RunnerOptions runner_options;
+    runner_options.seed = options.seed;
+    std::unique_ptr<tune::DescriptorRunner> runner =
+        tune::DescriptorRunner::create(wrapped, args, runner_options, error);
+    if (!runner)
+      return false;
+    const Partition partition = partition_of(*real, runner->arguments());
+    json row = {{"value", value},
+                {"extent", partition.extent},
+                {"traffic_bytes", traffic_bytes(*real, args)}};
+
+    json best;
+    std::optional<double> best_seconds;
+    const auto consider = [&](const json& entry) {
+      const std::optional<double> s = seconds_of(entry);
+      if (s && (!best_seconds || *s < *best_seconds)) {
+        best_seconds = s;
+        best = entry;
+      }
+    };
+    const json reference = timed("Explicit", runner->run_reference(kPlan));
+    row["explicit"] = reference;
+    consider(reference);
+    json candidates = json::array();
+    for (const model::Candidate& candidate : grid(*real, granule_count(partition))) {
+      const json entry = timed(model::describe(candidate), runner->run_candidate(candidate, kPlan));
+      candidates.push_back(entry);
+      consider(entry);
+    }
+    row["candidates"] = candidates;
+
+    g_through_dispatch = true;
+    json tuned = timed("K_tuned", runner->run_candidate(model::Candidate{}, kPlan));
+    g_through_dispatch = false;
+    if (const std::optional<VariantChoice> choice = last_dispatch_choice(*real)) {
+      tuned["name"] = describe(choice->config);
+      tuned["source"] = to_string(choice->source);
+      tuned["reason"] = choice->reason;
+    }
+    row["tuned"] = tuned;
+    consider(tuned);
+
+    if (old) {
+      const std::string name = model::describe(*old);
+      json measured;
+      for (const json& entry : candidates)
+        if (entry.at("name") == name)
+          measured = entry;
+      if (measured.is_null())
+        measured = timed(name, runner->run_candidate(*old, kPlan));
+      row["old"] = measured;
+      consider(measured);
+    }
+    row["best"] = best;
+    log << options.kernel << " " << options.parameter << "=" << value << " (P=" << partition.extent
+        << "): best " << best.value("name", "-") << " " << milliseconds(best) << "; K_tuned "
+        << tuned.value("name", "-") << " " << milliseconds(tuned);
+    if (old)
+      log << "; size-blind " << row["old"].value("name", "-") << " " << milliseconds(row["old"]);
+    log << "\n" << std::flush;
+    rows.push_back(row);
+  }
+  json arguments = json::object();
+  for (const auto& [name, v] : options.arguments)
+    arguments[name] = v;
+  const json out = {{"kernel", options.kernel},
+                    {"parameter", options.parameter},
+                    {"arguments", arguments},
+                    {"device", device},
+                    {"results", options.results},
+                    {"old_results", options.old_results},
+                    {"rows", rows}};
+  *json_text = out.dump(2) + "\n";
+  return true;
+}
+
+} // namespace overlap::bench

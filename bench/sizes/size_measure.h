@@ -1,0 +1,45 @@
+// The size benchmark's measurements on the GPU (scripts/bench.sh sizes, bench/README.md): for one
+// kernel at each call size, Explicit, Mapped and a grid of Streams and Hybrid configurations run
+// directly, K_tuned (overlap::dispatch with the sweep's results registered as overlap-bake would
+// bake them), and the size-blind choice of a one-size tuning; every call's outputs checked against
+// Explicit's, every time the median of repeats. Also which argument values give a call of a given
+// traffic, for choosing the sizes.
+#pragma once
+
+#include "overlap/descriptor.h"
+
+#include <cstdint>
+#include <map>
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace overlap::bench {
+
+// Bytes a call moves over the link as Explicit moves them: every array read counted once in,
+// every array written once out (in-out and reduction arrays both ways).
+double traffic_bytes(const KernelDescriptor& kernel, const std::map<std::string, long long>& args);
+
+// The value of `parameter` (>= 1) whose call moves the traffic nearest `bytes` on a log scale,
+// the other arguments as given; traffic must grow with the value.
+long long value_for_traffic(const KernelDescriptor& kernel, std::map<std::string, long long> args,
+                            const std::string& parameter, double bytes);
+
+struct MeasureOptions {
+  std::string kernel;
+  std::string parameter;
+  std::map<std::string, long long> arguments; // the others
+  std::vector<long long> values;
+  std::string results;     // the sweep's results file, registered for K_tuned
+  std::string old_results; // the one-size tuning's: the size-blind choice
+  std::uint64_t seed = 1;
+};
+
+// The text of one JSON document: {kernel, parameter, arguments, device, rows: [{value, extent,
+// traffic_bytes, explicit, best, tuned (with source and reason), old, candidates}]}, each time
+// {name, s} in seconds. Progress lines go to `log`. False with `error` set when the measurement
+// cannot start.
+bool measure_sizes(const MeasureOptions& options, std::ostream& log, std::string* json_text,
+                   std::string* error);
+
+} // namespace overlap::bench

@@ -1,0 +1,198 @@
+#include "size_summary.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <optional>
+#include <sstream>
+
+namespace overlap::bench {
+namespace {
+
+using nlohmann::json;
+
+// Sums of logarithms, folded into geometric means at the end.
+struct RatioAccumulator {
+  RatioStats stats;
+  double log_sum = 0;
+  void add(double ratio, long long value, const std::string& kernel) {
+    ++stats.count;
+    log_sum += std::log(ratio);
+    if (ratio > stats.worst) {
+      stats.worst = ratio;
+      stats.worst_value = value;
+      stats.worst_kernel = kernel;
+    }
+  }
+  RatioStats done() const {
+    RatioStats out = stats;
+    out.geomean = stats.count > 0 ? std::exp(log_sum / stats.count) : 0;
+    return out;
+  }
+};
+
+std::optional<double> seconds_at(const json& row, const char* key) {
+  if (!row.contains(key) || !row.at(key).is_object() || !row.at(key).contains("s") ||
+      !row.at(key).at("s").is_number())
+    return std::nullopt;
+  return row.at(key).at("s").get<double>();
+}
+
+std::string fixed(double value, const char* format) {
+  char text[32];
+  std::snprintf(text, sizeof text, format, value);
+  return text;
+}
+
+std::string bytes_text(double bytes) {
+  const char* units[] = {"B", "KiB", "MiB", "GiB"};
+  int unit = 0;
+  while (bytes >= 1024 && unit < 3) {
+    bytes /= 1024;
+    ++unit;
+  }
+  return fixed(bytes, "%.3g") + " " + units[unit];
+}
+
+std::string verdict(const RatioStats& stats) {
+  return std::string(stats.geomean <= kGeomeanTarget ? "met" : "MISSED") + " / " +
+         (stats.worst <= kWorstTarget && stats.failed == 0 ? "met" : "MISSED");
+}
+
+json stats_json(const RatioStats& stats) {
+  return {{"count", stats.count},
+          {"failed", stats.failed},
+          {"geomean", stats.geomean},
+          {"worst", stats.worst},
+          {"worst_value", stats.worst_value},
+          {"worst_kernel", stats.worst_kernel}};
+}
+
+SizeSummary summarize(const std::vector<json>& runs) {
+  SizeSummary summary;
+  RatioAccumulator all_tuned, all_old;
+  for (const json& run : runs) {
+    KernelSummary kernel;
+    kernel.kernel = run.value("kernel", "?");
+    kernel.parameter = run.value("parameter", "?");
+    RatioAccumulator tuned, old;
+    for (const json& row : run.value("rows", json::array())) {
+      const std::optional<double> best = seconds_at(row, "best");
+      if (!best || *best <= 0)
+        continue;
+      const long long value = row.value("value", 0LL);
+      if (const std::optional<double> t = seconds_at(row, "tuned")) {
+        tuned.add(*t / *best, value, kernel.kernel);
+        all_tuned.add(*t / *best, value, kernel.kernel);
+      } else {
+        ++tuned.stats.failed;
+        ++all_tuned.stats.failed;
+      }
+      if (const std::optional<double> o = seconds_at(row, "old")) {
+        old.add(*o / *best, value, kernel.kernel);
+        all_old.add(*o / *best, value, kernel.kernel);
+      } else if (row.contains("old")) {
+        ++old.stats.failed;
+        ++all_old.stats.failed;
+      }
+    }
+    kernel.tuned = tuned.done();
+    kernel.old = old.done();
+    summary.kernels.push_back(kernel);
+  }
+  summary.tuned = all_tuned.done();
+  summary.old = all_old.done();
+  return summary;
+}
+
+std::string summary_markdown(const SizeSummary& summary, const std::vector<json>& runs,
+                             const std::string& title) {
+  std::ostringstream out;
+  out << "# " << title << "\n\n"
+      << "K_tuned at call sizes between and beyond the tuned ones, against the best measured at "
+         "each size (Explicit, Mapped and a grid of Streams and Hybrid stream counts and orders, "
+         "K_tuned itself included), and the size-blind choice (one tuning at the annotation's "
+         "tune() size) run at every size. Targets (issue 19): geometric mean <= "
+      << fixed(kGeomeanTarget, "%.2f") << "x, worst <= " << fixed(kWorstTarget, "%.2f")
+      << "x.\n\n## At a glance\n\n| kernel | sizes | failed | K_tuned geomean | K_tuned worst (at) | "
+         "targets | size-blind geomean | size-blind worst (at) |\n"
+         "| --- | --- | --- | --- | --- | --- | --- | --- |\n";
+  const auto line = [&](const std::string& name, const RatioStats& tuned, const RatioStats& old) {
+    out << "| " << name << " | " << tuned.count << " | " << tuned.failed << " | "
+        << fixed(tuned.geomean, "%.3fx") << " | " << fixed(tuned.worst, "%.3fx") << " ("
+        << tuned.worst_value << ") | " << verdict(tuned) << " | " << fixed(old.geomean, "%.3fx")
+        << " | " << fixed(old.worst, "%.3fx") << " (" << old.worst_value << ") |\n";
+  };
+  for (const KernelSummary& kernel : summary.kernels)
+    line(kernel.kernel, kernel.tuned, kernel.old);
+  line("**all**", summary.tuned, summary.old);
+
+  for (const json& run : runs) {
+    out << "\n## " << run.value("kernel", "?") << " over " << run.value("parameter", "?") << "\n\n"
+        << "| " << run.value("parameter", "?")
+        << " | traffic | best | best [ms] | K_tuned | [ms] | x best | size-blind | [ms] | x best "
+           "|\n| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n";
+    for (const json& row : run.value("rows", json::array())) {
+      const auto cell = [&](const char* key) {
+        const std::optional<double> s = seconds_at(row, key);
+        const std::string name =
+            row.contains(key) && row.at(key).is_object() ? row.at(key).value("name", "-") : "-";
+        return name + " | " + (s ? fixed(*s * 1e3, "%.4g") : std::string("-"));
+      };
+      const std::optional<double> best = seconds_at(row, "best");
+      const auto ratio = [&](const char* key) {
+        const std::optional<double> s = seconds_at(row, key);
+        return s && best && *best > 0 ? fixed(*s / *best, "%.3fx") : std::string("-");
+      };
+      out << "| " << row.value("value", 0LL) << " | " << bytes_text(row.value("traffic_bytes", 0.0))
+          << " | " << cell("best") << " | " << cell("tuned") << " | " << ratio("tuned") << " | "
+          << cell("old") << " | " << ratio("old") << " |\n";
+    }
+  }
+  return out.str();
+}
+
+json summary_json(const SizeSummary& summary, const std::vector<json>& runs) {
+  json kernels = json::array();
+  for (const KernelSummary& kernel : summary.kernels)
+    kernels.push_back({{"kernel", kernel.kernel},
+                       {"parameter", kernel.parameter},
+                       {"tuned", stats_json(kernel.tuned)},
+                       {"size_blind", stats_json(kernel.old)}});
+  return {{"schema", "overlap-size-benchmark"},
+          {"schema_version", 1},
+          {"targets", {{"geomean", kGeomeanTarget}, {"worst", kWorstTarget}}},
+          {"tuned", stats_json(summary.tuned)},
+          {"size_blind", stats_json(summary.old)},
+          {"targets_met", summary.tuned.geomean <= kGeomeanTarget &&
+                              summary.tuned.worst <= kWorstTarget && summary.tuned.failed == 0},
+          {"kernels", kernels},
+          {"runs", runs}};
+}
+
+} // namespace
+
+bool summarize_sizes(const std::vector<std::string>& runs, const std::string& title,
+                     SizeSummary* summary, std::string* error) {
+  std::vector<json> parsed;
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    try {
+      parsed.push_back(json::parse(runs[i]));
+    } catch (const std::exception& e) {
+      *error = "measurement " + std::to_string(i + 1) + ": " + e.what();
+      return false;
+    }
+    if (!parsed.back().is_object() || !parsed.back().contains("rows")) {
+      *error = "measurement " + std::to_string(i + 1) + ": no rows";
+      return false;
+    }
+  }
+  *summary = summarize(parsed);
+  summary->markdown = summary_markdown(*summary, parsed, title);
+  summary->json = summary_json(*summary, parsed).dump(2) + "\n";
+  return true;
+}
+
+} // namespace overlap::bench

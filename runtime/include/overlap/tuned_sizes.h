@@ -1,0 +1,58 @@
+// A kernel's tuned winners across sizes (a sweep, docs/tuner.md) and the rule that picks one for
+// a call of any size. Pure: the dispatch (dispatch.h) gives it the call's partition extent and,
+// when a model is linked, a predictor of the call; the tests give it fakes.
+#pragma once
+
+#include "overlap/descriptor.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace overlap {
+
+// The winner at one size of one kernel on one device, as overlap-bake writes it from the results
+// file.
+struct TunedSize {
+  long long extent; // the partition extent P it was tuned at
+  Variant variant;
+  int streams; // 1 for Explicit and Mapped
+  IssueOrder order;
+  double measured_seconds;  // the winner's median there
+  double predicted_seconds; // the model's prediction of the winner there; 0: none
+  double kernel_seconds;    // t_E the tuning used there (inferred from Explicit)
+};
+
+// The model's predicted time of each configuration for the call being dispatched, with kernel
+// time `kernel_seconds`; nullopt where it cannot say.
+class SizePredictor {
+public:
+  virtual ~SizePredictor() = default;
+  virtual std::vector<std::optional<double>> predict(const std::vector<RunConfig>& configs,
+                                                     double kernel_seconds) = 0;
+};
+
+struct SizeChoice {
+  RunConfig config;
+  std::string reason; // for logs: which tuned sizes decided and how
+};
+
+// Stream counts the model is asked about beyond the tuned sizes: powers of two up to this.
+inline constexpr int kMaxModelStreams = 64;
+
+// `sizes`: `count` >= 1 entries, extents ascending and distinct. For a call of partition extent
+// `extent` (`granules` = ceil(P / G) of it):
+//  - at a tuned size, its winner;
+//  - between two tuned sizes with the same winner, that winner;
+//  - between two whose winners differ, the one the model predicts faster at the call's size, each
+//    prediction scaled by its winner's measured/predicted ratio at its own size (t_E interpolated
+//    linearly in P between the two); without a model or a prediction, the nearer on a log scale
+//    (the smaller at equal distance);
+//  - beyond the tuned sizes, the nearest size's variant and issue order, with the stream count
+//    the model predicts fastest for the call (powers of two up to kMaxModelStreams and granules,
+//    t_E scaled with P); without a model, the nearest size's winner as it is.
+// `model` may be null. The stream count may still exceed `granules`: the caller clamps it.
+SizeChoice choose_by_size(const TunedSize* sizes, int count, long long extent, long long granules,
+                          SizePredictor* model);
+
+} // namespace overlap

@@ -1,0 +1,130 @@
+#include "overlap/tuned_sizes.h"
+
+#include "overlap/dispatch.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace overlap {
+namespace {
+
+bool streamed(Variant variant) {
+  return variant == Variant::Streams || variant == Variant::Hybrid;
+}
+
+RunConfig config_of(const TunedSize& size) {
+  RunConfig config;
+  config.variant = size.variant;
+  config.streams = StreamsConfig{streamed(size.variant) ? size.streams : 1, size.order};
+  return config;
+}
+
+bool same_config(const TunedSize& a, const TunedSize& b) {
+  return a.variant == b.variant &&
+         (!streamed(a.variant) || (a.streams == b.streams && a.order == b.order));
+}
+
+std::string milliseconds(double seconds) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.4g ms", seconds * 1e3);
+  return text;
+}
+
+std::string at(const TunedSize& size) {
+  return "P = " + std::to_string(size.extent) + " (" + describe(config_of(size)) + ")";
+}
+
+// The measured/predicted ratio of a size's winner: how far the model is off there.
+std::optional<double> correction(const TunedSize& size) {
+  if (!(size.predicted_seconds > 0) || !(size.measured_seconds > 0))
+    return std::nullopt;
+  return size.measured_seconds / size.predicted_seconds;
+}
+
+// Nearer on a log scale: P/lo <= hi/P, the smaller at equal distance.
+const TunedSize& nearer(const TunedSize& lo, const TunedSize& hi, long long extent) {
+  const double p = static_cast<double>(extent);
+  return p * p <= static_cast<double>(lo.extent) * static_cast<double>(hi.extent) ? lo : hi;
+}
+
+SizeChoice between(const TunedSize& lo, const TunedSize& hi, long long extent,
+                   SizePredictor* model) {
+  const std::string sides = "between " + at(lo) + " and " + at(hi);
+  if (same_config(lo, hi))
+    return {config_of(lo), sides + ": the same winner at both"};
+  const std::optional<double> lo_ratio = correction(lo);
+  const std::optional<double> hi_ratio = correction(hi);
+  if (model && lo_ratio && hi_ratio) {
+    // t_E is about affine in P: interpolate it linearly between the two tunings.
+    const double t =
+        static_cast<double>(extent - lo.extent) / static_cast<double>(hi.extent - lo.extent);
+    const double kernel_seconds = lo.kernel_seconds + t * (hi.kernel_seconds - lo.kernel_seconds);
+    const std::vector<std::optional<double>> predicted =
+        model->predict({config_of(lo), config_of(hi)}, std::max(0.0, kernel_seconds));
+    if (predicted.size() == 2 && predicted[0] && predicted[1]) {
+      const double lo_time = *predicted[0] * *lo_ratio;
+      const double hi_time = *predicted[1] * *hi_ratio;
+      const TunedSize& pick = lo_time < hi_time   ? lo
+                              : hi_time < lo_time ? hi
+                                                  : nearer(lo, hi, extent);
+      return {config_of(pick), sides +
+                                   ": the model, scaled by each winner's measured/predicted "
+                                   "ratio, predicts " +
+                                   milliseconds(lo_time) + " and " + milliseconds(hi_time) +
+                                   " at P = " + std::to_string(extent)};
+    }
+  }
+  const TunedSize& pick = nearer(lo, hi, extent);
+  return {config_of(pick), sides + ": the nearer on a log scale" +
+                               (model ? std::string(" (the model could not compare them)")
+                                      : std::string(" (no model linked)"))};
+}
+
+SizeChoice beyond(const TunedSize& nearest, bool below, long long extent, long long granules,
+                  SizePredictor* model) {
+  const std::string side = std::string(below ? "below" : "beyond") + " the tuned sizes (" +
+                           (below ? "smallest " : "largest ") + at(nearest) + ")";
+  RunConfig config = config_of(nearest);
+  if (!streamed(nearest.variant))
+    return {config, side + ": its variant"};
+  if (!model)
+    return {config, side + ": its winner as it is (no model linked)"};
+  std::vector<RunConfig> configs;
+  const long long most = std::max(1LL, std::min<long long>(kMaxModelStreams, granules));
+  for (long long streams = 1; streams <= most; streams *= 2) {
+    RunConfig candidate = config;
+    candidate.streams.streams = static_cast<int>(streams);
+    configs.push_back(candidate);
+  }
+  // t_E grows with the work: proportionally to P from the nearest tuning.
+  const double kernel_seconds = nearest.kernel_seconds * static_cast<double>(extent) /
+                                static_cast<double>(std::max(1LL, nearest.extent));
+  const std::vector<std::optional<double>> predicted = model->predict(configs, kernel_seconds);
+  std::optional<std::size_t> best;
+  for (std::size_t i = 0; i < predicted.size() && i < configs.size(); ++i)
+    if (predicted[i] && (!best || *predicted[i] < *predicted[*best]))
+      best = i;
+  if (!best)
+    return {config, side + ": its winner as it is (the model could not predict it)"};
+  return {configs[*best],
+          side + ": its variant with the model's stream count for P = " + std::to_string(extent)};
+}
+
+} // namespace
+
+SizeChoice choose_by_size(const TunedSize* sizes, int count, long long extent, long long granules,
+                          SizePredictor* model) {
+  const TunedSize* end = sizes + count;
+  const TunedSize* upper = std::lower_bound(
+      sizes, end, extent, [](const TunedSize& size, long long p) { return size.extent < p; });
+  if (upper != end && upper->extent == extent)
+    return {config_of(*upper), "tuned at " + at(*upper)};
+  if (upper == sizes)
+    return beyond(*sizes, true, extent, granules, model);
+  if (upper == end)
+    return beyond(*(end - 1), false, extent, granules, model);
+  return between(*(upper - 1), *upper, extent, model);
+}
+
+} // namespace overlap

@@ -1,0 +1,178 @@
+// The rule that picks a tuned size's winner for a call of any size (overlap/tuned_sizes.h): at,
+// between and beyond the tuned sizes, with one size, with and without a model, over a scripted
+// predictor.
+#include "overlap/tuned_sizes.h"
+
+#include <gtest/gtest.h>
+
+#include <functional>
+#include <vector>
+
+namespace {
+
+using overlap::IssueOrder;
+using overlap::RunConfig;
+using overlap::TunedSize;
+using overlap::Variant;
+
+TunedSize size(long long extent, Variant variant, int streams = 1,
+               IssueOrder order = IssueOrder::DepthFirst, double measured = 1e-3,
+               double predicted = 1e-3, double kernel = 1e-4) {
+  return {extent, variant, streams, order, measured, predicted, kernel};
+}
+
+// Predicts what `time` says of each configuration and records what it was asked.
+class ScriptedModel final : public overlap::SizePredictor {
+public:
+  explicit ScriptedModel(std::function<std::optional<double>(const RunConfig&)> time)
+      : time_(std::move(time)) {}
+  std::vector<std::optional<double>> predict(const std::vector<RunConfig>& configs,
+                                             double kernel_seconds) override {
+    ++calls;
+    asked = configs;
+    asked_kernel_seconds = kernel_seconds;
+    std::vector<std::optional<double>> seconds;
+    for (const RunConfig& config : configs)
+      seconds.push_back(time_(config));
+    return seconds;
+  }
+  int calls = 0;
+  std::vector<RunConfig> asked;
+  double asked_kernel_seconds = -1;
+
+private:
+  std::function<std::optional<double>(const RunConfig&)> time_;
+};
+
+overlap::SizeChoice choose(const std::vector<TunedSize>& sizes, long long extent,
+                           overlap::SizePredictor* model = nullptr, long long granules = -1) {
+  return overlap::choose_by_size(sizes.data(), static_cast<int>(sizes.size()), extent,
+                                 granules < 0 ? extent : granules, model);
+}
+
+const std::vector<TunedSize> kThreeSizes = {
+    size(1000, Variant::Mapped), size(100000, Variant::Streams, 8),
+    size(10000000, Variant::Hybrid, 16, IssueOrder::BreadthFirst)};
+
+TEST(TunedSizes, AtATunedSizeItsWinnerRuns) {
+  ScriptedModel model([](const RunConfig&) { return 1.0; });
+  const overlap::SizeChoice choice = choose(kThreeSizes, 100000, &model);
+  EXPECT_EQ(choice.config.variant, Variant::Streams);
+  EXPECT_EQ(choice.config.streams.streams, 8);
+  EXPECT_EQ(model.calls, 0) << "a tuned size needs no prediction";
+  EXPECT_NE(choice.reason.find("tuned at P = 100000"), std::string::npos) << choice.reason;
+  EXPECT_EQ(choose(kThreeSizes, 10000000).config.streams.order, IssueOrder::BreadthFirst);
+}
+
+TEST(TunedSizes, BetweenTwoSizesWithOneWinnerThatWinnerRuns) {
+  const std::vector<TunedSize> sizes = {size(1000, Variant::Streams, 4),
+                                        size(4000, Variant::Streams, 4)};
+  ScriptedModel model([](const RunConfig&) { return 1.0; });
+  const overlap::SizeChoice choice = choose(sizes, 2000, &model);
+  EXPECT_EQ(choice.config.variant, Variant::Streams);
+  EXPECT_EQ(choice.config.streams.streams, 4);
+  EXPECT_EQ(model.calls, 0);
+}
+
+TEST(TunedSizes, WithoutAModelTheNearerSizeOnALogScaleWins) {
+  // 9000 is 9x above 1000 and 11.1x below 100000; 11000 is 11x and 9.1x; 10000 is halfway.
+  EXPECT_EQ(choose(kThreeSizes, 9000).config.variant, Variant::Mapped);
+  EXPECT_EQ(choose(kThreeSizes, 11000).config.variant, Variant::Streams);
+  EXPECT_EQ(choose(kThreeSizes, 10000).config.variant, Variant::Mapped) << "the smaller at a tie";
+  EXPECT_NE(choose(kThreeSizes, 9000).reason.find("nearer on a log scale"), std::string::npos);
+}
+
+TEST(TunedSizes, BetweenDifferentWinnersTheScaledPredictionDecides) {
+  // Mapped measured twice its prediction at 1000, Streams(8) exactly its prediction at 100000.
+  const std::vector<TunedSize> sizes = {
+      size(1000, Variant::Mapped, 1, IssueOrder::DepthFirst, 2e-3, 1e-3, 1e-3),
+      size(100000, Variant::Streams, 8, IssueOrder::DepthFirst, 10e-3, 10e-3, 100e-3)};
+  // At 5000 the model predicts Mapped 3 ms and Streams 5 ms: unscaled Mapped wins (and is the
+  // nearer size); scaled, Mapped's 6 ms loses to Streams' 5 ms.
+  ScriptedModel model(
+      [](const RunConfig& c) { return c.variant == Variant::Mapped ? 3e-3 : 5e-3; });
+  const overlap::SizeChoice choice = choose(sizes, 5000, &model);
+  EXPECT_EQ(choice.config.variant, Variant::Streams) << choice.reason;
+  EXPECT_EQ(choice.config.streams.streams, 8);
+  ASSERT_EQ(model.asked.size(), 2u);
+  EXPECT_EQ(model.asked[0].variant, Variant::Mapped);
+  EXPECT_EQ(model.asked[1].variant, Variant::Streams);
+  // t_E linear in P between the two: 1 ms + (4000 / 99000) * 99 ms = 5 ms.
+  EXPECT_NEAR(model.asked_kernel_seconds, 5e-3, 1e-9);
+  EXPECT_NE(choice.reason.find("measured/predicted"), std::string::npos) << choice.reason;
+
+  // The other way round the model keeps Mapped.
+  ScriptedModel favours_mapped(
+      [](const RunConfig& c) { return c.variant == Variant::Mapped ? 1e-3 : 5e-3; });
+  EXPECT_EQ(choose(sizes, 50000, &favours_mapped).config.variant, Variant::Mapped);
+}
+
+TEST(TunedSizes, AModelThatCannotCompareLeavesItToTheNearerSize) {
+  ScriptedModel blind([](const RunConfig& c) -> std::optional<double> {
+    if (c.variant == Variant::Mapped)
+      return std::nullopt;
+    return 1e-9;
+  });
+  EXPECT_EQ(choose(kThreeSizes, 9000, &blind).config.variant, Variant::Mapped);
+  // A size without a prediction has no measured/predicted ratio: nearer too, model not asked.
+  std::vector<TunedSize> unpredicted = kThreeSizes;
+  unpredicted[0].predicted_seconds = 0;
+  ScriptedModel model([](const RunConfig&) { return 1.0; });
+  EXPECT_EQ(choose(unpredicted, 9000, &model).config.variant, Variant::Mapped);
+  EXPECT_EQ(model.calls, 0);
+}
+
+TEST(TunedSizes, BeyondTheTunedSizesTheFamilyRunsWithTheModelsStreamCount) {
+  // Above 10M: Hybrid breadth-first as tuned there, at the count the model finds fastest (4).
+  ScriptedModel model([](const RunConfig& c) { return 1.0 + (c.streams.streams == 4 ? -0.5 : 0); });
+  const overlap::SizeChoice choice = choose(kThreeSizes, 80000000, &model);
+  EXPECT_EQ(choice.config.variant, Variant::Hybrid);
+  EXPECT_EQ(choice.config.streams.order, IssueOrder::BreadthFirst);
+  EXPECT_EQ(choice.config.streams.streams, 4);
+  ASSERT_FALSE(model.asked.empty());
+  for (const RunConfig& asked : model.asked) {
+    EXPECT_EQ(asked.variant, Variant::Hybrid);
+    EXPECT_EQ(asked.streams.order, IssueOrder::BreadthFirst);
+  }
+  EXPECT_EQ(model.asked.back().streams.streams, overlap::kMaxModelStreams);
+  // t_E in proportion to P from the nearest size: 1e-4 s at 10M, 8e-4 s at 80M.
+  EXPECT_NEAR(model.asked_kernel_seconds, 8e-4, 1e-12);
+  EXPECT_NE(choice.reason.find("beyond the tuned sizes"), std::string::npos) << choice.reason;
+}
+
+TEST(TunedSizes, TheModelIsAskedOnlyForStreamCountsTheCallCanHave) {
+  const std::vector<TunedSize> sizes = {size(1000, Variant::Streams, 16)};
+  ScriptedModel model([](const RunConfig& c) { return 1.0 / c.streams.streams; });
+  const overlap::SizeChoice choice = choose(sizes, 100, &model, /*granules=*/3);
+  EXPECT_EQ(choice.config.streams.streams, 2) << "powers of two up to 3 chunks: 1 and 2";
+  for (const RunConfig& asked : model.asked)
+    EXPECT_LE(asked.streams.streams, 3);
+  EXPECT_NE(choice.reason.find("below the tuned sizes"), std::string::npos) << choice.reason;
+}
+
+TEST(TunedSizes, BeyondWithoutAModelOrForAnUnstreamedWinnerTheNearestRunsAsItIs) {
+  const overlap::SizeChoice below = choose(kThreeSizes, 10);
+  EXPECT_EQ(below.config.variant, Variant::Mapped);
+  const overlap::SizeChoice above = choose(kThreeSizes, 1LL << 40);
+  EXPECT_EQ(above.config.variant, Variant::Hybrid);
+  EXPECT_EQ(above.config.streams.streams, 16);
+  ScriptedModel model([](const RunConfig&) { return 1.0; });
+  EXPECT_EQ(choose(kThreeSizes, 10, &model).config.variant, Variant::Mapped);
+  EXPECT_EQ(model.calls, 0) << "Mapped has no stream count to choose";
+}
+
+TEST(TunedSizes, OneTunedSizeServesEverySize) {
+  const std::vector<TunedSize> one = {size(4096, Variant::Streams, 4)};
+  for (const long long extent : {1LL, 4095LL, 4096LL, 4097LL, 1LL << 30}) {
+    const overlap::SizeChoice choice = choose(one, extent);
+    EXPECT_EQ(choice.config.variant, Variant::Streams) << extent;
+    EXPECT_EQ(choice.config.streams.streams, 4) << extent;
+  }
+}
+
+TEST(TunedSizes, ExplicitAndMappedRunWithOneStream) {
+  const std::vector<TunedSize> sizes = {size(1000, Variant::Mapped, 7)};
+  EXPECT_EQ(choose(sizes, 1000).config.streams.streams, 1);
+}
+
+} // namespace

@@ -1,0 +1,187 @@
+// The final round (tuner/tune/final_round.h) with scripted timings: which candidates it times
+// again, a slow window during the first timings that crowned the wrong candidate undone, a
+// candidate failing in the round, and the first timing kept in the report.
+#include "tune/final_round.h"
+
+#include "model_test_profiles.h"
+#include "tune/report_json.h"
+#include "tune/tuner.h"
+#include "tuner_test_support.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+namespace overlap::tune {
+namespace {
+
+CandidateOutcome timed(Variant variant, int streams, double median) {
+  CandidateOutcome c;
+  c.candidate = {variant, streams};
+  c.run = true;
+  c.verification = variant == Variant::Explicit ? Verification::Reference : Verification::Passed;
+  c.samples = {median, median, median};
+  c.timing = summarize(c.samples);
+  return c;
+}
+
+TEST(FinalRoundCandidates, TheTiesOfTheFastestAndTheFastestOfEveryOtherFamily) {
+  std::vector<CandidateOutcome> c = {
+      timed(Variant::Explicit, 1, 20e-3),  timed(Variant::Mapped, 1, 10.1e-3),
+      timed(Variant::Streams, 4, 10.0e-3), timed(Variant::Streams, 8, 10.15e-3),
+      timed(Variant::Streams, 16, 12e-3),  timed(Variant::Hybrid, 4, 14e-3),
+      timed(Variant::Hybrid, 8, 13e-3)};
+  c[4].verification = Verification::WrongResult; // never a finalist
+  const WinnerChoice first = choose_winner(c, NoiseOptions{0.02});
+  // Within 2 %: Mapped, Streams(4), Streams(8); then Explicit and the faster Hybrid.
+  EXPECT_EQ(final_round_candidates(c, first), (std::vector<std::size_t>{0, 1, 2, 3, 6}));
+}
+
+TEST(FinalRoundCandidates, NoneWhenOnlyOneCandidateIsUsable) {
+  std::vector<CandidateOutcome> c = {timed(Variant::Explicit, 1, 20e-3),
+                                     timed(Variant::Mapped, 1, 10e-3)};
+  c[1].verification = Verification::Failed;
+  EXPECT_TRUE(final_round_candidates(c, choose_winner(c, NoiseOptions{0.02})).empty());
+}
+
+// Scripted calls: the seconds of each run_candidate call in order, per candidate.
+class ScriptedRunner final : public CandidateRunner {
+public:
+  std::function<double(const model::Candidate&, int call)> seconds;
+  model::Candidate failing{Variant::Explicit, 0};
+  int calls = 0;
+  std::vector<model::Candidate> order;
+
+  RunResult run_reference(const TimingPlan& plan) override {
+    return timed(model::Candidate{}, Verification::Reference, plan);
+  }
+  RunResult run_candidate(const model::Candidate& c, const TimingPlan& plan) override {
+    order.push_back(c);
+    if (c == failing) {
+      ++calls;
+      RunResult result;
+      result.verification = Verification::Failed;
+      result.error = "cudaStreamSynchronize(stream) failed: an illegal memory access";
+      return result;
+    }
+    return timed(c, Verification::Passed, plan);
+  }
+
+private:
+  RunResult timed(const model::Candidate& c, Verification verification, const TimingPlan& plan) {
+    RunResult result;
+    result.verification = verification;
+    const double s = seconds(c, calls++);
+    result.timing = measure_until_stable([&] { return Sample{s, {}}; }, plan);
+    return result;
+  }
+};
+
+TEST(FinalRound, EveryFinalistRunsOncePerRoundInARotatingOrder) {
+  std::vector<CandidateOutcome> c = {timed(Variant::Explicit, 1, 20e-3),
+                                     timed(Variant::Mapped, 1, 10e-3),
+                                     timed(Variant::Streams, 8, 11e-3)};
+  ScriptedRunner runner;
+  runner.seconds = [](const model::Candidate& k, int) {
+    return k.variant == Variant::Streams ? 9e-3 : 10e-3;
+  };
+  int watched = 0;
+  run_final_round(
+      runner, c, {0, 1, 2}, 3, [&](std::size_t) { ++watched; }, [](std::size_t) {});
+  EXPECT_EQ(watched, 9);
+  const auto at = [&](int k) { return model::describe(runner.order[k]); };
+  EXPECT_EQ(at(0), "Explicit");
+  EXPECT_EQ(at(3), "Mapped") << "the second round starts one later";
+  EXPECT_EQ(at(6), "Streams(8, depth-first)");
+  for (const CandidateOutcome& outcome : c) {
+    EXPECT_EQ(outcome.samples.size(), 3u);
+    EXPECT_EQ(outcome.screening_samples.size(), 3u) << "the first timing is kept";
+  }
+  EXPECT_DOUBLE_EQ(c[2].timing.median, 9e-3);
+  EXPECT_DOUBLE_EQ(c[2].screening_samples[0], 11e-3);
+}
+
+TEST(FinalRound, ACandidateFailingInTheRoundIsRecordedAndCannotWin) {
+  std::vector<CandidateOutcome> c = {timed(Variant::Explicit, 1, 20e-3),
+                                     timed(Variant::Streams, 8, 9e-3)};
+  ScriptedRunner runner;
+  runner.seconds = [](const model::Candidate&, int) { return 10e-3; };
+  runner.failing = {Variant::Streams, 8};
+  run_final_round(
+      runner, c, {0, 1}, 4, [](std::size_t) {}, [](std::size_t) {});
+  EXPECT_EQ(c[1].verification, Verification::Failed);
+  EXPECT_NE(c[1].error.find("in the final round: cudaStreamSynchronize"), std::string::npos);
+  EXPECT_FALSE(c[1].usable());
+  EXPECT_EQ(std::count(runner.order.begin(), runner.order.end(), c[1].candidate), 1)
+      << "not run again after it failed";
+  EXPECT_EQ(*choose_winner(c, NoiseOptions{0.02}).winner, 0u);
+}
+
+// Through the tuner: the link is slow (1.5x) while every candidate after Mapped is first timed,
+// and back to normal for the final round. Timed one after the other, Mapped wins; the final
+// round, in one window, finds Streams faster.
+TEST(FinalRound, UndoesASlowWindowThatCrownedTheWrongCandidate) {
+  HardwareProfile profile = model::testing::h100_like();
+  const std::unique_ptr<model::PerformanceModel> model =
+      model::make_model(model::ModelKind::Modern);
+  TuningSetup setup;
+  setup.header.kernel = "saxpy";
+  setup.header.device = "Fake GPU";
+  setup.profile = &profile;
+  setup.model = model.get();
+  setup.workload = testing::saxpy_workload();
+  TunerOptions options;
+  options.exhaustive = true;
+  options.timing.warmup = 0;
+  options.search.max_streams = 8;
+  const auto true_seconds = [](const model::Candidate& k) {
+    switch (k.variant) {
+    case Variant::Explicit:
+      return 15e-3;
+    case Variant::Mapped:
+      return 12e-3;
+    default:
+      return 10e-3 + 0.1e-3 * k.streams;
+    }
+  };
+  const auto tuned = [&](int final_rounds) {
+    options.final_rounds = final_rounds;
+    // Explicit (its first run and its timing are one reference call) and every other candidate.
+    int screening_calls = 0;
+    {
+      testing::FakeRunner probe_runner(true_seconds);
+      TunerOptions probe_options = options;
+      probe_options.final_rounds = 0;
+      screening_calls = static_cast<int>(
+          tune(probe_runner, setup, probe_options, TuningCache(""), [](const std::string&) {
+          }).candidates.size());
+    }
+    ScriptedRunner scripted;
+    scripted.seconds = [&](const model::Candidate& k, int call) {
+      const bool slow_window = call >= 2 && call < screening_calls;
+      return true_seconds(k) * (slow_window ? 1.5 : 1.0);
+    };
+    return tune(scripted, setup, options, TuningCache(""), [](const std::string&) {});
+  };
+  const TuningRun sequential = tuned(0);
+  ASSERT_TRUE(sequential.winner);
+  EXPECT_EQ(sequential.candidates[*sequential.winner].candidate.variant, Variant::Mapped);
+
+  const TuningRun final_round = tuned(5);
+  ASSERT_TRUE(final_round.winner);
+  const CandidateOutcome& winner = final_round.candidates[*final_round.winner];
+  EXPECT_EQ(winner.candidate.variant, Variant::Streams) << final_round.winner_reason;
+  EXPECT_EQ(winner.samples.size(), 5u);
+  EXPECT_FALSE(winner.screening_samples.empty());
+  EXPECT_NE(final_round.notes.back().find("final round"), std::string::npos);
+
+  // The report keeps both timings.
+  TuningRun read;
+  std::string error;
+  ASSERT_TRUE(from_json_text(to_json_text(final_round), &read, &error)) << error;
+  EXPECT_EQ(read.candidates[*final_round.winner].screening_samples, winner.screening_samples);
+  EXPECT_EQ(read.candidates[*final_round.winner].samples, winner.samples);
+}
+
+} // namespace
+} // namespace overlap::tune

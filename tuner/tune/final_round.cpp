@@ -1,0 +1,75 @@
+#include "tune/final_round.h"
+
+#include <algorithm>
+#include <cassert>
+#include <map>
+
+namespace overlap::tune {
+
+std::vector<std::size_t> final_round_candidates(const std::vector<CandidateOutcome>& candidates,
+                                                const WinnerChoice& first) {
+  std::vector<std::size_t> chosen = first.within_noise;
+  std::map<Variant, std::size_t> fastest_of_family;
+  for (std::size_t i = 0; i < candidates.size(); ++i) {
+    if (!candidates[i].usable())
+      continue;
+    const auto [it, inserted] = fastest_of_family.emplace(candidates[i].candidate.variant, i);
+    if (!inserted && candidates[i].timing.median < candidates[it->second].timing.median)
+      it->second = i;
+  }
+  for (const auto& [variant, index] : fastest_of_family)
+    if (std::find(chosen.begin(), chosen.end(), index) == chosen.end())
+      chosen.push_back(index);
+  std::sort(chosen.begin(), chosen.end());
+  if (chosen.size() < 2)
+    chosen.clear();
+  return chosen;
+}
+
+void run_final_round(CandidateRunner& runner, std::vector<CandidateOutcome>& candidates,
+                     const std::vector<std::size_t>& finalists, int rounds,
+                     const std::function<void(std::size_t)>& before_run,
+                     const std::function<void(std::size_t)>& after_run) {
+  TimingPlan once;
+  once.warmup = 0;
+  once.min_repeats = 1;
+  once.max_repeats = 1;
+  std::map<std::size_t, std::vector<double>> round_samples;
+  for (std::size_t i : finalists) {
+    assert(i < candidates.size() && candidates[i].usable() && "finalists are usable candidates");
+    round_samples[i];
+  }
+  for (int round = 0; round < rounds; ++round) {
+    for (std::size_t k = 0; k < finalists.size(); ++k) {
+      const std::size_t i = finalists[(k + static_cast<std::size_t>(round)) % finalists.size()];
+      CandidateOutcome& outcome = candidates[i];
+      if (!outcome.usable())
+        continue; // failed in an earlier round
+      before_run(i);
+      // Explicit too runs as a candidate: verified against its own first outputs, the reference
+      // kept.
+      const RunResult result = runner.run_candidate(outcome.candidate, once);
+      after_run(i);
+      const std::string error = !result.error.empty() ? result.error : result.timing.error;
+      if (!error.empty() || result.timing.seconds.empty()) {
+        outcome.verification = result.verification == Verification::WrongResult
+                                   ? Verification::WrongResult
+                                   : Verification::Failed;
+        outcome.error = "in the final round: " + (error.empty() ? "no time" : error);
+        outcome.timing = {};
+        continue;
+      }
+      round_samples[i].push_back(result.timing.seconds.front());
+    }
+  }
+  for (auto& [i, samples] : round_samples) {
+    CandidateOutcome& outcome = candidates[i];
+    if (!outcome.usable())
+      continue;
+    outcome.screening_samples = std::move(outcome.samples);
+    outcome.samples = std::move(samples);
+    outcome.timing = summarize(outcome.samples);
+  }
+}
+
+} // namespace overlap::tune

@@ -1,0 +1,34 @@
+// The final round of a tuning (issue 21): the link of a shared machine drifts between seconds, so a
+// candidate timed in a slow window loses to one timed in a fast window. After every candidate has
+// been timed on its own, the finalists (every candidate within noise of the fastest, and the
+// fastest of each other variant family) are timed again in turn, one repeat of each per round,
+// the round's order rotated each time: a slow window then hits them all alike. The winner is
+// picked from that round alone. CUDA-free: the tests script the timings.
+#pragma once
+
+#include "tune/candidate_runner.h"
+#include "tune/tuning_run.h"
+#include "tune/winner_choice.h"
+
+#include <cstddef>
+#include <functional>
+#include <vector>
+
+namespace overlap::tune {
+
+// The candidates to time again: those of `first` within noise, then the fastest usable candidate
+// of each variant family not among them; ascending by index. Empty when fewer than two.
+std::vector<std::size_t> final_round_candidates(const std::vector<CandidateOutcome>& candidates,
+                                                const WinnerChoice& first);
+
+// Runs `rounds` interleaved rounds over `finalists` through `runner` (each run verifies the outputs
+// again, untimed, and then times one call). `before_run` is called with each candidate's index
+// before it runs (the tuner's watch). Afterwards a finalist's `screening_samples` hold its first
+// timing and `samples`/`timing` the final round's; a finalist that fails in the round is recorded
+// as failed with the reason, as it would have been the first time.
+void run_final_round(CandidateRunner& runner, std::vector<CandidateOutcome>& candidates,
+                     const std::vector<std::size_t>& finalists, int rounds,
+                     const std::function<void(std::size_t)>& before_run,
+                     const std::function<void(std::size_t)>& after_run);
+
+} // namespace overlap::tune
