@@ -203,6 +203,19 @@ TEST(StagingModel, TheModeNamesOnlyWhatIsNotTheDefault) {
   EXPECT_NE(candidate, (Candidate{Variant::Streams, 16, IssueOrder::DepthFirst}));
 }
 
+TEST(StagingModel, ACandidateRunsInItsOwnModeAndRing) {
+  Candidate candidate{Variant::Hybrid, 8, IssueOrder::BreadthFirst};
+  candidate.pageable = PageableMode::Stage;
+  candidate.staging = StagingConfig{3, 1 << 20, 8};
+  const StreamsConfig config = streams_config(candidate);
+  EXPECT_EQ(config.streams, 8);
+  EXPECT_EQ(config.order, IssueOrder::BreadthFirst);
+  EXPECT_EQ(config.pageable, PageableMode::Stage);
+  EXPECT_EQ(config.staging.threads, 3);
+  EXPECT_EQ(config.staging.slot_bytes, std::size_t{1} << 20);
+  EXPECT_EQ(config.staging.slots, 8);
+}
+
 TEST(StagingPlan, MoreThreadsWhereOneCannotKeepUpWithTheLink) {
   const ModernModel model;
   const Workload workload = saxpy_like();

@@ -13,6 +13,10 @@ bool operator==(const Candidate& a, const Candidate& b) {
          a.staging.slot_bytes == b.staging.slot_bytes && a.staging.slots == b.staging.slots;
 }
 
+StreamsConfig streams_config(const Candidate& candidate) {
+  return StreamsConfig{candidate.streams, candidate.order, candidate.pageable, candidate.staging};
+}
+
 const char* to_string(Variant variant) {
   switch (variant) {
   case Variant::Explicit:

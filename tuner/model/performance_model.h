@@ -32,6 +32,10 @@ inline bool operator!=(const Candidate& a, const Candidate& b) {
   return !(a == b);
 }
 
+// The StreamsConfig the runtime runs the candidate with (its variant is RunConfig's): every
+// candidate field, so that what is measured is what was predicted.
+StreamsConfig streams_config(const Candidate& candidate);
+
 const char* to_string(Variant variant);
 const char* to_string(IssueOrder order);
 const char* to_string(PageableMode mode);
