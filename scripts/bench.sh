@@ -114,15 +114,22 @@ tune_twice() {
   done
 }
 
-run_benchmark() {
-  local final_out=${OUT:-$PWD/out}
+# start_reports NAME: a device call's folders, in the caller's locals final_out and raw: $OUT
+# (made; ./out when unset) where what comes back goes, and a fresh $raw (a folder NAME in a new
+# temporary one) for the raw reports, with the GPU's description in $raw/device.txt.
+start_reports() {
+  final_out=${OUT:-$PWD/out}
   mkdir -p "$final_out"
-  local raw
-  raw=$(mktemp -d)/bench
+  raw=$(mktemp -d)/$1
   mkdir -p "$raw"
-  local build=$BENCH_BUILD
   nvidia-smi --query-gpu=name,driver_version,pcie.link.gen.max,pcie.link.width.max --format=csv \
     >"$raw/device.txt" 2>&1
+}
+
+run_benchmark() {
+  local final_out raw
+  start_reports bench
+  local build=$BENCH_BUILD
   # It decides the order the copy engine serves streams in (bench/results/h100-2026-11-21-s6-traces).
   echo "CUDA_DEVICE_MAX_CONNECTIONS=${CUDA_DEVICE_MAX_CONNECTIONS:-unset: the driver default, 8}" >>"$raw/device.txt"
   cat "$raw/device.txt"
@@ -177,13 +184,8 @@ CORPUS_UNTUNABLE="findK spmv_kernel pnpoly_multi"
 # defaults with the profile given (BENCH_PROFILE, default the embedded one of this device), into
 # $OUT/corpus.tar.gz; PART 1 or 2 takes every other kernel, so two calls share the work.
 run_corpus() {
-  local final_out=${OUT:-$PWD/out}
-  mkdir -p "$final_out"
-  local raw
-  raw=$(mktemp -d)/corpus
-  mkdir -p "$raw"
-  nvidia-smi --query-gpu=name,driver_version,pcie.link.gen.max,pcie.link.width.max --format=csv \
-    >"$raw/device.txt" 2>&1
+  local final_out raw
+  start_reports corpus
   local groups=(blog_style community_style kerneltuner_style multigpu_style rodinia_style
                 samples_style)
   local targets=()
@@ -237,13 +239,8 @@ SIZES_BUDGET=${SIZES_BUDGET:-480}
 # $OUT/sizes-summary.{md,json} (geometric mean and worst ratio to the best, issue 19's targets),
 # $OUT/dispatch.txt and the raw data as $OUT/sizes.tar.gz, packed after every kernel.
 run_sizes() {
-  local final_out=${OUT:-$PWD/out} start=$SECONDS
-  mkdir -p "$final_out"
-  local raw
-  raw=$(mktemp -d)/sizes
-  mkdir -p "$raw"
-  nvidia-smi --query-gpu=name,driver_version,pcie.link.gen.max,pcie.link.width.max --format=csv \
-    >"$raw/device.txt" 2>&1
+  local final_out raw start=$SECONDS
+  start_reports sizes
   cat "$raw/device.txt"
   echo "== build ($((SECONDS - start)) s)"
   build_targets $BENCH_BUILD "$raw" overlap_size_bench overlap_dispatch_bench overlap-bake || {
@@ -309,18 +306,14 @@ run_sizes() {
 # (bench/pageable/summarize_pageable.py) and the raw reports in $OUT/pageable.tar.gz. One device
 # call of 10 minutes: the build takes 2-4 of them on 16 cores, each application 5-30 s.
 run_pageable() {
-  local final_out=${OUT:-$PWD/out}
-  mkdir -p "$final_out"
-  local raw
-  raw=$(mktemp -d)/pageable
-  mkdir -p "$raw"
+  local final_out raw
+  start_reports pageable
   {
-    nvidia-smi --query-gpu=name,driver_version,pcie.link.gen.max,pcie.link.width.max --format=csv
     # Staging copies through host memory: its speed is the host's.
     lscpu | grep -E '^(Model name|Socket|Core|Thread|NUMA node\(s\))' || true
     free -g | head -2
     echo "OVERLAP_PIN_CACHE=${OVERLAP_PIN_CACHE:-unset}"
-  } >"$raw/device.txt" 2>&1
+  } >>"$raw/device.txt" 2>&1
   cat "$raw/device.txt"
   local pack=(tar -czf "$final_out/pageable.tar.gz" -C "$(dirname "$raw")" pageable)
   echo "== build"
