@@ -17,6 +17,8 @@ if [ -z "$build" ]; then
   [ -f "$build/build.ninja" ] || overlap_configure "$build" >/dev/null
 fi
 [ -f "$build/build.ninja" ] || { echo "$build is not a Ninja build tree" >&2; exit 1; }
+# Re-configured first where a CMakeLists changed: `ninja -t targets` lists the old targets.
+ninja -C "$build" build.ninja >/dev/null
 # Ninja lists each output once relative to the build dir; CMake may add absolute aliases.
 mapfile -t outputs < <(ninja -C "$build" -t targets all |
   sed -n 's/^\(.*overlap_generated\/[^/]*\/[^/]*\.overlap\.\(cu\|h\)\): .*/\1/p' | grep -v '^/' | sort -u)

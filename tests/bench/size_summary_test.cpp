@@ -74,8 +74,8 @@ TEST(SizeSummary, TargetsMetWhenEveryRatioIsWithinThem) {
 TEST(SizeSummary, EveryTableRowHasTheHeadersColumns) {
   overlap::bench::SizeSummary summary;
   std::string error;
-  ASSERT_TRUE(overlap::bench::summarize_sizes({run("k", {row(1, 1.0, 1.01, 1.5)})}, "t", &summary,
-                                              &error));
+  ASSERT_TRUE(
+      overlap::bench::summarize_sizes({run("k", {row(1, 1.0, 1.01, 1.5)})}, "t", &summary, &error));
   std::istringstream lines(summary.markdown);
   std::string line;
   long header_cells = -1;
