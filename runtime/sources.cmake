@@ -1,6 +1,7 @@
 # Sources of overlap_runtime. One line per file; several people add here.
 set(OVERLAP_RUNTIME_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/src/choice_cache.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/src/cuda_page_registrar.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/descriptor.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/device.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/device_context.cpp
@@ -10,10 +11,18 @@ set(OVERLAP_RUNTIME_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/src/dispatch_device.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/fault_injection.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/host_array_pinning.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/src/host_copy_workers.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/host_memory_kind.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/src/host_range_kind.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/host_registration.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/nvtx_range.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/src/page_range.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/src/pin_cache.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/src/pin_cache_settings.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/pinned_buffer.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/src/registration_cache.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/src/staging_ring.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/src/staging_schedule.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/status.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/stream_event_pool.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/timing.cpp

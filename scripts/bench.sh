@@ -7,6 +7,9 @@
 #   OUT=... scripts/bench.sh corpus [PART]         # on the GPU: the tests/corpus kernels, tuned pruned
 #                                                 # and --exhaustive at their tune() sizes (PART 1 or
 #                                                 # 2 of 2: half the kernels, for calls of 10 min)
+#   OUT=... scripts/bench.sh pageable            # on the GPU: issue 25, every application with
+#                                                 # pageable arrays (staged, cached, registered per
+#                                                 # call, Explicit) against pinned; small saxpy calls
 #   OUT=... scripts/bench.sh trace APP [--detail "Streams 6 depth"]   # on the GPU: APP's runs,
 #                                                 # operation by operation (bench/trace)
 #                                                 # (OVERLAP_MODEL_CLI=path/overlap-model: + paper 000's estimate)
@@ -111,15 +114,22 @@ tune_twice() {
   done
 }
 
-run_benchmark() {
-  local final_out=${OUT:-$PWD/out}
+# start_reports NAME: a device call's folders, in the caller's locals final_out and raw: $OUT
+# (made; ./out when unset) where what comes back goes, and a fresh $raw (a folder NAME in a new
+# temporary one) for the raw reports, with the GPU's description in $raw/device.txt.
+start_reports() {
+  final_out=${OUT:-$PWD/out}
   mkdir -p "$final_out"
-  local raw
-  raw=$(mktemp -d)/bench
+  raw=$(mktemp -d)/$1
   mkdir -p "$raw"
-  local build=$BENCH_BUILD
   nvidia-smi --query-gpu=name,driver_version,pcie.link.gen.max,pcie.link.width.max --format=csv \
     >"$raw/device.txt" 2>&1
+}
+
+run_benchmark() {
+  local final_out raw
+  start_reports bench
+  local build=$BENCH_BUILD
   # It decides the order the copy engine serves streams in (bench/results/h100-2026-11-21-s6-traces).
   echo "CUDA_DEVICE_MAX_CONNECTIONS=${CUDA_DEVICE_MAX_CONNECTIONS:-unset: the driver default, 8}" >>"$raw/device.txt"
   cat "$raw/device.txt"
@@ -174,13 +184,8 @@ CORPUS_UNTUNABLE="findK spmv_kernel pnpoly_multi"
 # defaults with the profile given (BENCH_PROFILE, default the embedded one of this device), into
 # $OUT/corpus.tar.gz; PART 1 or 2 takes every other kernel, so two calls share the work.
 run_corpus() {
-  local final_out=${OUT:-$PWD/out}
-  mkdir -p "$final_out"
-  local raw
-  raw=$(mktemp -d)/corpus
-  mkdir -p "$raw"
-  nvidia-smi --query-gpu=name,driver_version,pcie.link.gen.max,pcie.link.width.max --format=csv \
-    >"$raw/device.txt" 2>&1
+  local final_out raw
+  start_reports corpus
   local groups=(blog_style community_style kerneltuner_style multigpu_style rodinia_style
                 samples_style)
   local targets=()
@@ -234,13 +239,8 @@ SIZES_BUDGET=${SIZES_BUDGET:-480}
 # $OUT/sizes-summary.{md,json} (geometric mean and worst ratio to the best, issue 19's targets),
 # $OUT/dispatch.txt and the raw data as $OUT/sizes.tar.gz, packed after every kernel.
 run_sizes() {
-  local final_out=${OUT:-$PWD/out} start=$SECONDS
-  mkdir -p "$final_out"
-  local raw
-  raw=$(mktemp -d)/sizes
-  mkdir -p "$raw"
-  nvidia-smi --query-gpu=name,driver_version,pcie.link.gen.max,pcie.link.width.max --format=csv \
-    >"$raw/device.txt" 2>&1
+  local final_out raw start=$SECONDS
+  start_reports sizes
   cat "$raw/device.txt"
   echo "== build ($((SECONDS - start)) s)"
   build_targets $BENCH_BUILD "$raw" overlap_size_bench overlap_dispatch_bench overlap-bake || {
@@ -298,6 +298,53 @@ run_sizes() {
   echo "== done in $((SECONDS - start)) s"
 }
 
+# pageable: issue 25's benchmark (bench/pageable/pageable_bench.cpp). Every application of APPS,
+# saxpy-64M among them, with pageable arrays: a one-off call staged against the fastest pinned
+# configuration, a loop of 100 calls with the registration cache against the pinned loop, each
+# against pageable Explicit and per-call registration; then saxpy's calls of 2 KiB .. 1 MiB.
+# Results are checked against pinned Explicit's. $OUT/pageable-summary.{md,json}
+# (bench/pageable/summarize_pageable.py) and the raw reports in $OUT/pageable.tar.gz. One device
+# call of 10 minutes: the build takes 2-4 of them on 16 cores, each application 5-30 s.
+run_pageable() {
+  local final_out raw
+  start_reports pageable
+  {
+    # Staging copies through host memory: its speed is the host's.
+    lscpu | grep -E '^(Model name|Socket|Core|Thread|NUMA node\(s\))' || true
+    free -g | head -2
+    echo "OVERLAP_PIN_CACHE=${OVERLAP_PIN_CACHE:-unset}"
+  } >>"$raw/device.txt" 2>&1
+  cat "$raw/device.txt"
+  local pack=(tar -czf "$final_out/pageable.tar.gz" -C "$(dirname "$raw")" pageable)
+  echo "== build"
+  build_targets $BENCH_BUILD "$raw" bench_pageable || {
+    "${pack[@]}"
+    return 1
+  }
+  local bench=$BENCH_BUILD/bench/bench_pageable start=$SECONDS
+  echo "== small calls (saxpy, 2 KiB .. 1 MiB)"
+  timeout 120 "$bench" --small --output "$raw/small.json" 2>&1 | tee -a "$raw/bench.log"
+  local entry name kernel args names=()
+  for entry in "${APPS[@]}"; do
+    IFS='|' read -r name kernel args <<<"$entry"
+    names+=("$name")
+    echo "== $name ($((SECONDS - start)) s in)"
+    local flags=(--kernel "$kernel" --name "$name")
+    for a in $args; do flags+=(--arg "$a"); done
+    timeout 120 "$bench" "${flags[@]}" --output "$raw/$name.json" 2>&1 | tee -a "$raw/bench.log"
+    echo "$name: rc ${PIPESTATUS[0]}" >>"$raw/summary.txt"
+    "${pack[@]}" # a run cut short by the time limit still brings back its part
+  done
+  local app_list
+  app_list=$(IFS=,; echo "${names[*]}")
+  python3 bench/pageable/summarize_pageable.py "$raw" "$raw/pageable-summary" --apps "$app_list" \
+    --title "Pageable memory on $(head -2 "$raw/device.txt" | tail -1 | cut -d, -f1), $(date -u +%F)" \
+    --command "OUT=... scripts/bench.sh pageable" &&
+    cp "$raw/pageable-summary.md" "$raw/pageable-summary.json" "$final_out/"
+  "${pack[@]}"
+  echo "== done in $((SECONDS - start)) s after the build"
+}
+
 # RAW_DIR/<app>/{pruned,exhaustive}/<kernel>.tuning.json -> PREFIX.md and PREFIX.json, the
 # applications in the order of APPS (bench/summarize.py; its definitions are in bench/README.md).
 # OVERLAP_MODEL_CLI=<overlap-model> adds paper 000's closed-form stream count, which the reports
@@ -314,6 +361,7 @@ summarize() {
 
 case "${1:-}" in
 run) run_benchmark ;;
+pageable) run_pageable ;;
 sizes) run_sizes ;;
 corpus) run_corpus "${2:-}" ;;
 summarize) summarize "${2:?raw dir}" "${3:?output prefix}" ;;
@@ -322,7 +370,7 @@ trace)
   trace_application "$@"
   ;;
 *)
-  echo "usage: $0 run | corpus [PART] | sizes | summarize RAW_DIR OUTPUT_PREFIX | trace APPLICATION [flags]" >&2
+  echo "usage: $0 run | pageable | corpus [PART] | sizes | summarize RAW_DIR OUTPUT_PREFIX | trace APPLICATION [flags]" >&2
   exit 2
   ;;
 esac

@@ -56,11 +56,12 @@ if [[ " $phases " == *" sanitize "* ]]; then
   # memcheck: the examples' generated variants (every variant, both issue orders, N in
   # {1,2,3,7,16,64}), the strategy templates over hand-written bindings, and the benchmark
   # applications. racecheck and synccheck: the examples and the applications (the histograms use
-  # shared memory and barriers, which they watch), every variant, both orders, N in {1,2,3,16}.
+  # shared memory and barriers, which they watch), every variant, both orders, N in {1,2,3,16},
+  # and every pageable mode (staged copies share pinned slots between host threads and streams).
   # Left out: tests that make CUDA calls fail on purpose (the tools count those as API errors) and
   # the 2^31-element test (too slow to instrument). Each run is bounded (SANITIZER_TIMEOUT).
   memcheck_filter=-StrategyEdges.AFailedLaunch*:GridStrideGrid.*
-  few_streams='*/Explicit:*/Mapped:*Streams1*:*Streams2*:*Streams3*:*Streams16*:*Hybrid1*:*Hybrid2*:*Hybrid3*:*Hybrid16*'
+  few_streams='*/Explicit:*/Mapped:*Streams1*:*Streams2*:*Streams3*:*Streams16*:*Hybrid1*:*Hybrid2*:*Hybrid3*:*Hybrid16*:*PageableModes*'
   for run in "memcheck overlap_example_gpu_tests $memcheck_filter" \
     "memcheck overlap_strategy_gpu_tests $memcheck_filter" \
     "memcheck bench_apps_gpu_tests $memcheck_filter" \

@@ -150,6 +150,10 @@ void print_profile_summary(const HardwareProfile& p, std::ostream& out) {
       << format("%.2f us", p.stream_sync_s * 1e6) << ", t_sc "
       << format("%.2f us", p.stream_overhead_s * 1e6) << ", copy call "
       << (p.copy_call_s > 0 ? format("%.2f us", p.copy_call_s * 1e6) : std::string("?")) << "\n";
+  if (p.host_copy_seconds_per_byte > 0)
+    out << "  host copies (staging): " << format("%.2f", 1e-9 / p.host_copy_seconds_per_byte)
+        << " GB/s on one thread, " << format("%.2f", 1e-9 / p.host_copy_parallel_seconds_per_byte)
+        << " GB/s on " << p.host_copy_threads << "\n";
 }
 
 void print_accuracy_summary(const AccuracyReport& report, std::ostream& out) {

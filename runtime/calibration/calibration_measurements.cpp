@@ -13,8 +13,8 @@ namespace {
 constexpr const char* kSchema = "overlap.calibration-measurements";
 // Version 2 adds the bidirectional piece series, version 3 the mapped kernels per element width,
 // version 4 the mapped kernel moving bytes both ways, version 5 the copy calls, version 6 the
-// simultaneous piece series; older records are read without them.
-constexpr int kVersion = 6;
+// simultaneous piece series, version 7 the host copies; older records are read without them.
+constexpr int kVersion = 7;
 
 ordered_json series_to_json(const Series& series) {
   return ordered_json{{"x", series.x}, {"seconds", series.seconds}};
@@ -109,6 +109,8 @@ std::string measurements_to_json(const CalibrationMeasurements& m) {
   out["launch_sync_seconds"] = m.launch_sync_seconds;
   out["stream_rounds"] = series_to_json(m.stream_rounds);
   out["copy_call_seconds"] = m.copy_call_seconds;
+  out["host_copy"] = series_to_json(m.host_copy);
+  out["host_copy_bytes"] = m.host_copy_bytes;
   out["skipped"] = m.skipped;
   return out.dump(1) + "\n";
 }
@@ -155,6 +157,10 @@ std::string measurements_from_json(const std::string& text, const std::string& o
     m.stream_rounds = series_from_json(j.at("stream_rounds"));
     if (version >= 5)
       m.copy_call_seconds = j.at("copy_call_seconds").get<std::vector<double>>();
+    if (version >= 7) {
+      m.host_copy = series_from_json(j.at("host_copy"));
+      m.host_copy_bytes = j.at("host_copy_bytes").get<double>();
+    }
     m.skipped = j.at("skipped").get<std::vector<std::string>>();
     *measurements = std::move(m);
     return {};

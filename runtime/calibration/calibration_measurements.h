@@ -74,6 +74,10 @@ struct CalibrationMeasurements {
   Series stream_rounds;                      // x = streams of a minimal streamed round: t_sc
   // Host time per cudaMemcpyAsync call, one value per repeat (record version 5; empty before).
   std::vector<double> copy_call_seconds;
+  // The host copying host_copy_bytes from pageable to pinned memory, x = threads sharing the bytes
+  // (record version 7; empty before): what the staging ring's threads do.
+  Series host_copy;
+  double host_copy_bytes = 0;
   std::vector<std::string> skipped; // optional measurements that failed, and why
 };
 

@@ -69,6 +69,10 @@ CalibrationPlan CalibrationPlan::standard() {
   plan.mapped_kernel_bytes = doubling_bytes(16 * kMiB, 256 * kMiB);
   plan.mapped_element_bytes = doubling_counts(1, 16);
   plan.stream_counts = doubling_counts(1, 64);
+  // 256 MiB: well beyond the last-level caches, so the copies run at the memory system's speed,
+  // as the staging of a large call does; 7 repeats at 1..8 threads take about 1 s.
+  plan.host_copy_bytes = 256 * kMiB;
+  plan.host_copy_threads = doubling_counts(1, 8);
   // busy_link_repeats stays at its default, 31: on an H100 the five busy-link steps took 1.76 s
   // at 7 repeats (run 8), so 1 + 31 passes take about 7 s and the whole calibration about 11 s
   // (11.5 s in run 11, before the 512 MiB size).
@@ -92,6 +96,8 @@ CalibrationPlan CalibrationPlan::quick() {
   plan.copy_call_streams = 8;
   plan.stream_round_repeats = 5;
   plan.stream_counts = doubling_counts(1, 8);
+  plan.host_copy_bytes = 16 * kMiB;
+  plan.host_copy_threads = doubling_counts(1, 2);
   return plan;
 }
 

@@ -29,13 +29,17 @@ struct CalibrationPlan {
   // many short bursts, each a sample, and estimated by the samples' lower quartile
   // (docs/hardware-profiles.md, steps 8 and 10): a slow phase of the host or a slow first burst
   // then moves no estimate unless it lasts for three quarters of the samples.
-  int host_cost_samples = 64;                   // bursts per host-cost step, after `warmup`
-  int launch_burst = 32;                        // empty kernels per launch burst
-  int launch_sync_count = 16;                   // launch + synchronize pairs per sample
-  int copy_call_streams = 16;                   // a copy in and a copy out per stream per burst
-  int stream_round_repeats = 21;                // t_sc: repeats of each round
-  std::vector<int> stream_counts;               // t_sc: streams used by a minimal round
-  std::size_t stream_round_bytes = 4096;        // per stream and direction, rounds and bursts
+  int host_cost_samples = 64;            // bursts per host-cost step, after `warmup`
+  int launch_burst = 32;                 // empty kernels per launch burst
+  int launch_sync_count = 16;            // launch + synchronize pairs per sample
+  int copy_call_streams = 16;            // a copy in and a copy out per stream per burst
+  int stream_round_repeats = 21;         // t_sc: repeats of each round
+  std::vector<int> stream_counts;        // t_sc: streams used by a minimal round
+  std::size_t stream_round_bytes = 4096; // per stream and direction, rounds and bursts
+  // The staging ring's host copies: pageable to pinned memory, these bytes shared by each count
+  // of threads (counts beyond the host's hardware threads are skipped).
+  std::size_t host_copy_bytes = 0;
+  std::vector<int> host_copy_threads;
 
   std::size_t max_bytes() const;          // of one host or device buffer
   std::size_t max_pageable_bytes() const; // of the pageable buffer

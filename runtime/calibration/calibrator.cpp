@@ -1,9 +1,14 @@
 #include "calibrator.h"
 
+#include "host_copy_bench.h"
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <ctime>
+#include <string>
+#include <thread>
+#include <vector>
 
 namespace overlap::calibration {
 
@@ -171,7 +176,8 @@ LinkBenchLimits limits_for(const CalibrationPlan& plan, const AccuracyPlan* accu
 Status measure_link(LinkBench& bench, const CalibrationPlan& plan, const Progress& progress,
                     CalibrationMeasurements* m) {
   const int steps_per_direction = 6;
-  Steps steps(progress, 2 * steps_per_direction + 11, &m->skipped);
+  const bool host_copies = plan.host_copy_bytes > 0 && !plan.host_copy_threads.empty();
+  Steps steps(progress, 2 * steps_per_direction + 11 + (host_copies ? 1 : 0), &m->skipped);
   const TransferDirection directions[] = {TransferDirection::HostToDevice,
                                           TransferDirection::DeviceToHost};
   const std::string repeats = " x " + std::to_string(plan.repeats) + " repeats";
@@ -307,18 +313,17 @@ Status measure_link(LinkBench& bench, const CalibrationPlan& plan, const Progres
   for (TransferDirection direction : directions) {
     DirectionMeasurements& d =
         direction == TransferDirection::HostToDevice ? m->host_to_device : m->device_to_host;
-    OVERLAP_TRY(steps.optional(std::string(direction_name(direction)) +
-                                   " bidirectional G (other direction busy): " + sizes +
-                                   busy_repeats_label,
-                               [&] {
-                                 return measure_series(
-                                     as_doubles(plan.size_bytes), plan.warmup, busy_repeats,
-                                     [&](double x, double* s) {
-                                       return against_busy_link(bench, direction,
-                                                                static_cast<std::size_t>(x), 1, s);
-                                     },
-                                     &d.bidirectional_sizes);
-                               }));
+    OVERLAP_TRY(steps.optional(
+        std::string(direction_name(direction)) +
+            " bidirectional G (other direction busy): " + sizes + busy_repeats_label,
+        [&] {
+          return measure_series(
+              as_doubles(plan.size_bytes), plan.warmup, busy_repeats,
+              [&](double x, double* s) {
+                return against_busy_link(bench, direction, static_cast<std::size_t>(x), 1, s);
+              },
+              &d.bidirectional_sizes);
+        }));
     OVERLAP_TRY(steps.optional(
         std::string(direction_name(direction)) + " bidirectional g (other direction busy): n = " +
             std::to_string(plan.piece_counts.front()) + ".." +
@@ -415,6 +420,28 @@ Status measure_link(LinkBench& bench, const CalibrationPlan& plan, const Progres
             },
             &m->copy_call_seconds);
       }));
+  if (host_copies) {
+    // Thread counts beyond the hardware threads would time the scheduler, not the memory.
+    std::vector<double> threads;
+    const int hardware = static_cast<int>(std::thread::hardware_concurrency());
+    for (int t : plan.host_copy_threads)
+      if (t == 1 || t <= hardware)
+        threads.push_back(t);
+    if (threads.empty())
+      threads.push_back(1);
+    OVERLAP_TRY(steps.optional(
+        "host copies (staging): " + mebibytes(plan.host_copy_bytes) + " pageable to pinned on 1.." +
+            std::to_string(static_cast<int>(threads.back())) + " threads" + repeats,
+        [&] {
+          HostCopyBench copies;
+          OVERLAP_TRY(HostCopyBench::create(plan.host_copy_bytes, &copies));
+          m->host_copy_bytes = static_cast<double>(plan.host_copy_bytes);
+          return measure_series(
+              threads, plan.warmup, plan.repeats,
+              [&](double x, double* s) { return copies.copy(static_cast<int>(x), s); },
+              &m->host_copy);
+        }));
+  }
   return Status::success();
 }
 

@@ -714,6 +714,52 @@ public:
         "mapped.write_seconds_per_byte", "mapped write kernel over sizes", m.mapped_write_sizes);
     mapped_by_width(m, profile);
     mapped_both_ways(m, profile);
+    host_copy(m, profile);
+  }
+
+  // The staging ring's host copies: one thread's time per byte (the median of its repeats), and
+  // the thread count whose median per byte is lowest, the memory system's limit (more threads
+  // than that only contend). Host clock, so no fit: the copies are long against its resolution.
+  void host_copy(const CalibrationMeasurements& m, HardwareProfile* profile) {
+    const Series& series = m.host_copy;
+    if (series.empty() || m.host_copy_bytes <= 0)
+      return;
+    double best = 0;
+    int best_threads = 0;
+    for (std::size_t i = 0; i < series.x.size(); ++i) {
+      const int threads = static_cast<int>(series.x[i]);
+      const std::string quantity =
+          threads == 1 ? "host_copy.seconds_per_byte"
+                       : "host_copy.seconds_per_byte." + std::to_string(threads) + "_threads";
+      const double per_byte = per_byte_of(quantity, series.seconds[i], m.host_copy_bytes);
+      if (threads == 1)
+        profile->host_copy_seconds_per_byte = per_byte;
+      if (per_byte > 0 && (best_threads == 0 || per_byte < best)) {
+        best = per_byte;
+        best_threads = threads;
+      }
+    }
+    profile->host_copy_parallel_seconds_per_byte = best;
+    profile->host_copy_threads = best_threads;
+    char text[200];
+    std::snprintf(
+        text, sizeof(text),
+        " host_copy: pageable to pinned, %.1f GB/s on one thread, %.1f GB/s at most "
+        "(%d threads).",
+        profile->host_copy_seconds_per_byte > 0 ? 1e-9 / profile->host_copy_seconds_per_byte : 0.0,
+        best > 0 ? 1e-9 / best : 0.0, best_threads);
+    profile->notes += text;
+  }
+
+  // A time per byte from repeats of one copy of `bytes`, recorded like the other quantities.
+  double per_byte_of(const std::string& quantity, const std::vector<double>& seconds,
+                     double bytes) {
+    std::vector<double> per_byte;
+    for (double s : seconds)
+      per_byte.push_back(s / bytes);
+    const double value = scalar(quantity, per_byte);
+    estimate_.profile.measurements.back().unit = "s/B";
+    return value;
   }
 
   // Time over the bytes moved each way: the cost per byte of each direction while the other is

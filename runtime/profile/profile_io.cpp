@@ -266,6 +266,25 @@ public:
                                           " (added in version " + std::to_string(version) + ")");
   }
 
+  // host_copy (optional within schema 4): absent reads as not known.
+  bool host_copy(const json& root, HardwareProfile* out) {
+    out->host_copy_seconds_per_byte = 0;
+    out->host_copy_parallel_seconds_per_byte = 0;
+    out->host_copy_threads = 0;
+    if (version_ < 4)
+      return only_absent(root, "", "host_copy", 4);
+    if (root.find("host_copy") == root.end())
+      return true;
+    const json* copy = object(root, "", "host_copy");
+    return copy &&
+           only_keys(*copy, "host_copy",
+                     {"seconds_per_byte", "parallel_seconds_per_byte", "threads"}) &&
+           parameter(*copy, "host_copy", "seconds_per_byte", &out->host_copy_seconds_per_byte) &&
+           parameter(*copy, "host_copy", "parallel_seconds_per_byte",
+                     &out->host_copy_parallel_seconds_per_byte) &&
+           integer(*copy, "host_copy", "threads", &out->host_copy_threads);
+  }
+
   // mapped.by_width (schema 3): widths 1, 2, 4, 8, 16 bytes, each at most once, ascending.
   bool mapped_by_width(const json& mapped, std::vector<MappedWidthCost>* out) {
     out->clear();
@@ -378,7 +397,7 @@ public:
       return false;
     if (!only_keys(root, "",
                    {"schema", "schema_version", "name", "source", "date", "notes", "device", "link",
-                    "mapped", "overheads", "measurements"}) ||
+                    "mapped", "overheads", "host_copy", "measurements"}) ||
         !string(root, "", "name", &out->name) || !string(root, "", "source", &out->source) ||
         !string(root, "", "date", &out->date) || !string(root, "", "notes", &out->notes))
       return false;
@@ -429,6 +448,9 @@ public:
         !parameter(*overheads, "overheads", "stream_sync_s", &out->stream_sync_s) ||
         !parameter(*overheads, "overheads", "stream_overhead_s", &out->stream_overhead_s) ||
         !optional_since_version(3, *overheads, "overheads", "copy_call_s", &out->copy_call_s))
+      return false;
+
+    if (!host_copy(root, out))
       return false;
 
     const json* measurements = member(root, "", "measurements");
@@ -502,6 +524,10 @@ std::string profile_to_json(const HardwareProfile& profile) {
                              {"stream_sync_s", parameter(profile.stream_sync_s)},
                              {"stream_overhead_s", parameter(profile.stream_overhead_s)},
                              {"copy_call_s", parameter(profile.copy_call_s)}};
+  out["host_copy"] = nlohmann::ordered_json{
+      {"seconds_per_byte", parameter(profile.host_copy_seconds_per_byte)},
+      {"parallel_seconds_per_byte", parameter(profile.host_copy_parallel_seconds_per_byte)},
+      {"threads", profile.host_copy_threads}};
   out["measurements"] = measurements;
   return out.dump(2) + "\n";
 }
@@ -617,11 +643,19 @@ ProfileError check_profile(const HardwareProfile& profile, const std::string& or
       {"overheads.kernel_launch_s", profile.kernel_launch_s},
       {"overheads.stream_sync_s", profile.stream_sync_s},
       {"overheads.stream_overhead_s", profile.stream_overhead_s},
-      {"overheads.copy_call_s", profile.copy_call_s}};
+      {"overheads.copy_call_s", profile.copy_call_s},
+      {"host_copy.seconds_per_byte", profile.host_copy_seconds_per_byte},
+      {"host_copy.parallel_seconds_per_byte", profile.host_copy_parallel_seconds_per_byte}};
   for (const auto& [field, value] : parameters)
     if (!std::isfinite(value) || value < 0)
       return error(field, "must be a finite non-negative number (0 for not known), is " +
                               std::to_string(value));
+  if (profile.host_copy_threads < 0)
+    return error("host_copy.threads", "negative");
+  if ((profile.host_copy_parallel_seconds_per_byte > 0) != (profile.host_copy_threads > 0))
+    return error("host_copy.threads",
+                 "the parallel host copy cost and its thread count are known together or not at "
+                 "all");
   const std::pair<const char*, const LinkDirection*> links[] = {
       {"link.host_to_device", &profile.host_to_device},
       {"link.device_to_host", &profile.device_to_host}};

@@ -67,10 +67,12 @@ Status DeviceContext::read_only_registration_supported(bool* supported) {
 
 Status DeviceContext::release_memory_when_idle() {
   const std::lock_guard<std::mutex> lock(mutex_);
-  if (memory_.capacity() == 0)
+  if (memory_.capacity() == 0 && staging_.bytes() == 0)
     return Status::success();
   OVERLAP_CUDA_TRY(cudaSetDevice(device_));
-  return memory_.release();
+  Status first = memory_.capacity() > 0 ? memory_.release() : Status::success();
+  keep_first(first, staging_.release());
+  return first;
 }
 
 std::size_t DeviceContext::cached_bytes_when_idle() {

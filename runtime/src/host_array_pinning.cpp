@@ -1,60 +1,8 @@
 #include "overlap/host_array_pinning.h"
 
 #include <cuda_runtime_api.h>
-#include <unistd.h>
-
-#include <algorithm>
 
 namespace overlap {
-namespace {
-
-std::size_t page_size() {
-  static const std::size_t size = [] {
-    const long value = sysconf(_SC_PAGESIZE);
-    return value > 0 ? static_cast<std::size_t>(value) : std::size_t{4096};
-  }();
-  return size;
-}
-
-} // namespace
-
-std::vector<PageRange> group_page_ranges(const std::vector<HostArrayUse>& uses,
-                                         const std::vector<int>& candidates,
-                                         std::size_t page_size) {
-  std::vector<PageRange> ranges;
-  for (int i : candidates) {
-    const HostArrayUse& use = uses[static_cast<std::size_t>(i)];
-    if (use.bytes == 0)
-      continue;
-    const auto first = reinterpret_cast<std::uintptr_t>(use.host);
-    PageRange range;
-    range.begin = first / page_size * page_size;
-    range.end = (first + use.bytes + page_size - 1) / page_size * page_size;
-    range.written = use.written;
-    range.mapped = use.mapped;
-    range.arrays.push_back(i);
-    ranges.push_back(std::move(range));
-  }
-  std::sort(ranges.begin(), ranges.end(),
-            [](const PageRange& a, const PageRange& b) { return a.begin < b.begin; });
-  std::vector<PageRange> merged;
-  for (PageRange& range : ranges) {
-    // Only overlapping ranges merge: touching ones may belong to different allocations, and a
-    // registration spanning the boundary could include pages that are not mapped at all.
-    if (!merged.empty() && range.begin < merged.back().end) {
-      PageRange& last = merged.back();
-      last.end = std::max(last.end, range.end);
-      last.written = last.written || range.written;
-      last.mapped = last.mapped || range.mapped;
-      last.arrays.insert(last.arrays.end(), range.arrays.begin(), range.arrays.end());
-    } else {
-      merged.push_back(std::move(range));
-    }
-  }
-  for (PageRange& range : merged)
-    std::sort(range.arrays.begin(), range.arrays.end());
-  return merged;
-}
 
 Status HostArrayPinning::register_range(const PageRange& range, bool read_only_supported,
                                         bool* locked) {
@@ -82,12 +30,28 @@ Status HostArrayPinning::register_range(const PageRange& range, bool read_only_s
   return range.mapped ? status : Status::success();
 }
 
-Status HostArrayPinning::pin(const std::vector<HostArrayUse>& uses, bool read_only_supported) {
+Status HostArrayPinning::pin_through_cache(RegistrationCache& cache,
+                                           const std::vector<PageRange>& ranges) {
+  std::vector<RangePin> pins;
+  cache.acquire(ranges, &pins, &cached_);
+  for (std::size_t r = 0; r < ranges.size(); ++r) {
+    if (!pins[r].locked && ranges[r].mapped)
+      return pins[r].status;
+    for (int i : ranges[r].arrays)
+      page_locked_[static_cast<std::size_t>(i)] = pins[r].locked;
+  }
+  return Status::success();
+}
+
+Status HostArrayPinning::pin(const std::vector<HostArrayUse>& uses, bool read_only_supported,
+                             const PinningPolicy& policy) {
   OVERLAP_TRY(release());
   device_pointers_.assign(uses.size(), nullptr);
   page_locked_.assign(uses.size(), false);
+  staged_.assign(uses.size(), false);
 
   std::vector<int> pageable;
+  std::vector<bool> cached(uses.size(), false);      // its pages overlap a cached registration
   std::vector<bool> addressable(uses.size(), false); // kernels can use the pointer itself
   for (std::size_t i = 0; i < uses.size(); ++i) {
     if (uses[i].bytes == 0) {
@@ -95,9 +59,17 @@ Status HostArrayPinning::pin(const std::vector<HostArrayUse>& uses, bool read_on
       addressable[i] = true;
       continue;
     }
-    switch (classify_host_memory(uses[i].host)) {
+    bool in_cache = false;
+    const HostMemoryKind kind = policy.cache != nullptr
+                                    ? policy.cache->classify(uses[i].host, uses[i].bytes, &in_cache)
+                                    : classify_host_memory(uses[i].host);
+    switch (kind) {
     case HostMemoryKind::Pageable:
-      pageable.push_back(static_cast<int>(i));
+      cached[i] = in_cache;
+      if (policy.stage_copied && !uses[i].mapped && !in_cache)
+        staged_[i] = true;
+      else
+        pageable.push_back(static_cast<int>(i));
       break;
     case HostMemoryKind::Pinned:
       page_locked_[i] = true;
@@ -110,12 +82,24 @@ Status HostArrayPinning::pin(const std::vector<HostArrayUse>& uses, bool read_on
     }
   }
 
-  for (const PageRange& range : group_page_ranges(uses, pageable, page_size())) {
+  // A range goes through the cache when the policy says so or when the cache holds part of it
+  // already; the others are registered for the call.
+  std::vector<PageRange> through_cache;
+  for (PageRange& range : group_page_ranges(uses, pageable, host_page_size())) {
+    bool use_cache = policy.cache != nullptr && policy.cache_every_array;
+    for (int i : range.arrays)
+      use_cache = use_cache || cached[static_cast<std::size_t>(i)];
+    if (use_cache) {
+      through_cache.push_back(std::move(range));
+      continue;
+    }
     bool locked = false;
     OVERLAP_TRY(register_range(range, read_only_supported, &locked));
     for (int i : range.arrays)
       page_locked_[static_cast<std::size_t>(i)] = locked;
   }
+  if (!through_cache.empty())
+    OVERLAP_TRY(pin_through_cache(*policy.cache, through_cache));
 
   for (std::size_t i = 0; i < uses.size(); ++i) {
     if (!uses[i].mapped)
@@ -143,6 +127,7 @@ Status HostArrayPinning::release() {
   // A registration whose cudaHostUnregister failed still holds its range; clearing destroys it,
   // and its destructor tries once more, so a passing failure leaves nothing pinned.
   registrations_.clear();
+  cached_.release();
   return first;
 }
 

@@ -48,7 +48,7 @@ template <class B> Status run(const B& binding, const RunConfig& config) {
   case Variant::Explicit:
     return run_explicit(binding);
   case Variant::Mapped:
-    return run_mapped(binding);
+    return run_mapped(binding, config.streams.pageable);
   case Variant::Streams:
     return run_streams(binding, config.streams);
   case Variant::Hybrid:

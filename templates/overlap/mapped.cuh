@@ -3,8 +3,9 @@
 // pointers. Reduction arrays alone get device buffers, copied in before the launch and out after.
 //
 // Pinned, device and managed user memory is addressed as is; pageable arrays are registered for
-// the call (host_array_pinning.h), and a registration failure is an error here, since the kernel
-// cannot address pageable memory. P == 0 returns success untouched.
+// the call or through the registration cache, as `pageable` says (PageableMode::Stage, which
+// copies, is Default here: Mapped copies nothing), and a registration failure is an error here,
+// since the kernel cannot address pageable memory. P == 0 returns success untouched.
 #pragma once
 
 #include "overlap/binding.cuh"
@@ -12,19 +13,25 @@
 #include "overlap/device_context.h"
 #include "overlap/host_array_pinning.h"
 #include "overlap/nvtx_range.h"
+#include "overlap/pin_cache.h"
 #include "overlap/status.h"
 
 #include <vector>
 
 namespace overlap {
 
-template <class B> Status run_mapped(const B& binding) {
+template <class B>
+Status run_mapped(const B& binding, PageableMode pageable = PageableMode::Default) {
   const NvtxRange call_range("overlap:mapped");
   Partition partition;
   std::vector<HostArray> arrays;
   OVERLAP_TRY(detail::begin_call(binding, &partition, &arrays));
   if (partition.extent == 0)
     return Status::success();
+  if (static_cast<unsigned>(pageable) > static_cast<unsigned>(PageableMode::Stage))
+    return OVERLAP_DETAIL_INVALID_BINDING("run_mapped: pageable is not a PageableMode");
+  if (pageable == PageableMode::Stage)
+    pageable = PageableMode::Default;
   DeviceContextLease lease;
   OVERLAP_TRY(detail::lease_device(&lease, 1));
   DeviceContext& context = lease.context();
@@ -45,7 +52,8 @@ template <class B> Status run_mapped(const B& binding) {
         {array.host, detail::array_bytes(array), writes(array.direction), !on_device[i]});
   }
   HostArrayPinning pinning;
-  Status first = pinning.pin(uses, read_only_supported);
+  Status first =
+      pinning.pin(uses, read_only_supported, pinning_policy(resolve_pageable_mode(pageable)));
   std::vector<void*> bases(arrays.size(), nullptr);
   if (first.ok()) {
     for (std::size_t i = 0; i < arrays.size(); ++i)

@@ -107,6 +107,13 @@ TEST_F(QuickCalibration, MeasuresFitsAndWritesAReadableProfile) {
       << "the both-ways kernel was not skipped: " << (m.skipped.empty() ? "" : m.skipped.front());
   EXPECT_GT(estimate.profile.mapped_both_ways_seconds_per_byte, 1e-12);
   EXPECT_LT(estimate.profile.mapped_both_ways_seconds_per_byte, 1e-8);
+  // The host's copies into pinned memory: 0.1 .. 1000 GB/s on one thread, no slower on more.
+  ASSERT_FALSE(m.host_copy.empty()) << "the host copies were not skipped";
+  EXPECT_GT(estimate.profile.host_copy_seconds_per_byte, 1e-12);
+  EXPECT_LT(estimate.profile.host_copy_seconds_per_byte, 1e-8);
+  EXPECT_LE(estimate.profile.host_copy_parallel_seconds_per_byte,
+            estimate.profile.host_copy_seconds_per_byte);
+  EXPECT_GE(estimate.profile.host_copy_threads, 1);
   HardwareProfile read;
   ASSERT_TRUE(profile_from_json(profile_to_json(estimate.profile), "quick", &read).ok());
   EXPECT_EQ(read.mapped_both_ways_seconds_per_byte,

@@ -57,6 +57,9 @@ TEST(CalibrationMeasurements, RoundTripsThroughJson) {
   expect_same(read.stream_rounds, original.stream_rounds);
   ASSERT_FALSE(original.copy_call_seconds.empty());
   EXPECT_EQ(read.copy_call_seconds, original.copy_call_seconds);
+  ASSERT_FALSE(original.host_copy.empty());
+  expect_same(read.host_copy, original.host_copy);
+  EXPECT_EQ(read.host_copy_bytes, original.host_copy_bytes);
   EXPECT_EQ(read.skipped, original.skipped);
 }
 
@@ -93,7 +96,8 @@ const AddedSeries kAddedSeries[] = {
     {3, {"mapped_by_width"}},
     {4, {"mapped_both_ways_sizes"}},
     {5, {"copy_call_seconds"}},
-    {6, {"simultaneous_piece_message_bytes", "simultaneous_pieces"}, true}};
+    {6, {"simultaneous_piece_message_bytes", "simultaneous_pieces"}, true},
+    {7, {"host_copy", "host_copy_bytes"}}};
 
 // A synthetic record as a writer of `version` wrote it: without the series later versions added.
 nlohmann::json record_of_version(int version, test::BoundedNoise& noise) {
@@ -193,6 +197,16 @@ TEST(CalibrationMeasurements, ReadsVersion5RecordsWithoutSimultaneousPieces) {
   ASSERT_NO_FATAL_FAILURE(read_record_of_version(5, "run6.json", "simultaneous_piece", &m));
   EXPECT_TRUE(m.device_to_host.simultaneous_pieces.empty());
   EXPECT_FALSE(m.copy_call_seconds.empty()) << "version 5's own series are read";
+}
+
+// Version 6 records (session 4's H100 runs 8-12) did not time the host's copies; version 7
+// requires them.
+TEST(CalibrationMeasurements, ReadsVersion6RecordsWithoutHostCopies) {
+  CalibrationMeasurements m;
+  ASSERT_NO_FATAL_FAILURE(read_record_of_version(6, "run8.json", "host_copy", &m));
+  EXPECT_TRUE(m.host_copy.empty());
+  EXPECT_EQ(m.host_copy_bytes, 0);
+  EXPECT_FALSE(m.device_to_host.simultaneous_pieces.empty()) << "version 6's own series are read";
 }
 
 TEST(CalibrationMeasurements, SimultaneousPieceListsMustAgree) {

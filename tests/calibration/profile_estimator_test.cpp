@@ -102,6 +102,11 @@ TEST(EstimateProfile, RecoversTheParametersOfASyntheticLink) {
   EXPECT_NEAR(p.stream_sync_s, 7e-6, 1e-8);
   EXPECT_NEAR(p.stream_overhead_s, 12e-6, 12e-6 * 0.002);
   EXPECT_NEAR(p.copy_call_s, 2.8e-6, 2.8e-6 * 0.0003);
+  // Host copies: one thread's rate, and the thread count that copies fastest (four, not eight).
+  EXPECT_NEAR(p.host_copy_seconds_per_byte, 1 / 12e9, 1 / 12e9 * 0.0003);
+  EXPECT_NEAR(p.host_copy_parallel_seconds_per_byte, 1 / 40e9, 1 / 40e9 * 0.0003);
+  EXPECT_EQ(p.host_copy_threads, 4);
+  EXPECT_NE(p.notes.find("host_copy: pageable to pinned"), std::string::npos);
   HardwareProfile named = p;
   named.name = "synthetic";
   const ProfileError valid = check_profile(named, "test");

@@ -54,6 +54,9 @@ HardwareProfile full_profile() {
   p.stream_sync_s = 4.2e-6;
   p.stream_overhead_s = 4.3e-6;
   p.copy_call_s = 4.4e-6;
+  p.host_copy_seconds_per_byte = 7.1e-11;
+  p.host_copy_parallel_seconds_per_byte = 7.2e-12;
+  p.host_copy_threads = 8;
   ProfileMeasurement m;
   m.quantity = "host_to_device.gap_s";
   m.unit = "s";
@@ -120,6 +123,9 @@ void expect_same(const HardwareProfile& a, const HardwareProfile& b) {
   EXPECT_EQ(a.stream_sync_s, b.stream_sync_s);
   EXPECT_EQ(a.stream_overhead_s, b.stream_overhead_s);
   EXPECT_EQ(a.copy_call_s, b.copy_call_s);
+  EXPECT_EQ(a.host_copy_seconds_per_byte, b.host_copy_seconds_per_byte);
+  EXPECT_EQ(a.host_copy_parallel_seconds_per_byte, b.host_copy_parallel_seconds_per_byte);
+  EXPECT_EQ(a.host_copy_threads, b.host_copy_threads);
   ASSERT_EQ(a.measurements.size(), b.measurements.size());
   for (std::size_t i = 0; i < a.measurements.size(); ++i) {
     EXPECT_EQ(a.measurements[i].quantity, b.measurements[i].quantity);
@@ -205,6 +211,7 @@ TEST(ProfileJson, NewerSchemaIsRefused) {
 // What a version-3 writer wrote: one busy-link G for every piece size.
 void make_version_3(nlohmann::json& j) {
   j["schema_version"] = 3;
+  j.erase("host_copy");
   for (const char* d : {"host_to_device", "device_to_host"}) {
     j["link"][d].erase("bidirectional_large_piece_seconds_per_byte");
     j["link"][d].erase("bidirectional_large_piece_min_bytes");
@@ -448,6 +455,33 @@ TEST(ProfileJson, Version4RequiresTheLargePieceFields) {
       << "null is 'one G for every piece size'";
   EXPECT_EQ(p.host_to_device.bidirectional_large_piece_seconds_per_byte, 0);
   EXPECT_EQ(p.device_to_host.bidirectional_large_piece_min_bytes, 67108864);
+}
+
+// host_copy came after the first version-4 files: absent, it is not known; an older file must
+// not carry it; the parallel cost and its thread count go together.
+TEST(ProfileJson, HostCopyIsAnOptionalVersion4Object) {
+  HardwareProfile p;
+  ASSERT_TRUE(
+      profile_from_json(edited([](nlohmann::json& j) { j.erase("host_copy"); }), "memory", &p)
+          .ok());
+  EXPECT_EQ(p.host_copy_seconds_per_byte, 0);
+  EXPECT_EQ(p.host_copy_parallel_seconds_per_byte, 0);
+  EXPECT_EQ(p.host_copy_threads, 0);
+  const ProfileError old = parse(edited([](nlohmann::json& j) {
+    const nlohmann::json host_copy = j["host_copy"];
+    make_version_3(j);
+    j["host_copy"] = host_copy;
+  }));
+  EXPECT_EQ(old.field, "host_copy");
+  EXPECT_NE(old.reason.find("added in version 4"), std::string::npos) << old.message();
+  const ProfileError alone =
+      parse(edited([](nlohmann::json& j) { j["host_copy"]["threads"] = 0; }));
+  EXPECT_EQ(alone.field, "host_copy.threads");
+  EXPECT_NE(alone.reason.find("together"), std::string::npos) << alone.message();
+  EXPECT_EQ(parse(edited([](nlohmann::json& j) { j["host_copy"]["seconds_per_byte"] = -1; })).field,
+            "host_copy.seconds_per_byte");
+  EXPECT_EQ(parse(edited([](nlohmann::json& j) { j["host_copy"]["cores"] = 1; })).field,
+            "host_copy.cores");
 }
 
 TEST(ProfileJson, LargePieceGAndWhereItStartsGoTogether) {

@@ -160,6 +160,11 @@ inline CalibrationMeasurements synthetic_measurements(int repeats, BoundedNoise&
   for (int n = 1; n <= 64; n *= 2)
     m.stream_rounds.add(n, samples(20e-6 + n * 12e-6, repeats, noise));
   m.copy_call_seconds = samples(2.8e-6, repeats, noise);
+  // Host copies: 12 GB/s on one thread, 40 GB/s on four, no better on eight.
+  m.host_copy_bytes = 256 * kMiB;
+  const std::pair<int, double> host_copy_rates[] = {{1, 12e9}, {2, 23e9}, {4, 40e9}, {8, 38e9}};
+  for (const auto& [threads, rate] : host_copy_rates)
+    m.host_copy.add(threads, samples(m.host_copy_bytes / rate, repeats, noise));
   return m;
 }
 

@@ -14,7 +14,6 @@
 
 #include <cmath>
 #include <cstdio>
-#include <cstdlib>
 #include <map>
 #include <optional>
 #include <string>
@@ -24,11 +23,6 @@
 namespace {
 
 using overlap::test::bitwise_equal;
-
-long long maxExtent() {
-  const char* limit = std::getenv("OVERLAP_TEST_MAX_EXTENT");
-  return limit ? std::atoll(limit) : (1LL << 62);
-}
 
 // One generator for the whole run: the inputs of each size are made once and shared by every
 // variant (Prepared below). Its seed is printed once and traced in every test.
@@ -104,7 +98,7 @@ std::vector<long long> extentsFor(const Case& c, long long large) {
     extents.push_back(c.streams - 1);
   std::vector<long long> kept;
   for (long long e : extents)
-    if (e <= maxExtent())
+    if (e <= overlap::test::max_test_extent())
       kept.push_back(e);
   return kept;
 }

@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <iomanip>
 #include <memory>
@@ -30,6 +31,13 @@ inline std::string cuda_device_unavailable_reason() {
   if (count == 0)
     return "no CUDA device: cudaGetDeviceCount returned 0";
   return {};
+}
+
+// OVERLAP_TEST_MAX_EXTENT=<n>: the largest extent the tests of many sizes call (the
+// compute-sanitizer runs set it to keep instrumented calls short); unlimited when unset.
+inline long long max_test_extent() {
+  const char* limit = std::getenv("OVERLAP_TEST_MAX_EXTENT");
+  return limit ? std::atoll(limit) : (1LL << 62);
 }
 
 } // namespace overlap::test

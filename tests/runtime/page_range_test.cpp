@@ -1,4 +1,4 @@
-#include "overlap/host_array_pinning.h"
+#include "overlap/page_range.h"
 
 #include <gtest/gtest.h>
 

@@ -3,6 +3,7 @@
 #include "model/mapped_width_cost.h"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 
 namespace overlap::model {
@@ -18,6 +19,106 @@ double registration_seconds(const HardwareProfile& profile, const Workload& work
   // are small enough for that not to matter).
   return (workload.h2d_bytes + workload.broadcast_bytes + pure_outputs + workload.reduction_bytes) *
          seconds_per_byte;
+}
+
+double registration_seconds(const HardwareProfile& profile, const Workload& workload,
+                            const Candidate& candidate) {
+  if (workload.host_memory_pinned || candidate.variant == Variant::Explicit)
+    return 0;
+  const bool pipelined =
+      candidate.variant == Variant::Streams || candidate.variant == Variant::Hybrid;
+  const PageableMode mode = candidate.pageable == PageableMode::Stage && !pipelined
+                                ? PageableMode::Default
+                                : candidate.pageable;
+  if (mode == PageableMode::CachedRegister)
+    return 0; // registered by an earlier call of the loop
+  if (mode != PageableMode::Stage)
+    return registration_seconds(profile, workload);
+  if (candidate.variant != Variant::Hybrid)
+    return 0;
+  // Staged, but for Hybrid's pure outputs, which its kernels write through mapped memory.
+  Workload outputs = workload;
+  outputs.h2d_bytes = outputs.broadcast_bytes = outputs.reduction_bytes = 0;
+  return registration_seconds(profile, outputs);
+}
+
+StagingConfig model_staging(const Workload& workload, const Candidate& candidate) {
+  // The bytes the ring moves: every copy of the pipeline, as pipelined_h2d_bytes counts them.
+  const int chunks = chunk_count(workload, candidate.streams);
+  const double copied_out =
+      candidate.variant == Variant::Hybrid ? workload.inout_d2h_bytes : workload.d2h_bytes;
+  const double staged = pipelined_h2d_bytes(workload, chunks, false) + workload.broadcast_bytes +
+                        copied_out + 2 * workload.reduction_bytes;
+  return resolved_staging(candidate.staging, static_cast<long long>(staged), kModelHardwareThreads);
+}
+
+std::vector<SimOp> staged_operations(const std::vector<SimOp>& ops, const StagingConfig& ring,
+                                     double piece_issue_s) {
+  std::vector<SimOp> out;
+  std::vector<int> new_index(ops.size(), -1);
+  std::vector<int> release; // per piece: the operation whose end frees its slot
+  const auto remapped = [&](const std::vector<int>& waits) {
+    std::vector<int> mapped;
+    for (int wait : waits)
+      mapped.push_back(new_index[static_cast<std::size_t>(wait)]);
+    return mapped;
+  };
+  double shift = 0;           // host issue time the pieces added so far
+  double previous_issued = 0; // issued_at of the operation before, as given
+  for (std::size_t i = 0; i < ops.size(); ++i) {
+    const SimOp& op = ops[i];
+    const double call_seconds = op.issued_at - previous_issued;
+    previous_issued = op.issued_at;
+    const bool copy = op.kind == OpKind::CopyToDevice || op.kind == OpKind::CopyToHost;
+    if (!copy || op.bytes <= 0) {
+      SimOp kept = op;
+      kept.waits_for = remapped(op.waits_for);
+      kept.issued_at = op.issued_at + shift;
+      new_index[i] = static_cast<int>(out.size());
+      out.push_back(kept);
+      continue;
+    }
+    const double slot = static_cast<double>(std::max<std::size_t>(1, ring.slot_bytes));
+    const int pieces =
+        std::max(std::max(1, op.copies), static_cast<int>(std::ceil(op.bytes / slot)));
+    double issued_at = op.issued_at - call_seconds + shift;
+    shift += pieces * piece_issue_s - call_seconds;
+    for (int p = 0; p < pieces; ++p) {
+      const std::size_t k = release.size();
+      const int previous = k >= static_cast<std::size_t>(ring.slots)
+                               ? release[k - static_cast<std::size_t>(ring.slots)]
+                               : -1;
+      issued_at += piece_issue_s;
+      SimOp piece = op;
+      piece.bytes = op.bytes / pieces;
+      piece.copies = 1;
+      piece.pageable = false; // from and to pinned slots
+      piece.issued_at = issued_at;
+      piece.waits_for = p == 0 ? remapped(op.waits_for) : std::vector<int>{};
+      SimOp host;
+      host.kind = OpKind::HostCopy;
+      host.bytes = piece.bytes;
+      if (op.kind == OpKind::CopyToDevice) {
+        if (previous >= 0)
+          host.waits_for.push_back(previous);
+        piece.waits_for.push_back(static_cast<int>(out.size()));
+        out.push_back(host);
+        release.push_back(static_cast<int>(out.size()));
+        out.push_back(piece);
+      } else {
+        if (previous >= 0)
+          piece.waits_for.push_back(previous);
+        out.push_back(piece);
+        host.waits_for.push_back(static_cast<int>(out.size()) - 1);
+        release.push_back(static_cast<int>(out.size()));
+        out.push_back(host);
+      }
+    }
+    // What waited for the copy waits for its last piece to cross the link.
+    new_index[i] = op.kind == OpKind::CopyToDevice ? static_cast<int>(out.size()) - 1
+                                                   : static_cast<int>(out.size()) - 2;
+  }
+  return out;
 }
 
 double chunk_kernel_seconds(const HardwareProfile& profile, const Workload& workload, int chunks) {
@@ -209,6 +310,8 @@ double pipeline_synchronized_seconds(const std::vector<SimOp>& ops, const SimRes
   std::map<int, double> stream_done;
   double host = 0;
   for (std::size_t i = 0; i < ops.size(); ++i) {
+    if (ops[i].kind == OpKind::HostCopy)
+      continue; // on no stream: the ring is waited for after the streams (makespan below)
     double& done = stream_done[ops[i].stream];
     done = std::max(done, result.timings[i].end);
     host = std::max(host, ops[i].issued_at);
@@ -224,6 +327,15 @@ std::string ModernModel::name() const {
   return "modern (pipeline simulation on the profile)";
 }
 
+namespace {
+
+bool staged(const Workload& workload, const Candidate& candidate) {
+  return !workload.host_memory_pinned && candidate.pageable == PageableMode::Stage &&
+         (candidate.variant == Variant::Streams || candidate.variant == Variant::Hybrid);
+}
+
+} // namespace
+
 std::vector<SimOp> ModernModel::operations(const HardwareProfile& profile, const Workload& workload,
                                            const Candidate& candidate) const {
   switch (candidate.variant) {
@@ -232,17 +344,25 @@ std::vector<SimOp> ModernModel::operations(const HardwareProfile& profile, const
   case Variant::Mapped:
     return mapped_operations(profile, workload);
   case Variant::Streams:
-    return pipelined_operations(profile, workload, candidate, false, options_.halo_sent_twice);
   case Variant::Hybrid:
-    return pipelined_operations(profile, workload, candidate, true, options_.halo_sent_twice);
+    break;
   }
-  return {};
+  const std::vector<SimOp> ops = pipelined_operations(
+      profile, workload, candidate, candidate.variant == Variant::Hybrid, options_.halo_sent_twice);
+  if (!staged(workload, candidate))
+    return ops;
+  // A piece costs the host a copy call and an event record, which the calibration does not time
+  // apart: two copy calls.
+  return staged_operations(ops, model_staging(workload, candidate),
+                           2 * host_issue_costs(profile).copy_s);
 }
 
 std::optional<double> ModernModel::predict_seconds(const HardwareProfile& profile,
                                                    const Workload& workload,
                                                    const Candidate& candidate) const {
-  const SimDevice device = sim_device_of(profile, options_.hardware_queues);
+  SimDevice device = sim_device_of(profile, options_.hardware_queues);
+  if (staged(workload, candidate))
+    device.host_copy_lanes = model_staging(workload, candidate).threads;
   const std::vector<SimOp> ops = operations(profile, workload, candidate);
   const SimResult result = simulate(ops, device);
   double seconds = result.makespan;
@@ -250,9 +370,7 @@ std::optional<double> ModernModel::predict_seconds(const HardwareProfile& profil
   if (candidate.variant == Variant::Streams || candidate.variant == Variant::Hybrid)
     seconds =
         pipeline_synchronized_seconds(ops, result, host_issue_costs(profile).stream_sync_call_s);
-  if (candidate.variant != Variant::Explicit)
-    seconds += registration_seconds(profile, workload);
-  return seconds;
+  return seconds + registration_seconds(profile, workload, candidate);
 }
 
 bool ModernModel::distinguishes_issue_order(const HardwareProfile& profile, int streams) const {

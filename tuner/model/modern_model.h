@@ -30,8 +30,12 @@
 //   its last call the host synchronizes every stream in turn (detail/pipeline.cuh), each call
 //   returning once its stream is done: in a host-bound pipeline of short chunks these calls
 //   follow one another, about 2 us per stream on the H100 and H200.
-// - pageable user memory: Explicit copies at the pageable G; the other variants first register
-//   every array, which costs about one pageable copy of its bytes (host_array_pinning.h).
+// - pageable user memory (Candidate::pageable): Explicit copies at the pageable G; the other
+//   variants first register every array, which costs about one pageable copy of its bytes
+//   (host_array_pinning.h), except in a loop's later calls with the registration cache, which
+//   find them registered; staged (Streams and Hybrid), each copy is cut into slot-sized pieces
+//   around host copies into and out of the ring's slots (staged_operations), played by the
+//   simulator's host copy threads, and only Hybrid's mapped outputs are registered.
 // Not modelled: wave quantization within a chunk, blocks of concurrent chunks slowing each other
 // down on a shared multiprocessor, the calls that record and wait for events (host time only,
 // and the host is far ahead of the device in the pipelines that issue them), the device's
@@ -104,5 +108,26 @@ HostIssueCosts host_issue_costs(const HardwareProfile& profile);
 // The time to page-lock pageable user arrays for one call: about one pageable copy of every
 // array's bytes (inputs and pure outputs); 0 when the arrays are pinned already.
 double registration_seconds(const HardwareProfile& profile, const Workload& workload);
+// The same for one candidate: nothing for Explicit or a cached registration, only Hybrid's pure
+// outputs when staged.
+double registration_seconds(const HardwareProfile& profile, const Workload& workload,
+                            const Candidate& candidate);
+
+// The model's host for the runtime's automatic staging ring: the runtime takes up to 4 threads
+// from the host's hardware threads (resolved_staging), which the GPU servers have plenty of.
+constexpr int kModelHardwareThreads = 64;
+
+// The staging ring a staged candidate runs with: its own, with the runtime's automatic choices
+// for what it leaves 0, over the bytes its copies move.
+StagingConfig model_staging(const Workload& workload, const Candidate& candidate);
+
+// A pipeline's operations (pinned copies) with every copy staged through `ring`: cut into pieces
+// of at most a slot (at least one per transfer it stood for), a host copy filling each input
+// piece's slot before its copy and draining each output piece's slot after it; piece k uses
+// slot k % slots and waits for the slot's previous piece (its copy to the device, or its drain).
+// Each piece costs the host `piece_issue_s` to issue, instead of the copy's calls. Operations
+// that waited for a copy wait for its last piece.
+std::vector<SimOp> staged_operations(const std::vector<SimOp>& ops, const StagingConfig& ring,
+                                     double piece_issue_s);
 
 } // namespace overlap::model

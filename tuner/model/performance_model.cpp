@@ -8,7 +8,13 @@
 namespace overlap::model {
 
 bool operator==(const Candidate& a, const Candidate& b) {
-  return a.variant == b.variant && a.streams == b.streams && a.order == b.order;
+  return a.variant == b.variant && a.streams == b.streams && a.order == b.order &&
+         a.pageable == b.pageable && a.staging.threads == b.staging.threads &&
+         a.staging.slot_bytes == b.staging.slot_bytes && a.staging.slots == b.staging.slots;
+}
+
+StreamsConfig streams_config(const Candidate& candidate) {
+  return StreamsConfig{candidate.streams, candidate.order, candidate.pageable, candidate.staging};
 }
 
 const char* to_string(Variant variant) {
@@ -29,11 +35,32 @@ const char* to_string(IssueOrder order) {
   return order == IssueOrder::DepthFirst ? "depth-first" : "breadth-first";
 }
 
+const char* to_string(PageableMode mode) {
+  switch (mode) {
+  case PageableMode::Default:
+    return "default";
+  case PageableMode::Register:
+    return "registered per call";
+  case PageableMode::CachedRegister:
+    return "cached registration";
+  case PageableMode::Stage:
+    return "staged";
+  }
+  return "?";
+}
+
 std::string describe(const Candidate& candidate) {
-  if (candidate.variant == Variant::Explicit || candidate.variant == Variant::Mapped)
-    return to_string(candidate.variant);
+  // The pageable mode only where it is not the default, so that the names of the candidates
+  // the tuner has always had stay as they were.
+  const bool pipelined =
+      candidate.variant == Variant::Streams || candidate.variant == Variant::Hybrid;
+  const bool mode_shown = candidate.pageable != PageableMode::Default &&
+                          (pipelined || candidate.pageable != PageableMode::Stage);
+  const std::string mode = mode_shown ? to_string(candidate.pageable) : "";
+  if (!pipelined)
+    return std::string(to_string(candidate.variant)) + (mode_shown ? "(" + mode + ")" : "");
   return std::string(to_string(candidate.variant)) + "(" + std::to_string(candidate.streams) +
-         ", " + to_string(candidate.order) + ")";
+         ", " + to_string(candidate.order) + (mode_shown ? ", " + mode : "") + ")";
 }
 
 const char* to_string(ModelKind kind) {

@@ -19,6 +19,12 @@ struct Candidate {
   Variant variant = Variant::Explicit;
   int streams = 1;
   IssueOrder order = IssueOrder::DepthFirst;
+  // What the call does with pageable arrays (Workload::host_memory_pinned false; ignored for
+  // pinned ones). Default is priced as Register, the runtime's default without OVERLAP_PIN_CACHE;
+  // CachedRegister as a loop's later calls, which find the arrays registered; Stage (Streams and
+  // Hybrid; Mapped registers) through the staging ring sized by `staging`.
+  PageableMode pageable = PageableMode::Default;
+  StagingConfig staging = {}; // 0: the runtime's automatic choice (resolved_staging)
 };
 
 bool operator==(const Candidate& a, const Candidate& b);
@@ -26,9 +32,14 @@ inline bool operator!=(const Candidate& a, const Candidate& b) {
   return !(a == b);
 }
 
+// The StreamsConfig the runtime runs the candidate with (its variant is RunConfig's): every
+// candidate field, so that what is measured is what was predicted.
+StreamsConfig streams_config(const Candidate& candidate);
+
 const char* to_string(Variant variant);
 const char* to_string(IssueOrder order);
-// "Streams(16, depth-first)", "Explicit", ...
+const char* to_string(PageableMode mode);
+// "Streams(16, depth-first)", "Explicit", "Streams(16, depth-first, staged)", ...
 std::string describe(const Candidate& candidate);
 
 class PerformanceModel {

@@ -48,6 +48,13 @@ SimDevice sim_device_of(const HardwareProfile& profile, int hardware_queues) {
                                              : profile.device_to_host.seconds_per_byte;
   if (profile.mapped_read_seconds_per_byte > 0 && profile.mapped_write_seconds_per_byte > 0)
     device.mapped_both_ways_seconds_per_byte = profile.mapped_both_ways_seconds_per_byte;
+  device.host_copy_seconds_per_byte = profile.host_copy_seconds_per_byte > 0
+                                          ? profile.host_copy_seconds_per_byte
+                                          : kDefaultHostCopySecondsPerByte;
+  device.host_copy_parallel_seconds_per_byte =
+      profile.host_copy_parallel_seconds_per_byte > 0
+          ? profile.host_copy_parallel_seconds_per_byte
+          : std::min(device.host_copy_seconds_per_byte, kDefaultHostCopyParallelSecondsPerByte);
   return device;
 }
 
@@ -56,10 +63,11 @@ namespace {
 constexpr double kInfinity = std::numeric_limits<double>::infinity();
 constexpr int kToDevice = 0;
 constexpr int kToHost = 1;
+constexpr int kHostMemory = 2; // host copies: the memory system, not the link
 
 enum class Phase { Waiting, Latency, Running, Done };
 
-enum class FlowKind { Copy, PageableCopy, Mapped };
+enum class FlowKind { Copy, PageableCopy, Mapped, HostCopy };
 
 struct Flow {
   int op = -1;
@@ -84,8 +92,8 @@ struct OpState {
 };
 
 struct EngineState {
-  int busy_op = -1; // a copy, or the kernel that started last while any run
-  int running_kernels = 0;
+  int busy_op = -1;         // a copy, or the kernel (host copy) that started last while any run
+  int running_kernels = 0;  // kernels on the compute engine, host copies on the host's
   double kernel_shares = 0; // sum of the running kernels' gpu_share
   bool has_run = false;
   int last_direction = -1; // of the last copy; -1 for kernels
@@ -98,9 +106,11 @@ int direction_of(OpKind kind) {
 
 class Simulation {
 public:
+  // Engines: 0 computes, 1 copies (to the device, or both ways with one copy engine), 2 copies
+  // to the host (with two or more), and the last runs the host copies.
   Simulation(const std::vector<SimOp>& ops, const SimDevice& device)
-      : ops_(ops), device_(device), states_(ops.size()),
-        engines_(device.copy_engines >= 2 ? 3 : 2) {
+      : ops_(ops), device_(device), states_(ops.size()), engines_(device.copy_engines >= 2 ? 4 : 3),
+        host_engine_(static_cast<int>(engines_.size()) - 1) {
     link_[kToDevice] = &device.host_to_device;
     link_[kToHost] = &device.device_to_host;
     mapped_seconds_per_byte_[kToDevice] = device.mapped_read_seconds_per_byte;
@@ -109,7 +119,8 @@ public:
     waiting_.resize(engines_.size());
     for (std::size_t i = 0; i < ops_.size(); ++i) {
       waiting_[static_cast<std::size_t>(engine_of(ops_[i]))].push_back(static_cast<int>(i));
-      not_handed_over_.push_back(static_cast<int>(i));
+      if (ops_[i].kind != OpKind::HostCopy)
+        not_handed_over_.push_back(static_cast<int>(i));
     }
     advance_unfinished_kernel();
   }
@@ -143,6 +154,8 @@ private:
         if (wait < 0 || static_cast<std::size_t>(wait) >= i)
           throw std::invalid_argument("operation " + std::to_string(i) + " waits for operation " +
                                       std::to_string(wait) + ", which is not issued before it");
+      if (ops_[i].kind == OpKind::HostCopy)
+        continue; // on no stream and in no hardware queue
       const auto previous = last_in_stream.find(ops_[i].stream);
       if (previous != last_in_stream.end())
         stream_predecessor_[i] = previous->second;
@@ -173,6 +186,8 @@ private:
   }
 
   int engine_of(const SimOp& op) const {
+    if (op.kind == OpKind::HostCopy)
+      return host_engine_;
     if (op.kind == OpKind::Kernel)
       return 0;
     if (op.kind == OpKind::CopyToHost && device_.copy_engines >= 2)
@@ -224,6 +239,13 @@ private:
   // among equals). Otherwise one queue per engine in issue order, whose head blocks the rest.
   int next_for_engine(int e) const {
     const std::vector<int>& waiting = waiting_[static_cast<std::size_t>(e)];
+    // The staging threads take the lowest host copy whose events are done.
+    if (e == host_engine_) {
+      for (const int i : waiting)
+        if (dependencies_done(static_cast<std::size_t>(i)))
+          return i;
+      return -1;
+    }
     if (!device_.hyper_q)
       return !waiting.empty() && dependencies_done(static_cast<std::size_t>(waiting.front()))
                  ? waiting.front()
@@ -268,6 +290,8 @@ private:
   // kernels behind it (the engine takes operations in order).
   bool engine_accepts(int e, int op) const {
     const EngineState& engine = engines_[static_cast<std::size_t>(e)];
+    if (e == host_engine_)
+      return engine.running_kernels < std::max(1, device_.host_copy_lanes);
     if (engine.busy_op < 0)
       return true;
     return ops_[static_cast<std::size_t>(op)].kind == OpKind::Kernel &&
@@ -290,6 +314,12 @@ private:
     std::vector<int>& waiting = waiting_[static_cast<std::size_t>(e)];
     waiting.erase(std::find(waiting.begin(), waiting.end(), i));
     state.timing.start = now_;
+    if (op.kind == OpKind::HostCopy) {
+      ++engine.running_kernels;
+      state.phase = Phase::Running;
+      add_flow(i, kHostMemory, FlowKind::HostCopy, op.bytes, now_);
+      return;
+    }
     if (op.kind == OpKind::Kernel) {
       ++engine.running_kernels;
       engine.kernel_shares += share_of(i);
@@ -328,6 +358,9 @@ private:
     if (bytes <= 0)
       return;
     Flow flow{op, direction, kind, bytes, start, false};
+    // A host copy runs at one thread's speed at most; the threads share the memory system.
+    if (kind == FlowKind::HostCopy && device_.host_copy_seconds_per_byte > 0)
+      flow.pace = 1 / device_.host_copy_seconds_per_byte;
     // A kernel's threads read and write as they compute: a kernel that computes longer than its
     // mapped bytes take on the link spreads them over its compute time (from the first byte's
     // latency on) instead of flooding the link at the start.
@@ -351,8 +384,8 @@ private:
 
   // Flows moving bytes now, per direction: all of them, and the copies among them.
   struct ActiveFlows {
-    int all[2] = {0, 0};
-    int copies[2] = {0, 0};
+    int all[3] = {0, 0, 0}; // per direction, host memory last
+    int copies[3] = {0, 0, 0};
   };
 
   // How much slower mapped traffic of `direction` runs while the other direction is busy. Against
@@ -448,16 +481,17 @@ private:
   // leaves goes to the others (max-min fair shares).
   std::vector<double> flow_rates(const ActiveFlows& active) const {
     std::vector<double> rates(flows_.size(), 0);
-    for (int direction : {kToDevice, kToHost}) {
+    for (int direction : {kToDevice, kToHost, kHostMemory}) {
       std::vector<std::size_t> members;
       std::vector<double> seconds_per_byte;
       for (std::size_t f = 0; f < flows_.size(); ++f)
         if (is_active(flows_[f]) && flows_[f].direction == direction) {
           members.push_back(f);
           const Flow& flow = flows_[f];
-          seconds_per_byte.push_back(flow.kind == FlowKind::Mapped
-                                         ? mapped_seconds_per_byte(flow, active)
-                                         : copy_seconds_per_byte(flow, active));
+          seconds_per_byte.push_back(
+              flow.kind == FlowKind::HostCopy ? device_.host_copy_parallel_seconds_per_byte
+              : flow.kind == FlowKind::Mapped ? mapped_seconds_per_byte(flow, active)
+                                              : copy_seconds_per_byte(flow, active));
         }
       std::vector<bool> settled(members.size(), false);
       double link_left = 1;
@@ -561,17 +595,20 @@ private:
     state.phase = Phase::Done;
     state.timing.end = now_;
     EngineState& engine = engines_[engine_of(ops_[i])];
+    const bool copy = ops_[i].kind == OpKind::CopyToDevice || ops_[i].kind == OpKind::CopyToHost;
     if (ops_[i].kind == OpKind::Kernel) {
       --engine.running_kernels;
       engine.kernel_shares -= share_of(i);
     }
-    if (ops_[i].kind != OpKind::Kernel || engine.running_kernels == 0) {
+    if (ops_[i].kind == OpKind::HostCopy)
+      --engine.running_kernels;
+    if (copy || engine.running_kernels == 0) {
       engine.busy_op = -1;
       engine.kernel_shares = 0; // no rounding residue left behind
     }
     engine.has_run = true;
     engine.last_end = now_;
-    engine.last_direction = ops_[i].kind == OpKind::Kernel ? -1 : direction_of(ops_[i].kind);
+    engine.last_direction = copy ? direction_of(ops_[i].kind) : -1;
     ++done_;
     advance_unfinished_kernel();
   }
@@ -600,6 +637,7 @@ private:
   double mapped_seconds_per_byte_[2] = {0, 0};
   std::vector<OpState> states_;
   std::vector<EngineState> engines_;
+  const int host_engine_;
   std::vector<Flow> flows_;
   std::vector<int> stream_predecessor_;
   std::vector<int> queue_predecessor_;

@@ -53,6 +53,11 @@
 //   leaves goes to the other flows of its direction.
 // - The host issues the operations one call after another (SimOp::issued_at); an operation is
 //   ready no earlier than its call has returned.
+// - Host copies (the staging ring of PageableMode::Stage, overlap/staging_ring.h): copies
+//   between the user's pageable memory and a pinned slot, made by `host_copy_lanes` host threads
+//   that take the lowest-numbered host copy whose events are done; each runs at one thread's
+//   speed, and together they share the memory system's (the profile's parallel host copy G).
+//   They belong to no stream and wait only through their events.
 #pragma once
 
 #include "overlap/hardware_profile.h"
@@ -61,7 +66,7 @@
 
 namespace overlap::model {
 
-enum class OpKind { CopyToDevice, Kernel, CopyToHost };
+enum class OpKind { CopyToDevice, Kernel, CopyToHost, HostCopy };
 
 struct SimOp {
   OpKind kind = OpKind::Kernel;
@@ -69,6 +74,7 @@ struct SimOp {
 
   // Copies: bytes of all `copies` separate transfers this operation stands for, from pinned
   // host memory or, when `pageable`, through the driver's staging buffers at the pageable G.
+  // Host copies: the bytes one staging thread copies (`stream` is ignored).
   double bytes = 0;
   int copies = 1;
   bool pageable = false;
@@ -118,7 +124,20 @@ struct SimDevice {
   // (HardwareProfile::mapped_both_ways_seconds_per_byte), measured with 16-byte elements like the
   // two values above; 0: not known.
   double mapped_both_ways_seconds_per_byte = 0;
+
+  // Host copies: threads running them at once, one thread's G and all threads' G together.
+  int host_copy_lanes = 1;
+  double host_copy_seconds_per_byte = 0;
+  double host_copy_parallel_seconds_per_byte = 0;
 };
+
+// What a profile that did not measure the host copies is assumed to have: 10 GB/s on one thread
+// (glibc's memcpy of large blocks on the Xeon and EPYC servers GPUs sit in runs at 8-12 GB/s) and
+// 50 GB/s on any number, about a third of a two-socket DDR5 server's bandwidth (a copy reads and
+// writes each byte, and the link's DMA reads it once more). Rough on purpose: overlap-calibrate
+// measures both.
+constexpr double kDefaultHostCopySecondsPerByte = 1e-10;
+constexpr double kDefaultHostCopyParallelSecondsPerByte = 2e-11;
 
 // Hyper-Q came with compute capability 3.5; a profile without a compute capability is taken to
 // have it unless it has implicit synchronization.
@@ -131,6 +150,7 @@ bool has_concurrent_kernels(const HardwareProfile& profile);
 // 0 takes the copy G of its direction, a bidirectional G of 0 means no slowdown. The mapped
 // both-ways cost is kept only when both one-way mapped costs are measured: it is used as a ratio
 // to them, and a ratio to a copy G standing in for one would compare different kernels' traffic.
+// Unknown host copy costs take the defaults above; the lanes are 1 (the caller sets them).
 SimDevice sim_device_of(const HardwareProfile& profile, int hardware_queues);
 
 struct OpTiming {

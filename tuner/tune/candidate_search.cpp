@@ -4,9 +4,17 @@
 #include <cmath>
 #include <map>
 #include <optional>
+#include <utility>
 
 namespace overlap::tune {
 namespace {
+
+// A family: one variant with one way of handling pageable arrays.
+using Family = std::pair<Variant, PageableMode>;
+
+Family family_of(const model::Candidate& c) {
+  return {c.variant, c.pageable};
+}
 
 bool is_explicit(const CandidateOutcome& c) {
   return c.candidate == model::Candidate{};
@@ -29,8 +37,9 @@ std::optional<std::size_t> along_curve(const std::vector<CandidateOutcome>& cand
   std::optional<std::size_t> best;
   for (std::size_t i = 0; i < candidates.size(); ++i) {
     const model::Candidate& other = candidates[i].candidate;
-    if (other.variant != c.variant || other.order != c.order ||
-        (other.streams - c.streams) * direction <= 0)
+    model::Candidate same_curve = other;
+    same_curve.streams = c.streams;
+    if (same_curve != c || (other.streams - c.streams) * direction <= 0)
       continue;
     if (!best || std::abs(other.streams - c.streams) <
                      std::abs(candidates[*best].candidate.streams - c.streams))
@@ -44,7 +53,9 @@ std::optional<std::size_t> other_order(const std::vector<CandidateOutcome>& cand
   const model::Candidate& c = candidates[from].candidate;
   for (std::size_t i = 0; i < candidates.size(); ++i) {
     const model::Candidate& other = candidates[i].candidate;
-    if (other.variant == c.variant && other.streams == c.streams && other.order != c.order)
+    model::Candidate same_but_order = other;
+    same_but_order.order = c.order;
+    if (same_but_order == c && other.order != c.order)
       return i;
   }
   return std::nullopt;
@@ -57,17 +68,20 @@ std::vector<std::size_t> seed_candidates(std::vector<CandidateOutcome>& candidat
   for (std::size_t i = 0; i < candidates.size(); ++i)
     if (candidates[i].kept_by_model)
       add(chosen, candidates, i, "kept by the model");
-  std::map<Variant, std::size_t> best_predicted;
+  std::map<Family, std::size_t> best_predicted;
   for (std::size_t i = 0; i < candidates.size(); ++i) {
     if (!candidates[i].predicted_seconds)
       continue;
-    const auto [it, inserted] = best_predicted.emplace(candidates[i].candidate.variant, i);
+    const auto [it, inserted] = best_predicted.emplace(family_of(candidates[i].candidate), i);
     if (!inserted && *candidates[i].predicted_seconds < *candidates[it->second].predicted_seconds)
       it->second = i;
   }
-  for (const auto& [variant, i] : best_predicted)
+  for (const auto& [family, i] : best_predicted)
     add(chosen, candidates, i,
-        std::string("the best predicted of ") + model::to_string(variant) +
+        std::string("the best predicted of ") + model::to_string(family.first) +
+            (family.second == PageableMode::Default
+                 ? std::string()
+                 : std::string(" (") + model::to_string(family.second) + ")") +
             " (every family is measured)");
   std::sort(chosen.begin(), chosen.end());
   return chosen;
@@ -87,7 +101,7 @@ double leading_margin(const std::vector<CandidateOutcome>& candidates, double no
 }
 
 std::vector<std::size_t> next_neighbours(std::vector<CandidateOutcome>& candidates, double noise) {
-  std::map<Variant, std::size_t> best_measured;
+  std::map<Family, std::size_t> best_measured;
   std::optional<double> fastest;
   for (std::size_t i = 0; i < candidates.size(); ++i) {
     if (!candidates[i].usable())
@@ -95,7 +109,7 @@ std::vector<std::size_t> next_neighbours(std::vector<CandidateOutcome>& candidat
     const double median = candidates[i].timing.median;
     if (!fastest || median < *fastest)
       fastest = median;
-    const auto [it, inserted] = best_measured.emplace(candidates[i].candidate.variant, i);
+    const auto [it, inserted] = best_measured.emplace(family_of(candidates[i].candidate), i);
     if (!inserted && median < candidates[it->second].timing.median)
       it->second = i;
   }
@@ -103,8 +117,8 @@ std::vector<std::size_t> next_neighbours(std::vector<CandidateOutcome>& candidat
   if (!fastest)
     return chosen;
   const double margin = leading_margin(candidates, noise);
-  for (const auto& [variant, best] : best_measured) {
-    if (variant != Variant::Streams && variant != Variant::Hybrid)
+  for (const auto& [family, best] : best_measured) {
+    if (family.first != Variant::Streams && family.first != Variant::Hybrid)
       continue; // no stream count to search
     if (candidates[best].timing.median > *fastest * (1 + margin))
       continue;

@@ -189,7 +189,7 @@ RunResult DescriptorRunner::run_candidate(const model::Candidate& candidate,
   inject_test_fault(candidate);
   RunConfig config;
   config.variant = candidate.variant;
-  config.streams = StreamsConfig{candidate.streams, candidate.order};
+  config.streams = model::streams_config(candidate);
   restore_inputs();
   const Sample first = run_once(config);
   if (!first.error.empty()) {

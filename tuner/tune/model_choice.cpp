@@ -59,7 +59,7 @@ bool choose_by_model(const KernelDescriptor& kernel, ArgPointers args,
     return false;
   const model::Candidate best = prediction.rows[*prediction.best].candidate;
   config->variant = best.variant;
-  config->streams = StreamsConfig{best.streams, best.order};
+  config->streams = model::streams_config(best);
   *why = "model's predicted best on " + profile.profile.name + " (" + profile.origin + ")";
   return true;
 }

@@ -59,7 +59,8 @@ struct TuneDefault {
 
 struct RunConfig {
   Variant variant = Variant::Explicit;
-  StreamsConfig streams; // used by Streams and Hybrid
+  // Used by Streams and Hybrid; its `pageable` by Mapped too (Stage meaning Default there).
+  StreamsConfig streams;
 };
 
 // How the generated code launches the kernel over one chunk [lo, hi).

@@ -1,5 +1,6 @@
 // What the strategies keep per device between calls: the stream/event pool, the device memory
-// cache and the device's answers they consult on every call.
+// cache, the staging ring's slots and threads, and the device's answers they consult on every
+// call.
 //
 // Thread safety: one context per device, created on first use. A strategy call leases its
 // device's context for the whole call (DeviceContextLease holds the context's mutex), because the
@@ -8,6 +9,7 @@
 #pragma once
 
 #include "overlap/device_memory_cache.h"
+#include "overlap/staging_ring.h"
 #include "overlap/status.h"
 #include "overlap/stream_event_pool.h"
 
@@ -18,18 +20,20 @@ namespace overlap {
 
 class DeviceContext {
 public:
-  explicit DeviceContext(int device) : device_(device) {}
+  explicit DeviceContext(int device) : device_(device), staging_(device) {}
   DeviceContext(const DeviceContext&) = delete;
   DeviceContext& operator=(const DeviceContext&) = delete;
 
   int device() const { return device_; }
   StreamEventPool& pool() { return pool_; }
   DeviceMemoryCache& memory() { return memory_; }
+  StagingResources& staging() { return staging_; }
   // cudaDevAttrHostRegisterReadOnlySupported, asked once.
   Status read_only_registration_supported(bool* supported);
 
   // Both wait for the call holding the context, so neither may run inside a lease of it. Release
-  // makes this context's device current (cudaFree must run there) and leaves it current.
+  // (of the device memory and the staging slots) makes this context's device current (cudaFree
+  // must run there) and leaves it current.
   Status release_memory_when_idle();
   std::size_t cached_bytes_when_idle();
   Status scribble_memory_when_idle(unsigned char value);
@@ -41,6 +45,7 @@ private:
   std::mutex mutex_;
   StreamEventPool pool_;
   DeviceMemoryCache memory_;
+  StagingResources staging_;
   int read_only_supported_ = -1; // -1: not asked yet
 };
 
@@ -60,9 +65,9 @@ private:
   std::unique_lock<std::mutex> lock_;
 };
 
-// Frees the device memory every context cached (waiting for calls in flight on each device), so
-// that the memory is the program's again. Streams and events stay pooled. The first failure is
-// returned; the other devices are still released.
+// Frees the device memory and the staging slots every context cached (waiting for calls in
+// flight on each device), so that the memory is the program's again. Streams and events stay
+// pooled. The first failure is returned; the other devices are still released.
 Status release_cached_device_memory();
 
 // Bytes the current device's cache holds now (0 when the device was never used).

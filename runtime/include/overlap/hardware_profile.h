@@ -133,6 +133,15 @@ struct HardwareProfile {
   // and the model derives it from t_sc, whose rounds also synchronize every stream.
   double copy_call_s = 0;
 
+  // The host's copies between pageable and pinned memory, which the staging ring's threads make
+  // (PageableMode::Stage; optional within schema 4, added after its first files were written):
+  // seconds per byte of one thread copying large blocks, and of `host_copy_threads` threads
+  // copying at once, which the memory system limits. 0: not known, and the model assumes
+  // pipeline_simulator.h's defaults.
+  double host_copy_seconds_per_byte = 0;
+  double host_copy_parallel_seconds_per_byte = 0;
+  int host_copy_threads = 0;
+
   // How the measured parameters were obtained; empty for the papers' profiles.
   std::vector<ProfileMeasurement> measurements;
 };

@@ -110,10 +110,70 @@ enum class IssueOrder : unsigned char {
   BreadthFirst // all copies in, then all kernels, then all copies out
 };
 
+// What a call does with the user's pageable arrays (not page-locked: new, malloc, std::vector).
+// Pinned, device and managed memory is used as it is whatever the mode. docs/generated-code.md,
+// "Host memory", says what each costs.
+enum class PageableMode : unsigned char {
+  // The process's choice: CachedRegister where OVERLAP_PIN_CACHE turns the registration cache on
+  // for every call, else Register (overlap/pin_cache.h).
+  Default,
+  // cudaHostRegister for the call, unregistered after it: about one pageable copy per call.
+  Register,
+  // Registered once and kept in the process's registration cache, so that later calls on the same
+  // pages pay nothing; the user unpins a buffer before freeing it (overlap/pin_cache.h).
+  // Register where OVERLAP_PIN_CACHE=off.
+  CachedRegister,
+  // Streams and Hybrid: copied through a ring of pinned staging buffers by host threads, which
+  // overlap with the link (overlap/staging_ring.h); nothing is registered but Hybrid's mapped
+  // outputs (as Default). Mapped, which copies nothing, registers as Default.
+  Stage
+};
+
+// The staging ring of PageableMode::Stage; 0 is "automatic" (resolved_staging()).
+struct StagingConfig {
+  int threads = 0;            // host threads copying between user memory and the ring
+  std::size_t slot_bytes = 0; // one slot of the ring: the piece one copy moves
+  int slots = 0;              // slots of the ring
+};
+
 struct StreamsConfig {
   int streams = 4;
   IssueOrder order = IssueOrder::DepthFirst;
+  PageableMode pageable = PageableMode::Default;
+  StagingConfig staging = {};
 };
+
+// The staging ring a call of `staged_bytes` (both directions) uses, given what was asked for and
+// the host's hardware threads: every 0 of `asked` filled in. One definition for the runtime and
+// the model. Threads: 4 at most, and one hardware thread stays the caller's (it issues the
+// copies). Slots: 4 MiB, smaller for small calls so that the ring still pipelines (two pieces per
+// thread) but never below 256 KiB, where a piece costs more to hand over than to copy. Slots:
+// two per thread (one filling, one crossing the link) and two more for the copies out.
+inline StagingConfig resolved_staging(StagingConfig asked, long long staged_bytes,
+                                      int hardware_threads) {
+  constexpr std::size_t kMiB = std::size_t{1} << 20;
+  constexpr std::size_t kGranule = 64 * 1024;
+  StagingConfig config = asked;
+  if (config.threads < 1) {
+    const int spare = hardware_threads > 1 ? hardware_threads - 1 : 1;
+    config.threads = spare < 4 ? spare : 4;
+  }
+  if (config.slot_bytes == 0) {
+    const std::size_t per_piece = staged_bytes > 0
+                                      ? static_cast<std::size_t>(staged_bytes) /
+                                            (2 * static_cast<std::size_t>(config.threads))
+                                      : 0;
+    std::size_t slot = (per_piece + kGranule - 1) / kGranule * kGranule;
+    if (slot < kMiB / 4)
+      slot = kMiB / 4;
+    if (slot > 4 * kMiB)
+      slot = 4 * kMiB;
+    config.slot_bytes = slot;
+  }
+  if (config.slots < 1)
+    config.slots = 2 * config.threads + 2;
+  return config;
+}
 
 // The partitioned index range of one call, [begin, begin + extent), and the granule its chunk
 // boundaries keep: every boundary but the end lies at begin + a multiple of granule (so that a

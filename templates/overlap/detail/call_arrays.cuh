@@ -180,14 +180,26 @@ inline Status place_device_buffers(DeviceMemoryCache& cache, const std::vector<H
 
 enum class CopyDirection : unsigned char { ToDevice, ToHost };
 
+// Where `elements` of an array lie, in bytes: the same in the user's array and in its full-extent
+// device buffer.
+struct SectionBytes {
+  std::size_t offset = 0;
+  std::size_t bytes = 0;
+};
+inline SectionBytes section_bytes(const HostArray& array, Section elements) {
+  return {static_cast<std::size_t>(elements.begin) * array.element_size,
+          static_cast<std::size_t>(elements.size()) * array.element_size};
+}
+
 // Copies `elements` of an array between the user's memory and its full-extent device buffer.
 // cudaMemcpyDefault lets the same call serve pageable, pinned, managed and device user memory.
 inline Status copy_section(const HostArray& array, void* buffer, Section elements,
                            CopyDirection direction, cudaStream_t stream) {
   if (elements.empty())
     return Status::success();
-  const std::size_t offset = static_cast<std::size_t>(elements.begin) * array.element_size;
-  const std::size_t bytes = static_cast<std::size_t>(elements.size()) * array.element_size;
+  const SectionBytes where = section_bytes(array, elements);
+  const std::size_t offset = where.offset;
+  const std::size_t bytes = where.bytes;
   char* const host = static_cast<char*>(array.host) + offset;
   char* const device = static_cast<char*>(buffer) + offset;
   if (direction == CopyDirection::ToDevice)

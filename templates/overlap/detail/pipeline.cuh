@@ -11,6 +11,11 @@
 // arrays are copied in and out in both strategies: an array cannot be device-resident for its
 // reads and mapped for its writes at once. Reduction arrays (InOut, whole) are therefore
 // broadcast both ways: copied in before every kernel, and back once every stream is done.
+//
+// Pageable arrays are registered (per call or through the registration cache) so that their
+// copies overlap, or, under PageableMode::Stage, copied through the device's staging ring
+// (staging_ring.h): the ring is told every staged copy in the order they are issued before the
+// first is, so that its host threads fill the inputs' slots ahead of the issuer.
 #pragma once
 
 #include "overlap/binding.cuh"
@@ -19,6 +24,8 @@
 #include "overlap/host_array_pinning.h"
 #include "overlap/kernel_types.h"
 #include "overlap/nvtx_range.h"
+#include "overlap/pin_cache.h"
+#include "overlap/staging_ring.h"
 #include "overlap/status.h"
 #include "overlap/transfer_plan.h"
 
@@ -33,37 +40,95 @@ enum class OutputPath : unsigned char {
   Mapped  // Hybrid: pure outputs are written into mapped host memory
 };
 
-// Everything one pipeline call issues, once the arrays are placed.
+enum class PipelineStep : unsigned char { CopyIn, Launch, CopyOut };
+
+// The order the chunks' steps are issued in (paper 003), between the broadcast copies in and out:
+// step(kind, first, last) does one kind of step for chunks [first, last). One definition for
+// issuing the steps and for planning the staged copies they make.
+template <class Step> Status in_issue_order(IssueOrder order, int chunks, Step&& step) {
+  if (order == IssueOrder::DepthFirst) {
+    for (int c = 0; c < chunks; ++c) {
+      OVERLAP_TRY(step(PipelineStep::CopyIn, c, c + 1));
+      OVERLAP_TRY(step(PipelineStep::Launch, c, c + 1));
+      OVERLAP_TRY(step(PipelineStep::CopyOut, c, c + 1));
+    }
+    return Status::success();
+  }
+  OVERLAP_TRY(step(PipelineStep::CopyIn, 0, chunks));
+  OVERLAP_TRY(step(PipelineStep::Launch, 0, chunks));
+  return step(PipelineStep::CopyOut, 0, chunks);
+}
+
+// The copy of `elements` between an array and its buffer at `base`, as the staging ring sees it.
+inline StagedCopy staged_copy_of(const HostArray& array, void* base, Section elements,
+                                 CopyDirection direction) {
+  const SectionBytes where = section_bytes(array, elements);
+  return {direction == CopyDirection::ToDevice ? PieceDirection::ToDevice : PieceDirection::ToHost,
+          static_cast<char*>(array.host) + where.offset, static_cast<char*>(base) + where.offset,
+          where.bytes};
+}
+
+// The copies of the arrays with staged[i] in the order the pipeline issues them.
+inline std::vector<StagedCopy> staged_copies(const TransferPlan& plan, IssueOrder order,
+                                             const std::vector<HostArray>& arrays,
+                                             const std::vector<void*>& bases,
+                                             const std::vector<bool>& staged) {
+  std::vector<StagedCopy> copies;
+  const auto add = [&](const ArrayCopy& copy, CopyDirection direction) {
+    const std::size_t i = static_cast<std::size_t>(copy.array);
+    if (staged[i] && !copy.elements.empty())
+      copies.push_back(staged_copy_of(arrays[i], bases[i], copy.elements, direction));
+  };
+  for (const ArrayCopy& copy : plan.broadcast_in)
+    add(copy, CopyDirection::ToDevice);
+  (void)in_issue_order(order, static_cast<int>(plan.chunks.size()),
+                       [&](PipelineStep step, int first, int last) {
+                         for (int c = first; c < last; ++c) {
+                           const ChunkTransfers& chunk = plan.chunks[static_cast<std::size_t>(c)];
+                           if (step == PipelineStep::CopyIn)
+                             for (const ArrayCopy& copy : chunk.copy_in)
+                               add(copy, CopyDirection::ToDevice);
+                           if (step == PipelineStep::CopyOut)
+                             for (const ArrayCopy& copy : chunk.copy_out)
+                               add(copy, CopyDirection::ToHost);
+                         }
+                         return Status::success();
+                       });
+  for (const ArrayCopy& copy : plan.broadcast_out)
+    add(copy, CopyDirection::ToHost);
+  return copies;
+}
+
+// Everything one pipeline call issues, once the arrays are placed. Copies of the arrays with
+// staged[i] go through `ring`, the others straight between the user's memory and the device.
 template <class B> class PipelineIssuer {
 public:
   PipelineIssuer(const B& binding, const TransferPlan& plan, const std::vector<HostArray>& arrays,
                  const std::vector<void*>& bases, const StreamEventPool& pool, int streams,
-                 const Partition& partition)
+                 const Partition& partition, const std::vector<bool>& staged, StagingRing* ring)
       : binding_(binding), plan_(plan), arrays_(arrays), bases_(bases), pool_(pool),
-        streams_(streams), partition_(partition) {}
+        streams_(streams), partition_(partition), staged_(staged), ring_(ring) {}
 
   Status issue(IssueOrder order) {
     OVERLAP_TRY(copy_broadcast_in());
-    const int chunks = chunk_count();
-    if (order == IssueOrder::DepthFirst) {
-      for (int c = 0; c < chunks; ++c) {
-        OVERLAP_TRY(phase("h2d", c, c + 1, &PipelineIssuer::copy_in));
-        OVERLAP_TRY(phase("kernel", c, c + 1, &PipelineIssuer::launch));
-        OVERLAP_TRY(phase("d2h", c, c + 1, &PipelineIssuer::copy_out));
+    return in_issue_order(order, chunk_count(), [this](PipelineStep step, int first, int last) {
+      switch (step) {
+      case PipelineStep::CopyIn:
+        return phase("h2d", first, last, &PipelineIssuer::copy_in);
+      case PipelineStep::Launch:
+        return phase("kernel", first, last, &PipelineIssuer::launch);
+      case PipelineStep::CopyOut:
+        break;
       }
-      return Status::success();
-    }
-    OVERLAP_TRY(phase("h2d", 0, chunks, &PipelineIssuer::copy_in));
-    OVERLAP_TRY(phase("kernel", 0, chunks, &PipelineIssuer::launch));
-    return phase("d2h", 0, chunks, &PipelineIssuer::copy_out);
+      return phase("d2h", first, last, &PipelineIssuer::copy_out);
+    });
   }
 
   // The broadcast outputs, once every kernel is done (the caller synchronized the streams).
   Status copy_broadcast_out() {
     const NvtxRange range("d2h");
     for (const ArrayCopy& copy : plan_.broadcast_out)
-      OVERLAP_TRY(copy_section(array(copy.array), base(copy.array), copy.elements,
-                               CopyDirection::ToHost, stream_of(0)));
+      OVERLAP_TRY(transfer(copy, CopyDirection::ToHost, stream_of(0)));
     return Status::success();
   }
 
@@ -74,8 +139,6 @@ private:
   cudaStream_t stream_of(int chunk) const { return pool_.stream(chunk % streams_); }
   cudaEvent_t copied_in_event(int chunk) const { return pool_.event(chunk); }
   cudaEvent_t broadcast_event() const { return pool_.event(chunk_count()); }
-  const HostArray& array(int i) const { return arrays_[static_cast<std::size_t>(i)]; }
-  void* base(int i) const { return bases_[static_cast<std::size_t>(i)]; }
   const ChunkTransfers& chunk(int c) const { return plan_.chunks[static_cast<std::size_t>(c)]; }
 
   Status phase(const char* name, int first, int last, Step step) {
@@ -85,13 +148,19 @@ private:
     return Status::success();
   }
 
+  Status transfer(const ArrayCopy& copy, CopyDirection direction, cudaStream_t stream) {
+    const std::size_t i = static_cast<std::size_t>(copy.array);
+    if (!staged_[i] || copy.elements.empty())
+      return copy_section(arrays_[i], bases_[i], copy.elements, direction, stream);
+    return ring_->issue(staged_copy_of(arrays_[i], bases_[i], copy.elements, direction), stream);
+  }
+
   Status copy_broadcast_in() {
     if (plan_.broadcast_in.empty())
       return Status::success();
     const NvtxRange range("h2d");
     for (const ArrayCopy& copy : plan_.broadcast_in)
-      OVERLAP_TRY(copy_section(array(copy.array), base(copy.array), copy.elements,
-                               CopyDirection::ToDevice, stream_of(0)));
+      OVERLAP_TRY(transfer(copy, CopyDirection::ToDevice, stream_of(0)));
     OVERLAP_CUDA_TRY(cudaEventRecord(broadcast_event(), stream_of(0)));
     return Status::success();
   }
@@ -109,8 +178,7 @@ private:
         OVERLAP_CUDA_TRY(cudaStreamWaitEvent(stream_of(c), copied_in_event(latest), 0));
     }
     for (const ArrayCopy& copy : chunk(c).copy_in)
-      OVERLAP_TRY(copy_section(array(copy.array), base(copy.array), copy.elements,
-                               CopyDirection::ToDevice, stream_of(c)));
+      OVERLAP_TRY(transfer(copy, CopyDirection::ToDevice, stream_of(c)));
     if (chunk(c).awaited)
       OVERLAP_CUDA_TRY(cudaEventRecord(copied_in_event(c), stream_of(c)));
     return Status::success();
@@ -136,8 +204,7 @@ private:
 
   Status copy_out(int c) {
     for (const ArrayCopy& copy : chunk(c).copy_out)
-      OVERLAP_TRY(copy_section(array(copy.array), base(copy.array), copy.elements,
-                               CopyDirection::ToHost, stream_of(c)));
+      OVERLAP_TRY(transfer(copy, CopyDirection::ToHost, stream_of(c)));
     return Status::success();
   }
 
@@ -148,6 +215,8 @@ private:
   const StreamEventPool& pool_;
   const int streams_;
   const Partition partition_;
+  const std::vector<bool>& staged_;
+  StagingRing* const ring_;
 };
 
 template <class B> Status run_pipeline(const B& binding, StreamsConfig config, OutputPath outputs) {
@@ -160,6 +229,8 @@ template <class B> Status run_pipeline(const B& binding, StreamsConfig config, O
     return OVERLAP_DETAIL_INVALID_BINDING("StreamsConfig::streams < 1");
   if (config.order != IssueOrder::DepthFirst && config.order != IssueOrder::BreadthFirst)
     return OVERLAP_DETAIL_INVALID_BINDING("StreamsConfig::order is not an IssueOrder");
+  if (static_cast<unsigned>(config.pageable) > static_cast<unsigned>(PageableMode::Stage))
+    return OVERLAP_DETAIL_INVALID_BINDING("StreamsConfig::pageable is not a PageableMode");
 
   const int chunks = static_cast<int>(chunk_count(partition, config.streams));
   const int streams = std::min(config.streams, chunks);
@@ -197,18 +268,26 @@ template <class B> Status run_pipeline(const B& binding, StreamsConfig config, O
   bool read_only_supported = false;
   OVERLAP_TRY(context.read_only_registration_supported(&read_only_supported));
 
-  // Pageable arrays are pinned so that their copies overlap; for the mapped outputs pinning is
-  // required, for the others a failure only costs the overlap.
+  // Pageable arrays are pinned so that their copies overlap, or staged; for the mapped outputs
+  // pinning is required, for the others a failure only costs the overlap.
   HostArrayPinning pinning;
-  Status first = pinning.pin(uses, read_only_supported);
+  Status first = pinning.pin(uses, read_only_supported,
+                             pinning_policy(resolve_pageable_mode(config.pageable)));
   std::vector<void*> bases(arrays.size(), nullptr);
+  std::vector<bool> staged(arrays.size(), false);
   if (first.ok()) {
-    for (std::size_t i = 0; i < arrays.size(); ++i)
+    for (std::size_t i = 0; i < arrays.size(); ++i) {
+      staged[i] = on_device[i] && pinning.staged(static_cast<int>(i));
       if (!on_device[i])
         bases[i] = pinning.device_pointer(static_cast<int>(i));
+    }
     first = place_device_buffers(context.memory(), arrays, on_device, &bases);
   }
-  PipelineIssuer<B> issuer(binding, plan, arrays, bases, pool, streams, partition);
+  StagingRing ring;
+  if (first.ok() && std::find(staged.begin(), staged.end(), true) != staged.end())
+    first = ring.start(context.staging(), staged_copies(plan, config.order, arrays, bases, staged),
+                       config.staging);
+  PipelineIssuer<B> issuer(binding, plan, arrays, bases, pool, streams, partition, staged, &ring);
   if (first.ok())
     first = issuer.issue(config.order);
   // Also after a failure: nothing issued may still run when the buffers are reused or the
@@ -219,6 +298,12 @@ template <class B> Status run_pipeline(const B& binding, StreamsConfig config, O
     first = issuer.copy_broadcast_out();
     keep_first(first, synchronize(pool.stream(0)));
   }
+  // The outputs' last pieces are in the user's arrays once the ring finished; after a failure
+  // the pieces not yet under way are left (the outputs are unspecified then).
+  if (first.ok())
+    first = ring.finish();
+  else
+    ring.abandon();
   keep_first(first, pinning.release());
   return first;
 }

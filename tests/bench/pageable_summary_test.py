@@ -1,0 +1,115 @@
+#!/usr/bin/env python3
+"""bench/pageable/summarize_pageable.py on hand-computed reports in bench_pageable's form: the
+ratios against issue 25's targets, the scaled loops of the stateless modes, wrong results named.
+Run by ctest as bench_pageable_summary_test; needs only python3."""
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(os.path.dirname(HERE))
+SCRIPT = os.path.join(REPO, "bench", "pageable", "summarize_pageable.py")
+
+
+def measured(config, seconds, memory="pageable", correct=True):
+    return {"config": config, "memory": memory, "seconds": seconds, "correct": correct}
+
+
+def report(app, pinned_s, staged_s, pinned_loop_s, cached_loop_s, correct=True):
+    return {
+        "app": app, "kernel": "saxpy", "bytes": 512e6, "repeats": 5,
+        "loop_calls": 100, "slow_loop_calls": 10,
+        "pinned": [measured("Explicit", 0.020, "pinned"),
+                   measured("Streams 16", pinned_s, "pinned")],
+        "pageable_explicit": measured("Explicit", 0.070),
+        "registered": [measured("Mapped, registered per call", 0.060),
+                       measured("Streams 16, registered per call", 0.050)],
+        "staged": [measured("Streams 16, staged", staged_s, correct=correct),
+                   measured("Streams 8, staged", 0.5)],
+        "loop": {
+            "pinned": measured("Streams 16", pinned_loop_s, "pinned"),
+            "pinned_same_config": measured("Streams 16", pinned_loop_s, "pinned"),
+            "cached": measured("Streams 16, cached registration", cached_loop_s),
+            "explicit": measured("Explicit", 0.7), "explicit_scale": 10,
+            "registered": measured("Streams 16, registered per call", 0.5),
+            "staged": measured("Streams 16, staged", 0.2),
+        },
+        "cache": {"hits": 198, "registrations": 2, "evictions": 0, "invalidations": 0,
+                  "budget": 1 << 30},
+    }
+
+
+SMALL = {"small": [
+    {"n": 256, "bytes": 2048,
+     "pinned": [measured("Explicit", 30e-6, "pinned")],
+     "pageable": [measured("Explicit", 40e-6), measured("Streams 1, staged", 35e-6),
+                  measured("Mapped, cached registration", 20e-6),
+                  measured("Mapped, registered per call", 90e-6)]},
+    {"n": 131072, "bytes": 1 << 20,
+     "pinned": [measured("Explicit", 60e-6, "pinned")],
+     "pageable": [measured("Explicit", 100e-6), measured("Streams 2, staged", 120e-6)]},
+]}
+
+
+class PageableSummary(unittest.TestCase):
+    def summarize(self, reports, small=None):
+        with tempfile.TemporaryDirectory() as raw:
+            for r in reports:
+                with open(os.path.join(raw, r["app"] + ".json"), "w") as f:
+                    json.dump(r, f)
+            if small:
+                with open(os.path.join(raw, "small.json"), "w") as f:
+                    json.dump(small, f)
+            prefix = os.path.join(raw, "summary")
+            apps = ",".join(r["app"] for r in reports)
+            result = subprocess.run([sys.executable, SCRIPT, raw, prefix, "--apps", apps],
+                                    capture_output=True, text=True)
+            self.assertEqual(result.returncode, 0, result.stderr)
+            with open(prefix + ".json") as f:
+                summary = json.load(f)
+            with open(prefix + ".md") as f:
+                return summary, f.read()
+
+    def test_ratios_against_the_targets(self):
+        summary, markdown = self.summarize(
+            [report("fast", 0.010, 0.012, 1.00, 1.03), report("slow", 0.010, 0.014, 1.00, 1.10)],
+            SMALL)
+        fast, slow = summary["applications"]
+        self.assertAlmostEqual(fast["staged_vs_pinned"], 1.2)
+        self.assertTrue(fast["staged_met"])
+        self.assertAlmostEqual(slow["staged_vs_pinned"], 1.4)
+        self.assertFalse(slow["staged_met"])
+        self.assertTrue(fast["loop_met"])
+        self.assertFalse(slow["loop_met"])
+        # The fastest registration is Streams 16's, not Mapped's.
+        self.assertAlmostEqual(fast["staged_speedup_vs_registered"], 0.050 / 0.012)
+        self.assertAlmostEqual(fast["staged_speedup_vs_explicit"], 0.070 / 0.012)
+        # Stateless loops: 10 calls scaled to 100.
+        self.assertAlmostEqual(fast["loop_explicit_s"], 7.0)
+        self.assertAlmostEqual(fast["loop_speedup_vs_registered"], 5.0 / 1.03)
+        self.assertIn("**1 of 2**", markdown)
+        self.assertIn("1.40 ✗", markdown)
+
+    def test_small_calls_compare_the_fastest_pageable_way_with_explicit(self):
+        summary, markdown = self.summarize([report("a", 0.01, 0.012, 1, 1)], SMALL)
+        first, second = summary["small"]
+        self.assertEqual(first["pageable_best"]["config"], "Mapped, cached registration")
+        self.assertTrue(first["met"])
+        self.assertEqual(first["by_mode"]["staged"]["config"], "Streams 1, staged")
+        self.assertEqual(second["pageable_best"]["config"], "Explicit")
+        self.assertTrue(second["met"], "Explicit itself is never slower than Explicit")
+        self.assertIn("**2 of 2** sizes", markdown)
+
+    def test_wrong_results_are_named(self):
+        summary, markdown = self.summarize([report("bad", 0.01, 0.012, 1, 1, correct=False)])
+        self.assertEqual(summary["applications"][0]["wrong"], ["Streams 16, staged (pageable)"])
+        self.assertIn("**not** in bad", markdown)
+        self.assertIn("## Wrong results or failures", markdown)
+
+
+if __name__ == "__main__":
+    unittest.main()
