@@ -13,6 +13,7 @@
 // part 2.
 #include "saxpy.overlap.h"
 
+#include "overlap/device.h"
 #include "overlap/dispatch.h"
 #include "overlap/pinned_buffer.h"
 #include "tune/results_file.h"
@@ -64,17 +65,6 @@ struct SaxpyArgs {
   float* y = nullptr;
   const void* pointers[4] = {&n, &a, &x, &y};
 };
-
-std::string current_device_name() {
-  int device = 0;
-  cudaDeviceProp properties{};
-  if (cudaGetDevice(&device) != cudaSuccess ||
-      cudaGetDeviceProperties(&properties, device) != cudaSuccess) {
-    cudaGetLastError();
-    return "";
-  }
-  return properties.name;
-}
 
 bool gpu_present() {
   int count = 0;
@@ -141,7 +131,7 @@ int main(int argc, char** argv) {
     }
   }
   const bool gpu = gpu_present();
-  const std::string device = current_device_name();
+  const std::string device = overlap::current_device_name();
   std::printf("overlap dispatch benchmark on %s\n\n", gpu ? device.c_str() : "no GPU");
 
   // 1. The choice alone.

@@ -2,8 +2,10 @@
 // kernel at each call size, Explicit, Mapped and a grid of Streams and Hybrid configurations run
 // directly, K_tuned (overlap::dispatch with the sweep's results registered as overlap-bake would
 // bake them), and the size-blind choice of a one-size tuning; every call's outputs checked against
-// Explicit's, every time the median of repeats. Also which argument values give a call of a given
-// traffic, for choosing the sizes.
+// Explicit's, every time the median of repeats. Then K_tuned, the size-blind choice and the three
+// fastest of that screening are timed again in seven interleaved rounds, and every ratio comes
+// from those rounds. Also which argument values give a call of a given traffic, for choosing the
+// sizes.
 #pragma once
 
 #include "overlap/descriptor.h"
@@ -36,9 +38,9 @@ struct MeasureOptions {
 };
 
 // The text of one JSON document: {kernel, parameter, arguments, device, rows: [{value, extent,
-// traffic_bytes, explicit, best, tuned (with source and reason), old, candidates}]}, each time
-// {name, s} in seconds. Progress lines go to `log`. False with `error` set when the measurement
-// cannot start.
+// traffic_bytes, explicit, candidates (the screening), final_round, and of the final round best,
+// tuned (with source, reason and its screening_s) and old}]}, each time {name, s} in seconds.
+// Progress lines go to `log`. False with `error` set when the measurement cannot start.
 bool measure_sizes(const MeasureOptions& options, std::ostream& log, std::string* json_text,
                    std::string* error);
 

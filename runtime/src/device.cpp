@@ -42,6 +42,17 @@ std::string PcieLink::describe() const {
   return "Gen" + std::to_string(max_generation) + " x" + std::to_string(max_width);
 }
 
+std::string current_device_name() {
+  int device = 0;
+  cudaDeviceProp properties{};
+  if (cudaGetDevice(&device) != cudaSuccess ||
+      cudaGetDeviceProperties(&properties, device) != cudaSuccess) {
+    cudaGetLastError();
+    return "";
+  }
+  return properties.name;
+}
+
 Status describe_device(int device, DeviceDescription* description) {
   DeviceDescription d;
   d.ordinal = device;

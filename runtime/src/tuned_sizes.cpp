@@ -3,6 +3,7 @@
 #include "overlap/dispatch.h"
 
 #include <algorithm>
+#include <cassert>
 #include <cmath>
 #include <cstdio>
 
@@ -90,25 +91,40 @@ SizeChoice beyond(const TunedSize& nearest, bool below, long long extent, long l
     return {config, side + ": its variant"};
   if (!model)
     return {config, side + ": its winner as it is (no model linked)"};
-  std::vector<RunConfig> configs;
+  // A larger call needs no fewer streams than the nearest size's winner, a smaller one no more;
+  // ascending counts, the winner's own among them.
   const long long most = std::max(1LL, std::min<long long>(kMaxModelStreams, granules));
-  for (long long streams = 1; streams <= most; streams *= 2) {
+  std::vector<int> counts;
+  for (long long streams = 1; streams <= most; streams *= 2)
+    if (below ? streams < nearest.streams : streams > nearest.streams)
+      counts.push_back(static_cast<int>(streams));
+  if (nearest.streams <= most)
+    counts.insert(below ? counts.end() : counts.begin(), nearest.streams);
+  std::vector<RunConfig> configs;
+  for (int streams : counts) {
     RunConfig candidate = config;
-    candidate.streams.streams = static_cast<int>(streams);
+    candidate.streams.streams = streams;
     configs.push_back(candidate);
   }
   // t_E grows with the work: proportionally to P from the nearest tuning.
   const double kernel_seconds = nearest.kernel_seconds * static_cast<double>(extent) /
                                 static_cast<double>(std::max(1LL, nearest.extent));
   const std::vector<std::optional<double>> predicted = model->predict(configs, kernel_seconds);
-  std::optional<std::size_t> best;
+  std::optional<double> fastest;
   for (std::size_t i = 0; i < predicted.size() && i < configs.size(); ++i)
-    if (predicted[i] && (!best || *predicted[i] < *predicted[*best]))
-      best = i;
-  if (!best)
+    if (predicted[i] && (!fastest || *predicted[i] < *fastest))
+      fastest = predicted[i];
+  if (!fastest)
     return {config, side + ": its winner as it is (the model could not predict it)"};
-  return {configs[*best],
-          side + ": its variant with the model's stream count for P = " + std::to_string(extent)};
+  // The model underprices every further stream's overhead (a tuned size's measured best sat below
+  // its predicted best count), so the fewest streams predicted within kModelTie of the fastest.
+  for (std::size_t i = 0; i < predicted.size() && i < configs.size(); ++i)
+    if (predicted[i] && *predicted[i] <= *fastest * (1 + kModelTie))
+      return {configs[i], side + ": its variant with the fewest streams the model predicts " +
+                              "within " + std::to_string(static_cast<int>(kModelTie * 100)) +
+                              " % of the fastest at P = " + std::to_string(extent)};
+  assert(false && "the fastest prediction is within the tie of itself");
+  return {config, side};
 }
 
 } // namespace

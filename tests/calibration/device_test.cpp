@@ -61,6 +61,20 @@ TEST(DescribeDevice, ReadsTheCurrentGpu) {
   std::cout << text; // what this machine is, in the test log
 }
 
+TEST(CurrentDeviceName, IsTheCurrentGpusNameOrEmptyWithoutOne) {
+  int count = 0;
+  if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
+    cudaGetLastError();
+    EXPECT_EQ(current_device_name(), "");
+    return;
+  }
+  int device = 0;
+  ASSERT_EQ(cudaGetDevice(&device), cudaSuccess);
+  cudaDeviceProp properties{};
+  ASSERT_EQ(cudaGetDeviceProperties(&properties, device), cudaSuccess);
+  EXPECT_EQ(current_device_name(), properties.name);
+}
+
 TEST(DescribeDevice, ReportsAnInvalidOrdinal) {
   OVERLAP_SKIP_WITHOUT_GPU();
   DeviceDescription d;

@@ -123,21 +123,47 @@ TEST(TunedSizes, AModelThatCannotCompareLeavesItToTheNearerSize) {
 }
 
 TEST(TunedSizes, BeyondTheTunedSizesTheFamilyRunsWithTheModelsStreamCount) {
-  // Above 10M: Hybrid breadth-first as tuned there, at the count the model finds fastest (4).
-  ScriptedModel model([](const RunConfig& c) { return 1.0 + (c.streams.streams == 4 ? -0.5 : 0); });
+  // Above 10M: Hybrid breadth-first as tuned there, at the count the model finds fastest (32).
+  ScriptedModel model(
+      [](const RunConfig& c) { return 1.0 + (c.streams.streams == 32 ? -0.5 : 0); });
   const overlap::SizeChoice choice = choose(kThreeSizes, 80000000, &model);
   EXPECT_EQ(choice.config.variant, Variant::Hybrid);
   EXPECT_EQ(choice.config.streams.order, IssueOrder::BreadthFirst);
-  EXPECT_EQ(choice.config.streams.streams, 4);
+  EXPECT_EQ(choice.config.streams.streams, 32);
   ASSERT_FALSE(model.asked.empty());
   for (const RunConfig& asked : model.asked) {
     EXPECT_EQ(asked.variant, Variant::Hybrid);
     EXPECT_EQ(asked.streams.order, IssueOrder::BreadthFirst);
   }
+  // The tuned winner's 16 streams and the powers of two above.
+  EXPECT_EQ(model.asked.front().streams.streams, 16);
   EXPECT_EQ(model.asked.back().streams.streams, overlap::kMaxModelStreams);
   // t_E in proportion to P from the nearest size: 1e-4 s at 10M, 8e-4 s at 80M.
   EXPECT_NEAR(model.asked_kernel_seconds, 8e-4, 1e-12);
   EXPECT_NE(choice.reason.find("beyond the tuned sizes"), std::string::npos) << choice.reason;
+}
+
+TEST(TunedSizes, BeyondTheTunedSizesTheFewestStreamsWithinTheModelsTieWin) {
+  // 64 streams predicted fastest, 32 within kModelTie of it, 16 not.
+  const double tie = overlap::kModelTie;
+  ScriptedModel model([tie](const RunConfig& c) {
+    return c.streams.streams == 64 ? 1.0 : c.streams.streams == 32 ? 1.0 + tie / 2 : 1.0 + 2 * tie;
+  });
+  EXPECT_EQ(choose(kThreeSizes, 80000000, &model).config.streams.streams, 32);
+}
+
+TEST(TunedSizes, BeyondTheTunedSizesTheCountMovesOnlyAwayFromTheWinners) {
+  // The model prefers one stream everywhere: above the largest size the winner's 16 stay, below
+  // the smallest streamed size every count up to its winner's is asked.
+  ScriptedModel model([](const RunConfig& c) { return static_cast<double>(c.streams.streams); });
+  EXPECT_EQ(choose(kThreeSizes, 80000000, &model).config.streams.streams, 16);
+  const std::vector<TunedSize> sizes = {size(100000, Variant::Streams, 8)};
+  const overlap::SizeChoice below = choose(sizes, 5000, &model);
+  EXPECT_EQ(below.config.streams.streams, 1);
+  ASSERT_FALSE(model.asked.empty());
+  EXPECT_EQ(model.asked.back().streams.streams, 8);
+  for (const RunConfig& asked : model.asked)
+    EXPECT_LE(asked.streams.streams, 8);
 }
 
 TEST(TunedSizes, TheModelIsAskedOnlyForStreamCountsTheCallCanHave) {

@@ -1,4 +1,6 @@
 // The pruned tuning's search (tuner/tune/candidate_search.h) with scripted timings: every family
+
+#include "candidate_outcomes.h"
 // is measured even when the model ranks its best last, the local search walks a stream-count
 // curve to the measured best and stops there, and the reports say why each candidate ran.
 #include "tune/candidate_search.h"
@@ -24,11 +26,7 @@ CandidateOutcome predicted(Variant variant, int streams, double seconds, bool ke
 }
 
 void measure(CandidateOutcome& c, double seconds) {
-  c.run = true;
-  c.verification =
-      c.candidate == model::Candidate{} ? Verification::Reference : Verification::Passed;
-  c.samples = {seconds, seconds, seconds};
-  c.timing = summarize(c.samples);
+  testing::record_samples(c, {seconds, seconds, seconds});
 }
 
 TEST(SeedCandidates, ThePrunedSetAndTheBestPredictedOfEveryFamily) {

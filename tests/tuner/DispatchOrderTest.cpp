@@ -83,13 +83,15 @@ TEST_F(DispatchOrder, BetweenAndBeyondTheBakedSizesTheModelHelps) {
   EXPECT_TRUE(between.config.variant == Variant::Mapped ||
               between.config.variant == Variant::Hybrid);
   EXPECT_NE(between.reason.find("measured/predicted"), std::string::npos) << between.reason;
-  // Beyond 2^26: Streams depth-first, at the model's stream count for 2^28.
+  // Beyond 2^26: Streams depth-first, at the model's stream count for 2^28 (no fewer than 16).
   saxpy_.n = 1 << 28;
   const overlap::VariantChoice beyond =
       overlap::choose_variant(saxpy_descriptor, saxpy_.args, kFixtureDevice);
   EXPECT_EQ(beyond.config.variant, Variant::Streams);
   EXPECT_EQ(beyond.config.streams.order, IssueOrder::DepthFirst);
-  EXPECT_NE(beyond.reason.find("model's stream count"), std::string::npos) << beyond.reason;
+  EXPECT_GE(beyond.config.streams.streams, 16);
+  EXPECT_NE(beyond.reason.find("fewest streams the model predicts"), std::string::npos)
+      << beyond.reason;
 }
 
 TEST_F(DispatchOrder, ABakedEntryServesOnlyItsKernelAndDevice) {

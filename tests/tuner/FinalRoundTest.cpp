@@ -1,4 +1,6 @@
 // The final round (tuner/tune/final_round.h) with scripted timings: which candidates it times
+
+#include "candidate_outcomes.h"
 // again, a slow window during the first timings that crowned the wrong candidate undone, a
 // candidate failing in the round, and the first timing kept in the report.
 #include "tune/final_round.h"
@@ -16,13 +18,7 @@ namespace overlap::tune {
 namespace {
 
 CandidateOutcome timed(Variant variant, int streams, double median) {
-  CandidateOutcome c;
-  c.candidate = {variant, streams};
-  c.run = true;
-  c.verification = variant == Variant::Explicit ? Verification::Reference : Verification::Passed;
-  c.samples = {median, median, median};
-  c.timing = summarize(c.samples);
-  return c;
+  return testing::measured({variant, streams}, {median, median, median});
 }
 
 TEST(FinalRoundCandidates, TheTiesOfTheFastestAndTheFastestOfEveryOtherFamily) {

@@ -1,5 +1,7 @@
 #include "tune/winner_choice.h"
 
+#include "candidate_outcomes.h"
+
 #include <gtest/gtest.h>
 
 namespace overlap::tune {
@@ -7,13 +9,8 @@ namespace {
 
 CandidateOutcome timed(Variant variant, int streams, double median, double spread = 0,
                        IssueOrder order = IssueOrder::DepthFirst) {
-  CandidateOutcome c;
-  c.candidate = {variant, streams, order};
-  c.run = true;
-  c.verification = variant == Variant::Explicit ? Verification::Reference : Verification::Passed;
-  c.samples = {median - spread, median - spread / 2, median, median + spread / 2, median + spread};
-  c.timing = summarize(c.samples);
-  return c;
+  return testing::measured({variant, streams, order}, {median - spread, median - spread / 2, median,
+                                                       median + spread / 2, median + spread});
 }
 
 TEST(Simpler, OrdersVariantsThenStreamsThenIssueOrder) {
@@ -72,6 +69,69 @@ TEST(ChooseWinner, ACandidatesOwnSpreadWidensTheNoise) {
                                                     timed(Variant::Streams, 8, 10.0e-3, 0.8e-3)};
   const WinnerChoice choice = choose_winner(candidates, NoiseOptions{0.02});
   EXPECT_EQ(*choice.winner, 0u);
+}
+
+// Two finalists timed round by round while the link drifted 40 % between rounds.
+std::vector<CandidateOutcome> drifting_finalists(const std::vector<double>& streams_to_mapped) {
+  const std::vector<double> drift = {1.0, 1.4, 1.1, 0.9, 1.3, 1.0, 1.2};
+  std::vector<double> mapped, streams;
+  for (std::size_t k = 0; k < drift.size(); ++k) {
+    mapped.push_back(10e-3 * drift[k]);
+    streams.push_back(10e-3 * drift[k] * streams_to_mapped[k]);
+  }
+  std::vector<CandidateOutcome> candidates = {testing::measured({Variant::Mapped, 1}, mapped),
+                                              testing::measured({Variant::Streams, 8}, streams)};
+  for (CandidateOutcome& c : candidates)
+    c.screening_samples = {10e-3};
+  return candidates;
+}
+
+TEST(ChooseWinner, FinalistsAreComparedRoundByRound) {
+  // Streams(8) is 6 % faster in every round: the drift widens each one's spread past 6 %, not the
+  // ratio's.
+  std::vector<CandidateOutcome> candidates = drifting_finalists(std::vector<double>(7, 0.94));
+  ASSERT_GT(candidates[0].timing.iqr() / candidates[0].timing.median, 0.06);
+  WinnerChoice choice = choose_winner(candidates, NoiseOptions{0.02});
+  EXPECT_EQ(*choice.winner, 1u) << choice.reason;
+  EXPECT_EQ(choice.within_noise, std::vector<std::size_t>{1});
+
+  // The same samples without a final round are compared by their spreads: a tie, Mapped wins.
+  for (CandidateOutcome& c : candidates)
+    c.screening_samples.clear();
+  choice = choose_winner(candidates, NoiseOptions{0.02});
+  EXPECT_EQ(*choice.winner, 0u) << choice.reason;
+}
+
+TEST(ChooseWinner, FinalistsWhoseRatiosScatterAreTies) {
+  const std::vector<CandidateOutcome> candidates =
+      drifting_finalists({0.80, 1.02, 0.90, 1.05, 0.85, 1.08, 0.93});
+  const WinnerChoice choice = choose_winner(candidates, NoiseOptions{0.02});
+  EXPECT_EQ(*choice.winner, 0u) << choice.reason;
+  EXPECT_EQ(choice.within_noise.size(), 2u);
+}
+
+TEST(ChooseWinner, RoundsThatAllRanSlowDoNotDecideTheFastest) {
+  // An H100 sweep's first size (vectorAdd, 1365 elements, microseconds): from the fourth round on
+  // every finalist ran 4-10x slower. By medians Hybrid(1) was fastest and Explicit, "within
+  // noise", won; round by round Mapped is 20-40 % ahead of the others in every round but one.
+  const std::vector<std::pair<model::Candidate, std::vector<double>>> rounds = {
+      {{Variant::Explicit, 1}, {23.7, 21.1, 22.1, 21.7, 129.2, 139.5, 137.1}},
+      {{Variant::Mapped, 1}, {16.4, 17.5, 17.8, 61.9, 83.0, 83.8, 82.8}},
+      {{Variant::Streams, 1}, {25.6, 25.0, 23.9, 233.6, 166.0, 234.4, 159.6}},
+      {{Variant::Hybrid, 1}, {20.8, 21.6, 22.6, 20.3, 143.7, 143.7, 156.4}}};
+  std::vector<CandidateOutcome> candidates;
+  for (const auto& [candidate, microseconds] : rounds) {
+    std::vector<double> seconds;
+    for (double us : microseconds)
+      seconds.push_back(us * 1e-6);
+    candidates.push_back(testing::measured(candidate, seconds));
+    candidates.back().screening_samples = {seconds.front()};
+  }
+  const WinnerChoice choice = choose_winner(candidates, NoiseOptions{0.02});
+  ASSERT_TRUE(choice.winner && choice.fastest);
+  EXPECT_EQ(*choice.fastest, 1u);
+  EXPECT_EQ(*choice.winner, 1u) << choice.reason;
+  EXPECT_NE(choice.reason.find("round by round"), std::string::npos) << choice.reason;
 }
 
 TEST(ChooseWinner, FailedAndWrongCandidatesNeverWin) {

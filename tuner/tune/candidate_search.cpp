@@ -9,9 +9,6 @@
 namespace overlap::tune {
 namespace {
 
-// A family: one variant with one way of handling pageable arrays.
-using Family = std::pair<Variant, PageableMode>;
-
 Family family_of(const model::Candidate& c) {
   return {c.variant, c.pageable};
 }
@@ -100,19 +97,25 @@ double leading_margin(const std::vector<CandidateOutcome>& candidates, double no
   return std::min(margin, 0.5);
 }
 
-std::vector<std::size_t> next_neighbours(std::vector<CandidateOutcome>& candidates, double noise) {
-  std::map<Family, std::size_t> best_measured;
-  std::optional<double> fastest;
+std::map<Family, std::size_t>
+fastest_of_each_family(const std::vector<CandidateOutcome>& candidates) {
+  std::map<Family, std::size_t> fastest;
   for (std::size_t i = 0; i < candidates.size(); ++i) {
     if (!candidates[i].usable())
       continue;
-    const double median = candidates[i].timing.median;
-    if (!fastest || median < *fastest)
-      fastest = median;
-    const auto [it, inserted] = best_measured.emplace(family_of(candidates[i].candidate), i);
-    if (!inserted && median < candidates[it->second].timing.median)
+    const auto [it, inserted] = fastest.emplace(family_of(candidates[i].candidate), i);
+    if (!inserted && candidates[i].timing.median < candidates[it->second].timing.median)
       it->second = i;
   }
+  return fastest;
+}
+
+std::vector<std::size_t> next_neighbours(std::vector<CandidateOutcome>& candidates, double noise) {
+  const std::map<Family, std::size_t> best_measured = fastest_of_each_family(candidates);
+  std::optional<double> fastest;
+  for (const auto& [family, i] : best_measured)
+    if (!fastest || candidates[i].timing.median < *fastest)
+      fastest = candidates[i].timing.median;
   std::vector<std::size_t> chosen;
   if (!fastest)
     return chosen;

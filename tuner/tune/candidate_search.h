@@ -10,9 +10,18 @@
 #include "tune/tuning_run.h"
 
 #include <cstddef>
+#include <map>
+#include <utility>
 #include <vector>
 
 namespace overlap::tune {
+
+// A family: one variant with one way of handling pageable arrays.
+using Family = std::pair<Variant, PageableMode>;
+
+// The usable candidate with the smallest median of every family measured.
+std::map<Family, std::size_t>
+fastest_of_each_family(const std::vector<CandidateOutcome>& candidates);
 
 // The seeds, ascending by index, each with its `run_reason` set (Explicit excluded: it is the
 // reference and always runs first).

@@ -1,5 +1,7 @@
 #include "tune/final_round.h"
 
+#include "tune/candidate_search.h"
+
 #include <algorithm>
 #include <cassert>
 #include <map>
@@ -10,17 +12,7 @@ namespace overlap::tune {
 std::vector<std::size_t> final_round_candidates(const std::vector<CandidateOutcome>& candidates,
                                                 const WinnerChoice& first) {
   std::vector<std::size_t> chosen = first.within_noise;
-  // A family: one variant with one way of handling pageable arrays.
-  std::map<std::pair<Variant, PageableMode>, std::size_t> fastest_of_family;
-  for (std::size_t i = 0; i < candidates.size(); ++i) {
-    if (!candidates[i].usable())
-      continue;
-    const model::Candidate& c = candidates[i].candidate;
-    const auto [it, inserted] = fastest_of_family.emplace(std::make_pair(c.variant, c.pageable), i);
-    if (!inserted && candidates[i].timing.median < candidates[it->second].timing.median)
-      it->second = i;
-  }
-  for (const auto& [family, index] : fastest_of_family)
+  for (const auto& [family, index] : fastest_of_each_family(candidates))
     if (std::find(chosen.begin(), chosen.end(), index) == chosen.end())
       chosen.push_back(index);
   std::sort(chosen.begin(), chosen.end());

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstdio>
 #include <sstream>
+#include <utility>
 
 namespace overlap::tune {
 namespace {
@@ -204,14 +205,13 @@ TuningRun tune(CandidateRunner& runner, const TuningSetup& setup, const TunerOpt
       const std::optional<std::size_t> before = cached->find(outcome.candidate);
       if (outcome.candidate == model::Candidate{} || !before || !cached->candidates[*before].run)
         continue;
-      const CandidateOutcome& old = cached->candidates[*before];
-      outcome.run = true;
-      outcome.verification = old.verification;
-      outcome.error = old.error;
-      outcome.samples = old.samples;
-      outcome.screening_samples = old.screening_samples;
-      outcome.timing = old.timing;
-      outcome.run_reason = old.run_reason;
+      // What was measured comes from the cache whole; what the model says, from this run.
+      CandidateOutcome measured = cached->candidates[*before];
+      measured.candidate = outcome.candidate;
+      measured.predicted_seconds = outcome.predicted_seconds;
+      measured.predicted_is_lower_bound = outcome.predicted_is_lower_bound;
+      measured.kept_by_model = outcome.kept_by_model;
+      outcome = std::move(measured);
       ++resumed;
     }
     if (resumed > 0) {

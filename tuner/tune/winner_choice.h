@@ -1,7 +1,9 @@
 // Picks the winner among the verified, timed candidates. Medians closer than the measurement noise
 // are not a real difference: among those the simplest candidate wins (Explicit < Mapped < Streams
 // < Hybrid, then fewer streams, then depth-first), so repeated tunings on the same machine keep
-// picking the same code instead of whichever happened to be lucky this time.
+// picking the same code instead of whichever happened to be lucky this time. After a final round
+// (final_round.h) the finalists are compared round by round instead: the fastest has the smallest
+// median of its time over each round's fastest, and ties are judged on per-round ratios.
 #pragma once
 
 #include "tune/tuning_run.h"
@@ -17,7 +19,8 @@ bool simpler(const model::Candidate& a, const model::Candidate& b);
 
 struct NoiseOptions {
   // Medians within this relative difference of the fastest are ties. A candidate's own spread
-  // (interquartile range over median) widens it when the repeats disagree more than that.
+  // (interquartile range over median) widens it when the repeats disagree more than that; for two
+  // finalists of the final round, the spread of their round-by-round ratios does instead.
   double relative_noise = 0.02;
 };
 

@@ -66,6 +66,10 @@ struct DeviceDescription {
 // PCIe link and driver version (a machine without the driver library still gets the rest).
 Status describe_device(int device, DeviceDescription* description);
 
+// The current device's name as cudaGetDeviceProperties spells it; empty without a device (the
+// CUDA error is cleared).
+std::string current_device_name();
+
 // Several lines of "key: value", for tools and logs.
 std::string to_text(const DeviceDescription& description);
 

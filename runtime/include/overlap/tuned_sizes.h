@@ -39,6 +39,8 @@ struct SizeChoice {
 
 // Stream counts the model is asked about beyond the tuned sizes: powers of two up to this.
 inline constexpr int kMaxModelStreams = 64;
+// Beyond the tuned sizes, predictions this close to the fastest count as ties (fewer streams win).
+inline constexpr double kModelTie = 0.03;
 
 // `sizes`: `count` >= 1 entries, extents ascending and distinct. For a call of partition extent
 // `extent` (`granules` = ceil(P / G) of it):
@@ -48,9 +50,11 @@ inline constexpr int kMaxModelStreams = 64;
 //    prediction scaled by its winner's measured/predicted ratio at its own size (t_E interpolated
 //    linearly in P between the two); without a model or a prediction, the nearer on a log scale
 //    (the smaller at equal distance);
-//  - beyond the tuned sizes, the nearest size's variant and issue order, with the stream count
-//    the model predicts fastest for the call (powers of two up to kMaxModelStreams and granules,
-//    t_E scaled with P); without a model, the nearest size's winner as it is.
+//  - beyond the tuned sizes, the nearest size's variant and issue order, with the fewest streams
+//    the model predicts within kModelTie of the fastest for the call (the nearest winner's count
+//    and the powers of two above it -- below the smallest size: under it -- up to
+//    kMaxModelStreams and granules; t_E scaled with P); without a model, the nearest size's
+//    winner as it is.
 // `model` may be null. The stream count may still exceed `granules`: the caller clamps it.
 SizeChoice choose_by_size(const TunedSize* sizes, int count, long long extent, long long granules,
                           SizePredictor* model);
