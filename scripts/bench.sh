@@ -13,7 +13,7 @@
 #   OUT=... scripts/bench.sh trace APP [--detail "Streams 6 depth"]   # on the GPU: APP's runs,
 #                                                 # operation by operation (bench/trace)
 #                                                 # (OVERLAP_MODEL_CLI=path/overlap-model: + paper 000's estimate)
-#   OUT=... scripts/bench.sh sizes                # on the GPU (one device call, build included):
+#   OUT=... scripts/bench.sh sizes [NAME...]      # on the GPU (one device call, build included):
 #                                                 # the dispatch's overhead, then K_tuned across
 #                                                 # call sizes for the SIZES_KERNELS (issue 19)
 #
@@ -237,7 +237,8 @@ SIZES_BUDGET=${SIZES_BUDGET:-480}
 # size (the size-blind choice of before), and measures K_tuned, the best of Explicit, Mapped and a
 # grid of Streams and Hybrid configurations, and the size-blind choice at 20 call sizes. Writes
 # $OUT/sizes-summary.{md,json} (geometric mean and worst ratio to the best, issue 19's targets),
-# $OUT/dispatch.txt and the raw data as $OUT/sizes.tar.gz, packed after every kernel.
+# $OUT/dispatch.txt and the raw data as $OUT/sizes.tar.gz, packed after every kernel. With NAMEs
+# (of SIZES_KERNELS), those kernels only.
 run_sizes() {
   local final_out raw start=$SECONDS
   start_reports sizes
@@ -258,6 +259,8 @@ run_sizes() {
   local entry name kernel param fixed
   for entry in "${SIZES_KERNELS[@]}"; do
     IFS='|' read -r name kernel param fixed <<<"$entry"
+    # Named kernels only, when any are named (a call's 600 s hold about three).
+    [ $# -eq 0 ] || [[ " $* " == *" $name "* ]] || continue
     if [ $((SECONDS - start)) -gt "$SIZES_BUDGET" ]; then
       echo "$name: not measured, the time budget ($SIZES_BUDGET s) is spent" | tee -a "$raw/summary.txt"
       continue
@@ -362,7 +365,10 @@ summarize() {
 case "${1:-}" in
 run) run_benchmark ;;
 pageable) run_pageable ;;
-sizes) run_sizes ;;
+sizes)
+  shift
+  run_sizes "$@"
+  ;;
 corpus) run_corpus "${2:-}" ;;
 summarize) summarize "${2:?raw dir}" "${3:?output prefix}" ;;
 trace)
@@ -370,7 +376,7 @@ trace)
   trace_application "$@"
   ;;
 *)
-  echo "usage: $0 run | pageable | corpus [PART] | sizes | summarize RAW_DIR OUTPUT_PREFIX | trace APPLICATION [flags]" >&2
+  echo "usage: $0 run | pageable | corpus [PART] | sizes [NAME...] | summarize RAW_DIR OUTPUT_PREFIX | trace APPLICATION [flags]" >&2
   exit 2
   ;;
 esac

@@ -250,6 +250,7 @@ bool measure_sizes(const MeasureOptions& options, std::ostream& log, std::string
         entry["error"] = "in the final round: " + f.error;
       else
         entry["s"] = summarize(f.seconds).median;
+      entry["rounds_s"] = f.seconds;
       round.push_back(entry);
       if (!f.candidate) {
         if (tuned.contains("s")) {

@@ -38,7 +38,8 @@ struct MeasureOptions {
 };
 
 // The text of one JSON document: {kernel, parameter, arguments, device, rows: [{value, extent,
-// traffic_bytes, explicit, candidates (the screening), final_round, and of the final round best,
+// traffic_bytes, explicit, candidates (the screening), final_round (each {name, s, rounds_s}),
+// and of the final round best,
 // tuned (with source, reason and its screening_s) and old}]}, each time {name, s} in seconds.
 // Progress lines go to `log`. False with `error` set when the measurement cannot start.
 bool measure_sizes(const MeasureOptions& options, std::ostream& log, std::string* json_text,

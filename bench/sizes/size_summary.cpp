@@ -112,9 +112,11 @@ std::string summary_markdown(const SizeSummary& summary, const std::vector<json>
   std::ostringstream out;
   out << "# " << title << "\n\n"
       << "K_tuned at call sizes between and beyond the tuned ones, against the best measured at "
-         "each size (Explicit, Mapped and a grid of Streams and Hybrid stream counts and orders, "
-         "K_tuned itself included), and the size-blind choice (one tuning at the annotation's "
-         "tune() size) run at every size. Targets (issue 19): geometric mean <= "
+         "each size, and the size-blind choice (one tuning at the annotation's tune() size). At "
+         "every size Explicit, Mapped and a grid of Streams and Hybrid stream counts and orders "
+         "are timed; then K_tuned, the size-blind choice and the grid's three fastest again in 7 "
+         "interleaved rounds, and the times below are those rounds' medians. Targets (issue 19): "
+         "geometric mean <= "
       << fixed(kGeomeanTarget, "%.2f") << "x, worst <= " << fixed(kWorstTarget, "%.2f")
       << "x.\n\n## At a glance\n\n| kernel | sizes | failed | K_tuned geomean | K_tuned worst (at) "
          "| "

@@ -1,6 +1,7 @@
 #include "tune/winner_choice.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <optional>
 #include <tuple>
@@ -78,6 +79,16 @@ std::vector<double> round_scores(const std::vector<CandidateOutcome>& candidates
   return scores;
 }
 
+// Twice the standard error of a median over `stats.count` samples, relative to it: the IQR of a
+// normal sample is 1.349 sigma, and its median's standard error 1.2533 sigma / sqrt(count).
+// Rounds that disagree widen it; more rounds narrow it.
+double median_uncertainty(const SampleStats& stats) {
+  if (!(stats.median > 0) || stats.count < 1)
+    return 0;
+  const double sigma = stats.iqr() / 1.349;
+  return 2 * 1.2533 * sigma / std::sqrt(static_cast<double>(stats.count)) / stats.median;
+}
+
 std::string percent(double fraction) {
   char text[32];
   std::snprintf(text, sizeof text, "%.1f %%", fraction * 100);
@@ -118,7 +129,7 @@ WinnerChoice choose_winner(const std::vector<CandidateOutcome>& candidates,
       continue;
     bool within = false;
     if (const std::optional<SampleStats> ratio = round_ratios(candidates[i], fastest)) {
-      within = ratio->median <= 1 + std::max(options.relative_noise, relative_spread(*ratio));
+      within = ratio->median <= 1 + std::max(options.relative_noise, median_uncertainty(*ratio));
     } else {
       const double noise = std::max({options.relative_noise, relative_spread(fastest.timing),
                                      relative_spread(candidates[i].timing)});

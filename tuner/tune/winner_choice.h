@@ -3,7 +3,8 @@
 // < Hybrid, then fewer streams, then depth-first), so repeated tunings on the same machine keep
 // picking the same code instead of whichever happened to be lucky this time. After a final round
 // (final_round.h) the finalists are compared round by round instead: the fastest has the smallest
-// median of its time over each round's fastest, and ties are judged on per-round ratios.
+// median of its time over each round's fastest, and a tie is a median per-round ratio within the
+// noise or within twice its standard error.
 #pragma once
 
 #include "tune/tuning_run.h"
@@ -20,7 +21,7 @@ bool simpler(const model::Candidate& a, const model::Candidate& b);
 struct NoiseOptions {
   // Medians within this relative difference of the fastest are ties. A candidate's own spread
   // (interquartile range over median) widens it when the repeats disagree more than that; for two
-  // finalists of the final round, the spread of their round-by-round ratios does instead.
+  // finalists of the final round, the standard error of their per-round ratios' median does.
   double relative_noise = 0.02;
 };
 
