@@ -35,7 +35,7 @@ constexpr tune::TimingPlan kPlan{1, 3, 40, 0.02, 0.25};
 // ratios come from these rounds alone.
 constexpr int kFinalists = 3;
 constexpr int kRounds = 7;
-constexpr tune::TimingPlan kRoundPlan{0, 3, 3, 0.02, 0.25};
+constexpr tune::TimingPlan kRoundPlan{1, 3, 3, 0.02, 0.25}; // a warm-up as the tuner's
 
 // The wrapped descriptor's run: K_tuned (the dispatch of the real descriptor, whatever the
 // configuration asked) or the configuration itself.
