@@ -1,10 +1,9 @@
 // The pruned tuning's search (tuner/tune/candidate_search.h) with scripted timings: every family
-
-#include "candidate_outcomes.h"
 // is measured even when the model ranks its best last, the local search walks a stream-count
 // curve to the measured best and stops there, and the reports say why each candidate ran.
 #include "tune/candidate_search.h"
 
+#include "candidate_outcomes.h"
 #include "model_test_profiles.h"
 #include "tune/report_table.h"
 #include "tune/tuner.h"

@@ -1,10 +1,10 @@
 // The final round (tuner/tune/final_round.h) with scripted timings: which candidates it times
-
-#include "candidate_outcomes.h"
 // again, a slow window during the first timings that crowned the wrong candidate undone, a
-// candidate failing in the round, and the first timing kept in the report.
+// candidate failing in the round, the first timing kept in the report, and more rounds for a tie
+// the rounds leave uncertain.
 #include "tune/final_round.h"
 
+#include "candidate_outcomes.h"
 #include "model_test_profiles.h"
 #include "tune/report_json.h"
 #include "tune/tuner.h"
@@ -13,6 +13,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
+#include <functional>
+#include <memory>
 
 namespace overlap::tune {
 namespace {
@@ -175,6 +178,65 @@ TEST(FinalRound, UndoesASlowWindowThatCrownedTheWrongCandidate) {
   ASSERT_TRUE(from_json_text(to_json_text(final_round), &read, &error)) << error;
   EXPECT_EQ(read.candidates[*final_round.winner].screening_samples, winner.screening_samples);
   EXPECT_EQ(read.candidates[*final_round.winner].samples, winner.samples);
+}
+
+// Through the tuner, exhaustive over saxpy on an H100-like profile: Mapped takes 10 ms, every
+// streamed candidate 13 ms, and Explicit `explicit_seconds(call)` on its call-th run.
+TuningRun tune_scripted(const std::function<double(int)>& explicit_seconds) {
+  static const HardwareProfile profile = model::testing::h100_like();
+  static const std::unique_ptr<model::PerformanceModel> model =
+      model::make_model(model::ModelKind::Modern);
+  TuningSetup setup;
+  setup.header.kernel = "saxpy";
+  setup.header.device = "Fake GPU";
+  setup.profile = &profile;
+  setup.model = model.get();
+  setup.workload = testing::saxpy_workload();
+  TunerOptions options;
+  options.exhaustive = true;
+  options.timing.warmup = 0;
+  options.search.max_streams = 2;
+  ScriptedRunner runner;
+  int explicit_calls = 0;
+  runner.seconds = [&](const model::Candidate& k, int) {
+    if (k.variant == Variant::Explicit)
+      return explicit_seconds(explicit_calls++);
+    return k.variant == Variant::Mapped ? 10e-3 : 13e-3;
+  };
+  return tune(runner, setup, options, TuningCache(""), [](const std::string&) {});
+}
+
+// Explicit's rounds scatter by a factor of 1.6 around 8 % slower than Mapped: within twice the
+// standard error of their ratios' median, so Explicit, simpler, would win by default.
+double scattered(int call) {
+  constexpr double kFactors[] = {0.9, 1.08, 1.45};
+  return 10.8e-3 * (call == 0 ? 1.0 : kFactors[call % 3]);
+}
+
+TEST(FinalRound, MoreRoundsSettleATieTheRoundsLeftUncertain) {
+  // The scatter lasts the first 7 rounds (and the reference run before them); 7 more at a steady
+  // 8 % behind Mapped settle it.
+  const TuningRun run =
+      tune_scripted([](int call) { return call <= 7 ? scattered(call) : 10.8e-3; });
+  ASSERT_TRUE(run.winner);
+  const CandidateOutcome& winner = run.candidates[*run.winner];
+  EXPECT_EQ(winner.candidate.variant, Variant::Mapped) << run.winner_reason;
+  EXPECT_EQ(winner.samples.size(), 14u);
+  EXPECT_NE(run.notes.back().find("14 interleaved rounds"), std::string::npos) << run.notes.back();
+}
+
+TEST(FinalRound, MoreRoundsStopAtThreeTimesTheAskedOnes) {
+  // The scatter never ends: 21 rounds, and the tie stands.
+  const TuningRun run = tune_scripted([](int call) {
+    return 10.8e-3 / 1.08 *
+           (call == 0 ? 1.08
+                      : std::array<double, 3>{0.7, 1.08, 2.0}[static_cast<std::size_t>(call % 3)]);
+  });
+  ASSERT_TRUE(run.winner);
+  const CandidateOutcome& winner = run.candidates[*run.winner];
+  EXPECT_EQ(winner.candidate.variant, Variant::Explicit) << run.winner_reason;
+  EXPECT_EQ(winner.samples.size(), static_cast<std::size_t>(kMostFinalRounds * 7));
+  EXPECT_NE(run.notes.back().find("21 interleaved rounds"), std::string::npos) << run.notes.back();
 }
 
 } // namespace

@@ -65,8 +65,12 @@ void run_final_round(CandidateRunner& runner, std::vector<CandidateOutcome>& can
     CandidateOutcome& outcome = candidates[i];
     if (!outcome.usable())
       continue;
-    outcome.screening_samples = std::move(outcome.samples);
-    outcome.samples = std::move(samples);
+    if (outcome.screening_samples.empty()) {
+      outcome.screening_samples = std::move(outcome.samples);
+      outcome.samples = std::move(samples);
+    } else { // more rounds of the same final round
+      outcome.samples.insert(outcome.samples.end(), samples.begin(), samples.end());
+    }
     outcome.timing = summarize(outcome.samples);
   }
 }

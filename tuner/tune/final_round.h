@@ -25,7 +25,8 @@ std::vector<std::size_t> final_round_candidates(const std::vector<CandidateOutco
 // again, untimed, then makes one untimed call and times one). `before_run` is called with each
 // candidate's index before it runs (the tuner's watch). Afterwards a finalist's `screening_samples`
 // hold its first timing and `samples`/`timing` the final round's; a finalist that fails in the
-// round is recorded as failed with the reason, as it would have been the first time.
+// round is recorded as failed with the reason, as it would have been the first time. Called again
+// over the same finalists, it adds rounds: their samples are appended.
 void run_final_round(CandidateRunner& runner, std::vector<CandidateOutcome>& candidates,
                      const std::vector<std::size_t>& finalists, int rounds,
                      const std::function<void(std::size_t)>& before_run,

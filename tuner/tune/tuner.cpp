@@ -278,21 +278,30 @@ TuningRun tune(CandidateRunner& runner, const TuningSetup& setup, const TunerOpt
     progress("[final round] " + std::to_string(finalists.size()) + " finalists timed again in " +
              "turn, " + std::to_string(options.final_rounds) + " rounds: " + names);
     std::optional<WatchedRun> watched;
-    run_final_round(
-        runner, run.candidates, finalists, options.final_rounds,
-        [&](std::size_t i) {
-          watched.emplace(watch, CandidateStart{model::describe(run.candidates[i].candidate), false,
-                                                cache_file, bound});
-        },
-        [&](std::size_t) { watched.reset(); });
-    // The pick comes from the round alone: the others' times were taken in other windows.
-    std::vector<CandidateOutcome> round = run.candidates;
-    for (std::size_t i = 0; i < round.size(); ++i)
-      if (std::find(finalists.begin(), finalists.end(), i) == finalists.end())
-        round[i].run = false;
-    choice = choose_winner(round, options.noise);
+    int rounds = 0;
+    do {
+      if (rounds > 0)
+        progress("[final round] " + choice.reason + ", but the rounds leave it uncertain: " +
+                 std::to_string(options.final_rounds) + " more rounds");
+      run_final_round(
+          runner, run.candidates, finalists, options.final_rounds,
+          [&](std::size_t i) {
+            watched.emplace(watch, CandidateStart{model::describe(run.candidates[i].candidate),
+                                                  false, cache_file, bound});
+          },
+          [&](std::size_t) { watched.reset(); });
+      rounds += options.final_rounds;
+      // The pick comes from the round alone: the others' times were taken in other windows.
+      std::vector<CandidateOutcome> round = run.candidates;
+      for (std::size_t i = 0; i < round.size(); ++i)
+        if (std::find(finalists.begin(), finalists.end(), i) == finalists.end())
+          round[i].run = false;
+      choice = choose_winner(round, options.noise);
+      // A simpler finalist that ties only within the rounds' uncertainty would win by default:
+      // more rounds, up to kMostFinalRounds times the asked ones, decide it.
+    } while (!choice.settled && rounds < kMostFinalRounds * options.final_rounds);
     run.notes.push_back("final round: " + names + " timed again in turn, " +
-                        std::to_string(options.final_rounds) +
+                        std::to_string(rounds) +
                         " interleaved rounds; the winner is picked from these rounds alone, and " +
                         "their times are the round's (the first timing is kept as screening)");
     save(cache, key, run, progress);

@@ -21,13 +21,16 @@
 
 namespace overlap::tune {
 
+inline constexpr int kMostFinalRounds = 3;
+
 struct TunerOptions {
   bool exhaustive = false; // run every enumerated candidate, to check the pruning
   model::SearchOptions search;
   NoiseOptions noise;
   TimingPlan timing;
   // Interleaved rounds of the final round (final_round.h); 0: the winner is picked from each
-  // candidate's own timing.
+  // candidate's own timing. A winner that is not settled (WinnerChoice::settled) gets as many
+  // again, up to kMostFinalRounds times these in all.
   int final_rounds = 7;
   // t_E given by the user; otherwise inferred from Explicit's measured time (see
   // infer_kernel_seconds).
