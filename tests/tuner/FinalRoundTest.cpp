@@ -114,23 +114,33 @@ TEST(FinalRound, ACandidateFailingInTheRoundIsRecordedAndCannotWin) {
   EXPECT_EQ(*choose_winner(c, NoiseOptions{0.02}).winner, 0u);
 }
 
+// The tuner's setup for these tests: saxpy on an H100-like profile, every candidate run
+// (exhaustive, no warm-up, streamed candidates up to `max_streams`).
+struct ScriptedTuning {
+  HardwareProfile profile = model::testing::h100_like();
+  std::unique_ptr<model::PerformanceModel> model = model::make_model(model::ModelKind::Modern);
+  TuningSetup setup;
+  TunerOptions options;
+
+  explicit ScriptedTuning(int max_streams) {
+    setup.header.kernel = "saxpy";
+    setup.header.device = "Fake GPU";
+    setup.profile = &profile;
+    setup.model = model.get();
+    setup.workload = testing::saxpy_workload();
+    options.exhaustive = true;
+    options.timing.warmup = 0;
+    options.search.max_streams = max_streams;
+  }
+};
+
 // Through the tuner: the link is slow (1.5x) while every candidate after Mapped is first timed,
 // and back to normal for the final round. Timed one after the other, Mapped wins; the final
 // round, in one window, finds Streams faster.
 TEST(FinalRound, UndoesASlowWindowThatCrownedTheWrongCandidate) {
-  HardwareProfile profile = model::testing::h100_like();
-  const std::unique_ptr<model::PerformanceModel> model =
-      model::make_model(model::ModelKind::Modern);
-  TuningSetup setup;
-  setup.header.kernel = "saxpy";
-  setup.header.device = "Fake GPU";
-  setup.profile = &profile;
-  setup.model = model.get();
-  setup.workload = testing::saxpy_workload();
-  TunerOptions options;
-  options.exhaustive = true;
-  options.timing.warmup = 0;
-  options.search.max_streams = 8;
+  ScriptedTuning tuning(8);
+  const TuningSetup& setup = tuning.setup;
+  TunerOptions& options = tuning.options;
   const auto true_seconds = [](const model::Candidate& k) {
     switch (k.variant) {
     case Variant::Explicit:
@@ -180,22 +190,10 @@ TEST(FinalRound, UndoesASlowWindowThatCrownedTheWrongCandidate) {
   EXPECT_EQ(read.candidates[*final_round.winner].samples, winner.samples);
 }
 
-// Through the tuner, exhaustive over saxpy on an H100-like profile: Mapped takes 10 ms, every
-// streamed candidate 13 ms, and Explicit `explicit_seconds(call)` on its call-th run.
+// Through the tuner (ScriptedTuning): Mapped takes 10 ms, every streamed candidate 13 ms, and
+// Explicit `explicit_seconds(call)` on its call-th run.
 TuningRun tune_scripted(const std::function<double(int)>& explicit_seconds) {
-  static const HardwareProfile profile = model::testing::h100_like();
-  static const std::unique_ptr<model::PerformanceModel> model =
-      model::make_model(model::ModelKind::Modern);
-  TuningSetup setup;
-  setup.header.kernel = "saxpy";
-  setup.header.device = "Fake GPU";
-  setup.profile = &profile;
-  setup.model = model.get();
-  setup.workload = testing::saxpy_workload();
-  TunerOptions options;
-  options.exhaustive = true;
-  options.timing.warmup = 0;
-  options.search.max_streams = 2;
+  const ScriptedTuning tuning(2);
   ScriptedRunner runner;
   int explicit_calls = 0;
   runner.seconds = [&](const model::Candidate& k, int) {
@@ -203,7 +201,7 @@ TuningRun tune_scripted(const std::function<double(int)>& explicit_seconds) {
       return explicit_seconds(explicit_calls++);
     return k.variant == Variant::Mapped ? 10e-3 : 13e-3;
   };
-  return tune(runner, setup, options, TuningCache(""), [](const std::string&) {});
+  return tune(runner, tuning.setup, tuning.options, TuningCache(""), [](const std::string&) {});
 }
 
 // Explicit's rounds scatter by a factor of 1.6 around 8 % slower than Mapped: within twice the
