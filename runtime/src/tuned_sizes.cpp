@@ -6,6 +6,9 @@
 #include <cassert>
 #include <cmath>
 #include <cstdio>
+#include <optional>
+#include <string>
+#include <vector>
 
 namespace overlap {
 namespace {
@@ -49,20 +52,66 @@ const TunedSize& nearer(const TunedSize& lo, const TunedSize& hi, long long exte
   return p * p <= static_cast<double>(lo.extent) * static_cast<double>(hi.extent) ? lo : hi;
 }
 
+// Of `config`'s variant and order at each of `counts` (ascending), the fewest streams the model
+// predicts within kModelTie of the fastest: the model underprices every further stream's
+// overhead (a tuned size's measured best sat below its predicted best count). nullopt when the
+// model predicts none of them.
+std::optional<RunConfig> fewest_streams_within_tie(const RunConfig& config,
+                                                   const std::vector<int>& counts,
+                                                   double kernel_seconds, SizePredictor& model) {
+  std::vector<RunConfig> configs;
+  for (int streams : counts) {
+    RunConfig candidate = config;
+    candidate.streams.streams = streams;
+    configs.push_back(candidate);
+  }
+  const std::vector<std::optional<double>> predicted = model.predict(configs, kernel_seconds);
+  std::optional<double> fastest;
+  for (std::size_t i = 0; i < predicted.size() && i < configs.size(); ++i)
+    if (predicted[i] && (!fastest || *predicted[i] < *fastest))
+      fastest = predicted[i];
+  if (!fastest)
+    return std::nullopt;
+  for (std::size_t i = 0; i < predicted.size() && i < configs.size(); ++i)
+    if (predicted[i] && *predicted[i] <= *fastest * (1 + kModelTie))
+      return configs[i];
+  assert(false && "the fastest prediction is within the tie of itself");
+  return std::nullopt;
+}
+
+std::string within_tie(long long extent) {
+  return "the fewest streams the model predicts within " +
+         std::to_string(static_cast<int>(kModelTie * 100)) +
+         " % of the fastest at P = " + std::to_string(extent);
+}
+
 SizeChoice between(const TunedSize& lo, const TunedSize& hi, long long extent,
                    SizePredictor* model) {
   const std::string sides = "between " + at(lo) + " and " + at(hi);
   if (same_config(lo, hi))
     return {config_of(lo), sides + ": the same winner at both"};
+  // t_E is about affine in P: interpolate it linearly between the two tunings.
+  const double t =
+      static_cast<double>(extent - lo.extent) / static_cast<double>(hi.extent - lo.extent);
+  const double kernel_seconds =
+      std::max(0.0, lo.kernel_seconds + t * (hi.kernel_seconds - lo.kernel_seconds));
+  if (model && streamed(lo.variant) && lo.variant == hi.variant && lo.order == hi.order) {
+    // One family at two counts: a count between them, not only either.
+    const int fewest = std::min(lo.streams, hi.streams), most = std::max(lo.streams, hi.streams);
+    std::vector<int> counts = {fewest};
+    for (int streams = 1; streams < most; streams *= 2)
+      if (streams > fewest)
+        counts.push_back(streams);
+    counts.push_back(most);
+    if (const std::optional<RunConfig> config =
+            fewest_streams_within_tie(config_of(lo), counts, kernel_seconds, *model))
+      return {*config, sides + ": its variant with " + within_tie(extent)};
+  }
   const std::optional<double> lo_ratio = correction(lo);
   const std::optional<double> hi_ratio = correction(hi);
   if (model && lo_ratio && hi_ratio) {
-    // t_E is about affine in P: interpolate it linearly between the two tunings.
-    const double t =
-        static_cast<double>(extent - lo.extent) / static_cast<double>(hi.extent - lo.extent);
-    const double kernel_seconds = lo.kernel_seconds + t * (hi.kernel_seconds - lo.kernel_seconds);
     const std::vector<std::optional<double>> predicted =
-        model->predict({config_of(lo), config_of(hi)}, std::max(0.0, kernel_seconds));
+        model->predict({config_of(lo), config_of(hi)}, kernel_seconds);
     if (predicted.size() == 2 && predicted[0] && predicted[1]) {
       const double lo_time = *predicted[0] * *lo_ratio;
       const double hi_time = *predicted[1] * *hi_ratio;
@@ -100,31 +149,13 @@ SizeChoice beyond(const TunedSize& nearest, bool below, long long extent, long l
       counts.push_back(static_cast<int>(streams));
   if (nearest.streams <= most)
     counts.insert(below ? counts.end() : counts.begin(), nearest.streams);
-  std::vector<RunConfig> configs;
-  for (int streams : counts) {
-    RunConfig candidate = config;
-    candidate.streams.streams = streams;
-    configs.push_back(candidate);
-  }
   // t_E grows with the work: proportionally to P from the nearest tuning.
   const double kernel_seconds = nearest.kernel_seconds * static_cast<double>(extent) /
                                 static_cast<double>(std::max(1LL, nearest.extent));
-  const std::vector<std::optional<double>> predicted = model->predict(configs, kernel_seconds);
-  std::optional<double> fastest;
-  for (std::size_t i = 0; i < predicted.size() && i < configs.size(); ++i)
-    if (predicted[i] && (!fastest || *predicted[i] < *fastest))
-      fastest = predicted[i];
-  if (!fastest)
-    return {config, side + ": its winner as it is (the model could not predict it)"};
-  // The model underprices every further stream's overhead (a tuned size's measured best sat below
-  // its predicted best count), so the fewest streams predicted within kModelTie of the fastest.
-  for (std::size_t i = 0; i < predicted.size() && i < configs.size(); ++i)
-    if (predicted[i] && *predicted[i] <= *fastest * (1 + kModelTie))
-      return {configs[i], side + ": its variant with the fewest streams the model predicts " +
-                              "within " + std::to_string(static_cast<int>(kModelTie * 100)) +
-                              " % of the fastest at P = " + std::to_string(extent)};
-  assert(false && "the fastest prediction is within the tie of itself");
-  return {config, side};
+  if (const std::optional<RunConfig> fewest =
+          fewest_streams_within_tie(config, counts, kernel_seconds, *model))
+    return {*fewest, side + ": its variant with " + within_tie(extent)};
+  return {config, side + ": its winner as it is (the model could not predict it)"};
 }
 
 } // namespace

@@ -107,6 +107,43 @@ TEST(TunedSizes, BetweenDifferentWinnersTheScaledPredictionDecides) {
   EXPECT_EQ(choose(sizes, 50000, &favours_mapped).config.variant, Variant::Mapped);
 }
 
+TEST(TunedSizes, BetweenTwoCountsOfOneFamilyTheModelPicksACountBetween) {
+  // Streams depth-first with 4 streams at 1000 and 32 at 10^6 (matmul on an H100: 7 and 24, where
+  // 8-16 ran 1.09-1.15x faster between them than either).
+  const std::vector<TunedSize> sizes = {size(1000, Variant::Streams, 4),
+                                        size(1000000, Variant::Streams, 32)};
+  // 16 predicted fastest, 8 within kModelTie of it, 4 and 32 not.
+  const double tie = overlap::kModelTie;
+  ScriptedModel model([tie](const RunConfig& c) {
+    switch (c.streams.streams) {
+    case 16:
+      return 1.0;
+    case 8:
+      return 1.0 + tie / 2;
+    default:
+      return 1.0 + 3 * tie;
+    }
+  });
+  const overlap::SizeChoice choice = choose(sizes, 30000, &model);
+  EXPECT_EQ(choice.config.variant, Variant::Streams);
+  EXPECT_EQ(choice.config.streams.order, IssueOrder::DepthFirst);
+  EXPECT_EQ(choice.config.streams.streams, 8) << choice.reason;
+  std::vector<int> asked;
+  for (const RunConfig& c : model.asked)
+    asked.push_back(c.streams.streams);
+  EXPECT_EQ(asked, (std::vector<int>{4, 8, 16, 32}));
+  EXPECT_NE(choice.reason.find("fewest streams"), std::string::npos) << choice.reason;
+
+  // Another issue order is another family: the scaled prediction picks one of the two.
+  const std::vector<TunedSize> orders = {
+      size(1000, Variant::Streams, 4),
+      size(1000000, Variant::Streams, 32, IssueOrder::BreadthFirst)};
+  ScriptedModel flat([](const RunConfig&) { return 1.0; });
+  const overlap::SizeChoice other = choose(orders, 30000, &flat);
+  EXPECT_TRUE(other.config.streams.streams == 4 || other.config.streams.streams == 32);
+  EXPECT_EQ(flat.asked.size(), 2u);
+}
+
 TEST(TunedSizes, AModelThatCannotCompareLeavesItToTheNearerSize) {
   ScriptedModel blind([](const RunConfig& c) -> std::optional<double> {
     if (c.variant == Variant::Mapped)

@@ -46,6 +46,9 @@ inline constexpr double kModelTie = 0.03;
 // `extent` (`granules` = ceil(P / G) of it):
 //  - at a tuned size, its winner;
 //  - between two tuned sizes with the same winner, that winner;
+//  - between two whose winners are one variant and issue order at two stream counts, the fewest
+//    streams the model predicts within kModelTie of the fastest among the two counts and the
+//    powers of two between them (t_E interpolated linearly in P);
 //  - between two whose winners differ, the one the model predicts faster at the call's size, each
 //    prediction scaled by its winner's measured/predicted ratio at its own size (t_E interpolated
 //    linearly in P between the two); without a model or a prediction, the nearer on a log scale
