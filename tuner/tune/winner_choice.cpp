@@ -124,6 +124,7 @@ WinnerChoice choose_winner(const std::vector<CandidateOutcome>& candidates,
     return choice;
   }
   const CandidateOutcome& fastest = candidates[*choice.fastest];
+  std::vector<std::size_t> unsettled; // ties only within the rounds' uncertainty
   for (std::size_t i = 0; i < candidates.size(); ++i) {
     if (!candidates[i].usable())
       continue;
@@ -131,7 +132,7 @@ WinnerChoice choose_winner(const std::vector<CandidateOutcome>& candidates,
     if (const std::optional<SampleStats> ratio = round_ratios(candidates[i], fastest)) {
       within = ratio->median <= 1 + std::max(options.relative_noise, median_uncertainty(*ratio));
       if (within && ratio->median > 1 + options.relative_noise)
-        choice.unsettled.push_back(i);
+        unsettled.push_back(i);
     } else {
       const double noise = std::max({options.relative_noise, relative_spread(fastest.timing),
                                      relative_spread(candidates[i].timing)});
@@ -144,9 +145,7 @@ WinnerChoice choose_winner(const std::vector<CandidateOutcome>& candidates,
   for (std::size_t i : choice.within_noise)
     if (simpler(candidates[i].candidate, candidates[*choice.winner].candidate))
       choice.winner = i;
-  choice.settled = *choice.winner == *choice.fastest ||
-                   std::find(choice.unsettled.begin(), choice.unsettled.end(), *choice.winner) ==
-                       choice.unsettled.end();
+  choice.settled = std::find(unsettled.begin(), unsettled.end(), *choice.winner) == unsettled.end();
 
   const std::string fastest_name = model::describe(fastest.candidate);
   if (*choice.winner == *choice.fastest) {

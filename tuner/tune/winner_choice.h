@@ -29,11 +29,11 @@ struct WinnerChoice {
   std::optional<std::size_t> winner;     // nullopt: no candidate was usable
   std::optional<std::size_t> fastest;    // the smallest median
   std::vector<std::size_t> within_noise; // ties with the fastest, the fastest included
-  // Finalists that tie only because their rounds leave the difference uncertain: slower than the
-  // fastest by more than the noise, within twice the standard error. More rounds settle them.
-  std::vector<std::size_t> unsettled;
-  bool settled = true; // false: the winner is one of `unsettled`
-  std::string reason;  // one sentence for the reports
+  // False when the winner ties with the fastest only because the rounds leave the difference
+  // uncertain (slower by more than the noise, within twice the standard error): more rounds
+  // settle it.
+  bool settled = true;
+  std::string reason; // one sentence for the reports
 };
 
 WinnerChoice choose_winner(const std::vector<CandidateOutcome>& candidates,
