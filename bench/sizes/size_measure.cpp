@@ -5,6 +5,7 @@
 #include "overlap/sample_stats.h"
 #include "tune/argument_slots.h"
 #include "tune/descriptor_runner.h"
+#include "tune/final_round.h"
 #include "tune/results_file.h"
 #include "tune/results_registration.h"
 
@@ -35,7 +36,8 @@ constexpr tune::TimingPlan kPlan{1, 3, 40, 0.02, 0.25};
 // ratios come from these rounds alone.
 constexpr int kFinalists = 3;
 constexpr int kRounds = 7;
-constexpr tune::TimingPlan kRoundPlan{1, 3, 3, 0.02, 0.25}; // a warm-up as the tuner's
+constexpr tune::TimingPlan kRoundTurn{1, 3, 3, 0.02,
+                                      0.25}; // three calls a turn, not the tuner's one
 
 // The wrapped descriptor's run: K_tuned (the dispatch of the real descriptor, whatever the
 // configuration asked) or the configuration itself.
@@ -199,16 +201,16 @@ bool measure_sizes(const MeasureOptions& options, std::ostream& log, std::string
       tuned["reason"] = choice->reason;
     }
 
-    // The final round's entrants: K_tuned, the size-blind choice, the fastest of the screening.
-    struct Finalist {
-      std::string name;
-      std::optional<model::Candidate> candidate; // nullopt: K_tuned, through the dispatch
-      std::vector<double> seconds;
-      std::string error;
+    // The final round's entrants: K_tuned (through the dispatch), the size-blind choice, the
+    // fastest of the screening; timed in turn as the tuner's final round times its finalists.
+    std::vector<std::string> names = {"K_tuned"};
+    std::vector<tune::CandidateOutcome> entrants(1);
+    const auto enter = [&](const std::string& name, const model::Candidate& candidate) {
+      names.push_back(name);
+      entrants.emplace_back().candidate = candidate;
     };
-    std::vector<Finalist> finalists = {{"K_tuned", std::nullopt, {}, {}}};
     if (old)
-      finalists.push_back({model::describe(*old), old, {}, {}});
+      enter(model::describe(*old), *old);
     std::vector<std::pair<double, model::Candidate>> screened;
     if (const std::optional<double> s = seconds_of(reference))
       screened.push_back({*s, model::Candidate{Variant::Explicit, 1}});
@@ -219,40 +221,36 @@ bool measure_sizes(const MeasureOptions& options, std::ostream& log, std::string
                      [](const auto& a, const auto& b) { return a.first < b.first; });
     for (std::size_t i = 0, added = 0; i < screened.size() && added < kFinalists; ++i) {
       const std::string name = model::describe(screened[i].second);
-      if (std::none_of(finalists.begin(), finalists.end(),
-                       [&](const Finalist& f) { return f.candidate && f.name == name; })) {
-        finalists.push_back({name, screened[i].second, {}, {}});
+      if (std::find(names.begin() + 1, names.end(), name) == names.end()) {
+        enter(name, screened[i].second);
         ++added;
       }
     }
-    for (int round = 0; round < kRounds; ++round)
-      for (std::size_t k = 0; k < finalists.size(); ++k) {
-        Finalist& f = finalists[(k + static_cast<std::size_t>(round)) % finalists.size()];
-        if (!f.error.empty())
-          continue;
-        g_through_dispatch = !f.candidate;
-        const tune::RunResult result =
-            runner->run_candidate(f.candidate.value_or(model::Candidate{}), kRoundPlan);
-        g_through_dispatch = false;
-        const json entry = timed(f.name, result);
-        if (const std::optional<double> s = seconds_of(entry))
-          f.seconds.push_back(*s);
-        else
-          f.error = entry.value("error", std::string("no time"));
-      }
+    std::vector<std::size_t> order(entrants.size());
+    for (std::size_t i = 0; i < entrants.size(); ++i) {
+      order[i] = i;
+      tune::CandidateOutcome& entrant = entrants[i];
+      entrant.run = true; // entered as usable: a failure in the round marks it
+      entrant.verification = tune::Verification::Passed;
+      entrant.timing.count = 1;
+    }
+    tune::run_final_round(
+        *runner, entrants, order, kRounds, [](std::size_t i) { g_through_dispatch = i == 0; },
+        [](std::size_t) { g_through_dispatch = false; }, kRoundTurn);
 
     json best;
     json measured_old;
     json round = json::array();
-    for (const Finalist& f : finalists) {
-      json entry = {{"name", f.name}};
-      if (!f.error.empty())
-        entry["error"] = "in the final round: " + f.error;
+    for (std::size_t i = 0; i < entrants.size(); ++i) {
+      const tune::CandidateOutcome& entrant = entrants[i];
+      json entry = {{"name", names[i]}};
+      if (!entrant.usable())
+        entry["error"] = entrant.error;
       else
-        entry["s"] = summarize(f.seconds).median;
-      entry["rounds_s"] = f.seconds;
+        entry["s"] = entrant.timing.median;
+      entry["rounds_s"] = entrant.samples;
       round.push_back(entry);
-      if (!f.candidate) {
+      if (i == 0) {
         if (tuned.contains("s")) {
           tuned["screening_s"] = tuned["s"];
           tuned.erase("s");
@@ -261,12 +259,12 @@ bool measure_sizes(const MeasureOptions& options, std::ostream& log, std::string
           tuned["s"] = entry["s"];
         else
           tuned["error"] = entry["error"];
-      } else if (old && f.name == model::describe(*old)) {
+      } else if (old && i == 1) {
         measured_old = entry;
       }
       const std::optional<double> s = seconds_of(entry);
       if (s && (best.is_null() || *s < best.at("s").get<double>()))
-        best = f.candidate ? entry : json{{"name", tuned_name}, {"s", *s}};
+        best = i > 0 ? entry : json{{"name", tuned_name}, {"s", *s}};
     }
     tuned["name"] = tuned_name;
     row["tuned"] = tuned;

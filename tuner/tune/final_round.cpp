@@ -24,15 +24,7 @@ std::vector<std::size_t> final_round_candidates(const std::vector<CandidateOutco
 void run_final_round(CandidateRunner& runner, std::vector<CandidateOutcome>& candidates,
                      const std::vector<std::size_t>& finalists, int rounds,
                      const std::function<void(std::size_t)>& before_run,
-                     const std::function<void(std::size_t)>& after_run) {
-  // One untimed call before the timed one, as in the screening: the verification run before it
-  // ends with the host reading and restoring the arrays, and a Mapped call right after that ran
-  // 1.2-1.6x slower on an H100 (frame histogram, 147-239 frames: 24 us screened, 28-48 us in the
-  // round), enough to hand a tie to Explicit.
-  TimingPlan once;
-  once.warmup = 1;
-  once.min_repeats = 1;
-  once.max_repeats = 1;
+                     const std::function<void(std::size_t)>& after_run, const TimingPlan& turn) {
   std::map<std::size_t, std::vector<double>> round_samples;
   for (std::size_t i : finalists) {
     assert(i < candidates.size() && candidates[i].usable() && "finalists are usable candidates");
@@ -47,7 +39,7 @@ void run_final_round(CandidateRunner& runner, std::vector<CandidateOutcome>& can
       before_run(i);
       // Explicit too runs as a candidate: verified against its own first outputs, the reference
       // kept.
-      const RunResult result = runner.run_candidate(outcome.candidate, once);
+      const RunResult result = runner.run_candidate(outcome.candidate, turn);
       after_run(i);
       const std::string error = !result.error.empty() ? result.error : result.timing.error;
       if (!error.empty() || result.timing.seconds.empty()) {
@@ -58,7 +50,7 @@ void run_final_round(CandidateRunner& runner, std::vector<CandidateOutcome>& can
         outcome.timing = {};
         continue;
       }
-      round_samples[i].push_back(result.timing.seconds.front());
+      round_samples[i].push_back(result.timing.stats.median);
     }
   }
   for (auto& [i, samples] : round_samples) {

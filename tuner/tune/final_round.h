@@ -7,6 +7,7 @@
 #pragma once
 
 #include "tune/candidate_runner.h"
+#include "tune/stable_timing.h"
 #include "tune/tuning_run.h"
 #include "tune/winner_choice.h"
 
@@ -21,15 +22,22 @@ namespace overlap::tune {
 std::vector<std::size_t> final_round_candidates(const std::vector<CandidateOutcome>& candidates,
                                                 const WinnerChoice& first);
 
+// A finalist's turn in a round as the tuner takes it: one untimed call, then one timed. The
+// verification run before it ends with the host reading and restoring the arrays, and a Mapped call
+// right after that ran 1.2-1.6x slower on an H100 (frame histogram, 147-239 frames: 24 us screened,
+// 28-48 us in the round), enough to hand a tie to Explicit.
+inline constexpr TimingPlan kFinalRoundTurn{1, 1, 1, 0.02, 0.25};
+
 // Runs `rounds` interleaved rounds over `finalists` through `runner` (each run verifies the outputs
-// again, untimed, then makes one untimed call and times one). `before_run` is called with each
-// candidate's index before it runs (the tuner's watch). Afterwards a finalist's `screening_samples`
-// hold its first timing and `samples`/`timing` the final round's; a finalist that fails in the
-// round is recorded as failed with the reason, as it would have been the first time. Called again
-// over the same finalists, it adds rounds: their samples are appended.
+// again, untimed, then times the turn by `turn`: a round's time is the median of its repeats).
+// `before_run` is called with each candidate's index before it runs (the tuner's watch). Afterwards
+// a finalist's `screening_samples` hold its first timing and `samples`/`timing` the final round's;
+// a finalist that fails in the round is recorded as failed with the reason, as it would have been
+// the first time. Called again over the same finalists, it adds rounds: their samples are appended.
 void run_final_round(CandidateRunner& runner, std::vector<CandidateOutcome>& candidates,
                      const std::vector<std::size_t>& finalists, int rounds,
                      const std::function<void(std::size_t)>& before_run,
-                     const std::function<void(std::size_t)>& after_run);
+                     const std::function<void(std::size_t)>& after_run,
+                     const TimingPlan& turn = kFinalRoundTurn);
 
 } // namespace overlap::tune
