@@ -226,7 +226,7 @@ SIZES_KERNELS=(
 # sizes it is measured at: 20, between and beyond the tuned ones.
 SIZES_SWEEP_TRAFFIC=16384..268435456
 SIZES_SWEEP="6"
-SIZES_REFINE=3
+SIZES_REFINE=8
 SIZES_CALL_TRAFFIC=1100..1073741824:20
 # Seconds of the device call after which no further kernel is started (the call has 600 s).
 SIZES_BUDGET=${SIZES_BUDGET:-480}

@@ -15,7 +15,7 @@
 namespace overlap::tune {
 
 inline constexpr int kDefaultSweepCount = 7;
-inline constexpr int kDefaultSweepRefinements = 4;
+inline constexpr int kDefaultSweepRefinements = 8;
 // Neighbours closer than this ratio are not bisected. The dispatch decides once per size class
 // (overlap/size_class.h), at most 25 % wide; a midpoint more than 1.25x from both neighbours lies
 // in a class of its own, so every tuned size is dispatched by its own winner.

@@ -34,7 +34,7 @@ Explicit's, times each call (transfers included) to a stable median, and picks t
                          log-spaced from LO to HI, then bisect where the winner changes; the
                          results file keeps the winner of every size (kernels without NAME: one
                          size)
-  --refine N             at most N extra sizes by bisection (default 4; 0: none)
+  --refine N             at most N extra sizes by bisection (default 8; 0: none)
   --list                 list the kernels and their tuning defaults, run nothing
   --profile NAME|FILE    hardware profile for the model (default: a calibrated profile of this
                          device from the profile directories, else an embedded one, said so)
