@@ -8,6 +8,7 @@
 #include "tune/crossover_plot.h"
 #include "tune/descriptor_runner.h"
 #include "tune/report_json.h"
+#include "tune/t4_report.h"
 #include "tune/report_markdown.h"
 #include "tune/results_file.h"
 #include "tune/svg_plot.h"
@@ -256,7 +257,9 @@ SizeTuning tune_size(const KernelTuning& k, const std::map<std::string, long lon
   const std::string svg_name = std::filesystem::path(base + ".svg").filename().string();
   tuning.ok &= write_text(base + ".json", to_json_text(run), k.err) &&
                write_text(base + ".svg", render_svg_plot(run), k.err) &&
-               write_text(base + ".md", render_markdown(run, svg_name), k.err);
+               write_text(base + ".md", render_markdown(run, svg_name), k.err) &&
+               write_text(base + ".T4.json", to_t4_results_text(run), k.err) &&
+               write_text(base + ".T4-metadata.json", to_t4_metadata_text(run), k.err);
   if (print_summary)
     print_console_summary(k.out, run);
   else

@@ -1,0 +1,79 @@
+#include "tune/t4_report.h"
+
+#include <nlohmann/json.hpp>
+
+namespace overlap::tune {
+namespace {
+
+using nlohmann::json;
+
+json milliseconds(const std::vector<double>& seconds) {
+  json values = json::array();
+  for (double s : seconds)
+    values.push_back(s * 1e3);
+  return values;
+}
+
+} // namespace
+
+const char* t4_invalidity(const CandidateOutcome& outcome) {
+  switch (outcome.verification) {
+  case Verification::Reference:
+  case Verification::Passed:
+    return "correct";
+  case Verification::WrongResult:
+    return "correctness";
+  case Verification::NotRun:
+  case Verification::Failed:
+    break;
+  }
+  // The supervisor records a candidate it stopped as "stopped after <bound> ...".
+  return outcome.error.rfind("stopped after", 0) == 0 ? "timeout" : "runtime";
+}
+
+std::string to_t4_results_text(const TuningRun& run) {
+  json results = json::array();
+  for (const CandidateOutcome& c : run.candidates) {
+    if (!c.run)
+      continue;
+    const bool valid = c.usable();
+    json times = {{"runtimes", milliseconds(c.samples)}};
+    json measurements = json::array();
+    if (valid)
+      measurements.push_back({{"name", "time"}, {"value", c.timing.median * 1e3}, {"unit", "ms"}});
+    results.push_back({
+        {"timestamp", run.date},
+        {"configuration",
+         {{"variant", model::to_string(c.candidate.variant)},
+          {"streams", c.candidate.streams},
+          {"order", model::to_string(c.candidate.order)}}},
+        {"objectives", json::array({"time"})},
+        {"times", times},
+        {"invalidity", t4_invalidity(c)},
+        {"correctness", c.verification == Verification::WrongResult ? 0 : 1},
+        {"measurements", measurements},
+    });
+  }
+  return json{{"schema_version", kT4SchemaVersion}, {"results", results}}.dump(2) + "\n";
+}
+
+std::string to_t4_metadata_text(const TuningRun& run) {
+  json arguments = json::object();
+  for (const auto& [name, value] : run.arguments)
+    arguments[name] = value;
+  const json metadata = {
+      {"environment",
+       {{"device_query", {{"name", run.device}}},
+        {"requirements", json::array({std::string("overlap-tuner ") + kTunerVersion})}}},
+      {"overlap",
+       {{"kernel", run.kernel},
+        {"source_file", run.source_file},
+        {"arguments", arguments},
+        {"profile", run.profile_name},
+        {"model", run.model_name},
+        {"pinned_inputs", run.pinned_inputs},
+        {"exhaustive", run.exhaustive}}}};
+  return json{{"schema_version", kT4SchemaVersion}, {"metadata", metadata}}.dump(2) + "\n";
+}
+
+} // namespace overlap::tune
