@@ -80,8 +80,8 @@ TEST(T4Report, EveryCandidateThatRanIsAResultWithItsValidity) {
   std::vector<std::string> invalidity;
   for (const json& r : results)
     invalidity.push_back(r.at("invalidity"));
-  EXPECT_EQ(invalidity, (std::vector<std::string>{"correct", "correctness", "correct", "runtime",
-                                                  "timeout"}));
+  EXPECT_EQ(invalidity,
+            (std::vector<std::string>{"correct", "correctness", "correct", "runtime", "timeout"}));
   EXPECT_EQ(results[1].at("correctness"), 0);
   EXPECT_EQ(results[2].at("configuration"),
             (json{{"variant", "Streams"}, {"streams", 8}, {"order", "depth-first"}}));
