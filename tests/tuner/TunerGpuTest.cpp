@@ -124,6 +124,15 @@ TuningRun check_reports(const std::string& dir, const std::string& kernel) {
               std::string::npos)
         << "the winner is not named";
 
+  // The T4 files (t4_report.h): one result, with its invalidity, per candidate that ran.
+  const std::string t4 = read_text(base + ".T4.json");
+  std::size_t t4_results = 0;
+  for (std::size_t at = t4.find("\"invalidity\""); at != std::string::npos;
+       at = t4.find("\"invalidity\"", at + 1))
+    ++t4_results;
+  EXPECT_EQ(t4_results, static_cast<std::size_t>(run.run_count())) << t4;
+  EXPECT_NE(read_text(base + ".T4-metadata.json").find("\"schema_version\""), std::string::npos);
+
   const std::string svg = read_text(base + ".svg");
   EXPECT_EQ(svg.find("<svg"), svg.rfind("<svg")) << "one root element";
   EXPECT_NE(svg.find("<svg"), std::string::npos);
