@@ -1,3 +1,5 @@
+#include "candidate_outcomes.h"
+
 #include "tune/console_summary.h"
 #include "tune/report_json.h"
 #include "tune/report_markdown.h"
@@ -15,14 +17,9 @@ namespace {
 
 CandidateOutcome outcome(model::Candidate candidate, std::optional<double> predicted,
                          std::vector<double> samples, Verification verification) {
-  CandidateOutcome c;
-  c.candidate = candidate;
+  CandidateOutcome c = testing::outcome_of(candidate, verification, std::move(samples));
   c.predicted_seconds = predicted;
   c.kept_by_model = true;
-  c.run = !samples.empty() || verification == Verification::Failed;
-  c.verification = verification;
-  c.samples = std::move(samples);
-  c.timing = summarize(c.samples);
   return c;
 }
 

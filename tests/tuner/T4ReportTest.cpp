@@ -3,6 +3,8 @@
 // pattern) as written in TuningSchema's results and metadata schemas.
 #include "tune/t4_report.h"
 
+#include "candidate_outcomes.h"
+
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -16,14 +18,7 @@ using nlohmann::json;
 
 CandidateOutcome outcome(Variant variant, int streams, Verification verification,
                          std::vector<double> samples, const std::string& error = {}) {
-  CandidateOutcome c;
-  c.candidate = {variant, streams};
-  c.run = verification != Verification::NotRun;
-  c.verification = verification;
-  c.error = error;
-  c.samples = std::move(samples);
-  c.timing = summarize(c.samples);
-  return c;
+  return testing::outcome_of({variant, streams}, verification, std::move(samples), error);
 }
 
 TuningRun sample_run() {

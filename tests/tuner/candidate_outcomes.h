@@ -1,9 +1,10 @@
-// Candidates as the tuner records them once they ran and verified: for the CPU tests of the
-// winner choice, the final round and the search.
+// Candidates as the tuner records them once they ran: for the CPU tests of the winner choice, the
+// final round, the search and the reports.
 #pragma once
 
 #include "tune/tuning_run.h"
 
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -22,6 +23,19 @@ inline CandidateOutcome measured(const model::Candidate& candidate, std::vector<
   CandidateOutcome c;
   c.candidate = candidate;
   record_samples(c, std::move(samples));
+  return c;
+}
+
+// `candidate` as recorded after a run that ended in `verification` (NotRun: it never ran).
+inline CandidateOutcome outcome_of(const model::Candidate& candidate, Verification verification,
+                                   std::vector<double> samples, std::string error = {}) {
+  CandidateOutcome c;
+  c.candidate = candidate;
+  c.run = verification != Verification::NotRun;
+  c.verification = verification;
+  c.error = std::move(error);
+  c.samples = std::move(samples);
+  c.timing = summarize(c.samples);
   return c;
 }
 
