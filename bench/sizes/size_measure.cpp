@@ -36,8 +36,8 @@ constexpr tune::TimingPlan kPlan{1, 3, 40, 0.02, 0.25};
 // ratios come from these rounds alone.
 constexpr int kFinalists = 3;
 constexpr int kRounds = 7;
-constexpr tune::TimingPlan kRoundTurn{1, 3, 3, 0.02,
-                                      0.25}; // three calls a turn, not the tuner's one
+// Three timed calls a turn, where the tuner's final round times one.
+constexpr tune::TimingPlan kRoundTurn{1, 3, 3, 0.02, 0.25};
 
 // The wrapped descriptor's run: K_tuned (the dispatch of the real descriptor, whatever the
 // configuration asked) or the configuration itself.

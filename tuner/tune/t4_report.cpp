@@ -27,8 +27,7 @@ const char* t4_invalidity(const CandidateOutcome& outcome) {
   case Verification::Failed:
     break;
   }
-  // The supervisor records a candidate it stopped as "stopped after <bound> ...".
-  return outcome.error.rfind("stopped after", 0) == 0 ? "timeout" : "runtime";
+  return outcome.error.rfind(kStoppedAtTimeBound, 0) == 0 ? "timeout" : "runtime";
 }
 
 std::string to_t4_results_text(const TuningRun& run) {

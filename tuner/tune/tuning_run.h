@@ -28,6 +28,10 @@ enum class Verification : unsigned char {
 const char* to_string(Verification verification);
 std::optional<Verification> parse_verification(const std::string& text);
 
+// How the error of a candidate the supervisor stopped at its time bound begins
+// (tuning_supervisor.h; the T4 report calls it a timeout).
+inline constexpr const char* kStoppedAtTimeBound = "stopped after ";
+
 struct CandidateOutcome {
   model::Candidate candidate;
   std::optional<double> predicted_seconds; // nullopt: the model does not describe it

@@ -1,6 +1,7 @@
 #include "tune/tuning_supervisor.h"
 
 #include "tune/tuning_cache.h"
+#include "tune/tuning_run.h"
 #include "tune/worker_channel.h"
 
 #include <fcntl.h>
@@ -240,7 +241,7 @@ TuningSupervisor::Outcome TuningSupervisor::supervise(Worker& worker, int* exit_
       ::kill(worker.pid, SIGKILL);
       worker.wait();
       return candidate_lost(*current,
-                            "stopped after " + seconds_text(current->bound_seconds) +
+                            kStoppedAtTimeBound + seconds_text(current->bound_seconds) +
                                 ": exceeded the candidate time bound (--candidate-timeout); the "
                                 "process was killed",
                             exit_code);
