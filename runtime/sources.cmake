@@ -1,5 +1,6 @@
 # Sources of overlap_runtime. One line per file; several people add here.
 set(OVERLAP_RUNTIME_SOURCES
+  ${CMAKE_CURRENT_LIST_DIR}/src/call_memory.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/choice_cache.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/cuda_page_registrar.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/descriptor.cpp

@@ -4,7 +4,7 @@
 //
 //   bench_pageable --kernel K [--arg NAME=VALUE]... [--name APP] [--loop 100] [--repeats 5]
 //                  --output APP.json
-//   bench_pageable --small --output small.json    saxpy calls of 2 KiB .. 1 MiB
+//   bench_pageable --small --output small.json    saxpy calls of 2 KiB .. 1 MiB, K_tuned's too
 //
 // One-off call: the fastest pinned configuration against pageable Explicit, per-call registration
 // and staging (each its fastest configuration; a staged call keeps no state, so any of its runs is
@@ -12,9 +12,12 @@
 // that called before). Loop: `loop` calls on the same buffers with the registration cache against
 // the pinned loop, both on the fastest pinned configuration that registers (a cache is no use to
 // Explicit); pageable Explicit, per-call registration and staging in a loop are their per-call
-// medians times `loop` (they keep no state between calls). Every configuration's result is
-// checked once against pinned Explicit's, bit for bit.
+// medians times `loop` (they keep no state between calls). Small calls: every way, and
+// saxpy_tuned's own call (no tuning results are baked into this program, so the dispatch's model
+// chooses for pageable memory). Every configuration's result is checked once against pinned
+// Explicit's, bit for bit.
 #include "overlap/descriptor.h"
+#include "overlap/dispatch.h"
 #include "overlap/pin_cache.h"
 #include "overlap/pinned_buffer.h"
 
@@ -29,6 +32,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -187,15 +191,18 @@ public:
     return {};
   }
 
-  overlap::Status run(const RunConfig& config, Memory memory) {
+  // `config` null: K_tuned's call (overlap::dispatch), whatever it chooses.
+  overlap::Status run(const RunConfig* config, Memory memory) {
     for (int a = 0; a < descriptor_->array_count; ++a) {
       Array& array = arrays_[static_cast<std::size_t>(a)];
       void* const data = memory == Memory::Pinned ? array.pinned.data() : array.pageable.get();
       std::memcpy(&values_[static_cast<std::size_t>(descriptor_->arrays[a].param)], &data,
                   sizeof(data));
     }
-    return descriptor_->run(args_.data(), config);
+    return config ? descriptor_->run(args_.data(), *config)
+                  : overlap::dispatch(*descriptor_, args_.data());
   }
+  overlap::Status run(const RunConfig& config, Memory memory) { return run(&config, memory); }
 
   void restore(Memory memory) {
     for (Array& array : arrays_)
@@ -204,7 +211,7 @@ public:
   }
 
   // One call on the pristine inputs, its every array compared with pinned Explicit's.
-  bool correct(const RunConfig& config, Memory memory) {
+  bool correct(const RunConfig* config, Memory memory) {
     restore(memory);
     if (!run(config, memory).ok())
       return false;
@@ -214,6 +221,12 @@ public:
         return false;
     }
     return true;
+  }
+
+  RunConfig last_tuned_choice() const {
+    const std::optional<overlap::VariantChoice> choice =
+        overlap::last_dispatch_choice(*descriptor_);
+    return choice ? choice->config : RunConfig{};
   }
 
   std::size_t bytes() const {
@@ -257,7 +270,7 @@ RunConfig config_of(Variant variant, int streams, PageableMode mode,
   return config;
 }
 
-std::string describe(const RunConfig& config) {
+std::string config_label(const RunConfig& config) {
   std::string text;
   switch (config.variant) {
   case Variant::Explicit:
@@ -298,10 +311,13 @@ struct Measured {
   double seconds = 0;
   bool correct = false;
   std::string error = {};
+  bool tuned = false; // K_tuned's call, `config` what it chose
 };
 
-Measured measure(App& app, const RunConfig& config, Memory memory, int repeats) {
-  Measured m{config, memory};
+// `config` null: K_tuned's calls, recorded with the configuration the dispatch chose.
+Measured measure(App& app, const RunConfig* config, Memory memory, int repeats) {
+  Measured m{config ? *config : RunConfig{}, memory};
+  m.tuned = config == nullptr;
   overlap::Status status = app.run(config, memory);
   std::vector<double> times;
   for (int r = 0; r < repeats && status.ok(); ++r)
@@ -313,7 +329,12 @@ Measured measure(App& app, const RunConfig& config, Memory memory, int repeats) 
   std::sort(times.begin(), times.end());
   m.seconds = times[times.size() / 2];
   m.correct = app.correct(config, memory);
+  if (m.tuned)
+    m.config = app.last_tuned_choice();
   return m;
+}
+Measured measure(App& app, const RunConfig& config, Memory memory, int repeats) {
+  return measure(app, &config, memory, repeats);
 }
 
 const Measured* fastest(const std::vector<Measured>& all) {
@@ -335,7 +356,7 @@ std::string json_of(const Measured& m) {
   char text[512];
   std::snprintf(text, sizeof(text),
                 "{\"config\": %s, \"memory\": \"%s\", \"seconds\": %.9g, \"correct\": %s%s}",
-                json_string(describe(m.config)).c_str(),
+                json_string((m.tuned ? "K_tuned: " : "") + config_label(m.config)).c_str(),
                 m.memory == Memory::Pinned ? "pinned" : "pageable", m.seconds,
                 m.correct ? "true" : "false",
                 m.error.empty() ? "" : (", \"error\": " + json_string(m.error)).c_str());
@@ -350,8 +371,9 @@ std::string json_list(const std::vector<Measured>& all) {
 }
 
 void log(const std::string& name, const char* what, const Measured& m) {
-  std::printf("  %-24s %-18s %-32s %10.3f ms%s\n", name.c_str(), what, describe(m.config).c_str(),
-              m.seconds * 1e3, m.error.empty() ? (m.correct ? "" : "  WRONG RESULT") : "  FAILED");
+  std::printf("  %-24s %-18s %-32s %10.3f ms%s\n", name.c_str(), what,
+              config_label(m.config).c_str(), m.seconds * 1e3,
+              m.error.empty() ? (m.correct ? "" : "  WRONG RESULT") : "  FAILED");
   std::fflush(stdout);
 }
 
@@ -369,7 +391,7 @@ Measured loop(App& app, const RunConfig& config, Memory memory, int calls) {
       &status);
   if (!status.ok())
     m.error = status.message();
-  m.correct = status.ok() && app.correct(config, memory);
+  m.correct = status.ok() && app.correct(&config, memory);
   return m;
 }
 
@@ -517,13 +539,17 @@ int run_small(const Options& options) {
             pinned.push_back(measure(app, config_of(variant, streams, PageableMode::Default),
                                      Memory::Pinned, repeats));
         }
+    const Measured tuned = measure(app, nullptr, Memory::Pageable, repeats);
     app.unpin_pageable();
+    log(name, "pageable K_tuned", tuned);
     log(name, "pageable Explicit", pageable.front());
     log(name, "pageable best", *fastest(pageable));
     log(name, "pinned best", *fastest(pinned));
-    std::fprintf(out, "%s\n   {\"n\": %lld, \"bytes\": %zu, \"pinned\": %s,\n    \"pageable\": %s}",
+    std::fprintf(out,
+                 "%s\n   {\"n\": %lld, \"bytes\": %zu, \"pinned\": %s,\n    \"pageable\": %s,\n"
+                 "    \"tuned\": %s}",
                  first ? "" : ",", n, app.bytes(), json_list(pinned).c_str(),
-                 json_list(pageable).c_str());
+                 json_list(pageable).c_str(), json_of(tuned).c_str());
     first = false;
   }
   std::fprintf(out, "]\n}\n");

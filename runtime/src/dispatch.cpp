@@ -2,6 +2,7 @@
 
 #include "choice_cache.h"
 #include "dispatch_device.h"
+#include "overlap/pin_cache.h"
 #include "overlap/size_class.h"
 
 #include <cuda_runtime_api.h>
@@ -142,13 +143,14 @@ bool parse_config(const std::string& text, RunConfig* config, std::string* error
 class CallPredictor final : public SizePredictor {
 public:
   CallPredictor(ModelPredictor predictor, const KernelDescriptor& kernel, ArgPointers args,
-                const std::string& device_name)
-      : predictor_(predictor), kernel_(kernel), args_(args), device_name_(device_name) {}
+                const std::string& device_name, CallMemory memory)
+      : predictor_(predictor), kernel_(kernel), args_(args), device_name_(device_name),
+        memory_(memory) {}
 
   std::vector<std::optional<double>> predict(const std::vector<RunConfig>& configs,
                                              double kernel_seconds) override {
     std::vector<std::optional<double>> seconds(configs.size());
-    if (!predictor_(kernel_, args_, device_name_, kernel_seconds, configs.data(),
+    if (!predictor_(kernel_, args_, device_name_, memory_, kernel_seconds, configs.data(),
                     static_cast<int>(configs.size()), seconds.data()))
       return {};
     return seconds;
@@ -159,11 +161,14 @@ private:
   const KernelDescriptor& kernel_;
   ArgPointers args_;
   const std::string& device_name_;
+  CallMemory memory_;
 };
 
 VariantChoice choose(const KernelDescriptor& kernel, ArgPointers args,
-                     const std::string& device_name, const Settings& environment) {
+                     const std::string& device_name, CallMemory memory,
+                     const Settings& environment) {
   VariantChoice choice;
+  choice.memory = memory;
   std::string problem;
   if (environment.has_override) {
     bool found = false;
@@ -179,40 +184,63 @@ VariantChoice choose(const KernelDescriptor& kernel, ArgPointers args,
       problem = "OVERLAP_VARIANT ignored: " + problem + "; ";
     }
   }
+  // Pageable arrays the registration cache pins for every call are pinned from the first call on.
+  const PinCacheSettings& pin_cache = pin_cache_settings();
+  const bool cached_registrations =
+      memory == CallMemory::Pageable && pin_cache.enabled && pin_cache.every_call;
+  const CallMemory tuned_on = cached_registrations ? CallMemory::Pinned : memory;
+  std::string memory_note;
+  if (cached_registrations)
+    memory_note = "pageable arrays, registered once through the cache (OVERLAP_PIN_CACHE): ";
+  else if (memory == CallMemory::Pageable)
+    memory_note = "pageable arrays: ";
   ModelChooser model = nullptr;
   ModelPredictor predictor = nullptr;
   std::optional<BakedChoice> baked;
+  bool tuned_on_other_memory = false;
   {
     Registry& table = registry();
     const std::lock_guard<std::mutex> lock(table.mutex);
-    // The latest registration of a kernel and device wins.
+    // The latest registration of a kernel, device and memory wins.
     for (auto it = table.baked.rbegin(); it != table.baked.rend() && !baked; ++it)
-      if (std::strcmp(kernel.name, it->kernel) == 0 && device_name == it->device)
-        baked = *it;
+      if (std::strcmp(kernel.name, it->kernel) == 0 && device_name == it->device) {
+        if (it->memory == tuned_on)
+          baked = *it;
+        else
+          tuned_on_other_memory = true;
+      }
     model = table.model;
     predictor = table.predictor;
   }
   if (baked && baked->size_count > 0) {
     const Partition partition = partition_of(kernel, args);
     const long long extent = std::max(0LL, partition.extent);
-    CallPredictor call_model(predictor, kernel, args, device_name);
+    CallPredictor call_model(predictor, kernel, args, device_name, tuned_on);
     const SizeChoice sized =
         choose_by_size(baked->sizes, baked->size_count, extent,
                        granule_count(Partition{0, extent, std::max(1LL, partition.granule)}),
                        predictor ? &call_model : nullptr);
     choice.config = sized.config;
     choice.source = ChoiceSource::Baked;
-    choice.reason = problem + "tuned on " + device_name + ": " + sized.reason;
+    choice.reason = problem + memory_note + "tuned on " + device_name + " on " +
+                    to_string(tuned_on) + " memory: " + sized.reason;
     return choice;
   }
+  std::string missing =
+      std::string("no tuning results for this device on ") + to_string(tuned_on) + " memory";
+  if (tuned_on_other_memory)
+    missing +=
+        std::string(" (only on ") +
+        to_string(tuned_on == CallMemory::Pinned ? CallMemory::Pageable : CallMemory::Pinned) +
+        " memory: tune with --memory pinned,pageable)";
   std::string why;
-  if (model && model(kernel, args, device_name, &choice.config, &why)) {
+  if (model && model(kernel, args, device_name, tuned_on, &choice.config, &why)) {
     choice.source = ChoiceSource::Model;
-    choice.reason = problem + "no tuning results for this device; " + why;
+    choice.reason = problem + memory_note + missing + "; " + why;
     return choice;
   }
   choice.config = RunConfig{};
-  choice.reason = problem + "no tuning results and no model: Explicit";
+  choice.reason = problem + memory_note + missing + " and no model: Explicit";
   return choice;
 }
 
@@ -242,16 +270,18 @@ CallShape shape_of(const KernelDescriptor& kernel, ArgPointers args) {
   return shape;
 }
 
-// Keys: the device and the size classes, then what refines a kept choice (the call's chunk count
-// when it limits the streams, a fallback). Bit 63 keeps every key nonzero.
+// Keys: the device, the size classes and the memory, then what refines a kept choice (the call's
+// chunk count when it limits the streams, a fallback). Bit 63 keeps every key nonzero.
 constexpr int kBytesShift = 9;
 constexpr int kGranulesShift = 18;
 constexpr int kDeviceShift = 29;
+constexpr std::uint64_t kPageableBit = 1ull << 61;
 constexpr std::uint64_t kFallbackBit = 1ull << 62;
 constexpr std::uint64_t kKeyBit = 1ull << 63;
 
-std::uint64_t class_key(unsigned device, const CallShape& shape) {
-  return kKeyBit | (static_cast<std::uint64_t>(device & 0xffff) << kDeviceShift) |
+std::uint64_t class_key(unsigned device, const CallShape& shape, CallMemory memory) {
+  return kKeyBit | (memory == CallMemory::Pageable ? kPageableBit : 0) |
+         (static_cast<std::uint64_t>(device & 0xffff) << kDeviceShift) |
          (static_cast<std::uint64_t>(size_class(shape.bytes)) << kBytesShift) |
          static_cast<std::uint64_t>(size_class(static_cast<unsigned long long>(shape.extent)));
 }
@@ -274,9 +304,10 @@ void log_choice(const KernelDescriptor& kernel, const CallShape& shape,
                 const VariantChoice& choice) {
   if (!settings().log)
     return;
-  std::fprintf(stderr, "overlap: %s, %s, %.3g MiB of arrays: %s (%s: %s)\n", kernel.name,
+  std::fprintf(stderr, "overlap: %s, %s, %.3g MiB of %s arrays: %s (%s: %s)\n", kernel.name,
                class_text(shape.extent).c_str(), static_cast<double>(shape.bytes) / (1 << 20),
-               describe(choice.config).c_str(), to_string(choice.source), choice.reason.c_str());
+               to_string(choice.memory), describe(choice.config).c_str(), to_string(choice.source),
+               choice.reason.c_str());
 }
 
 // A kept decision and the key it is kept under.
@@ -287,9 +318,10 @@ struct Kept {
 };
 
 detail::Decision decide(const KernelDescriptor& kernel, ArgPointers args,
-                        const detail::DispatchDevice& device, const CallShape& shape) {
+                        const detail::DispatchDevice& device, const CallShape& shape,
+                        CallMemory memory) {
   detail::Decision made;
-  made.choice = choose(kernel, args, device.name, settings());
+  made.choice = choose(kernel, args, device.name, memory, settings());
   made.label = label_of(kernel, made.choice, shape.extent);
   log_choice(kernel, shape, made.choice);
   return made;
@@ -308,14 +340,15 @@ detail::Decision limited_to_chunks(const KernelDescriptor& kernel, const detail:
 }
 
 Kept decision_for_call(const KernelDescriptor& kernel, ArgPointers args,
-                       const detail::DispatchDevice& device, detail::KernelChoices& choices) {
+                       const detail::DispatchDevice& device, detail::KernelChoices& choices,
+                       CallMemory memory) {
   const CallShape shape = shape_of(kernel, args);
   const std::uint64_t generation = g_generation.load(std::memory_order_acquire);
-  const std::uint64_t key = class_key(device.id, shape);
+  const std::uint64_t key = class_key(device.id, shape, memory);
   const detail::Decision* decision = choices.find(key, generation);
   if (!decision)
-    decision =
-        &choices.find_or_make(key, generation, [&] { return decide(kernel, args, device, shape); });
+    decision = &choices.find_or_make(key, generation,
+                                     [&] { return decide(kernel, args, device, shape, memory); });
   const RunConfig& config = decision->choice.config;
   if (!streamed(config.variant) || shape.granules < 1 || config.streams.streams <= shape.granules)
     return {decision, key, shape};
@@ -352,6 +385,7 @@ detail::Decision fallback_after(const KernelDescriptor& kernel, const detail::De
                                 const Status& status, const CallShape& shape) {
   detail::Decision made;
   made.choice.source = ChoiceSource::Fallback;
+  made.choice.memory = decision.choice.memory;
   made.choice.reason =
       decision.label + " failed before doing any work (" + status.message() + "): run as Explicit";
   made.label = std::string(kernel.name) + "_tuned ran Explicit after " + decision.label +
@@ -426,18 +460,24 @@ const char* to_string(ChoiceSource source) {
 }
 
 std::string describe(const RunConfig& config) {
+  const PageableMode mode = config.streams.pageable;
   switch (config.variant) {
   case Variant::Explicit:
     return "Explicit";
   case Variant::Mapped:
-    return "Mapped";
+    // Stage means Default for Mapped, which copies nothing.
+    return mode == PageableMode::Default || mode == PageableMode::Stage
+               ? "Mapped"
+               : std::string("Mapped(") + to_string(mode) + ")";
   case Variant::Streams:
   case Variant::Hybrid:
     break;
   }
   return std::string(config.variant == Variant::Streams ? "Streams(" : "Hybrid(") +
          std::to_string(config.streams.streams) + ", " +
-         (config.streams.order == IssueOrder::DepthFirst ? "depth-first" : "breadth-first") + ")";
+         (config.streams.order == IssueOrder::DepthFirst ? "depth-first" : "breadth-first") +
+         (mode == PageableMode::Default ? std::string() : std::string(", ") + to_string(mode)) +
+         ")";
 }
 
 bool parse_variant_override(const std::string& text, const std::string& kernel, bool* found,
@@ -464,26 +504,27 @@ bool parse_variant_override(const std::string& text, const std::string& kernel, 
 }
 
 VariantChoice choose_variant(const KernelDescriptor& kernel, ArgPointers args,
-                             const std::string& device_name) {
-  return choose(kernel, args, device_name, settings());
+                             const std::string& device_name, CallMemory memory) {
+  return choose(kernel, args, device_name, memory, settings());
 }
 
 const VariantChoice& choose_for_call(const KernelDescriptor& kernel, ArgPointers args) {
   return decision_for_call(kernel, args, detail::current_dispatch_device(),
-                           detail::choices_of(kernel))
+                           detail::choices_of(kernel), classify_call_memory(kernel, args))
       .decision->choice;
 }
 
 const VariantChoice& choose_for_call(const KernelDescriptor& kernel, ArgPointers args,
-                                     const std::string& device_name) {
+                                     const std::string& device_name, CallMemory memory) {
   return decision_for_call(kernel, args, detail::named_dispatch_device(device_name),
-                           detail::choices_of(kernel))
+                           detail::choices_of(kernel), memory)
       .decision->choice;
 }
 
 Status dispatch(const KernelDescriptor& kernel, ArgPointers args) {
   detail::KernelChoices& choices = detail::choices_of(kernel);
-  const Kept kept = decision_for_call(kernel, args, detail::current_dispatch_device(), choices);
+  const Kept kept = decision_for_call(kernel, args, detail::current_dispatch_device(), choices,
+                                      classify_call_memory(kernel, args));
   const detail::Decision& decision = *kept.decision;
   choices.set_last(&decision);
   const Status status = kernel.run(args, decision.choice.config);

@@ -20,12 +20,13 @@ bool streamed(Variant variant) {
 RunConfig config_of(const TunedSize& size) {
   RunConfig config;
   config.variant = size.variant;
-  config.streams = StreamsConfig{streamed(size.variant) ? size.streams : 1, size.order};
+  config.streams =
+      StreamsConfig{streamed(size.variant) ? size.streams : 1, size.order, size.pageable};
   return config;
 }
 
 bool same_config(const TunedSize& a, const TunedSize& b) {
-  return a.variant == b.variant &&
+  return a.variant == b.variant && a.pageable == b.pageable &&
          (!streamed(a.variant) || (a.streams == b.streams && a.order == b.order));
 }
 
@@ -95,7 +96,8 @@ SizeChoice between(const TunedSize& lo, const TunedSize& hi, long long extent,
       static_cast<double>(extent - lo.extent) / static_cast<double>(hi.extent - lo.extent);
   const double kernel_seconds =
       std::max(0.0, lo.kernel_seconds + t * (hi.kernel_seconds - lo.kernel_seconds));
-  if (model && streamed(lo.variant) && lo.variant == hi.variant && lo.order == hi.order) {
+  if (model && streamed(lo.variant) && lo.variant == hi.variant && lo.order == hi.order &&
+      lo.pageable == hi.pageable) {
     // One family at two counts: a count between them, not only either.
     const int fewest = std::min(lo.streams, hi.streams), most = std::max(lo.streams, hi.streams);
     std::vector<int> counts = {fewest};

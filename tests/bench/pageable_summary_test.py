@@ -48,10 +48,12 @@ SMALL = {"small": [
      "pinned": [measured("Explicit", 30e-6, "pinned")],
      "pageable": [measured("Explicit", 40e-6), measured("Streams 1, staged", 35e-6),
                   measured("Mapped, cached registration", 20e-6),
-                  measured("Mapped, registered per call", 90e-6)]},
+                  measured("Mapped, registered per call", 90e-6)],
+     "tuned": measured("K_tuned: Explicit", 41e-6)},
     {"n": 131072, "bytes": 1 << 20,
      "pinned": [measured("Explicit", 60e-6, "pinned")],
-     "pageable": [measured("Explicit", 100e-6), measured("Streams 2, staged", 120e-6)]},
+     "pageable": [measured("Explicit", 100e-6), measured("Streams 2, staged", 120e-6)],
+     "tuned": measured("K_tuned: Mapped", 130e-6)},
 ]}
 
 
@@ -103,6 +105,12 @@ class PageableSummary(unittest.TestCase):
         self.assertEqual(second["pageable_best"]["config"], "Explicit")
         self.assertTrue(second["met"], "Explicit itself is never slower than Explicit")
         self.assertIn("**2 of 2** sizes", markdown)
+        # K_tuned: 41 against 40 us is within the noise, 130 against 100 is not.
+        self.assertTrue(first["tuned_met"])
+        self.assertFalse(second["tuned_met"])
+        self.assertAlmostEqual(second["tuned_vs_explicit"], 1.3)
+        self.assertIn("**1 of 2** sizes", markdown)
+        self.assertIn("1.30 ✗", markdown)
 
     def test_wrong_results_are_named(self):
         summary, markdown = self.summarize([report("bad", 0.01, 0.012, 1, 1, correct=False)])

@@ -35,8 +35,8 @@ echo "== no results file yet: an empty table"
 build || { cat "$work/log"; fail "build without a results file"; }
 grep -q "choices = nullptr" "$table" || fail "no empty table"
 
-entry='"kernel": "saxpy", "device": "GPU", "sizes": [{"extent": 4096, "variant": "Streams", "streams": 4, "order": "depth-first"}]'
-file() { printf '{"schema": "overlap-tuning-results", "schema_version": 2, "entries": [%s]}\n' "$1"; }
+entry='"kernel": "saxpy", "device": "GPU", "memory": "pinned", "sizes": [{"extent": 4096, "variant": "Streams", "streams": 4, "order": "depth-first"}]'
+file() { printf '{"schema": "overlap-tuning-results", "schema_version": 3, "entries": [%s]}\n' "$1"; }
 
 echo "== the first tuning creates it: re-baked"
 file "{$entry}" >"$work/project/results.json"
@@ -65,15 +65,19 @@ expect() {
 }
 
 expect good "" "$(file "{$entry}")"
-expect defaults "" "$(file '{"kernel": "k", "device": "d", "sizes": [{"extent": 1, "variant": "Mapped"}]}')"
-expect escaped "" "$(file '{"kernel": "k", "device": "GPU \"x\" \\ y", "sizes": [{"extent": 1, "variant": "Mapped"}]}')"
+expect defaults "" "$(file '{"kernel": "k", "device": "d", "memory": "pinned", "sizes": [{"extent": 1, "variant": "Mapped"}]}')"
+expect escaped "" "$(file '{"kernel": "k", "device": "GPU \"x\" \\ y", "memory": "pinned", "sizes": [{"extent": 1, "variant": "Mapped"}]}')"
 expect foreign "not a tuning-results file" '{"name": "h100-pcie5", "link": {}}'
 expect truncated "not JSON" '{"schema": "overlap-tuning-results", "entries": [{'
-expect old-schema "schema_version: 1, this build reads version 2" \
+expect old-schema "schema_version: 1, this build reads version 3" \
   '{"schema": "overlap-tuning-results", "schema_version": 1, "entries": [{"kernel": "k", "device": "d", "variant": "Mapped"}]}'
-expect no-entries "entries: missing" '{"schema": "overlap-tuning-results", "schema_version": 2}'
-expect no-kernel "entries[0].kernel: missing" "$(file '{"device": "d", "sizes": [{"extent": 1, "variant": "Mapped"}]}')"
+expect no-entries "entries: missing" '{"schema": "overlap-tuning-results", "schema_version": 3}'
+expect no-kernel "entries[0].kernel: missing" "$(file '{"device": "d", "memory": "pinned", "sizes": [{"extent": 1, "variant": "Mapped"}]}')"
 expect bad-variant "entries[0].sizes[0].variant: unknown variant" "$(file "{${entry/Streams/Fastest}}")"
 expect bad-streams "entries[0].sizes[0].streams: has the wrong type" "$(file "{${entry/\"streams\": 4/\"streams\": \"four\"}}")"
 expect zero-streams "entries[0].sizes[0].streams: Streams needs streams >= 1" "$(file "{${entry/\"streams\": 4/\"streams\": 0}}")"
 expect bad-order "entries[0].sizes[0].order: unknown order" "$(file "{${entry/depth-first/sideways}}")"
+expect bad-memory "entries[0].memory: \"shared\" is neither" "$(file "{${entry/\"pinned\"/\"shared\"}}")"
+expect old-2 "schema_version: 2, this build reads version 3" \
+  '{"schema": "overlap-tuning-results", "schema_version": 2, "entries": []}'
+

@@ -2,14 +2,17 @@
 // registration cache, or staged) on the examples' generated code: every variant in every mode on
 // pageable, user-registered and pinned arrays equals Explicit bit for bit, at the odd sizes (one
 // element, fewer elements than streams, a prime) and one that fills the staging ring many times
-// over; a buffer freed and allocated again between cached calls gets correct results; and
-// classify_host_range tells the kinds apart. OVERLAP_TEST_MAX_EXTENT=<n> drops the larger sizes.
+// over; a buffer freed and allocated again between cached calls gets correct results;
+// classify_host_range tells the kinds apart; and a tuned call runs what was tuned on the memory
+// of its arrays. OVERLAP_TEST_MAX_EXTENT=<n> drops the larger sizes.
 #include "buoydiff.overlap.h"
 #include "gpu_test_support.h"
 #include "matmul.overlap.h"
 #include "saxpy.overlap.h"
 
+#include "overlap/call_memory.h"
 #include "overlap/descriptor.h"
+#include "overlap/dispatch.h"
 #include "overlap/host_range_kind.h"
 #include "overlap/pin_cache.h"
 
@@ -374,6 +377,57 @@ TEST(HostRangeKind, TellsTheKindsOfMemoryApart) {
     EXPECT_EQ(cudaFree(managed), cudaSuccess);
   }
   (void)cudaGetLastError();
+}
+
+// K_tuned on the same kernel and size: pinned arrays run the pinned tuning's winner (Mapped),
+// pageable ones the pageable tuning's (Streams(4), staged), both equal to the reference.
+TEST(TunedCall, RunsWhatWasTunedOnTheMemoryOfItsArrays) {
+  OVERLAP_SKIP_WITHOUT_GPU();
+  cudaDeviceProp properties{};
+  ASSERT_EQ(cudaGetDeviceProperties(&properties, 0), cudaSuccess);
+  static std::string device_name;
+  device_name = properties.name;
+  const int n = 1000003; // prime
+  static const overlap::TunedSize pinned_sizes[] = {
+      {n, overlap::Variant::Mapped, 1, overlap::IssueOrder::DepthFirst, 1e-3, 1e-3, 1e-5}};
+  static const overlap::TunedSize pageable_sizes[] = {{n, overlap::Variant::Streams, 4,
+                                                       overlap::IssueOrder::DepthFirst, 2e-3, 2e-3,
+                                                       1e-5, PageableMode::Stage}};
+  static const overlap::BakedChoice baked[] = {
+      {"saxpy", device_name.c_str(), pinned_sizes, 1},
+      {"saxpy", device_name.c_str(), pageable_sizes, 1, overlap::CallMemory::Pageable}};
+  ASSERT_TRUE(overlap::register_baked_choices(baked, 2));
+
+  Random random;
+  SCOPED_TRACE(random.trace());
+  const float a = -0.75f;
+  for (const Memory memory : {Memory::Pinned, Memory::Pageable, Memory::Pinned}) {
+    SCOPED_TRACE(to_string(memory));
+    HostBytes x(n * sizeof(float), memory), y(n * sizeof(float), memory);
+    OVERLAP_ASSERT_OK(x.status());
+    OVERLAP_ASSERT_OK(y.status());
+    float* const xs = reinterpret_cast<float*>(x.data());
+    float* const ys = reinterpret_cast<float*>(y.data());
+    random.fill(xs, n);
+    random.fill(ys, n);
+    std::vector<float> expected(ys, ys + n);
+    for (int i = 0; i < n; ++i)
+      expected[static_cast<std::size_t>(i)] =
+          std::fmaf(a, xs[i], expected[static_cast<std::size_t>(i)]);
+    OVERLAP_ASSERT_OK(saxpy_tuned(n, a, xs, ys));
+    EXPECT_TRUE(overlap::test::bitwise_equal(expected.data(), ys, expected.size()));
+    const std::optional<overlap::VariantChoice> last =
+        overlap::last_dispatch_choice(saxpy_descriptor);
+    ASSERT_TRUE(last.has_value());
+    EXPECT_EQ(last->source, overlap::ChoiceSource::Baked) << last->reason;
+    if (memory == Memory::Pinned) {
+      EXPECT_EQ(last->memory, overlap::CallMemory::Pinned) << last->reason;
+      EXPECT_EQ(last->config.variant, overlap::Variant::Mapped) << last->reason;
+    } else {
+      EXPECT_EQ(last->memory, overlap::CallMemory::Pageable) << last->reason;
+      EXPECT_EQ(overlap::describe(last->config), "Streams(4, depth-first, staged)") << last->reason;
+    }
+  }
 }
 
 } // namespace

@@ -74,11 +74,13 @@ const overlap::ArrayDescriptor kInOut[] = {
 const overlap::ArrayDescriptor kOut[] = {
     {2, "y", overlap::Direction::Out, overlap::ElementKind::F32, 4}};
 
-// The model: Streams(8), counting its evaluations.
+// The model: Streams(8), counting its evaluations and remembering the memory it was asked about.
 std::atomic<int> g_model_calls{0};
+std::atomic<overlap::CallMemory> g_model_memory{overlap::CallMemory::Pinned};
 bool counting_model(const overlap::KernelDescriptor&, overlap::ArgPointers, const std::string&,
-                    RunConfig* config, std::string* why) {
+                    overlap::CallMemory memory, RunConfig* config, std::string* why) {
   ++g_model_calls;
+  g_model_memory = memory;
   config->variant = Variant::Streams;
   config->streams = {8, IssueOrder::DepthFirst};
   *why = "the counting model";
@@ -102,11 +104,12 @@ protected:
 
 const overlap::VariantChoice& choose(const overlap::KernelDescriptor& kernel, long long n,
                                      const std::string& device = "Dispatch Test Device",
-                                     long long granule = 1) {
+                                     long long granule = 1,
+                                     overlap::CallMemory memory = overlap::CallMemory::Pinned) {
   Call call;
   call.n = n;
   call.granule = granule;
-  return overlap::choose_for_call(kernel, call.args, device);
+  return overlap::choose_for_call(kernel, call.args, device, memory);
 }
 
 TEST(SizeClass, QuarterOctavesAscendAndTheirFloorsBelongToThem) {
@@ -143,6 +146,28 @@ TEST_F(Dispatch, TheModelIsEvaluatedOncePerSizeClass) {
   EXPECT_EQ(g_model_calls, 3) << "another device is another key";
   // The kept choice is one object: the reference stays the same.
   EXPECT_EQ(&choose(kernel, 1000), &choose(kernel, 1001));
+}
+
+TEST_F(Dispatch, TheCallsMemoryIsPartOfTheKeyAndReachesTheModel) {
+  static const overlap::KernelDescriptor kernel = descriptor("dispatch_memory_key", kInOut);
+  const overlap::VariantChoice& pinned = choose(kernel, 1000);
+  EXPECT_EQ(g_model_memory, overlap::CallMemory::Pinned);
+  EXPECT_EQ(pinned.memory, overlap::CallMemory::Pinned);
+  const overlap::VariantChoice& pageable =
+      choose(kernel, 1000, "Dispatch Test Device", 1, overlap::CallMemory::Pageable);
+  EXPECT_EQ(g_model_calls, 2) << "pageable memory is another key";
+  EXPECT_EQ(g_model_memory, overlap::CallMemory::Pageable);
+  EXPECT_EQ(pageable.memory, overlap::CallMemory::Pageable);
+  EXPECT_NE(pageable.reason.find("pageable arrays"), std::string::npos) << pageable.reason;
+  EXPECT_NE(&pinned, &pageable);
+  choose(kernel, 1000, "Dispatch Test Device", 1, overlap::CallMemory::Pageable);
+  EXPECT_EQ(g_model_calls, 2);
+  // Without a model, pageable arrays run Explicit.
+  overlap::set_model_chooser(nullptr);
+  const overlap::VariantChoice& fallback =
+      choose(kernel, 1000, "Dispatch Test Device", 1, overlap::CallMemory::Pageable);
+  EXPECT_EQ(fallback.config.variant, Variant::Explicit);
+  EXPECT_NE(fallback.reason.find("on pageable memory"), std::string::npos) << fallback.reason;
 }
 
 TEST_F(Dispatch, ManyThreadsStillEvaluateOncePerClass) {
@@ -210,6 +235,36 @@ TEST_F(Dispatch, BakedSizesServeTheirKernelAndDeviceOnly) {
   EXPECT_EQ(large.config.streams.order, IssueOrder::BreadthFirst);
   EXPECT_EQ(choose(kernel, 1000, "Unbaked Device").source, ChoiceSource::Model);
   EXPECT_EQ(g_model_calls, 1);
+}
+
+TEST_F(Dispatch, BakedSizesServeTheCallsOfTheirMemory) {
+  static const overlap::KernelDescriptor kernel = descriptor("dispatch_baked_memory", kInOut);
+  static const overlap::KernelDescriptor pinned_only =
+      descriptor("dispatch_baked_pinned_only", kInOut);
+  static const overlap::TunedSize pinned[] = {
+      {1000, Variant::Mapped, 1, IssueOrder::DepthFirst, 1e-4, 1e-4, 1e-5}};
+  static const overlap::TunedSize pageable[] = {{1000, Variant::Streams, 4, IssueOrder::DepthFirst,
+                                                 3e-4, 3e-4, 1e-5, overlap::PageableMode::Stage}};
+  static const overlap::BakedChoice baked[] = {
+      {"dispatch_baked_memory", "Baked Device", pinned, 1},
+      {"dispatch_baked_memory", "Baked Device", pageable, 1, overlap::CallMemory::Pageable},
+      {"dispatch_baked_pinned_only", "Baked Device", pinned, 1}};
+  ASSERT_TRUE(overlap::register_baked_choices(baked, 3));
+  EXPECT_EQ(choose(kernel, 1000, "Baked Device").config.variant, Variant::Mapped);
+  const overlap::VariantChoice& staged =
+      choose(kernel, 1000, "Baked Device", 1, overlap::CallMemory::Pageable);
+  EXPECT_EQ(staged.source, ChoiceSource::Baked);
+  EXPECT_EQ(staged.config.variant, Variant::Streams);
+  EXPECT_EQ(staged.config.streams.pageable, overlap::PageableMode::Stage);
+  EXPECT_EQ(overlap::describe(staged.config), "Streams(4, depth-first, staged)");
+  EXPECT_NE(staged.reason.find("on pageable memory"), std::string::npos) << staged.reason;
+  // Tuned on pinned memory only, no model: a pageable call runs Explicit and says why.
+  overlap::set_model_chooser(nullptr);
+  const overlap::VariantChoice& untuned =
+      choose(pinned_only, 1000, "Baked Device", 1, overlap::CallMemory::Pageable);
+  EXPECT_EQ(untuned.source, ChoiceSource::Default);
+  EXPECT_EQ(untuned.config.variant, Variant::Explicit);
+  EXPECT_NE(untuned.reason.find("only on pinned memory"), std::string::npos) << untuned.reason;
 }
 
 TEST_F(Dispatch, RunsTheChoiceAndRecordsIt) {

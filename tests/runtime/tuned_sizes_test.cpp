@@ -64,6 +64,22 @@ TEST(TunedSizes, AtATunedSizeItsWinnerRuns) {
   EXPECT_EQ(choose(kThreeSizes, 10000000).config.streams.order, IssueOrder::BreadthFirst);
 }
 
+TEST(TunedSizes, AWinnersPageableModeIsPartOfIt) {
+  TunedSize registered = size(1000, Variant::Streams, 4);
+  TunedSize staged = size(4000, Variant::Streams, 4);
+  staged.pageable = overlap::PageableMode::Stage;
+  const std::vector<TunedSize> sizes = {registered, staged};
+  EXPECT_EQ(choose(sizes, 4000).config.streams.pageable, overlap::PageableMode::Stage);
+  EXPECT_EQ(choose(sizes, 1000).config.streams.pageable, overlap::PageableMode::Default);
+  // Between them the winners differ: the model (here: staged faster) decides, not "the same".
+  ScriptedModel model([](const RunConfig& c) {
+    return c.streams.pageable == overlap::PageableMode::Stage ? 1e-3 : 2e-3;
+  });
+  const overlap::SizeChoice between = choose(sizes, 2000, &model);
+  EXPECT_EQ(between.config.streams.pageable, overlap::PageableMode::Stage) << between.reason;
+  EXPECT_EQ(between.reason.find("the same winner"), std::string::npos) << between.reason;
+}
+
 TEST(TunedSizes, BetweenTwoSizesWithOneWinnerThatWinnerRuns) {
   const std::vector<TunedSize> sizes = {size(1000, Variant::Streams, 4),
                                         size(4000, Variant::Streams, 4)};

@@ -1,10 +1,11 @@
 // The order in which a generated K_tuned(...) entry point picks its variant (overlap/dispatch.h):
 // OVERLAP_VARIANT, then the tuning results baked into the build for the call's size, then the
 // model, then Explicit. This test's target bakes dispatch_fixture_results.json (overlap-bake,
-// through overlap_add_kernels(... TUNING_RESULTS)), whose only entry is saxpy on a device named
-// "Overlap Test Device", tuned at n = 4096 (Mapped), 2^20 (Hybrid(3, breadth-first)) and 2^26
-// (Streams(16, depth-first)). choose_variant() and choose_for_call() take the device name as an
-// argument, so none of this needs a GPU.
+// through overlap_add_kernels(... TUNING_RESULTS)), whose only kernel is saxpy on a device named
+// "Overlap Test Device", tuned on pinned memory at n = 4096 (Mapped), 2^20 (Hybrid(3,
+// breadth-first)) and 2^26 (Streams(16, depth-first)), and on pageable memory at 4096 (Explicit)
+// and 2^26 (Streams(8, depth-first, staged)). choose_variant() and choose_for_call() take the
+// device name and the memory as arguments, so none of this needs a GPU.
 #include "buoydiff.overlap.h"
 #include "dispatch_environment.h"
 #include "saxpy.overlap.h"
@@ -92,6 +93,33 @@ TEST_F(DispatchOrder, BetweenAndBeyondTheBakedSizesTheModelHelps) {
   EXPECT_GE(beyond.config.streams.streams, 16);
   EXPECT_NE(beyond.reason.find("fewest streams the model predicts"), std::string::npos)
       << beyond.reason;
+}
+
+TEST_F(DispatchOrder, PageableCallsRunThePageableTuning) {
+  for (const auto& [n, variant] :
+       {std::pair<int, Variant>{4096, Variant::Explicit}, {1 << 26, Variant::Streams}}) {
+    saxpy_.n = n;
+    const overlap::VariantChoice& choice = overlap::choose_for_call(
+        saxpy_descriptor, saxpy_.args, kFixtureDevice, overlap::CallMemory::Pageable);
+    EXPECT_EQ(choice.source, ChoiceSource::Baked) << n << ": " << choice.reason;
+    EXPECT_EQ(choice.config.variant, variant) << n << ": " << choice.reason;
+    EXPECT_NE(choice.reason.find("on pageable memory"), std::string::npos) << choice.reason;
+  }
+  EXPECT_EQ(overlap::choose_for_call(saxpy_descriptor, saxpy_.args, kFixtureDevice,
+                                     overlap::CallMemory::Pageable)
+                .config.streams.pageable,
+            overlap::PageableMode::Stage);
+  // The pinned call of the same size still runs the pinned tuning's winner.
+  EXPECT_EQ(overlap::choose_for_call(saxpy_descriptor, saxpy_.args, kFixtureDevice)
+                .config.streams.pageable,
+            overlap::PageableMode::Default);
+}
+
+TEST_F(DispatchOrder, WithoutAPageableTuningTheModelPricesPageableMemory) {
+  const overlap::VariantChoice choice = overlap::choose_variant(
+      saxpy_descriptor, saxpy_.args, "Another Device", overlap::CallMemory::Pageable);
+  ASSERT_EQ(choice.source, ChoiceSource::Model) << choice.reason;
+  EXPECT_NE(choice.reason.find("pageable arrays"), std::string::npos) << choice.reason;
 }
 
 TEST_F(DispatchOrder, ABakedEntryServesOnlyItsKernelAndDevice) {

@@ -44,7 +44,8 @@ TuningRun sample_run() {
       outcome({Variant::Mapped, 1}, 10.0e-3, {10.86e-3, 10.9e-3, 10.8e-3}, Verification::Passed),
       outcome({Variant::Streams, 8}, 10.2e-3, {10.0e-3, 10.1e-3, 10.0e-3}, Verification::Passed),
       outcome({Variant::Streams, 16, IssueOrder::BreadthFirst}, 10.3e-3, {}, Verification::Failed),
-      outcome({Variant::Hybrid, 4}, 11e-3, {}, Verification::NotRun)};
+      outcome({Variant::Hybrid, 4, IssueOrder::DepthFirst, PageableMode::Stage}, 11e-3, {},
+              Verification::NotRun)};
   run.candidates[3].error = "launch failed";
   run.candidates[4].kept_by_model = false;
   run.candidates[1].predicted_is_lower_bound = true;

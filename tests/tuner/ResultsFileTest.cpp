@@ -49,6 +49,26 @@ TEST(ResultsFile, RoundTripsAndKeepsOneEntryPerKernelAndDevice) {
   EXPECT_EQ(back.find("saxpy", "NVIDIA A100"), nullptr);
 }
 
+TEST(ResultsFile, PinnedAndPageableTuningsAreTwoEntries) {
+  ResultsFile file;
+  file.put(entry("NVIDIA H100 80GB HBM3", Variant::Mapped, 1));
+  ResultsEntry pageable = entry("NVIDIA H100 80GB HBM3", Variant::Streams, 8);
+  pageable.memory = CallMemory::Pageable;
+  pageable.sizes[0].choice.pageable = PageableMode::Stage;
+  file.put(pageable);
+  ASSERT_EQ(file.entries.size(), 2u);
+  ResultsFile back;
+  std::string error;
+  ASSERT_TRUE(from_json_text(to_json_text(file), &back, &error)) << error;
+  const ResultsEntry* pinned = back.find("saxpy", "NVIDIA H100 80GB HBM3", CallMemory::Pinned);
+  const ResultsEntry* staged = back.find("saxpy", "NVIDIA H100 80GB HBM3", CallMemory::Pageable);
+  ASSERT_NE(pinned, nullptr);
+  ASSERT_NE(staged, nullptr);
+  EXPECT_EQ(pinned->sizes[0].choice.variant, Variant::Mapped);
+  EXPECT_EQ(staged->sizes[0].choice.variant, Variant::Streams);
+  EXPECT_EQ(staged->sizes[0].choice.pageable, PageableMode::Stage);
+}
+
 TEST(ResultsFile, ASweepKeepsEverySizeAscending) {
   ResultsEntry sweep = entry("NVIDIA H200", Variant::Mapped, 1);
   sweep.sweep = "n=4096..67108864:7";
@@ -68,8 +88,8 @@ TEST(ResultsFile, ASweepKeepsEverySizeAscending) {
 }
 
 std::string with_sizes(const std::string& sizes) {
-  return R"({"schema": "overlap-tuning-results", "schema_version": 2,
-             "entries": [{"kernel": "k", "device": "d", "sizes": )" +
+  return R"({"schema": "overlap-tuning-results", "schema_version": 3,
+             "entries": [{"kernel": "k", "device": "d", "memory": "pinned", "sizes": )" +
          sizes + "}]}";
 }
 
@@ -77,20 +97,29 @@ TEST(ResultsFile, RejectsWhatItCannotTrust) {
   ResultsFile file;
   std::string error;
   EXPECT_FALSE(from_json_text("not json", &file, &error));
-  EXPECT_FALSE(from_json_text(R"({"schema": "overlap-tuning-results", "schema_version": 3})", &file,
+  EXPECT_FALSE(from_json_text(R"({"schema": "overlap-tuning-results", "schema_version": 4})", &file,
                               &error));
-  EXPECT_NE(error.find("schema_version: 3"), std::string::npos) << error;
+  EXPECT_NE(error.find("schema_version: 4"), std::string::npos) << error;
   EXPECT_FALSE(from_json_text(with_sizes(R"([{"extent": 1, "variant": "Turbo"}])"), &file, &error));
   EXPECT_NE(error.find("entries[0].sizes[0].variant: unknown variant \"Turbo\""), std::string::npos)
       << error;
   EXPECT_FALSE(from_json_text(with_sizes(R"([{"extent": 1, "variant": "Streams", "streams": 0}])"),
                               &file, &error));
   EXPECT_NE(error.find("entries[0].sizes[0].streams"), std::string::npos) << error;
-  EXPECT_FALSE(from_json_text(R"({"schema": "overlap-tuning-results", "schema_version": 2,
-      "entries": [{"kernel": "k", "device": "d", "sizes": [{"extent": 1, "variant": "Mapped"}]},
-                  {"kernel": "k", "device": "d", "sizes": [{"extent": 1, "variant": "Mapped"}]}]})",
+  EXPECT_FALSE(from_json_text(R"({"schema": "overlap-tuning-results", "schema_version": 3,
+      "entries": [{"kernel": "k", "device": "d", "memory": "pinned", "sizes": [{"extent": 1, "variant": "Mapped"}]},
+                  {"kernel": "k", "device": "d", "memory": "pinned", "sizes": [{"extent": 1, "variant": "Mapped"}]}]})",
                               &file, &error));
   EXPECT_NE(error.find("entries[1]: a second entry"), std::string::npos) << error;
+  EXPECT_FALSE(from_json_text(with_sizes(R"([{"extent": 1, "variant": "Streams", "streams": 2,
+                                              "pageable": "sometimes"}])"),
+                              &file, &error));
+  EXPECT_NE(error.find("entries[0].sizes[0].pageable: unknown pageable mode"), std::string::npos)
+      << error;
+  EXPECT_FALSE(from_json_text(R"({"schema": "overlap-tuning-results", "schema_version": 3,
+      "entries": [{"kernel": "k", "device": "d", "memory": "managed", "sizes": []}]})",
+                              &file, &error));
+  EXPECT_NE(error.find("entries[0].memory: \"managed\" is neither"), std::string::npos) << error;
 }
 
 // An older file is refused with the remedy, and the reader says it was older (the tuner then
@@ -105,6 +134,11 @@ TEST(ResultsFile, AnOlderSchemaIsRefusedWithTheRemedy) {
   EXPECT_TRUE(older);
   EXPECT_NE(error.find("schema_version: 1"), std::string::npos) << error;
   EXPECT_NE(error.find("re-run overlap_tune"), std::string::npos) << error;
+  // Version 2 did not say which memory a tuning was on.
+  EXPECT_FALSE(from_json_text(R"({"schema": "overlap-tuning-results", "schema_version": 2,
+      "entries": []})",
+                              &file, &error, &older));
+  EXPECT_TRUE(older);
   EXPECT_FALSE(from_json_text(R"({"schema": "overlap-tuning-results", "schema_version": 9})", &file,
                               &error, &older));
   EXPECT_FALSE(older);
@@ -129,16 +163,16 @@ TEST(ResultsFile, CorruptOrForeignTextIsRefusedNamingTheField) {
       {"foreign JSON", R"({"name": "h100", "link": {}})", "not a tuning-results file"},
       {"a JSON array", "[1, 2]", "not a tuning-results file"},
       {"schema of the wrong type", R"({"schema": 5})", "schema: has the wrong type"},
-      {"no entries", R"({"schema": "overlap-tuning-results", "schema_version": 2})",
+      {"no entries", R"({"schema": "overlap-tuning-results", "schema_version": 3})",
        "entries: missing"},
       {"entries not an array",
-       R"({"schema": "overlap-tuning-results", "schema_version": 2, "entries": "x"})",
+       R"({"schema": "overlap-tuning-results", "schema_version": 3, "entries": "x"})",
        "entries: expected an array"},
       {"an entry not an object",
-       R"({"schema": "overlap-tuning-results", "schema_version": 2, "entries": [3]})",
+       R"({"schema": "overlap-tuning-results", "schema_version": 3, "entries": [3]})",
        "entries[0]: expected an object"},
-      {"no sizes", R"({"schema": "overlap-tuning-results", "schema_version": 2,
-          "entries": [{"kernel": "k", "device": "d"}]})",
+      {"no sizes", R"({"schema": "overlap-tuning-results", "schema_version": 3,
+          "entries": [{"kernel": "k", "device": "d", "memory": "pinned"}]})",
        "entries[0].sizes: missing"},
       {"no size", with_sizes("[]"), "entries[0].sizes: is empty"},
       {"a size without its extent", with_sizes(R"([{"variant": "Mapped"}])"),
@@ -154,8 +188,8 @@ TEST(ResultsFile, CorruptOrForeignTextIsRefusedNamingTheField) {
        "entries[0].sizes[0].arguments.n: has the wrong type"},
       {"a negative time", with_sizes(R"([{"extent": 1, "variant": "Mapped", "median_s": -1}])"),
        "entries[0].sizes[0].median_s: is negative"},
-      {"a missing kernel", R"({"schema": "overlap-tuning-results", "schema_version": 2,
-          "entries": [{"device": "d", "sizes": [{"extent": 1, "variant": "Mapped"}]}]})",
+      {"a missing kernel", R"({"schema": "overlap-tuning-results", "schema_version": 3,
+          "entries": [{"device": "d", "memory": "pinned", "sizes": [{"extent": 1, "variant": "Mapped"}]}]})",
        "entries[0].kernel: missing"},
   };
   for (const Case& c : cases) {

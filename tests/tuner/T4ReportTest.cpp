@@ -78,8 +78,10 @@ TEST(T4Report, EveryCandidateThatRanIsAResultWithItsValidity) {
   EXPECT_EQ(invalidity,
             (std::vector<std::string>{"correct", "correctness", "correct", "runtime", "timeout"}));
   EXPECT_EQ(results[1].at("correctness"), 0);
-  EXPECT_EQ(results[2].at("configuration"),
-            (json{{"variant", "Streams"}, {"streams", 8}, {"order", "depth-first"}}));
+  EXPECT_EQ(results[2].at("configuration"), (json{{"variant", "Streams"},
+                                                  {"streams", 8},
+                                                  {"order", "depth-first"},
+                                                  {"pageable", "default"}}));
   EXPECT_EQ(results[2].at("times").at("runtimes"), (json{1.0, 1.2, 1.1}));
   ASSERT_EQ(results[2].at("measurements").size(), 1u);
   EXPECT_DOUBLE_EQ(results[2].at("measurements")[0].at("value").get<double>(), 1.1);

@@ -19,11 +19,25 @@ TEST(TuneOptions, ParsesTheCommandLine) {
   EXPECT_DOUBLE_EQ(o.tuner.noise.relative_noise, 0.05);
   EXPECT_EQ(o.tuner.timing.min_repeats, 3);
   EXPECT_EQ(o.tuner.timing.max_repeats, 9);
-  EXPECT_FALSE(o.pinned);
+  EXPECT_EQ(o.memories, std::vector<CallMemory>{CallMemory::Pageable});
   EXPECT_EQ(o.results_file, "r.json");
   ASSERT_TRUE(o.cache_dir);
   EXPECT_TRUE(o.cache_dir->empty());
   EXPECT_EQ(o.seed, 42u);
+}
+
+TEST(TuneOptions, TunesTheMemoriesAskedForInTurn) {
+  TuneOptions o;
+  std::string error;
+  ASSERT_TRUE(parse_tune_options({}, &o, &error)) << error;
+  EXPECT_EQ(o.memories, std::vector<CallMemory>{CallMemory::Pinned});
+  ASSERT_TRUE(parse_tune_options({"--memory", "pinned,pageable"}, &o, &error)) << error;
+  EXPECT_EQ(o.memories, (std::vector<CallMemory>{CallMemory::Pinned, CallMemory::Pageable}));
+  for (const char* bad : {"", "pinned,pinned", "managed", "pinned,", "pageable;pinned"}) {
+    EXPECT_FALSE(parse_tune_options({"--memory", bad}, &o, &error)) << bad;
+    EXPECT_NE(error.find("--memory wants pinned, pageable or pinned,pageable"), std::string::npos)
+        << error;
+  }
 }
 
 TEST(TuneOptions, ParsesTheSupervisionOptions) {

@@ -14,6 +14,7 @@
 #include "model/workload_from_descriptor.h"
 #include "overlap/device_context.h"
 #include "overlap/dispatch.h"
+#include "overlap/pinned_buffer.h"
 #include "overlap/profile_catalog.h"
 #include "tune/descriptor_runner.h"
 #include "tune/dispatch_table_source.h"
@@ -88,9 +89,11 @@ int tune_command(const std::vector<std::string>& args) {
 
 // The JSON, Markdown and SVG reports of `kernel` in `dir` exist and parse; every candidate that
 // ran was verified and timed, and every one the model kept ran. Returns the tuning.
-TuningRun check_reports(const std::string& dir, const std::string& kernel) {
+TuningRun check_reports(const std::string& dir, const std::string& stem,
+                        const std::string& kernel_name = "") {
+  const std::string kernel = kernel_name.empty() ? stem : kernel_name;
   TuningRun run;
-  const std::string base = dir + "/" + kernel + ".tuning";
+  const std::string base = dir + "/" + stem + ".tuning";
   const std::string json_text = read_text(base + ".json");
   std::string error;
   // The tuner's reader accepts only its own schema and version.
@@ -118,7 +121,7 @@ TuningRun check_reports(const std::string& dir, const std::string& kernel) {
 
   const std::string markdown = read_text(base + ".md");
   EXPECT_NE(markdown.find(kernel), std::string::npos);
-  EXPECT_NE(markdown.find(kernel + ".tuning.svg"), std::string::npos) << "the plot is not linked";
+  EXPECT_NE(markdown.find(stem + ".tuning.svg"), std::string::npos) << "the plot is not linked";
   if (run.winner)
     EXPECT_NE(markdown.find(overlap::model::describe(run.candidates[*run.winner].candidate)),
               std::string::npos)
@@ -153,17 +156,28 @@ std::vector<float> random_floats(std::size_t count, std::uint32_t seed) {
   return values;
 }
 
-// saxpy_tuned(...) on pageable vectors; y must equal fmaf(a, x, y) element for element.
-void call_saxpy_tuned_and_check(int n = (1 << 20) + 3) {
+// saxpy_tuned(...) on pinned arrays (on pageable vectors where `pinned` is false); y must equal
+// fmaf(a, x, y) element for element.
+void call_saxpy_tuned_and_check(int n = (1 << 20) + 3, bool pinned = true) {
   const float a = 1.5f;
-  const std::vector<float> x = random_floats(n, 1);
+  const std::vector<float> x0 = random_floats(n, 1);
   const std::vector<float> y0 = random_floats(n, 2);
-  std::vector<float> y = y0;
-  const overlap::Status status = saxpy_tuned(n, a, x.data(), y.data());
+  std::vector<float> x_pageable = x0, y_pageable = y0;
+  overlap::PinnedBuffer x_pinned, y_pinned;
+  float* x = x_pageable.data();
+  float* y = y_pageable.data();
+  if (pinned) {
+    const std::size_t bytes = static_cast<std::size_t>(n) * sizeof(float);
+    ASSERT_TRUE(overlap::PinnedBuffer::allocate(bytes, &x_pinned).ok());
+    ASSERT_TRUE(overlap::PinnedBuffer::allocate(bytes, &y_pinned).ok());
+    x = static_cast<float*>(std::memcpy(x_pinned.data(), x0.data(), bytes));
+    y = static_cast<float*>(std::memcpy(y_pinned.data(), y0.data(), bytes));
+  }
+  const overlap::Status status = saxpy_tuned(n, a, x, y);
   ASSERT_TRUE(status.ok()) << status.message();
   for (int i = 0; i < n; ++i)
-    if (y[i] != std::fmaf(a, x[i], y0[i]))
-      FAIL() << "y[" << i << "] = " << y[i] << ", expected " << std::fmaf(a, x[i], y0[i]);
+    if (y[i] != std::fmaf(a, x0[i], y0[i]))
+      FAIL() << "y[" << i << "] = " << y[i] << ", expected " << std::fmaf(a, x0[i], y0[i]);
 }
 
 overlap::VariantChoice last_choice(const overlap::KernelDescriptor& kernel) {
@@ -172,9 +186,11 @@ overlap::VariantChoice last_choice(const overlap::KernelDescriptor& kernel) {
   return choice.value_or(overlap::VariantChoice{});
 }
 
-// Same variant, and for the streamed ones the same stream count and issue order.
+// Same variant and way of handling pageable arrays, and for the streamed ones the same stream
+// count and issue order.
 bool same_choice(const overlap::RunConfig& config, const overlap::model::Candidate& candidate) {
-  if (config.variant != candidate.variant)
+  if (config.variant != candidate.variant ||
+      (candidate.variant != Variant::Explicit && config.streams.pageable != candidate.pageable))
     return false;
   if (candidate.variant != Variant::Streams && candidate.variant != Variant::Hybrid)
     return true;
@@ -187,11 +203,22 @@ TEST(TunerOnGpu, SaxpyIsTunedVerifiedReportedAndItsEntryPointCallsTheWinner) {
   ASSERT_FALSE(dir.path().empty());
   const std::string results_path = dir.path() + "/results.json";
   ASSERT_EQ(tune_command({"--kernel", "saxpy", "--arg", "n=4194304", "--output-dir", dir.path(),
-                          "--results-file", results_path}),
+                          "--results-file", results_path, "--memory", "pinned,pageable"}),
             0);
   const TuningRun run = check_reports(dir.path(), "saxpy");
   ASSERT_TRUE(run.winner.has_value());
+  EXPECT_TRUE(run.pinned_inputs);
   const overlap::model::Candidate winner = run.candidates[*run.winner].candidate;
+  // The pageable tuning: its own reports, and staged candidates among those that ran.
+  const TuningRun pageable_run = check_reports(dir.path(), "saxpy.pageable", "saxpy");
+  ASSERT_TRUE(pageable_run.winner.has_value());
+  EXPECT_FALSE(pageable_run.pinned_inputs);
+  const overlap::model::Candidate pageable_winner =
+      pageable_run.candidates[*pageable_run.winner].candidate;
+  bool staged_ran = false;
+  for (const overlap::tune::CandidateOutcome& c : pageable_run.candidates)
+    staged_ran |= c.run && c.candidate.pageable == overlap::PageableMode::Stage;
+  EXPECT_TRUE(staged_ran) << "no staged candidate ran on pageable memory";
 
   overlap::tune::ResultsFile results;
   std::string error;
@@ -201,6 +228,11 @@ TEST(TunerOnGpu, SaxpyIsTunedVerifiedReportedAndItsEntryPointCallsTheWinner) {
   ASSERT_EQ(entry->sizes.size(), 1u);
   EXPECT_EQ(entry->sizes[0].choice, winner);
   EXPECT_EQ(entry->sizes[0].extent, 4194304);
+  const overlap::tune::ResultsEntry* pageable_entry =
+      results.find("saxpy", run.device, overlap::CallMemory::Pageable);
+  ASSERT_NE(pageable_entry, nullptr) << "no pageable results entry for saxpy on " << run.device;
+  ASSERT_EQ(pageable_entry->sizes.size(), 1u);
+  EXPECT_EQ(pageable_entry->sizes[0].choice, pageable_winner);
 
   // What overlap-bake bakes from this file, registered in this process instead of compiled.
   ASSERT_TRUE(overlap::tune::register_results(results));
@@ -209,9 +241,18 @@ TEST(TunerOnGpu, SaxpyIsTunedVerifiedReportedAndItsEntryPointCallsTheWinner) {
   call_saxpy_tuned_and_check(4194304);
   overlap::VariantChoice choice = last_choice(saxpy_descriptor);
   EXPECT_EQ(choice.source, ChoiceSource::Baked) << choice.reason;
+  EXPECT_EQ(choice.memory, overlap::CallMemory::Pinned);
   EXPECT_TRUE(same_choice(choice.config, winner))
       << "ran " << overlap::describe(choice.config) << "; the winner is "
       << overlap::model::describe(winner);
+  // Pageable vectors run the pageable tuning's winner.
+  call_saxpy_tuned_and_check(4194304, false);
+  choice = last_choice(saxpy_descriptor);
+  EXPECT_EQ(choice.source, ChoiceSource::Baked) << choice.reason;
+  EXPECT_EQ(choice.memory, overlap::CallMemory::Pageable);
+  EXPECT_TRUE(same_choice(choice.config, pageable_winner))
+      << "ran " << overlap::describe(choice.config) << "; the pageable winner is "
+      << overlap::model::describe(pageable_winner);
 
   // OVERLAP_VARIANT wins over the results, for this kernel only.
   no_override.set("saxpy=streams:3:breadth-first");

@@ -42,6 +42,17 @@ std::vector<Candidate> enumerate_candidates(const PerformanceModel& model,
         candidates.push_back(Candidate{variant, streams, IssueOrder::BreadthFirst});
     }
   }
+  // On pageable memory, each pipelined candidate also through the staging ring (no registration):
+  // what a one-off call on pageable data needs.
+  if (!workload.host_memory_pinned) {
+    const std::size_t registered = candidates.size();
+    for (std::size_t i = 0; i < registered; ++i)
+      if (candidates[i].variant == Variant::Streams || candidates[i].variant == Variant::Hybrid) {
+        Candidate staged = candidates[i];
+        staged.pageable = PageableMode::Stage;
+        candidates.push_back(staged);
+      }
+  }
   return candidates;
 }
 

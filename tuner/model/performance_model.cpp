@@ -35,20 +35,6 @@ const char* to_string(IssueOrder order) {
   return order == IssueOrder::DepthFirst ? "depth-first" : "breadth-first";
 }
 
-const char* to_string(PageableMode mode) {
-  switch (mode) {
-  case PageableMode::Default:
-    return "default";
-  case PageableMode::Register:
-    return "registered per call";
-  case PageableMode::CachedRegister:
-    return "cached registration";
-  case PageableMode::Stage:
-    return "staged";
-  }
-  return "?";
-}
-
 std::string describe(const Candidate& candidate) {
   // The pageable mode only where it is not the default, so that the names of the candidates
   // the tuner has always had stay as they were.

@@ -38,7 +38,6 @@ StreamsConfig streams_config(const Candidate& candidate);
 
 const char* to_string(Variant variant);
 const char* to_string(IssueOrder order);
-const char* to_string(PageableMode mode);
 // "Streams(16, depth-first)", "Explicit", "Streams(16, depth-first, staged)", ...
 std::string describe(const Candidate& candidate);
 

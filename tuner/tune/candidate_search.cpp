@@ -78,7 +78,7 @@ std::vector<std::size_t> seed_candidates(std::vector<CandidateOutcome>& candidat
         std::string("the best predicted of ") + model::to_string(family.first) +
             (family.second == PageableMode::Default
                  ? std::string()
-                 : std::string(" (") + model::to_string(family.second) + ")") +
+                 : std::string(" (") + overlap::to_string(family.second) + ")") +
             " (every family is measured)");
   std::sort(chosen.begin(), chosen.end());
   return chosen;

@@ -21,6 +21,21 @@ std::string double_literal(double value) {
   return literal;
 }
 
+// The enumerator's name in C++.
+const char* pageable_enumerator(PageableMode mode) {
+  switch (mode) {
+  case PageableMode::Default:
+    return "Default";
+  case PageableMode::Register:
+    return "Register";
+  case PageableMode::CachedRegister:
+    return "CachedRegister";
+  case PageableMode::Stage:
+    return "Stage";
+  }
+  return "Default";
+}
+
 // One line of a comment: no line breaks can end it early.
 std::string comment_text(std::string text) {
   for (char& c : text)
@@ -60,7 +75,8 @@ std::string render_dispatch_table(const ResultsFile& file, const DispatchTableOp
   out << "\nnamespace {\n";
   for (std::size_t e = 0; e < file.entries.size(); ++e) {
     const ResultsEntry& entry = file.entries[e];
-    out << "\n// " << comment_text(entry.kernel) << " on " << comment_text(entry.device) << ": "
+    out << "\n// " << comment_text(entry.kernel) << " on " << comment_text(entry.device) << ", "
+        << to_string(entry.memory) << " memory: "
         << (entry.sweep.empty() ? "tuned at one size" : "swept " + comment_text(entry.sweep))
         << (entry.date.empty() ? "" : ", " + comment_text(entry.date)) << "\n"
         << "const overlap::TunedSize sizes_" << e << "[] = {\n";
@@ -70,7 +86,8 @@ std::string render_dispatch_table(const ResultsFile& file, const DispatchTableOp
           << size.choice.streams << ", overlap::IssueOrder::"
           << (size.choice.order == IssueOrder::BreadthFirst ? "BreadthFirst" : "DepthFirst") << ", "
           << double_literal(size.median_seconds) << ", " << double_literal(size.predicted_seconds)
-          << ", " << double_literal(size.kernel_seconds) << "},\n";
+          << ", " << double_literal(size.kernel_seconds)
+          << ", overlap::PageableMode::" << pageable_enumerator(size.choice.pageable) << "},\n";
     out << "};\n";
   }
   if (file.entries.empty()) {
@@ -80,7 +97,8 @@ std::string render_dispatch_table(const ResultsFile& file, const DispatchTableOp
     for (std::size_t e = 0; e < file.entries.size(); ++e)
       out << "    {" << cxx_string_literal(file.entries[e].kernel) << ", "
           << cxx_string_literal(file.entries[e].device) << ", sizes_" << e << ", "
-          << file.entries[e].sizes.size() << "},\n";
+          << file.entries[e].sizes.size() << ", overlap::CallMemory::"
+          << (file.entries[e].memory == CallMemory::Pinned ? "Pinned" : "Pageable") << "},\n";
     out << "};\n";
   }
   out << "const bool registered = overlap::register_baked_choices(choices, " << file.entries.size()

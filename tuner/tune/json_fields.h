@@ -4,6 +4,8 @@
 // the tuner's sources: it needs nlohmann-json, which the tuner's public headers do not.
 #pragma once
 
+#include "model/performance_model.h"
+
 #include <nlohmann/json.hpp>
 
 #include <stdexcept>
@@ -62,5 +64,12 @@ T optional_value(const nlohmann::json& parent, const std::string& parent_path,
     return fallback;
   return field_value<T>(parent.at(key), field_path(parent_path, key));
 }
+
+// A candidate as the reports write it: variant, streams, order and what it does with pageable
+// arrays ("pageable", a to_string(PageableMode) name; absent when reading: Default).
+nlohmann::json candidate_json(const model::Candidate& c);
+model::Candidate candidate_from(const nlohmann::json& j, const std::string& path);
+// The optional member "pageable" of `j` (at `path`); absent: PageableMode::Default.
+PageableMode pageable_field(const nlohmann::json& j, const std::string& path);
 
 } // namespace overlap::tune

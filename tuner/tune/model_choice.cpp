@@ -47,13 +47,15 @@ const ProfileChoice& profile_for(const std::string& device_name) {
 } // namespace
 
 bool choose_by_model(const KernelDescriptor& kernel, ArgPointers args,
-                     const std::string& device_name, RunConfig* config, std::string* why) {
+                     const std::string& device_name, CallMemory memory, RunConfig* config,
+                     std::string* why) {
   const ProfileChoice& profile = profile_for(device_name);
   if (!profile.found)
     return false;
   const std::unique_ptr<model::PerformanceModel> model =
       model::make_model(model::ModelKind::Modern);
-  const model::Workload workload = model::workload_from_descriptor(kernel, args, 0);
+  model::Workload workload = model::workload_from_descriptor(kernel, args, 0);
+  workload.host_memory_pinned = memory == CallMemory::Pinned;
   const model::Prediction prediction = model::predict(*model, profile.profile, workload);
   if (!prediction.best)
     return false;
@@ -65,20 +67,23 @@ bool choose_by_model(const KernelDescriptor& kernel, ArgPointers args,
 }
 
 bool predict_by_model(const KernelDescriptor& kernel, ArgPointers args,
-                      const std::string& device_name, double kernel_seconds,
+                      const std::string& device_name, CallMemory memory, double kernel_seconds,
                       const RunConfig* configs, int count, std::optional<double>* seconds) {
   const ProfileChoice& profile = profile_for(device_name);
   if (!profile.found)
     return false;
   const std::unique_ptr<model::PerformanceModel> model =
       model::make_model(model::ModelKind::Modern);
-  const model::Workload workload = model::workload_from_descriptor(kernel, args, kernel_seconds);
+  model::Workload workload = model::workload_from_descriptor(kernel, args, kernel_seconds);
+  workload.host_memory_pinned = memory == CallMemory::Pinned;
   for (int i = 0; i < count; ++i) {
     const bool streamed =
         configs[i].variant == Variant::Streams || configs[i].variant == Variant::Hybrid;
     // Explicit and Mapped are candidates of one stream, as the tuner enumerates them.
-    const model::Candidate candidate{configs[i].variant, streamed ? configs[i].streams.streams : 1,
-                                     streamed ? configs[i].streams.order : IssueOrder::DepthFirst};
+    model::Candidate candidate{configs[i].variant, streamed ? configs[i].streams.streams : 1,
+                               streamed ? configs[i].streams.order : IssueOrder::DepthFirst};
+    if (configs[i].variant != Variant::Explicit)
+      candidate.pageable = configs[i].streams.pageable;
     seconds[i] = model->predict_seconds(profile.completed, workload, candidate);
   }
   return true;

@@ -6,6 +6,7 @@
 // favours the variants that hide transfers best; between tuned sizes it comes from the tunings.
 #pragma once
 
+#include "overlap/call_memory.h"
 #include "overlap/descriptor.h"
 
 #include <optional>
@@ -13,12 +14,15 @@
 
 namespace overlap::tune {
 
+// overlap::ModelChooser: on pageable memory, among the ways of handling pageable arrays the tuner
+// measures (model::enumerate_candidates).
 bool choose_by_model(const KernelDescriptor& kernel, ArgPointers args,
-                     const std::string& device_name, RunConfig* config, std::string* why);
+                     const std::string& device_name, CallMemory memory, RunConfig* config,
+                     std::string* why);
 
 // overlap::ModelPredictor: the modern model's time of each configuration for this call.
 bool predict_by_model(const KernelDescriptor& kernel, ArgPointers args,
-                      const std::string& device_name, double kernel_seconds,
+                      const std::string& device_name, CallMemory memory, double kernel_seconds,
                       const RunConfig* configs, int count, std::optional<double>* seconds);
 
 // Sets both as the dispatch's model; true. The source overlap-bake writes calls it when the

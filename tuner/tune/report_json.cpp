@@ -11,31 +11,6 @@ using nlohmann::json;
 
 const char* kSchema = "overlap-tuning-report";
 
-json candidate_json(const model::Candidate& c) {
-  return {{"variant", model::to_string(c.variant)},
-          {"streams", c.streams},
-          {"order", model::to_string(c.order)}};
-}
-
-model::Candidate candidate_from(const json& j, const std::string& path) {
-  model::Candidate c;
-  const std::string variant = required_value<std::string>(j, path, "variant");
-  for (Variant v : {Variant::Explicit, Variant::Mapped, Variant::Streams, Variant::Hybrid})
-    if (variant == model::to_string(v))
-      c.variant = v;
-  if (variant != model::to_string(c.variant))
-    throw JsonFieldError(field_path(path, "variant"), "unknown variant \"" + variant + "\"");
-  c.streams = required_value<int>(j, path, "streams");
-  const std::string order = required_value<std::string>(j, path, "order");
-  if (order == model::to_string(IssueOrder::BreadthFirst))
-    c.order = IssueOrder::BreadthFirst;
-  else if (order == model::to_string(IssueOrder::DepthFirst))
-    c.order = IssueOrder::DepthFirst;
-  else
-    throw JsonFieldError(field_path(path, "order"), "unknown issue order \"" + order + "\"");
-  return c;
-}
-
 json optional_number(const std::optional<double>& value) {
   return value ? json(*value) : json(nullptr);
 }

@@ -25,6 +25,15 @@ bool parse_variant(const std::string& text, Variant* variant) {
   return false;
 }
 
+bool parse_memory(const std::string& text, CallMemory* memory) {
+  for (CallMemory m : {CallMemory::Pinned, CallMemory::Pageable})
+    if (text == to_string(m)) {
+      *memory = m;
+      return true;
+    }
+  return false;
+}
+
 bool parse_order(const std::string& text, IssueOrder* order) {
   for (IssueOrder o : {IssueOrder::DepthFirst, IssueOrder::BreadthFirst})
     if (text == model::to_string(o)) {
@@ -38,16 +47,18 @@ bool parse_order(const std::string& text, IssueOrder* order) {
 
 void ResultsFile::put(const ResultsEntry& entry) {
   for (ResultsEntry& existing : entries)
-    if (existing.kernel == entry.kernel && existing.device == entry.device) {
+    if (existing.kernel == entry.kernel && existing.device == entry.device &&
+        existing.memory == entry.memory) {
       existing = entry;
       return;
     }
   entries.push_back(entry);
 }
 
-const ResultsEntry* ResultsFile::find(const std::string& kernel, const std::string& device) const {
+const ResultsEntry* ResultsFile::find(const std::string& kernel, const std::string& device,
+                                      CallMemory memory) const {
   for (const ResultsEntry& entry : entries)
-    if (entry.kernel == kernel && entry.device == device)
+    if (entry.kernel == kernel && entry.device == device && entry.memory == memory)
       return &entry;
   return nullptr;
 }
@@ -68,6 +79,7 @@ std::string to_json_text(const ResultsFile& file) {
                        {"variant", model::to_string(size.choice.variant)},
                        {"streams", size.choice.streams},
                        {"order", model::to_string(size.choice.order)},
+                       {"pageable", to_string(size.choice.pageable)},
                        {"median_s", size.median_seconds},
                        {"predicted_s", size.predicted_seconds},
                        {"kernel_s", size.kernel_seconds},
@@ -76,6 +88,7 @@ std::string to_json_text(const ResultsFile& file) {
     }
     entries.push_back({{"kernel", e.kernel},
                        {"device", e.device},
+                       {"memory", to_string(e.memory)},
                        {"date", e.date},
                        {"sweep", e.sweep},
                        {"sizes", sizes}});
@@ -126,6 +139,8 @@ ResultsSize size_from(const json& j, const std::string& where) {
     size.choice.streams = 1;
     size.choice.order = IssueOrder::DepthFirst;
   }
+  if (size.choice.variant != Variant::Explicit)
+    size.choice.pageable = pageable_field(j, where);
   const auto non_negative = [&](const char* key) {
     const double value = optional_value<double>(j, where, key, 0.0);
     if (!(value >= 0))
@@ -166,8 +181,8 @@ bool from_json_text(const std::string& text, ResultsFile* file, std::string* err
       *error = "schema_version: " + std::to_string(version) + ", this build reads version " +
                std::to_string(kResultsSchemaVersion) +
                (version < kResultsSchemaVersion
-                    ? " (winners at every tuned size): re-run overlap_tune (the <target>_tuning "
-                      "target) to tune again"
+                    ? " (winners at every tuned size, per host memory): re-run overlap_tune "
+                      "(the <target>_tuning target) to tune again"
                     : ": written by a newer Overlap");
       return false;
     }
@@ -178,6 +193,10 @@ bool from_json_text(const std::string& text, ResultsFile* file, std::string* err
       ResultsEntry e;
       e.kernel = required_value<std::string>(j, where, "kernel");
       e.device = required_value<std::string>(j, where, "device");
+      const std::string memory = required_value<std::string>(j, where, "memory");
+      if (!parse_memory(memory, &e.memory))
+        throw JsonFieldError(field_path(where, "memory"),
+                             "\"" + memory + "\" is neither \"pinned\" nor \"pageable\"");
       e.date = optional_value<std::string>(j, where, "date", "");
       e.sweep = optional_value<std::string>(j, where, "sweep", "");
       const std::string sizes_path = field_path(where, "sizes");
@@ -193,9 +212,9 @@ bool from_json_text(const std::string& text, ResultsFile* file, std::string* err
               std::to_string(e.sizes[s].extent) + " is not above the previous size's " +
                   std::to_string(e.sizes[s - 1].extent) + " (sizes are ascending and distinct)");
       }
-      if (out.find(e.kernel, e.device))
+      if (out.find(e.kernel, e.device, e.memory))
         throw JsonFieldError(where, "a second entry for kernel \"" + e.kernel + "\" on \"" +
-                                        e.device + "\"");
+                                        e.device + "\" with " + to_string(e.memory) + " memory");
       out.entries.push_back(std::move(e));
     }
   } catch (const std::exception& e) {

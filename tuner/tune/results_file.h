@@ -1,12 +1,14 @@
 // The tuning-results file a user keeps in their source tree, like a lock file: for every kernel
 // and device the winner at each size it was tuned at. overlap_tune() writes it; overlap-bake
 // (bake_command.h) turns it into the table the generated entry points dispatch by
-// (overlap/dispatch.h, overlap/tuned_sizes.h). Schema "overlap-tuning-results" version 2,
-// documented in docs/tuner.md; version 1 (one size per kernel) is refused with the advice to
-// re-tune.
+// (overlap/dispatch.h, overlap/tuned_sizes.h). Schema "overlap-tuning-results" version 3,
+// documented in docs/tuner.md: an entry per kernel, device and host memory (pinned or pageable).
+// Versions 1 (one size per kernel) and 2 (no memory: pageable tunings were not told from pinned
+// ones) are refused with the advice to re-tune.
 #pragma once
 
 #include "model/performance_model.h"
+#include "overlap/call_memory.h"
 
 #include <string>
 #include <utility>
@@ -14,7 +16,7 @@
 
 namespace overlap::tune {
 
-inline constexpr int kResultsSchemaVersion = 2;
+inline constexpr int kResultsSchemaVersion = 3;
 
 // The winner at one size.
 struct ResultsSize {
@@ -30,7 +32,8 @@ struct ResultsSize {
 
 struct ResultsEntry {
   std::string kernel;
-  std::string device; // CUDA device name, as cudaGetDeviceProperties spells it
+  std::string device;                     // CUDA device name, as cudaGetDeviceProperties spells it
+  CallMemory memory = CallMemory::Pinned; // the host memory of the tuned calls
   std::string date;
   std::string sweep;              // "n=4096..268435456:7" for a sweep, "" for a tuning at one size
   std::vector<ResultsSize> sizes; // at least one; extents ascending and distinct
@@ -39,9 +42,10 @@ struct ResultsEntry {
 struct ResultsFile {
   std::vector<ResultsEntry> entries;
 
-  // Adds `entry`, replacing the entry of the same kernel and device.
+  // Adds `entry`, replacing the entry of the same kernel, device and memory.
   void put(const ResultsEntry& entry);
-  const ResultsEntry* find(const std::string& kernel, const std::string& device) const;
+  const ResultsEntry* find(const std::string& kernel, const std::string& device,
+                           CallMemory memory = CallMemory::Pinned) const;
 };
 
 std::string to_json_text(const ResultsFile& file);

@@ -32,9 +32,9 @@ bool register_results(const ResultsFile& file) {
       for (const ResultsSize& size : entry.sizes)
         copy.sizes.push_back({size.extent, size.choice.variant, size.choice.streams,
                               size.choice.order, size.median_seconds, size.predicted_seconds,
-                              size.kernel_seconds});
+                              size.kernel_seconds, size.choice.pageable});
       choices.push_back({copy.kernel.c_str(), copy.device.c_str(), copy.sizes.data(),
-                         static_cast<int>(copy.sizes.size())});
+                         static_cast<int>(copy.sizes.size()), entry.memory});
     }
   }
   // register_baked_choices copies the BakedChoice values; what they point to is kept above.

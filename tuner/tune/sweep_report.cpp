@@ -1,5 +1,6 @@
 #include "tune/sweep_report.h"
 
+#include "tune/json_fields.h"
 #include "tune/report_table.h"
 
 #include <nlohmann/json.hpp>
@@ -12,11 +13,10 @@ namespace {
 
 using nlohmann::json;
 
-json candidate_json(const model::Candidate& c) {
-  return {{"variant", model::to_string(c.variant)},
-          {"streams", c.streams},
-          {"order", model::to_string(c.order)},
-          {"name", model::describe(c)}};
+json named_candidate_json(const model::Candidate& c) {
+  json fields = candidate_json(c);
+  fields["name"] = model::describe(c);
+  return fields;
 }
 
 json optional_number(const std::optional<double>& value) {
@@ -52,7 +52,7 @@ std::string sweep_json_text(const SweepRun& sweep) {
     const std::optional<std::size_t> winner = sweep_winner(run);
     json best = json::array();
     for (std::size_t i : best_of_each_family(run)) {
-      json entry = candidate_json(run.candidates[i].candidate);
+      json entry = named_candidate_json(run.candidates[i].candidate);
       entry["seconds"] = optional_number(candidate_seconds(run, i));
       best.push_back(entry);
     }
@@ -61,7 +61,8 @@ std::string sweep_json_text(const SweepRun& sweep) {
          {"extent", point.extent},
          {"refinement", point.refinement},
          {"report", point.report},
-         {"winner", winner ? candidate_json(run.candidates[*winner].candidate) : json(nullptr)},
+         {"winner",
+          winner ? named_candidate_json(run.candidates[*winner].candidate) : json(nullptr)},
          {"winner_s", winner ? optional_number(candidate_seconds(run, *winner)) : json(nullptr)},
          {"explicit_s", optional_number(explicit_seconds(run))},
          {"speedup_over_explicit", winner ? optional_number(run.speedup(*winner)) : json(nullptr)},

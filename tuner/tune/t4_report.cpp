@@ -1,5 +1,7 @@
 #include "tune/t4_report.h"
 
+#include "tune/json_fields.h"
+
 #include <nlohmann/json.hpp>
 
 namespace overlap::tune {
@@ -42,10 +44,7 @@ std::string to_t4_results_text(const TuningRun& run) {
       measurements.push_back({{"name", "time"}, {"value", c.timing.median * 1e3}, {"unit", "ms"}});
     results.push_back({
         {"timestamp", run.date},
-        {"configuration",
-         {{"variant", model::to_string(c.candidate.variant)},
-          {"streams", c.candidate.streams},
-          {"order", model::to_string(c.candidate.order)}}},
+        {"configuration", candidate_json(c.candidate)},
         {"objectives", json::array({"time"})},
         {"times", times},
         {"invalidity", t4_invalidity(c)},

@@ -153,7 +153,14 @@ struct KernelTuning {
   CandidateWatch* watch;
   std::ostream& out;
   std::ostream& err;
+  CallMemory memory; // of the host arrays
 };
+
+// Where a kernel's reports go: <dir>/<kernel>, <dir>/<kernel>.pageable for pageable memory.
+std::string report_stem(const KernelTuning& k) {
+  return k.options.output_dir + "/" + k.descriptor.name +
+         (k.memory == CallMemory::Pageable ? ".pageable" : "");
+}
 
 // One tuning at one size, its reports written as `base`.{json,md,svg}.
 struct SizeTuning {
@@ -202,7 +209,7 @@ SizeTuning tune_size(const KernelTuning& k, const std::map<std::string, long lon
   header.profile_name = k.profile.name;
   header.profile_origin = k.profile_origin;
   header.date = today_utc();
-  header.pinned_inputs = options.pinned;
+  header.pinned_inputs = k.memory == CallMemory::Pinned;
   header.tolerance = options.tolerance;
   header.notes = k.profile_notes;
   setup.profile = &k.profile;
@@ -212,7 +219,7 @@ SizeTuning tune_size(const KernelTuning& k, const std::map<std::string, long lon
   // The pointers are not set yet; the runner allocates every array, optional ones too.
   setup.workload = model::workload_from_descriptor(descriptor, slots.pointers(), 0,
                                                    model::OptionalArrays::AllPresent);
-  setup.workload.host_memory_pinned = options.pinned;
+  setup.workload.host_memory_pinned = k.memory == CallMemory::Pinned;
   setup.kernel_identity = kernel_identity(descriptor);
 
   const auto progress = [&](const std::string& line) {
@@ -220,7 +227,7 @@ SizeTuning tune_size(const KernelTuning& k, const std::map<std::string, long lon
       k.out << "  " << line << "\n" << std::flush;
   };
   k.out << "== " << descriptor.name << " (" << descriptor.source_file << ":"
-        << descriptor.source_line << ")";
+        << descriptor.source_line << ")" << (k.memory == CallMemory::Pageable ? " pageable" : "");
   for (const auto& [name, value] : arguments)
     k.out << " " << name << "=" << value;
   k.out << "\n";
@@ -237,7 +244,7 @@ SizeTuning tune_size(const KernelTuning& k, const std::map<std::string, long lon
                                       : "nothing was run: " + k.gpu.problem);
   } else {
     RunnerOptions runner_options;
-    runner_options.pinned = options.pinned;
+    runner_options.pinned = k.memory == CallMemory::Pinned;
     runner_options.tolerance = options.tolerance;
     runner_options.seed = seed;
     const std::unique_ptr<DescriptorRunner> runner =
@@ -315,8 +322,8 @@ KernelOutcome tune_sweep(const KernelTuning& k, std::map<std::string, long long>
     arguments[spec.parameter] = value;
     k.out << "-- " << descriptor.name << " " << spec.parameter << "=" << value
           << (refinement ? " (bisecting where the winner changes)" : "") << "\n";
-    const std::string base = k.options.output_dir + "/" + descriptor.name + "." + spec.parameter +
-                             "-" + std::to_string(value) + ".tuning";
+    const std::string base =
+        report_stem(k) + "." + spec.parameter + "-" + std::to_string(value) + ".tuning";
     SizeTuning tuning = tune_size(k, arguments, base, false);
     outcome.ok &= tuning.ok;
     outcome.reference_failed |= tuning.reference_failed;
@@ -335,7 +342,7 @@ KernelOutcome tune_sweep(const KernelTuning& k, std::map<std::string, long long>
   std::sort(sweep.points.begin(), sweep.points.end(),
             [](const SweepPointRun& a, const SweepPointRun& b) { return a.value < b.value; });
 
-  const std::string base = k.options.output_dir + "/" + descriptor.name + ".sweep";
+  const std::string base = report_stem(k) + ".sweep";
   const std::string svg_name = std::filesystem::path(base + ".svg").filename().string();
   outcome.ok &= write_text(base + ".json", sweep_json_text(sweep), k.err) &&
                 write_text(base + ".svg", render_crossover_plot(sweep), k.err) &&
@@ -356,6 +363,7 @@ KernelOutcome tune_sweep(const KernelTuning& k, std::map<std::string, long long>
       entry.sizes.push_back(results_size(tuning));
     entry.kernel = tuning.run.kernel;
     entry.device = tuning.run.device;
+    entry.memory = k.memory;
     entry.date = tuning.run.date;
   }
   if (entry.sizes.empty())
@@ -393,14 +401,14 @@ KernelOutcome tune_kernel(const KernelTuning& k, ResultsFile* results) {
     k.out << "note: " << descriptor.name << " has no argument " << options.sweep->parameter
           << ": tuned at one size\n";
   }
-  const SizeTuning tuning =
-      tune_size(k, arguments, options.output_dir + "/" + descriptor.name + ".tuning", true);
+  const SizeTuning tuning = tune_size(k, arguments, report_stem(k) + ".tuning", true);
   outcome.ok = tuning.ok;
   outcome.reference_failed = tuning.reference_failed;
   if (results && recordable(tuning)) {
     ResultsEntry entry;
     entry.kernel = tuning.run.kernel;
     entry.device = tuning.run.device;
+    entry.memory = k.memory;
     entry.date = tuning.run.date;
     entry.sizes.push_back(results_size(tuning));
     results->put(entry);
@@ -483,15 +491,16 @@ int run_tune_command(const std::vector<std::string>& args, std::ostream& out, st
   if (options.worker_fd)
     channel = std::make_unique<WorkerChannel>(*options.worker_fd);
   int status = 0;
-  for (const KernelDescriptor* kernel : kernels) {
-    const KernelTuning tuning{*kernel,       options,       gpu, profile, origin,
-                              profile_notes, channel.get(), out, err};
-    const KernelOutcome outcome = tune_kernel(tuning, update_results ? &results : nullptr);
-    if (!outcome.ok)
-      status = 1;
-    else if (outcome.reference_failed && status == 0)
-      status = 2;
-  }
+  for (const KernelDescriptor* kernel : kernels)
+    for (const CallMemory memory : options.memories) {
+      const KernelTuning tuning{*kernel,       options,       gpu, profile, origin,
+                                profile_notes, channel.get(), out, err,     memory};
+      const KernelOutcome outcome = tune_kernel(tuning, update_results ? &results : nullptr);
+      if (!outcome.ok)
+        status = 1;
+      else if (outcome.reference_failed && status == 0)
+        status = 2;
+    }
   if (update_results && gpu.present && !options.model_only) {
     if (!write_results_file(options.results_file, results, &error)) {
       err << "overlap-tune: " << error << "\n";

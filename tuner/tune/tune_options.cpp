@@ -1,5 +1,6 @@
 #include "tune/tune_options.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <sstream>
 
@@ -48,7 +49,11 @@ Explicit's, times each call (transfers included) to a stable median, and picks t
   --noise X              medians within X of the fastest are ties (default 0.02)
   --max-streams N        largest stream count considered (default 64)
   --kernel-time SECONDS  t_E for the model (default: inferred from Explicit's measurement)
-  --pageable             host arrays in pageable memory (default: pinned)
+  --memory LIST          host memory of the tuned calls, tuned in turn: pinned, pageable or
+                         pinned,pageable (default pinned); K_tuned dispatches a call by its
+                         arrays' memory, on pageable memory among per-call registration and
+                         staging as well
+  --pageable             --memory pageable
   --repeats MIN:MAX      timed repeats per candidate (default 5:25)
   --final-rounds N       time the finalists again, one repeat of each in turn, N rounds, and pick
                          the winner from those alone (default 7; 0: no final round)
@@ -198,7 +203,25 @@ bool parse_tune_options(const std::vector<std::string>& args, TuneOptions* optio
       out.tuner.timing.min_repeats = static_cast<int>(low);
       out.tuner.timing.max_repeats = static_cast<int>(high);
     } else if (arg == "--pageable") {
-      out.pinned = false;
+      out.memories = {CallMemory::Pageable};
+    } else if (arg == "--memory") {
+      if (!value(&text))
+        return false;
+      out.memories.clear();
+      std::stringstream list(text);
+      for (std::string item; std::getline(list, item, ',');) {
+        const CallMemory memory = item == "pageable" ? CallMemory::Pageable : CallMemory::Pinned;
+        if ((item != "pinned" && item != "pageable") ||
+            std::find(out.memories.begin(), out.memories.end(), memory) != out.memories.end()) {
+          *error = "--memory wants pinned, pageable or pinned,pageable, got \"" + text + "\"";
+          return false;
+        }
+        out.memories.push_back(memory);
+      }
+      if (out.memories.empty() || text.back() == ',') {
+        *error = "--memory wants pinned, pageable or pinned,pageable, got \"" + text + "\"";
+        return false;
+      }
     } else if (arg == "--quiet") {
       out.quiet = true;
     } else {

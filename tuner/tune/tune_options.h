@@ -3,6 +3,7 @@
 // anywhere.
 #pragma once
 
+#include "overlap/call_memory.h"
 #include "tune/size_sweep.h"
 #include "tune/tuner.h"
 
@@ -28,7 +29,8 @@ struct TuneOptions {
   bool quiet = false;
   bool list = false;
   double tolerance = 0;
-  bool pinned = true;
+  // --memory: the host memory of the tuned calls, each tuned in turn (default pinned only).
+  std::vector<CallMemory> memories = {CallMemory::Pinned};
   std::optional<std::uint64_t> seed; // default: a fresh one per run
   int device = 0;
   TunerOptions tuner;

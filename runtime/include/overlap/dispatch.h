@@ -3,22 +3,28 @@
 //     "mapped", "streams:16", "hybrid:8:breadth-first", or per kernel
 //     "saxpy=streams:16,matmul=mapped" (a kernel not named falls through);
 //  2. the tuning results baked into the build (overlap_add_kernels(... TUNING_RESULTS file)) for
-//     this kernel on the current device, matched by the CUDA device name: the winner of the tuned
-//     size that fits the call's partition extent (tuned_sizes.h: nearest, interpolated by the
-//     model, or extrapolated);
+//     this kernel on the current device, matched by the CUDA device name, tuned on the call's
+//     memory (call_memory.h: pinned when every array is page-locked, else pageable; a pageable
+//     call runs the pinned tuning where OVERLAP_PIN_CACHE caches every call's registrations,
+//     which pins its arrays from the first call on): the winner of the tuned size that fits the
+//     call's partition extent (tuned_sizes.h: nearest, interpolated by the model, or
+//     extrapolated);
 //  3. the model's predicted best on a calibrated profile of this device or an embedded one, when
-//     the program links a model (the tuner's overlap_tuner_dispatch does);
-//  4. Explicit.
+//     the program links a model (the tuner's overlap_tuner_dispatch does), for the call's memory;
+//  4. Explicit (on pageable memory too: without a tuning or a model of it, no variant is known
+//     to beat pageable Explicit, and per-call registration makes small calls slower).
 // Whatever the source, a streamed choice runs with at most ceil(P / G) streams, the chunks the
 // call can have.
 //
 // What a call costs: the choice is computed once per (kernel, device, size class) and kept
 // (size_class.h: quarter octaves of the partition extent and of the bytes the call's arrays
-// hold); a later call of the class reads it without a lock. The device's name is read once per
-// device ordinal, OVERLAP_VARIANT and OVERLAP_DISPATCH_LOG once per process (at the first choice;
-// reload_dispatch_settings() reads them again).
+// hold) and memory; a later call of the class reads it without a lock. The memory of a call is
+// its arrays' kinds, remembered per thread by address (call_memory.h). The device's name is read
+// once per device ordinal, OVERLAP_VARIANT and OVERLAP_DISPATCH_LOG once per process (at the first
+// choice; reload_dispatch_settings() reads them again).
 #pragma once
 
+#include "overlap/call_memory.h"
 #include "overlap/descriptor.h"
 #include "overlap/kernel_types.h"
 #include "overlap/status.h"
@@ -36,23 +42,26 @@ struct BakedChoice {
   const char* device; // CUDA device name, e.g. "NVIDIA H200"
   const TunedSize* sizes;
   int size_count;
+  CallMemory memory = CallMemory::Pinned; // the host memory it was tuned on
 };
 
 // Called from the source generated from a tuning-results file; the table must outlive the program.
 // A later registration of the same kernel and device takes precedence over an earlier one.
 bool register_baked_choices(const BakedChoice* choices, int count);
 
-// The model's choice for one call: false when it has none. `why` names the profile it used.
+// The model's choice for one call on `memory`: false when it has none. `why` names the profile it
+// used.
 using ModelChooser = bool (*)(const KernelDescriptor& kernel, ArgPointers args,
-                              const std::string& device_name, RunConfig* config, std::string* why);
+                              const std::string& device_name, CallMemory memory, RunConfig* config,
+                              std::string* why);
 bool set_model_chooser(ModelChooser chooser);
 
-// The model's predicted time of each of `count` configurations for one call with kernel time
-// `kernel_seconds`: false when it has no profile for the device; seconds[i] nullopt where it
-// cannot predict configs[i]. What interpolates and extrapolates between tuned sizes.
+// The model's predicted time of each of `count` configurations for one call on `memory` with
+// kernel time `kernel_seconds`: false when it has no profile for the device; seconds[i] nullopt
+// where it cannot predict configs[i]. What interpolates and extrapolates between tuned sizes.
 using ModelPredictor = bool (*)(const KernelDescriptor& kernel, ArgPointers args,
-                                const std::string& device_name, double kernel_seconds,
-                                const RunConfig* configs, int count,
+                                const std::string& device_name, CallMemory memory,
+                                double kernel_seconds, const RunConfig* configs, int count,
                                 std::optional<double>* seconds);
 bool set_model_predictor(ModelPredictor predictor);
 
@@ -63,10 +72,12 @@ const char* to_string(ChoiceSource source);
 struct VariantChoice {
   RunConfig config;
   ChoiceSource source = ChoiceSource::Default;
+  CallMemory memory = CallMemory::Pinned; // the call's memory, as the choice saw it
   std::string reason; // for logs: "OVERLAP_VARIANT=...", "tuned on NVIDIA H200 at P = ...", ...
 };
 
-// "Explicit", "Mapped", "Streams(16, depth-first)", "Hybrid(8, breadth-first)".
+// "Explicit", "Mapped", "Streams(16, depth-first)", "Hybrid(8, breadth-first)"; a pageable mode
+// other than Default after the order: "Streams(16, depth-first, staged)".
 std::string describe(const RunConfig& config);
 
 // Parses an OVERLAP_VARIANT value for `kernel`: true with *found false when the value does not
@@ -78,19 +89,23 @@ bool parse_variant_override(const std::string& text, const std::string& kernel, 
 // and tools that change them after the first call.
 void reload_dispatch_settings();
 
-// The choice for one call on the device named `device_name` ("" when unknown), computed afresh
-// (nothing kept), the stream count not yet limited to the call's chunks. A malformed
-// OVERLAP_VARIANT is ignored with the reason in the result, never a failed call.
+// The choice for one call on `memory` on the device named `device_name` ("" when unknown),
+// computed afresh (nothing kept), the stream count not yet limited to the call's chunks. A
+// malformed OVERLAP_VARIANT is ignored with the reason in the result, never a failed call.
 VariantChoice choose_variant(const KernelDescriptor& kernel, ArgPointers args,
-                             const std::string& device_name);
+                             const std::string& device_name,
+                             CallMemory memory = CallMemory::Pinned);
 
-// What dispatch() runs: the choice for this call on the current device, kept per (kernel, device,
-// size class) and computed by choose_variant() at the first call of its class, the stream count
-// limited to ceil(P / G). The reference stays valid for the life of the process.
+// What dispatch() runs: the choice for this call on the current device and the memory of its
+// arrays, kept per (kernel, device, size class, memory) and computed by choose_variant() at the
+// first call of its class, the stream count limited to ceil(P / G). The reference stays valid for
+// the life of the process.
 const VariantChoice& choose_for_call(const KernelDescriptor& kernel, ArgPointers args);
-// The same on a device of this name, whatever the current device is: for tests and tools.
+// The same on a device of this name and on `memory`, whatever the current device and the
+// arrays are: for tests and tools.
 const VariantChoice& choose_for_call(const KernelDescriptor& kernel, ArgPointers args,
-                                     const std::string& device_name);
+                                     const std::string& device_name,
+                                     CallMemory memory = CallMemory::Pinned);
 
 // What K_tuned(...) calls: the choice, then the run. A choice other than OVERLAP_VARIANT's that
 // fails before doing any work -- out of memory (every variant allocates, leases and registers

@@ -129,6 +129,20 @@ enum class PageableMode : unsigned char {
   Stage
 };
 
+inline const char* to_string(PageableMode mode) {
+  switch (mode) {
+  case PageableMode::Default:
+    return "default";
+  case PageableMode::Register:
+    return "registered per call";
+  case PageableMode::CachedRegister:
+    return "cached registration";
+  case PageableMode::Stage:
+    return "staged";
+  }
+  return "?";
+}
+
 // The staging ring of PageableMode::Stage; 0 is "automatic" (resolved_staging()).
 struct StagingConfig {
   int threads = 0;            // host threads copying between user memory and the ring

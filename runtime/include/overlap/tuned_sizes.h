@@ -21,6 +21,8 @@ struct TunedSize {
   double measured_seconds;  // the winner's median there
   double predicted_seconds; // the model's prediction of the winner there; 0: none
   double kernel_seconds;    // t_E the tuning used there (inferred from Explicit)
+  // What the winner does with pageable arrays (a tuning on pageable memory measures the modes).
+  PageableMode pageable = PageableMode::Default;
 };
 
 // The model's predicted time of each configuration for the call being dispatched, with kernel
