@@ -200,6 +200,7 @@ Status RegistrationCache::register_entry(std::uintptr_t begin, std::uintptr_t en
   const auto inserted = entries_.emplace(begin, entry).first;
   bytes_ += bytes;
   ++stats_.registrations;
+  generation_.fetch_add(1, std::memory_order_acq_rel);
   hold_entry(inserted, hold);
   return status;
 }
@@ -208,6 +209,7 @@ Status RegistrationCache::drop(Entries::iterator entry) {
   const Status status = registrar_->unregister_pages(reinterpret_cast<void*>(entry->first));
   bytes_ -= entry->second.end - entry->first;
   entries_.erase(entry);
+  generation_.fetch_add(1, std::memory_order_acq_rel);
   return status;
 }
 

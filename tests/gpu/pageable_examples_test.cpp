@@ -428,6 +428,23 @@ TEST(TunedCall, RunsWhatWasTunedOnTheMemoryOfItsArrays) {
       EXPECT_EQ(overlap::describe(last->config), "Streams(4, depth-first, staged)") << last->reason;
     }
   }
+  // Arrays the registration cache pins are pinned memory, until they are unpinned.
+  HostBytes x(n * sizeof(float), Memory::Pageable), y(n * sizeof(float), Memory::Pageable);
+  float* const xs = reinterpret_cast<float*>(x.data());
+  float* const ys = reinterpret_cast<float*>(y.data());
+  random.fill(xs, n);
+  random.fill(ys, n);
+  int count = n;
+  float alpha = a;
+  const void* args[] = {&count, &alpha, &xs, &ys};
+  OVERLAP_ASSERT_OK(saxpy_descriptor.run(args, cached_streams()));
+  OVERLAP_ASSERT_OK(saxpy_tuned(n, a, xs, ys));
+  EXPECT_EQ(overlap::last_dispatch_choice(saxpy_descriptor)->memory, overlap::CallMemory::Pinned);
+  OVERLAP_ASSERT_OK(overlap::unpin(xs, n * sizeof(float)));
+  OVERLAP_ASSERT_OK(overlap::unpin(ys, n * sizeof(float)));
+  OVERLAP_ASSERT_OK(saxpy_tuned(n, a, xs, ys));
+  EXPECT_EQ(overlap::last_dispatch_choice(saxpy_descriptor)->memory, overlap::CallMemory::Pageable)
+      << "the kinds remembered before the unpin were asked again";
 }
 
 } // namespace

@@ -74,13 +74,11 @@ const overlap::ArrayDescriptor kInOut[] = {
 const overlap::ArrayDescriptor kOut[] = {
     {2, "y", overlap::Direction::Out, overlap::ElementKind::F32, 4}};
 
-// The model: Streams(8), counting its evaluations and remembering the memory it was asked about.
+// The model: Streams(8), counting its evaluations.
 std::atomic<int> g_model_calls{0};
-std::atomic<overlap::CallMemory> g_model_memory{overlap::CallMemory::Pinned};
 bool counting_model(const overlap::KernelDescriptor&, overlap::ArgPointers, const std::string&,
-                    overlap::CallMemory memory, RunConfig* config, std::string* why) {
+                    RunConfig* config, std::string* why) {
   ++g_model_calls;
-  g_model_memory = memory;
   config->variant = Variant::Streams;
   config->streams = {8, IssueOrder::DepthFirst};
   *why = "the counting model";
@@ -148,26 +146,20 @@ TEST_F(Dispatch, TheModelIsEvaluatedOncePerSizeClass) {
   EXPECT_EQ(&choose(kernel, 1000), &choose(kernel, 1001));
 }
 
-TEST_F(Dispatch, TheCallsMemoryIsPartOfTheKeyAndReachesTheModel) {
+TEST_F(Dispatch, TheCallsMemoryIsPartOfTheKeyAndPageableCallsAreNotLeftToTheModel) {
   static const overlap::KernelDescriptor kernel = descriptor("dispatch_memory_key", kInOut);
   const overlap::VariantChoice& pinned = choose(kernel, 1000);
-  EXPECT_EQ(g_model_memory, overlap::CallMemory::Pinned);
   EXPECT_EQ(pinned.memory, overlap::CallMemory::Pinned);
+  EXPECT_EQ(pinned.source, ChoiceSource::Model);
   const overlap::VariantChoice& pageable =
       choose(kernel, 1000, "Dispatch Test Device", 1, overlap::CallMemory::Pageable);
-  EXPECT_EQ(g_model_calls, 2) << "pageable memory is another key";
-  EXPECT_EQ(g_model_memory, overlap::CallMemory::Pageable);
+  EXPECT_NE(&pinned, &pageable) << "pageable memory is another key";
+  EXPECT_EQ(g_model_calls, 1) << "the model does not price pageable calls";
   EXPECT_EQ(pageable.memory, overlap::CallMemory::Pageable);
+  EXPECT_EQ(pageable.source, ChoiceSource::Default);
+  EXPECT_EQ(pageable.config.variant, Variant::Explicit);
   EXPECT_NE(pageable.reason.find("pageable arrays"), std::string::npos) << pageable.reason;
-  EXPECT_NE(&pinned, &pageable);
-  choose(kernel, 1000, "Dispatch Test Device", 1, overlap::CallMemory::Pageable);
-  EXPECT_EQ(g_model_calls, 2);
-  // Without a model, pageable arrays run Explicit.
-  overlap::set_model_chooser(nullptr);
-  const overlap::VariantChoice& fallback =
-      choose(kernel, 1000, "Dispatch Test Device", 1, overlap::CallMemory::Pageable);
-  EXPECT_EQ(fallback.config.variant, Variant::Explicit);
-  EXPECT_NE(fallback.reason.find("on pageable memory"), std::string::npos) << fallback.reason;
+  EXPECT_NE(pageable.reason.find("on pageable memory"), std::string::npos) << pageable.reason;
 }
 
 TEST_F(Dispatch, ManyThreadsStillEvaluateOncePerClass) {

@@ -148,6 +148,17 @@ TEST_F(RegistrationCacheTest, ASecondCallOnTheSameRangeRegistersNothing) {
   EXPECT_EQ(stats.bytes, 4 * kPage);
 }
 
+TEST_F(RegistrationCacheTest, ItsGenerationChangesWithItsEntriesOnly) {
+  const std::uint64_t start = cache.generation();
+  call(cache, {pages(0, 4)});
+  const std::uint64_t registered = cache.generation();
+  EXPECT_NE(registered, start);
+  call(cache, {pages(0, 4)});
+  EXPECT_EQ(cache.generation(), registered) << "a hit changes no kind";
+  ASSERT_TRUE(cache.unpin(pages(0, 4).begin, pages(0, 4).end).ok());
+  EXPECT_NE(cache.generation(), registered);
+}
+
 TEST_F(RegistrationCacheTest, ARangeWithinAnEntryIsAHit) {
   call(cache, {pages(0, 8)});
   EXPECT_TRUE(call(cache, {pages(2, 4), pages(5, 7)})[1].locked);

@@ -115,10 +115,11 @@ TEST_F(DispatchOrder, PageableCallsRunThePageableTuning) {
             overlap::PageableMode::Default);
 }
 
-TEST_F(DispatchOrder, WithoutAPageableTuningTheModelPricesPageableMemory) {
+TEST_F(DispatchOrder, WithoutAPageableTuningPageableCallsRunExplicitEvenWithAModel) {
   const overlap::VariantChoice choice = overlap::choose_variant(
       saxpy_descriptor, saxpy_.args, "Another Device", overlap::CallMemory::Pageable);
-  ASSERT_EQ(choice.source, ChoiceSource::Model) << choice.reason;
+  EXPECT_EQ(choice.source, ChoiceSource::Default) << choice.reason;
+  EXPECT_EQ(choice.config.variant, Variant::Explicit);
   EXPECT_NE(choice.reason.find("pageable arrays"), std::string::npos) << choice.reason;
 }
 

@@ -28,6 +28,7 @@
 #include <cuda_runtime_api.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
@@ -38,6 +39,7 @@
 #include <memory>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -275,23 +277,35 @@ TEST(TunerOnGpu, WithoutResultsTheEntryPointFallsBackToTheModelThenExplicit) {
   const ScopedDispatchEnvironment no_override("OVERLAP_VARIANT", std::nullopt);
   const int levels = 9;
   const long long plane = 70001;
-  const std::vector<float> rho = random_floats(static_cast<std::size_t>(levels * plane), 3);
-  std::vector<float> expected(rho.size(), -1.0f);
+  const std::size_t count = static_cast<std::size_t>(levels * plane);
+  const std::vector<float> rho = random_floats(count, 3);
+  std::vector<float> expected(count, -1.0f);
   ASSERT_TRUE(buoydiff_explicit(levels, plane, rho.data(), expected.data()).ok());
+  overlap::PinnedBuffer pinned_rho, pinned_dbloc;
+  ASSERT_TRUE(overlap::PinnedBuffer::allocate(count * sizeof(float), &pinned_rho).ok());
+  ASSERT_TRUE(overlap::PinnedBuffer::allocate(count * sizeof(float), &pinned_dbloc).ok());
+  std::memcpy(pinned_rho.data(), rho.data(), count * sizeof(float));
 
-  for (const bool with_model : {true, false}) {
-    SCOPED_TRACE(with_model ? "with the model" : "without a model");
+  // Pinned arrays: the model's choice, or Explicit without a model. Pageable ones: Explicit even
+  // with the model, which does not price them.
+  for (const auto& [with_model, pinned] : {std::pair{true, true}, {false, true}, {true, false}}) {
+    SCOPED_TRACE(std::string(with_model ? "with" : "without") + " the model, " +
+                 (pinned ? "pinned" : "pageable"));
     overlap::set_model_chooser(with_model ? &overlap::tune::choose_by_model : nullptr);
-    std::vector<float> dbloc(rho.size(), -1.0f);
-    const overlap::Status status = buoydiff_tuned(levels, plane, rho.data(), dbloc.data());
+    std::vector<float> pageable_dbloc(count, -1.0f);
+    float* const dbloc = pinned ? static_cast<float*>(pinned_dbloc.data()) : pageable_dbloc.data();
+    std::fill(dbloc, dbloc + count, -1.0f);
+    const overlap::Status status = buoydiff_tuned(
+        levels, plane, pinned ? static_cast<const float*>(pinned_rho.data()) : rho.data(), dbloc);
     overlap::tune::install_model_dispatch();
     ASSERT_TRUE(status.ok()) << status.message();
     const overlap::VariantChoice choice = last_choice(buoydiff_descriptor);
-    EXPECT_EQ(choice.source, with_model ? ChoiceSource::Model : ChoiceSource::Default)
+    const bool modelled = with_model && pinned;
+    EXPECT_EQ(choice.source, modelled ? ChoiceSource::Model : ChoiceSource::Default)
         << choice.reason;
-    if (!with_model)
+    if (!modelled)
       EXPECT_EQ(choice.config.variant, Variant::Explicit);
-    EXPECT_EQ(std::memcmp(dbloc.data(), expected.data(), dbloc.size() * sizeof(float)), 0)
+    EXPECT_EQ(std::memcmp(dbloc, expected.data(), count * sizeof(float)), 0)
         << "dispatched buoydiff differs from buoydiff_explicit";
   }
 }

@@ -47,15 +47,13 @@ const ProfileChoice& profile_for(const std::string& device_name) {
 } // namespace
 
 bool choose_by_model(const KernelDescriptor& kernel, ArgPointers args,
-                     const std::string& device_name, CallMemory memory, RunConfig* config,
-                     std::string* why) {
+                     const std::string& device_name, RunConfig* config, std::string* why) {
   const ProfileChoice& profile = profile_for(device_name);
   if (!profile.found)
     return false;
   const std::unique_ptr<model::PerformanceModel> model =
       model::make_model(model::ModelKind::Modern);
-  model::Workload workload = model::workload_from_descriptor(kernel, args, 0);
-  workload.host_memory_pinned = memory == CallMemory::Pinned;
+  const model::Workload workload = model::workload_from_descriptor(kernel, args, 0);
   const model::Prediction prediction = model::predict(*model, profile.profile, workload);
   if (!prediction.best)
     return false;

@@ -14,11 +14,8 @@
 
 namespace overlap::tune {
 
-// overlap::ModelChooser: on pageable memory, among the ways of handling pageable arrays the tuner
-// measures (model::enumerate_candidates).
 bool choose_by_model(const KernelDescriptor& kernel, ArgPointers args,
-                     const std::string& device_name, CallMemory memory, RunConfig* config,
-                     std::string* why);
+                     const std::string& device_name, RunConfig* config, std::string* why);
 
 // overlap::ModelPredictor: the modern model's time of each configuration for this call.
 bool predict_by_model(const KernelDescriptor& kernel, ArgPointers args,

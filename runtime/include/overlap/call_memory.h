@@ -16,10 +16,11 @@ inline const char* to_string(CallMemory memory) {
 
 // Pageable when any of the call's arrays is (classify_host_range; absent optional arrays and
 // empty ones left out), else Pinned. Each array's kind is remembered per thread by address and
-// asked again every kCallMemoryRecheckCalls uses, so that a call does not pay a
-// cudaPointerGetAttributes per array: memory freed and allocated again at one address as another
-// kind is seen late, which may cost speed (the other memory's variant runs) but never correctness
-// (every variant classifies its arrays itself before it copies).
+// asked again every kCallMemoryRecheckCalls uses and whenever the registration cache registers or
+// unpins a range, so that a call does not pay a cudaPointerGetAttributes per array: memory the
+// user frees and allocates again at one address as another kind (cudaFreeHost, then malloc) is
+// seen late, which may cost speed (the other memory's variant runs) but never correctness (every
+// variant classifies its arrays itself before it copies).
 CallMemory classify_call_memory(const KernelDescriptor& kernel, ArgPointers args);
 
 inline constexpr unsigned kCallMemoryRecheckCalls = 1024;

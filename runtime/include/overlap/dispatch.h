@@ -9,10 +9,11 @@
 //     which pins its arrays from the first call on): the winner of the tuned size that fits the
 //     call's partition extent (tuned_sizes.h: nearest, interpolated by the model, or
 //     extrapolated);
-//  3. the model's predicted best on a calibrated profile of this device or an embedded one, when
-//     the program links a model (the tuner's overlap_tuner_dispatch does), for the call's memory;
-//  4. Explicit (on pageable memory too: without a tuning or a model of it, no variant is known
-//     to beat pageable Explicit, and per-call registration makes small calls slower).
+//  3. on pinned memory, the model's predicted best on a calibrated profile of this device or an
+//     embedded one, when the program links a model (the tuner's overlap_tuner_dispatch does);
+//  4. Explicit. On pageable memory without a tuning of it, always: the model lacks the fixed
+//     costs of registering and staging, which make every other variant slower than pageable
+//     Explicit for small calls (docs/tuner.md).
 // Whatever the source, a streamed choice runs with at most ceil(P / G) streams, the chunks the
 // call can have.
 //
@@ -49,11 +50,10 @@ struct BakedChoice {
 // A later registration of the same kernel and device takes precedence over an earlier one.
 bool register_baked_choices(const BakedChoice* choices, int count);
 
-// The model's choice for one call on `memory`: false when it has none. `why` names the profile it
-// used.
+// The model's choice for one call on pinned memory: false when it has none. `why` names the
+// profile it used.
 using ModelChooser = bool (*)(const KernelDescriptor& kernel, ArgPointers args,
-                              const std::string& device_name, CallMemory memory, RunConfig* config,
-                              std::string* why);
+                              const std::string& device_name, RunConfig* config, std::string* why);
 bool set_model_chooser(ModelChooser chooser);
 
 // The model's predicted time of each of `count` configurations for one call on `memory` with

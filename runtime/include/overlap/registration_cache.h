@@ -32,6 +32,7 @@
 #include "overlap/page_range.h"
 #include "overlap/status.h"
 
+#include <atomic>
 #include <condition_variable>
 #include <cstddef>
 #include <cstdint>
@@ -122,6 +123,9 @@ public:
 
   RegistrationCacheStats stats();
   std::size_t budget() const { return budget_; }
+  // Changes whenever an entry is registered or dropped (and only then), without taking the lock:
+  // what a caller that remembers the kinds of ranges checks (call_memory.h).
+  std::uint64_t generation() const { return generation_.load(std::memory_order_acquire); }
 
 private:
   struct Entry {
@@ -165,6 +169,7 @@ private:
   std::size_t bytes_ = 0;
   std::uint64_t clock_ = 0;
   RegistrationCacheStats stats_;
+  std::atomic<std::uint64_t> generation_{0};
 };
 
 } // namespace overlap
