@@ -111,6 +111,15 @@ def geomean(values):
     return math.exp(sum(math.log(v) for v in values) / len(values)) if values else float("nan")
 
 
+def small_glance(small):
+    met = sum(r["met"] for r in small)
+    tuned_met = sum(r["tuned_met"] for r in small)
+    return (f"- Small calls (<= 1 MB) on pageable memory: K_tuned no slower than pageable Explicit "
+            f"(within {TUNED_NOISE}x, the noise of one configuration's medians): **{tuned_met} of "
+            f"{len(small)}** sizes; the fastest pageable way no slower than pageable Explicit: "
+            f"**{met} of {len(small)}** sizes.")
+
+
 def markdown(apps, small, title, command):
     lines = [f"# {title}", ""]
     if command:
@@ -133,13 +142,7 @@ def markdown(apps, small, title, command):
             f"registration {geomean([r['loop_speedup_vs_registered'] for r in apps]):.2f}x.",
         ]
         if small:
-            met = sum(r["met"] for r in small)
-            tuned_met = sum(r["tuned_met"] for r in small)
-            lines.append(f"- Small calls (<= 1 MB) on pageable memory: K_tuned no slower than "
-                         f"pageable Explicit (within {TUNED_NOISE}x, the noise of one "
-                         f"configuration's medians): **{tuned_met} of {len(small)}** sizes; the "
-                         f"fastest pageable way no slower than pageable Explicit: **{met} of "
-                         f"{len(small)}** sizes.")
+            lines.append(small_glance(small))
         wrong_apps = [r["app"] for r in apps if r["wrong"]]
         lines.append("- Results equal to pinned Explicit's, bit for bit: "
                      + ("every configuration" if not wrong_apps else
@@ -174,6 +177,8 @@ def markdown(apps, small, title, command):
                 f"| {ms(r['loop_explicit_s'])} | {ms(r['loop_registered_s'])} "
                 f"| {ms(r['loop_staged_s'])} "
                 f"| {cache.get('hits', '?')} / {cache.get('registrations', '?')} |")
+    if small and not apps:
+        lines += ["## At a glance", "", small_glance(small)]
     if small:
         lines += ["", "## Small calls on pageable memory (saxpy, µs, medians)", "",
                   "| n | bytes | pageable Explicit | K_tuned | / Explicit | fastest pageable "
