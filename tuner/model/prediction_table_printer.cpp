@@ -63,7 +63,12 @@ void print_rows(std::ostream& out, const Prediction& prediction) {
   const std::optional<double> best_seconds =
       prediction.best ? prediction.rows[*prediction.best].seconds : std::nullopt;
 
+  // A column for the way of handling pageable arrays where some candidate has one of its own.
+  bool modes = false;
+  for (const PredictedCandidate& row : prediction.rows)
+    modes |= row.candidate.pageable != PageableMode::Default;
   out << pad("variant", 9, false) << pad("streams", 8, true) << "  " << pad("order", 14, false)
+      << (modes ? pad("pageable arrays", 21, false) : std::string())
       << pad("predicted ms", 13, true) << pad("vs best", 10, true) << pad("speed-up", 10, true)
       << "  run by the tuner\n";
   for (std::size_t i = 0; i < prediction.rows.size(); ++i) {
@@ -74,6 +79,9 @@ void print_rows(std::ostream& out, const Prediction& prediction) {
     out << pad(to_string(candidate.variant), 9, false)
         << pad(streamed ? std::to_string(candidate.streams) : "-", 8, true) << "  "
         << pad(streamed ? to_string(candidate.order) : "-", 14, false);
+    if (modes)
+      out << pad(candidate.variant == Variant::Explicit ? "-" : to_string(candidate.pageable), 21,
+                 false);
     if (row.seconds) {
       out << pad(milliseconds(*row.seconds), 13, true);
       out << pad(best_seconds ? printf_string("%+.1f%%", (*row.seconds / *best_seconds - 1) * 100)
