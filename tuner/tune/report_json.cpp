@@ -1,6 +1,7 @@
 #include "tune/report_json.h"
 
 #include "tune/json_fields.h"
+#include "tune/series_shape.h"
 
 #include <nlohmann/json.hpp>
 
@@ -27,6 +28,13 @@ json timing_json(const CandidateOutcome& c) {
   return timing;
 }
 
+// For people and other tools: derived from the samples, so the reader does not read it back.
+json series_json(const SeriesShape& shape) {
+  return {{"shape", to_string(shape.kind)},
+          {"first_s", shape.first_seconds},
+          {"second_s", shape.second_seconds}};
+}
+
 } // namespace
 
 std::string to_json_text(const TuningRun& run) {
@@ -46,6 +54,8 @@ std::string to_json_text(const TuningRun& run) {
     entry["verification"] = to_string(c.verification);
     entry["error"] = c.error;
     entry["timing"] = timing_json(c);
+    if (c.timing.count > 0)
+      entry["series"] = series_json(series_shape(c, run.noise));
     entry["speedup_over_explicit"] = optional_number(run.speedup(i));
     candidates.push_back(entry);
   }
