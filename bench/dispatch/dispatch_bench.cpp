@@ -2,7 +2,8 @@
 //  1. The choice alone (overlap::choose_for_call, what dispatch() does before it runs the
 //     variant): kept choices from the model and from tuning results, one size class and four
 //     alternating, against the choice computed afresh at every call (what every call cost before:
-//     the model's whole prediction) and cudaGetDevice alone. Needs no GPU.
+//     the model's whole prediction), the kept choice with the arrays' memory looked up, and
+//     cudaGetDevice alone. Needs no GPU.
 //  2. End to end on the GPU: saxpy_tuned against calling the variant it chose directly
 //     (saxpy_explicit/_mapped/_streams/_hybrid), at 100,000 and 64 Mi elements, calls interleaved.
 // Prints a table of nanoseconds (1) and milliseconds (2).
@@ -179,6 +180,18 @@ int main(int argc, char** argv) {
       ns_per_call(iterations, [&](long long i) {
         g_sink = static_cast<int>(
             overlap::choose_for_call(saxpy_descriptor, calls[i & 3].pointers).source);
+      }));
+  // With arrays: K_tuned also looks up the memory of each (call_memory.h, remembered per thread).
+  std::vector<float> host_x(static_cast<std::size_t>(call.n)), host_y(host_x.size());
+  SaxpyArgs with_arrays;
+  with_arrays.n = call.n;
+  with_arrays.x = host_x.data();
+  with_arrays.y = host_y.data();
+  overlap::choose_for_call(saxpy_descriptor, with_arrays.pointers);
+  row("kept choice, the arrays' memory looked up (pageable x, y)",
+      ns_per_call(iterations, [&](long long) {
+        g_sink = static_cast<int>(
+            overlap::choose_for_call(saxpy_descriptor, with_arrays.pointers).source);
       }));
   row("choice computed afresh (tuning results, between two sizes)",
       ns_per_call(std::max(1LL, iterations / 20000), [&](long long) {
