@@ -244,11 +244,11 @@ VariantChoice choose(const KernelDescriptor& kernel, ArgPointers args,
   std::string why;
   if (model && model(kernel, args, device_name, &choice.config, &why)) {
     choice.source = ChoiceSource::Model;
-    choice.reason = problem + missing + "; " + why;
+    choice.reason = problem + memory_note + missing + "; " + why;
     return choice;
   }
   choice.config = RunConfig{};
-  choice.reason = problem + missing + " and no model: Explicit";
+  choice.reason = problem + memory_note + missing + " and no model: Explicit";
   return choice;
 }
 

@@ -42,16 +42,22 @@ std::vector<Candidate> enumerate_candidates(const PerformanceModel& model,
         candidates.push_back(Candidate{variant, streams, IssueOrder::BreadthFirst});
     }
   }
-  // On pageable memory, each pipelined candidate also through the staging ring (no registration):
-  // what a one-off call on pageable data needs.
+  // On pageable memory every candidate but Explicit registers per call, said explicitly so that
+  // a tuning records what it measured whatever OVERLAP_PIN_CACHE made of Default; and each
+  // pipelined one also goes through the staging ring (no registration): what a one-off call on
+  // pageable data needs.
   if (!workload.host_memory_pinned) {
     const std::size_t registered = candidates.size();
-    for (std::size_t i = 0; i < registered; ++i)
+    for (std::size_t i = 0; i < registered; ++i) {
+      if (candidates[i].variant == Variant::Explicit)
+        continue;
+      candidates[i].pageable = PageableMode::Register;
       if (candidates[i].variant == Variant::Streams || candidates[i].variant == Variant::Hybrid) {
         Candidate staged = candidates[i];
         staged.pageable = PageableMode::Stage;
         candidates.push_back(staged);
       }
+    }
   }
   return candidates;
 }

@@ -52,8 +52,9 @@ std::vector<int> candidate_stream_counts(long long extent, int bound);
 // Explicit, Mapped, then Streams and Hybrid for every stream count, in both issue orders where the
 // model says they differ (else depth-first only). Hybrid only when the call has pure outputs:
 // without them (in-out arrays are copied back as in Streams) Hybrid runs exactly what Streams
-// runs. On pageable memory every Streams and Hybrid candidate twice: registered per call
-// (PageableMode::Default) and staged (PageableMode::Stage).
+// runs. On pageable memory every candidate but Explicit registers per call
+// (PageableMode::Register), and every Streams and Hybrid candidate comes twice: registered and
+// staged (PageableMode::Stage).
 std::vector<Candidate> enumerate_candidates(const PerformanceModel& model,
                                             const HardwareProfile& profile,
                                             const Workload& workload, const SearchOptions& options);
