@@ -1,17 +1,18 @@
 #include "tune/series_shape.h"
 
+#include "overlap/sample_stats.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <cstdio>
+#include <utility>
 
 namespace overlap::tune {
 namespace {
 
 double median(std::vector<double> values) {
-  std::sort(values.begin(), values.end());
-  const std::size_t n = values.size();
-  return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
+  return summarize(std::move(values)).median;
 }
 
 // Spearman's rank correlation of the values with their position (ties ranked in order of

@@ -207,21 +207,20 @@ bool parse_tune_options(const std::vector<std::string>& args, TuneOptions* optio
     } else if (arg == "--memory") {
       if (!value(&text))
         return false;
-      out.memories.clear();
+      std::vector<CallMemory> memories;
+      bool valid = !text.empty() && text.back() != ',';
       std::stringstream list(text);
-      for (std::string item; std::getline(list, item, ',');) {
+      for (std::string item; valid && std::getline(list, item, ',');) {
         const CallMemory memory = item == "pageable" ? CallMemory::Pageable : CallMemory::Pinned;
-        if ((item != "pinned" && item != "pageable") ||
-            std::find(out.memories.begin(), out.memories.end(), memory) != out.memories.end()) {
-          *error = "--memory wants pinned, pageable or pinned,pageable, got \"" + text + "\"";
-          return false;
-        }
-        out.memories.push_back(memory);
+        valid = (item == "pinned" || item == "pageable") &&
+                std::find(memories.begin(), memories.end(), memory) == memories.end();
+        memories.push_back(memory);
       }
-      if (out.memories.empty() || text.back() == ',') {
+      if (!valid) {
         *error = "--memory wants pinned, pageable or pinned,pageable, got \"" + text + "\"";
         return false;
       }
+      out.memories = memories;
     } else if (arg == "--quiet") {
       out.quiet = true;
     } else {
