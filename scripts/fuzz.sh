@@ -38,9 +38,19 @@ if [ ! -x "$binary" ] || [ -n "$(find "$OVERLAP_ROOT/generator/ir" "$OVERLAP_ROO
     "${sources[@]}" -o "$binary"
 fi
 [ "$runs" = build ] && exit 0
-echo "== fuzzing: $runs executions"
+# The seeds (fuzz/seeds.txt) become one input file each: the signature's index as the first byte,
+# then the text with its \n and \\ escapes undone (printf %b; the file escapes every backslash).
+rm -rf "$build/seeds"
+mkdir -p "$build/seeds"
+count=0
+while IFS= read -r line; do
+  case $line in '' | '#'*) continue ;; esac
+  count=$((count + 1))
+  { printf "\\$(printf %03o "${line%% *}")"; printf '%b' "${line#* }"; } >"$build/seeds/seed-$count"
+done <"$OVERLAP_ROOT/fuzz/seeds.txt"
+echo "== fuzzing: $runs executions from $count seeds, the regression inputs and $build/corpus"
 cd "$build"
 # Every UBSan finding aborts so libFuzzer records it as a crash with its input.
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}
 exec "$binary" -runs="$runs" -timeout=10 -max_len=4096 -print_final_stats=1 \
-  -artifact_prefix="$build/" "$@" "$build/corpus" "$OVERLAP_ROOT/fuzz/corpus"
+  -artifact_prefix="$build/" "$@" "$build/corpus" "$build/seeds" "$OVERLAP_ROOT/fuzz/corpus"
