@@ -10,7 +10,6 @@ set(OVERLAP_RUNTIME_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/src/device_nvml.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/dispatch.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/dispatch_device.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/src/fault_injection.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/host_array_pinning.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/host_copy_workers.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/host_memory_kind.cpp

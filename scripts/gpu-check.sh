@@ -36,7 +36,8 @@ cat "$OUT/device.txt"
 if [[ " $phases " == *" build "* ]]; then
   step "configure + build"
   cmake -S . -B $build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CUDA_ARCHITECTURES=90 \
-    -DOVERLAP_PREGENERATED_DIR="$PWD/.gpu-carry/generated" >"$OUT/configure.log" 2>&1 &&
+    -DOVERLAP_PREGENERATED_DIR="$PWD/.gpu-carry/generated" -DOVERLAP_FAULT_INJECTION=ON \
+    >"$OUT/configure.log" 2>&1 &&
     cmake --build $build -j "$(nproc)" >"$OUT/build.log" 2>&1
   rc=$?; record build $rc
   [ $rc = 0 ] || { tail -50 "$OUT/build.log"; exit 1; }

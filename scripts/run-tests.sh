@@ -11,14 +11,15 @@ set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 overlap_ensure_packages
 build=${OVERLAP_BUILD_DIR:-$OVERLAP_ROOT/build}
-overlap_configure "$build"
+overlap_configure "$build" -DOVERLAP_FAULT_INJECTION=ON # the tests reach every error path
 cmake --build "$build" -j "$(overlap_jobs)"
 (cd "$build" && ctest --output-on-failure -j "$(overlap_jobs)")
 
 if [ "${OVERLAP_SANITIZE_PASS:-0}" = 1 ]; then
   echo "== the host-side tests again, under AddressSanitizer and UndefinedBehaviorSanitizer"
   sanitized=${OVERLAP_SANITIZE_BUILD_DIR:-$build-asan-ubsan}
-  BUILD_TYPE=Debug overlap_configure "$sanitized" -DOVERLAP_SANITIZE=address,undefined
+  BUILD_TYPE=Debug overlap_configure "$sanitized" -DOVERLAP_SANITIZE=address,undefined \
+    -DOVERLAP_FAULT_INJECTION=ON
   cmake --build "$sanitized" -j "$(overlap_jobs)"
   # LeakSanitizer stays on (ASan's default): a leak fails the test that made it.
   ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0:strict_string_checks=1} \

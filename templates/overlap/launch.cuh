@@ -42,11 +42,16 @@ inline Status checked_grid_dim(long long v, long long max, const char* what, uns
 }
 
 // The status of the launch just issued, named `call` ("saxpy<<<...>>>"): configuration errors and
-// earlier asynchronous faults. Fault injection (fault_injection.h) may fail it under that name;
-// the launch error state is cleared either way, so an injected launch fault leaves no real error
-// pending behind it (the kernel itself may have been queued, as with a real asynchronous fault).
+// earlier asynchronous faults. Fault injection (fault_injection.h, test builds) may fail it under
+// that name; the launch error state is cleared either way, so an injected launch fault leaves no
+// real error pending behind it (the kernel itself may have been queued, as with a real
+// asynchronous fault).
 inline Status launch_status(const char* call) {
+#if OVERLAP_FAULT_INJECTION
   const cudaError_t injected = fault::intercept(call);
+#else
+  const cudaError_t injected = cudaSuccess;
+#endif
   const cudaError_t error = cudaGetLastError();
   if (injected != cudaSuccess)
     return Status{injected, call, __FILE__, __LINE__};

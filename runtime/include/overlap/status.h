@@ -2,7 +2,9 @@
 // file and line, never thrown and never printed from library code (CUTLASS style).
 #pragma once
 
+#if OVERLAP_FAULT_INJECTION
 #include "overlap/fault_injection.h"
+#endif
 
 #include <cuda_runtime_api.h>
 
@@ -41,13 +43,18 @@ inline void keep_first(Status& first, const Status& next) {
     (code_value), #expr, __FILE__, __LINE__                                                        \
   }
 
-// Makes a cudaError_t-returning call, unless fault injection (fault_injection.h) fails it: then
-// the call is not made and the injected error is the expression's value.
+// Makes a cudaError_t-returning call, unless fault injection (fault_injection.h, in test builds
+// only: OVERLAP_FAULT_INJECTION) fails it: then the call is not made and the injected error is the
+// expression's value.
+#if OVERLAP_FAULT_INJECTION
 #define OVERLAP_CUDA_CALL(expr)                                                                    \
   [&]() -> cudaError_t {                                                                           \
     const cudaError_t overlap_injected_ = ::overlap::fault::intercept(#expr);                      \
     return overlap_injected_ != cudaSuccess ? overlap_injected_ : (expr);                          \
   }()
+#else
+#define OVERLAP_CUDA_CALL(expr) (expr)
+#endif
 
 // Evaluates a cudaError_t-returning expression (through OVERLAP_CUDA_CALL) and returns a Status
 // from the enclosing function when it fails.
