@@ -58,10 +58,12 @@ void print_header(std::ostream& out, const PredictionReport& report) {
 }
 
 void print_rows(std::ostream& out, const Prediction& prediction) {
-  const std::optional<double> explicit_seconds =
-      prediction.explicit_row ? prediction.rows[*prediction.explicit_row].seconds : std::nullopt;
-  const std::optional<double> best_seconds =
-      prediction.best ? prediction.rows[*prediction.best].seconds : std::nullopt;
+  // 0 where there is none (a predicted time is positive); plain doubles, not optionals, which
+  // GCC 13 takes for uninitialized in the branches below (-Wmaybe-uninitialized).
+  const double explicit_seconds =
+      prediction.explicit_row ? prediction.rows[*prediction.explicit_row].seconds.value_or(0) : 0;
+  const double best_seconds =
+      prediction.best ? prediction.rows[*prediction.best].seconds.value_or(0) : 0;
 
   // A column for the way of handling pageable arrays where some candidate has one of its own.
   bool modes = false;
@@ -84,10 +86,11 @@ void print_rows(std::ostream& out, const Prediction& prediction) {
                  false);
     if (row.seconds) {
       out << pad(milliseconds(*row.seconds), 13, true);
-      out << pad(best_seconds ? printf_string("%+.1f%%", (*row.seconds / *best_seconds - 1) * 100)
-                              : "",
-                 10, true);
-      out << pad(explicit_seconds ? printf_string("%.2fx", *explicit_seconds / *row.seconds) : "",
+      out << pad(
+          best_seconds > 0 ? printf_string("%+.1f%%", (*row.seconds / best_seconds - 1) * 100) : "",
+          10, true);
+      out << pad(explicit_seconds > 0 ? printf_string("%.2fx", explicit_seconds / *row.seconds)
+                                      : "",
                  10, true);
     } else {
       out << pad("not modelled", 13, true) << pad("", 10, true) << pad("", 10, true);
