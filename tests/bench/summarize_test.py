@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """bench/summarize.py on a hand-computed synthetic run and on three applications of the H200's
-run 2 (tests/bench/fixtures). Run by ctest as bench_summarize_test; needs only python3."""
+run 2 (tests/fixtures/bench). Run by ctest as bench_summarize_test; needs only python3."""
 
 import copy
 import json
@@ -13,7 +13,7 @@ import unittest
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
 SCRIPT = os.path.join(REPO, "bench", "summarize.py")
-FIXTURE = os.path.join(HERE, "fixtures", "h200-2026-11-21-run2")
+FIXTURE = os.path.join(os.path.dirname(HERE), "fixtures", "bench", "h200-2026-11-21-run2")
 FIXTURE_APPS = ["saxpy-64M", "gray-histogram-352x288", "matmul-4096"]
 
 

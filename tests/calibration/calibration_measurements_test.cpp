@@ -63,8 +63,8 @@ TEST(CalibrationMeasurements, RoundTripsThroughJson) {
   EXPECT_EQ(read.skipped, original.skipped);
 }
 
-// Version 1 records (bench/results/h100-pcie5-2026-11-21.raw.json) have no bidirectional piece
-// series; they are read without them, so old measurements can still be refitted.
+// Version 1 records (the H100's first run, h100-pcie5-2026-11-21.raw.json) have no bidirectional
+// piece series; they are read without them, so old measurements can still be refitted.
 TEST(CalibrationMeasurements, ReadsVersion1RecordsWithoutBidirectionalPieces) {
   test::BoundedNoise noise(0.01);
   SCOPED_TRACE(noise.trace());
@@ -153,8 +153,8 @@ TEST(CalibrationMeasurements, WritesTheLatestVersion) {
           << field;
 }
 
-// Version 2 records (bench/results/h100-pcie5-2026-11-21-run2.raw.json) have no mapped kernels
-// per element width.
+// Version 2 records (tests/fixtures/calibration/h100-pcie5-2026-11-21-run2.raw.json) have no mapped
+// kernels per element width.
 TEST(CalibrationMeasurements, ReadsVersion2RecordsWithoutMappedWidths) {
   CalibrationMeasurements m;
   ASSERT_NO_FATAL_FAILURE(read_record_of_version(2, "run2.json", "mapped_by_width", &m));
@@ -162,8 +162,8 @@ TEST(CalibrationMeasurements, ReadsVersion2RecordsWithoutMappedWidths) {
   EXPECT_FALSE(m.host_to_device.bidirectional_pieces.empty());
 }
 
-// Version 3 records (bench/results/h100-pcie5-2026-11-21-run3.raw.json) have no kernel moving
-// mapped bytes both ways; version 4 requires its series, well formed.
+// Version 3 records (the H100's third run, h100-pcie5-2026-11-21-run3.raw.json) have no kernel
+// moving mapped bytes both ways; version 4 requires its series, well formed.
 TEST(CalibrationMeasurements, ReadsVersion3RecordsWithoutMappedBothWays) {
   CalibrationMeasurements m;
   nlohmann::json j;

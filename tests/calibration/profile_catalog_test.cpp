@@ -82,10 +82,12 @@ TEST(BuiltinProfiles, H100IsTheCommittedMeasurement) {
   ASSERT_NE(h100, nullptr);
   HardwareProfile measured;
   const ProfileError error = read_profile_file(
-      std::string(OVERLAP_BENCH_RESULTS_DIR) + "/h100-pcie5-2026-11-21-run3-refit.json", &measured);
+      std::string(OVERLAP_TEST_FIXTURES_DIR) + "/calibration/h100-pcie5-2026-11-21-run3-refit.json",
+      &measured);
   ASSERT_TRUE(error.ok()) << error.message();
   EXPECT_EQ(profile_to_json(h100->profile), profile_to_json(measured))
-      << "runtime/profile/builtin/h100-pcie5.json must be the file under bench/results";
+      << "runtime/profile/builtin/h100-pcie5.json must be the committed measurement "
+         "(tests/fixtures/calibration/h100-pcie5-2026-11-21-run3-refit.json)";
   const HardwareProfile& p = h100->profile;
   EXPECT_EQ(p.device_name, "NVIDIA H100 80GB HBM3");
   EXPECT_EQ(p.pcie, "Gen5 x16");

@@ -169,9 +169,9 @@ TEST(EstimateProfile, RefusesPieceTimesThatAreNotLinearInN) {
   EXPECT_EQ(estimate.profile.host_to_device.gap_min_piece_bytes, 0.0);
 }
 
-// The H100's device-to-host copies (bench/results/h100-pcie5-2026-11-21-notes.md): pieces below
-// 256 KiB cost less than g. One g over every piece misses them; over pieces of 256 KiB and more
-// it fits exactly, and that becomes g's domain of validity.
+// The H100's device-to-host copies (the benchmark archive's h100-pcie5-2026-11-21-notes.md): pieces
+// below 256 KiB cost less than g. One g over every piece misses them; over pieces of 256 KiB and
+// more it fits exactly, and that becomes g's domain of validity.
 TEST(EstimateProfile, FindsTheDomainOfValidityOfG) {
   BoundedNoise noise(0.0001);
   SCOPED_TRACE(noise.trace());

@@ -169,11 +169,11 @@ std::string read_text(const std::string& path) {
   return text.str();
 }
 
-// The second H100 run (bench/results/h100-pcie5-2026-11-21-run2*): host to device against a busy
-// link ran at ~50 or ~25 GB/s; device to host ran steadily.
+// The second H100 run (tests/fixtures/calibration/h100-pcie5-2026-11-21-run2.raw.json): host to
+// device against a busy link ran at ~50 or ~25 GB/s; device to host ran steadily.
 TEST(DetectTwoRates, FindsTheTwoRatesOfTheSecondH100Run) {
   const std::string path =
-      std::string(OVERLAP_BENCH_RESULTS_DIR) + "/h100-pcie5-2026-11-21-run2.raw.json";
+      std::string(OVERLAP_TEST_FIXTURES_DIR) + "/calibration/h100-pcie5-2026-11-21-run2.raw.json";
   CalibrationMeasurements m;
   ASSERT_EQ(measurements_from_json(read_text(path), path, &m), "");
   const double h2d_latency = summarize(m.host_to_device.one_byte_seconds).median;

@@ -1,10 +1,10 @@
-// The default model against every candidate the benchmark measured on the H200
-// (bench/results/h200-2026-11-21-apps, -run2-apps and -s4-apps) and on the H100
-// (bench/results/h100-2026-11-21-apps, run 2, -run3-model-apps, run 3, and -run4-model-apps,
-// run 4): fourteen applications, each tuned --exhaustive, each run judged with the profile
-// calibrated for it. The reports hold each candidate's measured median and the prediction the
+// The default model against every candidate the benchmark measured on the H200 (runs
+// h200-2026-11-21-apps, -run2-apps and -s4-apps) and on the H100 (h100-2026-11-21-apps, run 2,
+// -run3-model-apps, run 3, and -run4-model-apps, run 4): fourteen applications, each tuned
+// --exhaustive, each run judged with the profile calibrated for it. The reports (one bundle per
+// run under tests/fixtures/model) hold each candidate's measured median and the prediction the
 // model of that run made, so the model's error can be compared before and after a change without
-// a GPU. bench/results/model-check-2026-11-21-s5.md is this test's output; set
+// a GPU. The benchmark archive's model-check-2026-11-21-s5.md is this test's output; set
 // OVERLAP_BENCHMARK_CHECK_MD=FILE to write it again, and OVERLAP_BENCHMARK_CHECK_EVERY_RUN_MD=FILE
 // for every candidate of every run.
 #include "benchmark_reports.h"
@@ -31,26 +31,27 @@ namespace {
 using testing::BenchmarkApplication;
 using testing::Timed;
 
-const std::string kResults = OVERLAP_BENCH_RESULTS_DIR;
+const std::string kFixtures = std::string(OVERLAP_TEST_FIXTURES_DIR) + "/model";
 
 struct BenchmarkRun {
   const char* name;
-  std::string directory;
+  std::string reports; // the run's bundle of tuning reports
   std::string profile;
 };
 
-const BenchmarkRun kRuns[] = {{"H200 run 1", kResults + "/h200-2026-11-21-apps",
-                               kResults + "/h200-2026-11-21-final/profile.json"},
-                              {"H200 run 2", kResults + "/h200-2026-11-21-run2-apps",
-                               kResults + "/h200-2026-11-21-final/profile.json"},
-                              {"H100 run 2", kResults + "/h100-2026-11-21-apps",
-                               kResults + "/h100-2026-11-21-apps/profile.json"},
-                              {"H100 run 3", kResults + "/h100-2026-11-21-run3-model-apps",
-                               kResults + "/h100-2026-11-21-run3-model-apps/profile.json"},
-                              {"H100 run 4", kResults + "/h100-2026-11-21-run4-model-apps",
-                               kResults + "/h100-2026-11-21-run4-model-apps/profile.json"},
-                              {"H200 session 4", kResults + "/h200-2026-11-21-s4-apps",
-                               kResults + "/h200-2026-11-21-s4-apps/profile.json"}};
+const BenchmarkRun kRuns[] = {
+    {"H200 run 1", kFixtures + "/h200-2026-11-21-apps/reports.json",
+     kFixtures + "/h200-2026-11-21-final/profile.json"},
+    {"H200 run 2", kFixtures + "/h200-2026-11-21-run2-apps/reports.json",
+     kFixtures + "/h200-2026-11-21-final/profile.json"},
+    {"H100 run 2", kFixtures + "/h100-2026-11-21-apps/reports.json",
+     kFixtures + "/h100-2026-11-21-apps/profile.json"},
+    {"H100 run 3", kFixtures + "/h100-2026-11-21-run3-model-apps/reports.json",
+     kFixtures + "/h100-2026-11-21-run3-model-apps/profile.json"},
+    {"H100 run 4", kFixtures + "/h100-2026-11-21-run4-model-apps/reports.json",
+     kFixtures + "/h100-2026-11-21-run4-model-apps/profile.json"},
+    {"H200 session 4", kFixtures + "/h200-2026-11-21-s4-apps/reports.json",
+     kFixtures + "/h200-2026-11-21-s4-apps/profile.json"}};
 
 // The run whose every candidate the output lists.
 const char* const kDetailedRun = "H100 run 3";
@@ -80,11 +81,11 @@ struct Checked {
   Timed best;
 };
 
-Checked check(const HardwareProfile& profile, const std::string& run_directory,
+Checked check(const HardwareProfile& profile, const std::string& run_reports,
               const BenchmarkApplication& app) {
   Checked checked;
   checked.app = app.directory;
-  const nlohmann::json report = testing::read_tuning_report(run_directory, app, "exhaustive");
+  const nlohmann::json report = testing::read_tuning_report(run_reports, app, "exhaustive");
   if (report.empty())
     return checked;
   checked.reported_kernel_seconds = report.at("kernel_seconds").at("value_s").get<double>();
@@ -200,7 +201,7 @@ std::string candidate_table(const Checked& app) {
 std::vector<Checked> check_run(const HardwareProfile& profile, const BenchmarkRun& run) {
   std::vector<Checked> apps;
   for (const BenchmarkApplication& app : testing::benchmark_applications())
-    apps.push_back(check(profile, run.directory, app));
+    apps.push_back(check(profile, run.reports, app));
   return apps;
 }
 

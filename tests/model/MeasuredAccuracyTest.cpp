@@ -1,8 +1,9 @@
-// The default model against the times measured on the H200 (bench/results, 2026-11-21): the
-// tuner's exhaustive saxpy run and the examples' variants. It reads the committed profile and
+// The default model against the times measured on the H200 on 2026-11-21 (tests/fixtures/model):
+// the tuner's exhaustive saxpy run and the examples' variants. It reads the committed profile and
 // logs, infers t_E from Explicit as the tuner does, and prints the predicted-vs-measured tables
-// (bench/results/model-check-2026-11-21.md is this output; set OVERLAP_MODEL_CHECK_MD=FILE to
-// write it). The pruning is checked with the measured times as the truth.
+// (the benchmark archive's model-check-2026-11-21.md is this output; set
+// OVERLAP_MODEL_CHECK_MD=FILE to write it). The pruning is checked with the measured times as the
+// truth.
 #include "model/candidate_set.h"
 #include "model/modern_model.h"
 #include "overlap/profile_io.h"
@@ -27,7 +28,7 @@ namespace {
 
 using testing::variant_named;
 
-const std::string kResults = OVERLAP_BENCH_RESULTS_DIR;
+const std::string kResults = std::string(OVERLAP_TEST_FIXTURES_DIR) + "/model";
 const std::string kTunerRun = kResults + "/tuner-2026-11-21-h200";
 constexpr double kMiB = 1024.0 * 1024.0;
 
@@ -266,16 +267,17 @@ TEST_F(MeasuredAccuracy, TunerSaxpyRunOnTheH200) {
   Workload workload = saxpy_workload();
   workload.kernel_seconds = inferred_kernel_seconds(profile, workload, *measured_explicit(rows));
   const std::vector<Checked> checked = check(profile, workload, rows);
-  report() += "## saxpy, 64 M floats: the tuner's exhaustive run (" +
-              kTunerRun.substr(kTunerRun.find("bench/")) + ")\n\nt_E inferred from Explicit: " +
-              format("%.3f ms", workload.kernel_seconds * 1e3) + "\n\n" +
-              error_table("predicted vs measured", checked);
+  report() +=
+      "## saxpy, 64 M floats: the tuner's exhaustive run (" +
+      kTunerRun.substr(kTunerRun.find("tests/fixtures/")) +
+      ")\n\nt_E inferred from Explicit: " + format("%.3f ms", workload.kernel_seconds * 1e3) +
+      "\n\n" + error_table("predicted vs measured", checked);
   // Breadth-first issue over 32 and 64 streams was predicted 23 % and 32 % too slow by the model
   // that put a stream's copies and kernels in one hardware queue. Since the per-chunk overhead
   // is host issue time (modern_model.h) saxpy is 3 % and 5.5 % optimistic at 32 and 64 streams:
   // its chunks pay a device time per copy beyond g that the profile does not measure (paper
   // 000's serial t_sc matched saxpy within 1 % but put the other applications' 16+-stream
-  // pipelines 7 … 66 % too slow, bench/results/model-check-2026-11-21-s3.md).
+  // pipelines 7 … 66 % too slow, the benchmark archive's model-check-2026-11-21-s3.md).
   for (const Checked& c : checked)
     EXPECT_LT(std::abs(c.error()), c.measured.candidate.streams <= 16 ? 0.015 : 0.06)
         << label(c.measured.candidate);
@@ -288,8 +290,8 @@ TEST_F(MeasuredAccuracy, ExamplesOnTheH200) {
   const std::map<std::string, Workload> workloads = {{"saxpy", saxpy_workload()},
                                                      {"matmul", matmul_workload()},
                                                      {"buoydiff", buoydiff_workload()}};
-  report() +=
-      "## The examples' variants, depth-first (bench/results/examples-h200-2026-11-21.md)\n\n";
+  report() += "## The examples' variants, depth-first "
+              "(tests/fixtures/model/examples-h200-2026-11-21.md)\n\n";
   for (const auto& [name, rows] : tables) {
     ASSERT_EQ(rows.size(), 10u) << name;
     Workload workload = workloads.at(name);

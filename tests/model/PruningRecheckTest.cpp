@@ -1,10 +1,10 @@
 // The pruning rule for Mapped over narrow elements, re-checked offline on the H200 benchmark run
-// (bench/results/h200-2026-11-21-apps: every application tuned pruned and --exhaustive). The
-// pruned reports hold the predictions the tuner pruned with, the exhaustive reports every
-// candidate's measured median, so both the old and the new pruned set and their picks follow
-// without a GPU. The old rule must reproduce the committed pruned sets exactly, or the re-check
-// proves nothing. bench/results/h200-2026-11-21-pruning-recheck.md is this test's table; set
-// OVERLAP_PRUNING_RECHECK_MD=FILE to write it again.
+// of 2026-11-21 (its reports, tests/fixtures/model/h200-2026-11-21-apps: every application tuned
+// pruned and --exhaustive). The pruned reports hold the predictions the tuner pruned with, the
+// exhaustive reports every candidate's measured median, so both the old and the new pruned set
+// and their picks follow without a GPU. The old rule must reproduce the committed pruned sets
+// exactly, or the re-check proves nothing. The benchmark archive kept this test's table as
+// h200-2026-11-21-pruning-recheck.md; set OVERLAP_PRUNING_RECHECK_MD=FILE to write it again.
 #include "benchmark_reports.h"
 #include "model/candidate_set.h"
 
@@ -25,7 +25,8 @@
 namespace overlap::model {
 namespace {
 
-const std::string kRun = std::string(OVERLAP_BENCH_RESULTS_DIR) + "/h200-2026-11-21-apps";
+const std::string kModelFixtures = std::string(OVERLAP_TEST_FIXTURES_DIR) + "/model";
+const std::string kRun = kModelFixtures + "/h200-2026-11-21-apps/reports.json";
 
 using testing::BenchmarkApplication;
 using testing::Timed;
@@ -120,7 +121,7 @@ bool is_byte_application(const std::string& app) {
 
 // The picks of the pruned runs, from the run's summary (scripts/bench.sh).
 std::map<std::string, std::string> committed_picks() {
-  std::ifstream in(std::string(OVERLAP_BENCH_RESULTS_DIR) + "/h200-2026-11-21.json");
+  std::ifstream in(kModelFixtures + "/h200-2026-11-21.json");
   EXPECT_TRUE(in);
   std::map<std::string, std::string> picks;
   if (!in)

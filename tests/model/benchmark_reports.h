@@ -1,6 +1,8 @@
-// Reading the benchmark's committed tuning reports (scripts/bench.sh: per application a pruned
-// and an --exhaustive overlap-tune report, bench/results/h200-2026-11-21*-apps/) and the
-// workloads of its applications, for the tests that re-check the model and the pruning offline.
+// Reading the benchmark's tuning reports (scripts/bench.sh: per application a pruned and an
+// --exhaustive overlap-tune report), kept per run in one bundle under tests/fixtures/model
+// (<run>/reports.json: the reports, unchanged, keyed by their path in the run's directory), and
+// the workloads of its applications, for the tests that re-check the model and the pruning
+// offline.
 #pragma once
 
 #include "model/performance_model.h"
@@ -13,6 +15,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <fstream>
+#include <map>
 #include <optional>
 #include <string>
 #include <tuple>
@@ -192,15 +195,28 @@ inline const std::vector<BenchmarkApplication>& benchmark_applications() {
   return applications;
 }
 
-// The report of one application in one run directory ("pruned" or "exhaustive"); an empty
-// object (and a test failure) when it cannot be read.
-inline nlohmann::json read_tuning_report(const std::string& run_directory,
-                                         const BenchmarkApplication& app, const char* mode) {
+// A run's bundle of reports, read once per path; an empty object (and a test failure) when it
+// cannot be read.
+inline const nlohmann::json& read_report_bundle(const std::string& bundle) {
+  static std::map<std::string, nlohmann::json> bundles;
+  const auto read = bundles.find(bundle);
+  if (read != bundles.end())
+    return read->second;
+  std::ifstream in(bundle);
+  EXPECT_TRUE(in) << "cannot open " << bundle;
+  return bundles[bundle] = in ? nlohmann::json::parse(in) : nlohmann::json::object();
+}
+
+// The report of one application in one run's bundle ("pruned" or "exhaustive"); an empty object
+// (and a test failure) when the bundle has none.
+inline nlohmann::json read_tuning_report(const std::string& bundle, const BenchmarkApplication& app,
+                                         const char* mode) {
   const std::string path =
-      run_directory + "/" + app.directory + "/" + mode + "/" + app.kernel + ".tuning.json";
-  std::ifstream in(path);
-  EXPECT_TRUE(in) << "cannot open " << path;
-  return in ? nlohmann::json::parse(in) : nlohmann::json::object();
+      std::string(app.directory) + "/" + mode + "/" + app.kernel + ".tuning.json";
+  const nlohmann::json& reports = read_report_bundle(bundle);
+  const auto report = reports.find(path);
+  EXPECT_NE(report, reports.end()) << bundle << " has no " << path;
+  return report != reports.end() ? *report : nlohmann::json::object();
 }
 
 inline Candidate candidate_of(const nlohmann::json& row) {
