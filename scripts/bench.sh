@@ -130,7 +130,7 @@ run_benchmark() {
   local final_out raw
   start_reports bench
   local build=$BENCH_BUILD
-  # It decides the order the copy engine serves streams in (bench/results/h100-2026-11-21-s6-traces).
+  # It decides the order the copy engine serves streams in (docs/model.md, the traces of session 6).
   echo "CUDA_DEVICE_MAX_CONNECTIONS=${CUDA_DEVICE_MAX_CONNECTIONS:-unset: the driver default, 8}" >>"$raw/device.txt"
   cat "$raw/device.txt"
   echo "== build"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# How bench/results/h100-pcie5.* were produced: on a machine with the GPU, from the repository
+# How the h100-pcie5 profile (runtime/profile/builtin) was produced: on a machine with the GPU, from the repository
 # root, build the calibration with optimization, run its tests, then calibrate and check the
 # model's accuracy. Writes everything under $1 (default ./calibration-out).
 #   build-dir: $2 (default build-calibration); CMake source: $3 (default .; any tree that

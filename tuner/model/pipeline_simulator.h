@@ -24,7 +24,7 @@
 //   cost time only when an operation behind the head would be ready before it. In a chunked
 //   pipeline on a copy engine per direction, operations of one engine become ready in issue
 //   order, so breadth-first issue over 64 streams keeps the pipeline (measured on an H200:
-//   bench/results/tuner-2026-11-21-h200, within 0.3 % of depth-first); with one copy engine,
+//   within 0.3 % of depth-first, docs/model.md); with one copy engine,
 //   copies both ways share its queues and a depth-first copy in can wait behind an earlier
 //   chunk's copy out (paper 001's Titan category).
 // - Implicit synchronization (compute capability < 3.5 with concurrent kernels, paper 000 §3.1,

@@ -170,7 +170,7 @@ private:
     // after them. Left alone, the copy engine does not serve the streams in issue order (the
     // H100 with 8 connections drained them grouped by stream % 4), and a kernel then waits for
     // a predecessor served last: pop-buoydiff's Streams ran 10-26 % slower than issued in order
-    // (bench/results/h100-2026-11-21-s6-traces). The copies share the link anyway: keeping their
+    // (traced on the H100, docs/model.md). The copies share the link anyway: keeping their
     // order costs no bandwidth.
     if (!chunk(c).waits_for.empty()) {
       const int latest = chunk(c).waits_for.back();
