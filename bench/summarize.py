@@ -121,7 +121,7 @@ def resolve_profile_path(origin):
     """A report's profile origin -> a file: a path (as given, or from the repository root), or
     the repository's copy of a built-in profile."""
     if origin.startswith("<built-in ") and origin.endswith(">"):
-        origin = "runtime/profile/builtin/%s.json" % origin[len("<built-in "):-1]
+        origin = "calibrate/profile/builtin/%s.json" % origin[len("<built-in "):-1]
     for path in (origin, os.path.join(REPO_ROOT, origin)):
         if os.path.isfile(path):
             return path

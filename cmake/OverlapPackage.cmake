@@ -13,6 +13,8 @@ if(TARGET overlap_runtime)
 endif()
 if(TARGET overlap_profile)
   install(TARGETS overlap_profile EXPORT OverlapTargets ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
+  install(DIRECTORY ${PROJECT_SOURCE_DIR}/calibrate/profile/include/overlap
+          DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 endif()
 if(TARGET overlap_templates)
   set_target_properties(overlap_templates PROPERTIES EXPORT_NAME templates)

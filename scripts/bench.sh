@@ -151,7 +151,7 @@ run_benchmark() {
   local profile=()
   if [ "${BENCH_PROFILE:-calibrate}" = calibrate ]; then
     echo "== calibrate"
-    $build/runtime/calibration/overlap-calibrate --force --output "$raw/profile.json" \
+    $build/calibrate/overlap-calibrate --force --output "$raw/profile.json" \
       >"$raw/calibrate.log" 2>&1
     echo "overlap-calibrate: rc $?" | tee -a "$raw/summary.txt"
     tail -12 "$raw/calibrate.log"

@@ -21,11 +21,11 @@ echo "== generated: $generated/saxpy.overlap.h (declarations) and saxpy.overlap.
 grep -E '^overlap::Status saxpy_' "$generated/saxpy.overlap.h" | sed 's/^/   /'
 
 profile_args=()
-if nvidia-smi -L >/dev/null 2>&1 && [ -x "$build/runtime/calibration/overlap-calibrate" ]; then
+if nvidia-smi -L >/dev/null 2>&1 && [ -x "$build/calibrate/overlap-calibrate" ]; then
   profile="$build/overlap-profile.json"
   if [ ! -f "$profile" ]; then
     echo "== calibrating this GPU's link into $profile (once; delete it to recalibrate)"
-    "$build/runtime/calibration/overlap-calibrate" --force --output "$profile"
+    "$build/calibrate/overlap-calibrate" --force --output "$profile"
   fi
   profile_args=(--profile "$profile")
 else

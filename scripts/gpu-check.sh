@@ -103,8 +103,8 @@ if [[ " $phases " == *" tune "* ]]; then
   step "tuner on saxpy (64 M floats): calibrate, pruned and exhaustive"
   tuner=$build/examples/saxpy/saxpy_example_tune
   {
-    $build/runtime/calibration/overlap-calibrate --output "$OUT/profile.json" ||
-      $build/runtime/calibration/overlap-calibrate --force --output "$OUT/profile.json"
+    $build/calibrate/overlap-calibrate --output "$OUT/profile.json" ||
+      $build/calibrate/overlap-calibrate --force --output "$OUT/profile.json"
     TIMEFORMAT="pruned tuning: %R s wall"
     time $tuner --profile "$OUT/profile.json" --no-cache --output-dir "$OUT/tune-pruned"
     TIMEFORMAT="exhaustive tuning: %R s wall"

@@ -86,7 +86,7 @@ TEST(BuiltinProfiles, H100IsTheCommittedMeasurement) {
       &measured);
   ASSERT_TRUE(error.ok()) << error.message();
   EXPECT_EQ(profile_to_json(h100->profile), profile_to_json(measured))
-      << "runtime/profile/builtin/h100-pcie5.json must be the committed measurement "
+      << "calibrate/profile/builtin/h100-pcie5.json must be the committed measurement "
          "(tests/fixtures/calibration/h100-pcie5-2026-11-21-run3-refit.json)";
   const HardwareProfile& p = h100->profile;
   EXPECT_EQ(p.device_name, "NVIDIA H100 80GB HBM3");

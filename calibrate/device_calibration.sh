@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# How the h100-pcie5 profile (runtime/profile/builtin) was produced: on a machine with the GPU, from the repository
+# How the h100-pcie5 profile (calibrate/profile/builtin) was produced: on a machine with the GPU, from the repository
 # root, build the calibration with optimization, run its tests, then calibrate and check the
 # model's accuracy. Writes everything under $1 (default ./calibration-out).
 #   build-dir: $2 (default build-calibration); CMake source: $3 (default .; any tree that
-#   includes runtime/ and tests/calibration the way the top-level CMakeLists.txt does, e.g.
-#   runtime/calibration/standalone, which builds nothing else).
+#   includes runtime/, calibrate/ and tests/calibration the way the top-level CMakeLists.txt does, e.g.
+#   calibrate/standalone, which builds nothing else).
 set -u -o pipefail
 out=${1:-calibration-out}
 build=${2:-build-calibration}
