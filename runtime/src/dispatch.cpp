@@ -468,24 +468,7 @@ const char* to_string(ChoiceSource source) {
 }
 
 std::string describe(const RunConfig& config) {
-  const PageableMode mode = config.streams.pageable;
-  switch (config.variant) {
-  case Variant::Explicit:
-    return "Explicit";
-  case Variant::Mapped:
-    // Stage means Default for Mapped, which copies nothing.
-    return mode == PageableMode::Default || mode == PageableMode::Stage
-               ? "Mapped"
-               : std::string("Mapped(") + to_string(mode) + ")";
-  case Variant::Streams:
-  case Variant::Hybrid:
-    break;
-  }
-  return std::string(config.variant == Variant::Streams ? "Streams(" : "Hybrid(") +
-         std::to_string(config.streams.streams) + ", " +
-         (config.streams.order == IssueOrder::DepthFirst ? "depth-first" : "breadth-first") +
-         (mode == PageableMode::Default ? std::string() : std::string(", ") + to_string(mode)) +
-         ")";
+  return describe(config.variant, config.streams);
 }
 
 bool parse_variant_override(const std::string& text, const std::string& kernel, bool* found,

@@ -17,36 +17,8 @@ StreamsConfig streams_config(const Candidate& candidate) {
   return StreamsConfig{candidate.streams, candidate.order, candidate.pageable, candidate.staging};
 }
 
-const char* to_string(Variant variant) {
-  switch (variant) {
-  case Variant::Explicit:
-    return "Explicit";
-  case Variant::Mapped:
-    return "Mapped";
-  case Variant::Streams:
-    return "Streams";
-  case Variant::Hybrid:
-    return "Hybrid";
-  }
-  return "?";
-}
-
-const char* to_string(IssueOrder order) {
-  return order == IssueOrder::DepthFirst ? "depth-first" : "breadth-first";
-}
-
 std::string describe(const Candidate& candidate) {
-  // The pageable mode only where it is not the default, so that the names of the candidates
-  // the tuner has always had stay as they were.
-  const bool pipelined =
-      candidate.variant == Variant::Streams || candidate.variant == Variant::Hybrid;
-  const bool mode_shown = candidate.pageable != PageableMode::Default &&
-                          (pipelined || candidate.pageable != PageableMode::Stage);
-  const std::string mode = mode_shown ? to_string(candidate.pageable) : "";
-  if (!pipelined)
-    return std::string(to_string(candidate.variant)) + (mode_shown ? "(" + mode + ")" : "");
-  return std::string(to_string(candidate.variant)) + "(" + std::to_string(candidate.streams) +
-         ", " + to_string(candidate.order) + (mode_shown ? ", " + mode : "") + ")";
+  return overlap::describe(candidate.variant, streams_config(candidate));
 }
 
 const char* to_string(ModelKind kind) {

@@ -36,9 +36,10 @@ inline bool operator!=(const Candidate& a, const Candidate& b) {
 // candidate field, so that what is measured is what was predicted.
 StreamsConfig streams_config(const Candidate& candidate);
 
-const char* to_string(Variant variant);
-const char* to_string(IssueOrder order);
-// "Streams(16, depth-first)", "Explicit", "Streams(16, depth-first, staged)", ...
+// The names of variants, issue orders and pageable modes are the runtime's (kernel_types.h).
+using overlap::to_string;
+// overlap::describe of the candidate's variant and StreamsConfig: "Streams(16, depth-first)",
+// "Explicit", "Streams(16, depth-first, staged)", ...
 std::string describe(const Candidate& candidate);
 
 class PerformanceModel {

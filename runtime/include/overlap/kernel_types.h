@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <string>
 
 namespace overlap {
 
@@ -156,6 +157,46 @@ struct StreamsConfig {
   PageableMode pageable = PageableMode::Default;
   StagingConfig staging = {};
 };
+
+inline const char* to_string(Variant variant) {
+  switch (variant) {
+  case Variant::Explicit:
+    return "Explicit";
+  case Variant::Mapped:
+    return "Mapped";
+  case Variant::Streams:
+    return "Streams";
+  case Variant::Hybrid:
+    return "Hybrid";
+  }
+  return "?";
+}
+
+inline const char* to_string(IssueOrder order) {
+  return order == IssueOrder::DepthFirst ? "depth-first" : "breadth-first";
+}
+
+// A variant as reports, reasons and logs name it: "Explicit", "Mapped", "Mapped(registered per
+// call)", "Streams(16, depth-first)", "Hybrid(4, breadth-first, staged)". The pageable mode only
+// where it is not the default (Explicit registers nothing; Stage is Default for Mapped, which
+// copies nothing), so that the names that always were stay as they were.
+inline std::string describe(Variant variant, const StreamsConfig& config) {
+  const std::string mode = to_string(config.pageable);
+  switch (variant) {
+  case Variant::Explicit:
+    return to_string(variant);
+  case Variant::Mapped:
+    return config.pageable == PageableMode::Default || config.pageable == PageableMode::Stage
+               ? std::string(to_string(variant))
+               : std::string(to_string(variant)) + "(" + mode + ")";
+  case Variant::Streams:
+  case Variant::Hybrid:
+    break;
+  }
+  return std::string(to_string(variant)) + "(" + std::to_string(config.streams) + ", " +
+         to_string(config.order) +
+         (config.pageable == PageableMode::Default ? std::string() : ", " + mode) + ")";
+}
 
 // The staging ring a call of `staged_bytes` (both directions) uses, given what was asked for and
 // the host's hardware threads: every 0 of `asked` filled in. One definition for the runtime and
