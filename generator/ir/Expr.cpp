@@ -6,7 +6,7 @@
 namespace overlap::ir {
 namespace {
 
-bool isBinary(ExprKind kind) {
+[[maybe_unused]] bool isBinary(ExprKind kind) { // read by an assert only
   switch (kind) {
   case ExprKind::Add:
   case ExprKind::Sub:

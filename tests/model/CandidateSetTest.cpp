@@ -203,9 +203,11 @@ TEST(Pruning, UnpredictedCandidatesAreKept) {
   };
   const Prediction prediction =
       predict(model, testing::h100_like(), saxpy_like(1 << 20), SearchOptions{});
-  for (const PredictedCandidate& r : prediction.rows)
-    if (r.candidate.variant == Variant::Hybrid)
+  for (const PredictedCandidate& r : prediction.rows) {
+    if (r.candidate.variant == Variant::Hybrid) {
       EXPECT_TRUE(r.kept && !r.seconds);
+    }
+  }
   EXPECT_FALSE(row(prediction, Variant::Mapped).kept);
 }
 
