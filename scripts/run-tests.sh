@@ -11,7 +11,9 @@ set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 overlap_ensure_packages
 build=${OVERLAP_BUILD_DIR:-$OVERLAP_ROOT/build}
-overlap_configure "$build" -DOVERLAP_FAULT_INJECTION=ON # the tests reach every error path
+# Fault injection lets the tests reach every error path; in CI every warning is an error.
+overlap_configure "$build" -DOVERLAP_FAULT_INJECTION=ON \
+  -DOVERLAP_WARNINGS_AS_ERRORS="$([ "${CI:-}" = true ] && echo ON || echo OFF)"
 cmake --build "$build" -j "$(overlap_jobs)"
 (cd "$build" && ctest --output-on-failure -j "$(overlap_jobs)")
 

@@ -260,9 +260,10 @@ TEST_P(PageableModes, EveryVariantInEveryModeOnEveryMemoryEqualsExplicit) {
           ASSERT_EQ(got[i], expected[i])
               << "array " << example.descriptor->arrays[i].name << " differs from Explicit's";
         if (memory == Memory::Pageable &&
-            config.run.streams.pageable == PageableMode::CachedRegister)
+            config.run.streams.pageable == PageableMode::CachedRegister) {
           EXPECT_EQ(overlap::classify_host_range(call.array(0), call.array_bytes(0)),
                     overlap::HostRangeKind::Cached);
+        }
       }
     }
   }

@@ -20,20 +20,6 @@ struct StrategyCase {
   StreamsConfig streams;
 };
 
-inline const char* to_string(Variant variant) {
-  switch (variant) {
-  case Variant::Explicit:
-    return "Explicit";
-  case Variant::Mapped:
-    return "Mapped";
-  case Variant::Streams:
-    return "Streams";
-  case Variant::Hybrid:
-    return "Hybrid";
-  }
-  return "Unknown";
-}
-
 // A GoogleTest-safe name, e.g. "Streams_N16_BreadthFirst".
 inline std::string name_of(const StrategyCase& c) {
   std::string name = to_string(c.variant);

@@ -131,10 +131,11 @@ TEST_F(CandidateSearchThroughTheTuner, TheLocalSearchWalksTheCurveToTheMeasuredB
   ASSERT_EQ(table.header.back(), "why run");
   for (std::size_t row = 0; row < table.rows.size(); ++row) {
     const CandidateOutcome& c = run.candidates[table.candidate_of_row[row]];
-    if (!c.run)
+    if (!c.run) {
       EXPECT_EQ(table.rows[row].back(), "not run: pruned by the model");
-    else if (c.candidate != model::Candidate{})
+    } else if (c.candidate != model::Candidate{}) {
       EXPECT_FALSE(c.run_reason.empty()) << model::describe(c.candidate);
+    }
   }
 }
 

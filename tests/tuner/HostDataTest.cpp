@@ -110,8 +110,9 @@ TEST(BFloat16, ConversionsRoundToNearestEvenAndRoundTrip) {
   EXPECT_TRUE(std::isnan(bfloat16_to_float(float_to_bfloat16(NAN))));
   for (std::uint32_t bits = 0; bits <= 0xFFFF; ++bits) {
     const auto value = static_cast<std::uint16_t>(bits);
-    if (!std::isnan(bfloat16_to_float(value)))
+    if (!std::isnan(bfloat16_to_float(value))) {
       ASSERT_EQ(float_to_bfloat16(bfloat16_to_float(value)), value) << std::hex << bits;
+    }
   }
 }
 

@@ -133,8 +133,9 @@ TEST_F(SupervisorTest, AHungCandidateIsStoppedRecordedAndPassedOver) {
   EXPECT_EQ(counts.at(hung), 1);
   EXPECT_EQ(counts.at("Explicit"), 2);
   for (const auto& [name, count] : counts)
-    if (name != "Explicit")
+    if (name != "Explicit") {
       EXPECT_EQ(count, 1) << name;
+    }
   EXPECT_FALSE(run.notes.empty());
   EXPECT_TRUE(std::any_of(run.notes.begin(), run.notes.end(), [](const std::string& note) {
     return note.find("resumed an interrupted tuning") != std::string::npos;

@@ -113,8 +113,9 @@ TuningRun check_reports(const std::string& dir, const std::string& stem,
   EXPECT_GE(run.run_count(), 2) << "Explicit and at least one other candidate";
   for (const overlap::tune::CandidateOutcome& c : run.candidates) {
     const std::string name = overlap::model::describe(c.candidate);
-    if (c.kept_by_model)
+    if (c.kept_by_model) {
       EXPECT_TRUE(c.run) << name << " was kept by the model but not run";
+    }
     if (!c.run)
       continue;
     EXPECT_TRUE(c.verification == Verification::Reference || c.verification == Verification::Passed)
@@ -127,10 +128,11 @@ TuningRun check_reports(const std::string& dir, const std::string& stem,
   const std::string markdown = read_text(base + ".md");
   EXPECT_NE(markdown.find(kernel), std::string::npos);
   EXPECT_NE(markdown.find(stem + ".tuning.svg"), std::string::npos) << "the plot is not linked";
-  if (run.winner)
+  if (run.winner) {
     EXPECT_NE(markdown.find(overlap::model::describe(run.candidates[*run.winner].candidate)),
               std::string::npos)
         << "the winner is not named";
+  }
 
   // The T4 files (t4_report.h): one result, with its invalidity, per candidate that ran.
   const std::string t4 = read_text(base + ".T4.json");
@@ -146,8 +148,9 @@ TuningRun check_reports(const std::string& dir, const std::string& stem,
   EXPECT_NE(svg.find("<svg"), std::string::npos);
   const std::size_t close = svg.rfind("</svg>");
   EXPECT_NE(close, std::string::npos);
-  if (close != std::string::npos)
+  if (close != std::string::npos) {
     EXPECT_EQ(svg.find_first_not_of(" \n", close + 6), std::string::npos) << "text after </svg>";
+  }
   return run;
 }
 
@@ -306,8 +309,9 @@ TEST(TunerOnGpu, WithoutResultsTheEntryPointFallsBackToTheModelThenExplicit) {
     const bool modelled = with_model && pinned;
     EXPECT_EQ(choice.source, modelled ? ChoiceSource::Model : ChoiceSource::Default)
         << choice.reason;
-    if (!modelled)
+    if (!modelled) {
       EXPECT_EQ(choice.config.variant, Variant::Explicit);
+    }
     EXPECT_EQ(std::memcmp(dbloc, expected.data(), count * sizeof(float)), 0)
         << "dispatched buoydiff differs from buoydiff_explicit";
   }

@@ -60,8 +60,9 @@ TEST_F(TunerTest, RunsExplicitThePrunedSetAndWhatTheSearchAddsEachWithItsReason)
   ASSERT_TRUE(run.complete);
   for (const CandidateOutcome& c : run.candidates) {
     const bool is_explicit = c.candidate == model::Candidate{};
-    if (c.kept_by_model)
+    if (c.kept_by_model) {
       EXPECT_TRUE(c.run) << model::describe(c.candidate);
+    }
     const long ran = std::count(runner.ran.begin(), runner.ran.end(), c.candidate);
     EXPECT_EQ(ran, c.run && !is_explicit ? 1 : 0) << model::describe(c.candidate);
     EXPECT_EQ(c.run_reason.empty(), !c.run || is_explicit) << model::describe(c.candidate);
