@@ -28,11 +28,9 @@ void print_console_summary(std::ostream& out, const TuningRun& run) {
     print(row);
   out << std::left;
   print_winner_line(out, run);
-  for (const CandidateOutcome& c : run.candidates)
-    if (c.timing.count > 0)
-      if (const SeriesShape shape = series_shape(c, run.noise); shape.kind != SeriesKind::Steady)
-        out << "  note: " << model::describe(c.candidate) << " timed " << describe(shape)
-            << " (the link changed speed)\n";
+  for (const UnsteadySeries& series : unsteady_series(run))
+    out << "  note: " << model::describe(series.candidate->candidate) << " timed "
+        << describe(series.shape) << " (the link changed speed)\n";
 }
 
 void print_winner_line(std::ostream& out, const TuningRun& run) {

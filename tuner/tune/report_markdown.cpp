@@ -85,19 +85,14 @@ std::string render_markdown(const TuningRun& run, const std::string& svg_file_na
     }
 
   // Medians hide a series that alternates between two windows of the link or changes midway.
-  bool any_shape = false;
-  for (const CandidateOutcome& c : run.candidates) {
-    if (c.timing.count == 0)
-      continue;
-    const SeriesShape shape = series_shape(c, run.noise);
-    if (shape.kind == SeriesKind::Steady)
-      continue;
-    if (!any_shape)
-      out << "\n## Timing series that are not steady\n\nIn the order they were timed (the "
-             "screening repeats, then the final round's): the link changed speed under them, so "
-             "their medians stand for one of two conditions.\n\n";
-    any_shape = true;
-    out << "- " << model::describe(c.candidate) << ": " << describe(shape) << ", "
+  const std::vector<UnsteadySeries> unsteady = unsteady_series(run);
+  if (!unsteady.empty())
+    out << "\n## Timing series that are not steady\n\nIn the order they were timed (the "
+           "screening repeats, then the final round's): the link changed speed under them, so "
+           "their medians stand for one of two conditions.\n\n";
+  for (const UnsteadySeries& series : unsteady) {
+    const CandidateOutcome& c = *series.candidate;
+    out << "- " << model::describe(c.candidate) << ": " << describe(series.shape) << ", "
         << c.screening_samples.size() + c.samples.size() << " repeats\n";
   }
 

@@ -103,6 +103,18 @@ SeriesShape series_shape(const CandidateOutcome& candidate, double noise) {
   return series_shape(series, noise);
 }
 
+std::vector<UnsteadySeries> unsteady_series(const TuningRun& run) {
+  std::vector<UnsteadySeries> unsteady;
+  for (const CandidateOutcome& c : run.candidates) {
+    if (c.timing.count == 0)
+      continue;
+    const SeriesShape shape = series_shape(c, run.noise);
+    if (shape.kind != SeriesKind::Steady)
+      unsteady.push_back({&c, shape});
+  }
+  return unsteady;
+}
+
 std::string describe(const SeriesShape& shape) {
   char text[128];
   switch (shape.kind) {

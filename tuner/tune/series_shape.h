@@ -38,6 +38,14 @@ SeriesShape series_shape(const std::vector<double>& seconds_in_order, double noi
 // samples, so that a jump between the screening and the final round shows as a drift.
 SeriesShape series_shape(const CandidateOutcome& candidate, double noise);
 
+// The timed candidates of a run whose series is not steady, in the run's order, with their shape:
+// what the console and the Markdown report name.
+struct UnsteadySeries {
+  const CandidateOutcome* candidate = nullptr;
+  SeriesShape shape;
+};
+std::vector<UnsteadySeries> unsteady_series(const TuningRun& run);
+
 // "bimodal: 2.261 ms and 4.523 ms (fast and slow mode)", "drifting: 1.10 ms, then 1.32 ms".
 std::string describe(const SeriesShape& shape);
 
