@@ -28,7 +28,7 @@ OPTIMUM_SPREAD = 0.01
 # Tuning reports (schema 1) do not say which predictions are lower bounds; should a later schema
 # carry this per-candidate flag, it is used instead of the rule below.
 REPORT_LOWER_BOUND_FIELD = "predicted_is_lower_bound"
-# Below 4 bytes a warp asks the link for partial lines: tuner/model/workload.h,
+# Below 4 bytes a warp asks the link for partial lines: tuner/model/Workload.h,
 # kMappedFullLineElementBytes.
 MAPPED_FULL_LINE_ELEMENT_BYTES = 4
 
@@ -39,7 +39,7 @@ class Kernel:
     traffic: arguments -> (bytes host->device, bytes device->host) that must cross the link once
     per call (each byte once: a halo or a section named twice counts once).
     narrowest_element_bytes and broadcast_inputs: the inputs of the tuner's rule that makes a
-    Mapped prediction a lower bound (tuner/model/workload.h, mapped_prediction_is_lower_bound).
+    Mapped prediction a lower bound (tuner/model/Workload.h, mapped_prediction_is_lower_bound).
 
     blocks: arguments -> the whole call's thread blocks, for kernels whose blocks each do a fixed
     piece of work and whose smallest chunk (one partition element) is one block; None where the
@@ -205,7 +205,7 @@ def is_lower_bound(candidate, mapped_is_lower_bound):
 def model_choice(candidates, mapped_is_lower_bound):
     """The candidate the tuner's pruning takes as the predicted best: the smallest prediction,
     skipping a prediction that is only a lower bound (unless nothing else is predicted), simpler
-    first among equals (tuner/model/candidate_set.cpp, select_pruned_set)."""
+    first among equals (tuner/model/CandidateSet.cpp, select_pruned_set)."""
     predicted = [c for c in candidates if c.get("predicted_s") is not None]
     usable = [c for c in predicted
               if not is_lower_bound(c, mapped_is_lower_bound)] or predicted
@@ -601,7 +601,7 @@ def render_markdown(summary):
     md.append("\nModel's best: the candidate with the smallest prediction in the pruned run, as the "
               "tuner's pruning takes it: a Mapped prediction that is only a lower bound (arrays "
               "with elements under %d bytes, or broadcast inputs whose re-reads are unknown) is "
-              "skipped (tuner/model/workload.h `mapped_prediction_is_lower_bound`; the report has "
+              "skipped (tuner/model/Workload.h `mapped_prediction_is_lower_bound`; the report has "
               "no field for it, so the summary applies the same rule to the element sizes and "
               "broadcast inputs of the annotations). Hit: same variant as the measured fastest; "
               "within noise: the model's variant, at its best measured stream count, is within "

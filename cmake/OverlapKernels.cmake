@@ -10,7 +10,7 @@
 # The step re-runs when the file or anything it includes changes (DEPFILE). The target's include
 # directories and compile definitions reach the generator; CLANG_ARGS adds more.
 #
-# Every kernel also gets an entry point K_tuned(...) that runs the variant overlap/dispatch.h
+# Every kernel also gets an entry point K_tuned(...) that runs the variant overlap/Dispatch.h
 # chooses: OVERLAP_VARIANT, else the TUNING_RESULTS entry of the current device for the call's
 # size (the file overlap_tune() writes, kept in the source tree; overlap-bake turns it into a
 # table at build time, again whenever it changes), else the model's prediction, else Explicit.
@@ -72,7 +72,7 @@ function(_overlap_bake_tuning_results target out_dir results)
     endif()
     file(CONFIGURE OUTPUT "${output}" CONTENT
 "// Written by overlap_add_kernels(${target}): no overlap-bake, no tuning results.
-#include \"overlap/dispatch.h\"
+#include \"overlap/Dispatch.h\"
 " @ONLY)
     target_sources(${target} PRIVATE "${output}")
     return()

@@ -301,7 +301,7 @@ run_sizes() {
   echo "== done in $((SECONDS - start)) s"
 }
 
-# pageable: issue 25's benchmark (bench/pageable/pageable_bench.cpp). Every application of APPS,
+# pageable: issue 25's benchmark (bench/pageable/PageableBench.cpp). Every application of APPS,
 # saxpy-64M among them, with pageable arrays: a one-off call staged against the fastest pinned
 # configuration, a loop of 100 calls with the registration cache against the pinned loop, each
 # against pageable Explicit and per-call registration; then saxpy's calls of 2 KiB .. 1 MiB.

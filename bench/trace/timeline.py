@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
-"""What a traced program's GPU did, run by run: bench/trace/cupti_trace.cpp's CSV in, tables out.
+"""What a traced program's GPU did, run by run: bench/trace/CuptiTrace.cpp's CSV in, tables out.
 
   python3 bench/trace/timeline.py TRACE.csv                  # one row per kind of run
   python3 bench/trace/timeline.py TRACE.csv --detail "Streams 6 depth"   # + that run's operations
 
-A run is what the tuner times once (tuner/tune/descriptor_runner.cpp: the variant, then
+A run is what the tuner times once (tuner/tune/DescriptorRunner.cpp: the variant, then
 cudaDeviceSynchronize), so runs end at each cudaDeviceSynchronize; a trace without runtime
 calls (OVERLAP_TRACE_API=0) is cut where the GPU idles longer than --gap-us instead. A run is
 named by what it did, not by the tuner's candidate name, which the trace does not hold:

@@ -2,9 +2,9 @@
 // variant and comparing its output with the Explicit reference.
 #pragma once
 
-#include "overlap/descriptor.h"
-#include "overlap/kernel_types.h"
-#include "overlap/status.h"
+#include "overlap/Descriptor.h"
+#include "overlap/KernelTypes.h"
+#include "overlap/Status.h"
 
 #include <cuda_runtime_api.h>
 

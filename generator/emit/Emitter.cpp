@@ -6,6 +6,7 @@
 #include <optional>
 #include <sstream>
 #include <stdexcept>
+#include <utility>
 
 namespace overlap::emit {
 namespace {
@@ -126,7 +127,7 @@ public:
         << "int streams, overlap::IssueOrder order = overlap::IssueOrder::DepthFirst);\n";
     out << "overlap::Status " << name() << "_hybrid(" << params << sep
         << "int streams, overlap::IssueOrder order = overlap::IssueOrder::DepthFirst);\n";
-    out << "// The variant tuned for the current device (overlap/dispatch.h says how it is "
+    out << "// The variant tuned for the current device (overlap/Dispatch.h says how it is "
            "chosen).\n";
     out << "overlap::Status " << name() << "_tuned(" << params << ");\n";
     out << "extern const overlap::KernelDescriptor " << descriptorName() << ";\n";
@@ -257,7 +258,7 @@ private:
   void emitBinding(std::ostream& out) const {
     const std::string binding = bindingName();
     out << "// Binds " << name()
-        << "'s arguments to the strategy templates (templates/overlap/binding.cuh).\n";
+        << "'s arguments to the strategy templates (templates/overlap/Binding.cuh).\n";
     out << "struct " << binding << " {\n";
     for (int i = 0; i < paramCount(); ++i)
       if (isCaller(i))
@@ -265,8 +266,8 @@ private:
     out << "\n  static constexpr int kArrays = " << kernel_.arrays.size() << ";\n\n";
 
     emitFromArgs(out);
-    out << "  long long partition_extent() const { return " << cxx(kernel_.partition) << "; }\n\n";
-    out << "  long long partition_begin() const { return "
+    out << "  long long partitionExtent() const { return " << cxx(kernel_.partition) << "; }\n\n";
+    out << "  long long partitionBegin() const { return "
         << (kernel_.partitionBegin ? cxx(kernel_.partitionBegin) : "0") << "; }\n\n";
     emitGranule(out);
     emitCheckCall(out);
@@ -277,7 +278,7 @@ private:
   }
 
   void emitFromArgs(std::ostream& out) const {
-    out << "  static " << bindingName() << " from_args(overlap::ArgPointers args) {\n";
+    out << "  static " << bindingName() << " fromArgs(overlap::ArgPointers args) {\n";
     out << "    return {";
     bool first = true;
     for (int i = 0; i < paramCount(); ++i) {
@@ -309,8 +310,8 @@ private:
                                           : "1";
       out << "    // the kernel accesses '" << member(array.param) << "' "
           << p.vectorAccessAlignment << " bytes at a time from its chunk's first element\n";
-      out << "    if (granule >= 1)\n      granule = ::overlap::lcm_ll(granule, "
-          << "::overlap::alignment_granule(" << p.vectorAccessAlignment << ", static_cast<long "
+      out << "    if (granule >= 1)\n      granule = ::overlap::lcmLL(granule, "
+          << "::overlap::alignmentGranule(" << p.vectorAccessAlignment << ", static_cast<long "
           << "long>(sizeof(" << p.valueType << ")) * (" << stride << ")));\n";
     }
     out << "    return granule;\n  }\n\n";
@@ -323,7 +324,7 @@ private:
 
   // Run-time checks of a call's arguments that the annotation's checks could not decide.
   void emitCheckCall(std::ostream& out) const {
-    out << "  overlap::Status check_call() const {\n";
+    out << "  overlap::Status checkCall() const {\n";
     if (kernel_.granule)
       out << "    if (" << cxx(kernel_.granule) << " < 1)\n      return "
           << failure("granule(" + ir::toSource(*kernel_.granule) + ") is not positive") << ";\n";
@@ -331,7 +332,7 @@ private:
       // One launch over the whole partition must pass the kernel the length the caller passed.
       const std::string value =
           kernel_.lengthValue ? ir::toSource(*kernel_.lengthValue) + " at len = P" : "P";
-      out << "    {\n      const long long len = partition_extent();\n";
+      out << "    {\n      const long long len = partitionExtent();\n";
       out << "      if ("
           << (kernel_.lengthValue ? "(" + cxx(kernel_.lengthValue) + ")" : std::string("len"))
           << " != static_cast<long long>(this->" << member(kernel_.lengthParam) << "))\n"
@@ -344,8 +345,8 @@ private:
     // The same for what bind(...) gives the kernel: one launch over the whole partition must pass
     // the caller's value.
     for (const ir::Binding& binding : kernel_.bindings) {
-      out << "    {\n      const long long lo = partition_begin();\n"
-          << "      const long long hi = lo + partition_extent();\n"
+      out << "    {\n      const long long lo = partitionBegin();\n"
+          << "      const long long hi = lo + partitionExtent();\n"
           << "      const long long len = hi - lo;\n      (void)len;\n"
           << "      if (" << cxx(binding.value) << " != static_cast<long long>(this->"
           << member(binding.param) << "))\n        return "
@@ -408,9 +409,9 @@ private:
     if (chunked.empty())
       chunked = "false";
     out << "  // Sections in elements, unclipped; 0 sections: the whole array, sent once.\n";
-    out << "  static int section_count(int i) {\n    static constexpr int kCounts[] = {" << counts
+    out << "  static int sectionCount(int i) {\n    static constexpr int kCounts[] = {" << counts
         << "};\n    return kCounts[i];\n  }\n\n";
-    out << "  static bool section_is_chunked(int i, int s) {\n    static constexpr bool kChunked[] "
+    out << "  static bool sectionIsChunked(int i, int s) {\n    static constexpr bool kChunked[] "
            "= {"
         << chunked << "};\n    return kChunked[first_section(i) + s];\n  }\n\n";
     out << "  overlap::Section section(int i, int s, long long lo, long long hi) const {\n"
@@ -463,7 +464,7 @@ private:
       const long long limit = isGrid ? (d == 0 ? 2147483647LL : 65535LL) : (d == 2 ? 64 : 1024);
       const long long least = isGrid ? 0 : 1;
       out << "    unsigned " << var << " = 0;\n";
-      out << "    OVERLAP_TRY(overlap::" << (isGrid ? "checked_grid_dim" : "checked_dim") << "("
+      out << "    OVERLAP_TRY(overlap::" << (isGrid ? "checkedGridDim" : "checkedDim") << "("
           << cxx(dims[d]) << ", " << limit << "LL, "
           << quoted(name() + ": " + what + "." + kAxes[d] + " = " + ir::toSource(*dims[d]) +
                     " is outside [" + std::to_string(least) + ", " + std::to_string(limit) + "]")
@@ -482,32 +483,32 @@ private:
   }
 
   // launch_config() computes the grid, block and shared memory of one chunk; launch() and the
-  // descriptor's launch_geometry() (glue.cuh) both call it, so the geometry the tuner's model
+  // descriptor's launch_geometry() (Glue.cuh) both call it, so the geometry the tuner's model
   // sees is the launch's own.
   void emitLaunchConfig(std::ostream& out) const {
     const ir::Launch& launch = kernel_.launch;
-    out << "  overlap::Status launch_config(long long lo, long long hi,\n"
+    out << "  overlap::Status launchConfig(long long lo, long long hi,\n"
         << "                                overlap::LaunchConfig* config) const {\n"
         << "    const long long len = hi - lo;\n    (void)lo;\n    (void)len;\n";
     emitDim(out, "block", launch.block);
-    out << "    const size_t shared_bytes = "
+    out << "    const size_t sharedBytes = "
         << (launch.sharedBytes ? "static_cast<size_t>(" + cxx(launch.sharedBytes) + ")" : "0")
         << ";\n";
     if (launch.gridStride) {
       out << "    unsigned grid_x = 0;\n    const unsigned grid_y = 1, grid_z = 1;\n";
-      out << "    OVERLAP_TRY(overlap::grid_stride_grid(" << kernelReference()
-          << ", static_cast<int>(block_x * block_y * block_z), shared_bytes, &grid_x));\n";
+      out << "    OVERLAP_TRY(overlap::gridStrideGrid(" << kernelReference()
+          << ", static_cast<int>(block_x * block_y * block_z), sharedBytes, &grid_x));\n";
     } else {
       emitDim(out, "grid", launch.grid);
     }
     out << "    *config = {dim3(grid_x, grid_y, grid_z), dim3(block_x, block_y, block_z), "
-           "shared_bytes, "
+           "sharedBytes, "
         << (launch.gridStride ? "true" : "false") << "};\n"
         << "    return overlap::Status::success();\n  }\n\n";
-    out << "  static overlap::Status resident_blocks(int block_threads, size_t shared_bytes,\n"
+    out << "  static overlap::Status residentBlocks(int blockThreads, size_t sharedBytes,\n"
         << "                                         int* blocks) {\n"
-        << "    return overlap::resident_blocks_per_multiprocessor(" << kernelReference()
-        << ", block_threads, shared_bytes, blocks);\n  }\n\n";
+        << "    return overlap::residentBlocksPerMultiprocessor(" << kernelReference()
+        << ", blockThreads, sharedBytes, blocks);\n  }\n\n";
   }
 
   void emitLaunch(std::ostream& out) const {
@@ -525,11 +526,11 @@ private:
     for (const ir::Binding& binding : kernel_.bindings)
       emitNarrow(out, binding.param, "bound_" + member(binding.param), cxx(binding.value));
     out << "    overlap::LaunchConfig config;\n"
-        << "    OVERLAP_TRY(launch_config(lo, hi, &config));\n"
+        << "    OVERLAP_TRY(launchConfig(lo, hi, &config));\n"
         << "    if (config.empty())\n"
         << "      return overlap::Status::success(); // no blocks for this chunk\n";
     out << "    " << kernelReference()
-        << "<<<config.grid, config.block, config.shared_bytes, stream>>>(";
+        << "<<<config.grid, config.block, config.sharedBytes, stream>>>(";
     bool first = true;
     for (int i = 0; i < paramCount(); ++i) {
       if (param(i).hostOnly)
@@ -538,7 +539,7 @@ private:
       first = false;
     }
     out << ");\n";
-    out << "    return overlap::glue::launch_status(" << quoted(name() + "<<<...>>>") << ");\n";
+    out << "    return overlap::glue::launchStatus(" << quoted(name() + "<<<...>>>") << ");\n";
     out << "  }\n";
   }
 
@@ -616,13 +617,15 @@ private:
     const std::string sep = params.empty() ? "" : ", ";
     const std::string binding = bindingName() + "{" + hostArguments() + "}";
     out << "overlap::Status " << name() << "_explicit(" << params << ") {\n"
-        << "  return overlap::run_explicit(" << binding << ");\n}\n\n";
+        << "  return overlap::runExplicit(" << binding << ");\n}\n\n";
     out << "overlap::Status " << name() << "_mapped(" << params << ") {\n"
-        << "  return overlap::run_mapped(" << binding << ");\n}\n\n";
-    for (const char* variant : {"streams", "hybrid"})
+        << "  return overlap::runMapped(" << binding << ");\n}\n\n";
+    const std::pair<const char*, const char*> pipelined[] = {{"streams", "runStreams"},
+                                                             {"hybrid", "runHybrid"}};
+    for (const auto& [variant, strategy] : pipelined)
       out << "overlap::Status " << name() << "_" << variant << "(" << params << sep
           << "int streams, overlap::IssueOrder order) {\n"
-          << "  return overlap::run_" << variant << "(" << binding
+          << "  return overlap::" << strategy << "(" << binding
           << ", overlap::StreamsConfig{streams, order});\n}\n\n";
   }
 
@@ -636,17 +639,17 @@ private:
         << name() << "_arrays,\n"
         << "    " << tune.size() << ", " << (tune.empty() ? "nullptr" : name() + "_tune_defaults")
         << ",\n"
-        << "    &overlap::glue::partition_extent<" << b << ">,\n"
-        << "    &overlap::glue::array_extent<" << b << ">,\n"
-        << "    &overlap::glue::section_count<" << b << ">,\n"
+        << "    &overlap::glue::partitionExtent<" << b << ">,\n"
+        << "    &overlap::glue::arrayExtent<" << b << ">,\n"
+        << "    &overlap::glue::sectionCount<" << b << ">,\n"
         << "    &overlap::glue::section<" << b << ">,\n"
-        << "    &overlap::glue::section_is_chunked<" << b << ">,\n"
-        << "    &overlap::glue::run_from_args<" << b << ">,\n"
-        << "    &overlap::glue::launch_geometry<" << b << ">,\n"
-        << "    &overlap::glue::partition_begin<" << b << ">,\n"
+        << "    &overlap::glue::sectionIsChunked<" << b << ">,\n"
+        << "    &overlap::glue::runFromArgs<" << b << ">,\n"
+        << "    &overlap::glue::launchGeometry<" << b << ">,\n"
+        << "    &overlap::glue::partitionBegin<" << b << ">,\n"
         << "    &overlap::glue::granule<" << b << ">,\n"
         << "};\n";
-    out << "namespace {\nconst bool " << name() << "_registered = overlap::register_kernel(&"
+    out << "namespace {\nconst bool " << name() << "_registered = overlap::registerKernel(&"
         << descriptorName() << ");\n}\n";
     emitTunedEntry(out);
   }
@@ -703,11 +706,11 @@ public:
     out << openNamespaces(qualified_);
     out << "overlap::Status " << var << "_set(const " << global_.elementType
         << "* values, std::size_t count, std::size_t offset) {\n"
-        << "  return overlap::glue::copy_to_symbol(" << symbol << ", values, count, offset, "
+        << "  return overlap::glue::copyToSymbol(" << symbol << ", values, count, offset, "
         << global_.count << "ULL, " << range << ");\n}\n\n";
     out << "overlap::Status " << var << "_get(" << global_.elementType
         << "* values, std::size_t count, std::size_t offset) {\n"
-        << "  return overlap::glue::copy_from_symbol(" << symbol << ", values, count, offset, "
+        << "  return overlap::glue::copyFromSymbol(" << symbol << ", values, count, offset, "
         << global_.count << "ULL, " << range << ");\n}\n";
     out << closeNamespaces(qualified_) << "\n";
   }
@@ -746,8 +749,8 @@ GeneratedFiles emitFiles(const ir::SourceFile& file, const EmitOptions& options)
   // (a typedef becomes its type), so a host .cpp needs nothing but this header to include it.
   std::ostringstream header;
   header << banner << "#pragma once\n\n"
-         << "#include \"overlap/descriptor.h\"\n#include \"overlap/kernel_types.h\"\n"
-         << "#include \"overlap/status.h\"\n\n#include <cstddef>\n";
+         << "#include \"overlap/Descriptor.h\"\n#include \"overlap/KernelTypes.h\"\n"
+         << "#include \"overlap/Status.h\"\n\n#include <cstddef>\n";
   for (const std::string& include : file.header.includes)
     header << "#include " << include << "\n";
   header << "\n";
@@ -767,8 +770,8 @@ GeneratedFiles emitFiles(const ir::SourceFile& file, const EmitOptions& options)
   // `#define min(a, b)` is common) cannot reach into them; what follows the file's inclusion
   // uses no name such a macro could take.
   std::ostringstream source;
-  source << banner << "#include \"overlap/dispatch.h\"\n#include \"overlap/expr_support.h\"\n"
-         << "#include \"overlap/glue.cuh\"\n#include \"overlap/launch.cuh\"\n\n"
+  source << banner << "#include \"overlap/Dispatch.h\"\n#include \"overlap/ExprSupport.h\"\n"
+         << "#include \"overlap/Glue.cuh\"\n#include \"overlap/Launch.cuh\"\n\n"
          << "#include " << quoted(options.inputInclude) << "\n"
          << "#include " << quoted(options.headerInclude) << "\n\n";
   std::string entries;

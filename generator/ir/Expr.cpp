@@ -24,7 +24,7 @@ namespace {
 
 // Exact ceiling of a / b for every sign combination; (a + b - 1) / b would overflow near the
 // limits and round the wrong way for negative operands. Mirrors overlap::ceil_div in
-// runtime/include/overlap/expr_support.h, which generated code uses.
+// runtime/include/overlap/ExprSupport.h, which generated code uses.
 std::optional<long long> ceilDivide(long long a, long long b) {
   if (b == 0 || (a == LLONG_MIN && b == -1))
     return std::nullopt;
@@ -103,9 +103,9 @@ const char* sourceFunctionName(ExprKind kind) {
 const char* cxxFunctionName(ExprKind kind) {
   switch (kind) {
   case ExprKind::Min:
-    return "::overlap::min_ll";
+    return "::overlap::minLL";
   case ExprKind::Max:
-    return "::overlap::max_ll";
+    return "::overlap::maxLL";
   case ExprKind::CeilDiv:
     return "::overlap::ceil_div";
   default:

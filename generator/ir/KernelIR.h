@@ -14,7 +14,7 @@ namespace overlap::ir {
 
 enum class ScalarKind { SignedInteger, UnsignedInteger, Boolean, FloatingPoint, Other };
 
-// Mirrors overlap::ElementKind of the runtime (kernel_types.h); the emitter prints the name. For
+// Mirrors overlap::ElementKind of the runtime (KernelTypes.h); the emitter prints the name. For
 // CUDA vector types and other structs of one scalar type (float2, __half2, uchar4) it is the kind
 // of that scalar, the lane; the element holds elementSize / (size of the lane) lanes.
 enum class ElementKind { F32, F64, I8, U8, I16, U16, I32, U32, I64, U64, F16, BF16, Other };

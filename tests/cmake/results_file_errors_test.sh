@@ -19,7 +19,7 @@ project(results_file_errors LANGUAGES CXX)
 include($source/cmake/OverlapKernels.cmake)
 add_executable(Overlap::overlap-bake IMPORTED)
 set_target_properties(Overlap::overlap-bake PROPERTIES IMPORTED_LOCATION "$bake")
-# Compiled, not linked: the table must compile against overlap/dispatch.h.
+# Compiled, not linked: the table must compile against overlap/Dispatch.h.
 add_library(app OBJECT main.cpp)
 target_include_directories(app PRIVATE "$source/runtime/include" "$cuda_include")
 _overlap_bake_tuning_results(app "\${CMAKE_BINARY_DIR}/baked" "\${CMAKE_SOURCE_DIR}/results.json")

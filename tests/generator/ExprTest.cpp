@@ -1,10 +1,10 @@
 // Expressions: evaluation (C++ semantics, overflow and division by zero caught), chunk
-// dependence, affinity, and both printers. The C++ printer's helpers (overlap/expr_support.h)
+// dependence, affinity, and both printers. The C++ printer's helpers (overlap/ExprSupport.h)
 // must compute what the generator computes.
 #include "ir/Expr.h"
 #include "annotation/Diagnostic.h"
 #include "annotation/Parser.h"
-#include "overlap/expr_support.h"
+#include "overlap/ExprSupport.h"
 
 #include <gtest/gtest.h>
 
@@ -130,7 +130,7 @@ TEST(ExprEvaluate, CeilDivIsTheExactCeilingForEverySign) {
 
 TEST(ExprSupport, RuntimeHelpersAgreeWithTheGenerator) {
   static_assert(::overlap::ceil_div(7, 2) == 4, "usable in constant expressions");
-  static_assert(::overlap::min_ll(-1, 2) == -1 && ::overlap::max_ll(-1, 2) == 2, "");
+  static_assert(::overlap::minLL(-1, 2) == -1 && ::overlap::maxLL(-1, 2) == 2, "");
   std::mt19937_64 random(12345);
   std::uniform_int_distribution<long long> value(-1000, 1000);
   ExprPtr ceilDiv = parse("ceil_div(a, b)");
@@ -140,8 +140,8 @@ TEST(ExprSupport, RuntimeHelpersAgreeWithTheGenerator) {
     long long a = value(random);
     long long b = value(random);
     ir::Environment e = env({a, b});
-    EXPECT_EQ(ir::evaluate(*minimum, e), ::overlap::min_ll(a, b));
-    EXPECT_EQ(ir::evaluate(*maximum, e), ::overlap::max_ll(a, b));
+    EXPECT_EQ(ir::evaluate(*minimum, e), ::overlap::minLL(a, b));
+    EXPECT_EQ(ir::evaluate(*maximum, e), ::overlap::maxLL(a, b));
     if (b == 0)
       continue;
     EXPECT_EQ(ir::evaluate(*ceilDiv, e), ::overlap::ceil_div(a, b)) << a << " / " << b;
@@ -197,7 +197,7 @@ TEST(ExprPrint, CxxIsFullyParenthesizedLongLong) {
             "static_cast<long long>(n))");
   EXPECT_EQ(ir::toCxx(*parse("-len % 3"), spellCast), "((-len) % 3LL)");
   EXPECT_EQ(ir::toCxx(*parse("min(hi, n) / max(1, m)"), [](const Expr& e) { return e.name; }),
-            "(::overlap::min_ll(hi, n) / ::overlap::max_ll(1LL, m))");
+            "(::overlap::minLL(hi, n) / ::overlap::maxLL(1LL, m))");
   EXPECT_EQ(ir::toCxx(*parse("ceil_div(len, 256)"), spellCast), "::overlap::ceil_div(len, 256LL)");
 }
 

@@ -7,11 +7,11 @@
 // a GPU. The benchmark archive's model-check-2026-11-21-s5.md is this test's output; set
 // OVERLAP_BENCHMARK_CHECK_MD=FILE to write it again, and OVERLAP_BENCHMARK_CHECK_EVERY_RUN_MD=FILE
 // for every candidate of every run.
-#include "benchmark_reports.h"
-#include "model/candidate_set.h"
-#include "model/modern_model.h"
-#include "model/profile_completion.h"
-#include "overlap/profile_io.h"
+#include "BenchmarkReports.h"
+#include "model/CandidateSet.h"
+#include "model/ModernModel.h"
+#include "model/ProfileCompletion.h"
+#include "overlap/ProfileIo.h"
 
 #include <gtest/gtest.h>
 
@@ -56,62 +56,62 @@ const BenchmarkRun kRuns[] = {
 // The run whose every candidate the output lists.
 const char* const kDetailedRun = "H100 run 3";
 
-HardwareProfile profile_of(const BenchmarkRun& run) {
+HardwareProfile profileOf(const BenchmarkRun& run) {
   HardwareProfile profile;
-  const ProfileError error = read_profile_file(run.profile, &profile);
+  const ProfileError error = readProfileFile(run.profile, &profile);
   EXPECT_TRUE(error.ok()) << run.profile << ": " << error.field << ": " << error.reason;
-  return complete_profile(profile).profile;
+  return completeProfile(profile).profile;
 }
 
 // One measured candidate with the committed prediction and this model's.
 struct Row {
   Timed measured;
-  double predicted_now = 0;
-  double error_before() const { return measured.predicted / measured.median - 1; }
-  double error_now() const { return predicted_now / measured.median - 1; }
+  double predictedNow = 0;
+  double errorBefore() const { return measured.predicted / measured.median - 1; }
+  double errorNow() const { return predictedNow / measured.median - 1; }
 };
 
 struct Checked {
   std::string app;
-  double reported_kernel_seconds = 0;
-  double kernel_seconds = 0;
+  double reportedKernelSeconds = 0;
+  double kernelSeconds = 0;
   std::vector<Row> rows;
   std::vector<Candidate> kept;
   Timed pick;
   Timed best;
 };
 
-Checked check(const HardwareProfile& profile, const std::string& run_reports,
+Checked check(const HardwareProfile& profile, const std::string& runReports,
               const BenchmarkApplication& app) {
   Checked checked;
   checked.app = app.directory;
-  const nlohmann::json report = testing::read_tuning_report(run_reports, app, "exhaustive");
+  const nlohmann::json report = testing::readTuningReport(runReports, app, "exhaustive");
   if (report.empty())
     return checked;
-  checked.reported_kernel_seconds = report.at("kernel_seconds").at("value_s").get<double>();
-  const std::vector<Timed> measured = testing::measured_candidates(report);
-  const auto explicit_row = std::find_if(measured.begin(), measured.end(), [](const Timed& t) {
+  checked.reportedKernelSeconds = report.at("kernel_seconds").at("value_s").get<double>();
+  const std::vector<Timed> measured = testing::measuredCandidates(report);
+  const auto explicitRow = std::find_if(measured.begin(), measured.end(), [](const Timed& t) {
     return t.candidate.variant == Variant::Explicit;
   });
-  EXPECT_NE(explicit_row, measured.end()) << app.directory;
-  if (explicit_row == measured.end())
+  EXPECT_NE(explicitRow, measured.end()) << app.directory;
+  if (explicitRow == measured.end())
     return checked;
 
-  // t_E as the tuner infers it (tuner/tune/tuner.cpp): Explicit's median minus its predicted
+  // t_E as the tuner infers it (tuner/tune/Tuner.cpp): Explicit's median minus its predicted
   // transfers, at least 1 % of it.
   const ModernModel model;
   Workload workload = app.workload;
-  workload.kernel_seconds = 0;
-  const double transfers = *model.predict_seconds(profile, workload, Candidate{});
-  workload.kernel_seconds = std::max(explicit_row->median - transfers, 0.01 * explicit_row->median);
-  checked.kernel_seconds = workload.kernel_seconds;
+  workload.kernelSeconds = 0;
+  const double transfers = *model.predictSeconds(profile, workload, Candidate{});
+  workload.kernelSeconds = std::max(explicitRow->median - transfers, 0.01 * explicitRow->median);
+  checked.kernelSeconds = workload.kernelSeconds;
 
   for (const Timed& t : measured)
-    checked.rows.push_back(Row{t, *model.predict_seconds(profile, workload, t.candidate)});
+    checked.rows.push_back(Row{t, *model.predictSeconds(profile, workload, t.candidate)});
 
   const Prediction prediction = predict(model, profile, workload, SearchOptions{});
   checked.kept = prediction.kept();
-  checked.pick = testing::pick_among(measured, checked.kept);
+  checked.pick = testing::pickAmong(measured, checked.kept);
   checked.best =
       *std::min_element(measured.begin(), measured.end(),
                         [](const Timed& a, const Timed& b) { return a.median < b.median; });
@@ -138,20 +138,20 @@ struct Errors {
 };
 
 // Absolute errors per variant (Explicit left out: its t_E comes from its own measurement).
-std::map<std::string, Errors> errors_per_variant(const std::vector<Checked>& apps) {
+std::map<std::string, Errors> errorsPerVariant(const std::vector<Checked>& apps) {
   std::map<std::string, Errors> errors;
   for (const Checked& app : apps)
     for (const Row& row : app.rows) {
       if (row.measured.candidate.variant == Variant::Explicit)
         continue;
       Errors& e = errors[to_string(row.measured.candidate.variant)];
-      e.before.push_back(std::abs(row.error_before()));
-      e.now.push_back(std::abs(row.error_now()));
+      e.before.push_back(std::abs(row.errorBefore()));
+      e.now.push_back(std::abs(row.errorNow()));
     }
   return errors;
 }
 
-std::string variant_table(const std::map<std::string, Errors>& errors) {
+std::string variantTable(const std::map<std::string, Errors>& errors) {
   std::ostringstream out;
   out << "| variant | candidates | median abs before | max abs before | median abs now | max abs "
          "now "
@@ -172,7 +172,7 @@ std::string names(const std::vector<Candidate>& candidates) {
   return text;
 }
 
-std::string pick_table(const std::vector<Checked>& apps) {
+std::string pickTable(const std::vector<Checked>& apps) {
   std::ostringstream out;
   out << "| app | kept now | pick now | pick / exhaustive best | run |\n"
       << "| --- | --- | --- | ---: | ---: |\n";
@@ -183,63 +183,62 @@ std::string pick_table(const std::vector<Checked>& apps) {
   return out.str();
 }
 
-std::string candidate_table(const Checked& app) {
+std::string candidateTable(const Checked& app) {
   std::ostringstream out;
-  out << "#### " << app.app << " (t_E " << fixed("%.3f ms", app.kernel_seconds * 1e3) << ")\n\n"
+  out << "#### " << app.app << " (t_E " << fixed("%.3f ms", app.kernelSeconds * 1e3) << ")\n\n"
       << "| candidate | measured ms | before | now |\n| --- | ---: | ---: | ---: |\n";
   for (const Row& row : app.rows) {
     if (row.measured.candidate.variant == Variant::Explicit)
       continue;
     out << "| " << describe(row.measured.candidate) << " | "
         << fixed("%.3f", row.measured.median * 1e3) << " | "
-        << fixed("%+.1f %%", 100 * row.error_before()) << " | "
-        << fixed("%+.1f %%", 100 * row.error_now()) << " |\n";
+        << fixed("%+.1f %%", 100 * row.errorBefore()) << " | "
+        << fixed("%+.1f %%", 100 * row.errorNow()) << " |\n";
   }
   return out.str() + "\n";
 }
 
-std::vector<Checked> check_run(const HardwareProfile& profile, const BenchmarkRun& run) {
+std::vector<Checked> checkRun(const HardwareProfile& profile, const BenchmarkRun& run) {
   std::vector<Checked> apps;
-  for (const BenchmarkApplication& app : testing::benchmark_applications())
+  for (const BenchmarkApplication& app : testing::benchmarkApplications())
     apps.push_back(check(profile, run.reports, app));
   return apps;
 }
 
 TEST(BenchmarkModelCheck, EveryMeasuredCandidateOfTheBenchmarkRuns) {
-  std::string summary, details, every_run_details;
-  std::map<std::string, Errors> all_errors;
+  std::string summary, details, everyRunDetails;
+  std::map<std::string, Errors> allErrors;
   for (const BenchmarkRun& run : kRuns) {
-    const std::vector<Checked> apps = check_run(profile_of(run), run);
+    const std::vector<Checked> apps = checkRun(profileOf(run), run);
     for (const Checked& app : apps) {
       ASSERT_FALSE(app.rows.empty()) << run.name << " " << app.app;
       // The reconstructed workloads are the ones the tuner derived from the descriptors: its
       // inferred t_E (Explicit's measurement minus the predicted transfers) comes out the same.
-      EXPECT_NEAR(app.kernel_seconds, app.reported_kernel_seconds,
-                  1e-6 * app.reported_kernel_seconds)
+      EXPECT_NEAR(app.kernelSeconds, app.reportedKernelSeconds, 1e-6 * app.reportedKernelSeconds)
           << run.name << " " << app.app;
     }
-    const std::map<std::string, Errors> errors = errors_per_variant(apps);
+    const std::map<std::string, Errors> errors = errorsPerVariant(apps);
     for (const auto& [variant, e] : errors) {
-      Errors& all = all_errors[variant];
+      Errors& all = allErrors[variant];
       all.before.insert(all.before.end(), e.before.begin(), e.before.end());
       all.now.insert(all.now.end(), e.now.begin(), e.now.end());
     }
-    summary += std::string("### ") + run.name + "\n\n" + variant_table(errors) + "\n" +
-               pick_table(apps) + "\n";
+    summary += std::string("### ") + run.name + "\n\n" + variantTable(errors) + "\n" +
+               pickTable(apps) + "\n";
     if (std::string(run.name) == kDetailedRun)
       for (const Checked& app : apps)
-        details += candidate_table(app);
+        details += candidateTable(app);
     for (const Checked& app : apps)
-      every_run_details += std::string("### ") + run.name + ": " + candidate_table(app).substr(5);
+      everyRunDetails += std::string("### ") + run.name + ": " + candidateTable(app).substr(5);
   }
-  const std::string text = "### All runs\n\n" + variant_table(all_errors) + "\n" + summary +
+  const std::string text = "### All runs\n\n" + variantTable(allErrors) + "\n" + summary +
                            "### Every candidate of " + kDetailedRun +
                            " (error = predicted / measured − 1)\n\n" + details;
   std::printf("%s", text.c_str());
   if (const char* path = std::getenv("OVERLAP_BENCHMARK_CHECK_MD"))
     std::ofstream(path) << text;
   if (const char* path = std::getenv("OVERLAP_BENCHMARK_CHECK_EVERY_RUN_MD"))
-    std::ofstream(path) << every_run_details;
+    std::ofstream(path) << everyRunDetails;
 }
 
 } // namespace

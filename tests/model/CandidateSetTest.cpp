@@ -1,9 +1,9 @@
 // Candidate enumeration and pruning, with a scripted model so that every kept or pruned row is
 // decided by numbers the test states.
-#include "model/candidate_set.h"
+#include "model/CandidateSet.h"
 
-#include "model/modern_model.h"
-#include "model_test_profiles.h"
+#include "ModelTestProfiles.h"
+#include "model/ModernModel.h"
 
 #include <gtest/gtest.h>
 
@@ -15,38 +15,38 @@ namespace {
 using Counts = std::vector<int>;
 
 TEST(CandidateStreamCounts, PowersOfTwoAndDivisorsUpToTheBound) {
-  EXPECT_EQ(candidate_stream_counts(12, 64), (Counts{1, 2, 3, 4, 6, 8, 12}));
-  EXPECT_EQ(candidate_stream_counts(42, 64), (Counts{1, 2, 3, 4, 6, 7, 8, 14, 16, 21, 32, 42}));
-  EXPECT_EQ(candidate_stream_counts(42, 16), (Counts{1, 2, 3, 4, 6, 7, 8, 14, 16}));
-  EXPECT_EQ(candidate_stream_counts(1LL << 26, 64), (Counts{1, 2, 4, 8, 16, 32, 64}));
-  EXPECT_EQ(candidate_stream_counts(1009, 64), (Counts{1, 2, 4, 8, 16, 32, 64})); // a prime
-  EXPECT_EQ(candidate_stream_counts(5, 64), (Counts{1, 2, 4, 5}));
-  EXPECT_EQ(candidate_stream_counts(1, 64), (Counts{1}));
-  EXPECT_EQ(candidate_stream_counts(0, 16), (Counts{1, 2, 4, 8, 16})); // extent unknown
+  EXPECT_EQ(candidateStreamCounts(12, 64), (Counts{1, 2, 3, 4, 6, 8, 12}));
+  EXPECT_EQ(candidateStreamCounts(42, 64), (Counts{1, 2, 3, 4, 6, 7, 8, 14, 16, 21, 32, 42}));
+  EXPECT_EQ(candidateStreamCounts(42, 16), (Counts{1, 2, 3, 4, 6, 7, 8, 14, 16}));
+  EXPECT_EQ(candidateStreamCounts(1LL << 26, 64), (Counts{1, 2, 4, 8, 16, 32, 64}));
+  EXPECT_EQ(candidateStreamCounts(1009, 64), (Counts{1, 2, 4, 8, 16, 32, 64})); // a prime
+  EXPECT_EQ(candidateStreamCounts(5, 64), (Counts{1, 2, 4, 5}));
+  EXPECT_EQ(candidateStreamCounts(1, 64), (Counts{1}));
+  EXPECT_EQ(candidateStreamCounts(0, 16), (Counts{1, 2, 4, 8, 16})); // extent unknown
 }
 
 // A model whose predictions and issue-order behaviour the test scripts.
 class ScriptedModel final : public PerformanceModel {
 public:
   std::function<std::optional<double>(const Candidate&)> seconds;
-  bool orders_differ = false;
+  bool ordersDiffer = false;
 
   std::string name() const override { return "scripted"; }
-  std::optional<double> predict_seconds(const HardwareProfile&, const Workload&,
-                                        const Candidate& candidate) const override {
+  std::optional<double> predictSeconds(const HardwareProfile&, const Workload&,
+                                       const Candidate& candidate) const override {
     return seconds(candidate);
   }
-  bool distinguishes_issue_order(const HardwareProfile&, int streams) const override {
-    return orders_differ && streams > 1;
+  bool distinguishesIssueOrder(const HardwareProfile&, int streams) const override {
+    return ordersDiffer && streams > 1;
   }
 };
 
-Workload saxpy_like(long long extent) {
+Workload saxpyLike(long long extent) {
   Workload workload;
-  workload.partition_extent = extent;
-  workload.h2d_bytes = 8 * extent;
-  workload.d2h_bytes = 4 * extent;
-  workload.kernel_seconds = 1e-3;
+  workload.partitionExtent = extent;
+  workload.h2dBytes = 8 * extent;
+  workload.d2hBytes = 4 * extent;
+  workload.kernelSeconds = 1e-3;
   return workload;
 }
 
@@ -61,14 +61,14 @@ const PredictedCandidate& row(const Prediction& prediction, Variant variant, int
 TEST(Enumeration, BothOrdersOnlyWhereTheModelDistinguishesThem) {
   ScriptedModel model;
   model.seconds = [](const Candidate&) { return 1.0; };
-  const HardwareProfile profile = testing::h100_like();
+  const HardwareProfile profile = testing::h100Like();
   SearchOptions options;
-  options.max_streams = 4;
+  options.maxStreams = 4;
   // Counts 1, 2, 4: Explicit, Mapped, then Streams and Hybrid for each.
-  EXPECT_EQ(enumerate_candidates(model, profile, saxpy_like(1 << 20), options).size(), 2u + 2 * 3);
-  model.orders_differ = true; // breadth-first added for 2 and 4
+  EXPECT_EQ(enumerateCandidates(model, profile, saxpyLike(1 << 20), options).size(), 2u + 2 * 3);
+  model.ordersDiffer = true; // breadth-first added for 2 and 4
   const std::vector<Candidate> both =
-      enumerate_candidates(model, profile, saxpy_like(1 << 20), options);
+      enumerateCandidates(model, profile, saxpyLike(1 << 20), options);
   EXPECT_EQ(both.size(), 2u + 2 * 5);
   EXPECT_EQ(both[0], (Candidate{Variant::Explicit, 1, IssueOrder::DepthFirst}));
   EXPECT_EQ(both[1], (Candidate{Variant::Mapped, 1, IssueOrder::DepthFirst}));
@@ -79,10 +79,10 @@ TEST(Enumeration, BothOrdersOnlyWhereTheModelDistinguishesThem) {
 TEST(Enumeration, HybridOnlyWithPureOutputs) {
   ScriptedModel model;
   model.seconds = [](const Candidate&) { return 1.0; };
-  Workload workload = saxpy_like(1 << 20);
-  workload.inout_d2h_bytes = workload.d2h_bytes; // y = a·x + y: the only output is in-out
+  Workload workload = saxpyLike(1 << 20);
+  workload.inoutD2hBytes = workload.d2hBytes; // y = a·x + y: the only output is in-out
   for (const Candidate& candidate :
-       enumerate_candidates(model, testing::h100_like(), workload, SearchOptions{}))
+       enumerateCandidates(model, testing::h100Like(), workload, SearchOptions{}))
     EXPECT_NE(candidate.variant, Variant::Hybrid);
 }
 
@@ -90,12 +90,12 @@ TEST(Enumeration, StreamCountsFollowTheGranules) {
   // 48 elements in granules of 4: 12 chunks at most, equal for the divisors of 12.
   ScriptedModel model;
   model.seconds = [](const Candidate&) { return 1.0; };
-  Workload workload = saxpy_like(48);
-  workload.inout_d2h_bytes = workload.d2h_bytes; // Streams only
+  Workload workload = saxpyLike(48);
+  workload.inoutD2hBytes = workload.d2hBytes; // Streams only
   workload.granule = 4;
   Counts streams;
   for (const Candidate& candidate :
-       enumerate_candidates(model, testing::h100_like(), workload, SearchOptions{}))
+       enumerateCandidates(model, testing::h100Like(), workload, SearchOptions{}))
     if (candidate.variant == Variant::Streams)
       streams.push_back(candidate.streams);
   EXPECT_EQ(streams, (Counts{1, 2, 3, 4, 6, 8, 12}));
@@ -103,7 +103,7 @@ TEST(Enumeration, StreamCountsFollowTheGranules) {
 
 // Explicit 10, Mapped 6, Streams 4 + 1/n + 0.01·n (best at n = 8), Hybrid one second slower
 // than Streams.
-std::optional<double> scripted_times(const Candidate& candidate) {
+std::optional<double> scriptedTimes(const Candidate& candidate) {
   switch (candidate.variant) {
   case Variant::Explicit:
     return 10.0;
@@ -119,11 +119,11 @@ std::optional<double> scripted_times(const Candidate& candidate) {
 
 TEST(Pruning, KeepsCandidatesWithinBothTolerancesAndExplicit) {
   ScriptedModel model;
-  model.seconds = scripted_times;
+  model.seconds = scriptedTimes;
   SearchOptions options;
   options.tolerance = 0.30;
-  options.stream_tolerance = 0.03;
-  const Prediction prediction = predict(model, testing::h100_like(), saxpy_like(1 << 20), options);
+  options.streamTolerance = 0.03;
+  const Prediction prediction = predict(model, testing::h100Like(), saxpyLike(1 << 20), options);
   // Streams: n = 8 gives 4.205, n = 16 gives 4.2225, n = 4 gives 4.29, n = 32 gives 4.35125.
   ASSERT_TRUE(prediction.best);
   EXPECT_EQ(prediction.rows[*prediction.best].candidate,
@@ -144,17 +144,17 @@ TEST(Pruning, KeepsCandidatesWithinBothTolerancesAndExplicit) {
   EXPECT_TRUE(row(prediction, Variant::Hybrid, 32).kept);
   EXPECT_FALSE(row(prediction, Variant::Hybrid, 2).kept);
   EXPECT_FALSE(row(prediction, Variant::Hybrid, 64).kept);
-  EXPECT_EQ(prediction.best_of(Variant::Hybrid).value(),
+  EXPECT_EQ(prediction.bestOf(Variant::Hybrid).value(),
             static_cast<std::size_t>(&row(prediction, Variant::Hybrid, 8) - &prediction.rows[0]));
   EXPECT_EQ(prediction.kept().size(), 1u + 3 + 4);
 }
 
 TEST(Pruning, ToleranceZeroKeepsOnlyTheBestAndExplicit) {
   ScriptedModel model;
-  model.seconds = scripted_times;
+  model.seconds = scriptedTimes;
   SearchOptions options;
   options.tolerance = 0;
-  const Prediction prediction = predict(model, testing::h100_like(), saxpy_like(1 << 20), options);
+  const Prediction prediction = predict(model, testing::h100Like(), saxpyLike(1 << 20), options);
   EXPECT_EQ(prediction.kept(),
             (std::vector<Candidate>{{Variant::Explicit, 1, IssueOrder::DepthFirst},
                                     {Variant::Streams, 8, IssueOrder::DepthFirst}}));
@@ -166,14 +166,14 @@ TEST(Pruning, TiesGoToTheSimplerCandidate) {
     return c.variant == Variant::Explicit ? 2.0 : 1.0;
   };
   const Prediction prediction =
-      predict(model, testing::h100_like(), saxpy_like(1 << 20), SearchOptions{});
+      predict(model, testing::h100Like(), saxpyLike(1 << 20), SearchOptions{});
   EXPECT_EQ(prediction.rows[*prediction.best].candidate.variant, Variant::Mapped);
 
   model.seconds = [](const Candidate& c) -> std::optional<double> {
     return c.variant == Variant::Streams || c.variant == Variant::Hybrid ? 1.0 : 2.0;
   };
   const Prediction streams =
-      predict(model, testing::h100_like(), saxpy_like(1 << 20), SearchOptions{});
+      predict(model, testing::h100Like(), saxpyLike(1 << 20), SearchOptions{});
   EXPECT_EQ(streams.rows[*streams.best].candidate,
             (Candidate{Variant::Streams, 1, IssueOrder::DepthFirst}));
 }
@@ -185,9 +185,9 @@ TEST(Pruning, ExplicitCanBeTheBest) {
   };
   SearchOptions options;
   options.tolerance = 0.08;
-  options.stream_tolerance = 1;
-  const Prediction prediction = predict(model, testing::h100_like(), saxpy_like(1 << 20), options);
-  EXPECT_EQ(*prediction.best, *prediction.explicit_row);
+  options.streamTolerance = 1;
+  const Prediction prediction = predict(model, testing::h100Like(), saxpyLike(1 << 20), options);
+  EXPECT_EQ(*prediction.best, *prediction.explicitRow);
   // Within 8 % of Explicit's 1.0: streams 1 and 2 (1.06, 1.07), Mapped (1.06); not 4 (1.09).
   EXPECT_TRUE(row(prediction, Variant::Mapped).kept);
   EXPECT_TRUE(row(prediction, Variant::Streams, 2).kept);
@@ -202,7 +202,7 @@ TEST(Pruning, UnpredictedCandidatesAreKept) {
     return c.variant == Variant::Streams ? 1.0 : 5.0;
   };
   const Prediction prediction =
-      predict(model, testing::h100_like(), saxpy_like(1 << 20), SearchOptions{});
+      predict(model, testing::h100Like(), saxpyLike(1 << 20), SearchOptions{});
   for (const PredictedCandidate& r : prediction.rows) {
     if (r.candidate.variant == Variant::Hybrid) {
       EXPECT_TRUE(r.kept && !r.seconds);
@@ -213,12 +213,12 @@ TEST(Pruning, UnpredictedCandidatesAreKept) {
 
 TEST(Pruning, MaxKeptCapsTheSetBestFirst) {
   ScriptedModel model;
-  model.seconds = scripted_times;
+  model.seconds = scriptedTimes;
   SearchOptions options;
   options.tolerance = 1;
-  options.stream_tolerance = 1;
-  options.max_kept = 2;
-  const Prediction prediction = predict(model, testing::h100_like(), saxpy_like(1 << 20), options);
+  options.streamTolerance = 1;
+  options.maxKept = 2;
+  const Prediction prediction = predict(model, testing::h100Like(), saxpyLike(1 << 20), options);
   EXPECT_EQ(prediction.kept(),
             (std::vector<Candidate>{{Variant::Explicit, 1, IssueOrder::DepthFirst},
                                     {Variant::Streams, 8, IssueOrder::DepthFirst},
@@ -227,10 +227,10 @@ TEST(Pruning, MaxKeptCapsTheSetBestFirst) {
 
 TEST(Pruning, ReportsTheProfileAssumptions) {
   ScriptedModel model;
-  model.seconds = scripted_times;
-  HardwareProfile profile = testing::h100_like();
-  profile.kernel_launch_s = 0;
-  const Prediction prediction = predict(model, profile, saxpy_like(1 << 20), SearchOptions{});
+  model.seconds = scriptedTimes;
+  HardwareProfile profile = testing::h100Like();
+  profile.kernelLaunchS = 0;
+  const Prediction prediction = predict(model, profile, saxpyLike(1 << 20), SearchOptions{});
   ASSERT_EQ(prediction.assumptions.size(), 2u); // launch overhead and stream sync unknown
   EXPECT_NE(prediction.assumptions[0].find("kernel launch"), std::string::npos);
 }
@@ -240,11 +240,11 @@ TEST(Pruning, ModernModelOnTheIssuesSaxpyRunsFewCandidates) {
   // and Streams at 7 stream counts: the orders do not differ on this device and saxpy has no
   // pure outputs for Hybrid). tests/model/MeasuredAccuracyTest.cpp checks the pick against
   // measured times.
-  Workload saxpy = saxpy_like(64 << 20);
-  saxpy.inout_d2h_bytes = saxpy.d2h_bytes;
-  saxpy.h2d_copies_per_chunk = saxpy.explicit_h2d_copies = 2;
-  saxpy.kernel_seconds = 0.3e-3;
-  const Prediction prediction = predict(ModernModel(), testing::h100_like(), saxpy);
+  Workload saxpy = saxpyLike(64 << 20);
+  saxpy.inoutD2hBytes = saxpy.d2hBytes;
+  saxpy.h2dCopiesPerChunk = saxpy.explicitH2dCopies = 2;
+  saxpy.kernelSeconds = 0.3e-3;
+  const Prediction prediction = predict(ModernModel(), testing::h100Like(), saxpy);
   ASSERT_TRUE(prediction.best);
   EXPECT_EQ(prediction.rows[*prediction.best].candidate.variant, Variant::Streams);
   EXPECT_EQ(prediction.rows.size(), 9u);
@@ -260,13 +260,13 @@ TEST(Pruning, ToleranceFollowsFromTheModelErrorAndTheAcceptableLoss) {
   // run: at t = (1 + e)/((1 − e)(1 + M)) − 1 exactly M faster.
   const double e = 0.02;
   const double m = 0.03;
-  const double t = pruning_tolerance(e, m);
+  const double t = pruningTolerance(e, m);
   EXPECT_NEAR((1 + t) / (1 + e), (1 / (1 - e)) / (1 + m), 1e-15);
-  EXPECT_DOUBLE_EQ(pruning_tolerance(0, 0), 0);
-  EXPECT_NEAR(pruning_tolerance(0.05, 0), 1.05 / 0.95 - 1, 1e-15);
-  EXPECT_DOUBLE_EQ(pruning_tolerance(0.01, 0.03), 0); // a smaller error than loss: best only
-  EXPECT_DOUBLE_EQ(SearchOptions{}.tolerance, pruning_tolerance(0.02, 0.03));
-  EXPECT_DOUBLE_EQ(SearchOptions{}.stream_tolerance, 0);
+  EXPECT_DOUBLE_EQ(pruningTolerance(0, 0), 0);
+  EXPECT_NEAR(pruningTolerance(0.05, 0), 1.05 / 0.95 - 1, 1e-15);
+  EXPECT_DOUBLE_EQ(pruningTolerance(0.01, 0.03), 0); // a smaller error than loss: best only
+  EXPECT_DOUBLE_EQ(SearchOptions{}.tolerance, pruningTolerance(0.02, 0.03));
+  EXPECT_DOUBLE_EQ(SearchOptions{}.streamTolerance, 0);
 }
 
 TEST(Pruning, MappedLowerBoundIsKeptButIsNotTheReference) {
@@ -281,17 +281,17 @@ TEST(Pruning, MappedLowerBoundIsKeptButIsNotTheReference) {
       return 1.0;
     return 1.05 + 0.01 * c.streams;
   };
-  Workload workload = saxpy_like(8);
-  workload.broadcast_bytes = 1;
-  const Prediction bounded = predict(model, testing::h100_like(), workload);
+  Workload workload = saxpyLike(8);
+  workload.broadcastBytes = 1;
+  const Prediction bounded = predict(model, testing::h100Like(), workload);
   ASSERT_TRUE(bounded.best);
   EXPECT_EQ(bounded.rows[*bounded.best].candidate, (Candidate{Variant::Streams, 1}));
   EXPECT_TRUE(row(bounded, Variant::Mapped).kept);
   EXPECT_TRUE(row(bounded, Variant::Streams, 1).kept);
   EXPECT_FALSE(row(bounded, Variant::Streams, 8).kept);
   // Once the re-reads are known, Mapped's prediction is one like the others, and it prunes.
-  workload.mapped_broadcast_reads_known = true;
-  const Prediction known = predict(model, testing::h100_like(), workload);
+  workload.mappedBroadcastReadsKnown = true;
+  const Prediction known = predict(model, testing::h100Like(), workload);
   EXPECT_EQ(known.rows[*known.best].candidate.variant, Variant::Mapped);
   EXPECT_FALSE(row(known, Variant::Streams, 1).kept);
 }
@@ -307,10 +307,10 @@ TEST(Pruning, MappedOverNarrowElementsIsALowerBound) {
       return 1.0;
     return 1.05 + 0.01 * c.streams;
   };
-  Workload workload = saxpy_like(8);
-  workload.mapped_narrowest_element_bytes = 1;
-  EXPECT_TRUE(mapped_prediction_is_lower_bound(workload));
-  const Prediction bytes = predict(model, testing::h100_like(), workload);
+  Workload workload = saxpyLike(8);
+  workload.mappedNarrowestElementBytes = 1;
+  EXPECT_TRUE(mappedPredictionIsLowerBound(workload));
+  const Prediction bytes = predict(model, testing::h100Like(), workload);
   ASSERT_TRUE(bytes.best);
   EXPECT_EQ(bytes.rows[*bytes.best].candidate, (Candidate{Variant::Streams, 1}));
   EXPECT_TRUE(row(bytes, Variant::Mapped).kept);
@@ -319,12 +319,12 @@ TEST(Pruning, MappedOverNarrowElementsIsALowerBound) {
   EXPECT_TRUE(row(bytes, Variant::Streams, 1).kept);
   EXPECT_FALSE(row(bytes, Variant::Streams, 8).kept);
 
-  workload.mapped_narrowest_element_bytes = 2;
-  EXPECT_TRUE(mapped_prediction_is_lower_bound(workload));
+  workload.mappedNarrowestElementBytes = 2;
+  EXPECT_TRUE(mappedPredictionIsLowerBound(workload));
   for (std::size_t width : {std::size_t{0}, kMappedFullLineElementBytes, std::size_t{8}}) {
-    workload.mapped_narrowest_element_bytes = width;
-    EXPECT_FALSE(mapped_prediction_is_lower_bound(workload)) << width << "-byte elements";
-    const Prediction words = predict(model, testing::h100_like(), workload);
+    workload.mappedNarrowestElementBytes = width;
+    EXPECT_FALSE(mappedPredictionIsLowerBound(workload)) << width << "-byte elements";
+    const Prediction words = predict(model, testing::h100Like(), workload);
     EXPECT_EQ(words.rows[*words.best].candidate.variant, Variant::Mapped) << width;
     EXPECT_FALSE(row(words, Variant::Mapped).lower_bound) << width;
     EXPECT_FALSE(row(words, Variant::Streams, 1).kept) << width;
@@ -332,7 +332,7 @@ TEST(Pruning, MappedOverNarrowElementsIsALowerBound) {
 }
 
 TEST(Pruning, SelectPrunedSetRedoesPredictOnGivenRows) {
-  // The offline re-check of committed reports relies on select_pruned_set deciding exactly as
+  // The offline re-check of committed reports relies on selectPrunedSet deciding exactly as
   // predict does, and on it clearing what an earlier selection left.
   ScriptedModel model;
   model.seconds = [](const Candidate& c) -> std::optional<double> {
@@ -342,15 +342,15 @@ TEST(Pruning, SelectPrunedSetRedoesPredictOnGivenRows) {
       return 1.0;
     return 1.05 + 0.01 * c.streams;
   };
-  Workload workload = saxpy_like(8);
-  const Prediction predicted = predict(model, testing::h100_like(), workload);
+  Workload workload = saxpyLike(8);
+  const Prediction predicted = predict(model, testing::h100Like(), workload);
   Prediction redone = predicted;
-  select_pruned_set(redone, true, SearchOptions{});
+  selectPrunedSet(redone, true, SearchOptions{});
   EXPECT_EQ(redone.rows[*redone.best].candidate, (Candidate{Variant::Streams, 1}));
   EXPECT_TRUE(row(redone, Variant::Streams, 1).kept);
-  select_pruned_set(redone, false, SearchOptions{});
+  selectPrunedSet(redone, false, SearchOptions{});
   EXPECT_EQ(redone.best, predicted.best);
-  EXPECT_EQ(redone.explicit_row, predicted.explicit_row);
+  EXPECT_EQ(redone.explicitRow, predicted.explicitRow);
   EXPECT_EQ(redone.kept(), predicted.kept());
 }
 

@@ -4,10 +4,10 @@
 // (the benchmark archive's model-check-2026-11-21.md is this output; set
 // OVERLAP_MODEL_CHECK_MD=FILE to write it). The pruning is checked with the measured times as the
 // truth.
-#include "model/candidate_set.h"
-#include "model/modern_model.h"
-#include "overlap/profile_io.h"
-#include "variant_names.h"
+#include "VariantNames.h"
+#include "model/CandidateSet.h"
+#include "model/ModernModel.h"
+#include "overlap/ProfileIo.h"
 
 #include <gtest/gtest.h>
 
@@ -26,22 +26,22 @@
 namespace overlap::model {
 namespace {
 
-using testing::variant_named;
+using testing::variantNamed;
 
 const std::string kResults = std::string(OVERLAP_TEST_FIXTURES_DIR) + "/model";
 const std::string kTunerRun = kResults + "/tuner-2026-11-21-h200";
 constexpr double kMiB = 1024.0 * 1024.0;
 
-std::string read_text(const std::string& path) {
+std::string readText(const std::string& path) {
   std::ifstream in(path);
   std::stringstream text;
   text << in.rdbuf();
   return text.str();
 }
 
-HardwareProfile h200_profile() {
+HardwareProfile h200Profile() {
   HardwareProfile profile;
-  const ProfileError error = read_profile_file(kTunerRun + "/profile.json", &profile);
+  const ProfileError error = readProfileFile(kTunerRun + "/profile.json", &profile);
   EXPECT_TRUE(error.ok()) << error.field << ": " << error.reason;
   return profile;
 }
@@ -60,7 +60,7 @@ struct Measured {
 
 // The console summary of overlap-tune: "Streams(16, breadth-first)  10.917  10.512 ...", the
 // predicted time first, the measured median second.
-std::vector<Measured> tuner_summary(const std::string& log) {
+std::vector<Measured> tunerSummary(const std::string& log) {
   const std::regex row(R"(^(Explicit|Mapped|Streams|Hybrid)(\((\d+), (depth|breadth)-first\))?)"
                        R"(\s+[\d.]+\s+([\d.]+)\s)");
   std::vector<Measured> rows;
@@ -69,7 +69,7 @@ std::vector<Measured> tuner_summary(const std::string& log) {
     std::smatch match;
     if (!std::regex_search(line, match, row))
       continue;
-    Candidate candidate{variant_named(match[1]), 1, IssueOrder::DepthFirst};
+    Candidate candidate{variantNamed(match[1]), 1, IssueOrder::DepthFirst};
     if (match[2].matched) {
       candidate.streams = std::stoi(match[3]);
       candidate.order = match[4] == "breadth" ? IssueOrder::BreadthFirst : IssueOrder::DepthFirst;
@@ -81,7 +81,7 @@ std::vector<Measured> tuner_summary(const std::string& log) {
 
 // examples-h200-2026-11-21.md: "saxpy: ..." starts an example, "Streams  16  10.510 ..." rows
 // follow (depth-first issue).
-std::map<std::string, std::vector<Measured>> examples_table(const std::string& markdown) {
+std::map<std::string, std::vector<Measured>> examplesTable(const std::string& markdown) {
   const std::regex header(R"(^(saxpy|matmul|buoydiff):)");
   const std::regex row(R"(^(Explicit|Mapped|Streams|Hybrid)\s+(-|\d+)\s+([\d.]+)\s)");
   std::map<std::string, std::vector<Measured>> tables;
@@ -94,57 +94,57 @@ std::map<std::string, std::vector<Measured>> examples_table(const std::string& m
     } else if (!current.empty() && std::regex_search(line, match, row)) {
       const int streams = match[2] == "-" ? 1 : std::stoi(match[2]);
       tables[current].push_back(
-          {{variant_named(match[1]), streams, IssueOrder::DepthFirst}, std::stod(match[3]) * 1e-3});
+          {{variantNamed(match[1]), streams, IssueOrder::DepthFirst}, std::stod(match[3]) * 1e-3});
     }
   }
   return tables;
 }
 
-// The workloads workload_from_descriptor derives from the examples' annotations at their tuning
+// The workloads workloadFromDescriptor derives from the examples' annotations at their tuning
 // sizes (no launch geometry: the descriptor carries none, so the tuner has none either).
-Workload saxpy_workload() {
+Workload saxpyWorkload() {
   Workload w;
-  w.partition_extent = 67108864;
-  w.h2d_bytes = 2 * 256 * kMiB; // x, and y (in-out)
-  w.d2h_bytes = 256 * kMiB;
-  w.inout_d2h_bytes = 256 * kMiB;
-  w.h2d_copies_per_chunk = 2;
-  w.explicit_h2d_copies = 2;
+  w.partitionExtent = 67108864;
+  w.h2dBytes = 2 * 256 * kMiB; // x, and y (in-out)
+  w.d2hBytes = 256 * kMiB;
+  w.inoutD2hBytes = 256 * kMiB;
+  w.h2dCopiesPerChunk = 2;
+  w.explicitH2dCopies = 2;
   return w;
 }
 
-Workload matmul_workload() {
+Workload matmulWorkload() {
   Workload w;
-  w.partition_extent = 4096;
-  w.h2d_bytes = 4096.0 * 1024 * 4;       // rows of A
-  w.broadcast_bytes = 1024.0 * 1024 * 4; // B, sent once
-  w.d2h_bytes = 4096.0 * 1024 * 4;       // rows of C
-  w.explicit_h2d_copies = 2;
+  w.partitionExtent = 4096;
+  w.h2dBytes = 4096.0 * 1024 * 4;       // rows of A
+  w.broadcastBytes = 1024.0 * 1024 * 4; // B, sent once
+  w.d2hBytes = 4096.0 * 1024 * 4;       // rows of C
+  w.explicitH2dCopies = 2;
   return w;
 }
 
-Workload buoydiff_workload() {
+Workload buoydiffWorkload() {
   const double level = 1048576.0 * 4;
   Workload w;
-  w.partition_extent = 42;
-  w.h2d_bytes = 42 * level;          // rho[(lo-1)·plane : hi·plane], clipped
-  w.broadcast_bytes = level;         // rho[0 : plane], the surface
-  w.halo_bytes_per_boundary = level; // level lo-1
-  w.d2h_bytes = 42 * level;
-  w.explicit_h2d_copies = 2;
+  w.partitionExtent = 42;
+  w.h2dBytes = 42 * level;        // rho[(lo-1)·plane : hi·plane], clipped
+  w.broadcastBytes = level;       // rho[0 : plane], the surface
+  w.haloBytesPerBoundary = level; // level lo-1
+  w.d2hBytes = 42 * level;
+  w.explicitH2dCopies = 2;
   return w;
 }
 
-// As the tuner does (tuner/tune/tuner.cpp, infer_kernel_seconds): Explicit's measured time minus
+// As the tuner does (tuner/tune/Tuner.cpp, inferKernelSeconds): Explicit's measured time minus
 // its predicted transfers, at least 1 % of Explicit.
-double inferred_kernel_seconds(const HardwareProfile& profile, Workload workload,
-                               double explicit_seconds) {
-  workload.kernel_seconds = 0;
-  const double transfers = *ModernModel().predict_seconds(profile, workload, Candidate{});
-  return std::max(explicit_seconds - transfers, 0.01 * explicit_seconds);
+double inferredKernelSeconds(const HardwareProfile& profile, Workload workload,
+                             double explicitSeconds) {
+  workload.kernelSeconds = 0;
+  const double transfers = *ModernModel().predictSeconds(profile, workload, Candidate{});
+  return std::max(explicitSeconds - transfers, 0.01 * explicitSeconds);
 }
 
-std::optional<double> measured_explicit(const std::vector<Measured>& rows) {
+std::optional<double> measuredExplicit(const std::vector<Measured>& rows) {
   for (const Measured& row : rows)
     if (row.candidate.variant == Variant::Explicit)
       return row.seconds;
@@ -161,7 +161,7 @@ std::vector<Checked> check(const HardwareProfile& profile, const Workload& workl
                            const std::vector<Measured>& rows) {
   std::vector<Checked> checked;
   for (const Measured& row : rows)
-    checked.push_back({row, *ModernModel().predict_seconds(profile, workload, row.candidate)});
+    checked.push_back({row, *ModernModel().predictSeconds(profile, workload, row.candidate)});
   return checked;
 }
 
@@ -177,11 +177,11 @@ std::string format(const char* pattern, double value) {
   return buffer;
 }
 
-std::string error_table(const std::string& title, const std::vector<Checked>& checked) {
+std::string errorTable(const std::string& title, const std::vector<Checked>& checked) {
   std::ostringstream out;
   out << "### " << title << "\n\n| candidate | measured ms | predicted ms | error |\n"
       << "| --- | ---: | ---: | ---: |\n";
-  std::map<std::string, std::vector<double>> per_family;
+  std::map<std::string, std::vector<double>> perFamily;
   for (const Checked& c : checked) {
     const Candidate& k = c.measured.candidate;
     out << "| " << label(k) << " | " << format("%.3f", c.measured.seconds * 1e3) << " | "
@@ -191,12 +191,12 @@ std::string error_table(const std::string& title, const std::vector<Checked>& ch
       std::string family = to_string(k.variant);
       if (k.variant == Variant::Streams || k.variant == Variant::Hybrid)
         family += std::string(" ") + to_string(k.order);
-      per_family[family].push_back(std::abs(c.error()));
+      perFamily[family].push_back(std::abs(c.error()));
     }
   }
   out << "\n| variant | candidates | median abs error | max abs error |\n"
       << "| --- | ---: | ---: | ---: |\n";
-  for (const auto& [family, errors] : per_family)
+  for (const auto& [family, errors] : perFamily)
     out << "| " << family << " | " << errors.size() << " | "
         << format("%.1f %%", median(errors) * 100) << " | "
         << format("%.1f %%", *std::max_element(errors.begin(), errors.end()) * 100) << " |\n";
@@ -208,42 +208,42 @@ std::string error_table(const std::string& title, const std::vector<Checked>& ch
 struct PruningCheck {
   std::size_t grid = 0;
   std::size_t kept = 0;
-  std::size_t kept_measured = 0;
-  double best_measured = 0;
-  double pick_measured = 0;
-  std::string kept_list;
-  double loss() const { return pick_measured / best_measured - 1; }
+  std::size_t keptMeasured = 0;
+  double bestMeasured = 0;
+  double pickMeasured = 0;
+  std::string keptList;
+  double loss() const { return pickMeasured / bestMeasured - 1; }
 };
 
-PruningCheck prune_against(const HardwareProfile& profile, const Workload& workload,
-                           const std::vector<Measured>& truth, const SearchOptions& options) {
+PruningCheck pruneAgainst(const HardwareProfile& profile, const Workload& workload,
+                          const std::vector<Measured>& truth, const SearchOptions& options) {
   const Prediction prediction = predict(ModernModel(), profile, workload, options);
   PruningCheck result;
   result.grid = prediction.rows.size();
-  result.best_measured = 1e300;
-  result.pick_measured = 1e300;
+  result.bestMeasured = 1e300;
+  result.pickMeasured = 1e300;
   for (const PredictedCandidate& row : prediction.rows) {
     const auto measured = std::find_if(truth.begin(), truth.end(), [&](const Measured& m) {
       return m.candidate == row.candidate;
     });
     if (measured != truth.end())
-      result.best_measured = std::min(result.best_measured, measured->seconds);
+      result.bestMeasured = std::min(result.bestMeasured, measured->seconds);
     if (!row.kept)
       continue;
     ++result.kept;
-    result.kept_list += (result.kept_list.empty() ? "" : ", ") + label(row.candidate);
+    result.keptList += (result.keptList.empty() ? "" : ", ") + label(row.candidate);
     if (measured != truth.end()) {
-      ++result.kept_measured;
-      result.pick_measured = std::min(result.pick_measured, measured->seconds);
+      ++result.keptMeasured;
+      result.pickMeasured = std::min(result.pickMeasured, measured->seconds);
     }
   }
   return result;
 }
 
-std::string pruning_line(const std::string& name, const PruningCheck& p) {
+std::string pruningLine(const std::string& name, const PruningCheck& p) {
   return "| " + name + " | " + std::to_string(p.kept) + " of " + std::to_string(p.grid) + " (" +
-         format("%.0f %%", 100.0 * p.kept / p.grid) + ") | " + p.kept_list + " | " +
-         format("%.3f", p.pick_measured * 1e3) + " / " + format("%.3f", p.best_measured * 1e3) +
+         format("%.0f %%", 100.0 * p.kept / p.grid) + ") | " + p.keptList + " | " +
+         format("%.3f", p.pickMeasured * 1e3) + " / " + format("%.3f", p.bestMeasured * 1e3) +
          " ms (" + format("%+.1f %%", p.loss() * 100) + ") |\n";
 }
 
@@ -261,20 +261,20 @@ protected:
 };
 
 TEST_F(MeasuredAccuracy, TunerSaxpyRunOnTheH200) {
-  const HardwareProfile profile = h200_profile();
-  const std::vector<Measured> rows = tuner_summary(read_text(kTunerRun + "/exhaustive.log"));
+  const HardwareProfile profile = h200Profile();
+  const std::vector<Measured> rows = tunerSummary(readText(kTunerRun + "/exhaustive.log"));
   ASSERT_EQ(rows.size(), 12u) << "the exhaustive run measured 12 candidates";
-  Workload workload = saxpy_workload();
-  workload.kernel_seconds = inferred_kernel_seconds(profile, workload, *measured_explicit(rows));
+  Workload workload = saxpyWorkload();
+  workload.kernelSeconds = inferredKernelSeconds(profile, workload, *measuredExplicit(rows));
   const std::vector<Checked> checked = check(profile, workload, rows);
   report() +=
       "## saxpy, 64 M floats: the tuner's exhaustive run (" +
       kTunerRun.substr(kTunerRun.find("tests/fixtures/")) +
-      ")\n\nt_E inferred from Explicit: " + format("%.3f ms", workload.kernel_seconds * 1e3) +
-      "\n\n" + error_table("predicted vs measured", checked);
+      ")\n\nt_E inferred from Explicit: " + format("%.3f ms", workload.kernelSeconds * 1e3) +
+      "\n\n" + errorTable("predicted vs measured", checked);
   // Breadth-first issue over 32 and 64 streams was predicted 23 % and 32 % too slow by the model
   // that put a stream's copies and kernels in one hardware queue. Since the per-chunk overhead
-  // is host issue time (modern_model.h) saxpy is 3 % and 5.5 % optimistic at 32 and 64 streams:
+  // is host issue time (ModernModel.h) saxpy is 3 % and 5.5 % optimistic at 32 and 64 streams:
   // its chunks pay a device time per copy beyond g that the profile does not measure (paper
   // 000's serial t_sc matched saxpy within 1 % but put the other applications' 16+-stream
   // pipelines 7 … 66 % too slow, the benchmark archive's model-check-2026-11-21-s3.md).
@@ -284,21 +284,20 @@ TEST_F(MeasuredAccuracy, TunerSaxpyRunOnTheH200) {
 }
 
 TEST_F(MeasuredAccuracy, ExamplesOnTheH200) {
-  const HardwareProfile profile = h200_profile();
-  const auto tables = examples_table(read_text(kResults + "/examples-h200-2026-11-21.md"));
+  const HardwareProfile profile = h200Profile();
+  const auto tables = examplesTable(readText(kResults + "/examples-h200-2026-11-21.md"));
   ASSERT_EQ(tables.size(), 3u);
-  const std::map<std::string, Workload> workloads = {{"saxpy", saxpy_workload()},
-                                                     {"matmul", matmul_workload()},
-                                                     {"buoydiff", buoydiff_workload()}};
+  const std::map<std::string, Workload> workloads = {
+      {"saxpy", saxpyWorkload()}, {"matmul", matmulWorkload()}, {"buoydiff", buoydiffWorkload()}};
   report() += "## The examples' variants, depth-first "
               "(tests/fixtures/model/examples-h200-2026-11-21.md)\n\n";
   for (const auto& [name, rows] : tables) {
     ASSERT_EQ(rows.size(), 10u) << name;
     Workload workload = workloads.at(name);
-    workload.kernel_seconds = inferred_kernel_seconds(profile, workload, *measured_explicit(rows));
+    workload.kernelSeconds = inferredKernelSeconds(profile, workload, *measuredExplicit(rows));
     const std::vector<Checked> checked = check(profile, workload, rows);
-    report() += error_table(
-        name + " (t_E inferred " + format("%.3f ms", workload.kernel_seconds * 1e3) + ")", checked);
+    report() += errorTable(
+        name + " (t_E inferred " + format("%.3f ms", workload.kernelSeconds * 1e3) + ")", checked);
     if (name == "saxpy") {
       for (const Checked& c : checked)
         EXPECT_LT(std::abs(c.error()), 0.02) << name << " " << label(c.measured.candidate);
@@ -309,32 +308,31 @@ TEST_F(MeasuredAccuracy, ExamplesOnTheH200) {
 TEST_F(MeasuredAccuracy, PruningMeetsIssueFiveOnTheMeasuredSaxpyGrid) {
   // Issue 5: run at most 30 % of the exhaustive grid, pick within 3 % of its best. The measured
   // medians of every candidate of the exhaustive run are the truth.
-  const HardwareProfile profile = h200_profile();
-  const std::vector<Measured> truth = tuner_summary(read_text(kTunerRun + "/exhaustive.log"));
-  Workload workload = saxpy_workload();
-  workload.kernel_seconds = inferred_kernel_seconds(profile, workload, *measured_explicit(truth));
-  const PruningCheck p = prune_against(profile, workload, truth, SearchOptions{});
-  EXPECT_EQ(p.kept_measured, p.kept) << "every kept candidate was measured";
-  EXPECT_LE(static_cast<double>(p.kept), 0.30 * static_cast<double>(p.grid)) << p.kept_list;
-  EXPECT_LE(p.loss(), 0.03) << p.kept_list;
+  const HardwareProfile profile = h200Profile();
+  const std::vector<Measured> truth = tunerSummary(readText(kTunerRun + "/exhaustive.log"));
+  Workload workload = saxpyWorkload();
+  workload.kernelSeconds = inferredKernelSeconds(profile, workload, *measuredExplicit(truth));
+  const PruningCheck p = pruneAgainst(profile, workload, truth, SearchOptions{});
+  EXPECT_EQ(p.keptMeasured, p.kept) << "every kept candidate was measured";
+  EXPECT_LE(static_cast<double>(p.kept), 0.30 * static_cast<double>(p.grid)) << p.keptList;
+  EXPECT_LE(p.loss(), 0.03) << p.keptList;
   report() += "## Pruning with the default SearchOptions, measured times as the truth\n\n"
               "| data | run | kept | best kept / best measured |\n| --- | --- | --- | --- |\n" +
-              pruning_line("saxpy, tuner's exhaustive run", p);
+              pruningLine("saxpy, tuner's exhaustive run", p);
 
   // The examples measured Explicit, Mapped and Streams/Hybrid at 2..16 streams: judged on the
   // grid up to 16 streams; unmeasured stream counts (1, and buoydiff's divisors 3, 6, 7, 14)
   // cannot be judged and are listed.
-  const auto tables = examples_table(read_text(kResults + "/examples-h200-2026-11-21.md"));
-  const std::map<std::string, Workload> workloads = {{"saxpy", saxpy_workload()},
-                                                     {"matmul", matmul_workload()},
-                                                     {"buoydiff", buoydiff_workload()}};
-  SearchOptions up_to_16;
-  up_to_16.max_streams = 16;
+  const auto tables = examplesTable(readText(kResults + "/examples-h200-2026-11-21.md"));
+  const std::map<std::string, Workload> workloads = {
+      {"saxpy", saxpyWorkload()}, {"matmul", matmulWorkload()}, {"buoydiff", buoydiffWorkload()}};
+  SearchOptions upTo16;
+  upTo16.maxStreams = 16;
   for (const auto& [name, rows] : tables) {
     Workload example = workloads.at(name);
-    example.kernel_seconds = inferred_kernel_seconds(profile, example, *measured_explicit(rows));
-    const PruningCheck q = prune_against(profile, example, rows, up_to_16);
-    report() += pruning_line(name + ", examples (≤ 16 streams)", q);
+    example.kernelSeconds = inferredKernelSeconds(profile, example, *measuredExplicit(rows));
+    const PruningCheck q = pruneAgainst(profile, example, rows, upTo16);
+    report() += pruningLine(name + ", examples (≤ 16 streams)", q);
   }
   report() += "\n";
 }

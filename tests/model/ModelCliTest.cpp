@@ -1,9 +1,9 @@
 // The overlap-model command line, run in-process: option parsing, errors, and the table on a
 // built-in and on a file profile.
-#include "model/model_cli.h"
+#include "model/ModelCli.h"
 
-#include "model_test_profiles.h"
-#include "overlap/profile_io.h"
+#include "ModelTestProfiles.h"
+#include "overlap/ProfileIo.h"
 
 #include <gtest/gtest.h>
 
@@ -25,17 +25,17 @@ struct CliRun {
 };
 
 CliRun run(const std::vector<std::string>& args) {
-  static const std::filesystem::path empty_directory = [] {
+  static const std::filesystem::path emptyDirectory = [] {
     std::filesystem::path path =
         std::filesystem::temp_directory_path() / ("overlap-model-test-" + std::to_string(getpid()));
     std::filesystem::create_directories(path);
     return path;
   }();
-  setenv("OVERLAP_PROFILE_PATH", empty_directory.c_str(), 1);
+  setenv("OVERLAP_PROFILE_PATH", emptyDirectory.c_str(), 1);
   std::ostringstream out;
   std::ostringstream err;
   CliRun result;
-  result.status = run_model_cli(args, out, err);
+  result.status = runModelCli(args, out, err);
   result.out = out.str();
   result.err = err.str();
   return result;
@@ -46,55 +46,55 @@ bool contains(const std::string& text, const std::string& part) {
 }
 
 TEST(ModelCli, ByteSizes) {
-  EXPECT_EQ(parse_byte_size("268435456"), 268435456.0);
-  EXPECT_EQ(parse_byte_size("256MiB"), 256.0 * 1024 * 1024);
-  EXPECT_EQ(parse_byte_size("1.5GB"), 1.5e9);
-  EXPECT_EQ(parse_byte_size("2KiB"), 2048.0);
-  EXPECT_EQ(parse_byte_size("12B"), 12.0);
-  EXPECT_FALSE(parse_byte_size("-1"));
-  EXPECT_FALSE(parse_byte_size("12 MB"));
-  EXPECT_FALSE(parse_byte_size("MB"));
-  EXPECT_FALSE(parse_byte_size("1e999"));
-  EXPECT_FALSE(parse_byte_size("10Mb"));
+  EXPECT_EQ(parseByteSize("268435456"), 268435456.0);
+  EXPECT_EQ(parseByteSize("256MiB"), 256.0 * 1024 * 1024);
+  EXPECT_EQ(parseByteSize("1.5GB"), 1.5e9);
+  EXPECT_EQ(parseByteSize("2KiB"), 2048.0);
+  EXPECT_EQ(parseByteSize("12B"), 12.0);
+  EXPECT_FALSE(parseByteSize("-1"));
+  EXPECT_FALSE(parseByteSize("12 MB"));
+  EXPECT_FALSE(parseByteSize("MB"));
+  EXPECT_FALSE(parseByteSize("1e999"));
+  EXPECT_FALSE(parseByteSize("10Mb"));
 }
 
 TEST(ModelCli, ParsesTheWorkloadAndSearchOptions) {
-  const ModelCliParse parsed = parse_model_cli({"--profile",
-                                                "x",
-                                                "--h2d-bytes",
-                                                "512MiB",
-                                                "--d2h-bytes=256MiB",
-                                                "--broadcast-bytes",
-                                                "1MB",
-                                                "--kernel-ms",
-                                                "0.25",
-                                                "--extent",
-                                                "1000",
-                                                "--tolerance",
-                                                "0.2",
-                                                "--max-streams",
-                                                "16",
-                                                "--h2d-copies",
-                                                "2",
-                                                "--model",
-                                                "paper001",
-                                                "--pageable",
-                                                "--halo-twice"});
+  const ModelCliParse parsed = parseModelCli({"--profile",
+                                              "x",
+                                              "--h2d-bytes",
+                                              "512MiB",
+                                              "--d2h-bytes=256MiB",
+                                              "--broadcast-bytes",
+                                              "1MB",
+                                              "--kernel-ms",
+                                              "0.25",
+                                              "--extent",
+                                              "1000",
+                                              "--tolerance",
+                                              "0.2",
+                                              "--max-streams",
+                                              "16",
+                                              "--h2d-copies",
+                                              "2",
+                                              "--model",
+                                              "paper001",
+                                              "--pageable",
+                                              "--halo-twice"});
   ASSERT_TRUE(parsed.options) << parsed.error;
   const ModelCliOptions& options = *parsed.options;
   EXPECT_EQ(options.profile, "x");
-  EXPECT_EQ(options.workload.h2d_bytes, 512.0 * 1024 * 1024);
-  EXPECT_EQ(options.workload.d2h_bytes, 256.0 * 1024 * 1024);
-  EXPECT_EQ(options.workload.broadcast_bytes, 1e6);
-  EXPECT_DOUBLE_EQ(options.workload.kernel_seconds, 0.25e-3);
-  EXPECT_EQ(options.workload.partition_extent, 1000);
-  EXPECT_EQ(options.workload.h2d_copies_per_chunk, 2);
-  EXPECT_EQ(options.workload.explicit_h2d_copies, 3); // two sections and the broadcast data
-  EXPECT_FALSE(options.workload.host_memory_pinned);
+  EXPECT_EQ(options.workload.h2dBytes, 512.0 * 1024 * 1024);
+  EXPECT_EQ(options.workload.d2hBytes, 256.0 * 1024 * 1024);
+  EXPECT_EQ(options.workload.broadcastBytes, 1e6);
+  EXPECT_DOUBLE_EQ(options.workload.kernelSeconds, 0.25e-3);
+  EXPECT_EQ(options.workload.partitionExtent, 1000);
+  EXPECT_EQ(options.workload.h2dCopiesPerChunk, 2);
+  EXPECT_EQ(options.workload.explicitH2dCopies, 3); // two sections and the broadcast data
+  EXPECT_FALSE(options.workload.hostMemoryPinned);
   EXPECT_DOUBLE_EQ(options.search.tolerance, 0.2);
-  EXPECT_EQ(options.search.max_streams, 16);
+  EXPECT_EQ(options.search.maxStreams, 16);
   EXPECT_EQ(options.model, ModelKind::Paper001);
-  EXPECT_TRUE(options.modern.halo_sent_twice);
+  EXPECT_TRUE(options.modern.haloSentTwice);
 }
 
 TEST(ModelCli, RejectsBadCommandLines) {
@@ -103,7 +103,7 @@ TEST(ModelCli, RejectsBadCommandLines) {
   auto with = [&](std::vector<std::string> extra) {
     std::vector<std::string> args = required;
     args.insert(args.end(), extra.begin(), extra.end());
-    return parse_model_cli(args);
+    return parseModelCli(args);
   };
   EXPECT_TRUE(with({}).options);
   EXPECT_TRUE(contains(with({"--frobnicate"}).error, "unknown option '--frobnicate'"));
@@ -113,8 +113,8 @@ TEST(ModelCli, RejectsBadCommandLines) {
   EXPECT_TRUE(contains(with({"--model", "paper004"}).error, "expected modern, paper000"));
   EXPECT_TRUE(contains(with({"--h2d-bytes", "lots"}).error, "byte size"));
   EXPECT_TRUE(contains(with({"--mapped-reads", "0.5"}).error, "at least 1"));
-  EXPECT_TRUE(contains(parse_model_cli({"--h2d-bytes", "1"}).error, "--profile is required"));
-  EXPECT_TRUE(contains(parse_model_cli({"--profile", "x", "--h2d-bytes", "1"}).error,
+  EXPECT_TRUE(contains(parseModelCli({"--h2d-bytes", "1"}).error, "--profile is required"));
+  EXPECT_TRUE(contains(parseModelCli({"--profile", "x", "--h2d-bytes", "1"}).error,
                        "--kernel-ms are required"));
 }
 
@@ -134,12 +134,12 @@ TEST(ModelCli, PrintsTheTableForABuiltInProfile) {
 }
 
 TEST(ModelCli, ReadsAProfileFile) {
-  HardwareProfile profile = testing::h100_like();
+  HardwareProfile profile = testing::h100Like();
   profile.name = "h100-test";
   const std::string path = (std::filesystem::temp_directory_path() /
                             ("overlap-model-test-" + std::to_string(getpid()) + ".json"))
                                .string();
-  ASSERT_TRUE(write_profile_file(path, profile).ok());
+  ASSERT_TRUE(writeProfileFile(path, profile).ok());
   const CliRun result = run({"--profile", path, "--h2d-bytes", "512MiB", "--d2h-bytes", "256MiB",
                              "--kernel-ms", "0.3", "--model", "paper002"});
   std::remove(path.c_str());

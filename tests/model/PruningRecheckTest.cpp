@@ -5,8 +5,8 @@
 // and their picks follow without a GPU. The old rule must reproduce the committed pruned sets
 // exactly, or the re-check proves nothing. The benchmark archive kept this test's table as
 // h200-2026-11-21-pruning-recheck.md; set OVERLAP_PRUNING_RECHECK_MD=FILE to write it again.
-#include "benchmark_reports.h"
-#include "model/candidate_set.h"
+#include "BenchmarkReports.h"
+#include "model/CandidateSet.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -32,13 +32,13 @@ using testing::BenchmarkApplication;
 using testing::Timed;
 
 // The rows the tuner pruned, in its enumeration order, with its predictions.
-Prediction predicted_rows(const nlohmann::json& report) {
+Prediction predictedRows(const nlohmann::json& report) {
   Prediction prediction;
   for (const nlohmann::json& c : report.at("candidates")) {
     std::optional<double> seconds;
     if (c.contains("predicted_s") && c.at("predicted_s").is_number())
       seconds = c.at("predicted_s").get<double>();
-    prediction.rows.push_back(PredictedCandidate{testing::candidate_of(c), seconds, false});
+    prediction.rows.push_back(PredictedCandidate{testing::candidateOf(c), seconds, false});
   }
   return prediction;
 }
@@ -58,45 +58,45 @@ std::string fixed(double value, const char* format) {
 
 struct Recheck {
   std::string app;
-  std::vector<Candidate> old_kept, new_kept;
-  Timed old_pick, new_pick, best;
+  std::vector<Candidate> oldKept, newKept;
+  Timed oldPick, newPick, best;
   std::size_t total = 0;
 };
 
-std::vector<Recheck> recheck_all() {
+std::vector<Recheck> recheckAll() {
   std::vector<Recheck> rows;
-  for (const BenchmarkApplication& app : testing::benchmark_applications()) {
-    const nlohmann::json pruned = testing::read_tuning_report(kRun, app, "pruned");
-    const nlohmann::json exhaustive = testing::read_tuning_report(kRun, app, "exhaustive");
+  for (const BenchmarkApplication& app : testing::benchmarkApplications()) {
+    const nlohmann::json pruned = testing::readTuningReport(kRun, app, "pruned");
+    const nlohmann::json exhaustive = testing::readTuningReport(kRun, app, "exhaustive");
     if (pruned.empty() || exhaustive.empty())
       continue;
     Recheck row;
     row.app = app.directory;
-    Prediction prediction = predicted_rows(pruned);
+    Prediction prediction = predictedRows(pruned);
     row.total = prediction.rows.size();
 
     // The rule of the run: only unknown broadcast re-reads made Mapped a lower bound.
-    select_pruned_set(prediction, app.has_broadcast_input, SearchOptions{});
-    row.old_kept = prediction.kept();
+    selectPrunedSet(prediction, app.hasBroadcastInput, SearchOptions{});
+    row.oldKept = prediction.kept();
     std::vector<Candidate> committed;
     for (const nlohmann::json& c : pruned.at("candidates"))
       if (c.at("kept_by_model").get<bool>())
-        committed.push_back(testing::candidate_of(c));
-    EXPECT_EQ(names(row.old_kept), names(committed)) << app.directory;
+        committed.push_back(testing::candidateOf(c));
+    EXPECT_EQ(names(row.oldKept), names(committed)) << app.directory;
 
     Workload workload;
-    workload.broadcast_bytes = app.has_broadcast_input ? 1 : 0;
-    workload.mapped_narrowest_element_bytes = app.narrowest_element_bytes;
-    select_pruned_set(prediction, mapped_prediction_is_lower_bound(workload), SearchOptions{});
-    row.new_kept = prediction.kept();
+    workload.broadcastBytes = app.hasBroadcastInput ? 1 : 0;
+    workload.mappedNarrowestElementBytes = app.narrowestElementBytes;
+    selectPrunedSet(prediction, mappedPredictionIsLowerBound(workload), SearchOptions{});
+    row.newKept = prediction.kept();
 
-    const std::vector<Timed> times = testing::measured_candidates(exhaustive);
+    const std::vector<Timed> times = testing::measuredCandidates(exhaustive);
     EXPECT_EQ(times.size(), row.total) << app.directory << ": the exhaustive run ran every one";
     row.best = *std::min_element(times.begin(), times.end(), [](const Timed& a, const Timed& b) {
       return a.median < b.median;
     });
-    row.old_pick = testing::pick_among(times, row.old_kept);
-    row.new_pick = testing::pick_among(times, row.new_kept);
+    row.oldPick = testing::pickAmong(times, row.oldKept);
+    row.newPick = testing::pickAmong(times, row.newKept);
     rows.push_back(row);
   }
   return rows;
@@ -107,20 +107,20 @@ std::string table(const std::vector<Recheck>& rows) {
   out << "| app | kept before | pick before | /best | kept now | pick now | /best | run now |\n"
       << "| --- | --- | --- | ---: | --- | --- | ---: | ---: |\n";
   for (const Recheck& r : rows)
-    out << "| " << r.app << " | " << names(r.old_kept) << " | " << describe(r.old_pick.candidate)
-        << " | " << fixed(r.old_pick.median / r.best.median, "%.3f") << " | " << names(r.new_kept)
-        << " | " << describe(r.new_pick.candidate) << " | "
-        << fixed(r.new_pick.median / r.best.median, "%.3f") << " | " << r.new_kept.size() << "/"
+    out << "| " << r.app << " | " << names(r.oldKept) << " | " << describe(r.oldPick.candidate)
+        << " | " << fixed(r.oldPick.median / r.best.median, "%.3f") << " | " << names(r.newKept)
+        << " | " << describe(r.newPick.candidate) << " | "
+        << fixed(r.newPick.median / r.best.median, "%.3f") << " | " << r.newKept.size() << "/"
         << r.total << " |\n";
   return out.str();
 }
 
-bool is_byte_application(const std::string& app) {
+bool isByteApplication(const std::string& app) {
   return app.find("histogram") != std::string::npos || app.find("sepia") != std::string::npos;
 }
 
 // The picks of the pruned runs, from the run's summary (scripts/bench.sh).
-std::map<std::string, std::string> committed_picks() {
+std::map<std::string, std::string> committedPicks() {
   std::ifstream in(kModelFixtures + "/h200-2026-11-21.json");
   EXPECT_TRUE(in);
   std::map<std::string, std::string> picks;
@@ -133,14 +133,14 @@ std::map<std::string, std::string> committed_picks() {
 }
 
 TEST(PruningRecheck, NarrowElementRuleOnTheH200Run) {
-  const std::vector<Recheck> rows = recheck_all();
-  ASSERT_EQ(rows.size(), testing::benchmark_applications().size());
+  const std::vector<Recheck> rows = recheckAll();
+  ASSERT_EQ(rows.size(), testing::benchmarkApplications().size());
   // The offline pick under the old rule is the one the pruned run made: the winner rule is
   // replicated faithfully, so the new column can be trusted as far as the medians can.
-  const std::map<std::string, std::string> picks = committed_picks();
+  const std::map<std::string, std::string> picks = committedPicks();
   for (const Recheck& r : rows) {
     ASSERT_EQ(picks.count(r.app), 1u) << r.app;
-    EXPECT_EQ(describe(r.old_pick.candidate), picks.at(r.app)) << r.app;
+    EXPECT_EQ(describe(r.oldPick.candidate), picks.at(r.app)) << r.app;
   }
   const std::string text = table(rows);
   std::printf("%s", text.c_str());
@@ -149,25 +149,25 @@ TEST(PruningRecheck, NarrowElementRuleOnTheH200Run) {
     out << text;
   }
   for (const Recheck& r : rows) {
-    const bool old_had_pipeline =
-        std::any_of(r.old_kept.begin(), r.old_kept.end(), [](const Candidate& c) {
+    const bool oldHadPipeline =
+        std::any_of(r.oldKept.begin(), r.oldKept.end(), [](const Candidate& c) {
           return c.variant == Variant::Streams || c.variant == Variant::Hybrid;
         });
-    const bool new_has_pipeline =
-        std::any_of(r.new_kept.begin(), r.new_kept.end(), [](const Candidate& c) {
+    const bool newHasPipeline =
+        std::any_of(r.newKept.begin(), r.newKept.end(), [](const Candidate& c) {
           return c.variant == Variant::Streams || c.variant == Variant::Hybrid;
         });
-    if (is_byte_application(r.app)) {
+    if (isByteApplication(r.app)) {
       // The case the rule is for: Mapped pruned every pipelined candidate before.
-      EXPECT_FALSE(old_had_pipeline) << r.app;
-      EXPECT_TRUE(new_has_pipeline) << r.app;
-      EXPECT_LE(r.new_pick.median, r.old_pick.median) << r.app;
+      EXPECT_FALSE(oldHadPipeline) << r.app;
+      EXPECT_TRUE(newHasPipeline) << r.app;
+      EXPECT_LE(r.newPick.median, r.oldPick.median) << r.app;
     } else {
       // Four-byte arrays: the rule changes nothing (saxpy's 2 of 9 among them).
-      EXPECT_EQ(names(r.new_kept), names(r.old_kept)) << r.app;
+      EXPECT_EQ(names(r.newKept), names(r.oldKept)) << r.app;
     }
     // The tuner still runs at most 30 % of the candidates (issue 6).
-    EXPECT_LE(r.new_kept.size() * 10, r.total * 3) << r.app;
+    EXPECT_LE(r.newKept.size() * 10, r.total * 3) << r.app;
   }
 }
 

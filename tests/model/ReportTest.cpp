@@ -1,11 +1,11 @@
 // The papers' stream-count estimates beside the table, and the table printer.
-#include "model/prediction_table_printer.h"
-#include "model/stream_count_estimates.h"
+#include "model/PredictionTablePrinter.h"
+#include "model/StreamCountEstimates.h"
 
-#include "model/paper000_model.h"
-#include "model/paper001_model.h"
-#include "model/paper002_model.h"
-#include "model_test_profiles.h"
+#include "ModelTestProfiles.h"
+#include "model/Paper000Model.h"
+#include "model/Paper001Model.h"
+#include "model/Paper002Model.h"
 
 #include <gtest/gtest.h>
 
@@ -14,126 +14,125 @@
 namespace overlap::model {
 namespace {
 
-Workload transfer_bound() {
+Workload transferBound() {
   Workload workload;
-  workload.h2d_bytes = 400e6;
-  workload.d2h_bytes = 100e6;
-  workload.kernel_seconds = 1e-3;
+  workload.h2dBytes = 400e6;
+  workload.d2hBytes = 100e6;
+  workload.kernelSeconds = 1e-3;
   return workload;
 }
 
 const StreamCountEstimate* find(const std::vector<StreamCountEstimate>& estimates,
-                                const std::string& source_part) {
+                                const std::string& sourcePart) {
   for (const StreamCountEstimate& estimate : estimates)
-    if (estimate.source.find(source_part) != std::string::npos)
+    if (estimate.source.find(sourcePart) != std::string::npos)
       return &estimate;
   return nullptr;
 }
 
 TEST(StreamCountEstimates, FollowTheDeviceCategory) {
-  const HardwareProfile h100 = testing::h100_like();
-  const std::vector<StreamCountEstimate> two_engines =
-      stream_count_estimates(h100, transfer_bound());
-  ASSERT_EQ(two_engines.size(), 3u);
-  const StreamCountEstimate* largest = find(two_engines, "2 copy engines");
+  const HardwareProfile h100 = testing::h100Like();
+  const std::vector<StreamCountEstimate> twoEngines = streamCountEstimates(h100, transferBound());
+  ASSERT_EQ(twoEngines.size(), 3u);
+  const StreamCountEstimate* largest = find(twoEngines, "2 copy engines");
   ASSERT_NE(largest, nullptr);
   paper001::StreamedCall call;
-  call.host_to_device = h100.host_to_device;
-  call.device_to_host = h100.device_to_host;
-  call.h2d_bytes = 400e6;
-  call.d2h_bytes = 100e6;
-  call.kernel_seconds = 1e-3;
-  EXPECT_DOUBLE_EQ(largest->streams, paper001::max_streams_two_engines(call));
+  call.hostToDevice = h100.hostToDevice;
+  call.deviceToHost = h100.deviceToHost;
+  call.h2dBytes = 400e6;
+  call.d2hBytes = 100e6;
+  call.kernelSeconds = 1e-3;
+  EXPECT_DOUBLE_EQ(largest->streams, paper001::maxStreamsTwoEngines(call));
   // Transfers of 7 ms and 1.8 ms against a 1 ms kernel: data bound, eq. 4.11.
-  const StreamCountEstimate* data_bound = find(two_engines, "4.11");
-  ASSERT_NE(data_bound, nullptr);
+  const StreamCountEstimate* dataBound = find(twoEngines, "4.11");
+  ASSERT_NE(dataBound, nullptr);
   const double send = 400e6 / 55e9;
   const double receive = 100e6 / 55e9;
-  EXPECT_DOUBLE_EQ(data_bound->streams, paper002::eq4_11_data_bound_optimal_subtasks(
-                                            send, receive, paper002::bidirectional_factor(h100),
-                                            paper002::overheads_of(h100)));
-  EXPECT_NE(find(two_engines, "paper 000 eq. (2)/(4)"), nullptr);
+  EXPECT_DOUBLE_EQ(dataBound->streams, paper002::eq411DataBoundOptimalSubtasks(
+                                           send, receive, paper002::bidirectionalFactor(h100),
+                                           paper002::overheadsOf(h100)));
+  EXPECT_NE(find(twoEngines, "paper 000 eq. (2)/(4)"), nullptr);
 
-  const std::vector<StreamCountEstimate> one_engine =
-      stream_count_estimates(testing::table1_gtx_titan(), transfer_bound());
-  EXPECT_NE(find(one_engine, "smallest nStreams"), nullptr);
+  const std::vector<StreamCountEstimate> oneEngine =
+      streamCountEstimates(testing::table1GtxTitan(), transferBound());
+  EXPECT_NE(find(oneEngine, "smallest nStreams"), nullptr);
 
-  HardwareProfile fermi = testing::table1_gtx_titan();
-  fermi.implicit_synchronization = true;
-  fermi.stream_overhead_s = 30e-6;
-  Workload kernel_bound = transfer_bound();
-  kernel_bound.kernel_seconds = 100e-3;
-  const std::vector<StreamCountEstimate> implicit = stream_count_estimates(fermi, kernel_bound);
+  HardwareProfile fermi = testing::table1GtxTitan();
+  fermi.implicitSynchronization = true;
+  fermi.streamOverheadS = 30e-6;
+  Workload kernelBound = transferBound();
+  kernelBound.kernelSeconds = 100e-3;
+  const std::vector<StreamCountEstimate> implicit = streamCountEstimates(fermi, kernelBound);
   EXPECT_NE(find(implicit, "dominant kernel"), nullptr);
   EXPECT_NE(find(implicit, "dominant transfers"), nullptr);
   EXPECT_NE(find(implicit, "4.15"), nullptr); // compute bound
   const StreamCountEstimate* eq8 = find(implicit, "paper 000 eq. (8)");
   ASSERT_NE(eq8, nullptr);
   EXPECT_DOUBLE_EQ(eq8->streams,
-                   paper000::optimal_streams(paper000::call_of(fermi, kernel_bound), true));
+                   paper000::optimalStreams(paper000::callOf(fermi, kernelBound), true));
 }
 
 TEST(StreamCountEstimates, TheDataBoundCountTakesTheFactorOfThePiecesItMakes) {
   using testing::kMiB;
-  const HardwareProfile by_size = testing::h100_busy_link_by_piece_size();
-  const HardwareProfile one_g = testing::without_large_piece_g(by_size);
-  const double large_f = paper002::bidirectional_factor(by_size, 96 * kMiB);
-  const auto data_bound_count = [](const HardwareProfile& profile, const Workload& workload) {
-    const std::vector<StreamCountEstimate> estimates = stream_count_estimates(profile, workload);
+  const HardwareProfile bySize = testing::h100BusyLinkByPieceSize();
+  const HardwareProfile oneG = testing::withoutLargePieceG(bySize);
+  const double largeF = paper002::bidirectionalFactor(bySize, 96 * kMiB);
+  const auto dataBoundCount = [](const HardwareProfile& profile, const Workload& workload) {
+    const std::vector<StreamCountEstimate> estimates = streamCountEstimates(profile, workload);
     const StreamCountEstimate* estimate = find(estimates, "4.11");
     EXPECT_NE(estimate, nullptr);
     return estimate ? estimate->streams : 0.0;
   };
   Workload workload;
-  workload.kernel_seconds = 1e-3;
+  workload.kernelSeconds = 1e-3;
   // 8 GiB each way: (4.11) cuts them into pieces of over 96 MiB, which run at the large f; at
   // that f the count is lower and its pieces larger still.
-  workload.h2d_bytes = workload.d2h_bytes = 8192 * kMiB;
-  const double send = workload.h2d_bytes / 55e9;
-  const double count = data_bound_count(by_size, workload);
-  EXPECT_DOUBLE_EQ(count, paper002::eq4_11_data_bound_optimal_subtasks(
-                              send, send, large_f, paper002::overheads_of(by_size)));
-  EXPECT_GE(paper002::input_piece_bytes(workload, count), 96 * kMiB);
-  EXPECT_LT(count, data_bound_count(one_g, workload));
+  workload.h2dBytes = workload.d2hBytes = 8192 * kMiB;
+  const double send = workload.h2dBytes / 55e9;
+  const double count = dataBoundCount(bySize, workload);
+  EXPECT_DOUBLE_EQ(count, paper002::eq411DataBoundOptimalSubtasks(send, send, largeF,
+                                                                  paper002::overheadsOf(bySize)));
+  EXPECT_GE(paper002::inputPieceBytes(workload, count), 96 * kMiB);
+  EXPECT_LT(count, dataBoundCount(oneG, workload));
   // 1 GiB each way: small pieces, the same count as with one G.
-  workload.h2d_bytes = workload.d2h_bytes = 1024 * kMiB;
-  EXPECT_LT(paper002::input_piece_bytes(workload, data_bound_count(by_size, workload)), 96 * kMiB);
-  EXPECT_DOUBLE_EQ(data_bound_count(by_size, workload), data_bound_count(one_g, workload));
+  workload.h2dBytes = workload.d2hBytes = 1024 * kMiB;
+  EXPECT_LT(paper002::inputPieceBytes(workload, dataBoundCount(bySize, workload)), 96 * kMiB);
+  EXPECT_DOUBLE_EQ(dataBoundCount(bySize, workload), dataBoundCount(oneG, workload));
 }
 
 TEST(PredictionTablePrinter, FormatsSizesAndCategories) {
-  EXPECT_EQ(format_bytes(12), "12 B");
-  EXPECT_EQ(format_bytes(2048), "2.0 KiB");
-  EXPECT_EQ(format_bytes(512.0 * 1024 * 1024), "512.0 MiB");
-  EXPECT_EQ(format_bytes(1.5 * 1024 * 1024 * 1024), "1.5 GiB");
-  EXPECT_EQ(describe_category(testing::h100_like()),
+  EXPECT_EQ(formatBytes(12), "12 B");
+  EXPECT_EQ(formatBytes(2048), "2.0 KiB");
+  EXPECT_EQ(formatBytes(512.0 * 1024 * 1024), "512.0 MiB");
+  EXPECT_EQ(formatBytes(1.5 * 1024 * 1024 * 1024), "1.5 GiB");
+  EXPECT_EQ(describeCategory(testing::h100Like()),
             "3 copy engines, no implicit synchronization, Hyper-Q (compute capability 9.0)");
-  EXPECT_EQ(describe_category(testing::ideal_device(1, true, 20)),
+  EXPECT_EQ(describeCategory(testing::idealDevice(1, true, 20)),
             "1 copy engine, implicit synchronization, no Hyper-Q (compute capability 2.0)");
 }
 
 TEST(PredictionTablePrinter, PrintsEveryRowTheBestAndWhatIsRun) {
-  const HardwareProfile profile = testing::h100_like();
-  Workload workload = transfer_bound();
-  workload.partition_extent = 4;
+  const HardwareProfile profile = testing::h100Like();
+  Workload workload = transferBound();
+  workload.partitionExtent = 4;
   Prediction prediction;
   prediction.tolerance = 0.1;
-  prediction.stream_tolerance = 0.03;
+  prediction.streamTolerance = 0.03;
   prediction.assumptions = {"something assumed"};
   prediction.rows = {{{Variant::Explicit, 1, IssueOrder::DepthFirst}, 10e-3, true},
                      {{Variant::Mapped, 1, IssueOrder::DepthFirst}, std::nullopt, true},
                      {{Variant::Streams, 4, IssueOrder::BreadthFirst}, 5e-3, true},
                      {{Variant::Hybrid, 2, IssueOrder::DepthFirst}, 8e-3, false}};
   prediction.best = 2;
-  prediction.explicit_row = 0;
+  prediction.explicitRow = 0;
   PredictionReport report;
-  report.model_name = "test model";
+  report.modelName = "test model";
   report.profile = &profile;
   report.workload = &workload;
   report.prediction = &prediction;
   report.estimates = {{"an estimate", 7.25}};
   std::ostringstream out;
-  print_prediction_report(out, report);
+  printPredictionReport(out, report);
   const std::string text = out.str();
   auto has = [&](const std::string& part) { return text.find(part) != std::string::npos; };
   EXPECT_TRUE(has("model:    test model"));

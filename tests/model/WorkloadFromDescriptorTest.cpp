@@ -1,21 +1,21 @@
 // Deriving the model's workload from descriptors written the way the generator writes them, for
 // the three shapes of the examples: saxpy (offset mode, an in-out array), C = A·B with B
 // broadcast, and a buoydiff-like level kernel with a halo and a broadcast level.
-#include "model/workload_from_descriptor.h"
+#include "model/WorkloadFromDescriptor.h"
 
 #include <gtest/gtest.h>
 
 namespace overlap::model {
 namespace {
 
-long long int_arg(ArgPointers args, int param) {
+long long intArg(ArgPointers args, int param) {
   return *static_cast<const int*>(args[param]);
 }
 
-KernelDescriptor descriptor_with(const ArrayDescriptor* arrays, int array_count) {
+KernelDescriptor descriptorWith(const ArrayDescriptor* arrays, int arrayCount) {
   KernelDescriptor descriptor{};
   descriptor.name = "test";
-  descriptor.array_count = array_count;
+  descriptor.arrayCount = arrayCount;
   descriptor.arrays = arrays;
   return descriptor;
 }
@@ -25,14 +25,14 @@ const ArrayDescriptor kSaxpyArrays[] = {{2, "x", Direction::In, ElementKind::F32
                                         {3, "y", Direction::InOut, ElementKind::F32, 4}};
 
 KernelDescriptor saxpy_descriptor() {
-  KernelDescriptor descriptor = descriptor_with(kSaxpyArrays, 2);
-  descriptor.partition_extent = [](ArgPointers args) { return int_arg(args, 0); };
-  descriptor.array_extent = [](ArgPointers args, int) { return int_arg(args, 0); };
-  descriptor.section_count = [](ArgPointers, int) { return 1; };
+  KernelDescriptor descriptor = descriptorWith(kSaxpyArrays, 2);
+  descriptor.partitionExtent = [](ArgPointers args) { return intArg(args, 0); };
+  descriptor.arrayExtent = [](ArgPointers args, int) { return intArg(args, 0); };
+  descriptor.sectionCount = [](ArgPointers, int) { return 1; };
   descriptor.section = [](ArgPointers, int, int, long long lo, long long hi) {
     return Section{lo, hi};
   };
-  descriptor.section_is_chunked = [](int, int) { return true; };
+  descriptor.sectionIsChunked = [](int, int) { return true; };
   return descriptor;
 }
 
@@ -42,27 +42,27 @@ TEST(WorkloadFromDescriptor, Saxpy) {
   const float* x = nullptr;
   float* y = nullptr;
   const void* args[] = {&n, &a, &x, &y};
-  const Workload workload = workload_from_descriptor(saxpy_descriptor(), args, 1e-3);
-  EXPECT_EQ(workload.partition_extent, 1000);
-  EXPECT_DOUBLE_EQ(workload.h2d_bytes, 8000);       // x and y, 4 bytes each
-  EXPECT_DOUBLE_EQ(workload.d2h_bytes, 4000);       // y
-  EXPECT_DOUBLE_EQ(workload.inout_d2h_bytes, 4000); // y is copied in and out
-  EXPECT_DOUBLE_EQ(workload.broadcast_bytes, 0);
-  EXPECT_DOUBLE_EQ(workload.halo_bytes_per_boundary, 0);
-  EXPECT_EQ(workload.h2d_copies_per_chunk, 2);
-  EXPECT_EQ(workload.d2h_copies_per_chunk, 1);
-  EXPECT_EQ(workload.explicit_h2d_copies, 2);
-  EXPECT_DOUBLE_EQ(workload.mapped_read_factor, 1);
-  EXPECT_DOUBLE_EQ(workload.kernel_seconds, 1e-3);
-  EXPECT_EQ(workload.total_blocks, 0); // the descriptor has no launch geometry
-  EXPECT_EQ(workload.mapped_narrowest_element_bytes, 4u);
-  EXPECT_FALSE(mapped_prediction_is_lower_bound(workload));
+  const Workload workload = workloadFromDescriptor(saxpy_descriptor(), args, 1e-3);
+  EXPECT_EQ(workload.partitionExtent, 1000);
+  EXPECT_DOUBLE_EQ(workload.h2dBytes, 8000);      // x and y, 4 bytes each
+  EXPECT_DOUBLE_EQ(workload.d2hBytes, 4000);      // y
+  EXPECT_DOUBLE_EQ(workload.inoutD2hBytes, 4000); // y is copied in and out
+  EXPECT_DOUBLE_EQ(workload.broadcastBytes, 0);
+  EXPECT_DOUBLE_EQ(workload.haloBytesPerBoundary, 0);
+  EXPECT_EQ(workload.h2dCopiesPerChunk, 2);
+  EXPECT_EQ(workload.d2hCopiesPerChunk, 1);
+  EXPECT_EQ(workload.explicitH2dCopies, 2);
+  EXPECT_DOUBLE_EQ(workload.mappedReadFactor, 1);
+  EXPECT_DOUBLE_EQ(workload.kernelSeconds, 1e-3);
+  EXPECT_EQ(workload.totalBlocks, 0); // the descriptor has no launch geometry
+  EXPECT_EQ(workload.mappedNarrowestElementBytes, 4u);
+  EXPECT_FALSE(mappedPredictionIsLowerBound(workload));
   // One width: x and y read, y written back as an in-out array (Hybrid copies it).
-  ASSERT_EQ(workload.mapped_bytes_by_width.size(), 1u);
-  EXPECT_EQ(workload.mapped_bytes_by_width[0].element_bytes, 4u);
-  EXPECT_DOUBLE_EQ(workload.mapped_bytes_by_width[0].read_bytes, 8000);
-  EXPECT_DOUBLE_EQ(workload.mapped_bytes_by_width[0].pure_output_bytes, 0);
-  EXPECT_DOUBLE_EQ(workload.mapped_bytes_by_width[0].inout_output_bytes, 4000);
+  ASSERT_EQ(workload.mappedBytesByWidth.size(), 1u);
+  EXPECT_EQ(workload.mappedBytesByWidth[0].elementBytes, 4u);
+  EXPECT_DOUBLE_EQ(workload.mappedBytesByWidth[0].readBytes, 8000);
+  EXPECT_DOUBLE_EQ(workload.mappedBytesByWidth[0].pureOutputBytes, 0);
+  EXPECT_DOUBLE_EQ(workload.mappedBytesByWidth[0].inoutOutputBytes, 4000);
 }
 
 // frame_histogram(int frames, int pixels, const unsigned char* video, unsigned int* histograms):
@@ -71,61 +71,61 @@ const ArrayDescriptor kHistogramArrays[] = {{2, "video", Direction::In, ElementK
                                             {3, "histograms", Direction::Out, ElementKind::U32, 4}};
 
 TEST(WorkloadFromDescriptor, ByteArraysMakeMappedALowerBound) {
-  KernelDescriptor descriptor = descriptor_with(kHistogramArrays, 2);
-  descriptor.partition_extent = [](ArgPointers args) { return int_arg(args, 0); };
-  descriptor.array_extent = [](ArgPointers args, int array) -> long long {
-    return int_arg(args, 0) * (array == 0 ? int_arg(args, 1) : 256);
+  KernelDescriptor descriptor = descriptorWith(kHistogramArrays, 2);
+  descriptor.partitionExtent = [](ArgPointers args) { return intArg(args, 0); };
+  descriptor.arrayExtent = [](ArgPointers args, int array) -> long long {
+    return intArg(args, 0) * (array == 0 ? intArg(args, 1) : 256);
   };
-  descriptor.section_count = [](ArgPointers, int) { return 1; };
+  descriptor.sectionCount = [](ArgPointers, int) { return 1; };
   descriptor.section = [](ArgPointers args, int array, int, long long lo, long long hi) {
-    const long long width = array == 0 ? int_arg(args, 1) : 256;
+    const long long width = array == 0 ? intArg(args, 1) : 256;
     return Section{lo * width, hi * width};
   };
-  descriptor.section_is_chunked = [](int, int) { return true; };
+  descriptor.sectionIsChunked = [](int, int) { return true; };
   const int frames = 4, pixels = 100;
   const unsigned char* video = nullptr;
   unsigned int* histograms = nullptr;
   const void* args[] = {&frames, &pixels, &video, &histograms};
-  const Workload workload = workload_from_descriptor(descriptor, args, 1e-3);
-  EXPECT_DOUBLE_EQ(workload.h2d_bytes, 400);
-  EXPECT_DOUBLE_EQ(workload.d2h_bytes, 4 * 256 * 4);
-  EXPECT_EQ(workload.mapped_narrowest_element_bytes, 1u);
-  EXPECT_TRUE(mapped_prediction_is_lower_bound(workload));
+  const Workload workload = workloadFromDescriptor(descriptor, args, 1e-3);
+  EXPECT_DOUBLE_EQ(workload.h2dBytes, 400);
+  EXPECT_DOUBLE_EQ(workload.d2hBytes, 4 * 256 * 4);
+  EXPECT_EQ(workload.mappedNarrowestElementBytes, 1u);
+  EXPECT_TRUE(mappedPredictionIsLowerBound(workload));
   // The bytes by width, ascending: pixels read at 1 byte, bins written at 4.
-  ASSERT_EQ(workload.mapped_bytes_by_width.size(), 2u);
-  EXPECT_EQ(workload.mapped_bytes_by_width[0].element_bytes, 1u);
-  EXPECT_DOUBLE_EQ(workload.mapped_bytes_by_width[0].read_bytes, 400);
-  EXPECT_DOUBLE_EQ(workload.mapped_bytes_by_width[0].pure_output_bytes, 0);
-  EXPECT_EQ(workload.mapped_bytes_by_width[1].element_bytes, 4u);
-  EXPECT_DOUBLE_EQ(workload.mapped_bytes_by_width[1].read_bytes, 0);
-  EXPECT_DOUBLE_EQ(workload.mapped_bytes_by_width[1].pure_output_bytes, 4 * 256 * 4);
+  ASSERT_EQ(workload.mappedBytesByWidth.size(), 2u);
+  EXPECT_EQ(workload.mappedBytesByWidth[0].elementBytes, 1u);
+  EXPECT_DOUBLE_EQ(workload.mappedBytesByWidth[0].readBytes, 400);
+  EXPECT_DOUBLE_EQ(workload.mappedBytesByWidth[0].pureOutputBytes, 0);
+  EXPECT_EQ(workload.mappedBytesByWidth[1].elementBytes, 4u);
+  EXPECT_DOUBLE_EQ(workload.mappedBytesByWidth[1].readBytes, 0);
+  EXPECT_DOUBLE_EQ(workload.mappedBytesByWidth[1].pureOutputBytes, 4 * 256 * 4);
   // A profile that prices each width makes the narrow-element prediction a real one.
   HardwareProfile priced;
-  priced.mapped_by_width = {{1, 8e-11, 8e-11}, {4, 2e-11, 2e-11}};
-  EXPECT_FALSE(mapped_prediction_is_lower_bound(workload, priced));
-  EXPECT_TRUE(mapped_prediction_is_lower_bound(workload, HardwareProfile{}));
+  priced.mappedByWidth = {{1, 8e-11, 8e-11}, {4, 2e-11, 2e-11}};
+  EXPECT_FALSE(mappedPredictionIsLowerBound(workload, priced));
+  EXPECT_TRUE(mappedPredictionIsLowerBound(workload, HardwareProfile{}));
 }
 
 // The histogram's descriptor with a launch geometry: one block of 256 threads per frame of the
 // chunk, 8 resident per multiprocessor, as its launch(grid: len, block: 256) computes it on a GPU.
-KernelDescriptor histogram_descriptor_with_geometry() {
-  KernelDescriptor descriptor = descriptor_with(kHistogramArrays, 2);
-  descriptor.partition_extent = [](ArgPointers args) { return int_arg(args, 0); };
-  descriptor.array_extent = [](ArgPointers args, int array) -> long long {
-    return int_arg(args, 0) * (array == 0 ? int_arg(args, 1) : 256);
+KernelDescriptor histogramDescriptorWithGeometry() {
+  KernelDescriptor descriptor = descriptorWith(kHistogramArrays, 2);
+  descriptor.partitionExtent = [](ArgPointers args) { return intArg(args, 0); };
+  descriptor.arrayExtent = [](ArgPointers args, int array) -> long long {
+    return intArg(args, 0) * (array == 0 ? intArg(args, 1) : 256);
   };
-  descriptor.section_count = [](ArgPointers, int) { return 1; };
+  descriptor.sectionCount = [](ArgPointers, int) { return 1; };
   descriptor.section = [](ArgPointers args, int array, int, long long lo, long long hi) {
-    const long long width = array == 0 ? int_arg(args, 1) : 256;
+    const long long width = array == 0 ? intArg(args, 1) : 256;
     return Section{lo * width, hi * width};
   };
-  descriptor.section_is_chunked = [](int, int) { return true; };
-  descriptor.launch_geometry = [](ArgPointers, long long lo, long long hi, LaunchGeometry* out) {
+  descriptor.sectionIsChunked = [](int, int) { return true; };
+  descriptor.launchGeometry = [](ArgPointers, long long lo, long long hi, LaunchGeometry* out) {
     out->blocks = hi - lo;
-    out->block_threads = 256;
-    out->shared_bytes = 0;
-    out->resident_blocks_per_sm = 8;
-    out->grid_stride = false;
+    out->blockThreads = 256;
+    out->sharedBytes = 0;
+    out->residentBlocksPerSm = 8;
+    out->gridStride = false;
     return Status::success();
   };
   return descriptor;
@@ -142,53 +142,53 @@ struct HistogramCall {
 TEST(WorkloadFromDescriptor, LaunchGeometryOfAGridGrowingWithTheChunk) {
   const HistogramCall call;
   const Workload workload =
-      workload_from_descriptor(histogram_descriptor_with_geometry(), call.args, 1e-3);
-  EXPECT_EQ(workload.total_blocks, 64);
-  EXPECT_EQ(workload.resident_blocks_per_sm, 8);
+      workloadFromDescriptor(histogramDescriptorWithGeometry(), call.args, 1e-3);
+  EXPECT_EQ(workload.totalBlocks, 64);
+  EXPECT_EQ(workload.residentBlocksPerSm, 8);
   EXPECT_TRUE(validate(workload).empty());
 }
 
 TEST(WorkloadFromDescriptor, NoLaunchGeometryForAGridStrideOrConstantGrid) {
   const HistogramCall call;
-  KernelDescriptor grid_stride = histogram_descriptor_with_geometry();
-  grid_stride.launch_geometry = [](ArgPointers, long long, long long, LaunchGeometry* out) {
+  KernelDescriptor gridStride = histogramDescriptorWithGeometry();
+  gridStride.launchGeometry = [](ArgPointers, long long, long long, LaunchGeometry* out) {
     out->blocks = 132 * 8;
-    out->block_threads = 256;
-    out->resident_blocks_per_sm = 8;
-    out->grid_stride = true;
+    out->blockThreads = 256;
+    out->residentBlocksPerSm = 8;
+    out->gridStride = true;
     return Status::success();
   };
-  Workload workload = workload_from_descriptor(grid_stride, call.args, 1e-3);
-  EXPECT_EQ(workload.total_blocks, 0);
-  EXPECT_EQ(workload.resident_blocks_per_sm, 0);
+  Workload workload = workloadFromDescriptor(gridStride, call.args, 1e-3);
+  EXPECT_EQ(workload.totalBlocks, 0);
+  EXPECT_EQ(workload.residentBlocksPerSm, 0);
   // POP's level kernels: one block per 256 columns of a level, whatever the chunk's levels.
-  KernelDescriptor constant = histogram_descriptor_with_geometry();
-  constant.launch_geometry = [](ArgPointers, long long, long long, LaunchGeometry* out) {
+  KernelDescriptor constant = histogramDescriptorWithGeometry();
+  constant.launchGeometry = [](ArgPointers, long long, long long, LaunchGeometry* out) {
     out->blocks = 4096;
-    out->block_threads = 256;
-    out->resident_blocks_per_sm = 8;
-    out->grid_stride = false;
+    out->blockThreads = 256;
+    out->residentBlocksPerSm = 8;
+    out->gridStride = false;
     return Status::success();
   };
-  workload = workload_from_descriptor(constant, call.args, 1e-3);
-  EXPECT_EQ(workload.total_blocks, 0);
-  EXPECT_EQ(workload.resident_blocks_per_sm, 0);
+  workload = workloadFromDescriptor(constant, call.args, 1e-3);
+  EXPECT_EQ(workload.totalBlocks, 0);
+  EXPECT_EQ(workload.residentBlocksPerSm, 0);
 }
 
 TEST(WorkloadFromDescriptor, NoLaunchGeometryWhenTheQueryFails) {
-  // What the generated launch_geometry returns on a machine without a GPU: the occupancy query's
+  // What the generated launchGeometry returns on a machine without a GPU: the occupancy query's
   // error. The rest of the workload is derived as always.
   const HistogramCall call;
-  KernelDescriptor descriptor = histogram_descriptor_with_geometry();
-  descriptor.launch_geometry = [](ArgPointers, long long, long long, LaunchGeometry* out) {
+  KernelDescriptor descriptor = histogramDescriptorWithGeometry();
+  descriptor.launchGeometry = [](ArgPointers, long long, long long, LaunchGeometry* out) {
     out->blocks = 64; // written before failing: must not be used
     return Status{cudaErrorNoDevice, "cudaOccupancyMaxActiveBlocksPerMultiprocessor", __FILE__,
                   __LINE__};
   };
-  const Workload workload = workload_from_descriptor(descriptor, call.args, 1e-3);
-  EXPECT_EQ(workload.total_blocks, 0);
-  EXPECT_EQ(workload.resident_blocks_per_sm, 0);
-  EXPECT_DOUBLE_EQ(workload.h2d_bytes, 64 * 100);
+  const Workload workload = workloadFromDescriptor(descriptor, call.args, 1e-3);
+  EXPECT_EQ(workload.totalBlocks, 0);
+  EXPECT_EQ(workload.residentBlocksPerSm, 0);
+  EXPECT_DOUBLE_EQ(workload.h2dBytes, 64 * 100);
 }
 
 // matmul(int m, int n, int k, const float* a, const float* b, float* c):
@@ -198,34 +198,34 @@ const ArrayDescriptor kMatmulArrays[] = {{3, "a", Direction::In, ElementKind::F3
                                          {5, "c", Direction::Out, ElementKind::F32, 4}};
 
 TEST(WorkloadFromDescriptor, MatrixMultiplicationBroadcastsB) {
-  KernelDescriptor descriptor = descriptor_with(kMatmulArrays, 3);
-  descriptor.partition_extent = [](ArgPointers args) { return int_arg(args, 0); };
-  descriptor.array_extent = [](ArgPointers args, int array) -> long long {
-    const long long m = int_arg(args, 0), n = int_arg(args, 1), k = int_arg(args, 2);
+  KernelDescriptor descriptor = descriptorWith(kMatmulArrays, 3);
+  descriptor.partitionExtent = [](ArgPointers args) { return intArg(args, 0); };
+  descriptor.arrayExtent = [](ArgPointers args, int array) -> long long {
+    const long long m = intArg(args, 0), n = intArg(args, 1), k = intArg(args, 2);
     return array == 0 ? m * k : array == 1 ? k * n : m * n;
   };
-  descriptor.section_count = [](ArgPointers, int array) { return array == 1 ? 0 : 1; };
+  descriptor.sectionCount = [](ArgPointers, int array) { return array == 1 ? 0 : 1; };
   descriptor.section = [](ArgPointers args, int array, int, long long lo, long long hi) {
-    const long long width = array == 0 ? int_arg(args, 2) : int_arg(args, 1);
+    const long long width = array == 0 ? intArg(args, 2) : intArg(args, 1);
     return Section{lo * width, hi * width};
   };
-  descriptor.section_is_chunked = [](int, int) { return true; };
+  descriptor.sectionIsChunked = [](int, int) { return true; };
 
   const int m = 64, n = 32, k = 16;
   const void* pointer = nullptr;
   const void* args[] = {&m, &n, &k, &pointer, &pointer, &pointer};
-  const Workload workload = workload_from_descriptor(descriptor, args, 2e-3);
-  EXPECT_DOUBLE_EQ(workload.h2d_bytes, 64.0 * 16 * 4);
-  EXPECT_DOUBLE_EQ(workload.broadcast_bytes, 16.0 * 32 * 4);
-  EXPECT_DOUBLE_EQ(workload.d2h_bytes, 64.0 * 32 * 4);
-  EXPECT_DOUBLE_EQ(workload.inout_d2h_bytes, 0);
-  EXPECT_EQ(workload.h2d_copies_per_chunk, 1);
-  EXPECT_EQ(workload.explicit_h2d_copies, 2); // a's section and all of b
-  EXPECT_DOUBLE_EQ(workload.mapped_read_factor, 1);
+  const Workload workload = workloadFromDescriptor(descriptor, args, 2e-3);
+  EXPECT_DOUBLE_EQ(workload.h2dBytes, 64.0 * 16 * 4);
+  EXPECT_DOUBLE_EQ(workload.broadcastBytes, 16.0 * 32 * 4);
+  EXPECT_DOUBLE_EQ(workload.d2hBytes, 64.0 * 32 * 4);
+  EXPECT_DOUBLE_EQ(workload.inoutD2hBytes, 0);
+  EXPECT_EQ(workload.h2dCopiesPerChunk, 1);
+  EXPECT_EQ(workload.explicitH2dCopies, 2); // a's section and all of b
+  EXPECT_DOUBLE_EQ(workload.mappedReadFactor, 1);
   // The broadcast array's bytes are read bytes of its width too.
-  ASSERT_EQ(workload.mapped_bytes_by_width.size(), 1u);
-  EXPECT_DOUBLE_EQ(workload.mapped_bytes_by_width[0].read_bytes, (64.0 * 16 + 16.0 * 32) * 4);
-  EXPECT_DOUBLE_EQ(workload.mapped_bytes_by_width[0].pure_output_bytes, 64.0 * 32 * 4);
+  ASSERT_EQ(workload.mappedBytesByWidth.size(), 1u);
+  EXPECT_DOUBLE_EQ(workload.mappedBytesByWidth[0].readBytes, (64.0 * 16 + 16.0 * 32) * 4);
+  EXPECT_DOUBLE_EQ(workload.mappedBytesByWidth[0].pureOutputBytes, 64.0 * 32 * 4);
 }
 
 // buoydiff-like, range mode: buoy(int levels, int plane, const float* t, float* out) with
@@ -234,36 +234,34 @@ const ArrayDescriptor kLevelArrays[] = {{2, "t", Direction::In, ElementKind::F32
                                         {3, "out", Direction::Out, ElementKind::F32, 4}};
 
 TEST(WorkloadFromDescriptor, LevelKernelWithHaloAndBroadcastLevel) {
-  KernelDescriptor descriptor = descriptor_with(kLevelArrays, 2);
-  descriptor.partition_extent = [](ArgPointers args) { return int_arg(args, 0); };
-  descriptor.array_extent = [](ArgPointers args, int) {
-    return int_arg(args, 0) * int_arg(args, 1);
-  };
-  descriptor.section_count = [](ArgPointers, int array) { return array == 0 ? 2 : 1; };
+  KernelDescriptor descriptor = descriptorWith(kLevelArrays, 2);
+  descriptor.partitionExtent = [](ArgPointers args) { return intArg(args, 0); };
+  descriptor.arrayExtent = [](ArgPointers args, int) { return intArg(args, 0) * intArg(args, 1); };
+  descriptor.sectionCount = [](ArgPointers, int array) { return array == 0 ? 2 : 1; };
   descriptor.section = [](ArgPointers args, int array, int index, long long lo, long long hi) {
-    const long long plane = int_arg(args, 1);
+    const long long plane = intArg(args, 1);
     if (array == 0 && index == 0)
       return Section{0, plane};
     if (array == 0)
       return Section{(lo - 1) * plane, hi * plane};
     return Section{lo * plane, hi * plane};
   };
-  descriptor.section_is_chunked = [](int array, int index) { return !(array == 0 && index == 0); };
+  descriptor.sectionIsChunked = [](int array, int index) { return !(array == 0 && index == 0); };
 
   const int levels = 42, plane = 100;
   const void* pointer = nullptr;
   const void* args[] = {&levels, &plane, &pointer, &pointer};
-  const Workload workload = workload_from_descriptor(descriptor, args, 1e-3);
-  EXPECT_DOUBLE_EQ(workload.broadcast_bytes, 100 * 4); // level 0
+  const Workload workload = workloadFromDescriptor(descriptor, args, 1e-3);
+  EXPECT_DOUBLE_EQ(workload.broadcastBytes, 100 * 4); // level 0
   // Levels -1..41 clipped to 0..41.
-  EXPECT_DOUBLE_EQ(workload.h2d_bytes, 4200 * 4);
+  EXPECT_DOUBLE_EQ(workload.h2dBytes, 4200 * 4);
   // Every chunk but the first also needs the level before it: one plane per boundary.
-  EXPECT_DOUBLE_EQ(workload.halo_bytes_per_boundary, 100 * 4);
-  EXPECT_DOUBLE_EQ(workload.d2h_bytes, 4200 * 4);
-  EXPECT_EQ(workload.explicit_h2d_copies, 2);
+  EXPECT_DOUBLE_EQ(workload.haloBytesPerBoundary, 100 * 4);
+  EXPECT_DOUBLE_EQ(workload.d2hBytes, 4200 * 4);
+  EXPECT_EQ(workload.explicitH2dCopies, 2);
   // Mapped runs one kernel over all levels: the halo that chunks share is no second read through
   // the link (the level is re-read from the cache), so each level crosses once.
-  EXPECT_DOUBLE_EQ(workload.mapped_read_factor, 1);
+  EXPECT_DOUBLE_EQ(workload.mappedReadFactor, 1);
 }
 
 TEST(WorkloadFromDescriptor, EmptyPartition) {
@@ -271,10 +269,10 @@ TEST(WorkloadFromDescriptor, EmptyPartition) {
   const float a = 0;
   const void* pointer = nullptr;
   const void* args[] = {&n, &a, &pointer, &pointer};
-  const Workload workload = workload_from_descriptor(saxpy_descriptor(), args, 0);
-  EXPECT_EQ(workload.partition_extent, 0);
-  EXPECT_DOUBLE_EQ(workload.h2d_bytes, 0);
-  EXPECT_DOUBLE_EQ(workload.d2h_bytes, 0);
+  const Workload workload = workloadFromDescriptor(saxpy_descriptor(), args, 0);
+  EXPECT_EQ(workload.partitionExtent, 0);
+  EXPECT_DOUBLE_EQ(workload.h2dBytes, 0);
+  EXPECT_DOUBLE_EQ(workload.d2hBytes, 0);
   EXPECT_TRUE(validate(workload).empty());
 }
 
@@ -285,21 +283,19 @@ TEST(WorkloadFromDescriptor, EmptyPartition) {
 const ArrayDescriptor kStencilArrays[] = {{3, "in", Direction::In, ElementKind::F32, 4},
                                           {4, "out", Direction::Out, ElementKind::F32, 4}};
 
-KernelDescriptor stencil_descriptor() {
-  KernelDescriptor descriptor = descriptor_with(kStencilArrays, 2);
-  descriptor.partition_extent = [](ArgPointers args) {
-    return int_arg(args, 1) - int_arg(args, 0);
+KernelDescriptor stencilDescriptor() {
+  KernelDescriptor descriptor = descriptorWith(kStencilArrays, 2);
+  descriptor.partitionExtent = [](ArgPointers args) { return intArg(args, 1) - intArg(args, 0); };
+  descriptor.partitionBegin = [](ArgPointers args) { return intArg(args, 0); };
+  descriptor.arrayExtent = [](ArgPointers args, int) {
+    return (intArg(args, 1) + 1) * intArg(args, 2);
   };
-  descriptor.partition_begin = [](ArgPointers args) { return int_arg(args, 0); };
-  descriptor.array_extent = [](ArgPointers args, int) {
-    return (int_arg(args, 1) + 1) * int_arg(args, 2);
-  };
-  descriptor.section_count = [](ArgPointers, int) { return 1; };
+  descriptor.sectionCount = [](ArgPointers, int) { return 1; };
   descriptor.section = [](ArgPointers args, int array, int, long long lo, long long hi) {
-    const long long nx = int_arg(args, 2);
+    const long long nx = intArg(args, 2);
     return array == 0 ? Section{(lo - 1) * nx, (hi + 1) * nx} : Section{lo * nx, hi * nx};
   };
-  descriptor.section_is_chunked = [](int, int) { return true; };
+  descriptor.sectionIsChunked = [](int, int) { return true; };
   return descriptor;
 }
 
@@ -308,13 +304,13 @@ TEST(WorkloadFromDescriptor, SectionsOfARangeWithAnOrigin) {
   const int iy_start = 1, iy_end = 99, nx = 64;
   const void* pointer = nullptr;
   const void* args[] = {&iy_start, &iy_end, &nx, &pointer, &pointer};
-  const Workload workload = workload_from_descriptor(stencil_descriptor(), args, 1e-3);
-  EXPECT_EQ(workload.partition_extent, 98);
+  const Workload workload = workloadFromDescriptor(stencilDescriptor(), args, 1e-3);
+  EXPECT_EQ(workload.partitionExtent, 98);
   EXPECT_EQ(workload.granule, 1);
-  EXPECT_DOUBLE_EQ(workload.h2d_bytes, 100.0 * 64 * 4); // rows 0..99, not -1..98 clipped
-  EXPECT_DOUBLE_EQ(workload.d2h_bytes, 98.0 * 64 * 4);  // rows 1..98
+  EXPECT_DOUBLE_EQ(workload.h2dBytes, 100.0 * 64 * 4); // rows 0..99, not -1..98 clipped
+  EXPECT_DOUBLE_EQ(workload.d2hBytes, 98.0 * 64 * 4);  // rows 1..98
   // Each boundary between chunks adds the two rows both neighbours read.
-  EXPECT_DOUBLE_EQ(workload.halo_bytes_per_boundary, 2.0 * 64 * 4);
+  EXPECT_DOUBLE_EQ(workload.haloBytesPerBoundary, 2.0 * 64 * 4);
   EXPECT_TRUE(validate(workload).empty());
 }
 
@@ -323,27 +319,27 @@ TEST(WorkloadFromDescriptor, SectionsOfARangeWithAnOrigin) {
 // test records.
 const ArrayDescriptor kVec4Arrays[] = {{1, "x", Direction::In, ElementKind::F32, 4},
                                        {2, "y", Direction::Out, ElementKind::F32, 4}};
-long long recorded_lo = -1;
-long long recorded_hi = -1;
+long long recordedLo = -1;
+long long recordedHi = -1;
 
-KernelDescriptor vec4_descriptor() {
-  KernelDescriptor descriptor = descriptor_with(kVec4Arrays, 2);
-  descriptor.partition_extent = [](ArgPointers args) { return int_arg(args, 0); };
+KernelDescriptor vec4Descriptor() {
+  KernelDescriptor descriptor = descriptorWith(kVec4Arrays, 2);
+  descriptor.partitionExtent = [](ArgPointers args) { return intArg(args, 0); };
   descriptor.granule = [](ArgPointers) { return 4LL; };
-  descriptor.array_extent = [](ArgPointers args, int) { return int_arg(args, 0); };
-  descriptor.section_count = [](ArgPointers, int) { return 1; };
+  descriptor.arrayExtent = [](ArgPointers args, int) { return intArg(args, 0); };
+  descriptor.sectionCount = [](ArgPointers, int) { return 1; };
   descriptor.section = [](ArgPointers, int array, int, long long lo, long long hi) {
     return array == 0 ? Section{lo - 1, hi} : Section{lo, hi}; // x with a one-element halo
   };
-  descriptor.section_is_chunked = [](int, int) { return true; };
-  descriptor.launch_geometry = [](ArgPointers, long long lo, long long hi, LaunchGeometry* out) {
+  descriptor.sectionIsChunked = [](int, int) { return true; };
+  descriptor.launchGeometry = [](ArgPointers, long long lo, long long hi, LaunchGeometry* out) {
     if (hi - lo < 1000) { // the probe chunk, not the whole range
-      recorded_lo = lo;
-      recorded_hi = hi;
+      recordedLo = lo;
+      recordedHi = hi;
     }
     out->blocks = (hi - lo + 255) / 256;
-    out->block_threads = 256;
-    out->resident_blocks_per_sm = 8;
+    out->blockThreads = 256;
+    out->residentBlocksPerSm = 8;
     return Status::success();
   };
   return descriptor;
@@ -354,19 +350,19 @@ TEST(WorkloadFromDescriptor, ChunksKeepTheGranule) {
   const int n = 10;
   const void* pointer = nullptr;
   const void* args[] = {&n, &pointer, &pointer};
-  Workload workload = workload_from_descriptor(vec4_descriptor(), args, 1e-3);
+  Workload workload = workloadFromDescriptor(vec4Descriptor(), args, 1e-3);
   EXPECT_EQ(workload.granule, 4);
-  EXPECT_EQ(chunk_count(workload, 8), 3);
-  EXPECT_EQ(chunk_count(workload, 2), 2);
-  EXPECT_EQ(granule_count(workload), 3);
-  EXPECT_DOUBLE_EQ(workload.halo_bytes_per_boundary, 4); // one float per boundary
+  EXPECT_EQ(chunkCount(workload, 8), 3);
+  EXPECT_EQ(chunkCount(workload, 2), 2);
+  EXPECT_EQ(granuleCount(workload), 3);
+  EXPECT_DOUBLE_EQ(workload.haloBytesPerBoundary, 4); // one float per boundary
   // The geometry's probe chunk is the strategies' first chunk of 16 (here: of 250 granules).
   const int large = 1000;
-  const void* large_args[] = {&large, &pointer, &pointer};
-  workload = workload_from_descriptor(vec4_descriptor(), large_args, 1e-3);
-  EXPECT_EQ(recorded_lo, 0);
-  EXPECT_EQ(recorded_hi, 15 * 4); // floor(250 / 16) granules
-  EXPECT_EQ(workload.total_blocks, 4);
+  const void* largeArgs[] = {&large, &pointer, &pointer};
+  workload = workloadFromDescriptor(vec4Descriptor(), largeArgs, 1e-3);
+  EXPECT_EQ(recordedLo, 0);
+  EXPECT_EQ(recordedHi, 15 * 4); // floor(250 / 16) granules
+  EXPECT_EQ(workload.totalBlocks, 4);
 }
 
 // dot(int n, const float* x, const float* y, float* sum): copyin(x[lo:hi], y[lo:hi]) and the
@@ -377,17 +373,17 @@ const ArrayDescriptor kDotArrays[] = {
     {3, "sum", Direction::InOut, ElementKind::F32, 4, false, ReduceOp::Sum},
     {4, "bins", Direction::InOut, ElementKind::U32, 4, true, ReduceOp::Sum}};
 
-KernelDescriptor dot_descriptor() {
-  KernelDescriptor descriptor = descriptor_with(kDotArrays, 4);
-  descriptor.partition_extent = [](ArgPointers args) { return int_arg(args, 0); };
-  descriptor.array_extent = [](ArgPointers args, int array) -> long long {
-    return array < 2 ? int_arg(args, 0) : array == 2 ? 1 : 256;
+KernelDescriptor dotDescriptor() {
+  KernelDescriptor descriptor = descriptorWith(kDotArrays, 4);
+  descriptor.partitionExtent = [](ArgPointers args) { return intArg(args, 0); };
+  descriptor.arrayExtent = [](ArgPointers args, int array) -> long long {
+    return array < 2 ? intArg(args, 0) : array == 2 ? 1 : 256;
   };
-  descriptor.section_count = [](ArgPointers, int array) { return array < 2 ? 1 : 0; };
+  descriptor.sectionCount = [](ArgPointers, int array) { return array < 2 ? 1 : 0; };
   descriptor.section = [](ArgPointers, int, int, long long lo, long long hi) {
     return Section{lo, hi};
   };
-  descriptor.section_is_chunked = [](int, int) { return true; };
+  descriptor.sectionIsChunked = [](int, int) { return true; };
   return descriptor;
 }
 
@@ -395,20 +391,20 @@ TEST(WorkloadFromDescriptor, ReductionArraysMoveOnceEachWayAndAreNeverMapped) {
   const int n = 1000;
   const float* x = nullptr;
   float sum = 0;
-  float* sum_pointer = &sum;
+  float* sumPointer = &sum;
   unsigned* bins = nullptr; // optional and absent
-  const void* args[] = {&n, &x, &x, &sum_pointer, &bins};
-  const Workload workload = workload_from_descriptor(dot_descriptor(), args, 1e-3);
-  EXPECT_DOUBLE_EQ(workload.h2d_bytes, 8000);
-  EXPECT_DOUBLE_EQ(workload.reduction_bytes, 4);
-  EXPECT_DOUBLE_EQ(workload.broadcast_bytes, 0);
-  EXPECT_DOUBLE_EQ(workload.d2h_bytes, 0);
-  EXPECT_EQ(workload.explicit_h2d_copies, 3); // x, y and sum
-  EXPECT_EQ(workload.explicit_d2h_copies, 1); // sum
+  const void* args[] = {&n, &x, &x, &sumPointer, &bins};
+  const Workload workload = workloadFromDescriptor(dotDescriptor(), args, 1e-3);
+  EXPECT_DOUBLE_EQ(workload.h2dBytes, 8000);
+  EXPECT_DOUBLE_EQ(workload.reductionBytes, 4);
+  EXPECT_DOUBLE_EQ(workload.broadcastBytes, 0);
+  EXPECT_DOUBLE_EQ(workload.d2hBytes, 0);
+  EXPECT_EQ(workload.explicitH2dCopies, 3); // x, y and sum
+  EXPECT_EQ(workload.explicitD2hCopies, 1); // sum
   // Not a broadcast input of unknown re-reads, nor mapped bytes of any width.
-  EXPECT_FALSE(mapped_prediction_is_lower_bound(workload));
-  ASSERT_EQ(workload.mapped_bytes_by_width.size(), 1u);
-  EXPECT_DOUBLE_EQ(workload.mapped_bytes_by_width[0].read_bytes, 8000);
+  EXPECT_FALSE(mappedPredictionIsLowerBound(workload));
+  ASSERT_EQ(workload.mappedBytesByWidth.size(), 1u);
+  EXPECT_DOUBLE_EQ(workload.mappedBytesByWidth[0].readBytes, 8000);
   EXPECT_TRUE(validate(workload).empty());
 }
 
@@ -416,19 +412,19 @@ TEST(WorkloadFromDescriptor, AbsentOptionalArraysAreNotCountedUnlessTheTunerAllo
   const int n = 1000;
   const float* x = nullptr;
   float sum = 0;
-  float* sum_pointer = &sum;
+  float* sumPointer = &sum;
   unsigned bins[256] = {};
-  unsigned* bins_pointer = nullptr;
-  const void* args[] = {&n, &x, &x, &sum_pointer, &bins_pointer};
-  EXPECT_DOUBLE_EQ(workload_from_descriptor(dot_descriptor(), args, 0).reduction_bytes, 4);
-  EXPECT_DOUBLE_EQ(workload_from_descriptor(dot_descriptor(), args, 0, OptionalArrays::AllPresent)
-                       .reduction_bytes,
-                   4 + 1024);
-  bins_pointer = bins;
-  EXPECT_DOUBLE_EQ(workload_from_descriptor(dot_descriptor(), args, 0).reduction_bytes, 4 + 1024);
+  unsigned* binsPointer = nullptr;
+  const void* args[] = {&n, &x, &x, &sumPointer, &binsPointer};
+  EXPECT_DOUBLE_EQ(workloadFromDescriptor(dotDescriptor(), args, 0).reductionBytes, 4);
+  EXPECT_DOUBLE_EQ(
+      workloadFromDescriptor(dotDescriptor(), args, 0, OptionalArrays::AllPresent).reductionBytes,
+      4 + 1024);
+  binsPointer = bins;
+  EXPECT_DOUBLE_EQ(workloadFromDescriptor(dotDescriptor(), args, 0).reductionBytes, 4 + 1024);
   // A non-optional array counts even when null (descriptors are read before allocation too).
-  sum_pointer = nullptr;
-  EXPECT_DOUBLE_EQ(workload_from_descriptor(dot_descriptor(), args, 0).reduction_bytes, 4 + 1024);
+  sumPointer = nullptr;
+  EXPECT_DOUBLE_EQ(workloadFromDescriptor(dotDescriptor(), args, 0).reductionBytes, 4 + 1024);
 }
 
 } // namespace

@@ -1,6 +1,6 @@
 // The argument array the tuner builds from a descriptor: which parameters take a value, from the
 // tune(...) defaults or --arg, and which the generated code sets. No GPU needed.
-#include "tune/argument_slots.h"
+#include "tune/ArgumentSlots.h"
 
 #include <gtest/gtest.h>
 
@@ -29,49 +29,49 @@ const ParamDescriptor kParams[] = {
 };
 const TuneDefault kDefaults[] = {{0, 1}, {1, 1023}, {7, 4096}};
 
-KernelDescriptor stencil_descriptor() {
+KernelDescriptor stencilDescriptor() {
   KernelDescriptor descriptor{};
   descriptor.name = "stencil";
-  descriptor.param_count = 9;
+  descriptor.paramCount = 9;
   descriptor.params = kParams;
-  descriptor.tune_default_count = 3;
-  descriptor.tune_defaults = kDefaults;
+  descriptor.tuneDefaultCount = 3;
+  descriptor.tuneDefaults = kDefaults;
   return descriptor;
 }
 
-template <class T> T value_of(const ArgumentSlots& slots, int param) {
+template <class T> T valueOf(const ArgumentSlots& slots, int param) {
   T value{};
   std::memcpy(&value, slots.pointers()[param], sizeof value);
   return value;
 }
 
 TEST(ArgumentSlots, PartitionBoundsAndHostOnlyParametersTakeTheirDefaults) {
-  const KernelDescriptor descriptor = stencil_descriptor();
+  const KernelDescriptor descriptor = stencilDescriptor();
   std::vector<std::string> unknown;
   const std::map<std::string, long long> arguments =
-      tuning_arguments(descriptor, {{"iy_end", 511}}, &unknown);
+      tuningArguments(descriptor, {{"iy_end", 511}}, &unknown);
   EXPECT_TRUE(unknown.empty());
   ArgumentSlots slots;
   RandomBits bits(1);
   std::string error;
   ASSERT_TRUE(slots.fill(descriptor, arguments, bits, &error)) << error;
-  EXPECT_EQ(value_of<std::int32_t>(slots, 0), 1);
-  EXPECT_EQ(value_of<std::int32_t>(slots, 1), 511); // given, over the default
-  EXPECT_EQ(value_of<std::int32_t>(slots, 2), 0);   // set per chunk by the generated code
-  EXPECT_EQ(value_of<std::int64_t>(slots, 7), 4096);
-  const float scale = value_of<float>(slots, 8); // random, as floating-point scalars are
+  EXPECT_EQ(valueOf<std::int32_t>(slots, 0), 1);
+  EXPECT_EQ(valueOf<std::int32_t>(slots, 1), 511); // given, over the default
+  EXPECT_EQ(valueOf<std::int32_t>(slots, 2), 0);   // set per chunk by the generated code
+  EXPECT_EQ(valueOf<std::int64_t>(slots, 7), 4096);
+  const float scale = valueOf<float>(slots, 8); // random, as floating-point scalars are
   EXPECT_GE(std::abs(scale), 0.25f);
   EXPECT_LT(std::abs(scale), 1.0f);
-  const float bias = half_to_float(value_of<std::uint16_t>(slots, 6));
+  const float bias = halfToFloat(valueOf<std::uint16_t>(slots, 6));
   EXPECT_GE(std::abs(bias), 0.25f);
   EXPECT_LT(std::abs(bias), 1.0f);
 }
 
 TEST(ArgumentSlots, AHostOnlyIntegerWithoutAValueIsAnError) {
-  KernelDescriptor descriptor = stencil_descriptor();
-  descriptor.tune_default_count = 2; // no default for nx
+  KernelDescriptor descriptor = stencilDescriptor();
+  descriptor.tuneDefaultCount = 2; // no default for nx
   std::vector<std::string> unknown;
-  const std::map<std::string, long long> arguments = tuning_arguments(descriptor, {}, &unknown);
+  const std::map<std::string, long long> arguments = tuningArguments(descriptor, {}, &unknown);
   ArgumentSlots slots;
   RandomBits bits(1);
   std::string error;
@@ -80,9 +80,9 @@ TEST(ArgumentSlots, AHostOnlyIntegerWithoutAValueIsAnError) {
 }
 
 TEST(ArgumentSlots, ChunkBoundsAndFloatingScalarsTakeNoGivenValue) {
-  const KernelDescriptor descriptor = stencil_descriptor();
+  const KernelDescriptor descriptor = stencilDescriptor();
   std::vector<std::string> unknown;
-  tuning_arguments(descriptor, {{"row_begin", 3}, {"scale", 2}, {"nx", 64}}, &unknown);
+  tuningArguments(descriptor, {{"row_begin", 3}, {"scale", 2}, {"nx", 64}}, &unknown);
   EXPECT_EQ(unknown, (std::vector<std::string>{"row_begin", "scale"}));
 }
 
@@ -94,10 +94,10 @@ TEST(ArgumentSlots, SmallVectorsAreRandomLaneByLane) {
   };
   KernelDescriptor descriptor{};
   descriptor.name = "vectors";
-  descriptor.param_count = 2;
+  descriptor.paramCount = 2;
   descriptor.params = params;
   std::vector<std::string> unknown;
-  tuning_arguments(descriptor, {{"shift", 1}}, &unknown);
+  tuningArguments(descriptor, {{"shift", 1}}, &unknown);
   EXPECT_EQ(unknown, std::vector<std::string>{"shift"});
   ArgumentSlots slots;
   RandomBits bits(9);

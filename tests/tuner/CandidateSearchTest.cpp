@@ -1,13 +1,13 @@
-// The pruned tuning's search (tuner/tune/candidate_search.h) with scripted timings: every family
+// The pruned tuning's search (tuner/tune/CandidateSearch.h) with scripted timings: every family
 // is measured even when the model ranks its best last, the local search walks a stream-count
 // curve to the measured best and stops there, and the reports say why each candidate ran.
-#include "tune/candidate_search.h"
+#include "tune/CandidateSearch.h"
 
-#include "candidate_outcomes.h"
-#include "model_test_profiles.h"
-#include "tune/report_table.h"
-#include "tune/tuner.h"
-#include "tuner_test_support.h"
+#include "CandidateOutcomes.h"
+#include "ModelTestProfiles.h"
+#include "TunerTestSupport.h"
+#include "tune/ReportTable.h"
+#include "tune/Tuner.h"
 
 #include <gtest/gtest.h>
 
@@ -19,13 +19,13 @@ namespace {
 CandidateOutcome predicted(Variant variant, int streams, double seconds, bool kept = false) {
   CandidateOutcome c;
   c.candidate = {variant, streams};
-  c.predicted_seconds = seconds;
-  c.kept_by_model = kept;
+  c.predictedSeconds = seconds;
+  c.keptByModel = kept;
   return c;
 }
 
 void measure(CandidateOutcome& c, double seconds) {
-  testing::record_samples(c, {seconds, seconds, seconds});
+  testing::recordSamples(c, {seconds, seconds, seconds});
 }
 
 TEST(SeedCandidates, ThePrunedSetAndTheBestPredictedOfEveryFamily) {
@@ -33,10 +33,10 @@ TEST(SeedCandidates, ThePrunedSetAndTheBestPredictedOfEveryFamily) {
       predicted(Variant::Explicit, 1, 20e-3, true), predicted(Variant::Mapped, 1, 30e-3),
       predicted(Variant::Streams, 4, 12e-3),        predicted(Variant::Streams, 8, 10e-3, true),
       predicted(Variant::Hybrid, 4, 14e-3),         predicted(Variant::Hybrid, 8, 13e-3)};
-  EXPECT_EQ(seed_candidates(c), (std::vector<std::size_t>{1, 3, 5}));
-  EXPECT_EQ(c[3].run_reason, "kept by the model");
-  EXPECT_NE(c[1].run_reason.find("the best predicted of Mapped"), std::string::npos);
-  EXPECT_TRUE(c[0].run_reason.empty()) << "Explicit is the reference, not a seed";
+  EXPECT_EQ(seedCandidates(c), (std::vector<std::size_t>{1, 3, 5}));
+  EXPECT_EQ(c[3].runReason, "kept by the model");
+  EXPECT_NE(c[1].runReason.find("the best predicted of Mapped"), std::string::npos);
+  EXPECT_TRUE(c[0].runReason.empty()) << "Explicit is the reference, not a seed";
 }
 
 TEST(LeadingMargin, TheModelsMedianErrorOnThisTuningBetweenTheNoiseAndOneHalf) {
@@ -45,12 +45,12 @@ TEST(LeadingMargin, TheModelsMedianErrorOnThisTuningBetweenTheNoiseAndOneHalf) {
                                      predicted(Variant::Streams, 4, 10e-3)};
   for (CandidateOutcome& k : c)
     measure(k, 10e-3);
-  EXPECT_DOUBLE_EQ(leading_margin(c, 0.02), 0.02) << "median error 0: the noise";
-  c[2].predicted_seconds = 12e-3;
-  EXPECT_NEAR(leading_margin(c, 0.02), 0.2, 1e-12);
-  c[0].predicted_seconds = 100e-3;
-  c[2].predicted_seconds = 100e-3;
-  EXPECT_DOUBLE_EQ(leading_margin(c, 0.02), 0.5);
+  EXPECT_DOUBLE_EQ(leadingMargin(c, 0.02), 0.02) << "median error 0: the noise";
+  c[2].predictedSeconds = 12e-3;
+  EXPECT_NEAR(leadingMargin(c, 0.02), 0.2, 1e-12);
+  c[0].predictedSeconds = 100e-3;
+  c[2].predictedSeconds = 100e-3;
+  EXPECT_DOUBLE_EQ(leadingMargin(c, 0.02), 0.5);
 }
 
 TEST(NextNeighbours, BothStreamCountsBesideTheBestAndTheOtherOrderOfLeadingFamiliesOnly) {
@@ -64,9 +64,9 @@ TEST(NextNeighbours, BothStreamCountsBesideTheBestAndTheOtherOrderOfLeadingFamil
   measure(c[0], 20e-3);
   measure(c[2], 10e-3);
   measure(c[6], 15e-3); // Hybrid 50 % behind: not leading
-  EXPECT_EQ(next_neighbours(c, 0.02), (std::vector<std::size_t>{1, 3, 7}));
-  EXPECT_NE(c[1].run_reason.find("a neighbour of Streams(4, depth-first)"), std::string::npos);
-  EXPECT_TRUE(c[5].run_reason.empty());
+  EXPECT_EQ(nextNeighbours(c, 0.02), (std::vector<std::size_t>{1, 3, 7}));
+  EXPECT_NE(c[1].runReason.find("a neighbour of Streams(4, depth-first)"), std::string::npos);
+  EXPECT_TRUE(c[5].runReason.empty());
 }
 
 // Through the tuner: a model that ranks Mapped last and keeps Streams(64) only, on a machine
@@ -78,12 +78,12 @@ protected:
     setup_.header.device = "Fake GPU";
     setup_.profile = &profile_;
     setup_.model = model_.get();
-    setup_.workload = testing::saxpy_workload();
+    setup_.workload = testing::saxpyWorkload();
     options_.timing.warmup = 0;
-    options_.final_rounds = 0;
+    options_.finalRounds = 0;
   }
-  HardwareProfile profile_ = model::testing::h100_like();
-  std::unique_ptr<model::PerformanceModel> model_ = model::make_model(model::ModelKind::Modern);
+  HardwareProfile profile_ = model::testing::h100Like();
+  std::unique_ptr<model::PerformanceModel> model_ = model::makeModel(model::ModelKind::Modern);
   TuningSetup setup_;
   TunerOptions options_;
 };
@@ -102,7 +102,7 @@ TEST_F(CandidateSearchThroughTheTuner, AFamilyTheModelMispricesIsStillMeasuredAn
   const TuningRun run = tune(runner, setup_, options_, TuningCache(""), [](const std::string&) {});
   ASSERT_TRUE(run.winner);
   EXPECT_EQ(run.candidates[*run.winner].candidate.variant, Variant::Mapped);
-  EXPECT_NE(run.candidates[*run.find({Variant::Mapped, 1})].run_reason.find("best predicted"),
+  EXPECT_NE(run.candidates[*run.find({Variant::Mapped, 1})].runReason.find("best predicted"),
             std::string::npos);
 }
 
@@ -125,16 +125,16 @@ TEST_F(CandidateSearchThroughTheTuner, TheLocalSearchWalksTheCurveToTheMeasuredB
   const TuningRun run = tune(runner, setup_, options_, TuningCache(""), [](const std::string&) {});
   ASSERT_TRUE(run.winner);
   EXPECT_EQ(model::describe(run.candidates[*run.winner].candidate), "Streams(4, depth-first)");
-  EXPECT_LT(run.run_count(), static_cast<int>(run.candidates.size()))
+  EXPECT_LT(run.runCount(), static_cast<int>(run.candidates.size()))
       << "a local search, not the whole grid";
-  const ReportTable table = candidate_table(run, false);
+  const ReportTable table = candidateTable(run, false);
   ASSERT_EQ(table.header.back(), "why run");
   for (std::size_t row = 0; row < table.rows.size(); ++row) {
-    const CandidateOutcome& c = run.candidates[table.candidate_of_row[row]];
+    const CandidateOutcome& c = run.candidates[table.candidateOfRow[row]];
     if (!c.run) {
       EXPECT_EQ(table.rows[row].back(), "not run: pruned by the model");
     } else if (c.candidate != model::Candidate{}) {
-      EXPECT_FALSE(c.run_reason.empty()) << model::describe(c.candidate);
+      EXPECT_FALSE(c.runReason.empty()) << model::describe(c.candidate);
     }
   }
 }

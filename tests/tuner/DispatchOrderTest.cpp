@@ -1,17 +1,17 @@
-// The order in which a generated K_tuned(...) entry point picks its variant (overlap/dispatch.h):
+// The order in which a generated K_tuned(...) entry point picks its variant (overlap/Dispatch.h):
 // OVERLAP_VARIANT, then the tuning results baked into the build for the call's size, then the
 // model, then Explicit. This test's target bakes dispatch_fixture_results.json (overlap-bake,
 // through overlap_add_kernels(... TUNING_RESULTS)), whose only kernel is saxpy on a device named
 // "Overlap Test Device", tuned on pinned memory at n = 4096 (Mapped), 2^20 (Hybrid(3,
 // breadth-first)) and 2^26 (Streams(16, depth-first)), and on pageable memory at 4096 (Explicit)
-// and 2^26 (Streams(8, depth-first, staged)). choose_variant() and choose_for_call() take the
+// and 2^26 (Streams(8, depth-first, staged)). chooseVariant() and chooseForCall() take the
 // device name and the memory as arguments, so none of this needs a GPU.
+#include "DispatchEnvironment.h"
 #include "buoydiff.overlap.h"
-#include "dispatch_environment.h"
 #include "saxpy.overlap.h"
-#include "tune/model_choice.h"
+#include "tune/ModelChoice.h"
 
-#include "overlap/dispatch.h"
+#include "overlap/Dispatch.h"
 
 #include <gtest/gtest.h>
 
@@ -47,14 +47,14 @@ struct BuoydiffCall {
 
 class DispatchOrder : public ::testing::Test {
 protected:
-  ScopedDispatchEnvironment no_override_{"OVERLAP_VARIANT", std::nullopt};
+  ScopedDispatchEnvironment noOverride_{"OVERLAP_VARIANT", std::nullopt};
   SaxpyCall saxpy_;
   BuoydiffCall buoydiff_;
 };
 
 TEST_F(DispatchOrder, TheBakedEntryOfTheCurrentDeviceIsChosen) {
   const overlap::VariantChoice choice =
-      overlap::choose_variant(saxpy_descriptor, saxpy_.args, kFixtureDevice);
+      overlap::chooseVariant(saxpy_descriptor, saxpy_.args, kFixtureDevice);
   EXPECT_EQ(choice.source, ChoiceSource::Baked) << choice.reason;
   EXPECT_EQ(choice.config.variant, Variant::Hybrid);
   EXPECT_EQ(choice.config.streams.streams, 3);
@@ -69,7 +69,7 @@ TEST_F(DispatchOrder, TheBakedSizeNearestTheCallsWins) {
                                    {1 << 26, Variant::Streams}}) {
     saxpy_.n = n;
     const overlap::VariantChoice& choice =
-        overlap::choose_for_call(saxpy_descriptor, saxpy_.args, kFixtureDevice);
+        overlap::chooseForCall(saxpy_descriptor, saxpy_.args, kFixtureDevice);
     EXPECT_EQ(choice.source, ChoiceSource::Baked) << n << ": " << choice.reason;
     EXPECT_EQ(choice.config.variant, variant) << n << ": " << choice.reason;
   }
@@ -79,7 +79,7 @@ TEST_F(DispatchOrder, BetweenAndBeyondTheBakedSizesTheModelHelps) {
   // Between Mapped at 4096 and Hybrid(3) at 2^20 the linked model's scaled predictions decide.
   saxpy_.n = 60000;
   const overlap::VariantChoice between =
-      overlap::choose_variant(saxpy_descriptor, saxpy_.args, kFixtureDevice);
+      overlap::chooseVariant(saxpy_descriptor, saxpy_.args, kFixtureDevice);
   EXPECT_EQ(between.source, ChoiceSource::Baked);
   EXPECT_TRUE(between.config.variant == Variant::Mapped ||
               between.config.variant == Variant::Hybrid);
@@ -87,7 +87,7 @@ TEST_F(DispatchOrder, BetweenAndBeyondTheBakedSizesTheModelHelps) {
   // Beyond 2^26: Streams depth-first, at the model's stream count for 2^28 (no fewer than 16).
   saxpy_.n = 1 << 28;
   const overlap::VariantChoice beyond =
-      overlap::choose_variant(saxpy_descriptor, saxpy_.args, kFixtureDevice);
+      overlap::chooseVariant(saxpy_descriptor, saxpy_.args, kFixtureDevice);
   EXPECT_EQ(beyond.config.variant, Variant::Streams);
   EXPECT_EQ(beyond.config.streams.order, IssueOrder::DepthFirst);
   EXPECT_GE(beyond.config.streams.streams, 16);
@@ -99,24 +99,24 @@ TEST_F(DispatchOrder, PageableCallsRunThePageableTuning) {
   for (const auto& [n, variant] :
        {std::pair<int, Variant>{4096, Variant::Explicit}, {1 << 26, Variant::Streams}}) {
     saxpy_.n = n;
-    const overlap::VariantChoice& choice = overlap::choose_for_call(
+    const overlap::VariantChoice& choice = overlap::chooseForCall(
         saxpy_descriptor, saxpy_.args, kFixtureDevice, overlap::CallMemory::Pageable);
     EXPECT_EQ(choice.source, ChoiceSource::Baked) << n << ": " << choice.reason;
     EXPECT_EQ(choice.config.variant, variant) << n << ": " << choice.reason;
     EXPECT_NE(choice.reason.find("on pageable memory"), std::string::npos) << choice.reason;
   }
-  EXPECT_EQ(overlap::choose_for_call(saxpy_descriptor, saxpy_.args, kFixtureDevice,
-                                     overlap::CallMemory::Pageable)
+  EXPECT_EQ(overlap::chooseForCall(saxpy_descriptor, saxpy_.args, kFixtureDevice,
+                                   overlap::CallMemory::Pageable)
                 .config.streams.pageable,
             overlap::PageableMode::Stage);
   // The pinned call of the same size still runs the pinned tuning's winner.
-  EXPECT_EQ(overlap::choose_for_call(saxpy_descriptor, saxpy_.args, kFixtureDevice)
-                .config.streams.pageable,
-            overlap::PageableMode::Default);
+  EXPECT_EQ(
+      overlap::chooseForCall(saxpy_descriptor, saxpy_.args, kFixtureDevice).config.streams.pageable,
+      overlap::PageableMode::Default);
 }
 
 TEST_F(DispatchOrder, WithoutAPageableTuningPageableCallsRunExplicitEvenWithAModel) {
-  const overlap::VariantChoice choice = overlap::choose_variant(
+  const overlap::VariantChoice choice = overlap::chooseVariant(
       saxpy_descriptor, saxpy_.args, "Another Device", overlap::CallMemory::Pageable);
   EXPECT_EQ(choice.source, ChoiceSource::Default) << choice.reason;
   EXPECT_EQ(choice.config.variant, Variant::Explicit);
@@ -124,16 +124,16 @@ TEST_F(DispatchOrder, WithoutAPageableTuningPageableCallsRunExplicitEvenWithAMod
 }
 
 TEST_F(DispatchOrder, ABakedEntryServesOnlyItsKernelAndDevice) {
-  EXPECT_NE(overlap::choose_variant(buoydiff_descriptor, buoydiff_.args, kFixtureDevice).source,
+  EXPECT_NE(overlap::chooseVariant(buoydiff_descriptor, buoydiff_.args, kFixtureDevice).source,
             ChoiceSource::Baked);
-  EXPECT_NE(overlap::choose_variant(saxpy_descriptor, saxpy_.args, "Another Device").source,
+  EXPECT_NE(overlap::chooseVariant(saxpy_descriptor, saxpy_.args, "Another Device").source,
             ChoiceSource::Baked);
 }
 
 TEST_F(DispatchOrder, TheEnvironmentOverridesTheBakedEntry) {
-  no_override_.set("streams:5");
+  noOverride_.set("streams:5");
   const overlap::VariantChoice choice =
-      overlap::choose_variant(saxpy_descriptor, saxpy_.args, kFixtureDevice);
+      overlap::chooseVariant(saxpy_descriptor, saxpy_.args, kFixtureDevice);
   EXPECT_EQ(choice.source, ChoiceSource::Environment);
   EXPECT_EQ(choice.config.variant, Variant::Streams);
   EXPECT_EQ(choice.config.streams.streams, 5);
@@ -141,75 +141,75 @@ TEST_F(DispatchOrder, TheEnvironmentOverridesTheBakedEntry) {
 }
 
 TEST_F(DispatchOrder, APerKernelOverrideLeavesOtherKernelsToTheirResults) {
-  no_override_.set("buoydiff=mapped");
+  noOverride_.set("buoydiff=mapped");
   const overlap::VariantChoice buoydiff =
-      overlap::choose_variant(buoydiff_descriptor, buoydiff_.args, kFixtureDevice);
+      overlap::chooseVariant(buoydiff_descriptor, buoydiff_.args, kFixtureDevice);
   EXPECT_EQ(buoydiff.source, ChoiceSource::Environment);
   EXPECT_EQ(buoydiff.config.variant, Variant::Mapped);
   const overlap::VariantChoice saxpy =
-      overlap::choose_variant(saxpy_descriptor, saxpy_.args, kFixtureDevice);
+      overlap::chooseVariant(saxpy_descriptor, saxpy_.args, kFixtureDevice);
   EXPECT_EQ(saxpy.source, ChoiceSource::Baked) << saxpy.reason;
 }
 
 TEST_F(DispatchOrder, AMalformedOverrideIsIgnoredAndSaysWhy) {
-  no_override_.set("streams:0");
+  noOverride_.set("streams:0");
   const overlap::VariantChoice choice =
-      overlap::choose_variant(saxpy_descriptor, saxpy_.args, kFixtureDevice);
+      overlap::chooseVariant(saxpy_descriptor, saxpy_.args, kFixtureDevice);
   EXPECT_EQ(choice.source, ChoiceSource::Baked);
   EXPECT_NE(choice.reason.find("OVERLAP_VARIANT ignored"), std::string::npos) << choice.reason;
 }
 
 TEST_F(DispatchOrder, WithoutResultsForTheDeviceTheModelChooses) {
   const overlap::VariantChoice choice =
-      overlap::choose_variant(saxpy_descriptor, saxpy_.args, "Another Device");
+      overlap::chooseVariant(saxpy_descriptor, saxpy_.args, "Another Device");
   ASSERT_EQ(choice.source, ChoiceSource::Model) << choice.reason;
   EXPECT_NE(choice.reason.find("model's predicted best"), std::string::npos) << choice.reason;
   EXPECT_GE(choice.config.streams.streams, 1);
 }
 
 TEST_F(DispatchOrder, WithoutResultsOrModelItIsExplicit) {
-  ASSERT_TRUE(overlap::set_model_chooser(nullptr));
+  ASSERT_TRUE(overlap::setModelChooser(nullptr));
   const overlap::VariantChoice choice =
-      overlap::choose_variant(saxpy_descriptor, saxpy_.args, "Another Device");
-  overlap::tune::install_model_dispatch();
+      overlap::chooseVariant(saxpy_descriptor, saxpy_.args, "Another Device");
+  overlap::tune::installModelDispatch();
   EXPECT_EQ(choice.source, ChoiceSource::Default);
   EXPECT_EQ(choice.config.variant, Variant::Explicit);
 }
 
 // A copy of saxpy's descriptor whose run only records the configuration it was given: dispatch()
 // then runs on any machine.
-overlap::RunConfig g_received;
-int g_runs = 0;
-overlap::Status record_config(overlap::ArgPointers, const overlap::RunConfig& config) {
-  g_received = config;
-  ++g_runs;
+overlap::RunConfig gReceived;
+int gRuns = 0;
+overlap::Status recordConfig(overlap::ArgPointers, const overlap::RunConfig& config) {
+  gReceived = config;
+  ++gRuns;
   return overlap::Status{};
 }
 
 TEST(DispatchIntrospection, TheLastChoiceIsWhatTheKernelWasRunWith) {
   overlap::KernelDescriptor recorder = saxpy_descriptor;
-  recorder.run = &record_config;
-  EXPECT_FALSE(overlap::last_dispatch_choice(recorder).has_value()) << "never dispatched yet";
+  recorder.run = &recordConfig;
+  EXPECT_FALSE(overlap::lastDispatchChoice(recorder).has_value()) << "never dispatched yet";
 
   SaxpyCall call;
-  ScopedDispatchEnvironment override_variant("OVERLAP_VARIANT", "hybrid:6:breadth-first");
-  g_runs = 0;
+  ScopedDispatchEnvironment overrideVariant("OVERLAP_VARIANT", "hybrid:6:breadth-first");
+  gRuns = 0;
   ASSERT_TRUE(overlap::dispatch(recorder, call.args).ok());
-  ASSERT_EQ(g_runs, 1);
-  std::optional<overlap::VariantChoice> last = overlap::last_dispatch_choice(recorder);
+  ASSERT_EQ(gRuns, 1);
+  std::optional<overlap::VariantChoice> last = overlap::lastDispatchChoice(recorder);
   ASSERT_TRUE(last.has_value());
   EXPECT_EQ(last->source, ChoiceSource::Environment);
   EXPECT_EQ(last->config.variant, Variant::Hybrid);
-  EXPECT_EQ(g_received.variant, Variant::Hybrid);
-  EXPECT_EQ(g_received.streams.streams, 6);
-  EXPECT_EQ(g_received.streams.order, IssueOrder::BreadthFirst);
+  EXPECT_EQ(gReceived.variant, Variant::Hybrid);
+  EXPECT_EQ(gReceived.streams.streams, 6);
+  EXPECT_EQ(gReceived.streams.order, IssueOrder::BreadthFirst);
 
-  override_variant.set("mapped");
+  overrideVariant.set("mapped");
   ASSERT_TRUE(overlap::dispatch(recorder, call.args).ok());
-  last = overlap::last_dispatch_choice(recorder);
+  last = overlap::lastDispatchChoice(recorder);
   ASSERT_TRUE(last.has_value());
   EXPECT_EQ(last->config.variant, Variant::Mapped);
-  EXPECT_EQ(g_received.variant, Variant::Mapped);
+  EXPECT_EQ(gReceived.variant, Variant::Mapped);
 }
 
 } // namespace

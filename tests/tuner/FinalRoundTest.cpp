@@ -1,14 +1,14 @@
-// The final round (tuner/tune/final_round.h) with scripted timings: which candidates it times
+// The final round (tuner/tune/FinalRound.h) with scripted timings: which candidates it times
 // again, a slow window during the first timings that crowned the wrong candidate undone, a
 // candidate failing in the round, the first timing kept in the report, and more rounds for a tie
 // the rounds leave uncertain.
-#include "tune/final_round.h"
+#include "tune/FinalRound.h"
 
-#include "candidate_outcomes.h"
-#include "model_test_profiles.h"
-#include "tune/report_json.h"
-#include "tune/tuner.h"
-#include "tuner_test_support.h"
+#include "CandidateOutcomes.h"
+#include "ModelTestProfiles.h"
+#include "TunerTestSupport.h"
+#include "tune/ReportJson.h"
+#include "tune/Tuner.h"
 
 #include <gtest/gtest.h>
 
@@ -31,19 +31,19 @@ TEST(FinalRoundCandidates, TheTiesOfTheFastestAndTheFastestOfEveryOtherFamily) {
       timed(Variant::Streams, 16, 12e-3),  timed(Variant::Hybrid, 4, 14e-3),
       timed(Variant::Hybrid, 8, 13e-3)};
   c[4].verification = Verification::WrongResult; // never a finalist
-  const WinnerChoice first = choose_winner(c, NoiseOptions{0.02});
+  const WinnerChoice first = chooseWinner(c, NoiseOptions{0.02});
   // Within 2 %: Mapped, Streams(4), Streams(8); then Explicit and the faster Hybrid.
-  EXPECT_EQ(final_round_candidates(c, first), (std::vector<std::size_t>{0, 1, 2, 3, 6}));
+  EXPECT_EQ(finalRoundCandidates(c, first), (std::vector<std::size_t>{0, 1, 2, 3, 6}));
 }
 
 TEST(FinalRoundCandidates, NoneWhenOnlyOneCandidateIsUsable) {
   std::vector<CandidateOutcome> c = {timed(Variant::Explicit, 1, 20e-3),
                                      timed(Variant::Mapped, 1, 10e-3)};
   c[1].verification = Verification::Failed;
-  EXPECT_TRUE(final_round_candidates(c, choose_winner(c, NoiseOptions{0.02})).empty());
+  EXPECT_TRUE(finalRoundCandidates(c, chooseWinner(c, NoiseOptions{0.02})).empty());
 }
 
-// Scripted calls: the seconds of each run_candidate call in order, per candidate.
+// Scripted calls: the seconds of each runCandidate call in order, per candidate.
 class ScriptedRunner final : public CandidateRunner {
 public:
   std::function<double(const model::Candidate&, int call)> seconds;
@@ -51,10 +51,10 @@ public:
   int calls = 0;
   std::vector<model::Candidate> order;
 
-  RunResult run_reference(const TimingPlan& plan) override {
+  RunResult runReference(const TimingPlan& plan) override {
     return timed(model::Candidate{}, Verification::Reference, plan);
   }
-  RunResult run_candidate(const model::Candidate& c, const TimingPlan& plan) override {
+  RunResult runCandidate(const model::Candidate& c, const TimingPlan& plan) override {
     order.push_back(c);
     if (c == failing) {
       ++calls;
@@ -71,7 +71,7 @@ private:
     RunResult result;
     result.verification = verification;
     const double s = seconds(c, calls++);
-    result.timing = measure_until_stable([&] { return Sample{s, {}}; }, plan);
+    result.timing = measureUntilStable([&] { return Sample{s, {}}; }, plan);
     return result;
   }
 };
@@ -85,7 +85,7 @@ TEST(FinalRound, EveryFinalistRunsOncePerRoundInARotatingOrder) {
     return k.variant == Variant::Streams ? 9e-3 : 10e-3;
   };
   int watched = 0;
-  run_final_round(runner, c, {0, 1, 2}, 3, [&](std::size_t) { ++watched; }, [](std::size_t) {});
+  runFinalRound(runner, c, {0, 1, 2}, 3, [&](std::size_t) { ++watched; }, [](std::size_t) {});
   EXPECT_EQ(watched, 9);
   const auto at = [&](int k) { return model::describe(runner.order[k]); };
   EXPECT_EQ(at(0), "Explicit");
@@ -93,10 +93,10 @@ TEST(FinalRound, EveryFinalistRunsOncePerRoundInARotatingOrder) {
   EXPECT_EQ(at(6), "Streams(8, depth-first)");
   for (const CandidateOutcome& outcome : c) {
     EXPECT_EQ(outcome.samples.size(), 3u);
-    EXPECT_EQ(outcome.screening_samples.size(), 3u) << "the first timing is kept";
+    EXPECT_EQ(outcome.screeningSamples.size(), 3u) << "the first timing is kept";
   }
   EXPECT_DOUBLE_EQ(c[2].timing.median, 9e-3);
-  EXPECT_DOUBLE_EQ(c[2].screening_samples[0], 11e-3);
+  EXPECT_DOUBLE_EQ(c[2].screeningSamples[0], 11e-3);
 }
 
 TEST(FinalRound, ACandidateFailingInTheRoundIsRecordedAndCannotWin) {
@@ -105,32 +105,32 @@ TEST(FinalRound, ACandidateFailingInTheRoundIsRecordedAndCannotWin) {
   ScriptedRunner runner;
   runner.seconds = [](const model::Candidate&, int) { return 10e-3; };
   runner.failing = {Variant::Streams, 8};
-  run_final_round(runner, c, {0, 1}, 4, [](std::size_t) {}, [](std::size_t) {});
+  runFinalRound(runner, c, {0, 1}, 4, [](std::size_t) {}, [](std::size_t) {});
   EXPECT_EQ(c[1].verification, Verification::Failed);
   EXPECT_NE(c[1].error.find("in the final round: cudaStreamSynchronize"), std::string::npos);
   EXPECT_FALSE(c[1].usable());
   EXPECT_EQ(std::count(runner.order.begin(), runner.order.end(), c[1].candidate), 1)
       << "not run again after it failed";
-  EXPECT_EQ(*choose_winner(c, NoiseOptions{0.02}).winner, 0u);
+  EXPECT_EQ(*chooseWinner(c, NoiseOptions{0.02}).winner, 0u);
 }
 
 // The tuner's setup for these tests: saxpy on an H100-like profile, every candidate run
-// (exhaustive, no warm-up, streamed candidates up to `max_streams`).
+// (exhaustive, no warm-up, streamed candidates up to `maxStreams`).
 struct ScriptedTuning {
-  HardwareProfile profile = model::testing::h100_like();
-  std::unique_ptr<model::PerformanceModel> model = model::make_model(model::ModelKind::Modern);
+  HardwareProfile profile = model::testing::h100Like();
+  std::unique_ptr<model::PerformanceModel> model = model::makeModel(model::ModelKind::Modern);
   TuningSetup setup;
   TunerOptions options;
 
-  explicit ScriptedTuning(int max_streams) {
+  explicit ScriptedTuning(int maxStreams) {
     setup.header.kernel = "saxpy";
     setup.header.device = "Fake GPU";
     setup.profile = &profile;
     setup.model = model.get();
-    setup.workload = testing::saxpy_workload();
+    setup.workload = testing::saxpyWorkload();
     options.exhaustive = true;
     options.timing.warmup = 0;
-    options.search.max_streams = max_streams;
+    options.search.maxStreams = maxStreams;
   }
 };
 
@@ -141,7 +141,7 @@ TEST(FinalRound, UndoesASlowWindowThatCrownedTheWrongCandidate) {
   ScriptedTuning tuning(8);
   const TuningSetup& setup = tuning.setup;
   TunerOptions& options = tuning.options;
-  const auto true_seconds = [](const model::Candidate& k) {
+  const auto trueSeconds = [](const model::Candidate& k) {
     switch (k.variant) {
     case Variant::Explicit:
       return 15e-3;
@@ -151,22 +151,22 @@ TEST(FinalRound, UndoesASlowWindowThatCrownedTheWrongCandidate) {
       return 10e-3 + 0.1e-3 * k.streams;
     }
   };
-  const auto tuned = [&](int final_rounds) {
-    options.final_rounds = final_rounds;
+  const auto tuned = [&](int finalRounds) {
+    options.finalRounds = finalRounds;
     // Explicit (its first run and its timing are one reference call) and every other candidate.
-    int screening_calls = 0;
+    int screeningCalls = 0;
     {
-      testing::FakeRunner probe_runner(true_seconds);
-      TunerOptions probe_options = options;
-      probe_options.final_rounds = 0;
-      screening_calls = static_cast<int>(
-          tune(probe_runner, setup, probe_options, TuningCache(""), [](const std::string&) {
+      testing::FakeRunner probeRunner(trueSeconds);
+      TunerOptions probeOptions = options;
+      probeOptions.finalRounds = 0;
+      screeningCalls = static_cast<int>(
+          tune(probeRunner, setup, probeOptions, TuningCache(""), [](const std::string&) {
           }).candidates.size());
     }
     ScriptedRunner scripted;
     scripted.seconds = [&](const model::Candidate& k, int call) {
-      const bool slow_window = call >= 2 && call < screening_calls;
-      return true_seconds(k) * (slow_window ? 1.5 : 1.0);
+      const bool slowWindow = call >= 2 && call < screeningCalls;
+      return trueSeconds(k) * (slowWindow ? 1.5 : 1.0);
     };
     return tune(scripted, setup, options, TuningCache(""), [](const std::string&) {});
   };
@@ -174,31 +174,31 @@ TEST(FinalRound, UndoesASlowWindowThatCrownedTheWrongCandidate) {
   ASSERT_TRUE(sequential.winner);
   EXPECT_EQ(sequential.candidates[*sequential.winner].candidate.variant, Variant::Mapped);
 
-  const TuningRun final_round = tuned(5);
-  ASSERT_TRUE(final_round.winner);
-  const CandidateOutcome& winner = final_round.candidates[*final_round.winner];
-  EXPECT_EQ(winner.candidate.variant, Variant::Streams) << final_round.winner_reason;
+  const TuningRun finalRound = tuned(5);
+  ASSERT_TRUE(finalRound.winner);
+  const CandidateOutcome& winner = finalRound.candidates[*finalRound.winner];
+  EXPECT_EQ(winner.candidate.variant, Variant::Streams) << finalRound.winnerReason;
   EXPECT_EQ(winner.samples.size(), 5u);
-  EXPECT_FALSE(winner.screening_samples.empty());
-  EXPECT_NE(final_round.notes.back().find("final round"), std::string::npos);
+  EXPECT_FALSE(winner.screeningSamples.empty());
+  EXPECT_NE(finalRound.notes.back().find("final round"), std::string::npos);
 
   // The report keeps both timings.
   TuningRun read;
   std::string error;
-  ASSERT_TRUE(from_json_text(to_json_text(final_round), &read, &error)) << error;
-  EXPECT_EQ(read.candidates[*final_round.winner].screening_samples, winner.screening_samples);
-  EXPECT_EQ(read.candidates[*final_round.winner].samples, winner.samples);
+  ASSERT_TRUE(fromJsonText(toJsonText(finalRound), &read, &error)) << error;
+  EXPECT_EQ(read.candidates[*finalRound.winner].screeningSamples, winner.screeningSamples);
+  EXPECT_EQ(read.candidates[*finalRound.winner].samples, winner.samples);
 }
 
 // Through the tuner (ScriptedTuning): Mapped takes 10 ms, every streamed candidate 13 ms, and
-// Explicit `explicit_seconds(call)` on its call-th run.
-TuningRun tune_scripted(const std::function<double(int)>& explicit_seconds) {
+// Explicit `explicitSeconds(call)` on its call-th run.
+TuningRun tuneScripted(const std::function<double(int)>& explicitSeconds) {
   const ScriptedTuning tuning(2);
   ScriptedRunner runner;
-  int explicit_calls = 0;
+  int explicitCalls = 0;
   runner.seconds = [&](const model::Candidate& k, int) {
     if (k.variant == Variant::Explicit)
-      return explicit_seconds(explicit_calls++);
+      return explicitSeconds(explicitCalls++);
     return k.variant == Variant::Mapped ? 10e-3 : 13e-3;
   };
   return tune(runner, tuning.setup, tuning.options, TuningCache(""), [](const std::string&) {});
@@ -215,24 +215,24 @@ TEST(FinalRound, MoreRoundsSettleATieTheRoundsLeftUncertain) {
   // The scatter lasts the first 7 rounds (and the reference run before them); 7 more at a steady
   // 8 % behind Mapped settle it.
   const TuningRun run =
-      tune_scripted([](int call) { return call <= 7 ? scattered(call) : 10.8e-3; });
+      tuneScripted([](int call) { return call <= 7 ? scattered(call) : 10.8e-3; });
   ASSERT_TRUE(run.winner);
   const CandidateOutcome& winner = run.candidates[*run.winner];
-  EXPECT_EQ(winner.candidate.variant, Variant::Mapped) << run.winner_reason;
+  EXPECT_EQ(winner.candidate.variant, Variant::Mapped) << run.winnerReason;
   EXPECT_EQ(winner.samples.size(), 14u);
   EXPECT_NE(run.notes.back().find("14 interleaved rounds"), std::string::npos) << run.notes.back();
 }
 
 TEST(FinalRound, MoreRoundsStopAtThreeTimesTheAskedOnes) {
   // The scatter never ends: 21 rounds, and the tie stands.
-  const TuningRun run = tune_scripted([](int call) {
+  const TuningRun run = tuneScripted([](int call) {
     return 10.8e-3 / 1.08 *
            (call == 0 ? 1.08
                       : std::array<double, 3>{0.7, 1.08, 2.0}[static_cast<std::size_t>(call % 3)]);
   });
   ASSERT_TRUE(run.winner);
   const CandidateOutcome& winner = run.candidates[*run.winner];
-  EXPECT_EQ(winner.candidate.variant, Variant::Explicit) << run.winner_reason;
+  EXPECT_EQ(winner.candidate.variant, Variant::Explicit) << run.winnerReason;
   EXPECT_EQ(winner.samples.size(), static_cast<std::size_t>(kMostFinalRounds * 7));
   EXPECT_NE(run.notes.back().find("21 interleaved rounds"), std::string::npos) << run.notes.back();
 }

@@ -1,4 +1,4 @@
-#include "tune/host_data.h"
+#include "tune/HostData.h"
 
 #include <gtest/gtest.h>
 
@@ -32,13 +32,13 @@ TEST(FillRandom, IntegersStayInTheirRangeAndAreNeverZero) {
   RandomBits bits(7);
   fill_random(ElementKind::I32, 4, s.data(), 5000, bits);
   fill_random(ElementKind::U8, 1, u.data(), 5000, bits);
-  bool any_negative = false;
+  bool anyNegative = false;
   for (std::int32_t v : s) {
     EXPECT_NE(v, 0);
     EXPECT_LE(std::abs(v), 100);
-    any_negative |= v < 0;
+    anyNegative |= v < 0;
   }
-  EXPECT_TRUE(any_negative);
+  EXPECT_TRUE(anyNegative);
   for (std::uint8_t v : u) {
     EXPECT_GE(v, 1);
     EXPECT_LE(v, 100);
@@ -47,71 +47,71 @@ TEST(FillRandom, IntegersStayInTheirRangeAndAreNeverZero) {
 
 TEST(CompareElements, ExactComparisonFindsTheFirstDifference) {
   std::vector<float> reference = {1, 2, 3, 4}, actual = reference;
-  EXPECT_TRUE(compare_elements(ElementKind::F32, 4, reference.data(), actual.data(), 4, 0).equal());
+  EXPECT_TRUE(compareElements(ElementKind::F32, 4, reference.data(), actual.data(), 4, 0).equal());
   actual[2] = std::nextafter(3.0f, 4.0f);
   actual[3] = 5;
-  const Comparison c = compare_elements(ElementKind::F32, 4, reference.data(), actual.data(), 4, 0);
+  const Comparison c = compareElements(ElementKind::F32, 4, reference.data(), actual.data(), 4, 0);
   EXPECT_EQ(c.mismatches, 2);
-  EXPECT_EQ(c.first_mismatch, 2);
-  EXPECT_DOUBLE_EQ(c.max_abs_difference, 1.0);
+  EXPECT_EQ(c.firstMismatch, 2);
+  EXPECT_DOUBLE_EQ(c.maxAbsDifference, 1.0);
   EXPECT_NE(c.describe(4).find("2 of 4"), std::string::npos);
 }
 
 TEST(CompareElements, ToleranceIsRelativeAboveOneAndAbsoluteBelow) {
   std::vector<double> reference = {1000.0, 0.001}, actual = {1000.5, 0.0015};
   EXPECT_TRUE(
-      compare_elements(ElementKind::F64, 8, reference.data(), actual.data(), 2, 1e-3).equal());
+      compareElements(ElementKind::F64, 8, reference.data(), actual.data(), 2, 1e-3).equal());
   EXPECT_FALSE(
-      compare_elements(ElementKind::F64, 8, reference.data(), actual.data(), 2, 1e-4).equal());
+      compareElements(ElementKind::F64, 8, reference.data(), actual.data(), 2, 1e-4).equal());
 }
 
 TEST(CompareElements, IntegersAreAlwaysExact) {
   std::vector<std::int32_t> reference = {1, 2}, actual = {1, 3};
   EXPECT_FALSE(
-      compare_elements(ElementKind::I32, 4, reference.data(), actual.data(), 2, 0.5).equal());
+      compareElements(ElementKind::I32, 4, reference.data(), actual.data(), 2, 0.5).equal());
 }
 
 TEST(HalfPrecision, ConversionsRoundToNearestEven) {
-  EXPECT_EQ(float_to_half(1.0f), 0x3C00);
-  EXPECT_EQ(float_to_half(-2.0f), 0xC000);
-  EXPECT_EQ(float_to_half(0.1f), 0x2E66);
-  EXPECT_EQ(float_to_half(65504.0f), 0x7BFF);         // the largest half
-  EXPECT_EQ(float_to_half(65519.0f), 0x7BFF);         // below the midpoint to infinity
-  EXPECT_EQ(float_to_half(65520.0f), 0x7C00);         // the midpoint: ties to even, infinity
-  EXPECT_EQ(float_to_half(std::ldexp(1.0f, -24)), 1); // the smallest subnormal
-  EXPECT_EQ(float_to_half(std::ldexp(1.0f, -25)), 0); // half of it: ties to even, zero
-  EXPECT_EQ(float_to_half(std::ldexp(3.0f, -26)), 1); // above the midpoint
-  EXPECT_EQ(float_to_half(std::ldexp(1023.0f, -24) + std::ldexp(1.0f, -25)), 0x0400); // carry
-  EXPECT_EQ(float_to_half(1.0f + std::ldexp(1.0f, -11)), 0x3C00);     // tie, even stays
-  EXPECT_EQ(float_to_half(1.0f + 3 * std::ldexp(1.0f, -11)), 0x3C02); // tie, odd rounds up
-  EXPECT_EQ(float_to_half(-0.0f), 0x8000);
-  EXPECT_EQ(float_to_half(INFINITY), 0x7C00);
-  EXPECT_TRUE(std::isnan(half_to_float(float_to_half(NAN))));
+  EXPECT_EQ(floatToHalf(1.0f), 0x3C00);
+  EXPECT_EQ(floatToHalf(-2.0f), 0xC000);
+  EXPECT_EQ(floatToHalf(0.1f), 0x2E66);
+  EXPECT_EQ(floatToHalf(65504.0f), 0x7BFF);         // the largest half
+  EXPECT_EQ(floatToHalf(65519.0f), 0x7BFF);         // below the midpoint to infinity
+  EXPECT_EQ(floatToHalf(65520.0f), 0x7C00);         // the midpoint: ties to even, infinity
+  EXPECT_EQ(floatToHalf(std::ldexp(1.0f, -24)), 1); // the smallest subnormal
+  EXPECT_EQ(floatToHalf(std::ldexp(1.0f, -25)), 0); // half of it: ties to even, zero
+  EXPECT_EQ(floatToHalf(std::ldexp(3.0f, -26)), 1); // above the midpoint
+  EXPECT_EQ(floatToHalf(std::ldexp(1023.0f, -24) + std::ldexp(1.0f, -25)), 0x0400); // carry
+  EXPECT_EQ(floatToHalf(1.0f + std::ldexp(1.0f, -11)), 0x3C00);     // tie, even stays
+  EXPECT_EQ(floatToHalf(1.0f + 3 * std::ldexp(1.0f, -11)), 0x3C02); // tie, odd rounds up
+  EXPECT_EQ(floatToHalf(-0.0f), 0x8000);
+  EXPECT_EQ(floatToHalf(INFINITY), 0x7C00);
+  EXPECT_TRUE(std::isnan(halfToFloat(floatToHalf(NAN))));
 }
 
 TEST(HalfPrecision, EveryHalfRoundTripsThroughFloat) {
   for (std::uint32_t bits = 0; bits <= 0xFFFF; ++bits) {
     const auto half = static_cast<std::uint16_t>(bits);
-    const float value = half_to_float(half);
+    const float value = halfToFloat(half);
     if (std::isnan(value))
       continue;
-    ASSERT_EQ(float_to_half(value), half) << std::hex << bits;
+    ASSERT_EQ(floatToHalf(value), half) << std::hex << bits;
   }
-  EXPECT_EQ(half_to_float(0x0001), std::ldexp(1.0f, -24));
-  EXPECT_EQ(half_to_float(0x3555), 0.333251953125f);
+  EXPECT_EQ(halfToFloat(0x0001), std::ldexp(1.0f, -24));
+  EXPECT_EQ(halfToFloat(0x3555), 0.333251953125f);
 }
 
 TEST(BFloat16, ConversionsRoundToNearestEvenAndRoundTrip) {
-  EXPECT_EQ(float_to_bfloat16(1.0f), 0x3F80);
-  EXPECT_EQ(float_to_bfloat16(-0.25f), 0xBE80);
-  EXPECT_EQ(float_to_bfloat16(1.0f + std::ldexp(1.0f, -8)), 0x3F80);       // tie, even stays
-  EXPECT_EQ(float_to_bfloat16(1.0f + 3 * std::ldexp(1.0f, -8)), 0x3F82);   // tie, odd rounds up
-  EXPECT_EQ(float_to_bfloat16(std::numeric_limits<float>::max()), 0x7F80); // rounds to infinity
-  EXPECT_TRUE(std::isnan(bfloat16_to_float(float_to_bfloat16(NAN))));
+  EXPECT_EQ(floatToBfloat16(1.0f), 0x3F80);
+  EXPECT_EQ(floatToBfloat16(-0.25f), 0xBE80);
+  EXPECT_EQ(floatToBfloat16(1.0f + std::ldexp(1.0f, -8)), 0x3F80);       // tie, even stays
+  EXPECT_EQ(floatToBfloat16(1.0f + 3 * std::ldexp(1.0f, -8)), 0x3F82);   // tie, odd rounds up
+  EXPECT_EQ(floatToBfloat16(std::numeric_limits<float>::max()), 0x7F80); // rounds to infinity
+  EXPECT_TRUE(std::isnan(bfloat16ToFloat(floatToBfloat16(NAN))));
   for (std::uint32_t bits = 0; bits <= 0xFFFF; ++bits) {
     const auto value = static_cast<std::uint16_t>(bits);
-    if (!std::isnan(bfloat16_to_float(value))) {
-      ASSERT_EQ(float_to_bfloat16(bfloat16_to_float(value)), value) << std::hex << bits;
+    if (!std::isnan(bfloat16ToFloat(value))) {
+      ASSERT_EQ(floatToBfloat16(bfloat16ToFloat(value)), value) << std::hex << bits;
     }
   }
 }
@@ -123,7 +123,7 @@ TEST(FillRandom, HalfAndBFloat16ValuesAreInRangeAndNeverZero) {
     fill_random(kind, 2, values.data(), 20000, bits);
     int negative = 0;
     for (std::uint16_t v : values) {
-      const float f = kind == ElementKind::F16 ? half_to_float(v) : bfloat16_to_float(v);
+      const float f = kind == ElementKind::F16 ? halfToFloat(v) : bfloat16ToFloat(v);
       EXPECT_GE(std::abs(f), 0.25f);
       EXPECT_LT(std::abs(f), 1.0f);
       negative += f < 0;
@@ -161,24 +161,24 @@ TEST(FillRandom, EveryLaneOfAVectorElementIsAValue) {
 }
 
 TEST(CompareElements, HalfComparesAsFloatsWithinTheTolerance) {
-  std::vector<std::uint16_t> reference = {float_to_half(0.5f), float_to_half(-0.75f)};
+  std::vector<std::uint16_t> reference = {floatToHalf(0.5f), floatToHalf(-0.75f)};
   std::vector<std::uint16_t> actual = reference;
   actual[1] = static_cast<std::uint16_t>(actual[1] + 1); // one unit in the last place: 2^-11
   const Comparison exact =
-      compare_elements(ElementKind::F16, 2, reference.data(), actual.data(), 2, 0);
+      compareElements(ElementKind::F16, 2, reference.data(), actual.data(), 2, 0);
   EXPECT_EQ(exact.mismatches, 1);
-  EXPECT_EQ(exact.first_mismatch, 1);
-  EXPECT_DOUBLE_EQ(exact.max_abs_difference, std::ldexp(1.0, -11));
+  EXPECT_EQ(exact.firstMismatch, 1);
+  EXPECT_DOUBLE_EQ(exact.maxAbsDifference, std::ldexp(1.0, -11));
   EXPECT_TRUE(
-      compare_elements(ElementKind::F16, 2, reference.data(), actual.data(), 2, 1e-3).equal());
+      compareElements(ElementKind::F16, 2, reference.data(), actual.data(), 2, 1e-3).equal());
   EXPECT_FALSE(
-      compare_elements(ElementKind::F16, 2, reference.data(), actual.data(), 2, 1e-4).equal());
-  std::vector<std::uint16_t> bf_reference = {float_to_bfloat16(3.0f)};
-  std::vector<std::uint16_t> bf_actual = {float_to_bfloat16(3.0f + 1.0f / 64)};
-  EXPECT_TRUE(compare_elements(ElementKind::BF16, 2, bf_reference.data(), bf_actual.data(), 1, 1e-2)
-                  .equal());
+      compareElements(ElementKind::F16, 2, reference.data(), actual.data(), 2, 1e-4).equal());
+  std::vector<std::uint16_t> bfReference = {floatToBfloat16(3.0f)};
+  std::vector<std::uint16_t> bfActual = {floatToBfloat16(3.0f + 1.0f / 64)};
+  EXPECT_TRUE(
+      compareElements(ElementKind::BF16, 2, bfReference.data(), bfActual.data(), 1, 1e-2).equal());
   EXPECT_FALSE(
-      compare_elements(ElementKind::BF16, 2, bf_reference.data(), bf_actual.data(), 1, 0).equal());
+      compareElements(ElementKind::BF16, 2, bfReference.data(), bfActual.data(), 1, 0).equal());
 }
 
 TEST(CompareElements, VectorElementsCompareLaneByLane) {
@@ -188,38 +188,38 @@ TEST(CompareElements, VectorElementsCompareLaneByLane) {
   actual[7] = 8.000008f;
   actual[6] = 7.00001f;
   EXPECT_TRUE(
-      compare_elements(ElementKind::F32, 16, reference.data(), actual.data(), 2, 1e-5).equal());
+      compareElements(ElementKind::F32, 16, reference.data(), actual.data(), 2, 1e-5).equal());
   const Comparison exact =
-      compare_elements(ElementKind::F32, 16, reference.data(), actual.data(), 2, 0);
+      compareElements(ElementKind::F32, 16, reference.data(), actual.data(), 2, 0);
   EXPECT_EQ(exact.mismatches, 1);
-  EXPECT_EQ(exact.first_mismatch, 1);
+  EXPECT_EQ(exact.firstMismatch, 1);
   actual[1] = 2.5f; // a lane of the first element far off
   const Comparison far =
-      compare_elements(ElementKind::F32, 16, reference.data(), actual.data(), 2, 1e-5);
+      compareElements(ElementKind::F32, 16, reference.data(), actual.data(), 2, 1e-5);
   EXPECT_EQ(far.mismatches, 1);
-  EXPECT_EQ(far.first_mismatch, 0);
-  EXPECT_DOUBLE_EQ(far.max_abs_difference, 0.5);
+  EXPECT_EQ(far.firstMismatch, 0);
+  EXPECT_DOUBLE_EQ(far.maxAbsDifference, 0.5);
   // int4 lanes compare exactly, whatever the tolerance.
   std::vector<std::int32_t> ints = {1, 2, 3, 4}, other = {1, 2, 3, 5};
-  EXPECT_FALSE(compare_elements(ElementKind::I32, 16, ints.data(), other.data(), 1, 0.5).equal());
+  EXPECT_FALSE(compareElements(ElementKind::I32, 16, ints.data(), other.data(), 1, 0.5).equal());
 }
 
 TEST(ReductionTolerance, FloatingSumsAndProductsOnlyGrowingWithTheTerms) {
-  EXPECT_EQ(reduction_tolerance(ElementKind::F32, ReduceOp::None, 1000), 0);
-  EXPECT_EQ(reduction_tolerance(ElementKind::I32, ReduceOp::Sum, 1000), 0);
-  EXPECT_EQ(reduction_tolerance(ElementKind::U64, ReduceOp::Product, 1000), 0);
+  EXPECT_EQ(reductionTolerance(ElementKind::F32, ReduceOp::None, 1000), 0);
+  EXPECT_EQ(reductionTolerance(ElementKind::I32, ReduceOp::Sum, 1000), 0);
+  EXPECT_EQ(reductionTolerance(ElementKind::U64, ReduceOp::Product, 1000), 0);
   for (ReduceOp exact :
        {ReduceOp::Min, ReduceOp::Max, ReduceOp::BitAnd, ReduceOp::BitOr, ReduceOp::BitXor})
-    EXPECT_EQ(reduction_tolerance(ElementKind::F32, exact, 1000), 0);
-  const double f32 = reduction_tolerance(ElementKind::F32, ReduceOp::Sum, 1 << 20);
+    EXPECT_EQ(reductionTolerance(ElementKind::F32, exact, 1000), 0);
+  const double f32 = reductionTolerance(ElementKind::F32, ReduceOp::Sum, 1 << 20);
   EXPECT_DOUBLE_EQ(f32, 16 * std::ldexp(1.0, -23) * 1024);
-  EXPECT_DOUBLE_EQ(reduction_tolerance(ElementKind::F32, ReduceOp::Product, 1 << 20), f32);
-  EXPECT_LT(reduction_tolerance(ElementKind::F64, ReduceOp::Sum, 1 << 20), f32);
-  EXPECT_GT(reduction_tolerance(ElementKind::F16, ReduceOp::Sum, 1 << 20), f32);
-  EXPECT_GT(reduction_tolerance(ElementKind::BF16, ReduceOp::Sum, 1 << 20),
-            reduction_tolerance(ElementKind::F16, ReduceOp::Sum, 1 << 20));
-  EXPECT_LT(reduction_tolerance(ElementKind::F32, ReduceOp::Sum, 100), f32);
-  EXPECT_GT(reduction_tolerance(ElementKind::F32, ReduceOp::Sum, 0), 0); // at least one term
+  EXPECT_DOUBLE_EQ(reductionTolerance(ElementKind::F32, ReduceOp::Product, 1 << 20), f32);
+  EXPECT_LT(reductionTolerance(ElementKind::F64, ReduceOp::Sum, 1 << 20), f32);
+  EXPECT_GT(reductionTolerance(ElementKind::F16, ReduceOp::Sum, 1 << 20), f32);
+  EXPECT_GT(reductionTolerance(ElementKind::BF16, ReduceOp::Sum, 1 << 20),
+            reductionTolerance(ElementKind::F16, ReduceOp::Sum, 1 << 20));
+  EXPECT_LT(reductionTolerance(ElementKind::F32, ReduceOp::Sum, 100), f32);
+  EXPECT_GT(reductionTolerance(ElementKind::F32, ReduceOp::Sum, 0), 0); // at least one term
 }
 
 TEST(ReductionTolerance, CoversASumAccumulatedInAnotherOrder) {
@@ -235,8 +235,8 @@ TEST(ReductionTolerance, CoversASumAccumulatedInAnotherOrder) {
   float scrambled = 0;
   for (long long i = 0; i < n; ++i)
     scrambled += terms[static_cast<std::size_t>((i * 40503) % n)];
-  const double tolerance = reduction_tolerance(ElementKind::F32, ReduceOp::Sum, n);
-  EXPECT_TRUE(compare_elements(ElementKind::F32, 4, &forwards, &scrambled, 1, tolerance).equal())
+  const double tolerance = reductionTolerance(ElementKind::F32, ReduceOp::Sum, n);
+  EXPECT_TRUE(compareElements(ElementKind::F32, 4, &forwards, &scrambled, 1, tolerance).equal())
       << forwards << " vs " << scrambled;
 }
 

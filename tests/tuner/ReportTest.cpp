@@ -1,10 +1,10 @@
-#include "candidate_outcomes.h"
+#include "CandidateOutcomes.h"
 
-#include "tune/console_summary.h"
-#include "tune/report_json.h"
-#include "tune/report_markdown.h"
-#include "tune/report_table.h"
-#include "tune/svg_plot.h"
+#include "tune/ConsoleSummary.h"
+#include "tune/ReportJson.h"
+#include "tune/ReportMarkdown.h"
+#include "tune/ReportTable.h"
+#include "tune/SvgPlot.h"
 
 #include <gtest/gtest.h>
 
@@ -17,26 +17,26 @@ namespace {
 
 CandidateOutcome outcome(model::Candidate candidate, std::optional<double> predicted,
                          std::vector<double> samples, Verification verification) {
-  CandidateOutcome c = testing::outcome_of(candidate, verification, std::move(samples));
-  c.predicted_seconds = predicted;
-  c.kept_by_model = true;
+  CandidateOutcome c = testing::outcomeOf(candidate, verification, std::move(samples));
+  c.predictedSeconds = predicted;
+  c.keptByModel = true;
   return c;
 }
 
-TuningRun sample_run() {
+TuningRun sampleRun() {
   TuningRun run;
   run.kernel = "saxpy";
-  run.source_file = "saxpy.cu";
-  run.source_line = 10;
+  run.sourceFile = "saxpy.cu";
+  run.sourceLine = 10;
   run.arguments = {{"n", 67108864}};
   run.device = "NVIDIA H200";
-  run.profile_name = "h200";
-  run.profile_origin = "/tmp/h200.json";
-  run.model_name = "modern";
+  run.profileName = "h200";
+  run.profileOrigin = "/tmp/h200.json";
+  run.modelName = "modern";
   run.date = "2026-11-21";
   run.noise = 0.02;
-  run.kernel_seconds = 0.3e-3;
-  run.kernel_seconds_source = "inferred";
+  run.kernelSeconds = 0.3e-3;
+  run.kernelSecondsSource = "inferred";
   run.notes = {"a note"};
   run.candidates = {
       outcome({Variant::Explicit, 1}, 14.8e-3, {14.8e-3, 14.9e-3, 14.7e-3},
@@ -47,21 +47,21 @@ TuningRun sample_run() {
       outcome({Variant::Hybrid, 4, IssueOrder::DepthFirst, PageableMode::Stage}, 11e-3, {},
               Verification::NotRun)};
   run.candidates[3].error = "launch failed";
-  run.candidates[4].kept_by_model = false;
-  run.candidates[1].predicted_is_lower_bound = true;
+  run.candidates[4].keptByModel = false;
+  run.candidates[1].predictedIsLowerBound = true;
   run.winner = 2;
-  run.within_noise = {2};
-  run.winner_reason = "Streams(8, depth-first) has the smallest median";
-  run.wall_seconds = 1.5;
+  run.withinNoise = {2};
+  run.winnerReason = "Streams(8, depth-first) has the smallest median";
+  run.wallSeconds = 1.5;
   run.complete = true;
   return run;
 }
 
 TEST(ReportJson, RoundTripsEveryField) {
-  const TuningRun run = sample_run();
+  const TuningRun run = sampleRun();
   TuningRun back;
   std::string error;
-  ASSERT_TRUE(from_json_text(to_json_text(run), &back, &error)) << error;
+  ASSERT_TRUE(fromJsonText(toJsonText(run), &back, &error)) << error;
   EXPECT_EQ(back.kernel, run.kernel);
   EXPECT_EQ(back.arguments, run.arguments);
   EXPECT_EQ(back.device, run.device);
@@ -70,30 +70,29 @@ TEST(ReportJson, RoundTripsEveryField) {
     EXPECT_EQ(back.candidates[i].candidate, run.candidates[i].candidate);
     EXPECT_EQ(back.candidates[i].verification, run.candidates[i].verification);
     EXPECT_EQ(back.candidates[i].samples, run.candidates[i].samples);
-    EXPECT_EQ(back.candidates[i].predicted_seconds, run.candidates[i].predicted_seconds);
-    EXPECT_EQ(back.candidates[i].predicted_is_lower_bound,
-              run.candidates[i].predicted_is_lower_bound);
+    EXPECT_EQ(back.candidates[i].predictedSeconds, run.candidates[i].predictedSeconds);
+    EXPECT_EQ(back.candidates[i].predictedIsLowerBound, run.candidates[i].predictedIsLowerBound);
     EXPECT_EQ(back.candidates[i].error, run.candidates[i].error);
   }
   EXPECT_EQ(back.winner, run.winner);
   EXPECT_EQ(back.notes, run.notes);
-  EXPECT_EQ(to_json_text(back), to_json_text(run));
+  EXPECT_EQ(toJsonText(back), toJsonText(run));
 }
 
 TEST(ReportJson, AReportWithoutTheLowerBoundFlagReadsAsExactPredictions) {
-  TuningRun run = sample_run();
-  std::string text = to_json_text(run);
+  TuningRun run = sampleRun();
+  std::string text = toJsonText(run);
   for (std::size_t at; (at = text.find("\"predicted_is_lower_bound\"")) != std::string::npos;)
     text.erase(at, text.find(',', at) + 1 - at);
   TuningRun back;
   std::string error;
-  ASSERT_TRUE(from_json_text(text, &back, &error)) << error;
+  ASSERT_TRUE(fromJsonText(text, &back, &error)) << error;
   for (const CandidateOutcome& c : back.candidates)
-    EXPECT_FALSE(c.predicted_is_lower_bound) << model::describe(c.candidate);
+    EXPECT_FALSE(c.predictedIsLowerBound) << model::describe(c.candidate);
 }
 
 TEST(ReportTable, MarksALowerBoundPrediction) {
-  const ReportTable table = candidate_table(sample_run(), false);
+  const ReportTable table = candidateTable(sampleRun(), false);
   ASSERT_GE(table.rows.size(), 3u);
   EXPECT_EQ(table.rows[1][1].rfind(">= ", 0), 0u) << table.rows[1][1]; // Mapped, a lower bound
   EXPECT_EQ(table.rows[2][1].find(">="), std::string::npos) << table.rows[2][1];
@@ -102,17 +101,17 @@ TEST(ReportTable, MarksALowerBoundPrediction) {
 TEST(ReportJson, RejectsOtherSchemasAndVersions) {
   TuningRun run;
   std::string error;
-  EXPECT_FALSE(from_json_text("{\"schema\": \"something else\"}", &run, &error));
+  EXPECT_FALSE(fromJsonText("{\"schema\": \"something else\"}", &run, &error));
   EXPECT_NE(error.find("not an overlap tuning report"), std::string::npos);
-  std::string text = to_json_text(sample_run());
+  std::string text = toJsonText(sampleRun());
   text.replace(text.find("\"schema_version\": 1"), 19, "\"schema_version\": 9");
-  EXPECT_FALSE(from_json_text(text, &run, &error));
+  EXPECT_FALSE(fromJsonText(text, &run, &error));
   EXPECT_NE(error.find("version 9"), std::string::npos) << error;
 }
 
 // A report that was cut short or edited is refused with the field that is wrong, by its path.
 TEST(ReportJson, ACorruptReportNamesTheField) {
-  const std::string good = to_json_text(sample_run());
+  const std::string good = toJsonText(sampleRun());
   const auto replaced = [&](const std::string& from, const std::string& to) {
     std::string text = good;
     const std::size_t at = text.find(from);
@@ -143,28 +142,28 @@ TEST(ReportJson, ACorruptReportNamesTheField) {
   for (const Case& c : cases) {
     TuningRun run;
     std::string error;
-    EXPECT_FALSE(from_json_text(c.text, &run, &error)) << c.what;
+    EXPECT_FALSE(fromJsonText(c.text, &run, &error)) << c.what;
     EXPECT_NE(error.find(c.expected), std::string::npos) << c.what << ": " << error;
   }
 }
 
 TEST(ReportTable, SpeedupAndModelErrorAreComputedFromTheMedians) {
-  const TuningRun run = sample_run();
-  const ReportTable table = candidate_table(run, false);
+  const TuningRun run = sampleRun();
+  const ReportTable table = candidateTable(run, false);
   ASSERT_EQ(table.rows.size(), 5u);
   EXPECT_EQ(table.rows[2][5], "1.48x");  // 14.8 / 10.0
   EXPECT_EQ(table.rows[2][6], "+2.0 %"); // 10.2 against 10.0
   EXPECT_NE(table.rows[2][7].find("WINNER"), std::string::npos);
   EXPECT_EQ(table.rows[4][7], "pruned");
-  EXPECT_EQ(candidate_table(run, true).rows.size(), 4u);
-  const std::vector<AccuracyRow> accuracy = model_accuracy(run);
+  EXPECT_EQ(candidateTable(run, true).rows.size(), 4u);
+  const std::vector<AccuracyRow> accuracy = modelAccuracy(run);
   ASSERT_EQ(accuracy.size(), 3u); // Explicit, Mapped, Streams
   EXPECT_EQ(accuracy[1].variant, Variant::Mapped);
-  EXPECT_NEAR(accuracy[1].max_error, 0.86 / 10.86, 1e-9);
+  EXPECT_NEAR(accuracy[1].maxError, 0.86 / 10.86, 1e-9);
 }
 
 TEST(ReportMarkdown, NamesTheWinnerTheSpeedupTheMemoryAndThePlot) {
-  const std::string text = render_markdown(sample_run(), "saxpy.tuning.svg");
+  const std::string text = renderMarkdown(sampleRun(), "saxpy.tuning.svg");
   EXPECT_NE(text.find("**Streams(8, depth-first)**"), std::string::npos);
   EXPECT_NE(text.find("1.48x faster than Explicit"), std::string::npos) << text;
   EXPECT_NE(text.find("pinned (page-locked)"), std::string::npos);
@@ -174,14 +173,14 @@ TEST(ReportMarkdown, NamesTheWinnerTheSpeedupTheMemoryAndThePlot) {
 }
 
 TEST(ReportMarkdown, AModelOnlyReportSaysPlainlyThatNothingRan) {
-  TuningRun run = sample_run();
-  run.model_only = true;
+  TuningRun run = sampleRun();
+  run.modelOnly = true;
   run.device.clear();
-  EXPECT_NE(render_markdown(run, "").find("**Nothing was run** (no GPU)"), std::string::npos);
+  EXPECT_NE(renderMarkdown(run, "").find("**Nothing was run** (no GPU)"), std::string::npos);
 }
 
 TEST(SvgPlot, DrawsPredictedAndMeasuredSeriesAndMarksTheWinner) {
-  const std::string svg = render_svg_plot(sample_run());
+  const std::string svg = renderSvgPlot(sampleRun());
   EXPECT_EQ(svg.rfind("<svg", 0), 0u);
   EXPECT_NE(svg.find("</svg>"), std::string::npos);
   EXPECT_NE(svg.find("winner: Streams(8, depth-first)"), std::string::npos);
@@ -191,7 +190,7 @@ TEST(SvgPlot, DrawsPredictedAndMeasuredSeriesAndMarksTheWinner) {
 
 TEST(ConsoleSummary, ListsTheRunCandidatesAndTheWinner) {
   std::ostringstream out;
-  print_console_summary(out, sample_run());
+  printConsoleSummary(out, sampleRun());
   const std::string text = out.str();
   EXPECT_NE(text.find("winner Streams(8, depth-first) (10.000 ms, 1.48x over Explicit)"),
             std::string::npos)

@@ -1,4 +1,4 @@
-#include "tune/results_file.h"
+#include "tune/ResultsFile.h"
 
 #include <gtest/gtest.h>
 
@@ -14,10 +14,10 @@ ResultsSize size(long long n, Variant variant, int streams) {
   s.extent = n;
   s.arguments = {{"n", n}};
   s.choice = {variant, streams};
-  s.median_seconds = 10.7e-3;
-  s.predicted_seconds = 9.9e-3;
-  s.kernel_seconds = 1.5e-3;
-  s.speedup_over_explicit = 1.38;
+  s.medianSeconds = 10.7e-3;
+  s.predictedSeconds = 9.9e-3;
+  s.kernelSeconds = 1.5e-3;
+  s.speedupOverExplicit = 1.38;
   return s;
 }
 
@@ -38,14 +38,14 @@ TEST(ResultsFile, RoundTripsAndKeepsOneEntryPerKernelAndDevice) {
   ASSERT_EQ(file.entries.size(), 2u);
   ResultsFile back;
   std::string error;
-  ASSERT_TRUE(from_json_text(to_json_text(file), &back, &error)) << error;
+  ASSERT_TRUE(fromJsonText(toJsonText(file), &back, &error)) << error;
   const ResultsEntry* h100 = back.find("saxpy", "NVIDIA H100 80GB HBM3");
   ASSERT_NE(h100, nullptr);
   ASSERT_EQ(h100->sizes.size(), 1u);
   EXPECT_EQ(h100->sizes[0].choice, (model::Candidate{Variant::Hybrid, 8}));
   EXPECT_EQ(h100->sizes[0].arguments, file.entries[0].sizes[0].arguments);
-  EXPECT_EQ(h100->sizes[0].predicted_seconds, 9.9e-3);
-  EXPECT_EQ(h100->sizes[0].kernel_seconds, 1.5e-3);
+  EXPECT_EQ(h100->sizes[0].predictedSeconds, 9.9e-3);
+  EXPECT_EQ(h100->sizes[0].kernelSeconds, 1.5e-3);
   EXPECT_EQ(back.find("saxpy", "NVIDIA A100"), nullptr);
 }
 
@@ -59,7 +59,7 @@ TEST(ResultsFile, PinnedAndPageableTuningsAreTwoEntries) {
   ASSERT_EQ(file.entries.size(), 2u);
   ResultsFile back;
   std::string error;
-  ASSERT_TRUE(from_json_text(to_json_text(file), &back, &error)) << error;
+  ASSERT_TRUE(fromJsonText(toJsonText(file), &back, &error)) << error;
   const ResultsEntry* pinned = back.find("saxpy", "NVIDIA H100 80GB HBM3", CallMemory::Pinned);
   const ResultsEntry* staged = back.find("saxpy", "NVIDIA H100 80GB HBM3", CallMemory::Pageable);
   ASSERT_NE(pinned, nullptr);
@@ -78,7 +78,7 @@ TEST(ResultsFile, ASweepKeepsEverySizeAscending) {
   file.put(sweep);
   ResultsFile back;
   std::string error;
-  ASSERT_TRUE(from_json_text(to_json_text(file), &back, &error)) << error;
+  ASSERT_TRUE(fromJsonText(toJsonText(file), &back, &error)) << error;
   const ResultsEntry& read = back.entries.at(0);
   EXPECT_EQ(read.sweep, "n=4096..67108864:7");
   ASSERT_EQ(read.sizes.size(), 3u);
@@ -87,7 +87,7 @@ TEST(ResultsFile, ASweepKeepsEverySizeAscending) {
   EXPECT_EQ(read.sizes[2].extent, 1 << 26);
 }
 
-std::string with_sizes(const std::string& sizes) {
+std::string withSizes(const std::string& sizes) {
   return R"({"schema": "overlap-tuning-results", "schema_version": 3,
              "entries": [{"kernel": "k", "device": "d", "memory": "pinned", "sizes": )" +
          sizes + "}]}";
@@ -96,51 +96,51 @@ std::string with_sizes(const std::string& sizes) {
 TEST(ResultsFile, RejectsWhatItCannotTrust) {
   ResultsFile file;
   std::string error;
-  EXPECT_FALSE(from_json_text("not json", &file, &error));
-  EXPECT_FALSE(from_json_text(R"({"schema": "overlap-tuning-results", "schema_version": 4})", &file,
-                              &error));
+  EXPECT_FALSE(fromJsonText("not json", &file, &error));
+  EXPECT_FALSE(
+      fromJsonText(R"({"schema": "overlap-tuning-results", "schema_version": 4})", &file, &error));
   EXPECT_NE(error.find("schema_version: 4"), std::string::npos) << error;
-  EXPECT_FALSE(from_json_text(with_sizes(R"([{"extent": 1, "variant": "Turbo"}])"), &file, &error));
+  EXPECT_FALSE(fromJsonText(withSizes(R"([{"extent": 1, "variant": "Turbo"}])"), &file, &error));
   EXPECT_NE(error.find("entries[0].sizes[0].variant: unknown variant \"Turbo\""), std::string::npos)
       << error;
-  EXPECT_FALSE(from_json_text(with_sizes(R"([{"extent": 1, "variant": "Streams", "streams": 0}])"),
-                              &file, &error));
+  EXPECT_FALSE(fromJsonText(withSizes(R"([{"extent": 1, "variant": "Streams", "streams": 0}])"),
+                            &file, &error));
   EXPECT_NE(error.find("entries[0].sizes[0].streams"), std::string::npos) << error;
-  EXPECT_FALSE(from_json_text(R"({"schema": "overlap-tuning-results", "schema_version": 3,
+  EXPECT_FALSE(fromJsonText(R"({"schema": "overlap-tuning-results", "schema_version": 3,
       "entries": [{"kernel": "k", "device": "d", "memory": "pinned", "sizes": [{"extent": 1, "variant": "Mapped"}]},
                   {"kernel": "k", "device": "d", "memory": "pinned", "sizes": [{"extent": 1, "variant": "Mapped"}]}]})",
-                              &file, &error));
+                            &file, &error));
   EXPECT_NE(error.find("entries[1]: a second entry"), std::string::npos) << error;
-  EXPECT_FALSE(from_json_text(with_sizes(R"([{"extent": 1, "variant": "Streams", "streams": 2,
+  EXPECT_FALSE(fromJsonText(withSizes(R"([{"extent": 1, "variant": "Streams", "streams": 2,
                                               "pageable": "sometimes"}])"),
-                              &file, &error));
+                            &file, &error));
   EXPECT_NE(error.find("entries[0].sizes[0].pageable: unknown pageable mode"), std::string::npos)
       << error;
-  EXPECT_FALSE(from_json_text(R"({"schema": "overlap-tuning-results", "schema_version": 3,
+  EXPECT_FALSE(fromJsonText(R"({"schema": "overlap-tuning-results", "schema_version": 3,
       "entries": [{"kernel": "k", "device": "d", "memory": "managed", "sizes": []}]})",
-                              &file, &error));
+                            &file, &error));
   EXPECT_NE(error.find("entries[0].memory: \"managed\" is neither"), std::string::npos) << error;
 }
 
 // An older file is refused with the remedy, and the reader says it was older (the tuner then
 // replaces it); a newer one is refused without that.
 TEST(ResultsFile, AnOlderSchemaIsRefusedWithTheRemedy) {
-  const std::string version_1 = R"({"schema": "overlap-tuning-results", "schema_version": 1,
+  const std::string version1 = R"({"schema": "overlap-tuning-results", "schema_version": 1,
       "entries": [{"kernel": "saxpy", "device": "d", "variant": "Mapped"}]})";
   ResultsFile file;
   std::string error;
   bool older = false;
-  EXPECT_FALSE(from_json_text(version_1, &file, &error, &older));
+  EXPECT_FALSE(fromJsonText(version1, &file, &error, &older));
   EXPECT_TRUE(older);
   EXPECT_NE(error.find("schema_version: 1"), std::string::npos) << error;
   EXPECT_NE(error.find("re-run overlap_tune"), std::string::npos) << error;
   // Version 2 did not say which memory a tuning was on.
-  EXPECT_FALSE(from_json_text(R"({"schema": "overlap-tuning-results", "schema_version": 2,
+  EXPECT_FALSE(fromJsonText(R"({"schema": "overlap-tuning-results", "schema_version": 2,
       "entries": []})",
-                              &file, &error, &older));
+                            &file, &error, &older));
   EXPECT_TRUE(older);
-  EXPECT_FALSE(from_json_text(R"({"schema": "overlap-tuning-results", "schema_version": 9})", &file,
-                              &error, &older));
+  EXPECT_FALSE(fromJsonText(R"({"schema": "overlap-tuning-results", "schema_version": 9})", &file,
+                            &error, &older));
   EXPECT_FALSE(older);
 }
 
@@ -152,7 +152,7 @@ TEST(ResultsFile, CorruptOrForeignTextIsRefusedNamingTheField) {
     std::string text;
     std::string expected; // in the error
   };
-  const std::string good = to_json_text([] {
+  const std::string good = toJsonText([] {
     ResultsFile file;
     file.put(entry("NVIDIA H200", Variant::Streams, 16));
     return file;
@@ -174,19 +174,19 @@ TEST(ResultsFile, CorruptOrForeignTextIsRefusedNamingTheField) {
       {"no sizes", R"({"schema": "overlap-tuning-results", "schema_version": 3,
           "entries": [{"kernel": "k", "device": "d", "memory": "pinned"}]})",
        "entries[0].sizes: missing"},
-      {"no size", with_sizes("[]"), "entries[0].sizes: is empty"},
-      {"a size without its extent", with_sizes(R"([{"variant": "Mapped"}])"),
+      {"no size", withSizes("[]"), "entries[0].sizes: is empty"},
+      {"a size without its extent", withSizes(R"([{"variant": "Mapped"}])"),
        "entries[0].sizes[0].extent: missing"},
       {"sizes out of order",
-       with_sizes(R"([{"extent": 8, "variant": "Mapped"}, {"extent": 8, "variant": "Explicit"}])"),
+       withSizes(R"([{"extent": 8, "variant": "Mapped"}, {"extent": 8, "variant": "Explicit"}])"),
        "entries[0].sizes[1].extent: 8 is not above the previous size's 8"},
       {"streams of the wrong type",
-       with_sizes(R"([{"extent": 1, "variant": "Streams", "streams": "16"}])"),
+       withSizes(R"([{"extent": 1, "variant": "Streams", "streams": "16"}])"),
        "entries[0].sizes[0].streams: has the wrong type (string)"},
       {"an argument of the wrong type",
-       with_sizes(R"([{"extent": 1, "variant": "Mapped", "arguments": {"n": 1.5}}])"),
+       withSizes(R"([{"extent": 1, "variant": "Mapped", "arguments": {"n": 1.5}}])"),
        "entries[0].sizes[0].arguments.n: has the wrong type"},
-      {"a negative time", with_sizes(R"([{"extent": 1, "variant": "Mapped", "median_s": -1}])"),
+      {"a negative time", withSizes(R"([{"extent": 1, "variant": "Mapped", "median_s": -1}])"),
        "entries[0].sizes[0].median_s: is negative"},
       {"a missing kernel", R"({"schema": "overlap-tuning-results", "schema_version": 3,
           "entries": [{"device": "d", "memory": "pinned", "sizes": [{"extent": 1, "variant": "Mapped"}]}]})",
@@ -196,7 +196,7 @@ TEST(ResultsFile, CorruptOrForeignTextIsRefusedNamingTheField) {
     ResultsFile file;
     file.put(entry("kept", Variant::Mapped, 1));
     std::string error;
-    EXPECT_FALSE(from_json_text(c.text, &file, &error)) << c.what;
+    EXPECT_FALSE(fromJsonText(c.text, &file, &error)) << c.what;
     EXPECT_NE(error.find(c.expected), std::string::npos) << c.what << ": " << error;
     EXPECT_EQ(file.entries.size(), 1u) << c.what << ": a refused file must leave the old one";
   }
@@ -211,7 +211,7 @@ TEST(ResultsFile, AnEmptyFileOnDiskIsRefusedNamingThePath) {
   }
   ResultsFile file;
   std::string error;
-  EXPECT_FALSE(read_results_file(path, &file, &error));
+  EXPECT_FALSE(readResultsFile(path, &file, &error));
   EXPECT_EQ(error.rfind(path + ": not JSON", 0), 0u) << error;
   std::filesystem::remove(path);
 }
@@ -225,11 +225,11 @@ TEST(ResultsFile, AMissingFileIsEmptyAndAWrittenOneReadsBack) {
   file.put(entry("x", Variant::Streams, 4));
   std::string error;
   ResultsFile empty = file;
-  ASSERT_TRUE(read_results_file(path, &empty, &error)) << error;
+  ASSERT_TRUE(readResultsFile(path, &empty, &error)) << error;
   EXPECT_TRUE(empty.entries.empty());
-  ASSERT_TRUE(write_results_file(path, file, &error)) << error;
+  ASSERT_TRUE(writeResultsFile(path, file, &error)) << error;
   ResultsFile back;
-  ASSERT_TRUE(read_results_file(path, &back, &error)) << error;
+  ASSERT_TRUE(readResultsFile(path, &back, &error)) << error;
   EXPECT_EQ(back.entries.size(), 1u);
   std::filesystem::remove(path);
 }

@@ -1,11 +1,11 @@
 // Tuning across sizes without a GPU: the sweep's values (log-spaced, then bisected where the
 // winner's family changes, bounded) over scripted winners, and its reports -- JSON, Markdown and
 // the crossover chart -- over hand-made tunings.
-#include "tune/crossover_plot.h"
-#include "tune/size_sweep.h"
-#include "tune/sweep_report.h"
-#include "tune/sweep_run.h"
-#include "tune/tune_options.h"
+#include "tune/SizeSweep.h"
+#include "tune/CrossoverPlot.h"
+#include "tune/SweepReport.h"
+#include "tune/SweepRun.h"
+#include "tune/TuneOptions.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -18,17 +18,17 @@ namespace {
 TEST(SizeSweep, ParsesNameRangeAndCount) {
   SweepSpec spec;
   std::string error;
-  ASSERT_TRUE(parse_sweep("n=4096..268435456", &spec, &error)) << error;
+  ASSERT_TRUE(parseSweep("n=4096..268435456", &spec, &error)) << error;
   EXPECT_EQ(spec.parameter, "n");
   EXPECT_EQ(spec.low, 4096);
   EXPECT_EQ(spec.high, 268435456);
   EXPECT_EQ(spec.count, kDefaultSweepCount);
   EXPECT_EQ(to_string(spec), "n=4096..268435456:7");
-  ASSERT_TRUE(parse_sweep("frames=1..40000:8", &spec, &error)) << error;
+  ASSERT_TRUE(parseSweep("frames=1..40000:8", &spec, &error)) << error;
   EXPECT_EQ(spec.count, 8);
   for (const char* bad : {"n", "=1..2", "n=1..1", "n=5..2", "n=0..10", "n=1-10", "n=1..10:1",
                           "n=1..10:65", "n=1..x", "n=-4..10", "n=1..10:"}) {
-    EXPECT_FALSE(parse_sweep(bad, &spec, &error)) << bad;
+    EXPECT_FALSE(parseSweep(bad, &spec, &error)) << bad;
     EXPECT_NE(error.find("NAME=LO..HI"), std::string::npos) << error;
   }
 }
@@ -36,30 +36,29 @@ TEST(SizeSweep, ParsesNameRangeAndCount) {
 TEST(SizeSweep, TheCommandLineTakesOneSweepAndItsRefinementBound) {
   TuneOptions options;
   std::string error;
-  ASSERT_TRUE(
-      parse_tune_options({"--sweep", "n=1024..1048576:6", "--refine", "2"}, &options, &error))
+  ASSERT_TRUE(parseTuneOptions({"--sweep", "n=1024..1048576:6", "--refine", "2"}, &options, &error))
       << error;
   ASSERT_TRUE(options.sweep);
   EXPECT_EQ(options.sweep->count, 6);
   EXPECT_EQ(options.sweep->refinements, 2);
-  ASSERT_TRUE(parse_tune_options({"--refine", "0", "--sweep", "n=1..100"}, &options, &error));
+  ASSERT_TRUE(parseTuneOptions({"--refine", "0", "--sweep", "n=1..100"}, &options, &error));
   EXPECT_EQ(options.sweep->refinements, 0) << "in any order";
-  EXPECT_FALSE(parse_tune_options({"--refine", "3"}, &options, &error));
+  EXPECT_FALSE(parseTuneOptions({"--refine", "3"}, &options, &error));
   EXPECT_NE(error.find("--refine needs --sweep"), std::string::npos);
-  EXPECT_FALSE(parse_tune_options({"--sweep", "n=1..9", "--sweep", "m=1..9"}, &options, &error));
-  EXPECT_FALSE(parse_tune_options({"--sweep", "n=1..9", "--refine", "-1"}, &options, &error));
+  EXPECT_FALSE(parseTuneOptions({"--sweep", "n=1..9", "--sweep", "m=1..9"}, &options, &error));
+  EXPECT_FALSE(parseTuneOptions({"--sweep", "n=1..9", "--refine", "-1"}, &options, &error));
 }
 
 TEST(SizeSweep, SizesAreLogSpacedFromLowToHigh) {
-  EXPECT_EQ(log_spaced_sizes(4096, 268435456, 5),
+  EXPECT_EQ(logSpacedSizes(4096, 268435456, 5),
             (std::vector<long long>{4096, 65536, 1048576, 16777216, 268435456}));
-  const std::vector<long long> seven = log_spaced_sizes(1000, 1000000000, 7);
+  const std::vector<long long> seven = logSpacedSizes(1000, 1000000000, 7);
   ASSERT_EQ(seven.size(), 7u);
   EXPECT_EQ(seven.front(), 1000);
   EXPECT_EQ(seven[2], 100000);
   EXPECT_EQ(seven.back(), 1000000000);
   // Where rounding makes two values equal, one is kept.
-  EXPECT_EQ(log_spaced_sizes(1, 3, 7), (std::vector<long long>{1, 2, 3}));
+  EXPECT_EQ(logSpacedSizes(1, 3, 7), (std::vector<long long>{1, 2, 3}));
 }
 
 model::Candidate mapped() {
@@ -88,7 +87,7 @@ TEST(SizeSweep, TheCrossoverIsBisectedWithinTheBound) {
   spec.refinements = 3;
   ScriptedTuning tuning{300000, {}};
   const std::vector<SweepPoint> points =
-      run_sweep(spec, [&](long long v, bool r) { return tuning(v, r); });
+      runSweep(spec, [&](long long v, bool r) { return tuning(v, r); });
   // Between 1e5 (Mapped) and 1e6 (Streams): 316228, then 177828 (Mapped, 1.78x below 316228), then
   // 237137 -- bisected towards 300000.
   ASSERT_EQ(tuning.tuned.size(), 10u);
@@ -108,7 +107,7 @@ TEST(SizeSweep, NothingIsBisectedWhereOneFamilyWins) {
   SweepSpec spec{"n", 1000, 1000000, 4, 4};
   std::vector<long long> tuned;
   // Stream counts differ, the family does not: the dispatch interpolates counts itself.
-  run_sweep(spec, [&](long long v, bool) -> std::optional<model::Candidate> {
+  runSweep(spec, [&](long long v, bool) -> std::optional<model::Candidate> {
     tuned.push_back(v);
     return streams(v < 50000 ? 2 : 16);
   });
@@ -117,21 +116,21 @@ TEST(SizeSweep, NothingIsBisectedWhereOneFamilyWins) {
 
 TEST(SizeSweep, BisectionStopsAtTheNarrowestGapWorthASizeClass) {
   std::vector<SweepPoint> points = {{1000, mapped()}, {1500, streams(4)}};
-  EXPECT_FALSE(next_refinement(points)) << "1.5x apart: the midpoint would share a size class";
+  EXPECT_FALSE(nextRefinement(points)) << "1.5x apart: the midpoint would share a size class";
   points = {{1000, mapped()}, {2000, streams(4, IssueOrder::BreadthFirst)}};
-  EXPECT_EQ(next_refinement(points), 1414);
+  EXPECT_EQ(nextRefinement(points), 1414);
   // The widest gap first; a point without a winner is skipped, not a crossover.
   points = {{10, mapped()}, {20, streams(4)}, {30, std::nullopt}, {1000, mapped()}};
-  EXPECT_EQ(next_refinement(points), 141);
+  EXPECT_EQ(nextRefinement(points), 141);
   // The issue order is part of the family.
-  EXPECT_FALSE(same_family(streams(4), streams(4, IssueOrder::BreadthFirst)));
-  EXPECT_TRUE(same_family(streams(4), streams(32)));
+  EXPECT_FALSE(sameFamily(streams(4), streams(4, IssueOrder::BreadthFirst)));
+  EXPECT_TRUE(sameFamily(streams(4), streams(32)));
 }
 
 CandidateOutcome measured(model::Candidate candidate, double seconds, bool reference = false) {
   CandidateOutcome c;
   c.candidate = candidate;
-  c.predicted_seconds = seconds * 0.9;
+  c.predictedSeconds = seconds * 0.9;
   c.run = true;
   c.verification = reference ? Verification::Reference : Verification::Passed;
   c.samples = {seconds, seconds, seconds};
@@ -139,7 +138,7 @@ CandidateOutcome measured(model::Candidate candidate, double seconds, bool refer
   return c;
 }
 
-SweepPointRun point(long long n, double explicit_s, double mapped_s, double streams_s,
+SweepPointRun point(long long n, double explicitS, double mappedS, double streamsS,
                     bool refinement = false) {
   SweepPointRun p;
   p.value = n;
@@ -149,14 +148,14 @@ SweepPointRun point(long long n, double explicit_s, double mapped_s, double stre
   TuningRun& run = p.run;
   run.kernel = "saxpy";
   run.device = "NVIDIA H200";
-  run.profile_name = "h200";
-  run.candidates = {measured({}, explicit_s, true), measured(mapped(), mapped_s),
-                    measured(streams(4), streams_s * 1.2), measured(streams(8), streams_s)};
-  run.winner = mapped_s < streams_s ? 1 : 3;
+  run.profileName = "h200";
+  run.candidates = {measured({}, explicitS, true), measured(mapped(), mappedS),
+                    measured(streams(4), streamsS * 1.2), measured(streams(8), streamsS)};
+  run.winner = mappedS < streamsS ? 1 : 3;
   return p;
 }
 
-SweepRun sample_sweep() {
+SweepRun sampleSweep() {
   SweepRun sweep;
   sweep.kernel = "saxpy";
   sweep.parameter = "n";
@@ -169,7 +168,7 @@ SweepRun sample_sweep() {
 }
 
 TEST(SweepReport, TheJsonHasTheWinnerOfEverySizeAndTheCrossovers) {
-  const nlohmann::json j = nlohmann::json::parse(sweep_json_text(sample_sweep()));
+  const nlohmann::json j = nlohmann::json::parse(sweepJsonText(sampleSweep()));
   EXPECT_EQ(j.at("schema"), "overlap-sweep-report");
   EXPECT_EQ(j.at("schema_version"), kSweepReportSchemaVersion);
   EXPECT_EQ(j.at("sweep"), "n=4096..16777216:3");
@@ -188,7 +187,7 @@ TEST(SweepReport, TheJsonHasTheWinnerOfEverySizeAndTheCrossovers) {
 }
 
 TEST(SweepReport, TheMarkdownTabulatesTheWinnersAndNamesTheCrossover) {
-  const std::string text = render_sweep_markdown(sample_sweep(), "saxpy.sweep.svg");
+  const std::string text = renderSweepMarkdown(sampleSweep(), "saxpy.sweep.svg");
   EXPECT_NE(text.find("# Sweep report: `saxpy` over `n`"), std::string::npos);
   EXPECT_NE(text.find("| 4096 | 4096 | Mapped | 0.010 | 0.020 | 2.00x |"), std::string::npos)
       << text;
@@ -201,7 +200,7 @@ TEST(SweepReport, TheMarkdownTabulatesTheWinnersAndNamesTheCrossover) {
 }
 
 TEST(SweepReport, TheChartBandsEverySizeByItsWinner) {
-  const std::string svg = render_crossover_plot(sample_sweep());
+  const std::string svg = renderCrossoverPlot(sampleSweep());
   EXPECT_EQ(svg.rfind("<svg", 0), 0u);
   EXPECT_NE(svg.find("</svg>"), std::string::npos);
   EXPECT_NE(svg.find("<title>n = 4096: Mapped</title>"), std::string::npos) << svg;
@@ -212,20 +211,20 @@ TEST(SweepReport, TheChartBandsEverySizeByItsWinner) {
 }
 
 TEST(SweepReport, AModelOnlySweepShowsThePredictedBest) {
-  SweepRun sweep = sample_sweep();
+  SweepRun sweep = sampleSweep();
   for (SweepPointRun& p : sweep.points) {
-    p.run.model_only = true;
+    p.run.modelOnly = true;
     p.run.winner.reset();
     for (CandidateOutcome& c : p.run.candidates) {
       c.run = false;
       c.verification = Verification::NotRun;
     }
   }
-  const std::optional<std::size_t> winner = sweep_winner(sweep.points[0].run);
+  const std::optional<std::size_t> winner = sweepWinner(sweep.points[0].run);
   ASSERT_TRUE(winner);
   EXPECT_EQ(sweep.points[0].run.candidates[*winner].candidate, mapped());
   EXPECT_EQ(crossovers(sweep).size(), 1u);
-  EXPECT_NE(render_sweep_markdown(sweep, "").find("**Nothing was run**"), std::string::npos);
+  EXPECT_NE(renderSweepMarkdown(sweep, "").find("**Nothing was run**"), std::string::npos);
 }
 
 } // namespace

@@ -1,4 +1,4 @@
-#include "tune/stable_timing.h"
+#include "tune/StableTiming.h"
 
 #include <gtest/gtest.h>
 
@@ -9,8 +9,8 @@ TEST(MeasureUntilStable, SteadySamplesStopAtTheMinimumAfterTheWarmUp) {
   int calls = 0;
   TimingPlan plan;
   plan.warmup = 2;
-  plan.min_repeats = 5;
-  const TimedSamples result = measure_until_stable(
+  plan.minRepeats = 5;
+  const TimedSamples result = measureUntilStable(
       [&] {
         ++calls;
         return Sample{calls <= 2 ? 1.0 : 0.01, {}}; // slow warm-up runs are not counted
@@ -26,10 +26,10 @@ TEST(MeasureUntilStable, NoisySamplesContinueUpToTheRepeatLimit) {
   int calls = 0;
   TimingPlan plan;
   plan.warmup = 0;
-  plan.max_repeats = 12;
-  plan.max_seconds = 100;
+  plan.maxRepeats = 12;
+  plan.maxSeconds = 100;
   const TimedSamples result =
-      measure_until_stable([&] { return Sample{++calls % 2 ? 0.010 : 0.013, {}}; }, plan);
+      measureUntilStable([&] { return Sample{++calls % 2 ? 0.010 : 0.013, {}}; }, plan);
   EXPECT_EQ(result.seconds.size(), 12u);
   EXPECT_FALSE(result.stable);
   EXPECT_GT(result.stats.iqr(), 0);
@@ -39,18 +39,18 @@ TEST(MeasureUntilStable, TheTimeBudgetStopsSlowNoisyWork) {
   int calls = 0;
   TimingPlan plan;
   plan.warmup = 0;
-  plan.min_repeats = 3;
-  plan.max_repeats = 100;
-  plan.max_seconds = 1.0;
+  plan.minRepeats = 3;
+  plan.maxRepeats = 100;
+  plan.maxSeconds = 1.0;
   const TimedSamples result =
-      measure_until_stable([&] { return Sample{++calls % 2 ? 0.3 : 0.45, {}}; }, plan);
+      measureUntilStable([&] { return Sample{++calls % 2 ? 0.3 : 0.45, {}}; }, plan);
   EXPECT_LE(result.seconds.size(), 4u);
   EXPECT_GE(result.seconds.size(), 3u);
 }
 
 TEST(MeasureUntilStable, AnErrorStopsAndIsReported) {
   int calls = 0;
-  const TimedSamples result = measure_until_stable(
+  const TimedSamples result = measureUntilStable(
       [&] { return ++calls == 4 ? Sample{0, "launch failed"} : Sample{0.01, {}}; }, TimingPlan{});
   EXPECT_EQ(result.error, "launch failed");
   EXPECT_EQ(result.seconds.size(), 2u); // one warm-up, two timed, then the failure

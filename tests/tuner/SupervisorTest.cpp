@@ -1,11 +1,11 @@
-// The tuning supervisor over a fake worker (fake_tune_worker.cpp: the real search and cache over
+// The tuning supervisor over a fake worker (FakeTuneWorker.cpp: the real search and cache over
 // fake timings): a hung candidate is stopped at its bound, a crashing one is seen, both are
 // recorded in the cache and passed over by a restarted worker that resumes; an interrupt is
 // forwarded, not restarted, and the rerun resumes; a lost reference stops the tuning. No GPU;
 // the hang tests wait out a 1 s bound.
-#include "tune/tuning_cache.h"
-#include "tune/tuning_supervisor.h"
-#include "tune/worker_channel.h"
+#include "tune/TuningCache.h"
+#include "tune/TuningSupervisor.h"
+#include "tune/WorkerChannel.h"
 
 #include <gtest/gtest.h>
 
@@ -36,14 +36,14 @@ protected:
   // Runs the fake worker under a supervisor with these extra arguments; the worker's log starts
   // afresh, so log() holds only this run's candidates.
   int supervise(const std::vector<std::string>& extra) {
-    fs::remove(log_path());
+    fs::remove(logPath());
     out_.str("");
     err_.str("");
     SupervisorOptions options;
-    options.worker_command = {OVERLAP_FAKE_TUNE_WORKER, "--cache-dir", cache_dir().string(),
-                              "--log", log_path().string()};
-    options.worker_command.insert(options.worker_command.end(), extra.begin(), extra.end());
-    options.interrupt_grace_seconds = 5;
+    options.workerCommand = {OVERLAP_FAKE_TUNE_WORKER, "--cache-dir", cacheDir().string(), "--log",
+                             logPath().string()};
+    options.workerCommand.insert(options.workerCommand.end(), extra.begin(), extra.end());
+    options.interruptGraceSeconds = 5;
     TuningSupervisor supervisor(options, out_, err_);
     const int status = supervisor.run();
     restarts_ = supervisor.restarts();
@@ -51,13 +51,13 @@ protected:
     return status;
   }
 
-  fs::path cache_dir() const { return directory_ / "cache"; }
-  fs::path log_path() const { return directory_ / "ran.log"; }
+  fs::path cacheDir() const { return directory_ / "cache"; }
+  fs::path logPath() const { return directory_ / "ran.log"; }
 
   // The candidates the workers of the latest run started, with how often.
   std::map<std::string, int> ran() const {
     std::map<std::string, int> counts;
-    std::ifstream in(log_path());
+    std::ifstream in(logPath());
     for (std::string line; std::getline(in, line);)
       ++counts[line];
     return counts;
@@ -66,7 +66,7 @@ protected:
   // The one cache file, parsed; no temporary files beside it.
   TuningRun cached(std::string* path = nullptr) const {
     std::vector<fs::path> files;
-    for (const fs::directory_entry& entry : fs::directory_iterator(cache_dir()))
+    for (const fs::directory_entry& entry : fs::directory_iterator(cacheDir()))
       files.push_back(entry.path());
     EXPECT_EQ(files.size(), 1u) << "one cache file and nothing else (no .tmp)";
     TuningRun run;
@@ -74,7 +74,7 @@ protected:
       return run;
     std::string key;
     std::string error;
-    EXPECT_TRUE(TuningCache::read_file(files[0].string(), &key, &run, &error)) << error;
+    EXPECT_TRUE(TuningCache::readFile(files[0].string(), &key, &run, &error)) << error;
     if (path)
       *path = files[0].string();
     return run;
@@ -101,7 +101,7 @@ TEST_F(SupervisorTest, ATuningWithoutFaultsFinishesInOneWorker) {
   const TuningRun run = cached();
   EXPECT_TRUE(run.complete);
   EXPECT_TRUE(run.winner);
-  EXPECT_EQ(run.run_count(), static_cast<int>(run.candidates.size()));
+  EXPECT_EQ(run.runCount(), static_cast<int>(run.candidates.size()));
   for (const auto& [name, count] : ran())
     EXPECT_EQ(count, 1) << name;
   EXPECT_EQ(ran().size(), run.candidates.size());
@@ -126,7 +126,7 @@ TEST_F(SupervisorTest, AHungCandidateIsStoppedRecordedAndPassedOver) {
   EXPECT_EQ(stopped.error, reason);
   ASSERT_TRUE(run.winner);
   EXPECT_NE(model::describe(run.candidates[*run.winner].candidate), hung);
-  EXPECT_EQ(run.run_count(), static_cast<int>(run.candidates.size()));
+  EXPECT_EQ(run.runCount(), static_cast<int>(run.candidates.size()));
 
   // The second worker re-ran the reference, resumed the rest and never the hung one again.
   const std::map<std::string, int> counts = ran();
@@ -162,7 +162,7 @@ TEST_F(SupervisorTest, AnInterruptIsForwardedNotRestartedAndTheRerunResumes) {
   EXPECT_FALSE(partial.complete);
   EXPECT_FALSE(outcome(partial, interrupted).run) << "an interrupted candidate is not a failure";
   const int planned = static_cast<int>(partial.candidates.size()) - 1;
-  const int measured = partial.run_count() - 1; // without Explicit
+  const int measured = partial.runCount() - 1; // without Explicit
   EXPECT_GT(measured, 0);
   EXPECT_LT(measured, planned);
   EXPECT_NE(err_.str().find("interrupted: " + std::to_string(measured) + " of " +
@@ -170,18 +170,18 @@ TEST_F(SupervisorTest, AnInterruptIsForwardedNotRestartedAndTheRerunResumes) {
                             path + "; run again to resume"),
             std::string::npos)
       << err_.str();
-  std::vector<std::string> measured_first;
+  std::vector<std::string> measuredFirst;
   for (const CandidateOutcome& c : partial.candidates)
     if (c.run && c.candidate != model::Candidate{})
-      measured_first.push_back(model::describe(c.candidate));
+      measuredFirst.push_back(model::describe(c.candidate));
 
   ASSERT_EQ(supervise({}), 0) << err_.str();
   const TuningRun resumed = cached();
   EXPECT_TRUE(resumed.complete);
-  EXPECT_EQ(resumed.run_count(), static_cast<int>(resumed.candidates.size()));
+  EXPECT_EQ(resumed.runCount(), static_cast<int>(resumed.candidates.size()));
   const std::map<std::string, int> counts = ran();
   EXPECT_EQ(counts.at(interrupted), 1) << "the interrupted candidate is measured by the rerun";
-  for (const std::string& name : measured_first)
+  for (const std::string& name : measuredFirst)
     EXPECT_EQ(counts.count(name), 0u) << name << " was measured again";
 }
 
@@ -206,10 +206,10 @@ TEST_F(SupervisorTest, AWorkerThatCannotStartIsAnError) {
   std::ostringstream out;
   std::ostringstream err;
   SupervisorOptions options;
-  options.worker_command = {(directory_ / "no-such-program").string()};
+  options.workerCommand = {(directory_ / "no-such-program").string()};
   TuningSupervisor supervisor(options, out, err);
   EXPECT_EQ(supervisor.run(), kSupervisorFailed);
-  EXPECT_NE(err.str().find("cannot start " + options.worker_command[0]), std::string::npos)
+  EXPECT_NE(err.str().find("cannot start " + options.workerCommand[0]), std::string::npos)
       << err.str();
 }
 
@@ -217,23 +217,23 @@ TEST(WorkerChannel, LinesRoundTripAndMalformedOnesAreRefused) {
   WorkerMessage begin;
   begin.begin = true;
   begin.start = {"Streams(4, breadth-first)", false, "/tmp/a dir/0123.json", 61.5};
-  std::string line = format_worker_line(begin);
+  std::string line = formatWorkerLine(begin);
   ASSERT_EQ(line.back(), '\n');
   line.pop_back();
-  const std::optional<WorkerMessage> parsed = parse_worker_line(line);
+  const std::optional<WorkerMessage> parsed = parseWorkerLine(line);
   ASSERT_TRUE(parsed);
   EXPECT_TRUE(parsed->begin);
   EXPECT_EQ(parsed->start.candidate, begin.start.candidate);
-  EXPECT_EQ(parsed->start.cache_file, begin.start.cache_file);
+  EXPECT_EQ(parsed->start.cacheFile, begin.start.cacheFile);
   EXPECT_FALSE(parsed->start.reference);
-  EXPECT_DOUBLE_EQ(parsed->start.bound_seconds, 61.5);
-  ASSERT_TRUE(parse_worker_line("end"));
-  EXPECT_FALSE(parse_worker_line("end")->begin);
+  EXPECT_DOUBLE_EQ(parsed->start.boundSeconds, 61.5);
+  ASSERT_TRUE(parseWorkerLine("end"));
+  EXPECT_FALSE(parseWorkerLine("end")->begin);
 
   for (const char* bad :
        {"", "begin", "begin\tcandidate\t0\t/c\tMapped", "begin\tcandidate\tsoon\t/c\tMapped",
         "begin\tother\t1\t/c\tMapped", "begin\tcandidate\t1\t/c\t", "ended"})
-    EXPECT_FALSE(parse_worker_line(bad)) << bad;
+    EXPECT_FALSE(parseWorkerLine(bad)) << bad;
 }
 
 } // namespace

@@ -1,9 +1,9 @@
-// The T4 results and metadata (tuner/tune/t4_report.h) of a hand-made tuning, checked against
+// The T4 results and metadata (tuner/tune/T4Report.h) of a hand-made tuning, checked against
 // the constraints of the T4 1.0.0 schemas (types, required keys, the invalidity enum, the version
 // pattern) as written in TuningSchema's results and metadata schemas.
-#include "tune/t4_report.h"
+#include "tune/T4Report.h"
 
-#include "candidate_outcomes.h"
+#include "CandidateOutcomes.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -18,13 +18,13 @@ using nlohmann::json;
 
 CandidateOutcome outcome(Variant variant, int streams, Verification verification,
                          std::vector<double> samples, const std::string& error = {}) {
-  return testing::outcome_of({variant, streams}, verification, std::move(samples), error);
+  return testing::outcomeOf({variant, streams}, verification, std::move(samples), error);
 }
 
-TuningRun sample_run() {
+TuningRun sampleRun() {
   TuningRun run;
   run.kernel = "saxpy";
-  run.source_file = "saxpy.cu";
+  run.sourceFile = "saxpy.cu";
   run.arguments = {{"n", 1 << 20}};
   run.device = "NVIDIA H100 80GB HBM3";
   run.date = "2026-11-24";
@@ -40,7 +40,7 @@ TuningRun sample_run() {
 }
 
 // The constraints of the T4 results schema 1.0.0.
-void expect_t4_results(const json& j) {
+void expectT4Results(const json& j) {
   ASSERT_TRUE(j.is_object());
   ASSERT_TRUE(j.at("schema_version").is_string());
   EXPECT_TRUE(std::regex_match(j.at("schema_version").get<std::string>(),
@@ -68,8 +68,8 @@ void expect_t4_results(const json& j) {
 }
 
 TEST(T4Report, EveryCandidateThatRanIsAResultWithItsValidity) {
-  const json j = json::parse(to_t4_results_text(sample_run()));
-  expect_t4_results(j);
+  const json j = json::parse(toT4ResultsText(sampleRun()));
+  expectT4Results(j);
   const json& results = j.at("results");
   ASSERT_EQ(results.size(), 5u) << "the candidate that did not run is no result";
   std::vector<std::string> invalidity;
@@ -89,7 +89,7 @@ TEST(T4Report, EveryCandidateThatRanIsAResultWithItsValidity) {
 }
 
 TEST(T4Report, TheMetadataNamesTheDeviceAndWhatWasTuned) {
-  const json j = json::parse(to_t4_metadata_text(sample_run()));
+  const json j = json::parse(toT4MetadataText(sampleRun()));
   EXPECT_EQ(j.at("schema_version"), kT4SchemaVersion);
   const json& metadata = j.at("metadata");
   ASSERT_TRUE(metadata.is_object());

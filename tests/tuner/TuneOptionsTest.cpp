@@ -1,4 +1,4 @@
-#include "tune/tune_options.h"
+#include "tune/TuneOptions.h"
 
 #include <gtest/gtest.h>
 
@@ -8,33 +8,33 @@ namespace {
 TEST(TuneOptions, ParsesTheCommandLine) {
   TuneOptions o;
   std::string error;
-  ASSERT_TRUE(parse_tune_options({"--kernel", "saxpy", "--arg", "n=67108864", "--exhaustive",
-                                  "--noise", "0.05", "--repeats", "3:9", "--pageable",
-                                  "--results-file", "r.json", "--no-cache", "--seed", "42"},
-                                 &o, &error))
+  ASSERT_TRUE(parseTuneOptions({"--kernel", "saxpy", "--arg", "n=67108864", "--exhaustive",
+                                "--noise", "0.05", "--repeats", "3:9", "--pageable",
+                                "--results-file", "r.json", "--no-cache", "--seed", "42"},
+                               &o, &error))
       << error;
   EXPECT_EQ(o.kernels, std::vector<std::string>{"saxpy"});
   EXPECT_EQ(o.arguments.at("n"), 67108864);
   EXPECT_TRUE(o.tuner.exhaustive);
-  EXPECT_DOUBLE_EQ(o.tuner.noise.relative_noise, 0.05);
-  EXPECT_EQ(o.tuner.timing.min_repeats, 3);
-  EXPECT_EQ(o.tuner.timing.max_repeats, 9);
+  EXPECT_DOUBLE_EQ(o.tuner.noise.relativeNoise, 0.05);
+  EXPECT_EQ(o.tuner.timing.minRepeats, 3);
+  EXPECT_EQ(o.tuner.timing.maxRepeats, 9);
   EXPECT_EQ(o.memories, std::vector<CallMemory>{CallMemory::Pageable});
-  EXPECT_EQ(o.results_file, "r.json");
-  ASSERT_TRUE(o.cache_dir);
-  EXPECT_TRUE(o.cache_dir->empty());
+  EXPECT_EQ(o.resultsFile, "r.json");
+  ASSERT_TRUE(o.cacheDir);
+  EXPECT_TRUE(o.cacheDir->empty());
   EXPECT_EQ(o.seed, 42u);
 }
 
 TEST(TuneOptions, TunesTheMemoriesAskedForInTurn) {
   TuneOptions o;
   std::string error;
-  ASSERT_TRUE(parse_tune_options({}, &o, &error)) << error;
+  ASSERT_TRUE(parseTuneOptions({}, &o, &error)) << error;
   EXPECT_EQ(o.memories, std::vector<CallMemory>{CallMemory::Pinned});
-  ASSERT_TRUE(parse_tune_options({"--memory", "pinned,pageable"}, &o, &error)) << error;
+  ASSERT_TRUE(parseTuneOptions({"--memory", "pinned,pageable"}, &o, &error)) << error;
   EXPECT_EQ(o.memories, (std::vector<CallMemory>{CallMemory::Pinned, CallMemory::Pageable}));
   for (const char* bad : {"", "pinned,pinned", "managed", "pinned,", "pageable;pinned"}) {
-    EXPECT_FALSE(parse_tune_options({"--memory", bad}, &o, &error)) << bad;
+    EXPECT_FALSE(parseTuneOptions({"--memory", bad}, &o, &error)) << bad;
     EXPECT_NE(error.find("--memory wants pinned, pageable or pinned,pageable"), std::string::npos)
         << error;
   }
@@ -43,33 +43,33 @@ TEST(TuneOptions, TunesTheMemoriesAskedForInTurn) {
 TEST(TuneOptions, ParsesTheSupervisionOptions) {
   TuneOptions o;
   std::string error;
-  ASSERT_TRUE(parse_tune_options({}, &o, &error)) << error;
+  ASSERT_TRUE(parseTuneOptions({}, &o, &error)) << error;
   EXPECT_TRUE(o.supervise);
-  EXPECT_FALSE(o.worker_fd);
-  EXPECT_FALSE(o.tuner.candidate_timeout_seconds);
-  ASSERT_TRUE(parse_tune_options(
-      {"--candidate-timeout", "2.5", "--no-supervise", "--worker-fd", "7"}, &o, &error))
+  EXPECT_FALSE(o.workerFd);
+  EXPECT_FALSE(o.tuner.candidateTimeoutSeconds);
+  ASSERT_TRUE(parseTuneOptions({"--candidate-timeout", "2.5", "--no-supervise", "--worker-fd", "7"},
+                               &o, &error))
       << error;
   EXPECT_FALSE(o.supervise);
-  EXPECT_EQ(o.worker_fd, 7);
-  EXPECT_EQ(o.tuner.candidate_timeout_seconds, 2.5);
+  EXPECT_EQ(o.workerFd, 7);
+  EXPECT_EQ(o.tuner.candidateTimeoutSeconds, 2.5);
   for (const char* bad : {"0", "-1", "soon", "nan"}) {
-    EXPECT_FALSE(parse_tune_options({"--candidate-timeout", bad}, &o, &error)) << bad;
+    EXPECT_FALSE(parseTuneOptions({"--candidate-timeout", bad}, &o, &error)) << bad;
     EXPECT_NE(error.find("--candidate-timeout"), std::string::npos) << error;
   }
-  EXPECT_FALSE(parse_tune_options({"--worker-fd", "-3"}, &o, &error));
+  EXPECT_FALSE(parseTuneOptions({"--worker-fd", "-3"}, &o, &error));
 }
 
 TEST(TuneOptions, RejectsMalformedValues) {
   TuneOptions o;
   std::string error;
-  EXPECT_FALSE(parse_tune_options({"--arg", "n"}, &o, &error));
-  EXPECT_FALSE(parse_tune_options({"--arg", "n=big"}, &o, &error));
-  EXPECT_FALSE(parse_tune_options({"--noise", "1.5"}, &o, &error));
-  EXPECT_FALSE(parse_tune_options({"--repeats", "9:3"}, &o, &error));
-  EXPECT_FALSE(parse_tune_options({"--profile"}, &o, &error));
+  EXPECT_FALSE(parseTuneOptions({"--arg", "n"}, &o, &error));
+  EXPECT_FALSE(parseTuneOptions({"--arg", "n=big"}, &o, &error));
+  EXPECT_FALSE(parseTuneOptions({"--noise", "1.5"}, &o, &error));
+  EXPECT_FALSE(parseTuneOptions({"--repeats", "9:3"}, &o, &error));
+  EXPECT_FALSE(parseTuneOptions({"--profile"}, &o, &error));
   EXPECT_NE(error.find("needs a value"), std::string::npos);
-  EXPECT_FALSE(parse_tune_options({"--fast"}, &o, &error));
+  EXPECT_FALSE(parseTuneOptions({"--fast"}, &o, &error));
   EXPECT_NE(error.find("unknown option"), std::string::npos);
 }
 

@@ -3,30 +3,30 @@
 // command as overlap_tune() does, reads back the reports and the results file, checks that every
 // candidate that ran was verified, that a candidate computing a wrong result is caught, that in-out
 // arrays are restored before every timed repeat, and that saxpy_tuned(...) calls the winner
-// (overlap::last_dispatch_choice tells which variant a call ran), then the OVERLAP_VARIANT override
+// (overlap::lastDispatchChoice tells which variant a call ran), then the OVERLAP_VARIANT override
 // and the fallback order. Every test skips without a CUDA device.
+#include "DispatchEnvironment.h"
+#include "GpuSkip.h"
 #include "buoydiff.overlap.h"
-#include "dispatch_environment.h"
-#include "gpu_skip.h"
 #include "saxpy.overlap.h"
 
-#include "model/candidate_set.h"
-#include "model/workload_from_descriptor.h"
-#include "overlap/device_context.h"
-#include "overlap/dispatch.h"
+#include "model/CandidateSet.h"
+#include "model/WorkloadFromDescriptor.h"
+#include "overlap/DeviceContext.h"
+#include "overlap/Dispatch.h"
 #if OVERLAP_FAULT_INJECTION
-#include "overlap/fault_injection.h"
+#include "overlap/FaultInjection.h"
 #endif
-#include "overlap/pinned_buffer.h"
-#include "overlap/profile_catalog.h"
-#include "tune/descriptor_runner.h"
-#include "tune/dispatch_table_source.h"
-#include "tune/model_choice.h"
-#include "tune/report_json.h"
-#include "tune/results_file.h"
-#include "tune/results_registration.h"
-#include "tune/tune_command.h"
-#include "tune/tuner.h"
+#include "overlap/PinnedBuffer.h"
+#include "overlap/ProfileCatalog.h"
+#include "tune/DescriptorRunner.h"
+#include "tune/DispatchTableSource.h"
+#include "tune/ModelChoice.h"
+#include "tune/ReportJson.h"
+#include "tune/ResultsFile.h"
+#include "tune/ResultsRegistration.h"
+#include "tune/TuneCommand.h"
+#include "tune/Tuner.h"
 
 #include <cuda_runtime_api.h>
 #include <gtest/gtest.h>
@@ -54,7 +54,7 @@ using overlap::tune::TuningRun;
 using overlap::tune::Verification;
 using overlap::tune::testing::ScopedDispatchEnvironment;
 
-std::string read_text(const fs::path& path) {
+std::string readText(const fs::path& path) {
   std::ifstream in(path);
   std::stringstream text;
   text << in.rdbuf();
@@ -81,39 +81,39 @@ private:
 
 // Runs the tuning command as a tuning executable would, with small sizes and few repeats; its
 // console output goes to the test's log.
-int tune_command(const std::vector<std::string>& args) {
+int tuneCommand(const std::vector<std::string>& args) {
   std::ostringstream out;
   std::ostringstream err;
   std::vector<std::string> all = args;
   for (const char* arg : {"--no-cache", "--seed", "12345", "--repeats", "3:8"})
     all.emplace_back(arg);
-  const int status = overlap::tune::run_tune_command(all, out, err);
+  const int status = overlap::tune::runTuneCommand(all, out, err);
   std::cout << out.str() << err.str();
   return status;
 }
 
 // The JSON, Markdown and SVG reports of `kernel` in `dir` exist and parse; every candidate that
 // ran was verified and timed, and every one the model kept ran. Returns the tuning.
-TuningRun check_reports(const std::string& dir, const std::string& stem,
-                        const std::string& kernel_name = "") {
-  const std::string kernel = kernel_name.empty() ? stem : kernel_name;
+TuningRun checkReports(const std::string& dir, const std::string& stem,
+                       const std::string& kernelName = "") {
+  const std::string kernel = kernelName.empty() ? stem : kernelName;
   TuningRun run;
   const std::string base = dir + "/" + stem + ".tuning";
-  const std::string json_text = read_text(base + ".json");
+  const std::string jsonText = readText(base + ".json");
   std::string error;
   // The tuner's reader accepts only its own schema and version.
-  EXPECT_TRUE(overlap::tune::from_json_text(json_text, &run, &error)) << error;
-  EXPECT_NE(json_text.find("\"candidates_run\": " + std::to_string(run.run_count())),
+  EXPECT_TRUE(overlap::tune::fromJsonText(jsonText, &run, &error)) << error;
+  EXPECT_NE(jsonText.find("\"candidates_run\": " + std::to_string(run.runCount())),
             std::string::npos);
 
   EXPECT_EQ(run.kernel, kernel);
   EXPECT_FALSE(run.device.empty());
-  EXPECT_FALSE(run.model_only);
+  EXPECT_FALSE(run.modelOnly);
   EXPECT_TRUE(run.complete);
-  EXPECT_GE(run.run_count(), 2) << "Explicit and at least one other candidate";
+  EXPECT_GE(run.runCount(), 2) << "Explicit and at least one other candidate";
   for (const overlap::tune::CandidateOutcome& c : run.candidates) {
     const std::string name = overlap::model::describe(c.candidate);
-    if (c.kept_by_model) {
+    if (c.keptByModel) {
       EXPECT_TRUE(c.run) << name << " was kept by the model but not run";
     }
     if (!c.run)
@@ -123,9 +123,9 @@ TuningRun check_reports(const std::string& dir, const std::string& stem,
     EXPECT_GT(c.timing.count, 0) << name << " was not timed";
     EXPECT_GT(c.timing.median, 0) << name;
   }
-  EXPECT_TRUE(run.winner.has_value()) << run.winner_reason;
+  EXPECT_TRUE(run.winner.has_value()) << run.winnerReason;
 
-  const std::string markdown = read_text(base + ".md");
+  const std::string markdown = readText(base + ".md");
   EXPECT_NE(markdown.find(kernel), std::string::npos);
   EXPECT_NE(markdown.find(stem + ".tuning.svg"), std::string::npos) << "the plot is not linked";
   if (run.winner) {
@@ -134,16 +134,16 @@ TuningRun check_reports(const std::string& dir, const std::string& stem,
         << "the winner is not named";
   }
 
-  // The T4 files (t4_report.h): one result, with its invalidity, per candidate that ran.
-  const std::string t4 = read_text(base + ".T4.json");
-  std::size_t t4_results = 0;
+  // The T4 files (T4Report.h): one result, with its invalidity, per candidate that ran.
+  const std::string t4 = readText(base + ".T4.json");
+  std::size_t t4Results = 0;
   for (std::size_t at = t4.find("\"invalidity\""); at != std::string::npos;
        at = t4.find("\"invalidity\"", at + 1))
-    ++t4_results;
-  EXPECT_EQ(t4_results, static_cast<std::size_t>(run.run_count())) << t4;
-  EXPECT_NE(read_text(base + ".T4-metadata.json").find("\"schema_version\""), std::string::npos);
+    ++t4Results;
+  EXPECT_EQ(t4Results, static_cast<std::size_t>(run.runCount())) << t4;
+  EXPECT_NE(readText(base + ".T4-metadata.json").find("\"schema_version\""), std::string::npos);
 
-  const std::string svg = read_text(base + ".svg");
+  const std::string svg = readText(base + ".svg");
   EXPECT_EQ(svg.find("<svg"), svg.rfind("<svg")) << "one root element";
   EXPECT_NE(svg.find("<svg"), std::string::npos);
   const std::size_t close = svg.rfind("</svg>");
@@ -154,7 +154,7 @@ TuningRun check_reports(const std::string& dir, const std::string& stem,
   return run;
 }
 
-std::vector<float> random_floats(std::size_t count, std::uint32_t seed) {
+std::vector<float> randomFloats(std::size_t count, std::uint32_t seed) {
   std::vector<float> values(count);
   std::uint32_t state = seed;
   for (float& v : values) {
@@ -166,20 +166,20 @@ std::vector<float> random_floats(std::size_t count, std::uint32_t seed) {
 
 // saxpy_tuned(...) on pinned arrays (on pageable vectors where `pinned` is false); y must equal
 // fmaf(a, x, y) element for element.
-void call_saxpy_tuned_and_check(int n = (1 << 20) + 3, bool pinned = true) {
+void callSaxpyTunedAndCheck(int n = (1 << 20) + 3, bool pinned = true) {
   const float a = 1.5f;
-  const std::vector<float> x0 = random_floats(n, 1);
-  const std::vector<float> y0 = random_floats(n, 2);
-  std::vector<float> x_pageable = x0, y_pageable = y0;
-  overlap::PinnedBuffer x_pinned, y_pinned;
-  float* x = x_pageable.data();
-  float* y = y_pageable.data();
+  const std::vector<float> x0 = randomFloats(n, 1);
+  const std::vector<float> y0 = randomFloats(n, 2);
+  std::vector<float> xPageable = x0, yPageable = y0;
+  overlap::PinnedBuffer xPinned, yPinned;
+  float* x = xPageable.data();
+  float* y = yPageable.data();
   if (pinned) {
     const std::size_t bytes = static_cast<std::size_t>(n) * sizeof(float);
-    ASSERT_TRUE(overlap::PinnedBuffer::allocate(bytes, &x_pinned).ok());
-    ASSERT_TRUE(overlap::PinnedBuffer::allocate(bytes, &y_pinned).ok());
-    x = static_cast<float*>(std::memcpy(x_pinned.data(), x0.data(), bytes));
-    y = static_cast<float*>(std::memcpy(y_pinned.data(), y0.data(), bytes));
+    ASSERT_TRUE(overlap::PinnedBuffer::allocate(bytes, &xPinned).ok());
+    ASSERT_TRUE(overlap::PinnedBuffer::allocate(bytes, &yPinned).ok());
+    x = static_cast<float*>(std::memcpy(xPinned.data(), x0.data(), bytes));
+    y = static_cast<float*>(std::memcpy(yPinned.data(), y0.data(), bytes));
   }
   const overlap::Status status = saxpy_tuned(n, a, x, y);
   ASSERT_TRUE(status.ok()) << status.message();
@@ -188,15 +188,15 @@ void call_saxpy_tuned_and_check(int n = (1 << 20) + 3, bool pinned = true) {
       FAIL() << "y[" << i << "] = " << y[i] << ", expected " << std::fmaf(a, x0[i], y0[i]);
 }
 
-overlap::VariantChoice last_choice(const overlap::KernelDescriptor& kernel) {
-  const std::optional<overlap::VariantChoice> choice = overlap::last_dispatch_choice(kernel);
+overlap::VariantChoice lastChoice(const overlap::KernelDescriptor& kernel) {
+  const std::optional<overlap::VariantChoice> choice = overlap::lastDispatchChoice(kernel);
   EXPECT_TRUE(choice.has_value()) << kernel.name << " was never dispatched";
   return choice.value_or(overlap::VariantChoice{});
 }
 
 // Same variant and way of handling pageable arrays, and for the streamed ones the same stream
 // count and issue order.
-bool same_choice(const overlap::RunConfig& config, const overlap::model::Candidate& candidate) {
+bool sameChoice(const overlap::RunConfig& config, const overlap::model::Candidate& candidate) {
   if (config.variant != candidate.variant ||
       (candidate.variant != Variant::Explicit && config.streams.pageable != candidate.pageable))
     return false;
@@ -209,104 +209,104 @@ TEST(TunerOnGpu, SaxpyIsTunedVerifiedReportedAndItsEntryPointCallsTheWinner) {
   SKIP_WITHOUT_GPU();
   const TemporaryDirectory dir;
   ASSERT_FALSE(dir.path().empty());
-  const std::string results_path = dir.path() + "/results.json";
-  ASSERT_EQ(tune_command({"--kernel", "saxpy", "--arg", "n=4194304", "--output-dir", dir.path(),
-                          "--results-file", results_path, "--memory", "pinned,pageable"}),
+  const std::string resultsPath = dir.path() + "/results.json";
+  ASSERT_EQ(tuneCommand({"--kernel", "saxpy", "--arg", "n=4194304", "--output-dir", dir.path(),
+                         "--results-file", resultsPath, "--memory", "pinned,pageable"}),
             0);
-  const TuningRun run = check_reports(dir.path(), "saxpy");
+  const TuningRun run = checkReports(dir.path(), "saxpy");
   ASSERT_TRUE(run.winner.has_value());
-  EXPECT_TRUE(run.pinned_inputs);
+  EXPECT_TRUE(run.pinnedInputs);
   const overlap::model::Candidate winner = run.candidates[*run.winner].candidate;
   // The pageable tuning: its own reports, and staged candidates among those that ran.
-  const TuningRun pageable_run = check_reports(dir.path(), "saxpy.pageable", "saxpy");
-  ASSERT_TRUE(pageable_run.winner.has_value());
-  EXPECT_FALSE(pageable_run.pinned_inputs);
-  const overlap::model::Candidate pageable_winner =
-      pageable_run.candidates[*pageable_run.winner].candidate;
-  bool staged_ran = false;
-  for (const overlap::tune::CandidateOutcome& c : pageable_run.candidates)
-    staged_ran |= c.run && c.candidate.pageable == overlap::PageableMode::Stage;
-  EXPECT_TRUE(staged_ran) << "no staged candidate ran on pageable memory";
+  const TuningRun pageableRun = checkReports(dir.path(), "saxpy.pageable", "saxpy");
+  ASSERT_TRUE(pageableRun.winner.has_value());
+  EXPECT_FALSE(pageableRun.pinnedInputs);
+  const overlap::model::Candidate pageableWinner =
+      pageableRun.candidates[*pageableRun.winner].candidate;
+  bool stagedRan = false;
+  for (const overlap::tune::CandidateOutcome& c : pageableRun.candidates)
+    stagedRan |= c.run && c.candidate.pageable == overlap::PageableMode::Stage;
+  EXPECT_TRUE(stagedRan) << "no staged candidate ran on pageable memory";
 
   overlap::tune::ResultsFile results;
   std::string error;
-  ASSERT_TRUE(overlap::tune::read_results_file(results_path, &results, &error)) << error;
+  ASSERT_TRUE(overlap::tune::readResultsFile(resultsPath, &results, &error)) << error;
   const overlap::tune::ResultsEntry* entry = results.find("saxpy", run.device);
   ASSERT_NE(entry, nullptr) << "no results entry for saxpy on " << run.device;
   ASSERT_EQ(entry->sizes.size(), 1u);
   EXPECT_EQ(entry->sizes[0].choice, winner);
   EXPECT_EQ(entry->sizes[0].extent, 4194304);
-  const overlap::tune::ResultsEntry* pageable_entry =
+  const overlap::tune::ResultsEntry* pageableEntry =
       results.find("saxpy", run.device, overlap::CallMemory::Pageable);
-  ASSERT_NE(pageable_entry, nullptr) << "no pageable results entry for saxpy on " << run.device;
-  ASSERT_EQ(pageable_entry->sizes.size(), 1u);
-  EXPECT_EQ(pageable_entry->sizes[0].choice, pageable_winner);
+  ASSERT_NE(pageableEntry, nullptr) << "no pageable results entry for saxpy on " << run.device;
+  ASSERT_EQ(pageableEntry->sizes.size(), 1u);
+  EXPECT_EQ(pageableEntry->sizes[0].choice, pageableWinner);
 
   // What overlap-bake bakes from this file, registered in this process instead of compiled.
-  ASSERT_TRUE(overlap::tune::register_results(results));
+  ASSERT_TRUE(overlap::tune::registerResults(results));
 
-  const ScopedDispatchEnvironment no_override("OVERLAP_VARIANT", std::nullopt);
-  call_saxpy_tuned_and_check(4194304);
-  overlap::VariantChoice choice = last_choice(saxpy_descriptor);
+  const ScopedDispatchEnvironment noOverride("OVERLAP_VARIANT", std::nullopt);
+  callSaxpyTunedAndCheck(4194304);
+  overlap::VariantChoice choice = lastChoice(saxpy_descriptor);
   EXPECT_EQ(choice.source, ChoiceSource::Baked) << choice.reason;
   EXPECT_EQ(choice.memory, overlap::CallMemory::Pinned);
-  EXPECT_TRUE(same_choice(choice.config, winner))
+  EXPECT_TRUE(sameChoice(choice.config, winner))
       << "ran " << overlap::describe(choice.config) << "; the winner is "
       << overlap::model::describe(winner);
   // Pageable vectors run the pageable tuning's winner.
-  call_saxpy_tuned_and_check(4194304, false);
-  choice = last_choice(saxpy_descriptor);
+  callSaxpyTunedAndCheck(4194304, false);
+  choice = lastChoice(saxpy_descriptor);
   EXPECT_EQ(choice.source, ChoiceSource::Baked) << choice.reason;
   EXPECT_EQ(choice.memory, overlap::CallMemory::Pageable);
-  EXPECT_TRUE(same_choice(choice.config, pageable_winner))
+  EXPECT_TRUE(sameChoice(choice.config, pageableWinner))
       << "ran " << overlap::describe(choice.config) << "; the pageable winner is "
-      << overlap::model::describe(pageable_winner);
+      << overlap::model::describe(pageableWinner);
 
   // OVERLAP_VARIANT wins over the results, for this kernel only.
-  no_override.set("saxpy=streams:3:breadth-first");
-  call_saxpy_tuned_and_check();
-  choice = last_choice(saxpy_descriptor);
+  noOverride.set("saxpy=streams:3:breadth-first");
+  callSaxpyTunedAndCheck();
+  choice = lastChoice(saxpy_descriptor);
   EXPECT_EQ(choice.source, ChoiceSource::Environment);
   EXPECT_EQ(choice.config.variant, Variant::Streams);
   EXPECT_EQ(choice.config.streams.streams, 3);
   EXPECT_EQ(choice.config.streams.order, overlap::IssueOrder::BreadthFirst);
 
-  no_override.set("buoydiff=mapped");
-  call_saxpy_tuned_and_check();
-  EXPECT_EQ(last_choice(saxpy_descriptor).source, ChoiceSource::Baked);
+  noOverride.set("buoydiff=mapped");
+  callSaxpyTunedAndCheck();
+  EXPECT_EQ(lastChoice(saxpy_descriptor).source, ChoiceSource::Baked);
 }
 
 // buoydiff has no results for this device: the model chooses, and without a model, Explicit; both
 // compute what buoydiff_explicit computes.
 TEST(TunerOnGpu, WithoutResultsTheEntryPointFallsBackToTheModelThenExplicit) {
   SKIP_WITHOUT_GPU();
-  const ScopedDispatchEnvironment no_override("OVERLAP_VARIANT", std::nullopt);
+  const ScopedDispatchEnvironment noOverride("OVERLAP_VARIANT", std::nullopt);
   const int levels = 9;
   const long long plane = 70001;
   const std::size_t count = static_cast<std::size_t>(levels * plane);
-  const std::vector<float> rho = random_floats(count, 3);
+  const std::vector<float> rho = randomFloats(count, 3);
   std::vector<float> expected(count, -1.0f);
   ASSERT_TRUE(buoydiff_explicit(levels, plane, rho.data(), expected.data()).ok());
-  overlap::PinnedBuffer pinned_rho, pinned_dbloc;
-  ASSERT_TRUE(overlap::PinnedBuffer::allocate(count * sizeof(float), &pinned_rho).ok());
-  ASSERT_TRUE(overlap::PinnedBuffer::allocate(count * sizeof(float), &pinned_dbloc).ok());
-  std::memcpy(pinned_rho.data(), rho.data(), count * sizeof(float));
+  overlap::PinnedBuffer pinnedRho, pinnedDbloc;
+  ASSERT_TRUE(overlap::PinnedBuffer::allocate(count * sizeof(float), &pinnedRho).ok());
+  ASSERT_TRUE(overlap::PinnedBuffer::allocate(count * sizeof(float), &pinnedDbloc).ok());
+  std::memcpy(pinnedRho.data(), rho.data(), count * sizeof(float));
 
   // Pinned arrays: the model's choice, or Explicit without a model. Pageable ones: Explicit even
   // with the model, which does not price them.
-  for (const auto& [with_model, pinned] : {std::pair{true, true}, {false, true}, {true, false}}) {
-    SCOPED_TRACE(std::string(with_model ? "with" : "without") + " the model, " +
+  for (const auto& [withModel, pinned] : {std::pair{true, true}, {false, true}, {true, false}}) {
+    SCOPED_TRACE(std::string(withModel ? "with" : "without") + " the model, " +
                  (pinned ? "pinned" : "pageable"));
-    overlap::set_model_chooser(with_model ? &overlap::tune::choose_by_model : nullptr);
-    std::vector<float> pageable_dbloc(count, -1.0f);
-    float* const dbloc = pinned ? static_cast<float*>(pinned_dbloc.data()) : pageable_dbloc.data();
+    overlap::setModelChooser(withModel ? &overlap::tune::chooseByModel : nullptr);
+    std::vector<float> pageableDbloc(count, -1.0f);
+    float* const dbloc = pinned ? static_cast<float*>(pinnedDbloc.data()) : pageableDbloc.data();
     std::fill(dbloc, dbloc + count, -1.0f);
     const overlap::Status status = buoydiff_tuned(
-        levels, plane, pinned ? static_cast<const float*>(pinned_rho.data()) : rho.data(), dbloc);
-    overlap::tune::install_model_dispatch();
+        levels, plane, pinned ? static_cast<const float*>(pinnedRho.data()) : rho.data(), dbloc);
+    overlap::tune::installModelDispatch();
     ASSERT_TRUE(status.ok()) << status.message();
-    const overlap::VariantChoice choice = last_choice(buoydiff_descriptor);
-    const bool modelled = with_model && pinned;
+    const overlap::VariantChoice choice = lastChoice(buoydiff_descriptor);
+    const bool modelled = withModel && pinned;
     EXPECT_EQ(choice.source, modelled ? ChoiceSource::Model : ChoiceSource::Default)
         << choice.reason;
     if (!modelled) {
@@ -322,36 +322,36 @@ TEST(TunerOnGpu, ASweepIsTunedBakedAndEverySizeDispatchesToItsWinner) {
   SKIP_WITHOUT_GPU();
   const TemporaryDirectory dir;
   ASSERT_FALSE(dir.path().empty());
-  const std::string results_path = dir.path() + "/results.json";
-  ASSERT_EQ(tune_command({"--kernel", "saxpy", "--sweep", "n=16384..4194304:3", "--refine", "1",
-                          "--output-dir", dir.path(), "--results-file", results_path}),
+  const std::string resultsPath = dir.path() + "/results.json";
+  ASSERT_EQ(tuneCommand({"--kernel", "saxpy", "--sweep", "n=16384..4194304:3", "--refine", "1",
+                         "--output-dir", dir.path(), "--results-file", resultsPath}),
             0);
   for (const char* suffix : {".json", ".md", ".svg"})
     EXPECT_TRUE(fs::exists(dir.path() + "/saxpy.sweep" + suffix)) << suffix;
-  EXPECT_NE(read_text(dir.path() + "/saxpy.sweep.md").find("## Winner against size"),
+  EXPECT_NE(readText(dir.path() + "/saxpy.sweep.md").find("## Winner against size"),
             std::string::npos);
 
   overlap::tune::ResultsFile results;
   std::string error;
-  ASSERT_TRUE(overlap::tune::read_results_file(results_path, &results, &error)) << error;
+  ASSERT_TRUE(overlap::tune::readResultsFile(resultsPath, &results, &error)) << error;
   ASSERT_EQ(results.entries.size(), 1u);
   const overlap::tune::ResultsEntry& entry = results.entries[0];
   EXPECT_EQ(entry.sweep, "n=16384..4194304:3");
   ASSERT_GE(entry.sizes.size(), 3u);
   ASSERT_LE(entry.sizes.size(), 4u) << "3 sizes and at most 1 refinement";
   // The source overlap-bake would write names every size.
-  const std::string source = overlap::tune::render_dispatch_table(results, {"the sweep", true});
+  const std::string source = overlap::tune::renderDispatchTable(results, {"the sweep", true});
   for (const overlap::tune::ResultsSize& size : entry.sizes)
     EXPECT_NE(source.find("{" + std::to_string(size.extent) + "LL, "), std::string::npos);
 
-  ASSERT_TRUE(overlap::tune::register_results(results));
-  const ScopedDispatchEnvironment no_override("OVERLAP_VARIANT", std::nullopt);
+  ASSERT_TRUE(overlap::tune::registerResults(results));
+  const ScopedDispatchEnvironment noOverride("OVERLAP_VARIANT", std::nullopt);
   for (const overlap::tune::ResultsSize& size : entry.sizes) {
     SCOPED_TRACE("n = " + std::to_string(size.extent));
-    call_saxpy_tuned_and_check(static_cast<int>(size.extent));
-    const overlap::VariantChoice choice = last_choice(saxpy_descriptor);
+    callSaxpyTunedAndCheck(static_cast<int>(size.extent));
+    const overlap::VariantChoice choice = lastChoice(saxpy_descriptor);
     EXPECT_EQ(choice.source, ChoiceSource::Baked) << choice.reason;
-    EXPECT_TRUE(same_choice(choice.config, size.choice))
+    EXPECT_TRUE(sameChoice(choice.config, size.choice))
         << "ran " << overlap::describe(choice.config) << "; the winner there is "
         << overlap::model::describe(size.choice);
   }
@@ -377,16 +377,16 @@ TEST(TunerOnGpu, AChoiceOutOfMemoryBeforeAnyWorkRunsAsExplicit) {
   entry.sizes = {size};
   overlap::tune::ResultsFile results;
   results.put(entry);
-  ASSERT_TRUE(overlap::tune::register_results(results));
-  const ScopedDispatchEnvironment no_override("OVERLAP_VARIANT", std::nullopt);
+  ASSERT_TRUE(overlap::tune::registerResults(results));
+  const ScopedDispatchEnvironment noOverride("OVERLAP_VARIANT", std::nullopt);
   // The next call allocates its device buffers, and the first allocation, Streams', fails.
-  ASSERT_TRUE(overlap::release_cached_device_memory().ok());
+  ASSERT_TRUE(overlap::releaseCachedDeviceMemory().ok());
   {
-    const overlap::fault::ScopedFault out_of_memory("cudaMalloc", 1, cudaErrorMemoryAllocation);
-    call_saxpy_tuned_and_check(1 << 20);
+    const overlap::fault::ScopedFault outOfMemory("cudaMalloc", 1, cudaErrorMemoryAllocation);
+    callSaxpyTunedAndCheck(1 << 20);
     EXPECT_TRUE(overlap::fault::fired()) << "no cudaMalloc failed: the test tested nothing";
   }
-  const overlap::VariantChoice choice = last_choice(saxpy_descriptor);
+  const overlap::VariantChoice choice = lastChoice(saxpy_descriptor);
   EXPECT_EQ(choice.source, ChoiceSource::Fallback) << choice.reason;
   EXPECT_EQ(choice.config.variant, Variant::Explicit);
   EXPECT_NE(choice.reason.find("Streams(4, depth-first)"), std::string::npos) << choice.reason;
@@ -398,59 +398,59 @@ TEST(TunerOnGpu, BuoydiffWithABroadcastSectionAndAHaloIsTunedAndVerified) {
   SKIP_WITHOUT_GPU();
   const TemporaryDirectory dir;
   ASSERT_FALSE(dir.path().empty());
-  ASSERT_EQ(tune_command({"--kernel", "buoydiff", "--arg", "levels=16", "--arg", "plane=262144",
-                          "--output-dir", dir.path()}),
+  ASSERT_EQ(tuneCommand({"--kernel", "buoydiff", "--arg", "levels=16", "--arg", "plane=262144",
+                         "--output-dir", dir.path()}),
             0);
-  const TuningRun run = check_reports(dir.path(), "buoydiff");
-  bool streamed_ran = false;
+  const TuningRun run = checkReports(dir.path(), "buoydiff");
+  bool streamedRan = false;
   for (const overlap::tune::CandidateOutcome& c : run.candidates)
-    streamed_ran |= c.run && (c.candidate.variant == Variant::Streams ||
-                              c.candidate.variant == Variant::Hybrid);
-  EXPECT_TRUE(streamed_ran) << "no chunked candidate ran, so the halo was never exercised";
+    streamedRan |= c.run && (c.candidate.variant == Variant::Streams ||
+                             c.candidate.variant == Variant::Hybrid);
+  EXPECT_TRUE(streamedRan) << "no chunked candidate ran, so the halo was never exercised";
 }
 
 // A copy of saxpy's descriptor whose run is replaced by a test function, so faults can be injected
 // and the calls observed without touching the tuner.
-const overlap::KernelDescriptor* g_wrapped = nullptr;
+const overlap::KernelDescriptor* gWrapped = nullptr;
 
-int param_index(const overlap::KernelDescriptor& kernel, const char* name) {
-  for (int i = 0; i < kernel.param_count; ++i)
+int paramIndex(const overlap::KernelDescriptor& kernel, const char* name) {
+  for (int i = 0; i < kernel.paramCount; ++i)
     if (std::strcmp(kernel.params[i].name, name) == 0)
       return i;
   ADD_FAILURE() << kernel.name << " has no parameter " << name;
   return 0;
 }
 
-int saxpy_n(overlap::ArgPointers args) {
-  return *static_cast<const int*>(args[param_index(saxpy_descriptor, "n")]);
+int saxpyN(overlap::ArgPointers args) {
+  return *static_cast<const int*>(args[paramIndex(saxpy_descriptor, "n")]);
 }
-float* saxpy_y(overlap::ArgPointers args) {
-  return *static_cast<float* const*>(args[param_index(saxpy_descriptor, "y")]);
+float* saxpyY(overlap::ArgPointers args) {
+  return *static_cast<float* const*>(args[paramIndex(saxpy_descriptor, "y")]);
 }
 
 // The fault: Mapped computes y, then one element changes, as a chunking bug that loses one
 // element would leave it.
-overlap::Status mapped_corrupts_one_element(overlap::ArgPointers args,
-                                            const overlap::RunConfig& config) {
-  const overlap::Status status = g_wrapped->run(args, config);
+overlap::Status mappedCorruptsOneElement(overlap::ArgPointers args,
+                                         const overlap::RunConfig& config) {
+  const overlap::Status status = gWrapped->run(args, config);
   if (status.ok() && config.variant == Variant::Mapped)
-    saxpy_y(args)[saxpy_n(args) / 2] += 1.0f;
+    saxpyY(args)[saxpyN(args) / 2] += 1.0f;
   return status;
 }
 
 // FNV-1a of y's bytes at the start of every call.
-std::vector<std::uint64_t> g_y_hashes;
-overlap::Status hash_y_then_run(overlap::ArgPointers args, const overlap::RunConfig& config) {
-  const auto* bytes = reinterpret_cast<const unsigned char*>(saxpy_y(args));
+std::vector<std::uint64_t> gYHashes;
+overlap::Status hashYThenRun(overlap::ArgPointers args, const overlap::RunConfig& config) {
+  const auto* bytes = reinterpret_cast<const unsigned char*>(saxpyY(args));
   std::uint64_t hash = 1469598103934665603ull;
-  for (std::size_t i = 0; i < static_cast<std::size_t>(saxpy_n(args)) * sizeof(float); ++i)
+  for (std::size_t i = 0; i < static_cast<std::size_t>(saxpyN(args)) * sizeof(float); ++i)
     hash = (hash ^ bytes[i]) * 1099511628211ull;
-  g_y_hashes.push_back(hash);
-  return g_wrapped->run(args, config);
+  gYHashes.push_back(hash);
+  return gWrapped->run(args, config);
 }
 
-overlap::KernelDescriptor saxpy_with_run(const char* name, decltype(&hash_y_then_run) run) {
-  g_wrapped = &saxpy_descriptor;
+overlap::KernelDescriptor saxpyWithRun(const char* name, decltype(&hashYThenRun) run) {
+  gWrapped = &saxpy_descriptor;
   overlap::KernelDescriptor wrapped = saxpy_descriptor;
   wrapped.name = name;
   wrapped.run = run;
@@ -460,28 +460,28 @@ overlap::KernelDescriptor saxpy_with_run(const char* name, decltype(&hash_y_then
 TEST(TunerOnGpu, ACandidateWithAWrongResultIsCaughtAndNeverWins) {
   SKIP_WITHOUT_GPU();
   const overlap::KernelDescriptor faulty =
-      saxpy_with_run("saxpy_mapped_faulty", &mapped_corrupts_one_element);
+      saxpyWithRun("saxpy_mapped_faulty", &mappedCorruptsOneElement);
   const int n = 1 << 20;
   std::string error;
-  overlap::tune::RunnerOptions runner_options;
-  runner_options.seed = 99;
+  overlap::tune::RunnerOptions runnerOptions;
+  runnerOptions.seed = 99;
   const std::unique_ptr<overlap::tune::DescriptorRunner> runner =
-      overlap::tune::DescriptorRunner::create(faulty, {{"n", n}}, runner_options, &error);
+      overlap::tune::DescriptorRunner::create(faulty, {{"n", n}}, runnerOptions, &error);
   ASSERT_TRUE(runner) << error;
 
-  const std::vector<overlap::CatalogEntry> profiles = overlap::builtin_profiles();
+  const std::vector<overlap::CatalogEntry> profiles = overlap::builtinProfiles();
   ASSERT_FALSE(profiles.empty());
   const std::unique_ptr<overlap::model::PerformanceModel> model =
-      overlap::model::make_model(overlap::model::ModelKind::Modern);
+      overlap::model::makeModel(overlap::model::ModelKind::Modern);
   overlap::tune::TuningSetup setup;
   setup.header.kernel = faulty.name;
   setup.header.device = "the test's GPU";
   setup.profile = &profiles.front().profile;
   setup.model = model.get();
-  setup.workload = overlap::model::workload_from_descriptor(faulty, runner->arguments(), 0);
+  setup.workload = overlap::model::workloadFromDescriptor(faulty, runner->arguments(), 0);
   overlap::tune::TunerOptions options;
   options.exhaustive = true; // Mapped runs whatever the model thinks of it
-  options.search.max_streams = 4;
+  options.search.maxStreams = 4;
   options.timing = {1, 3, 5, 0.02, 0.2};
   const TuningRun run =
       overlap::tune::tune(*runner, setup, options, overlap::tune::TuningCache(""),
@@ -510,23 +510,23 @@ TEST(TunerOnGpu, ACandidateWithAWrongResultIsCaughtAndNeverWins) {
 
 TEST(TunerOnGpu, InOutArraysAreRestoredBeforeEveryTimedRepeat) {
   SKIP_WITHOUT_GPU();
-  const overlap::KernelDescriptor observed = saxpy_with_run("saxpy_observed", &hash_y_then_run);
+  const overlap::KernelDescriptor observed = saxpyWithRun("saxpy_observed", &hashYThenRun);
   std::string error;
   const std::unique_ptr<overlap::tune::DescriptorRunner> runner =
       overlap::tune::DescriptorRunner::create(observed, {{"n", 1 << 18}},
                                               overlap::tune::RunnerOptions{}, &error);
   ASSERT_TRUE(runner) << error;
   const overlap::tune::TimingPlan plan{1, 4, 4, 0.02, 10.0};
-  g_y_hashes.clear();
-  overlap::tune::RunResult result = runner->run_reference(plan);
+  gYHashes.clear();
+  overlap::tune::RunResult result = runner->runReference(plan);
   ASSERT_EQ(result.verification, Verification::Reference) << result.error;
   overlap::model::Candidate streams{Variant::Streams, 2, overlap::IssueOrder::DepthFirst};
-  result = runner->run_candidate(streams, plan);
+  result = runner->runCandidate(streams, plan);
   ASSERT_EQ(result.verification, Verification::Passed) << result.error;
   // Per run: one verified call, one warm-up, four timed repeats.
-  ASSERT_EQ(g_y_hashes.size(), 12u);
-  for (std::size_t i = 1; i < g_y_hashes.size(); ++i)
-    EXPECT_EQ(g_y_hashes[i], g_y_hashes[0]) << "call " << i << " started from a different y";
+  ASSERT_EQ(gYHashes.size(), 12u);
+  for (std::size_t i = 1; i < gYHashes.size(); ++i)
+    EXPECT_EQ(gYHashes[i], gYHashes[0]) << "call " << i << " started from a different y";
 }
 
 } // namespace

@@ -3,11 +3,11 @@
 // recorded as failed and passed over, and the tuning still picks a winner; a SIGINT after the
 // first candidate stops it with exit 130, and the rerun resumes without re-running what was
 // measured. Skipped without a CUDA device.
-#include "gpu_skip.h"
-#include "scoped_environment.h"
+#include "GpuSkip.h"
+#include "ScopedEnvironment.h"
 
-#include "model/performance_model.h"
-#include "tune/report_json.h"
+#include "model/PerformanceModel.h"
+#include "tune/ReportJson.h"
 
 #include <gtest/gtest.h>
 
@@ -38,16 +38,16 @@ namespace fs = std::filesystem;
 using testing::ScopedEnvironment;
 
 struct ToolRun {
-  int exit_code = -1; // 128 + the signal when it died of one
+  int exitCode = -1;  // 128 + the signal when it died of one
   std::string output; // stdout and stderr together
   std::vector<std::string> lines;
 };
 
-// Runs the tool with `args`, calling `on_line(pid, line)` for every output line as it comes;
-// kills it and fails after `limit_seconds`.
-ToolRun run_tool(const std::vector<std::string>& args,
-                 const std::function<void(pid_t, const std::string&)>& on_line = {},
-                 int limit_seconds = 180) {
+// Runs the tool with `args`, calling `onLine(pid, line)` for every output line as it comes;
+// kills it and fails after `limitSeconds`.
+ToolRun runTool(const std::vector<std::string>& args,
+                const std::function<void(pid_t, const std::string&)>& onLine = {},
+                int limitSeconds = 180) {
   ToolRun run;
   int fds[2];
   if (::pipe2(fds, O_CLOEXEC) != 0) {
@@ -73,7 +73,7 @@ ToolRun run_tool(const std::vector<std::string>& args,
     ADD_FAILURE() << "cannot start " << all[0];
     return run;
   }
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(limit_seconds);
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(limitSeconds);
   std::string pending;
   while (true) {
     const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
@@ -81,7 +81,7 @@ ToolRun run_tool(const std::vector<std::string>& args,
     pollfd fd{fds[0], POLLIN, 0};
     if (left.count() <= 0 || ::poll(&fd, 1, static_cast<int>(left.count())) == 0) {
       ::kill(pid, SIGKILL);
-      ADD_FAILURE() << "the tool did not finish within " << limit_seconds << " s";
+      ADD_FAILURE() << "the tool did not finish within " << limitSeconds << " s";
       break;
     }
     char chunk[4096];
@@ -95,20 +95,20 @@ ToolRun run_tool(const std::vector<std::string>& args,
       pending.erase(0, newline + 1);
       run.lines.push_back(line);
       run.output += line + "\n";
-      if (on_line)
-        on_line(pid, line);
+      if (onLine)
+        onLine(pid, line);
     }
   }
   ::close(fds[0]);
   int status = 0;
   ::waitpid(pid, &status, 0);
-  run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  run.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
   std::cout << run.output;
   return run;
 }
 
 // The names of the candidates in "[k/M] NAME: ..." progress lines.
-std::set<std::string> measured_in(const ToolRun& run) {
+std::set<std::string> measuredIn(const ToolRun& run) {
   std::set<std::string> names;
   for (const std::string& line : run.lines) {
     const std::size_t open = line.find("  [");
@@ -121,13 +121,13 @@ std::set<std::string> measured_in(const ToolRun& run) {
   return names;
 }
 
-TuningRun read_report(const fs::path& path) {
+TuningRun readReport(const fs::path& path) {
   std::ifstream in(path);
   std::stringstream text;
   text << in.rdbuf();
   TuningRun run;
   std::string error;
-  EXPECT_TRUE(from_json_text(text.str(), &run, &error)) << path << ": " << error;
+  EXPECT_TRUE(fromJsonText(text.str(), &run, &error)) << path << ": " << error;
   return run;
 }
 
@@ -148,9 +148,9 @@ private:
   std::string path_;
 };
 
-std::vector<std::string> small_saxpy(const std::string& output_dir) {
+std::vector<std::string> smallSaxpy(const std::string& outputDir) {
   return {"--kernel",  "saxpy", "--arg",  "n=1048576", "--exhaustive", "--max-streams", "4",
-          "--repeats", "3:5",   "--seed", "7",         "--output-dir", output_dir};
+          "--repeats", "3:5",   "--seed", "7",         "--output-dir", outputDir};
 }
 
 TEST(SupervisedTunerOnGpu, AHungCandidateIsStoppedRecordedAndTheTuningStillPicksAWinner) {
@@ -158,22 +158,22 @@ TEST(SupervisedTunerOnGpu, AHungCandidateIsStoppedRecordedAndTheTuningStillPicks
   const TemporaryDirectory dir;
   ASSERT_FALSE(dir.path().empty());
   const ScopedEnvironment fault("OVERLAP_TUNE_TEST_FAULT", "hang:Mapped");
-  std::vector<std::string> args = small_saxpy(dir.path());
+  std::vector<std::string> args = smallSaxpy(dir.path());
   args.insert(args.end(), {"--candidate-timeout", "5"});
-  const ToolRun run = run_tool(args);
-  ASSERT_EQ(run.exit_code, 0);
+  const ToolRun run = runTool(args);
+  ASSERT_EQ(run.exitCode, 0);
   EXPECT_NE(run.output.find("Mapped: failed (stopped after 5 s: exceeded the candidate time bound "
                             "(--candidate-timeout); the process was killed)"),
             std::string::npos);
   EXPECT_NE(run.output.find("restarting the tuning worker (restart 1)"), std::string::npos);
 
-  const TuningRun report = read_report(fs::path(dir.path()) / "saxpy.tuning.json");
+  const TuningRun report = readReport(fs::path(dir.path()) / "saxpy.tuning.json");
   EXPECT_TRUE(report.complete);
   const std::optional<std::size_t> mapped = report.find({Variant::Mapped, 1});
   ASSERT_TRUE(mapped);
   EXPECT_EQ(report.candidates[*mapped].verification, Verification::Failed);
   EXPECT_NE(report.candidates[*mapped].error.find("--candidate-timeout"), std::string::npos);
-  ASSERT_TRUE(report.winner) << report.winner_reason;
+  ASSERT_TRUE(report.winner) << report.winnerReason;
   EXPECT_NE(*report.winner, *mapped);
   for (const CandidateOutcome& c : report.candidates)
     EXPECT_TRUE(c.run) << model::describe(c.candidate) << " was not run (exhaustive)";
@@ -183,13 +183,13 @@ TEST(SupervisedTunerOnGpu, AnInterruptedTuningResumesWithoutRerunningMeasuredCan
   SKIP_WITHOUT_GPU();
   const TemporaryDirectory dir;
   ASSERT_FALSE(dir.path().empty());
-  std::vector<std::string> args = small_saxpy(dir.path());
+  std::vector<std::string> args = smallSaxpy(dir.path());
   ToolRun first;
   {
     // A candidate that never ends keeps the tuning from finishing before the interrupt lands.
     const ScopedEnvironment fault("OVERLAP_TUNE_TEST_FAULT", "hang:Streams(4, depth-first)");
     bool sent = false;
-    first = run_tool(args, [&](pid_t pid, const std::string& line) {
+    first = runTool(args, [&](pid_t pid, const std::string& line) {
       if (!sent && line.rfind("  [1/", 0) == 0) {
         ::kill(pid, SIGINT);
         sent = true;
@@ -197,20 +197,20 @@ TEST(SupervisedTunerOnGpu, AnInterruptedTuningResumesWithoutRerunningMeasuredCan
     });
     ASSERT_TRUE(sent) << "no \"[1/M]\" progress line";
   }
-  ASSERT_EQ(first.exit_code, 130);
+  ASSERT_EQ(first.exitCode, 130);
   EXPECT_NE(first.output.find("overlap-tune: interrupted: "), std::string::npos);
   EXPECT_NE(first.output.find("run again to resume"), std::string::npos);
-  const std::set<std::string> measured_first = measured_in(first);
-  ASSERT_FALSE(measured_first.empty());
+  const std::set<std::string> measuredFirst = measuredIn(first);
+  ASSERT_FALSE(measuredFirst.empty());
 
-  const ToolRun second = run_tool(args);
-  ASSERT_EQ(second.exit_code, 0);
+  const ToolRun second = runTool(args);
+  ASSERT_EQ(second.exitCode, 0);
   EXPECT_NE(second.output.find("resumed an interrupted tuning: "), std::string::npos);
-  for (const std::string& name : measured_in(second))
-    EXPECT_EQ(measured_first.count(name), 0u) << name << " was measured again";
-  const TuningRun report = read_report(fs::path(dir.path()) / "saxpy.tuning.json");
+  for (const std::string& name : measuredIn(second))
+    EXPECT_EQ(measuredFirst.count(name), 0u) << name << " was measured again";
+  const TuningRun report = readReport(fs::path(dir.path()) / "saxpy.tuning.json");
   EXPECT_TRUE(report.complete);
-  EXPECT_TRUE(report.winner) << report.winner_reason;
+  EXPECT_TRUE(report.winner) << report.winnerReason;
   for (const CandidateOutcome& c : report.candidates)
     EXPECT_TRUE(c.run && c.verification != Verification::Failed)
         << model::describe(c.candidate) << ": " << c.error;

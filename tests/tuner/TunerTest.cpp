@@ -1,7 +1,7 @@
-#include "tune/tuner.h"
+#include "tune/Tuner.h"
 
-#include "model_test_profiles.h"
-#include "tuner_test_support.h"
+#include "ModelTestProfiles.h"
+#include "TunerTestSupport.h"
 
 #include <gtest/gtest.h>
 
@@ -14,7 +14,7 @@ namespace {
 using testing::FakeRunner;
 
 // Explicit 15.5 ms, Mapped 10.9 ms, Streams best at 16: the shape measured on the lent GPUs.
-double saxpy_like(const model::Candidate& c) {
+double saxpyLike(const model::Candidate& c) {
   switch (c.variant) {
   case Variant::Explicit:
     return 15.5e-3;
@@ -34,9 +34,9 @@ protected:
     setup_.header.device = "Fake GPU";
     setup_.profile = &profile_;
     setup_.model = model_.get();
-    setup_.workload = testing::saxpy_workload();
+    setup_.workload = testing::saxpyWorkload();
     options_.timing.warmup = 0;
-    options_.final_rounds = 0; // the tests of the final round set it
+    options_.finalRounds = 0; // the tests of the final round set it
     directory_ = std::filesystem::temp_directory_path() /
                  ("overlap-tuner-test-" + std::to_string(::getpid()) + "-" +
                   ::testing::UnitTest::GetInstance()->current_test_info()->name());
@@ -44,8 +44,8 @@ protected:
   }
   ~TunerTest() override { std::filesystem::remove_all(directory_); }
 
-  HardwareProfile profile_ = model::testing::h100_like();
-  std::unique_ptr<model::PerformanceModel> model_ = model::make_model(model::ModelKind::Modern);
+  HardwareProfile profile_ = model::testing::h100Like();
+  std::unique_ptr<model::PerformanceModel> model_ = model::makeModel(model::ModelKind::Modern);
   TuningSetup setup_;
   TunerOptions options_;
   std::filesystem::path directory_;
@@ -54,20 +54,20 @@ protected:
 };
 
 TEST_F(TunerTest, RunsExplicitThePrunedSetAndWhatTheSearchAddsEachWithItsReason) {
-  FakeRunner runner(saxpy_like);
+  FakeRunner runner(saxpyLike);
   const TuningRun run = tune(runner, setup_, options_, TuningCache(""), progress_);
-  EXPECT_EQ(runner.reference_runs, 1);
+  EXPECT_EQ(runner.referenceRuns, 1);
   ASSERT_TRUE(run.complete);
   for (const CandidateOutcome& c : run.candidates) {
-    const bool is_explicit = c.candidate == model::Candidate{};
-    if (c.kept_by_model) {
+    const bool isExplicit = c.candidate == model::Candidate{};
+    if (c.keptByModel) {
       EXPECT_TRUE(c.run) << model::describe(c.candidate);
     }
     const long ran = std::count(runner.ran.begin(), runner.ran.end(), c.candidate);
-    EXPECT_EQ(ran, c.run && !is_explicit ? 1 : 0) << model::describe(c.candidate);
-    EXPECT_EQ(c.run_reason.empty(), !c.run || is_explicit) << model::describe(c.candidate);
+    EXPECT_EQ(ran, c.run && !isExplicit ? 1 : 0) << model::describe(c.candidate);
+    EXPECT_EQ(c.runReason.empty(), !c.run || isExplicit) << model::describe(c.candidate);
   }
-  EXPECT_LT(run.run_count(), static_cast<int>(run.candidates.size()));
+  EXPECT_LT(run.runCount(), static_cast<int>(run.candidates.size()));
   ASSERT_TRUE(run.winner);
   EXPECT_TRUE(run.candidates[*run.winner].usable());
   // One progress line for the reference and one per candidate run.
@@ -76,34 +76,34 @@ TEST_F(TunerTest, RunsExplicitThePrunedSetAndWhatTheSearchAddsEachWithItsReason)
 
 TEST_F(TunerTest, ExhaustiveRunsEveryCandidate) {
   options_.exhaustive = true;
-  FakeRunner runner(saxpy_like);
+  FakeRunner runner(saxpyLike);
   const TuningRun run = tune(runner, setup_, options_, TuningCache(""), progress_);
-  EXPECT_EQ(run.run_count(), static_cast<int>(run.candidates.size()));
+  EXPECT_EQ(run.runCount(), static_cast<int>(run.candidates.size()));
   EXPECT_EQ(runner.ran.size(), run.candidates.size() - 1);
   EXPECT_TRUE(run.exhaustive);
 }
 
 TEST_F(TunerTest, InfersTheKernelTimeFromExplicit) {
-  FakeRunner runner(saxpy_like);
+  FakeRunner runner(saxpyLike);
   const TuningRun run = tune(runner, setup_, options_, TuningCache(""), progress_);
   // 768 MiB over a 55 GB/s link take about 14.7 ms of the 15.5 ms.
-  EXPECT_GT(run.kernel_seconds, 0.0);
-  EXPECT_LT(run.kernel_seconds, 1e-3);
-  EXPECT_NE(run.kernel_seconds_source.find("minus its predicted transfers"), std::string::npos);
-  const CandidateOutcome& e = run.candidates[*run.explicit_index()];
-  EXPECT_NEAR(*e.predicted_seconds, e.timing.median, 0.02 * e.timing.median);
+  EXPECT_GT(run.kernelSeconds, 0.0);
+  EXPECT_LT(run.kernelSeconds, 1e-3);
+  EXPECT_NE(run.kernelSecondsSource.find("minus its predicted transfers"), std::string::npos);
+  const CandidateOutcome& e = run.candidates[*run.explicitIndex()];
+  EXPECT_NEAR(*e.predictedSeconds, e.timing.median, 0.02 * e.timing.median);
 }
 
 TEST_F(TunerTest, AnUnrealisticProfileFloorsTheKernelTimeAndSaysSo) {
   std::string source;
-  const double t_e = infer_kernel_seconds(*model_, profile_, setup_.workload, 1e-3, &source);
-  EXPECT_DOUBLE_EQ(t_e, 1e-5);
+  const double tE = inferKernelSeconds(*model_, profile_, setup_.workload, 1e-3, &source);
+  EXPECT_DOUBLE_EQ(tE, 1e-5);
   EXPECT_NE(source.find("another machine"), std::string::npos) << source;
 }
 
 TEST_F(TunerTest, FailingAndWrongCandidatesAreRecordedAndTheTuningGoesOn) {
   options_.exhaustive = true;
-  FakeRunner runner(saxpy_like);
+  FakeRunner runner(saxpyLike);
   runner.failing = {{Variant::Streams, 16}};
   runner.wrong = {{Variant::Mapped, 1}};
   const TuningRun run = tune(runner, setup_, options_, TuningCache(""), progress_);
@@ -112,7 +112,7 @@ TEST_F(TunerTest, FailingAndWrongCandidatesAreRecordedAndTheTuningGoesOn) {
   EXPECT_EQ(failed.verification, Verification::Failed);
   EXPECT_NE(failed.error.find("out of memory"), std::string::npos);
   EXPECT_EQ(wrong.verification, Verification::WrongResult);
-  EXPECT_EQ(run.run_count(), static_cast<int>(run.candidates.size()));
+  EXPECT_EQ(run.runCount(), static_cast<int>(run.candidates.size()));
   ASSERT_TRUE(run.winner);
   EXPECT_NE(*run.winner, *run.find({Variant::Streams, 16}));
   EXPECT_NE(*run.winner, *run.find({Variant::Mapped, 1}));
@@ -121,77 +121,77 @@ TEST_F(TunerTest, FailingAndWrongCandidatesAreRecordedAndTheTuningGoesOn) {
 TEST_F(TunerTest, AFailingReferenceLeavesNoWinner) {
   class BrokenExplicit final : public CandidateRunner {
   public:
-    RunResult run_reference(const TimingPlan&) override {
+    RunResult runReference(const TimingPlan&) override {
       RunResult result;
       result.verification = Verification::Failed;
       result.error = "cudaMalloc failed";
       return result;
     }
-    RunResult run_candidate(const model::Candidate&, const TimingPlan&) override {
+    RunResult runCandidate(const model::Candidate&, const TimingPlan&) override {
       ADD_FAILURE() << "no candidate may run without a reference";
       return {};
     }
   } runner;
   const TuningRun run = tune(runner, setup_, options_, TuningCache(""), progress_);
   EXPECT_FALSE(run.winner);
-  EXPECT_NE(run.winner_reason.find("cudaMalloc failed"), std::string::npos);
+  EXPECT_NE(run.winnerReason.find("cudaMalloc failed"), std::string::npos);
 }
 
 TEST_F(TunerTest, ACompleteCachedTuningIsReusedWhenNothingChanged) {
   const TuningCache cache(directory_.string());
-  FakeRunner first(saxpy_like);
+  FakeRunner first(saxpyLike);
   const TuningRun original = tune(first, setup_, options_, cache, progress_);
-  FakeRunner second(saxpy_like);
+  FakeRunner second(saxpyLike);
   const TuningRun reused = tune(second, setup_, options_, cache, progress_);
-  EXPECT_TRUE(reused.from_cache);
-  EXPECT_EQ(second.reference_runs, 0);
+  EXPECT_TRUE(reused.fromCache);
+  EXPECT_EQ(second.referenceRuns, 0);
   EXPECT_TRUE(second.ran.empty());
   ASSERT_TRUE(reused.winner);
   EXPECT_EQ(reused.candidates[*reused.winner].candidate,
             original.candidates[*original.winner].candidate);
 
   setup_.header.arguments = {{"n", 1 << 20}}; // another size: measured again
-  FakeRunner third(saxpy_like);
-  EXPECT_FALSE(tune(third, setup_, options_, cache, progress_).from_cache);
-  EXPECT_EQ(third.reference_runs, 1);
+  FakeRunner third(saxpyLike);
+  EXPECT_FALSE(tune(third, setup_, options_, cache, progress_).fromCache);
+  EXPECT_EQ(third.referenceRuns, 1);
 }
 
 TEST_F(TunerTest, AnInterruptedTuningResumesWithoutRepeatingMeasuredCandidates) {
   options_.exhaustive = true;
   const TuningCache cache(directory_.string());
-  FakeRunner full(saxpy_like);
+  FakeRunner full(saxpyLike);
   TuningRun interrupted = tune(full, setup_, options_, TuningCache(""), progress_);
   // As the cache holds it after the first three candidates beyond Explicit were measured.
   interrupted.complete = false;
   interrupted.winner.reset();
-  int kept_measured = 0;
+  int keptMeasured = 0;
   for (CandidateOutcome& c : interrupted.candidates)
-    if (c.candidate != model::Candidate{} && c.run && ++kept_measured > 3) {
+    if (c.candidate != model::Candidate{} && c.run && ++keptMeasured > 3) {
       c.run = false;
       c.verification = Verification::NotRun;
       c.timing = {};
       c.samples.clear();
     }
   std::string error;
-  ASSERT_TRUE(cache.store(cache_key(setup_, options_), interrupted, &error)) << error;
+  ASSERT_TRUE(cache.store(cacheKey(setup_, options_), interrupted, &error)) << error;
 
-  FakeRunner resumed_runner(saxpy_like);
-  const TuningRun resumed = tune(resumed_runner, setup_, options_, cache, progress_);
-  EXPECT_EQ(resumed_runner.ran.size(), resumed.candidates.size() - 1 - 3);
-  EXPECT_EQ(resumed.run_count(), static_cast<int>(resumed.candidates.size()));
+  FakeRunner resumedRunner(saxpyLike);
+  const TuningRun resumed = tune(resumedRunner, setup_, options_, cache, progress_);
+  EXPECT_EQ(resumedRunner.ran.size(), resumed.candidates.size() - 1 - 3);
+  EXPECT_EQ(resumed.runCount(), static_cast<int>(resumed.candidates.size()));
   EXPECT_TRUE(resumed.complete);
   ASSERT_FALSE(resumed.notes.empty());
   EXPECT_NE(resumed.notes.back().find("resumed"), std::string::npos);
 }
 
 TEST_F(TunerTest, TheCandidateBoundIsTheGivenTimeoutElseScaledFromExplicit) {
-  EXPECT_EQ(candidate_time_bound(options_, std::nullopt), kDefaultReferenceBoundSeconds);
-  EXPECT_EQ(candidate_time_bound(options_, 1e-3), kMinimumCandidateBoundSeconds);
+  EXPECT_EQ(candidateTimeBound(options_, std::nullopt), kDefaultReferenceBoundSeconds);
+  EXPECT_EQ(candidateTimeBound(options_, 1e-3), kMinimumCandidateBoundSeconds);
   // 1 verification + 0 warm-ups + 25 repeats at ten times Explicit's 1 s.
-  EXPECT_DOUBLE_EQ(candidate_time_bound(options_, 1.0), kCandidateBoundSlowdown * 26);
-  options_.candidate_timeout_seconds = 3;
-  EXPECT_EQ(candidate_time_bound(options_, std::nullopt), 3);
-  EXPECT_EQ(candidate_time_bound(options_, 1.0), 3);
+  EXPECT_DOUBLE_EQ(candidateTimeBound(options_, 1.0), kCandidateBoundSlowdown * 26);
+  options_.candidateTimeoutSeconds = 3;
+  EXPECT_EQ(candidateTimeBound(options_, std::nullopt), 3);
+  EXPECT_EQ(candidateTimeBound(options_, 1.0), 3);
 }
 
 // What a supervisor relies on: a begin and an end around every run, the cache file already
@@ -202,14 +202,14 @@ TEST_F(TunerTest, TheWatchHearsEveryRunAndTheCacheHoldsEveryCandidateBeforeTheFi
     std::vector<CandidateStart> begun;
     int ended = 0;
     bool nested = false;
-    std::size_t candidates_in_cache_at_first = 0;
+    std::size_t candidatesInCacheAtFirst = 0;
     void begin(const CandidateStart& start) override {
       nested |= begun.size() != static_cast<std::size_t>(ended);
-      if (!start.reference && candidates_in_cache_at_first == 0) {
+      if (!start.reference && candidatesInCacheAtFirst == 0) {
         std::string key, error;
         TuningRun run;
-        if (TuningCache::read_file(start.cache_file, &key, &run, &error))
-          candidates_in_cache_at_first = run.candidates.size();
+        if (TuningCache::readFile(start.cacheFile, &key, &run, &error))
+          candidatesInCacheAtFirst = run.candidates.size();
       }
       begun.push_back(start);
     }
@@ -217,31 +217,31 @@ TEST_F(TunerTest, TheWatchHearsEveryRunAndTheCacheHoldsEveryCandidateBeforeTheFi
   } watch;
   options_.exhaustive = true;
   const TuningCache cache(directory_.string());
-  FakeRunner runner(saxpy_like);
+  FakeRunner runner(saxpyLike);
   const TuningRun run = tune(runner, setup_, options_, cache, progress_, &watch);
   ASSERT_EQ(watch.begun.size(), 1 + runner.ran.size());
   EXPECT_EQ(watch.ended, static_cast<int>(watch.begun.size()));
   EXPECT_FALSE(watch.nested);
   EXPECT_TRUE(watch.begun[0].reference);
   EXPECT_EQ(watch.begun[0].candidate, "Explicit");
-  EXPECT_EQ(watch.begun[0].bound_seconds, kDefaultReferenceBoundSeconds);
-  const double median = run.candidates[*run.explicit_index()].timing.median;
+  EXPECT_EQ(watch.begun[0].boundSeconds, kDefaultReferenceBoundSeconds);
+  const double median = run.candidates[*run.explicitIndex()].timing.median;
   for (std::size_t i = 1; i < watch.begun.size(); ++i) {
     EXPECT_FALSE(watch.begun[i].reference);
     EXPECT_EQ(watch.begun[i].candidate, model::describe(runner.ran[i - 1]));
-    EXPECT_EQ(watch.begun[i].cache_file, cache.path_of(cache_key(setup_, options_)));
-    EXPECT_EQ(watch.begun[i].bound_seconds, candidate_time_bound(options_, median));
+    EXPECT_EQ(watch.begun[i].cacheFile, cache.pathOf(cacheKey(setup_, options_)));
+    EXPECT_EQ(watch.begun[i].boundSeconds, candidateTimeBound(options_, median));
   }
-  EXPECT_EQ(watch.candidates_in_cache_at_first, run.candidates.size());
+  EXPECT_EQ(watch.candidatesInCacheAtFirst, run.candidates.size());
 }
 
 TEST_F(TunerTest, PredictOnlyRunsNothingAndKeepsThePrunedSet) {
-  const TuningRun run = predict_only(setup_, options_, 0.2e-3, "given");
-  EXPECT_TRUE(run.model_only);
-  EXPECT_EQ(run.run_count(), 0);
+  const TuningRun run = predictOnly(setup_, options_, 0.2e-3, "given");
+  EXPECT_TRUE(run.modelOnly);
+  EXPECT_EQ(run.runCount(), 0);
   EXPECT_FALSE(run.winner);
   EXPECT_TRUE(std::any_of(run.candidates.begin(), run.candidates.end(),
-                          [](const CandidateOutcome& c) { return c.kept_by_model; }));
+                          [](const CandidateOutcome& c) { return c.keptByModel; }));
 }
 
 } // namespace

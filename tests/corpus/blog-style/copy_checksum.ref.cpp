@@ -1,6 +1,6 @@
 // CPU reference of copy_checksum.cu (device_copy_vector4_checksum): the copy, and *checksum XOR
 // the mixed words of every element (XOR is order-free): bit for bit.
-#include "corpus_case.h"
+#include "CorpusCase.h"
 
 #include <vector_types.h>
 

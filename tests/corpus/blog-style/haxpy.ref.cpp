@@ -1,7 +1,7 @@
 // CPU reference of haxpy.cu (haxpy): __hfma rounds a * x + y once to half. Here a * x is exact in
 // double (11-bit significands), and with the prepared inputs (|a| < 1, |x|, |y| <= 4) so is the
 // sum; __double2half rounds it once to nearest even: bit for bit.
-#include "corpus_case.h"
+#include "CorpusCase.h"
 
 #include <cuda_fp16.h>
 

@@ -1,5 +1,5 @@
 // CPU reference of reverse_rows.cu (dynamicReverseRows): every row reversed. Bit for bit.
-#include "corpus_case.h"
+#include "CorpusCase.h"
 
 #include <algorithm>
 

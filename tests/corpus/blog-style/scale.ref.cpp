@@ -1,7 +1,7 @@
 // CPU reference of scale.cu (scale<float>, scale<double>): one multiplication per element, bit
 // for bit. The descriptor names assume the default naming of issue 18 (kernel name + template
 // arguments): scale_float, scale_double.
-#include "corpus_case.h"
+#include "CorpusCase.h"
 
 namespace {
 

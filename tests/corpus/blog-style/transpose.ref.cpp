@@ -1,6 +1,6 @@
 // CPU reference of transpose.cu (transposeSlices): out[s][x][y] = in[s][y][x]. Copies only: bit
 // for bit.
-#include "corpus_case.h"
+#include "CorpusCase.h"
 
 namespace {
 

@@ -1,7 +1,7 @@
 // CPU reference of warp_reduce.cu (deviceReduceWarpAtomicKernel): *out plus the sum of the
 // inputs, modulo 2^32 as the GPU's integer additions wrap (random ints overflow; computed in
 // unsigned arithmetic here, where wrapping is defined). Order-free: bit for bit.
-#include "corpus_case.h"
+#include "CorpusCase.h"
 
 #include <cstdint>
 

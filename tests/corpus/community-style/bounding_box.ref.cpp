@@ -1,7 +1,7 @@
 // CPU reference of bounding_box.cu (bounding_box): the previous lower / upper / labels combined
 // with every point (reduce(min/max/|) starts from what the host holds). Order-free integer
 // operations: bit for bit.
-#include "corpus_case.h"
+#include "CorpusCase.h"
 
 #include <vector_types.h>
 

@@ -4,7 +4,7 @@
 // ulp is up to 2^-7 relative, so the relative tolerance is 1e-2. prepare keeps inputs in [-3, 3]
 // (random bytes are NaN or huge), where 1 + tanh(...) stays above 1e-3 and cannot cancel to a
 // few ulp.
-#include "corpus_case.h"
+#include "CorpusCase.h"
 
 #include <cuda_bf16.h>
 

@@ -1,6 +1,6 @@
 // CPU references of rgba_filters.cu (rgba_to_greyscale, rgba_to_sepia): the same integer
 // arithmetic, bit for bit.
-#include "corpus_case.h"
+#include "CorpusCase.h"
 
 #include <vector_types.h>
 
@@ -46,8 +46,8 @@ OVERLAP_CORPUS_CASE(rgba_to_greyscale, "rgba_to_greyscale",
                     {{"numRows", 4096}, {"numCols", 4096}}, // 64 MiB in, 16 MiB out
                     0.0, greyscale_reference, nullptr);
 
-OVERLAP_CORPUS_CASE(rgba_to_sepia, "rgba_to_sepia",
-                    {{{"numPixels", 1}}, {{"numPixels", 3}}, {{"numPixels", 1009}},
-                     {{"numPixels", 2073601}}},
-                    {{"numPixels", 16777216}}, // 64 MiB in and out
-                    0.0, sepia_reference, nullptr);
+OVERLAP_CORPUS_CASE(
+    rgba_to_sepia, "rgba_to_sepia",
+    {{{"numPixels", 1}}, {{"numPixels", 3}}, {{"numPixels", 1009}}, {{"numPixels", 2073601}}},
+    {{"numPixels", 16777216}}, // 64 MiB in and out
+    0.0, sepia_reference, nullptr);

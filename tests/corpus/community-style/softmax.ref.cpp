@@ -2,7 +2,7 @@
 // simulated in the kernel's order (strided per-thread sums, the xor-butterfly of each warp as lane
 // 0 computes it, the per-warp sums in warp order), so only expf differs: CUDA's expf has up to
 // 2 ulp of error, glibc's is correctly rounded in most cases. Relative tolerance 1e-5.
-#include "corpus_case.h"
+#include "CorpusCase.h"
 
 #include <algorithm>
 #include <cmath>

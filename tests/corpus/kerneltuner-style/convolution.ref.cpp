@@ -3,7 +3,7 @@
 // reference does not: each of the 225 roundings may differ, relative tolerance 1e-5. prepare
 // makes the image and the filter non-negative (intensities, a smoothing filter) so that the sums
 // cannot cancel and a per-element relative check holds.
-#include "corpus_case.h"
+#include "CorpusCase.h"
 
 #include <cstdint>
 #include <random>

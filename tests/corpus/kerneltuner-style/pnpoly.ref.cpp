@@ -3,7 +3,7 @@
 // (nvcc's default -prec-div=true) and a sum, with nothing the GPU can contract into an fma (the
 // product feeds the division, not the sum), so the GPU computes exactly these roundings: bit for
 // bit. which may be null (optional): then only bitmap is computed.
-#include "corpus_case.h"
+#include "CorpusCase.h"
 
 #include <vector_types.h>
 
@@ -57,14 +57,11 @@ void prepare(CallArgs args, std::uint64_t seed) {
   float2* points = arg<float2*>(args, 2);
   float2* vertices = arg<float2*>(args, 3);
   int* polyStart = arg<int*>(args, 4);
-  const int n = arg<int>(args, 5), numPolygons = arg<int>(args, 6),
-            numVertices = arg<int>(args, 7);
+  const int n = arg<int>(args, 5), numPolygons = arg<int>(args, 6), numVertices = arg<int>(args, 7);
   std::mt19937_64 rng(seed);
-  std::uniform_real_distribution<float> centre(-1.0f, 1.0f), radius(0.2f, 0.8f),
-      where(-1.5f, 1.5f);
+  std::uniform_real_distribution<float> centre(-1.0f, 1.0f), radius(0.2f, 0.8f), where(-1.5f, 1.5f);
   for (int poly = 0; poly <= numPolygons; ++poly)
-    polyStart[poly] =
-        static_cast<int>(static_cast<long long>(numVertices) * poly / numPolygons);
+    polyStart[poly] = static_cast<int>(static_cast<long long>(numVertices) * poly / numPolygons);
   for (int poly = 0; poly < numPolygons; ++poly) {
     const float cx = centre(rng), cy = centre(rng);
     const int begin = polyStart[poly], count = polyStart[poly + 1] - begin;
@@ -86,6 +83,6 @@ OVERLAP_CORPUS_CASE(pnpoly_multi, "pnpoly_multi",
                      {{"n", 3}, {"numPolygons", 8}, {"numVertices", 600}},
                      {{"n", 1009}, {"numPolygons", 5}, {"numVertices", 61}},
                      {{"n", 123457}, {"numPolygons", 8}, {"numVertices", 600}},
-                     {{"n", 1009}, {"numPolygons", 4}, {"numVertices", 6}}}, // 1-2 vertices each
+                     {{"n", 1009}, {"numPolygons", 4}, {"numVertices", 6}}},    // 1-2 vertices each
                     {{"n", 2097152}, {"numPolygons", 8}, {"numVertices", 256}}, // 16 + 8 + 8 MiB
                     0.0, reference, prepare);

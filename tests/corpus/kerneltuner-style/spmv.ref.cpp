@@ -2,7 +2,7 @@
 // the shuffle tree (offsets 16, 8, 4, 2, 1). The GPU contracts sum += v * x into fmaf, this
 // reference does not: relative tolerance 1e-5. prepare makes values and x positive so that a
 // row's sum cannot cancel (a per-element relative check of a sum near 0 is meaningless).
-#include "corpus_case.h"
+#include "CorpusCase.h"
 
 #include <algorithm>
 #include <cstdint>

@@ -1,6 +1,6 @@
 // CPU reference of vector_add_vec4.cu (vector_add): one float addition per element,
 // bit for bit.
-#include "corpus_case.h"
+#include "CorpusCase.h"
 
 namespace {
 

@@ -2,7 +2,7 @@
 // kernel's `0.25 * sum` (double literal: the float sum times 0.25 in double, exact, rounded back
 // to float exactly). No product feeds a sum, so nothing to contract: bit for bit. Rows outside
 // [iy_start, iy_end) and columns 0 and nx - 1 of a_new keep their contents.
-#include "corpus_case.h"
+#include "CorpusCase.h"
 
 namespace {
 

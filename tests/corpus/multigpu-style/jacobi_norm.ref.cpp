@@ -3,7 +3,7 @@
 // the GPU adds block sums in an order that depends on the chunking and the atomics, so the
 // reference sums in double and the case's tolerance is relative 1e-4 (applied to a_new too, where
 // it is not needed: the Case has one tolerance).
-#include "corpus_case.h"
+#include "CorpusCase.h"
 
 namespace {
 
@@ -41,5 +41,5 @@ OVERLAP_CORPUS_CASE(
      {{"ny", 1100}, {"iy_start", 17}, {"iy_end", 1026}, {"nx", 1001}, {"calculate_norm", 1}},
      {{"ny", 2047}, {"iy_start", 1}, {"iy_end", 2046}, {"nx", 777}, {"calculate_norm", 1}},
      {{"ny", 1100}, {"iy_start", 17}, {"iy_end", 1026}, {"nx", 1001}, {"calculate_norm", 0}}},
-    {{"ny", 4096}, {"iy_start", 1}, {"iy_end", 4095}, {"nx", 4096}, {"calculate_norm", 1}},
-    1e-4, reference, nullptr);
+    {{"ny", 4096}, {"iy_start", 1}, {"iy_end", 4095}, {"nx", 4096}, {"calculate_norm", 1}}, 1e-4,
+    reference, nullptr);

@@ -2,7 +2,7 @@
 // child when it is a valid node) and the same leaf lookup. Integers only: bit for bit.
 // prepare builds a valid tree from the scalar arguments (random bytes are not one) and random
 // queries, about half of them present.
-#include "corpus_case.h"
+#include "CorpusCase.h"
 
 #include <cstdint>
 #include <random>
@@ -139,7 +139,10 @@ void prepare(CallArgs args, std::uint64_t seed) {
 } // namespace
 
 OVERLAP_CORPUS_CASE(findK, "findK",
-                    {{{"count", 1}}, {{"count", 3}}, {{"count", 1009}}, {{"count", 100001}},
+                    {{{"count", 1}},
+                     {{"count", 3}},
+                     {{"count", 1009}},
+                     {{"count", 100001}},
                      {{"count", 1009}, {"height", 3}, {"knodes_elem", 1000}}},
                     {{"count", 4194304}}, // keys, offsets, nodes, answers: 4 M x 24 bytes
                     0.0, reference, prepare);

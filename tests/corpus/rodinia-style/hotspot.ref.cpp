@@ -1,7 +1,7 @@
 // CPU reference of hotspot.cu (calculate_temp_step): the same float expression in the same order.
 // The GPU contracts its products and sums into fmaf, this reference does not: relative tolerance
 // 1e-5 (temperatures of ~330 K change by a few K; a few roundings of the update differ).
-#include "corpus_case.h"
+#include "CorpusCase.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -28,14 +28,14 @@ void reference(CallArgs args) {
       const int W = std::max(c - 1, 0), E = std::min(c + 1, cols - 1);
       const long long i = static_cast<long long>(r) * cols + c;
       const float t = src[i];
-      const float delta =
-          step_div_Cap *
-          (power[i] +
-           (src[static_cast<long long>(S) * cols + c] + src[static_cast<long long>(N) * cols + c] -
-            2.0f * t) * Ry_1 +
-           (src[static_cast<long long>(r) * cols + E] + src[static_cast<long long>(r) * cols + W] -
-            2.0f * t) * Rx_1 +
-           (amb - t) * Rz_1);
+      const float delta = step_div_Cap * (power[i] +
+                                          (src[static_cast<long long>(S) * cols + c] +
+                                           src[static_cast<long long>(N) * cols + c] - 2.0f * t) *
+                                              Ry_1 +
+                                          (src[static_cast<long long>(r) * cols + E] +
+                                           src[static_cast<long long>(r) * cols + W] - 2.0f * t) *
+                                              Rx_1 +
+                                          (amb - t) * Rz_1);
       dst[i] = t + delta;
     }
 }
@@ -56,8 +56,8 @@ void prepare(CallArgs args, std::uint64_t seed) {
 
 } // namespace
 
-#define HOTSPOT_CONSTANTS                                                                        \
-  {"step_div_Cap", 0.25}, {"Rx_1", 0.2}, {"Ry_1", 0.2}, {"Rz_1", 0.01}, { "amb_temp", 80.0 }
+#define HOTSPOT_CONSTANTS                                                                          \
+  {"step_div_Cap", 0.25}, {"Rx_1", 0.2}, {"Ry_1", 0.2}, {"Rz_1", 0.01}, {"amb_temp", 80.0}
 
 OVERLAP_CORPUS_CASE(calculate_temp_step, "calculate_temp_step",
                     {{{"grid_rows", 1}, {"grid_cols", 1}, HOTSPOT_CONSTANTS},

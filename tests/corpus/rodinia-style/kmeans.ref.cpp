@@ -3,7 +3,7 @@
 // in float, so the GPU's fmaf contraction of dist += diff * diff cannot move a near-tie and the
 // memberships (integers) and the changed count must match bit for bit. With arbitrary floats a
 // one-ulp difference between two nearly equidistant centroids would flip an integer result.
-#include "corpus_case.h"
+#include "CorpusCase.h"
 
 #include <cfloat>
 #include <cstdint>

@@ -1,7 +1,7 @@
 // CPU reference of nn.cu (euclid). The GPU contracts dLat*dLat + dLng*dLng into one fmaf, this
 // reference does not; sqrtf is correctly rounded on both: relative tolerance 1e-6 (one rounding
 // of a sum of two non-negative terms, halved by the square root).
-#include "corpus_case.h"
+#include "CorpusCase.h"
 
 #include <cmath>
 #include <cstdint>
@@ -49,5 +49,5 @@ OVERLAP_CORPUS_CASE(euclid, "euclid",
                      {{"numRecords", 1009}, {"lat", 30.0}, {"lng", 90.0}},
                      {{"numRecords", 99991}, {"lat", 0.0}, {"lng", 0.0}}},
                     // 2^24 records (128 + 64 MiB): more than 65535 blocks of 256, so grid.y = 2
-                    {{"numRecords", 16777216}, {"lat", 30.0}, {"lng", 90.0}},
-                    1e-6, reference, prepare);
+                    {{"numRecords", 16777216}, {"lat", 30.0}, {"lng", 90.0}}, 1e-6, reference,
+                    prepare);

@@ -3,7 +3,7 @@
 // glibc's, the GPU contracts products and sums into fmaf, and call = S*N(d1) - X*e^-rT*N(d2)
 // cancels, amplifying those few-ulp differences by up to ~100 for the least valuable options the
 // prepared inputs allow.
-#include "corpus_case.h"
+#include "CorpusCase.h"
 
 #include <vector_types.h>
 

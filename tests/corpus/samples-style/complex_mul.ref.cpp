@@ -3,7 +3,7 @@
 // reference (-ffp-contract=off) does not: the real and imaginary parts can cancel, so the
 // relative tolerance is 1e-9 rather than a few ulp (a difference of one rounding of a product,
 // ~1e-16 of the products, relative to a result that cancels to 1e-7 of them).
-#include "corpus_case.h"
+#include "CorpusCase.h"
 
 #include <vector_types.h>
 

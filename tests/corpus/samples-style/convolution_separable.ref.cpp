@@ -7,8 +7,8 @@
 // whose relative error is unbounded).
 // The harness stores c_Kernel (below) in the kernel file's __constant__ c_Kernel through the
 // generated setter before running either kernel.
+#include "CorpusCase.h"
 #include "convolution_separable.overlap.h"
-#include "corpus_case.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -20,10 +20,10 @@ namespace overlap::corpus {
 // Binomial(16, k) / 2^16: a normalized, symmetric 17-tap Gaussian-like filter, exact in float.
 extern const float convolution_separable_c_Kernel[17];
 const float convolution_separable_c_Kernel[17] = {
-    1.0f / 65536,     16.0f / 65536,    120.0f / 65536,  560.0f / 65536,  1820.0f / 65536,
-    4368.0f / 65536,  8008.0f / 65536,  11440.0f / 65536, 12870.0f / 65536, 11440.0f / 65536,
-    8008.0f / 65536,  4368.0f / 65536,  1820.0f / 65536, 560.0f / 65536,  120.0f / 65536,
-    16.0f / 65536,    1.0f / 65536};
+    1.0f / 65536,    16.0f / 65536,   120.0f / 65536,   560.0f / 65536,   1820.0f / 65536,
+    4368.0f / 65536, 8008.0f / 65536, 11440.0f / 65536, 12870.0f / 65536, 11440.0f / 65536,
+    8008.0f / 65536, 4368.0f / 65536, 1820.0f / 65536,  560.0f / 65536,   120.0f / 65536,
+    16.0f / 65536,   1.0f / 65536};
 
 } // namespace overlap::corpus
 
@@ -77,8 +77,7 @@ template <int ExtraRows> void prepare(CallArgs args, std::uint64_t seed) {
   if (!c_Kernel_set(convolution_separable_c_Kernel).ok())
     std::abort();
   float* src = arg<float*>(args, 1);
-  const long long count =
-      static_cast<long long>(arg<int>(args, 3) + ExtraRows) * arg<int>(args, 4);
+  const long long count = static_cast<long long>(arg<int>(args, 3) + ExtraRows) * arg<int>(args, 4);
   std::mt19937_64 rng(seed);
   std::uniform_real_distribution<float> intensity(0.0f, 1.0f);
   for (long long i = 0; i < count; ++i)

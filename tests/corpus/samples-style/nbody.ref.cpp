@@ -7,7 +7,7 @@
 // component near 0, where a per-element relative check would be meaningless; a wrong acceleration
 // still moves the velocities by up to tens of percent.
 // The large call has 32 K bodies, not tens of MB: the reference is O(numBodies^2).
-#include "corpus_case.h"
+#include "CorpusCase.h"
 
 #include <vector_types.h>
 
@@ -29,8 +29,7 @@ void reference(CallArgs args) {
   const float4* oldPos = arg<const float4*>(args, 1);
   float4* vel = arg<float4*>(args, 2);
   const unsigned int first = arg<unsigned int>(args, 3), count = arg<unsigned int>(args, 4);
-  const float dt = arg<float>(args, 5), damping = arg<float>(args, 6),
-              soft2 = arg<float>(args, 7);
+  const float dt = arg<float>(args, 5), damping = arg<float>(args, 6), soft2 = arg<float>(args, 7);
   const int n = arg<int>(args, 8);
   for (unsigned int i = first; i < first + count; ++i) {
     const float4 bi = oldPos[i];
@@ -80,7 +79,7 @@ void prepare(CallArgs args, std::uint64_t seed) {
 
 } // namespace
 
-#define NBODY_STEP {"deltaTime", 1e-5}, {"damping", 0.995}, { "softeningSquared", 0.01 }
+#define NBODY_STEP {"deltaTime", 1e-5}, {"damping", 0.995}, {"softeningSquared", 0.01}
 
 // deviceNumBodies (the partition) 1, 3, 1009 (from body 1000 of 4099) and 4099 (all).
 OVERLAP_CORPUS_CASE(
@@ -89,5 +88,5 @@ OVERLAP_CORPUS_CASE(
      {{"numBodies", 100}, {"deviceOffset", 50}, {"deviceNumBodies", 3}, NBODY_STEP},
      {{"numBodies", 4099}, {"deviceOffset", 1000}, {"deviceNumBodies", 1009}, NBODY_STEP},
      {{"numBodies", 4099}, {"deviceOffset", 0}, {"deviceNumBodies", 4099}, NBODY_STEP}},
-    {{"numBodies", 32768}, {"deviceOffset", 0}, {"deviceNumBodies", 32768}, NBODY_STEP},
-    1e-3, reference, prepare);
+    {{"numBodies", 32768}, {"deviceOffset", 0}, {"deviceNumBodies", 32768}, NBODY_STEP}, 1e-3,
+    reference, prepare);

@@ -8,7 +8,7 @@
 // relative check of a sum of values of both signs is meaningless when it cancels to near zero.
 // double: the same with a long double sum and relative tolerance 1e-12.
 // unsigned int: sums modulo 2^32 are exact in any order: bit for bit.
-#include "corpus_case.h"
+#include "CorpusCase.h"
 
 #include <cstdint>
 #include <random>

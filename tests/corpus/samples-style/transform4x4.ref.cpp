@@ -1,7 +1,7 @@
 // CPU reference of transform4x4.cu (forwardTransform4x4): the integer transform of every whole
 // 4x4 block; partial blocks keep the output's previous contents (the array is copy). Integer
 // arithmetic without overflow (|coefficient| <= 36 * 32768): bit for bit.
-#include "corpus_case.h"
+#include "CorpusCase.h"
 
 #include <cstddef>
 

@@ -1,5 +1,5 @@
 // CPU reference of vector_add.cu (vectorAdd): one float addition per element, bit for bit.
-#include "corpus_case.h"
+#include "CorpusCase.h"
 
 namespace {
 

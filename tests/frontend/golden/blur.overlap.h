@@ -2,9 +2,9 @@
 // Do not edit: change the OVERLAP_KERNEL annotations and rebuild.
 #pragma once
 
-#include "overlap/descriptor.h"
-#include "overlap/kernel_types.h"
-#include "overlap/status.h"
+#include "overlap/Descriptor.h"
+#include "overlap/KernelTypes.h"
+#include "overlap/Status.h"
 
 #include <cstddef>
 
@@ -13,7 +13,7 @@ overlap::Status blur_explicit(long n, const float * in, float * out);
 overlap::Status blur_mapped(long n, const float * in, float * out);
 overlap::Status blur_streams(long n, const float * in, float * out, int streams, overlap::IssueOrder order = overlap::IssueOrder::DepthFirst);
 overlap::Status blur_hybrid(long n, const float * in, float * out, int streams, overlap::IssueOrder order = overlap::IssueOrder::DepthFirst);
-// The variant tuned for the current device (overlap/dispatch.h says how it is chosen).
+// The variant tuned for the current device (overlap/Dispatch.h says how it is chosen).
 overlap::Status blur_tuned(long n, const float * in, float * out);
 extern const overlap::KernelDescriptor blur_descriptor;
 

@@ -2,9 +2,9 @@
 // Do not edit: change the OVERLAP_KERNEL annotations and rebuild.
 #pragma once
 
-#include "overlap/descriptor.h"
-#include "overlap/kernel_types.h"
-#include "overlap/status.h"
+#include "overlap/Descriptor.h"
+#include "overlap/KernelTypes.h"
+#include "overlap/Status.h"
 
 #include <cstddef>
 #include <cuda_fp16.h>
@@ -14,7 +14,7 @@ overlap::Status haxpy_explicit(int n, __half a, const __half * x, __half * y);
 overlap::Status haxpy_mapped(int n, __half a, const __half * x, __half * y);
 overlap::Status haxpy_streams(int n, __half a, const __half * x, __half * y, int streams, overlap::IssueOrder order = overlap::IssueOrder::DepthFirst);
 overlap::Status haxpy_hybrid(int n, __half a, const __half * x, __half * y, int streams, overlap::IssueOrder order = overlap::IssueOrder::DepthFirst);
-// The variant tuned for the current device (overlap/dispatch.h says how it is chosen).
+// The variant tuned for the current device (overlap/Dispatch.h says how it is chosen).
 overlap::Status haxpy_tuned(int n, __half a, const __half * x, __half * y);
 extern const overlap::KernelDescriptor haxpy_descriptor;
 

@@ -2,9 +2,9 @@
 // Do not edit: change the OVERLAP_KERNEL annotations and rebuild.
 #pragma once
 
-#include "overlap/descriptor.h"
-#include "overlap/kernel_types.h"
-#include "overlap/status.h"
+#include "overlap/Descriptor.h"
+#include "overlap/KernelTypes.h"
+#include "overlap/Status.h"
 
 #include <cstddef>
 
@@ -13,7 +13,7 @@ overlap::Status matmul_explicit(int m, int k, int n, const double * a, const dou
 overlap::Status matmul_mapped(int m, int k, int n, const double * a, const double * b, double * c);
 overlap::Status matmul_streams(int m, int k, int n, const double * a, const double * b, double * c, int streams, overlap::IssueOrder order = overlap::IssueOrder::DepthFirst);
 overlap::Status matmul_hybrid(int m, int k, int n, const double * a, const double * b, double * c, int streams, overlap::IssueOrder order = overlap::IssueOrder::DepthFirst);
-// The variant tuned for the current device (overlap/dispatch.h says how it is chosen).
+// The variant tuned for the current device (overlap/Dispatch.h says how it is chosen).
 overlap::Status matmul_tuned(int m, int k, int n, const double * a, const double * b, double * c);
 extern const overlap::KernelDescriptor matmul_descriptor;
 

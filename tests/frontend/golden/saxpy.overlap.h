@@ -2,9 +2,9 @@
 // Do not edit: change the OVERLAP_KERNEL annotations and rebuild.
 #pragma once
 
-#include "overlap/descriptor.h"
-#include "overlap/kernel_types.h"
-#include "overlap/status.h"
+#include "overlap/Descriptor.h"
+#include "overlap/KernelTypes.h"
+#include "overlap/Status.h"
 
 #include <cstddef>
 
@@ -13,7 +13,7 @@ overlap::Status saxpy_explicit(int n, float a, const float * x, float * y);
 overlap::Status saxpy_mapped(int n, float a, const float * x, float * y);
 overlap::Status saxpy_streams(int n, float a, const float * x, float * y, int streams, overlap::IssueOrder order = overlap::IssueOrder::DepthFirst);
 overlap::Status saxpy_hybrid(int n, float a, const float * x, float * y, int streams, overlap::IssueOrder order = overlap::IssueOrder::DepthFirst);
-// The variant tuned for the current device (overlap/dispatch.h says how it is chosen).
+// The variant tuned for the current device (overlap/Dispatch.h says how it is chosen).
 overlap::Status saxpy_tuned(int n, float a, const float * x, float * y);
 extern const overlap::KernelDescriptor saxpy_descriptor;
 

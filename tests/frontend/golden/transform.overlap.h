@@ -2,9 +2,9 @@
 // Do not edit: change the OVERLAP_KERNEL annotations and rebuild.
 #pragma once
 
-#include "overlap/descriptor.h"
-#include "overlap/kernel_types.h"
-#include "overlap/status.h"
+#include "overlap/Descriptor.h"
+#include "overlap/KernelTypes.h"
+#include "overlap/Status.h"
 
 #include <cstddef>
 
@@ -14,7 +14,7 @@ overlap::Status transform_float_256_explicit(const float * in, float * out, int 
 overlap::Status transform_float_256_mapped(const float * in, float * out, int n);
 overlap::Status transform_float_256_streams(const float * in, float * out, int n, int streams, overlap::IssueOrder order = overlap::IssueOrder::DepthFirst);
 overlap::Status transform_float_256_hybrid(const float * in, float * out, int n, int streams, overlap::IssueOrder order = overlap::IssueOrder::DepthFirst);
-// The variant tuned for the current device (overlap/dispatch.h says how it is chosen).
+// The variant tuned for the current device (overlap/Dispatch.h says how it is chosen).
 overlap::Status transform_float_256_tuned(const float * in, float * out, int n);
 extern const overlap::KernelDescriptor transform_float_256_descriptor;
 } // namespace img
@@ -25,7 +25,7 @@ overlap::Status transform_d_explicit(const double * in, double * out, int n);
 overlap::Status transform_d_mapped(const double * in, double * out, int n);
 overlap::Status transform_d_streams(const double * in, double * out, int n, int streams, overlap::IssueOrder order = overlap::IssueOrder::DepthFirst);
 overlap::Status transform_d_hybrid(const double * in, double * out, int n, int streams, overlap::IssueOrder order = overlap::IssueOrder::DepthFirst);
-// The variant tuned for the current device (overlap/dispatch.h says how it is chosen).
+// The variant tuned for the current device (overlap/Dispatch.h says how it is chosen).
 overlap::Status transform_d_tuned(const double * in, double * out, int n);
 extern const overlap::KernelDescriptor transform_d_descriptor;
 } // namespace img

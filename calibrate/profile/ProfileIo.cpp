@@ -1,0 +1,704 @@
+#include "overlap/ProfileIo.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <fstream>
+#include <initializer_list>
+#include <sstream>
+#include <utility>
+
+namespace overlap {
+
+using nlohmann::json;
+
+std::string ProfileError::message() const {
+  std::string text = file.empty() ? std::string("<profile>") : file;
+  text += ": ";
+  if (!field.empty())
+    text += "field '" + field + "': ";
+  text += reason;
+  return text;
+}
+
+namespace {
+
+const char* typeName(const json& value) {
+  switch (value.type()) {
+  case json::value_t::null:
+    return "null";
+  case json::value_t::boolean:
+    return "a boolean";
+  case json::value_t::string:
+    return "a string";
+  case json::value_t::array:
+    return "an array";
+  case json::value_t::object:
+    return "an object";
+  case json::value_t::binary:
+    return "binary data";
+  case json::value_t::discarded:
+    return "nothing";
+  default:
+    return "a number";
+  }
+}
+
+std::string joinPath(const std::string& parent, const std::string& key) {
+  return parent.empty() ? key : parent + "." + key;
+}
+
+json parameter(double value) {
+  return value == 0 ? json(nullptr) : json(value);
+}
+
+json linkToJson(const LinkDirection& link) {
+  return json{
+      {"latency_s", parameter(link.latencyS)},
+      {"seconds_per_byte", parameter(link.secondsPerByte)},
+      {"gap_s", parameter(link.gapS)},
+      {"bidirectional_seconds_per_byte", parameter(link.bidirectionalSecondsPerByte)},
+      {"pageable_seconds_per_byte", parameter(link.pageableSecondsPerByte)},
+      {"with_mapped_seconds_per_byte", parameter(link.withMappedSecondsPerByte)},
+      {"bidirectional_gap_s", parameter(link.bidirectionalGapS)},
+      {"gap_min_piece_bytes", parameter(link.gapMinPieceBytes)},
+      {"bidirectional_gap_min_piece_bytes", parameter(link.bidirectionalGapMinPieceBytes)},
+      {"bidirectional_slow_seconds_per_byte", parameter(link.bidirectionalSlowSecondsPerByte)},
+      {"bidirectional_slow_share", parameter(link.bidirectionalSlowShare)},
+      {"simultaneous_gap_s", parameter(link.simultaneousGapS)},
+      {"simultaneous_gap_min_piece_bytes", parameter(link.simultaneousGapMinPieceBytes)},
+      {"bidirectional_large_piece_seconds_per_byte",
+       parameter(link.bidirectionalLargePieceSecondsPerByte)},
+      {"bidirectional_large_piece_min_bytes", parameter(link.bidirectionalLargePieceMinBytes)}};
+}
+
+nlohmann::ordered_json mappedWidthToJson(const MappedWidthCost& cost) {
+  return nlohmann::ordered_json{{"element_bytes", cost.elementBytes},
+                                {"read_seconds_per_byte", parameter(cost.readSecondsPerByte)},
+                                {"write_seconds_per_byte", parameter(cost.writeSecondsPerByte)}};
+}
+
+bool isMappedElementWidth(int bytes) {
+  return bytes == 1 || bytes == 2 || bytes == 4 || bytes == 8 || bytes == 16;
+}
+
+json measurementToJson(const ProfileMeasurement& m) {
+  json out{{"quantity", m.quantity}, {"unit", m.unit}, {"value", m.value},
+           {"min", m.min},           {"max", m.max},   {"repeats", m.repeats}};
+  out["r_squared"] = m.rSquared < 0 ? json(nullptr) : json(m.rSquared);
+  out["max_relative_residual"] =
+      m.maxRelativeResidual < 0 ? json(nullptr) : json(m.maxRelativeResidual);
+  return out;
+}
+
+// Reads one JSON document into a profile, remembering the first problem with the path of the
+// field it concerns. Every object is checked for keys this schema does not define.
+class ProfileReader {
+public:
+  explicit ProfileReader(std::string origin) { error_.file = std::move(origin); }
+
+  const ProfileError& error() const { return error_; }
+  bool failed() const { return !error_.ok(); }
+
+  bool fail(const std::string& field, const std::string& reason) {
+    if (!failed()) {
+      error_.field = field;
+      error_.reason = reason;
+    }
+    return false;
+  }
+
+  // The object at `key` of `parent`, or null after reporting why there is none.
+  const json* object(const json& parent, const std::string& path, const char* key) {
+    const json* value = member(parent, path, key);
+    if (value && !value->is_object()) {
+      fail(joinPath(path, key), std::string("expected an object, found ") + typeName(*value));
+      return nullptr;
+    }
+    return value;
+  }
+
+  const json* member(const json& parent, const std::string& path, const char* key) {
+    auto it = parent.find(key);
+    if (it == parent.end()) {
+      fail(joinPath(path, key), "missing");
+      return nullptr;
+    }
+    return &*it;
+  }
+
+  bool onlyKeys(const json& object, const std::string& path,
+                std::initializer_list<const char*> allowed) {
+    for (auto it = object.begin(); it != object.end(); ++it) {
+      bool known = false;
+      for (const char* key : allowed)
+        known = known || it.key() == key;
+      if (!known)
+        return fail(joinPath(path, it.key()), "unknown field (not part of schema version " +
+                                                  std::to_string(HardwareProfile::kSchemaVersion) +
+                                                  ")");
+    }
+    return true;
+  }
+
+  bool string(const json& parent, const std::string& path, const char* key, std::string* out) {
+    const json* value = member(parent, path, key);
+    if (!value)
+      return false;
+    if (!value->is_string())
+      return fail(joinPath(path, key), std::string("expected a string, found ") + typeName(*value));
+    *out = value->get<std::string>();
+    return true;
+  }
+
+  bool boolean(const json& parent, const std::string& path, const char* key, bool* out) {
+    const json* value = member(parent, path, key);
+    if (!value)
+      return false;
+    if (!value->is_boolean())
+      return fail(joinPath(path, key),
+                  std::string("expected true or false, found ") + typeName(*value));
+    *out = value->get<bool>();
+    return true;
+  }
+
+  bool integer(const json& parent, const std::string& path, const char* key, int* out) {
+    const json* value = member(parent, path, key);
+    if (!value)
+      return false;
+    if (!value->is_number_integer())
+      return fail(joinPath(path, key),
+                  std::string("expected an integer, found ") + typeName(*value));
+    const long long v = value->get<long long>();
+    if (v < 0 || v > 1000000)
+      return fail(joinPath(path, key), "out of range: " + std::to_string(v));
+    *out = static_cast<int>(v);
+    return true;
+  }
+
+  // A model parameter: a non-negative number, or null for "not known" (read as 0).
+  bool parameter(const json& parent, const std::string& path, const char* key, double* out) {
+    const json* value = member(parent, path, key);
+    if (!value)
+      return false;
+    if (value->is_null()) {
+      *out = 0;
+      return true;
+    }
+    return number(*value, joinPath(path, key), out);
+  }
+
+  bool number(const json& value, const std::string& field, double* out) {
+    if (!value.is_number())
+      return fail(field, std::string("expected a number or null, found ") + typeName(value));
+    const double v = value.get<double>();
+    if (!std::isfinite(v) || v < 0)
+      return fail(field, "expected a finite non-negative number, found " + value.dump());
+    *out = v;
+    return true;
+  }
+
+  bool link(const json& parent, const std::string& path, const char* key, LinkDirection* out) {
+    const json* o = object(parent, path, key);
+    if (!o)
+      return false;
+    const std::string p = joinPath(path, key);
+    return onlyKeys(*o, p,
+                    {"latency_s", "seconds_per_byte", "gap_s", "bidirectional_seconds_per_byte",
+                     "pageable_seconds_per_byte", "with_mapped_seconds_per_byte",
+                     "bidirectional_gap_s", "gap_min_piece_bytes",
+                     "bidirectional_gap_min_piece_bytes", "bidirectional_slow_seconds_per_byte",
+                     "bidirectional_slow_share", "simultaneous_gap_s",
+                     "simultaneous_gap_min_piece_bytes",
+                     "bidirectional_large_piece_seconds_per_byte",
+                     "bidirectional_large_piece_min_bytes"}) &&
+           parameter(*o, p, "latency_s", &out->latencyS) &&
+           parameter(*o, p, "seconds_per_byte", &out->secondsPerByte) &&
+           parameter(*o, p, "gap_s", &out->gapS) &&
+           parameter(*o, p, "bidirectional_seconds_per_byte", &out->bidirectionalSecondsPerByte) &&
+           parameter(*o, p, "pageable_seconds_per_byte", &out->pageableSecondsPerByte) &&
+           parameter(*o, p, "with_mapped_seconds_per_byte", &out->withMappedSecondsPerByte) &&
+           optionalParameter(*o, p, "bidirectional_gap_s", &out->bidirectionalGapS) &&
+           optionalParameter(*o, p, "gap_min_piece_bytes", &out->gapMinPieceBytes) &&
+           optionalParameter(*o, p, "bidirectional_gap_min_piece_bytes",
+                             &out->bidirectionalGapMinPieceBytes) &&
+           sinceVersion(3, *o, p, "bidirectional_slow_seconds_per_byte",
+                        &out->bidirectionalSlowSecondsPerByte) &&
+           sinceVersion(3, *o, p, "bidirectional_slow_share", &out->bidirectionalSlowShare) &&
+           optionalSinceVersion(3, *o, p, "simultaneous_gap_s", &out->simultaneousGapS) &&
+           optionalSinceVersion(3, *o, p, "simultaneous_gap_min_piece_bytes",
+                                &out->simultaneousGapMinPieceBytes) &&
+           sinceVersion(4, *o, p, "bidirectional_large_piece_seconds_per_byte",
+                        &out->bidirectionalLargePieceSecondsPerByte) &&
+           sinceVersion(4, *o, p, "bidirectional_large_piece_min_bytes",
+                        &out->bidirectionalLargePieceMinBytes);
+  }
+
+  // A parameter schema `version` added: required from that version on, 0 in older files.
+  bool sinceVersion(int version, const json& parent, const std::string& path, const char* key,
+                    double* out) {
+    if (version_ < version) {
+      *out = 0;
+      return onlyAbsent(parent, path, key, version);
+    }
+    return parameter(parent, path, key, out);
+  }
+
+  // A parameter added to schema `version` after files of that version were written (the
+  // committed schema-3 profiles lack it): absent reads as 0, "not known", in that version and
+  // later; older versions must not carry it.
+  bool optionalSinceVersion(int version, const json& parent, const std::string& path,
+                            const char* key, double* out) {
+    *out = 0;
+    if (version_ < version)
+      return onlyAbsent(parent, path, key, version);
+    return optionalParameter(parent, path, key, out);
+  }
+
+  // An older file must not carry a field of a later version: it was written by hand or by a
+  // writer that mislabelled its version, and which of the two is wrong cannot be told.
+  bool onlyAbsent(const json& parent, const std::string& path, const char* key, int version) {
+    if (parent.find(key) == parent.end())
+      return true;
+    return fail(joinPath(path, key), "not part of schema version " + std::to_string(version_) +
+                                         " (added in version " + std::to_string(version) + ")");
+  }
+
+  // host_copy (optional within schema 4): absent reads as not known.
+  bool hostCopy(const json& root, HardwareProfile* out) {
+    out->hostCopySecondsPerByte = 0;
+    out->hostCopyParallelSecondsPerByte = 0;
+    out->hostCopyThreads = 0;
+    if (version_ < 4)
+      return onlyAbsent(root, "", "host_copy", 4);
+    if (root.find("host_copy") == root.end())
+      return true;
+    const json* copy = object(root, "", "host_copy");
+    return copy &&
+           onlyKeys(*copy, "host_copy",
+                    {"seconds_per_byte", "parallel_seconds_per_byte", "threads"}) &&
+           parameter(*copy, "host_copy", "seconds_per_byte", &out->hostCopySecondsPerByte) &&
+           parameter(*copy, "host_copy", "parallel_seconds_per_byte",
+                     &out->hostCopyParallelSecondsPerByte) &&
+           integer(*copy, "host_copy", "threads", &out->hostCopyThreads);
+  }
+
+  // mapped.by_width (schema 3): widths 1, 2, 4, 8, 16 bytes, each at most once, ascending.
+  bool mappedByWidth(const json& mapped, std::vector<MappedWidthCost>* out) {
+    out->clear();
+    if (version_ < 3)
+      return onlyAbsent(mapped, "mapped", "by_width", 3);
+    const json* list = member(mapped, "mapped", "by_width");
+    if (!list)
+      return false;
+    if (!list->is_array())
+      return fail("mapped.by_width", std::string("expected an array, found ") + typeName(*list));
+    for (std::size_t i = 0; i < list->size(); ++i) {
+      const std::string path = "mapped.by_width[" + std::to_string(i) + "]";
+      const json& entry = (*list)[i];
+      if (!entry.is_object())
+        return fail(path, std::string("expected an object, found ") + typeName(entry));
+      MappedWidthCost cost;
+      if (!onlyKeys(entry, path,
+                    {"element_bytes", "read_seconds_per_byte", "write_seconds_per_byte"}) ||
+          !integer(entry, path, "element_bytes", &cost.elementBytes) ||
+          !parameter(entry, path, "read_seconds_per_byte", &cost.readSecondsPerByte) ||
+          !parameter(entry, path, "write_seconds_per_byte", &cost.writeSecondsPerByte))
+        return false;
+      out->push_back(cost);
+    }
+    return true;
+  }
+
+  // A parameter schema 2 added: version 1 files lack it, which reads as "not known".
+  bool optionalParameter(const json& parent, const std::string& path, const char* key,
+                         double* out) {
+    if (parent.find(key) == parent.end()) {
+      *out = 0;
+      return true;
+    }
+    return parameter(parent, path, key, out);
+  }
+
+  bool optionalFitValue(const json& parent, const std::string& path, const char* key, double* out) {
+    const json* value = member(parent, path, key);
+    if (!value)
+      return false;
+    if (value->is_null()) {
+      *out = -1;
+      return true;
+    }
+    return number(*value, joinPath(path, key), out);
+  }
+
+  bool signedNumber(const json& parent, const std::string& path, const char* key, double* out) {
+    const json* value = member(parent, path, key);
+    if (!value)
+      return false;
+    if (!value->is_number() || !std::isfinite(value->get<double>()))
+      return fail(joinPath(path, key),
+                  std::string("expected a finite number, found ") + typeName(*value));
+    *out = value->get<double>();
+    return true;
+  }
+
+  bool measurement(const json& value, const std::string& path, ProfileMeasurement* out) {
+    if (!value.is_object())
+      return fail(path, std::string("expected an object, found ") + typeName(value));
+    return onlyKeys(value, path,
+                    {"quantity", "unit", "value", "min", "max", "repeats", "r_squared",
+                     "max_relative_residual"}) &&
+           string(value, path, "quantity", &out->quantity) &&
+           string(value, path, "unit", &out->unit) &&
+           signedNumber(value, path, "value", &out->value) &&
+           signedNumber(value, path, "min", &out->min) &&
+           signedNumber(value, path, "max", &out->max) &&
+           integer(value, path, "repeats", &out->repeats) &&
+           optionalFitValue(value, path, "r_squared", &out->rSquared) &&
+           optionalFitValue(value, path, "max_relative_residual", &out->maxRelativeResidual);
+  }
+
+  bool header(const json& root) {
+    version_ = 0;
+    // Checked before anything else, so a foreign document or a newer schema is named as such
+    // rather than reported as a missing field.
+    auto schema = root.find("schema");
+    if (schema == root.end())
+      return fail("schema", std::string("missing: this is not an Overlap hardware profile "
+                                        "(expected \"schema\": \"") +
+                                kProfileSchemaName + "\")");
+    if (!schema->is_string() || schema->get<std::string>() != kProfileSchemaName)
+      return fail("schema", "this is not an Overlap hardware profile: expected \"" +
+                                std::string(kProfileSchemaName) + "\", found " + schema->dump());
+    auto version = root.find("schema_version");
+    if (version == root.end())
+      return fail("schema_version", "missing");
+    if (!version->is_number_integer())
+      return fail("schema_version",
+                  std::string("expected an integer, found ") + typeName(*version));
+    const long long v = version->get<long long>();
+    if (v > HardwareProfile::kSchemaVersion)
+      return fail("schema_version", "version " + std::to_string(v) +
+                                        " is newer than this Overlap reads (" +
+                                        std::to_string(HardwareProfile::kSchemaVersion) + ")");
+    if (v < 1)
+      return fail("schema_version", "invalid version " + std::to_string(v));
+    version_ = static_cast<int>(v);
+    return true;
+  }
+
+  bool profile(const json& root, HardwareProfile* out) {
+    if (!root.is_object())
+      return fail("", std::string("expected a JSON object, found ") + typeName(root));
+    if (!header(root))
+      return false;
+    if (!onlyKeys(root, "",
+                  {"schema", "schema_version", "name", "source", "date", "notes", "device", "link",
+                   "mapped", "overheads", "host_copy", "measurements"}) ||
+        !string(root, "", "name", &out->name) || !string(root, "", "source", &out->source) ||
+        !string(root, "", "date", &out->date) || !string(root, "", "notes", &out->notes))
+      return false;
+
+    const json* device = object(root, "", "device");
+    if (!device ||
+        !onlyKeys(*device, "device",
+                  {"name", "compute_capability", "multiprocessors", "copy_engines",
+                   "implicit_synchronization", "pcie", "driver"}) ||
+        !string(*device, "device", "name", &out->deviceName) ||
+        !integer(*device, "device", "multiprocessors", &out->multiprocessors) ||
+        !integer(*device, "device", "copy_engines", &out->copyEngines) ||
+        !boolean(*device, "device", "implicit_synchronization", &out->implicitSynchronization) ||
+        !string(*device, "device", "pcie", &out->pcie) ||
+        !string(*device, "device", "driver", &out->driver))
+      return false;
+    const json* cc = object(*device, "device", "compute_capability");
+    if (!cc || !onlyKeys(*cc, "device.compute_capability", {"major", "minor"}) ||
+        !integer(*cc, "device.compute_capability", "major", &out->computeCapabilityMajor) ||
+        !integer(*cc, "device.compute_capability", "minor", &out->computeCapabilityMinor))
+      return false;
+
+    const json* link = object(root, "", "link");
+    if (!link || !onlyKeys(*link, "link", {"host_to_device", "device_to_host"}) ||
+        !this->link(*link, "link", "host_to_device", &out->hostToDevice) ||
+        !this->link(*link, "link", "device_to_host", &out->deviceToHost))
+      return false;
+
+    const json* mapped = object(root, "", "mapped");
+    if (!mapped ||
+        !onlyKeys(*mapped, "mapped",
+                  {"read_seconds_per_byte", "write_seconds_per_byte", "by_width",
+                   "both_ways_seconds_per_byte"}) ||
+        !parameter(*mapped, "mapped", "read_seconds_per_byte", &out->mappedReadSecondsPerByte) ||
+        !parameter(*mapped, "mapped", "write_seconds_per_byte", &out->mappedWriteSecondsPerByte) ||
+        !mappedByWidth(*mapped, &out->mappedByWidth) ||
+        !optionalSinceVersion(3, *mapped, "mapped", "both_ways_seconds_per_byte",
+                              &out->mappedBothWaysSecondsPerByte))
+      return false;
+
+    const json* overheads = object(root, "", "overheads");
+    if (!overheads ||
+        !onlyKeys(*overheads, "overheads",
+                  {"kernel_launch_s", "stream_sync_s", "stream_overhead_s", "copy_call_s"}) ||
+        !parameter(*overheads, "overheads", "kernel_launch_s", &out->kernelLaunchS) ||
+        !parameter(*overheads, "overheads", "stream_sync_s", &out->streamSyncS) ||
+        !parameter(*overheads, "overheads", "stream_overhead_s", &out->streamOverheadS) ||
+        !optionalSinceVersion(3, *overheads, "overheads", "copy_call_s", &out->copyCallS))
+      return false;
+
+    if (!hostCopy(root, out))
+      return false;
+
+    const json* measurements = member(root, "", "measurements");
+    if (!measurements)
+      return false;
+    if (!measurements->is_array())
+      return fail("measurements",
+                  std::string("expected an array, found ") + typeName(*measurements));
+    out->measurements.clear();
+    for (std::size_t i = 0; i < measurements->size(); ++i) {
+      ProfileMeasurement m;
+      if (!measurement((*measurements)[i], "measurements[" + std::to_string(i) + "]", &m))
+        return false;
+      out->measurements.push_back(std::move(m));
+    }
+    return true;
+  }
+
+private:
+  ProfileError error_;
+  int version_ = 0; // of the document being read, once its header is checked
+};
+
+bool validName(const std::string& name) {
+  if (name.empty() || name[0] == '.')
+    return false;
+  for (char c : name) {
+    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                    c == '.' || c == '_' || c == '-';
+    if (!ok)
+      return false;
+  }
+  return true;
+}
+
+} // namespace
+
+std::string profileToJson(const HardwareProfile& profile) {
+  json measurements = json::array();
+  for (const ProfileMeasurement& m : profile.measurements)
+    measurements.push_back(measurementToJson(m));
+  // ordered_json keeps the documented key order, so files diff well and read top-down.
+  nlohmann::ordered_json out;
+  out["schema"] = kProfileSchemaName;
+  out["schema_version"] = HardwareProfile::kSchemaVersion;
+  out["name"] = profile.name;
+  out["source"] = profile.source;
+  out["date"] = profile.date;
+  out["notes"] = profile.notes;
+  out["device"] = nlohmann::ordered_json{
+      {"name", profile.deviceName},
+      {"compute_capability",
+       {{"major", profile.computeCapabilityMajor}, {"minor", profile.computeCapabilityMinor}}},
+      {"multiprocessors", profile.multiprocessors},
+      {"copy_engines", profile.copyEngines},
+      {"implicit_synchronization", profile.implicitSynchronization},
+      {"pcie", profile.pcie},
+      {"driver", profile.driver}};
+  out["link"] = nlohmann::ordered_json{{"host_to_device", linkToJson(profile.hostToDevice)},
+                                       {"device_to_host", linkToJson(profile.deviceToHost)}};
+  nlohmann::ordered_json byWidth = nlohmann::ordered_json::array();
+  for (const MappedWidthCost& cost : profile.mappedByWidth)
+    byWidth.push_back(mappedWidthToJson(cost));
+  out["mapped"] = nlohmann::ordered_json{
+      {"read_seconds_per_byte", parameter(profile.mappedReadSecondsPerByte)},
+      {"write_seconds_per_byte", parameter(profile.mappedWriteSecondsPerByte)},
+      {"by_width", byWidth},
+      {"both_ways_seconds_per_byte", parameter(profile.mappedBothWaysSecondsPerByte)}};
+  out["overheads"] =
+      nlohmann::ordered_json{{"kernel_launch_s", parameter(profile.kernelLaunchS)},
+                             {"stream_sync_s", parameter(profile.streamSyncS)},
+                             {"stream_overhead_s", parameter(profile.streamOverheadS)},
+                             {"copy_call_s", parameter(profile.copyCallS)}};
+  out["host_copy"] = nlohmann::ordered_json{
+      {"seconds_per_byte", parameter(profile.hostCopySecondsPerByte)},
+      {"parallel_seconds_per_byte", parameter(profile.hostCopyParallelSecondsPerByte)},
+      {"threads", profile.hostCopyThreads}};
+  out["measurements"] = measurements;
+  return out.dump(2) + "\n";
+}
+
+ProfileError profileFromJson(const std::string& text, const std::string& origin,
+                             HardwareProfile* profile) {
+  ProfileReader reader(origin);
+  json root;
+  try {
+    root = json::parse(text);
+  } catch (const json::parse_error& e) {
+    // nlohmann's message already names the line and column.
+    reader.fail("", std::string("not valid JSON: ") + e.what());
+    return reader.error();
+  }
+  HardwareProfile parsed;
+  if (!reader.profile(root, &parsed))
+    return reader.error();
+  ProfileError checked = checkProfile(parsed, origin);
+  if (!checked.ok())
+    return checked;
+  *profile = std::move(parsed);
+  return {};
+}
+
+ProfileError readProfileFile(const std::string& path, HardwareProfile* profile) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in)
+    return ProfileError{path, "", "cannot open the file for reading"};
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (in.bad())
+    return ProfileError{path, "", "read error"};
+  return profileFromJson(text.str(), path, profile);
+}
+
+ProfileError writeProfileFile(const std::string& path, const HardwareProfile& profile) {
+  ProfileError checked = checkProfile(profile, path);
+  if (!checked.ok())
+    return checked;
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  if (!out)
+    return ProfileError{path, "", "cannot open the file for writing"};
+  out << profileToJson(profile);
+  out.close();
+  if (!out)
+    return ProfileError{path, "", "write error"};
+  return {};
+}
+
+ProfileError checkProfile(const HardwareProfile& profile, const std::string& origin) {
+  auto error = [&](const std::string& field, const std::string& reason) {
+    return ProfileError{origin, field, reason};
+  };
+  if (!validName(profile.name))
+    return error("name", "'" + profile.name +
+                             "' is not a usable profile name (letters, digits, '.', '_', '-'; "
+                             "not empty, not starting with '.')");
+  if (profile.copyEngines < 0)
+    return error("device.copy_engines", "negative");
+  const std::pair<const char*, double> parameters[] = {
+      {"link.host_to_device.latency_s", profile.hostToDevice.latencyS},
+      {"link.host_to_device.seconds_per_byte", profile.hostToDevice.secondsPerByte},
+      {"link.host_to_device.gap_s", profile.hostToDevice.gapS},
+      {"link.host_to_device.bidirectional_seconds_per_byte",
+       profile.hostToDevice.bidirectionalSecondsPerByte},
+      {"link.host_to_device.pageable_seconds_per_byte",
+       profile.hostToDevice.pageableSecondsPerByte},
+      {"link.host_to_device.with_mapped_seconds_per_byte",
+       profile.hostToDevice.withMappedSecondsPerByte},
+      {"link.host_to_device.bidirectional_gap_s", profile.hostToDevice.bidirectionalGapS},
+      {"link.host_to_device.gap_min_piece_bytes", profile.hostToDevice.gapMinPieceBytes},
+      {"link.host_to_device.bidirectional_gap_min_piece_bytes",
+       profile.hostToDevice.bidirectionalGapMinPieceBytes},
+      {"link.device_to_host.latency_s", profile.deviceToHost.latencyS},
+      {"link.device_to_host.seconds_per_byte", profile.deviceToHost.secondsPerByte},
+      {"link.device_to_host.gap_s", profile.deviceToHost.gapS},
+      {"link.device_to_host.bidirectional_seconds_per_byte",
+       profile.deviceToHost.bidirectionalSecondsPerByte},
+      {"link.device_to_host.pageable_seconds_per_byte",
+       profile.deviceToHost.pageableSecondsPerByte},
+      {"link.device_to_host.with_mapped_seconds_per_byte",
+       profile.deviceToHost.withMappedSecondsPerByte},
+      {"link.device_to_host.bidirectional_gap_s", profile.deviceToHost.bidirectionalGapS},
+      {"link.device_to_host.gap_min_piece_bytes", profile.deviceToHost.gapMinPieceBytes},
+      {"link.device_to_host.bidirectional_gap_min_piece_bytes",
+       profile.deviceToHost.bidirectionalGapMinPieceBytes},
+      {"link.host_to_device.bidirectional_slow_seconds_per_byte",
+       profile.hostToDevice.bidirectionalSlowSecondsPerByte},
+      {"link.host_to_device.bidirectional_slow_share", profile.hostToDevice.bidirectionalSlowShare},
+      {"link.host_to_device.simultaneous_gap_s", profile.hostToDevice.simultaneousGapS},
+      {"link.host_to_device.simultaneous_gap_min_piece_bytes",
+       profile.hostToDevice.simultaneousGapMinPieceBytes},
+      {"link.host_to_device.bidirectional_large_piece_seconds_per_byte",
+       profile.hostToDevice.bidirectionalLargePieceSecondsPerByte},
+      {"link.host_to_device.bidirectional_large_piece_min_bytes",
+       profile.hostToDevice.bidirectionalLargePieceMinBytes},
+      {"link.device_to_host.bidirectional_slow_seconds_per_byte",
+       profile.deviceToHost.bidirectionalSlowSecondsPerByte},
+      {"link.device_to_host.bidirectional_slow_share", profile.deviceToHost.bidirectionalSlowShare},
+      {"link.device_to_host.simultaneous_gap_s", profile.deviceToHost.simultaneousGapS},
+      {"link.device_to_host.simultaneous_gap_min_piece_bytes",
+       profile.deviceToHost.simultaneousGapMinPieceBytes},
+      {"link.device_to_host.bidirectional_large_piece_seconds_per_byte",
+       profile.deviceToHost.bidirectionalLargePieceSecondsPerByte},
+      {"link.device_to_host.bidirectional_large_piece_min_bytes",
+       profile.deviceToHost.bidirectionalLargePieceMinBytes},
+      {"mapped.read_seconds_per_byte", profile.mappedReadSecondsPerByte},
+      {"mapped.write_seconds_per_byte", profile.mappedWriteSecondsPerByte},
+      {"mapped.both_ways_seconds_per_byte", profile.mappedBothWaysSecondsPerByte},
+      {"overheads.kernel_launch_s", profile.kernelLaunchS},
+      {"overheads.stream_sync_s", profile.streamSyncS},
+      {"overheads.stream_overhead_s", profile.streamOverheadS},
+      {"overheads.copy_call_s", profile.copyCallS},
+      {"host_copy.seconds_per_byte", profile.hostCopySecondsPerByte},
+      {"host_copy.parallel_seconds_per_byte", profile.hostCopyParallelSecondsPerByte}};
+  for (const auto& [field, value] : parameters)
+    if (!std::isfinite(value) || value < 0)
+      return error(field, "must be a finite non-negative number (0 for not known), is " +
+                              std::to_string(value));
+  if (profile.hostCopyThreads < 0)
+    return error("host_copy.threads", "negative");
+  if ((profile.hostCopyParallelSecondsPerByte > 0) != (profile.hostCopyThreads > 0))
+    return error("host_copy.threads",
+                 "the parallel host copy cost and its thread count are known together or not at "
+                 "all");
+  const std::pair<const char*, const LinkDirection*> links[] = {
+      {"link.host_to_device", &profile.hostToDevice},
+      {"link.device_to_host", &profile.deviceToHost}};
+  for (const auto& [field, link] : links) {
+    if (link->bidirectionalSlowShare > 1)
+      return error(std::string(field) + ".bidirectional_slow_share",
+                   "a share of the repeats, must be at most 1, is " +
+                       std::to_string(link->bidirectionalSlowShare));
+    if ((link->bidirectionalSlowSecondsPerByte > 0) != (link->bidirectionalSlowShare > 0))
+      return error(std::string(field) + ".bidirectional_slow_share",
+                   "a slow rate and its share are known together or not at all");
+    if ((link->bidirectionalLargePieceSecondsPerByte > 0) !=
+        (link->bidirectionalLargePieceMinBytes > 0))
+      return error(std::string(field) + ".bidirectional_large_piece_min_bytes",
+                   "the G of large pieces and where they start are known together or not at all");
+    if (link->bidirectionalLargePieceSecondsPerByte > 0 && !(link->bidirectionalSecondsPerByte > 0))
+      return error(std::string(field) + ".bidirectional_large_piece_seconds_per_byte",
+                   "known without bidirectional_seconds_per_byte, the G of the smaller pieces");
+  }
+  for (std::size_t i = 0; i < profile.mappedByWidth.size(); ++i) {
+    const MappedWidthCost& cost = profile.mappedByWidth[i];
+    const std::string field = "mapped.by_width[" + std::to_string(i) + "]";
+    if (!isMappedElementWidth(cost.elementBytes))
+      return error(field + ".element_bytes",
+                   "must be 1, 2, 4, 8 or 16, is " + std::to_string(cost.elementBytes));
+    if (i > 0 && cost.elementBytes <= profile.mappedByWidth[i - 1].elementBytes)
+      return error(
+          field + ".element_bytes",
+          "widths must be ascending without repeats: " + std::to_string(cost.elementBytes) +
+              " follows " + std::to_string(profile.mappedByWidth[i - 1].elementBytes));
+    const std::pair<const char*, double> costs[] = {
+        {"read_seconds_per_byte", cost.readSecondsPerByte},
+        {"write_seconds_per_byte", cost.writeSecondsPerByte}};
+    for (const auto& [key, value] : costs)
+      if (!std::isfinite(value) || value < 0)
+        return error(field + "." + key,
+                     "must be a finite non-negative number (0 for not known), is " +
+                         std::to_string(value));
+  }
+  for (std::size_t i = 0; i < profile.measurements.size(); ++i) {
+    const ProfileMeasurement& m = profile.measurements[i];
+    const std::string field = "measurements[" + std::to_string(i) + "]";
+    if (m.quantity.empty())
+      return error(field + ".quantity", "empty");
+    if (!std::isfinite(m.value) || !std::isfinite(m.min) || !std::isfinite(m.max))
+      return error(field, "value, min and max must be finite");
+    if (m.repeats < 0)
+      return error(field + ".repeats", "negative");
+  }
+  return {};
+}
+
+} // namespace overlap

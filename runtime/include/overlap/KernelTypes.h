@@ -1,0 +1,277 @@
+// Plain descriptions of an annotated kernel's arrays and of how one call is chunked. No CUDA
+// dependency: the model and the tuner's planning code use these too.
+#pragma once
+
+#include <cstddef>
+#include <string>
+
+namespace overlap {
+
+enum class Direction : unsigned char { In, Out, InOut };
+
+inline bool reads(Direction d) {
+  return d != Direction::Out;
+}
+inline bool writes(Direction d) {
+  return d != Direction::In;
+}
+
+// Element type of an array, for filling it with random data and for comparing results. An
+// element may hold several lanes of one kind (float4, int2, __half2, struct {float x, y, z;}):
+// `kind` is then the lane's kind and the element size a multiple of its size (laneCount).
+enum class ElementKind : unsigned char {
+  F32,
+  F64,
+  I8,
+  U8,
+  I16,
+  U16,
+  I32,
+  U32,
+  I64,
+  U64,
+  F16,  // IEEE binary16 (__half)
+  BF16, // bfloat16 (__nv_bfloat16)
+  Other // structs and other types: compared byte by byte
+};
+
+// Bytes of one value of `kind`; 0 for Other.
+inline std::size_t elementKindSize(ElementKind kind) {
+  switch (kind) {
+  case ElementKind::I8:
+  case ElementKind::U8:
+    return 1;
+  case ElementKind::I16:
+  case ElementKind::U16:
+  case ElementKind::F16:
+  case ElementKind::BF16:
+    return 2;
+  case ElementKind::F32:
+  case ElementKind::I32:
+  case ElementKind::U32:
+    return 4;
+  case ElementKind::F64:
+  case ElementKind::I64:
+  case ElementKind::U64:
+    return 8;
+  case ElementKind::Other:
+    break;
+  }
+  return 0;
+}
+
+inline bool isFloating(ElementKind kind) {
+  return kind == ElementKind::F32 || kind == ElementKind::F64 || kind == ElementKind::F16 ||
+         kind == ElementKind::BF16;
+}
+
+inline bool isInteger(ElementKind kind) {
+  return kind != ElementKind::Other && !isFloating(kind);
+}
+
+// Lanes of `kind` in an element of `elementSize` bytes; 0 when the element is not made of them
+// (Other, or a size that is no multiple of the kind's): such elements are handled as bytes.
+inline std::size_t laneCount(ElementKind kind, std::size_t elementSize) {
+  const std::size_t lane = elementKindSize(kind);
+  if (lane == 0 || elementSize == 0 || elementSize % lane != 0)
+    return 0;
+  return elementSize / lane;
+}
+
+// How the chunks' kernels combine their contributions to a reduction array (annotation
+// reduce(...)): device-resident in every variant, copied in once before the first launch and
+// out once after the last, updated in place (atomically) by every chunk's kernel.
+enum class ReduceOp : unsigned char { None, Sum, Product, Min, Max, BitAnd, BitOr, BitXor };
+
+// Half-open element range [begin, end) of one array.
+struct Section {
+  long long begin = 0;
+  long long end = 0;
+  long long size() const { return end > begin ? end - begin : 0; }
+  bool empty() const { return end <= begin; }
+};
+
+// Clips a section to the array's extent [0, extent): halos at the ends of the partition reach
+// outside the array and are cut off, as the annotation language documents.
+inline Section clip(Section s, long long extent) {
+  if (s.begin < 0)
+    s.begin = 0;
+  if (s.end > extent)
+    s.end = extent;
+  if (s.end < s.begin)
+    s.end = s.begin;
+  return s;
+}
+
+enum class Variant : unsigned char { Explicit, Mapped, Streams, Hybrid };
+
+// The two issue orders of NVIDIA's "How to overlap data transfers" post (paper 003).
+enum class IssueOrder : unsigned char {
+  DepthFirst,  // per chunk: copy in, kernel, copy out
+  BreadthFirst // all copies in, then all kernels, then all copies out
+};
+
+// What a call does with the user's pageable arrays (not page-locked: new, malloc, std::vector).
+// Pinned, device and managed memory is used as it is whatever the mode. docs/generated-code.md,
+// "Host memory", says what each costs.
+enum class PageableMode : unsigned char {
+  // The process's choice: CachedRegister where OVERLAP_PIN_CACHE turns the registration cache on
+  // for every call, else Register (overlap/PinCache.h).
+  Default,
+  // cudaHostRegister for the call, unregistered after it: about one pageable copy per call.
+  Register,
+  // Registered once and kept in the process's registration cache, so that later calls on the same
+  // pages pay nothing; the user unpins a buffer before freeing it (overlap/PinCache.h).
+  // Register where OVERLAP_PIN_CACHE=off.
+  CachedRegister,
+  // Streams and Hybrid: copied through a ring of pinned staging buffers by host threads, which
+  // overlap with the link (overlap/StagingRing.h); nothing is registered but Hybrid's mapped
+  // outputs (as Default). Mapped, which copies nothing, registers as Default.
+  Stage
+};
+
+inline const char* to_string(PageableMode mode) {
+  switch (mode) {
+  case PageableMode::Default:
+    return "default";
+  case PageableMode::Register:
+    return "registered per call";
+  case PageableMode::CachedRegister:
+    return "cached registration";
+  case PageableMode::Stage:
+    return "staged";
+  }
+  return "?";
+}
+
+// The staging ring of PageableMode::Stage; 0 is "automatic" (resolvedStaging()).
+struct StagingConfig {
+  int threads = 0;           // host threads copying between user memory and the ring
+  std::size_t slotBytes = 0; // one slot of the ring: the piece one copy moves
+  int slots = 0;             // slots of the ring
+};
+
+struct StreamsConfig {
+  int streams = 4;
+  IssueOrder order = IssueOrder::DepthFirst;
+  PageableMode pageable = PageableMode::Default;
+  StagingConfig staging = {};
+};
+
+inline const char* to_string(Variant variant) {
+  switch (variant) {
+  case Variant::Explicit:
+    return "Explicit";
+  case Variant::Mapped:
+    return "Mapped";
+  case Variant::Streams:
+    return "Streams";
+  case Variant::Hybrid:
+    return "Hybrid";
+  }
+  return "?";
+}
+
+inline const char* to_string(IssueOrder order) {
+  return order == IssueOrder::DepthFirst ? "depth-first" : "breadth-first";
+}
+
+// A variant as reports, reasons and logs name it: "Explicit", "Mapped", "Mapped(registered per
+// call)", "Streams(16, depth-first)", "Hybrid(4, breadth-first, staged)". The pageable mode only
+// where it is not the default (Explicit registers nothing; Stage is Default for Mapped, which
+// copies nothing), so that the names that always were stay as they were.
+inline std::string describe(Variant variant, const StreamsConfig& config) {
+  const std::string mode = to_string(config.pageable);
+  switch (variant) {
+  case Variant::Explicit:
+    return to_string(variant);
+  case Variant::Mapped:
+    return config.pageable == PageableMode::Default || config.pageable == PageableMode::Stage
+               ? std::string(to_string(variant))
+               : std::string(to_string(variant)) + "(" + mode + ")";
+  case Variant::Streams:
+  case Variant::Hybrid:
+    break;
+  }
+  return std::string(to_string(variant)) + "(" + std::to_string(config.streams) + ", " +
+         to_string(config.order) +
+         (config.pageable == PageableMode::Default ? std::string() : ", " + mode) + ")";
+}
+
+// The staging ring a call of `stagedBytes` (both directions) uses, given what was asked for and
+// the host's hardware threads: every 0 of `asked` filled in. One definition for the runtime and
+// the model. Threads: 4 at most, and one hardware thread stays the caller's (it issues the
+// copies). Slots: 4 MiB, smaller for small calls so that the ring still pipelines (two pieces per
+// thread) but never below 256 KiB, where a piece costs more to hand over than to copy. Slots:
+// two per thread (one filling, one crossing the link) and two more for the copies out.
+inline StagingConfig resolvedStaging(StagingConfig asked, long long stagedBytes,
+                                     int hardwareThreads) {
+  constexpr std::size_t kMiB = std::size_t{1} << 20;
+  constexpr std::size_t kGranule = 64 * 1024;
+  StagingConfig config = asked;
+  if (config.threads < 1) {
+    const int spare = hardwareThreads > 1 ? hardwareThreads - 1 : 1;
+    config.threads = spare < 4 ? spare : 4;
+  }
+  if (config.slotBytes == 0) {
+    const std::size_t perPiece =
+        stagedBytes > 0
+            ? static_cast<std::size_t>(stagedBytes) / (2 * static_cast<std::size_t>(config.threads))
+            : 0;
+    std::size_t slot = (perPiece + kGranule - 1) / kGranule * kGranule;
+    if (slot < kMiB / 4)
+      slot = kMiB / 4;
+    if (slot > 4 * kMiB)
+      slot = 4 * kMiB;
+    config.slotBytes = slot;
+  }
+  if (config.slots < 1)
+    config.slots = 2 * config.threads + 2;
+  return config;
+}
+
+// The partitioned index range of one call, [begin, begin + extent), and the granule its chunk
+// boundaries keep: every boundary but the end lies at begin + a multiple of granule (so that a
+// kernel loading float4 from its chunk's first element stays aligned).
+struct Partition {
+  long long begin = 0;
+  long long extent = 0;  // P >= 0
+  long long granule = 1; // G >= 1
+};
+
+// Granules of the partition, the last one possibly short: ceil(P / G).
+inline long long granuleCount(const Partition& partition) {
+  return partition.extent > 0 ? (partition.extent - 1) / partition.granule + 1 : 0;
+}
+
+// C = min(streams, ceil(P / G)): one chunk per stream, but never an empty one.
+inline long long chunkCount(const Partition& partition, long long streams) {
+  const long long granules = granuleCount(partition);
+  return streams < granules ? streams : granules;
+}
+
+// The chunk [lo, hi) that chunk `index` of `count` covers: whole granules, split so that the
+// chunks' granule counts differ by at most one, the last chunk having the larger count; it ends
+// at begin + P. Chunk lengths thus differ by at most one granule (the short last granule lies in
+// a chunk of the larger count), and with count <= granuleCount every chunk has work (a larger
+// count makes empty chunks). No intermediate value exceeds begin + P.
+inline void chunkBounds(const Partition& partition, long long count, long long index, long long& lo,
+                        long long& hi) {
+  const long long granules = granuleCount(partition);
+  // floor(index * granules / count) without overflow.
+  const auto firstGranule = [&](long long i) {
+    return granules / count * i + (granules % count) * i / count;
+  };
+  const long long first = firstGranule(index);
+  const long long end = firstGranule(index + 1);
+  lo = partition.begin + first * partition.granule;
+  hi = partition.begin + (end == granules ? partition.extent : end * partition.granule);
+}
+
+// The chunk of [0, extent) in one-element granules.
+inline void chunkBounds(long long extent, long long count, long long index, long long& lo,
+                        long long& hi) {
+  chunkBounds(Partition{0, extent, 1}, count, index, lo, hi);
+}
+
+} // namespace overlap

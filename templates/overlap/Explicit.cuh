@@ -1,0 +1,65 @@
+// Explicit (paper 001 §VII): the bulk-synchronous reference every other strategy is tested
+// against. Copy in everything one launch over [B, B + P) reads, launch once, copy out everything
+// it writes (reduction arrays whole, like any array without sections), and return when the
+// results are in the user's arrays.
+//
+// Pageable user arrays are not pinned: the copies are synchronous with one another anyway, and
+// pinning costs about one more copy (HostArrayPinning.h). P == 0 returns success untouched.
+#pragma once
+
+#include "overlap/Binding.cuh"
+#include "overlap/DeviceContext.h"
+#include "overlap/NvtxRange.h"
+#include "overlap/Status.h"
+#include "overlap/detail/CallArrays.cuh"
+
+#include <vector>
+
+namespace overlap {
+namespace detail {
+
+template <class B>
+Status issueExplicit(const B& binding, const std::vector<HostArray>& arrays,
+                     const std::vector<void*>& bases, const std::vector<bool>& onDevice,
+                     const Partition& partition, cudaStream_t stream) {
+  {
+    const NvtxRange range("h2d");
+    OVERLAP_TRY(copyWholeCall(binding, arrays, bases, onDevice, partition, CopyDirection::ToDevice,
+                              stream));
+  }
+  {
+    const NvtxRange range("kernel");
+    OVERLAP_TRY(
+        binding.launch(bases.data(), partition.begin, partition.begin + partition.extent, stream));
+  }
+  const NvtxRange range("d2h");
+  return copyWholeCall(binding, arrays, bases, onDevice, partition, CopyDirection::ToHost, stream);
+}
+
+} // namespace detail
+
+template <class B> Status runExplicit(const B& binding) {
+  const NvtxRange callRange("overlap:explicit");
+  Partition partition;
+  std::vector<HostArray> arrays;
+  OVERLAP_TRY(detail::beginCall(binding, &partition, &arrays));
+  if (partition.extent == 0)
+    return Status::success();
+  DeviceContextLease lease;
+  OVERLAP_TRY(detail::leaseDevice(&lease, 1));
+  DeviceContext& context = lease.context();
+  const cudaStream_t stream = context.pool().stream(0);
+
+  // Every array present has a device buffer; absent optional arrays have none (a null base).
+  std::vector<bool> onDevice(arrays.size());
+  for (std::size_t i = 0; i < arrays.size(); ++i)
+    onDevice[i] = !detail::absent(arrays[i]);
+  std::vector<void*> bases(arrays.size(), nullptr);
+  OVERLAP_TRY(detail::placeDeviceBuffers(context.memory(), arrays, onDevice, &bases));
+  Status first = detail::issueExplicit(binding, arrays, bases, onDevice, partition, stream);
+  // Also after a failure: the cached buffers must be idle before the next call reuses them.
+  keepFirst(first, detail::synchronize(stream));
+  return first;
+}
+
+} // namespace overlap

@@ -1,0 +1,246 @@
+// What every strategy does with a Binding's arrays before and around its launches: validating
+// the answers, clipping sections, placing device buffers, copying sections. Internal to the
+// strategy templates.
+#pragma once
+
+#include "overlap/Binding.cuh"
+#include "overlap/DeviceContext.h"
+#include "overlap/DeviceMemoryCache.h"
+#include "overlap/KernelTypes.h"
+#include "overlap/Status.h"
+#include "overlap/TransferPlan.h"
+
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+// A Binding answer no strategy can work with: reported like a failed CUDA call, naming the rule.
+#define OVERLAP_DETAIL_INVALID_BINDING(rule)                                                       \
+  ::overlap::Status {                                                                              \
+    cudaErrorInvalidValue, rule, __FILE__, __LINE__                                                \
+  }
+
+namespace overlap {
+namespace detail {
+
+// Alignment of each device buffer inside the cached block: cudaMalloc's own, enough for any
+// element type and for coalesced access from the first element.
+constexpr std::size_t kDeviceBufferAlignment = 256;
+
+// The partition a binding answers, checked: P < 0, G < 1 and an end B + P past the range of
+// long long are errors. P == 0 is a call with nothing to do, which every strategy answers with
+// success before touching the device or the arrays.
+inline Status checkPartition(const Partition& partition) {
+  if (partition.extent < 0)
+    return OVERLAP_DETAIL_INVALID_BINDING("Binding::partitionExtent() < 0");
+  if (partition.granule < 1)
+    return OVERLAP_DETAIL_INVALID_BINDING("Binding::granule() < 1");
+  if (partition.begin > std::numeric_limits<long long>::max() - partition.extent)
+    return OVERLAP_DETAIL_INVALID_BINDING(
+        "Binding: partitionBegin() + partitionExtent() overflows long long");
+  return Status::success();
+}
+
+// An optional array the caller passed null: it takes no part in the call.
+inline bool absent(const HostArray& array) {
+  return array.optional && array.host == nullptr;
+}
+
+inline std::size_t arrayBytes(const HostArray& array) {
+  return static_cast<std::size_t>(array.extent) * array.elementSize;
+}
+
+// Reads every array's description and checks what the strategies rely on. An absent optional
+// array is returned with extent 0, so that no strategy sizes, copies or registers anything of it.
+template <class B> Status readHostArrays(const B& binding, std::vector<HostArray>* arrays) {
+  arrays->clear();
+  for (int i = 0; i < B::kArrays; ++i) {
+    HostArray array = binding.array(i);
+    if (array.extent < 0)
+      return OVERLAP_DETAIL_INVALID_BINDING("Binding::array(i).extent < 0");
+    if (array.elementSize == 0)
+      return OVERLAP_DETAIL_INVALID_BINDING("Binding::array(i).elementSize == 0");
+    if (static_cast<unsigned long long>(array.extent) > SIZE_MAX / array.elementSize)
+      return OVERLAP_DETAIL_INVALID_BINDING("Binding::array(i): extent * elementSize overflows");
+    if (array.host == nullptr && !array.optional && array.extent > 0)
+      return OVERLAP_DETAIL_INVALID_BINDING(persistentText(
+          std::string("array '") + (array.name != nullptr ? array.name : "?") + "' is null"));
+    if (absent(array))
+      array.extent = 0;
+    const int sections = binding.sectionCount(i);
+    if (sections < 0)
+      return OVERLAP_DETAIL_INVALID_BINDING("Binding::sectionCount(i) < 0");
+    // The strategies copy a reduction array whole, once each way, and never map it.
+    if (array.reduction && (array.direction != Direction::InOut || sections != 0))
+      return OVERLAP_DETAIL_INVALID_BINDING(
+          "Binding::array(i): a reduction array must be InOut and without sections");
+    if (writes(array.direction)) {
+      // Copying out more than one chunked section per chunk would write other chunks' elements
+      // back before (or after) their own kernels wrote them.
+      int chunked = 0;
+      for (int s = 0; s < sections; ++s)
+        chunked += binding.sectionIsChunked(i, s) ? 1 : 0;
+      if (chunked > 1)
+        return OVERLAP_DETAIL_INVALID_BINDING(
+            "Binding: an output array has more than one chunked section");
+    }
+    arrays->push_back(array);
+  }
+  return Status::success();
+}
+
+// The start every strategy call shares: the partition is read and checked, then the binding's
+// own checks of the arguments (checkCall(), cheap: integers only, so for P == 0 too); unless P
+// is 0 (a call with nothing to do: neither the arrays nor the device are looked at) the arrays
+// are read and checked.
+template <class B>
+Status beginCall(const B& binding, Partition* partition, std::vector<HostArray>* arrays) {
+  *partition = Partition{binding.partitionBegin(), binding.partitionExtent(), binding.granule()};
+  OVERLAP_TRY(checkPartition(*partition));
+  OVERLAP_TRY(binding.checkCall());
+  if (partition->extent == 0)
+    return Status::success();
+  return readHostArrays(binding, arrays);
+}
+
+// Leases the current device's context (DeviceContext.h) with at least `streams` pooled streams.
+inline Status leaseDevice(DeviceContextLease* lease, int streams) {
+  OVERLAP_TRY(lease->acquire());
+  return lease->context().pool().reserveStreams(streams);
+}
+
+// The sections of array i sent once per call, clipped: the whole array when it has no sections.
+template <class B>
+std::vector<Section> broadcastSections(const B& binding, int i, const Partition& partition,
+                                       long long arrayExtent) {
+  const int count = binding.sectionCount(i);
+  if (count == 0)
+    return {Section{0, arrayExtent}};
+  std::vector<Section> sections;
+  for (int s = 0; s < count; ++s)
+    if (!binding.sectionIsChunked(i, s))
+      sections.push_back(clip(
+          binding.section(i, s, partition.begin, partition.begin + partition.extent), arrayExtent));
+  return sections;
+}
+
+// The chunked sections of array i for chunk [lo, hi), clipped.
+template <class B>
+std::vector<Section> chunkSections(const B& binding, int i, long long lo, long long hi,
+                                   long long arrayExtent) {
+  std::vector<Section> sections;
+  const int count = binding.sectionCount(i);
+  for (int s = 0; s < count; ++s)
+    if (binding.sectionIsChunked(i, s))
+      sections.push_back(clip(binding.section(i, s, lo, hi), arrayExtent));
+  return sections;
+}
+
+// Every element of array i a single launch over [B, B + P) touches, merged.
+template <class B>
+std::vector<Section> wholeCallSections(const B& binding, int i, const Partition& partition,
+                                       long long arrayExtent) {
+  std::vector<Section> sections = broadcastSections(binding, i, partition, arrayExtent);
+  const std::vector<Section> chunked =
+      chunkSections(binding, i, partition.begin, partition.begin + partition.extent, arrayExtent);
+  sections.insert(sections.end(), chunked.begin(), chunked.end());
+  return mergeSections(std::move(sections));
+}
+
+// Gives every array with onDevice[i] a full-extent buffer in the device's cached block (element
+// e of the array is element e of its buffer) and stores its address in (*bases)[i]; the other
+// entries are left alone.
+inline Status placeDeviceBuffers(DeviceMemoryCache& cache, const std::vector<HostArray>& arrays,
+                                 const std::vector<bool>& onDevice, std::vector<void*>* bases) {
+  std::vector<std::size_t> offsets(arrays.size(), 0);
+  std::size_t total = 0;
+  for (std::size_t i = 0; i < arrays.size(); ++i) {
+    if (!onDevice[i])
+      continue;
+    offsets[i] = total;
+    const std::size_t bytes = arrayBytes(arrays[i]);
+    const std::size_t padded =
+        (bytes + kDeviceBufferAlignment - 1) / kDeviceBufferAlignment * kDeviceBufferAlignment;
+    if (padded < bytes || total + padded < total)
+      return OVERLAP_DETAIL_INVALID_BINDING("Binding: the arrays' total size overflows");
+    total += padded;
+  }
+  void* block = nullptr;
+  OVERLAP_TRY(cache.reserve(total, &block));
+  for (std::size_t i = 0; i < arrays.size(); ++i)
+    if (onDevice[i])
+      (*bases)[i] = static_cast<char*>(block) + offsets[i];
+  return Status::success();
+}
+
+enum class CopyDirection : unsigned char { ToDevice, ToHost };
+
+// Where `elements` of an array lie, in bytes: the same in the user's array and in its full-extent
+// device buffer.
+struct SectionBytes {
+  std::size_t offset = 0;
+  std::size_t bytes = 0;
+};
+inline SectionBytes sectionBytes(const HostArray& array, Section elements) {
+  return {static_cast<std::size_t>(elements.begin) * array.elementSize,
+          static_cast<std::size_t>(elements.size()) * array.elementSize};
+}
+
+// Copies `elements` of an array between the user's memory and its full-extent device buffer.
+// cudaMemcpyDefault lets the same call serve pageable, pinned, managed and device user memory.
+inline Status copySection(const HostArray& array, void* buffer, Section elements,
+                          CopyDirection direction, cudaStream_t stream) {
+  if (elements.empty())
+    return Status::success();
+  const SectionBytes where = sectionBytes(array, elements);
+  const std::size_t offset = where.offset;
+  const std::size_t bytes = where.bytes;
+  char* const host = static_cast<char*>(array.host) + offset;
+  char* const device = static_cast<char*>(buffer) + offset;
+  if (direction == CopyDirection::ToDevice)
+    OVERLAP_CUDA_TRY(cudaMemcpyAsync(device, host, bytes, cudaMemcpyDefault, stream));
+  else
+    OVERLAP_CUDA_TRY(cudaMemcpyAsync(host, device, bytes, cudaMemcpyDefault, stream));
+  return Status::success();
+}
+
+// For every array with onDevice[i], copies what a launch over the whole partition touches: to
+// the device for the arrays the kernel reads, or back for those it writes. Explicit's copies,
+// and Mapped's of its reduction arrays.
+template <class B>
+Status copyWholeCall(const B& binding, const std::vector<HostArray>& arrays,
+                     const std::vector<void*>& bases, const std::vector<bool>& onDevice,
+                     const Partition& partition, CopyDirection direction, cudaStream_t stream) {
+  for (std::size_t i = 0; i < arrays.size(); ++i) {
+    const HostArray& array = arrays[i];
+    const bool moved =
+        direction == CopyDirection::ToDevice ? reads(array.direction) : writes(array.direction);
+    if (!onDevice[i] || !moved)
+      continue;
+    for (const Section& s :
+         wholeCallSections(binding, static_cast<int>(i), partition, array.extent))
+      OVERLAP_TRY(copySection(array, bases[i], s, direction, stream));
+  }
+  return Status::success();
+}
+
+// Waits until nothing issued on `stream` runs any more, so that the caller may reuse the device
+// buffers, unregister host memory or return to a user who frees it. When the wait itself fails,
+// whether the stream's work is done is unknown: the whole device is waited for instead, and the
+// stream's error returned. (If that fails too, the error is sticky, the context is lost and none
+// of its work runs any more.)
+inline Status synchronize(cudaStream_t stream) {
+  const cudaError_t error = OVERLAP_CUDA_CALL(cudaStreamSynchronize(stream));
+  if (error == cudaSuccess)
+    return Status::success();
+  (void)cudaDeviceSynchronize();
+  (void)cudaGetLastError(); // the stream's error is returned; leave none pending behind it
+  return OVERLAP_STATUS_OF(cudaStreamSynchronize(stream), error);
+}
+
+} // namespace detail
+} // namespace overlap

@@ -1,0 +1,234 @@
+// A quick calibration and accuracy check on the GPU: the pieces work together and produce a
+// profile the reader accepts. No timing is asserted beyond physical plausibility; the real
+// calibration's quality checks and the committed accuracy table judge the numbers.
+#include "AccuracyCheck.h"
+#include "Calibrator.h"
+#include "LinkBench.h"
+#include "ProfileEstimator.h"
+
+#include "overlap/Device.h"
+#include "overlap/ProfileIo.h"
+#include "overlap/SampleStats.h"
+
+#include "GpuTestSupport.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <iostream>
+#include <vector>
+
+namespace overlap::calibration {
+namespace {
+
+class QuickCalibration : public ::testing::Test {
+protected:
+  void SetUp() override {
+    OVERLAP_SKIP_WITHOUT_GPU();
+    ASSERT_EQ(cudaSetDevice(0), cudaSuccess);
+    plan_ = CalibrationPlan::quick();
+    accuracy_ = AccuracyPlan::quick();
+    OVERLAP_ASSERT_OK(LinkBench::create(limitsFor(plan_, &accuracy_), &bench_));
+  }
+
+  CalibrationPlan plan_;
+  AccuracyPlan accuracy_;
+  std::unique_ptr<LinkBench> bench_;
+};
+
+TEST_F(QuickCalibration, MeasuresFitsAndWritesAReadableProfile) {
+  DeviceDescription device;
+  OVERLAP_ASSERT_OK(describeDevice(0, &device));
+  CalibrationMeasurements m;
+  m.device = identityOf(device, todayUtc());
+  plan_.busyLinkRepeats = plan_.repeats + 2; // so that the two counts can be told apart
+  const std::string busyLabel = " x " + std::to_string(plan_.busyLinkRepeats) + " repeats";
+  int progressLines = 0;
+  std::vector<std::string> busyLines; // of the busy-link steps
+  OVERLAP_ASSERT_OK(measureLink(
+      *bench_, plan_,
+      [&](const std::string& line) {
+        ++progressLines;
+        for (const char* step : {"bidirectional G", "bidirectional g", "simultaneous g"})
+          if (line.find(step) != std::string::npos)
+            busyLines.push_back(line);
+      },
+      &m));
+  EXPECT_GE(progressLines, 2 * 20) << "every step reports its start and end";
+  EXPECT_EQ(busyLines.size(), 2u * 5) << "the five busy-link steps report start and end";
+  for (const std::string& line : busyLines)
+    EXPECT_NE(line.find(busyLabel), std::string::npos) << "names its repeats: " << line;
+  EXPECT_EQ(m.hostToDevice.oneByteSeconds.size(), static_cast<std::size_t>(plan_.latencyRepeats));
+  ASSERT_EQ(m.deviceToHost.sizes.x.size(), plan_.sizeBytes.size());
+  EXPECT_EQ(m.deviceToHost.sizes.seconds[0].size(), static_cast<std::size_t>(plan_.repeats));
+  const std::size_t busyRepeats = static_cast<std::size_t>(plan_.busyLinkRepeats);
+  for (const DirectionMeasurements* d : {&m.hostToDevice, &m.deviceToHost}) {
+    ASSERT_FALSE(d->bidirectionalSizes.empty()) << "not skipped";
+    EXPECT_EQ(d->bidirectionalSizes.seconds[0].size(), busyRepeats);
+    ASSERT_FALSE(d->bidirectionalPieces.empty()) << "not skipped";
+    EXPECT_EQ(d->bidirectionalPieces[0].seconds[0].size(), busyRepeats);
+    ASSERT_FALSE(d->simultaneousPieces.empty()) << "not skipped";
+    EXPECT_EQ(d->simultaneousPieces[0].seconds[0].size(), busyRepeats);
+  }
+
+  ProfileEstimate estimate = estimateProfile(m);
+  estimate.profile.name = "quick-test";
+  for (const LinkDirection* d : {&estimate.profile.hostToDevice, &estimate.profile.deviceToHost}) {
+    // Plausible for any PCIe or NVLink-C2C GPU: 1 us .. 1 ms latency, 1 .. 1000 GB/s.
+    EXPECT_GT(d->latencyS, 1e-7);
+    EXPECT_LT(d->latencyS, 1e-3);
+    EXPECT_GT(d->secondsPerByte, 1e-12);
+    EXPECT_LT(d->secondsPerByte, 1e-9);
+  }
+  EXPECT_GT(estimate.profile.kernelLaunchS, 0.0);
+  ASSERT_EQ(m.copyCallSeconds.size(), static_cast<std::size_t>(plan_.hostCostSamples))
+      << "copy calls were not skipped";
+  EXPECT_EQ(m.kernelLaunchSeconds.size(), static_cast<std::size_t>(plan_.hostCostSamples));
+  EXPECT_EQ(m.launchSyncSeconds.size(), static_cast<std::size_t>(plan_.hostCostSamples));
+  ASSERT_EQ(m.streamRounds.x.size(), plan_.streamCounts.size());
+  EXPECT_EQ(m.streamRounds.seconds[0].size(), static_cast<std::size_t>(plan_.streamRoundRepeats));
+  // A driver call that only queues work: above 100 ns, far below a millisecond.
+  EXPECT_GT(estimate.profile.copyCallS, 1e-7);
+  EXPECT_LT(estimate.profile.copyCallS, 1e-3);
+  ASSERT_EQ(m.mappedByWidth.size(), plan_.mappedElementBytes.size()) << "no width skipped";
+  ASSERT_EQ(estimate.profile.mappedByWidth.size(), plan_.mappedElementBytes.size());
+  for (const MappedWidthCost& w : estimate.profile.mappedByWidth) {
+    SCOPED_TRACE(std::to_string(w.elementBytes) + "-byte elements");
+    // Mapped traffic crosses the host link: slower than 1000 GB/s, faster than 0.1 GB/s.
+    EXPECT_GT(w.readSecondsPerByte, 1e-12);
+    EXPECT_LT(w.readSecondsPerByte, 1e-8);
+    EXPECT_GT(w.writeSecondsPerByte, 1e-12);
+    EXPECT_LT(w.writeSecondsPerByte, 1e-8);
+  }
+  ASSERT_EQ(m.mappedBothWaysSizes.x.size(), plan_.mappedKernelBytes.size())
+      << "the both-ways kernel was not skipped: " << (m.skipped.empty() ? "" : m.skipped.front());
+  EXPECT_GT(estimate.profile.mappedBothWaysSecondsPerByte, 1e-12);
+  EXPECT_LT(estimate.profile.mappedBothWaysSecondsPerByte, 1e-8);
+  // The host's copies into pinned memory: 0.1 .. 1000 GB/s on one thread, no slower on more.
+  ASSERT_FALSE(m.hostCopy.empty()) << "the host copies were not skipped";
+  EXPECT_GT(estimate.profile.hostCopySecondsPerByte, 1e-12);
+  EXPECT_LT(estimate.profile.hostCopySecondsPerByte, 1e-8);
+  EXPECT_LE(estimate.profile.hostCopyParallelSecondsPerByte,
+            estimate.profile.hostCopySecondsPerByte);
+  EXPECT_GE(estimate.profile.hostCopyThreads, 1);
+  HardwareProfile read;
+  ASSERT_TRUE(profileFromJson(profileToJson(estimate.profile), "quick", &read).ok());
+  EXPECT_EQ(read.mappedBothWaysSecondsPerByte, estimate.profile.mappedBothWaysSecondsPerByte);
+  EXPECT_EQ(read.deviceName, device.name);
+  EXPECT_EQ(read.hostToDevice.secondsPerByte, estimate.profile.hostToDevice.secondsPerByte);
+  EXPECT_EQ(read.mappedByWidth.size(), estimate.profile.mappedByWidth.size());
+  for (const std::string& problem : estimate.problems)
+    std::cout << "quick plan fit note: " << problem << "\n"; // informative, not a failure
+}
+
+// The host-cost steps of the standard plan, with its bursts and counts, on the bench: the
+// quantities are physically plausible and ordered. The back-to-back launches of earlier
+// calibrations are timed too and printed beside the bursts, for the reader to compare.
+TEST_F(QuickCalibration, HostCostsFromShortBurstsArePlausible) {
+  const CalibrationPlan standard = CalibrationPlan::standard();
+  std::vector<double> launch;
+  std::vector<double> launchSync;
+  std::vector<double> copy;
+  for (int i = 0; i < standard.warmup + standard.hostCostSamples; ++i) {
+    double seconds = 0;
+    OVERLAP_ASSERT_OK(bench_->launchBurst(standard.launchBurst, &seconds));
+    launch.push_back(seconds);
+    OVERLAP_ASSERT_OK(bench_->launchSyncOverhead(standard.launchSyncCount, &seconds));
+    launchSync.push_back(seconds);
+    OVERLAP_ASSERT_OK(
+        bench_->copyCalls(standard.copyCallStreams, standard.streamRoundBytes, &seconds));
+    copy.push_back(seconds);
+    if (i < standard.warmup) {
+      launch.clear();
+      launchSync.clear();
+      copy.clear();
+    }
+  }
+  CalibrationMeasurements m;
+  m.kernelLaunchSeconds = launch;
+  m.launchSyncSeconds = launchSync;
+  m.copyCallSeconds = copy;
+  const ProfileEstimate estimate = estimateProfile(m);
+  const HardwareProfile& p = estimate.profile;
+  // Driver calls that only queue work, or wait for an empty kernel: above 100 ns, far below a
+  // millisecond each.
+  for (double cost : {p.kernelLaunchS, p.copyCallS, p.kernelLaunchS + p.streamSyncS}) {
+    EXPECT_GT(cost, 1e-7);
+    EXPECT_LT(cost, 1e-3);
+  }
+  EXPECT_GT(p.streamSyncS, 0.0) << "a launch and a synchronization take longer than a launch";
+  for (const std::string& problem : estimate.problems)
+    EXPECT_EQ(problem.find("stream_sync_s"), std::string::npos) << problem;
+
+  const int backToBack = 4096;
+  std::vector<double> queueFull;
+  for (int i = 0; i < 3; ++i) {
+    double seconds = 0;
+    OVERLAP_ASSERT_OK(bench_->launchBurst(backToBack, &seconds));
+    queueFull.push_back(seconds);
+  }
+  const SampleStats bursts = summarize(launch);
+  std::cout << "launch per call: bursts of " << standard.launchBurst << " lower quartile "
+            << p.kernelLaunchS * 1e6 << " us (median " << bursts.median * 1e6 << ", min "
+            << bursts.min * 1e6 << ", max " << bursts.max * 1e6 << "); " << backToBack
+            << " back to back, median of 3: " << summarize(queueFull).median * 1e6
+            << " us; launch + synchronize " << (p.kernelLaunchS + p.streamSyncS) * 1e6
+            << " us; copy call " << p.copyCallS * 1e6 << " us (median "
+            << summarize(copy).median * 1e6 << ")\n";
+  double refused = 0;
+  EXPECT_EQ(bench_->launchBurst(0, &refused).code, cudaErrorInvalidValue);
+}
+
+TEST_F(QuickCalibration, AccuracyCheckCoversTheWholeGrid) {
+  HardwareProfile profile;
+  profile.name = "guess";
+  profile.hostToDevice = {5e-6, 1.0 / 50e9, 1e-6, 1.0 / 45e9, 0, 0};
+  profile.deviceToHost = profile.hostToDevice;
+  AccuracyReport report;
+  accuracy_.busyLinkRepeats = accuracy_.repeats + 2; // so that the two counts can be told apart
+  OVERLAP_ASSERT_OK(checkAccuracy(*bench_, profile, accuracy_, nullptr, &report));
+  const std::size_t points = accuracy_.sizeBytes.size() * accuracy_.pieceCounts.size();
+  EXPECT_EQ(report.rows.size(), 6 * points) << "one way, other way busy, both at once; x 2";
+  for (const AccuracyRow& row : report.rows) {
+    const bool busyLink = row.which == AccuracyCase::BidirectionalHostToDevice ||
+                          row.which == AccuracyCase::BidirectionalDeviceToHost;
+    const bool oneWay =
+        row.which == AccuracyCase::HostToDevice || row.which == AccuracyCase::DeviceToHost;
+    EXPECT_EQ(row.measured.count, oneWay ? accuracy_.repeats : accuracy_.busyLinkRepeats)
+        << caseName(row.which);
+    EXPECT_EQ(row.ungated.count, busyLink ? 0 : accuracy_.repeats) << caseName(row.which);
+    EXPECT_GT(row.measured.median, 0.0);
+  }
+  EXPECT_TRUE(std::any_of(report.notes.begin(), report.notes.end(), [](const std::string& note) {
+    return note.find("repeated") != std::string::npos;
+  })) << "the report says how often each case was repeated";
+}
+
+TEST_F(QuickCalibration, RefusesWorkBeyondItsBuffers) {
+  double seconds = 0;
+  const Status status =
+      bench_->transfer(TransferDirection::HostToDevice, limitsFor(plan_, &accuracy_).maxBytes + 1,
+                       1, true, &seconds);
+  EXPECT_EQ(status.code, cudaErrorInvalidValue);
+  EXPECT_NE(std::string(status.call).find("LinkBench::transfer"), std::string::npos);
+  const Status bothWays =
+      bench_->mappedBothWaysKernel(limitsFor(plan_, &accuracy_).maxBytes + 16, &seconds);
+  EXPECT_EQ(bothWays.code, cudaErrorInvalidValue);
+  EXPECT_NE(std::string(bothWays.call).find("mapped_both_ways_kernel"), std::string::npos);
+  EXPECT_EQ(bench_->mappedBothWaysKernel(4096 + 8, &seconds).code, cudaErrorInvalidValue)
+      << "not a multiple of 16 bytes";
+  // The bench still works after the refusal: the gate was never closed.
+  OVERLAP_ASSERT_OK(bench_->transfer(TransferDirection::DeviceToHost, 4096, 2, true, &seconds));
+  EXPECT_GT(seconds, 0.0);
+  double background = 0;
+  OVERLAP_ASSERT_OK(bench_->transferAgainstBusyLink(TransferDirection::HostToDevice, 4 << 20, 1,
+                                                    4096, &seconds, &background));
+  EXPECT_LT(background, seconds) << "4 KiB the other way cannot keep the link busy";
+  OVERLAP_ASSERT_OK(bench_->transferAgainstBusyLink(TransferDirection::HostToDevice, 1 << 20, 4,
+                                                    backgroundBytesFor(1 << 20, 4), &seconds,
+                                                    &background));
+  EXPECT_GE(background, seconds);
+}
+
+} // namespace
+} // namespace overlap::calibration

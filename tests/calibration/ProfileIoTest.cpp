@@ -1,0 +1,640 @@
+#include "overlap/ProfileIo.h"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace overlap {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Every field set to a distinct value, so a field read into the wrong place shows.
+HardwareProfile fullProfile() {
+  HardwareProfile p;
+  p.name = "test-gpu_1.0";
+  p.source = "unit test";
+  p.deviceName = "Test GPU \"quoted\"";
+  p.pcie = "Gen5 x16";
+  p.driver = "580.159.04";
+  p.date = "2026-11-21";
+  p.notes = "notes";
+  p.computeCapabilityMajor = 9;
+  p.computeCapabilityMinor = 0;
+  p.multiprocessors = 132;
+  p.copyEngines = 3;
+  p.implicitSynchronization = true;
+  p.hostToDevice = {1.1e-6, 1.2e-11, 1.3e-6, 1.4e-11, 1.5e-10, 1.6e-11,
+                    1.7e-6, 262144,  1.9e5,  1.8e-11, 0.35};
+  p.deviceToHost = {2.1e-6, 2.2e-11, 2.3e-6, 2.4e-11, 2.5e-10, 2.6e-11,
+                    2.7e-6, 524288,  2.9e5,  2.8e-11, 0.45};
+  p.hostToDevice.simultaneousGapS = 1.95e-6;
+  p.hostToDevice.simultaneousGapMinPieceBytes = 131072;
+  p.deviceToHost.simultaneousGapS = 2.95e-6;
+  p.deviceToHost.simultaneousGapMinPieceBytes = 65536;
+  p.hostToDevice.bidirectionalLargePieceSecondsPerByte = 1.45e-11;
+  p.hostToDevice.bidirectionalLargePieceMinBytes = 100663296;
+  p.deviceToHost.bidirectionalLargePieceSecondsPerByte = 2.45e-11;
+  p.deviceToHost.bidirectionalLargePieceMinBytes = 67108864;
+  p.mappedReadSecondsPerByte = 3.1e-11;
+  p.mappedWriteSecondsPerByte = 3.2e-11;
+  p.mappedByWidth = {{1, 5.1e-11, 5.2e-11},
+                     {2, 5.3e-11, 5.4e-11},
+                     {4, 5.5e-11, 0},
+                     {8, 5.7e-11, 5.8e-11},
+                     {16, 5.9e-11, 6.1e-11}};
+  p.mappedBothWaysSecondsPerByte = 6.2e-11;
+  p.kernelLaunchS = 4.1e-6;
+  p.streamSyncS = 4.2e-6;
+  p.streamOverheadS = 4.3e-6;
+  p.copyCallS = 4.4e-6;
+  p.hostCopySecondsPerByte = 7.1e-11;
+  p.hostCopyParallelSecondsPerByte = 7.2e-12;
+  p.hostCopyThreads = 8;
+  ProfileMeasurement m;
+  m.quantity = "host_to_device.gap_s";
+  m.unit = "s";
+  m.value = -1.5e-8; // a raw fit may be negative
+  m.min = -2e-8;
+  m.max = 1e-9;
+  m.repeats = 7;
+  m.rSquared = 0.25;
+  m.maxRelativeResidual = 0.003;
+  p.measurements.push_back(m);
+  m.quantity = "kernel_launch_s";
+  m.rSquared = -1;
+  m.maxRelativeResidual = -1;
+  p.measurements.push_back(m);
+  return p;
+}
+
+void expectSameLink(const LinkDirection& a, const LinkDirection& b) {
+  EXPECT_EQ(a.latencyS, b.latencyS);
+  EXPECT_EQ(a.secondsPerByte, b.secondsPerByte);
+  EXPECT_EQ(a.gapS, b.gapS);
+  EXPECT_EQ(a.bidirectionalSecondsPerByte, b.bidirectionalSecondsPerByte);
+  EXPECT_EQ(a.pageableSecondsPerByte, b.pageableSecondsPerByte);
+  EXPECT_EQ(a.withMappedSecondsPerByte, b.withMappedSecondsPerByte);
+  EXPECT_EQ(a.bidirectionalGapS, b.bidirectionalGapS);
+  EXPECT_EQ(a.gapMinPieceBytes, b.gapMinPieceBytes);
+  EXPECT_EQ(a.bidirectionalGapMinPieceBytes, b.bidirectionalGapMinPieceBytes);
+  EXPECT_EQ(a.bidirectionalSlowSecondsPerByte, b.bidirectionalSlowSecondsPerByte);
+  EXPECT_EQ(a.bidirectionalSlowShare, b.bidirectionalSlowShare);
+  EXPECT_EQ(a.simultaneousGapS, b.simultaneousGapS);
+  EXPECT_EQ(a.simultaneousGapMinPieceBytes, b.simultaneousGapMinPieceBytes);
+  EXPECT_EQ(a.bidirectionalLargePieceSecondsPerByte, b.bidirectionalLargePieceSecondsPerByte);
+  EXPECT_EQ(a.bidirectionalLargePieceMinBytes, b.bidirectionalLargePieceMinBytes);
+}
+
+void expectSame(const HardwareProfile& a, const HardwareProfile& b) {
+  EXPECT_EQ(a.name, b.name);
+  EXPECT_EQ(a.source, b.source);
+  EXPECT_EQ(a.deviceName, b.deviceName);
+  EXPECT_EQ(a.pcie, b.pcie);
+  EXPECT_EQ(a.driver, b.driver);
+  EXPECT_EQ(a.date, b.date);
+  EXPECT_EQ(a.notes, b.notes);
+  EXPECT_EQ(a.computeCapabilityMajor, b.computeCapabilityMajor);
+  EXPECT_EQ(a.computeCapabilityMinor, b.computeCapabilityMinor);
+  EXPECT_EQ(a.multiprocessors, b.multiprocessors);
+  EXPECT_EQ(a.copyEngines, b.copyEngines);
+  EXPECT_EQ(a.implicitSynchronization, b.implicitSynchronization);
+  expectSameLink(a.hostToDevice, b.hostToDevice);
+  expectSameLink(a.deviceToHost, b.deviceToHost);
+  EXPECT_EQ(a.mappedReadSecondsPerByte, b.mappedReadSecondsPerByte);
+  EXPECT_EQ(a.mappedWriteSecondsPerByte, b.mappedWriteSecondsPerByte);
+  ASSERT_EQ(a.mappedByWidth.size(), b.mappedByWidth.size());
+  for (std::size_t i = 0; i < a.mappedByWidth.size(); ++i) {
+    EXPECT_EQ(a.mappedByWidth[i].elementBytes, b.mappedByWidth[i].elementBytes);
+    EXPECT_EQ(a.mappedByWidth[i].readSecondsPerByte, b.mappedByWidth[i].readSecondsPerByte);
+    EXPECT_EQ(a.mappedByWidth[i].writeSecondsPerByte, b.mappedByWidth[i].writeSecondsPerByte);
+  }
+  EXPECT_EQ(a.mappedBothWaysSecondsPerByte, b.mappedBothWaysSecondsPerByte);
+  EXPECT_EQ(a.kernelLaunchS, b.kernelLaunchS);
+  EXPECT_EQ(a.streamSyncS, b.streamSyncS);
+  EXPECT_EQ(a.streamOverheadS, b.streamOverheadS);
+  EXPECT_EQ(a.copyCallS, b.copyCallS);
+  EXPECT_EQ(a.hostCopySecondsPerByte, b.hostCopySecondsPerByte);
+  EXPECT_EQ(a.hostCopyParallelSecondsPerByte, b.hostCopyParallelSecondsPerByte);
+  EXPECT_EQ(a.hostCopyThreads, b.hostCopyThreads);
+  ASSERT_EQ(a.measurements.size(), b.measurements.size());
+  for (std::size_t i = 0; i < a.measurements.size(); ++i) {
+    EXPECT_EQ(a.measurements[i].quantity, b.measurements[i].quantity);
+    EXPECT_EQ(a.measurements[i].unit, b.measurements[i].unit);
+    EXPECT_EQ(a.measurements[i].value, b.measurements[i].value);
+    EXPECT_EQ(a.measurements[i].min, b.measurements[i].min);
+    EXPECT_EQ(a.measurements[i].max, b.measurements[i].max);
+    EXPECT_EQ(a.measurements[i].repeats, b.measurements[i].repeats);
+    EXPECT_EQ(a.measurements[i].rSquared, b.measurements[i].rSquared);
+    EXPECT_EQ(a.measurements[i].maxRelativeResidual, b.measurements[i].maxRelativeResidual);
+  }
+}
+
+// The JSON of fullProfile() with one change applied, as text.
+std::string edited(const std::function<void(nlohmann::json&)>& edit) {
+  nlohmann::json j = nlohmann::json::parse(profileToJson(fullProfile()));
+  edit(j);
+  return j.dump();
+}
+
+ProfileError parse(const std::string& text) {
+  HardwareProfile p;
+  p.name = "untouched";
+  ProfileError error = profileFromJson(text, "/some/dir/gpu.json", &p);
+  if (!error.ok()) {
+    EXPECT_EQ(p.name, "untouched") << "a refused profile must leave the output alone";
+    EXPECT_EQ(error.file, "/some/dir/gpu.json");
+  }
+  return error;
+}
+
+TEST(ProfileJson, RoundTripsEveryFieldExactly) {
+  const HardwareProfile original = fullProfile();
+  HardwareProfile read;
+  const ProfileError error = profileFromJson(profileToJson(original), "memory", &read);
+  ASSERT_TRUE(error.ok()) << error.message();
+  expectSame(original, read);
+}
+
+TEST(ProfileJson, WritesUnknownParametersAsNull) {
+  HardwareProfile p = fullProfile();
+  p.hostToDevice.gapS = 0;
+  p.streamOverheadS = 0;
+  const nlohmann::json j = nlohmann::json::parse(profileToJson(p));
+  EXPECT_TRUE(j["link"]["host_to_device"]["gap_s"].is_null());
+  EXPECT_TRUE(j["overheads"]["stream_overhead_s"].is_null());
+  EXPECT_EQ(j["schema"], kProfileSchemaName);
+  EXPECT_EQ(j["schema_version"], HardwareProfile::kSchemaVersion);
+  HardwareProfile read;
+  ASSERT_TRUE(profileFromJson(j.dump(), "memory", &read).ok());
+  EXPECT_EQ(read.hostToDevice.gapS, 0.0);
+  EXPECT_EQ(read.measurements[1].rSquared, -1.0) << "null fit quality reads back as 'not a fit'";
+}
+
+TEST(ProfileJson, CorruptTextNamesTheFile) {
+  std::string text = profileToJson(fullProfile());
+  text.resize(text.size() / 2);
+  const ProfileError error = parse(text);
+  ASSERT_FALSE(error.ok());
+  EXPECT_NE(error.reason.find("not valid JSON"), std::string::npos) << error.message();
+  EXPECT_EQ(error.message().rfind("/some/dir/gpu.json: ", 0), 0u) << error.message();
+}
+
+TEST(ProfileJson, ForeignDocumentIsNamedAsSuch) {
+  const ProfileError error = parse(R"({"name": "left-pad", "version": "1.3.0"})");
+  EXPECT_EQ(error.field, "schema");
+  EXPECT_NE(error.reason.find("not an Overlap hardware profile"), std::string::npos)
+      << error.message();
+  EXPECT_EQ(parse("[1, 2, 3]").reason, "expected a JSON object, found an array");
+  const ProfileError other = parse(edited([](nlohmann::json& j) { j["schema"] = "kubernetes"; }));
+  EXPECT_EQ(other.field, "schema");
+  EXPECT_NE(other.reason.find("\"kubernetes\""), std::string::npos) << other.message();
+}
+
+TEST(ProfileJson, NewerSchemaIsRefused) {
+  const ProfileError error = parse(edited([](nlohmann::json& j) { j["schema_version"] = 99; }));
+  EXPECT_EQ(error.field, "schema_version");
+  EXPECT_NE(error.reason.find("newer"), std::string::npos) << error.message();
+  EXPECT_EQ(parse(edited([](nlohmann::json& j) { j["schema_version"] = "1"; })).field,
+            "schema_version");
+}
+
+// What a version-3 writer wrote: one busy-link G for every piece size.
+void makeVersion3(nlohmann::json& j) {
+  j["schema_version"] = 3;
+  j.erase("host_copy");
+  for (const char* d : {"host_to_device", "device_to_host"}) {
+    j["link"][d].erase("bidirectional_large_piece_seconds_per_byte");
+    j["link"][d].erase("bidirectional_large_piece_min_bytes");
+  }
+}
+
+// What a version-2 writer wrote: no per-width mapped costs and no slow bidirectional rate.
+void makeVersion2(nlohmann::json& j) {
+  makeVersion3(j);
+  j["schema_version"] = 2;
+  j["mapped"].erase("by_width");
+  j["mapped"].erase("both_ways_seconds_per_byte");
+  j["overheads"].erase("copy_call_s");
+  for (const char* d : {"host_to_device", "device_to_host"}) {
+    j["link"][d].erase("bidirectional_slow_seconds_per_byte");
+    j["link"][d].erase("bidirectional_slow_share");
+    j["link"][d].erase("simultaneous_gap_s");
+    j["link"][d].erase("simultaneous_gap_min_piece_bytes");
+  }
+}
+
+TEST(ProfileJson, ReadsSchemaVersion2WithTheVersion3FieldsEmpty) {
+  HardwareProfile p;
+  const ProfileError error = profileFromJson(edited(makeVersion2), "v2.json", &p);
+  ASSERT_TRUE(error.ok()) << error.message();
+  EXPECT_TRUE(p.mappedByWidth.empty());
+  EXPECT_EQ(p.mappedReadSecondsPerByte, 3.1e-11);
+  EXPECT_EQ(p.hostToDevice.bidirectionalSlowSecondsPerByte, 0);
+  EXPECT_EQ(p.deviceToHost.bidirectionalSlowShare, 0);
+  EXPECT_EQ(p.deviceToHost.bidirectionalGapS, 2.7e-6) << "version 2's own fields are read";
+}
+
+TEST(ProfileJson, AnOlderVersionCarryingANewerFieldIsRefused) {
+  const ProfileError error = parse(edited([](nlohmann::json& j) {
+    makeVersion2(j);
+    j["mapped"]["by_width"] = nlohmann::json::array();
+  }));
+  EXPECT_EQ(error.field, "mapped.by_width");
+  EXPECT_NE(error.reason.find("added in version 3"), std::string::npos) << error.message();
+  EXPECT_EQ(parse(edited([](nlohmann::json& j) {
+              makeVersion2(j);
+              j["link"]["device_to_host"]["bidirectional_slow_share"] = 0.5;
+            })).field,
+            "link.device_to_host.bidirectional_slow_share");
+}
+
+TEST(ProfileJson, Version3RequiresItsFields) {
+  EXPECT_EQ(parse(edited([](nlohmann::json& j) { j["mapped"].erase("by_width"); })).field,
+            "mapped.by_width");
+  EXPECT_EQ(parse(edited([](nlohmann::json& j) {
+              j["link"]["host_to_device"].erase("bidirectional_slow_seconds_per_byte");
+            })).field,
+            "link.host_to_device.bidirectional_slow_seconds_per_byte");
+  HardwareProfile p;
+  ASSERT_TRUE(profileFromJson(edited([](nlohmann::json& j) {
+                                j["mapped"]["by_width"] = nlohmann::json::array();
+                              }),
+                              "memory", &p)
+                  .ok())
+      << "an empty list is 'not measured'";
+  EXPECT_TRUE(p.mappedByWidth.empty());
+}
+
+// Parameters added to schema 3 after its first profiles were committed (h100-pcie5 run 3 lacks
+// them): absent or null reads as "not known"; a wrong type or a negative value is named; older
+// versions must not carry them.
+struct LateVersion3Field {
+  std::vector<std::string> object; // the path to the object holding it
+  const char* key;
+  double& (*member)(HardwareProfile&);
+  const char* neighbour; // a field of the same object, still read when this one is absent
+};
+
+nlohmann::json& objectAt(nlohmann::json& j, const std::vector<std::string>& path) {
+  nlohmann::json* at = &j;
+  for (const std::string& key : path)
+    at = &(*at)[key];
+  return *at;
+}
+
+std::string dotted(const std::vector<std::string>& path, const std::string& key) {
+  std::string out;
+  for (const std::string& part : path)
+    out += part + ".";
+  return out + key;
+}
+
+class ProfileJsonLateField : public ::testing::TestWithParam<LateVersion3Field> {};
+
+TEST_P(ProfileJsonLateField, IsAnOptionalVersion3Field) {
+  const LateVersion3Field f = GetParam();
+  const std::string field = dotted(f.object, f.key);
+  HardwareProfile full = fullProfile();
+  const double fullValue = f.member(full);
+  ASSERT_GT(fullValue, 0);
+  HardwareProfile p;
+  ASSERT_TRUE(
+      profileFromJson(edited([&](nlohmann::json& j) { objectAt(j, f.object).erase(f.key); }),
+                      "run3.json", &p)
+          .ok());
+  EXPECT_EQ(f.member(p), 0);
+  EXPECT_FALSE(
+      profileFromJson(edited([&](nlohmann::json& j) { objectAt(j, f.object).erase(f.neighbour); }),
+                      "x.json", &p)
+          .ok())
+      << "the neighbour " << f.neighbour << " stays required";
+  f.member(p) = 1;
+  ASSERT_TRUE(
+      profileFromJson(edited([&](nlohmann::json& j) { objectAt(j, f.object)[f.key] = nullptr; }),
+                      "null.json", &p)
+          .ok());
+  EXPECT_EQ(f.member(p), 0);
+
+  const ProfileError text =
+      parse(edited([&](nlohmann::json& j) { objectAt(j, f.object)[f.key] = "slow"; }));
+  EXPECT_EQ(text.field, field);
+  EXPECT_EQ(text.reason, "expected a number or null, found a string");
+  EXPECT_EQ(text.message(),
+            "/some/dir/gpu.json: field '" + field + "': expected a number or null, found a string");
+  const ProfileError negative =
+      parse(edited([&](nlohmann::json& j) { objectAt(j, f.object)[f.key] = -2e-11; }));
+  EXPECT_EQ(negative.field, field);
+  EXPECT_NE(negative.reason.find("non-negative"), std::string::npos) << negative.message();
+  const ProfileError older = parse(edited([&](nlohmann::json& j) {
+    makeVersion2(j);
+    objectAt(j, f.object)[f.key] = 2.4e-11;
+  }));
+  EXPECT_EQ(older.field, field);
+  EXPECT_NE(older.reason.find("added in version 3"), std::string::npos) << older.message();
+
+  nlohmann::json written = nlohmann::json::parse(profileToJson(fullProfile()));
+  EXPECT_EQ(objectAt(written, f.object)[f.key], fullValue);
+  HardwareProfile unknown = fullProfile();
+  f.member(unknown) = 0;
+  nlohmann::json unknownWritten = nlohmann::json::parse(profileToJson(unknown));
+  EXPECT_TRUE(objectAt(unknownWritten, f.object)[f.key].is_null());
+  HardwareProfile invalid = fullProfile();
+  f.member(invalid) = -1e-11;
+  EXPECT_EQ(checkProfile(invalid, "x.json").field, field);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Schema3, ProfileJsonLateField,
+    ::testing::Values(LateVersion3Field{{"mapped"},
+                                        "both_ways_seconds_per_byte",
+                                        [](HardwareProfile& p) -> double& {
+                                          return p.mappedBothWaysSecondsPerByte;
+                                        },
+                                        "write_seconds_per_byte"},
+                      LateVersion3Field{{"overheads"},
+                                        "copy_call_s",
+                                        [](HardwareProfile& p) -> double& { return p.copyCallS; },
+                                        "stream_overhead_s"},
+                      LateVersion3Field{{"link", "host_to_device"},
+                                        "simultaneous_gap_s",
+                                        [](HardwareProfile& p) -> double& {
+                                          return p.hostToDevice.simultaneousGapS;
+                                        },
+                                        "gap_s"},
+                      LateVersion3Field{{"link", "device_to_host"},
+                                        "simultaneous_gap_min_piece_bytes",
+                                        [](HardwareProfile& p) -> double& {
+                                          return p.deviceToHost.simultaneousGapMinPieceBytes;
+                                        },
+                                        "bidirectional_seconds_per_byte"}),
+    [](const ::testing::TestParamInfo<LateVersion3Field>& info) {
+      return std::string(info.param.key);
+    });
+
+TEST(ProfileJson, BadMappedWidthEntriesAreNamed) {
+  struct Case {
+    std::function<void(nlohmann::json&)> edit;
+    std::string field;
+    std::string reasonPart;
+  };
+  const Case cases[] = {
+      {[](nlohmann::json& j) { j["mapped"]["by_width"][2]["element_bytes"] = 3; },
+       "mapped.by_width[2].element_bytes", "must be 1, 2, 4, 8 or 16"},
+      {[](nlohmann::json& j) { j["mapped"]["by_width"][0]["element_bytes"] = 32; },
+       "mapped.by_width[0].element_bytes", "must be 1, 2, 4, 8 or 16"},
+      {[](nlohmann::json& j) { std::swap(j["mapped"]["by_width"][1], j["mapped"]["by_width"][3]); },
+       "mapped.by_width[2].element_bytes", "ascending"},
+      {[](nlohmann::json& j) { j["mapped"]["by_width"][1]["element_bytes"] = 1; },
+       "mapped.by_width[1].element_bytes", "ascending"},
+      {[](nlohmann::json& j) { j["mapped"]["by_width"][3]["read_seconds_per_byte"] = -2e-11; },
+       "mapped.by_width[3].read_seconds_per_byte", "non-negative"},
+      {[](nlohmann::json& j) { j["mapped"]["by_width"][4]["write_seconds_per_byte"] = "slow"; },
+       "mapped.by_width[4].write_seconds_per_byte", "expected a number"},
+      {[](nlohmann::json& j) { j["mapped"]["by_width"][0]["element_bytes"] = -1; },
+       "mapped.by_width[0].element_bytes", "out of range"},
+      {[](nlohmann::json& j) { j["mapped"]["by_width"][0]["width"] = 1; },
+       "mapped.by_width[0].width", "unknown field"},
+      {[](nlohmann::json& j) { j["mapped"]["by_width"][1] = 2; }, "mapped.by_width[1]",
+       "expected an object"},
+      {[](nlohmann::json& j) { j["mapped"]["by_width"] = nlohmann::json::object(); },
+       "mapped.by_width", "expected an array"},
+  };
+  for (const Case& c : cases) {
+    const ProfileError error = parse(edited(c.edit));
+    EXPECT_EQ(error.field, c.field) << error.message();
+    EXPECT_NE(error.reason.find(c.reasonPart), std::string::npos) << error.message();
+    EXPECT_EQ(error.message().rfind("/some/dir/gpu.json: field '" + c.field + "'", 0), 0u)
+        << error.message();
+  }
+}
+
+TEST(ProfileJson, ReadsSchemaVersion3WithOneBusyLinkG) {
+  HardwareProfile p;
+  const ProfileError error = profileFromJson(edited(makeVersion3), "v3.json", &p);
+  ASSERT_TRUE(error.ok()) << error.message();
+  EXPECT_EQ(p.hostToDevice.bidirectionalLargePieceSecondsPerByte, 0);
+  EXPECT_EQ(p.hostToDevice.bidirectionalLargePieceMinBytes, 0);
+  EXPECT_EQ(p.hostToDevice.bidirectionalSecondsPerByteFor(1e9), 1.4e-11)
+      << "without a large-piece G every piece gets the one G";
+  EXPECT_EQ(p.deviceToHost.bidirectionalSlowShare, 0.45) << "version 3's own fields are read";
+}
+
+TEST(ProfileJson, Version3CarryingTheLargePieceGIsRefused) {
+  const ProfileError error = parse(edited([](nlohmann::json& j) {
+    makeVersion3(j);
+    j["link"]["device_to_host"]["bidirectional_large_piece_min_bytes"] = 67108864;
+  }));
+  EXPECT_EQ(error.field, "link.device_to_host.bidirectional_large_piece_min_bytes");
+  EXPECT_NE(error.reason.find("added in version 4"), std::string::npos) << error.message();
+}
+
+TEST(ProfileJson, Version4RequiresTheLargePieceFields) {
+  EXPECT_EQ(parse(edited([](nlohmann::json& j) {
+              j["link"]["host_to_device"].erase("bidirectional_large_piece_seconds_per_byte");
+            })).field,
+            "link.host_to_device.bidirectional_large_piece_seconds_per_byte");
+  HardwareProfile p;
+  ASSERT_TRUE(profileFromJson(edited([](nlohmann::json& j) {
+                                for (const char* key :
+                                     {"bidirectional_large_piece_seconds_per_byte",
+                                      "bidirectional_large_piece_min_bytes"})
+                                  j["link"]["host_to_device"][key] = nullptr;
+                              }),
+                              "memory", &p)
+                  .ok())
+      << "null is 'one G for every piece size'";
+  EXPECT_EQ(p.hostToDevice.bidirectionalLargePieceSecondsPerByte, 0);
+  EXPECT_EQ(p.deviceToHost.bidirectionalLargePieceMinBytes, 67108864);
+}
+
+// host_copy came after the first version-4 files: absent, it is not known; an older file must
+// not carry it; the parallel cost and its thread count go together.
+TEST(ProfileJson, HostCopyIsAnOptionalVersion4Object) {
+  HardwareProfile p;
+  ASSERT_TRUE(
+      profileFromJson(edited([](nlohmann::json& j) { j.erase("host_copy"); }), "memory", &p).ok());
+  EXPECT_EQ(p.hostCopySecondsPerByte, 0);
+  EXPECT_EQ(p.hostCopyParallelSecondsPerByte, 0);
+  EXPECT_EQ(p.hostCopyThreads, 0);
+  const ProfileError old = parse(edited([](nlohmann::json& j) {
+    const nlohmann::json hostCopy = j["host_copy"];
+    makeVersion3(j);
+    j["host_copy"] = hostCopy;
+  }));
+  EXPECT_EQ(old.field, "host_copy");
+  EXPECT_NE(old.reason.find("added in version 4"), std::string::npos) << old.message();
+  const ProfileError alone =
+      parse(edited([](nlohmann::json& j) { j["host_copy"]["threads"] = 0; }));
+  EXPECT_EQ(alone.field, "host_copy.threads");
+  EXPECT_NE(alone.reason.find("together"), std::string::npos) << alone.message();
+  EXPECT_EQ(parse(edited([](nlohmann::json& j) { j["host_copy"]["seconds_per_byte"] = -1; })).field,
+            "host_copy.seconds_per_byte");
+  EXPECT_EQ(parse(edited([](nlohmann::json& j) { j["host_copy"]["cores"] = 1; })).field,
+            "host_copy.cores");
+}
+
+TEST(ProfileJson, LargePieceGAndWhereItStartsGoTogether) {
+  const ProfileError error = parse(edited([](nlohmann::json& j) {
+    j["link"]["host_to_device"]["bidirectional_large_piece_min_bytes"] = nullptr;
+  }));
+  EXPECT_EQ(error.field, "link.host_to_device.bidirectional_large_piece_min_bytes");
+  EXPECT_NE(error.reason.find("together"), std::string::npos) << error.message();
+  const ProfileError withoutSmall = parse(edited([](nlohmann::json& j) {
+    j["link"]["device_to_host"]["bidirectional_seconds_per_byte"] = nullptr;
+  }));
+  EXPECT_EQ(withoutSmall.field, "link.device_to_host.bidirectional_large_piece_seconds_per_byte");
+  EXPECT_EQ(parse(edited([](nlohmann::json& j) {
+              j["link"]["device_to_host"]["bidirectional_large_piece_min_bytes"] = -1;
+            })).field,
+            "link.device_to_host.bidirectional_large_piece_min_bytes");
+}
+
+TEST(ProfileJson, BusyLinkGOfAPieceDependsOnItsSize) {
+  const HardwareProfile p = fullProfile();
+  EXPECT_EQ(p.hostToDevice.bidirectionalSecondsPerByteFor(100663295), 1.4e-11);
+  EXPECT_EQ(p.hostToDevice.bidirectionalSecondsPerByteFor(100663296), 1.45e-11);
+  EXPECT_EQ(p.deviceToHost.bidirectionalSecondsPerByteFor(1 << 20), 2.4e-11);
+  EXPECT_EQ(p.deviceToHost.bidirectionalSecondsPerByteFor(1 << 30), 2.45e-11);
+}
+
+TEST(ProfileJson, SlowRateAndItsShareGoTogether) {
+  EXPECT_EQ(parse(edited([](nlohmann::json& j) {
+              j["link"]["host_to_device"]["bidirectional_slow_share"] = 1.5;
+            })).field,
+            "link.host_to_device.bidirectional_slow_share");
+  const ProfileError error = parse(edited([](nlohmann::json& j) {
+    j["link"]["device_to_host"]["bidirectional_slow_seconds_per_byte"] = nullptr;
+  }));
+  EXPECT_EQ(error.field, "link.device_to_host.bidirectional_slow_share");
+  EXPECT_NE(error.reason.find("together"), std::string::npos) << error.message();
+}
+
+// Schema 1 had no bidirectional g and no domains of validity; such files stay readable and those
+// parameters read as "not known".
+TEST(ProfileJson, ReadsSchemaVersion1WithoutTheLaterFields) {
+  HardwareProfile p;
+  const ProfileError error =
+      profileFromJson(edited([](nlohmann::json& j) {
+                        makeVersion2(j);
+                        j["schema_version"] = 1;
+                        for (const char* d : {"host_to_device", "device_to_host"}) {
+                          j["link"][d].erase("bidirectional_gap_s");
+                          j["link"][d].erase("gap_min_piece_bytes");
+                          j["link"][d].erase("bidirectional_gap_min_piece_bytes");
+                        }
+                      }),
+                      "old.json", &p);
+  ASSERT_TRUE(error.ok()) << error.message();
+  EXPECT_EQ(p.hostToDevice.gapS, 1.3e-6);
+  EXPECT_EQ(p.deviceToHost.bidirectionalGapS, 0);
+  EXPECT_EQ(p.deviceToHost.gapMinPieceBytes, 0);
+  EXPECT_EQ(p.hostToDevice.bidirectionalGapMinPieceBytes, 0);
+}
+
+TEST(ProfileJson, WritesTheCurrentSchemaVersion) {
+  const nlohmann::json j = nlohmann::json::parse(profileToJson(fullProfile()));
+  EXPECT_EQ(j["schema_version"], HardwareProfile::kSchemaVersion);
+  EXPECT_EQ(j["link"]["device_to_host"]["gap_min_piece_bytes"], 524288);
+  EXPECT_EQ(j["mapped"]["by_width"][2]["element_bytes"], 4);
+  EXPECT_TRUE(j["mapped"]["by_width"][2]["write_seconds_per_byte"].is_null());
+  EXPECT_EQ(j["link"]["host_to_device"]["bidirectional_slow_share"], 0.35);
+}
+
+TEST(ProfileJson, MissingFieldIsNamedByItsPath) {
+  const ProfileError error =
+      parse(edited([](nlohmann::json& j) { j["link"]["device_to_host"].erase("gap_s"); }));
+  EXPECT_EQ(error.field, "link.device_to_host.gap_s");
+  EXPECT_EQ(error.reason, "missing");
+  EXPECT_EQ(error.message(), "/some/dir/gpu.json: field 'link.device_to_host.gap_s': missing");
+  EXPECT_EQ(parse(edited([](nlohmann::json& j) { j.erase("overheads"); })).field, "overheads");
+  EXPECT_EQ(parse(edited([](nlohmann::json& j) { j["device"].erase("compute_capability"); })).field,
+            "device.compute_capability");
+}
+
+TEST(ProfileJson, WrongTypeIsNamed) {
+  const ProfileError error = parse(
+      edited([](nlohmann::json& j) { j["link"]["host_to_device"]["seconds_per_byte"] = "fast"; }));
+  EXPECT_EQ(error.field, "link.host_to_device.seconds_per_byte");
+  EXPECT_EQ(error.reason, "expected a number or null, found a string");
+  EXPECT_EQ(parse(edited([](nlohmann::json& j) { j["device"]["copy_engines"] = 2.5; })).field,
+            "device.copy_engines");
+  EXPECT_EQ(
+      parse(edited([](nlohmann::json& j) { j["device"]["implicit_synchronization"] = 1; })).field,
+      "device.implicit_synchronization");
+  EXPECT_EQ(
+      parse(edited([](nlohmann::json& j) { j["measurements"] = nlohmann::json::object(); })).field,
+      "measurements");
+  EXPECT_EQ(parse(edited([](nlohmann::json& j) { j["measurements"][1]["repeats"] = "7"; })).field,
+            "measurements[1].repeats");
+}
+
+TEST(ProfileJson, NegativeParameterIsRefused) {
+  const ProfileError error =
+      parse(edited([](nlohmann::json& j) { j["overheads"]["kernel_launch_s"] = -1e-6; }));
+  EXPECT_EQ(error.field, "overheads.kernel_launch_s");
+  EXPECT_NE(error.reason.find("non-negative"), std::string::npos) << error.message();
+}
+
+TEST(ProfileJson, UnknownFieldIsRefused) {
+  const ProfileError error =
+      parse(edited([](nlohmann::json& j) { j["link"]["host_to_device"]["latency"] = 1e-6; }));
+  EXPECT_EQ(error.field, "link.host_to_device.latency");
+  EXPECT_NE(error.reason.find("unknown field"), std::string::npos) << error.message();
+  EXPECT_EQ(parse(edited([](nlohmann::json& j) { j["colour"] = "blue"; })).field, "colour");
+}
+
+TEST(ProfileJson, UnusableNameIsRefused) {
+  const ProfileError error = parse(edited([](nlohmann::json& j) { j["name"] = "../etc/passwd"; }));
+  EXPECT_EQ(error.field, "name");
+  EXPECT_EQ(parse(edited([](nlohmann::json& j) { j["name"] = ""; })).field, "name");
+}
+
+class ProfileFile : public ::testing::Test {
+protected:
+  void SetUp() override {
+    directory_ =
+        fs::temp_directory_path() /
+        ("overlap_profile_io_" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) +
+         "_" + ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(directory_);
+    fs::create_directories(directory_);
+  }
+  void TearDown() override { fs::remove_all(directory_); }
+  fs::path directory_;
+};
+
+TEST_F(ProfileFile, WritesAndReadsBack) {
+  const std::string path = (directory_ / "gpu.json").string();
+  ASSERT_TRUE(writeProfileFile(path, fullProfile()).ok());
+  HardwareProfile read;
+  const ProfileError error = readProfileFile(path, &read);
+  ASSERT_TRUE(error.ok()) << error.message();
+  expectSame(fullProfile(), read);
+}
+
+TEST_F(ProfileFile, MissingFileNamesIt) {
+  const std::string path = (directory_ / "absent.json").string();
+  HardwareProfile read;
+  const ProfileError error = readProfileFile(path, &read);
+  EXPECT_EQ(error.file, path);
+  EXPECT_NE(error.reason.find("cannot open"), std::string::npos);
+}
+
+TEST_F(ProfileFile, RefusesToWriteAnInvalidProfile) {
+  HardwareProfile p = fullProfile();
+  p.deviceToHost.secondsPerByte = -1;
+  const std::string path = (directory_ / "bad.json").string();
+  const ProfileError error = writeProfileFile(path, p);
+  EXPECT_EQ(error.field, "link.device_to_host.seconds_per_byte");
+  EXPECT_FALSE(fs::exists(path));
+}
+
+} // namespace
+} // namespace overlap

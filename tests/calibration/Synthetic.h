@@ -1,0 +1,171 @@
+// Synthetic measurements for the CUDA-free calibration tests: exact model times with bounded
+// noise, so every tolerance below follows from the noise bound instead of from luck.
+#pragma once
+
+#include "CalibrationMeasurements.h"
+
+#include "overlap/HardwareProfile.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace overlap::calibration::test {
+
+// Multiplicative noise uniform in [1 - bound, 1 + bound]; the seed comes from random_device and
+// is part of trace(), which tests pass to SCOPED_TRACE so a failure can be replayed.
+class BoundedNoise {
+public:
+  explicit BoundedNoise(double bound) : BoundedNoise(bound, std::random_device{}()) {}
+  BoundedNoise(double bound, std::uint32_t seed) : bound_(bound), seed_(seed), engine_(seed) {}
+
+  double operator()(double value) {
+    std::uniform_real_distribution<double> factor(1 - bound_, 1 + bound_);
+    return value * factor(engine_);
+  }
+  double bound() const { return bound_; }
+  std::string trace() const { return "noise seed " + std::to_string(seed_); }
+
+private:
+  double bound_;
+  std::uint32_t seed_;
+  std::mt19937 engine_;
+};
+
+// `repeats` noisy samples of `value`.
+inline std::vector<double> samples(double value, int repeats, BoundedNoise& noise) {
+  std::vector<double> out;
+  for (int r = 0; r < repeats; ++r)
+    out.push_back(noise(value));
+  return out;
+}
+
+constexpr double kMiB = 1024.0 * 1024.0;
+
+// A link with the parameters of paper 001 Table I (GTX Titan, PCIe 3.0), host to device.
+inline LinkDirection titanHostToDevice() {
+  LinkDirection link;
+  link.latencyS = 9.420e-6;
+  link.secondsPerByte = 8.318392e-11;
+  link.gapS = 2.503e-6;
+  link.bidirectionalSecondsPerByte = 1.2e-10;
+  link.pageableSecondsPerByte = 2.0e-10;
+  link.withMappedSecondsPerByte = 1.193386e-10;
+  link.bidirectionalGapS = 3.2e-6; // not in Table I: chosen to differ from g
+  link.simultaneousGapS = 3.7e-6;  // nor this: above the busy-link g, as on the H100
+  return link;
+}
+
+// Device to host, Table I.
+inline LinkDirection titanDeviceToHost() {
+  LinkDirection link;
+  link.latencyS = 9.023e-6;
+  link.secondsPerByte = 7.924734e-11;
+  link.gapS = 2.674e-6;
+  link.bidirectionalSecondsPerByte = 1.1e-10;
+  link.pageableSecondsPerByte = 2.5e-10;
+  link.withMappedSecondsPerByte = 1.480396e-10;
+  link.bidirectionalGapS = 5.1e-6; // not in Table I: chosen to differ from g
+  link.simultaneousGapS = 4.1e-6;  // nor this: between g and the busy-link g, as on the H100
+  return link;
+}
+
+// What overlap-calibrate would record on a device whose link follows the LogGP model exactly
+// with the given parameters, each sample perturbed by `noise`.
+inline DirectionMeasurements syntheticDirection(const LinkDirection& link, int repeats,
+                                                BoundedNoise& noise) {
+  DirectionMeasurements d;
+  d.oneByteSeconds = samples(link.latencyS + link.secondsPerByte, 50, noise);
+  for (double mib = 8; mib <= 256; mib *= 2) {
+    const double k = mib * kMiB;
+    d.sizes.add(k, samples(link.latencyS + k * link.secondsPerByte, repeats, noise));
+    d.bidirectionalSizes.add(
+        k, samples(link.latencyS + k * link.bidirectionalSecondsPerByte, repeats, noise));
+    d.withMappedSizes.add(
+        k, samples(link.latencyS + k * link.withMappedSecondsPerByte, repeats, noise));
+    // Pageable copies pay a staging start-up that is not L+o.
+    d.pageableSizes.add(k, samples(30e-6 + k * link.pageableSecondsPerByte, repeats, noise));
+  }
+  // k bytes in n = 1 .. 256 pieces, each piece after the first paying `gap`.
+  auto pieceSeries = [&](double k, double secondsPerByte, double gap) {
+    Series series;
+    for (int n = 1; n <= 256; n *= 2)
+      series.add(n, samples(link.latencyS + k * secondsPerByte + gap * (n - 1), repeats, noise));
+    return series;
+  };
+  for (double mib : {16.0, 128.0}) {
+    const double k = mib * kMiB;
+    d.pieces.push_back(pieceSeries(k, link.secondsPerByte, link.gapS));
+    d.pieceMessageBytes.push_back(k);
+    d.bidirectionalPieces.push_back(
+        pieceSeries(k, link.bidirectionalSecondsPerByte, link.bidirectionalGapS));
+    d.bidirectionalPieceMessageBytes.push_back(k);
+    d.simultaneousPieces.push_back(
+        pieceSeries(k, link.bidirectionalSecondsPerByte, link.simultaneousGapS));
+    d.simultaneousPieceMessageBytes.push_back(k);
+  }
+  return d;
+}
+
+// Narrow elements cost more per byte (fewer bytes per request on the link); 16-byte accesses are
+// the mapped read/write kernels' own 4e-11 / 3e-11 s/B.
+inline std::vector<MappedWidthCost> syntheticMappedByWidth() {
+  return {{1, 4e-11 * 3.0, 3e-11 * 3.5},
+          {2, 4e-11 * 2.0, 3e-11 * 2.2},
+          {4, 4e-11 * 1.3, 3e-11 * 1.4},
+          {8, 4e-11 * 1.1, 3e-11 * 1.05},
+          {16, 4e-11, 3e-11}};
+}
+
+// Per byte each way of the synthetic kernel that reads and writes as many mapped bytes.
+constexpr double kSyntheticBothWaysSecondsPerByte = 5e-11;
+
+inline CalibrationMeasurements syntheticMeasurements(int repeats, BoundedNoise& noise) {
+  CalibrationMeasurements m;
+  m.device.name = "Synthetic GPU";
+  m.device.pcie = "Gen3 x16";
+  m.device.driver = "1.2.3";
+  m.device.date = "2026-01-02";
+  m.device.computeCapabilityMajor = 9;
+  m.device.multiprocessors = 132;
+  m.device.copyEngines = 3;
+  m.hostToDevice = syntheticDirection(titanHostToDevice(), repeats, noise);
+  m.deviceToHost = syntheticDirection(titanDeviceToHost(), repeats, noise);
+  for (double mib = 16; mib <= 256; mib *= 2) {
+    const double k = mib * kMiB;
+    m.mappedReadSizes.add(k, samples(5e-6 + k * 4e-11, repeats, noise));
+    m.mappedWriteSizes.add(k, samples(5e-6 + k * 3e-11, repeats, noise));
+  }
+  for (const MappedWidthCost& cost : syntheticMappedByWidth()) {
+    MappedWidthSeries width;
+    width.elementBytes = cost.elementBytes;
+    for (double mib = 16; mib <= 256; mib *= 2) {
+      const double k = mib * kMiB;
+      width.readSizes.add(k, samples(5e-6 + k * cost.readSecondsPerByte, repeats, noise));
+      width.writeSizes.add(k, samples(5e-6 + k * cost.writeSecondsPerByte, repeats, noise));
+    }
+    m.mappedByWidth.push_back(std::move(width));
+  }
+  // Both ways at once: slower per byte each way than either direction alone.
+  for (double mib = 16; mib <= 256; mib *= 2) {
+    const double k = mib * kMiB;
+    m.mappedBothWaysSizes.add(k,
+                              samples(5e-6 + k * kSyntheticBothWaysSecondsPerByte, repeats, noise));
+  }
+  m.kernelLaunchSeconds = samples(2.5e-6, repeats, noise);
+  m.launchSyncSeconds = samples(9.5e-6, repeats, noise);
+  for (int n = 1; n <= 64; n *= 2)
+    m.streamRounds.add(n, samples(20e-6 + n * 12e-6, repeats, noise));
+  m.copyCallSeconds = samples(2.8e-6, repeats, noise);
+  // Host copies: 12 GB/s on one thread, 40 GB/s on four, no better on eight.
+  m.hostCopyBytes = 256 * kMiB;
+  const std::pair<int, double> hostCopyRates[] = {{1, 12e9}, {2, 23e9}, {4, 40e9}, {8, 38e9}};
+  for (const auto& [threads, rate] : hostCopyRates)
+    m.hostCopy.add(threads, samples(m.hostCopyBytes / rate, repeats, noise));
+  return m;
+}
+
+} // namespace overlap::calibration::test

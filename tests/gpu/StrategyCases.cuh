@@ -1,0 +1,83 @@
+// The strategy configurations every GPU test runs: Explicit, Mapped, and Streams and Hybrid for
+// N in {1, 2, 3, 7, 16, 64} (or other counts) in both issue orders; plus dispatch and readable
+// test names.
+#pragma once
+
+#include "overlap/Explicit.cuh"
+#include "overlap/Hybrid.cuh"
+#include "overlap/KernelTypes.h"
+#include "overlap/Mapped.cuh"
+#include "overlap/Status.h"
+#include "overlap/Streams.cuh"
+
+#include <string>
+#include <vector>
+
+namespace overlap::test {
+
+struct StrategyCase {
+  Variant variant = Variant::Explicit;
+  StreamsConfig streams;
+};
+
+// A GoogleTest-safe name, e.g. "Streams_N16_BreadthFirst".
+inline std::string nameOf(const StrategyCase& c) {
+  std::string name = to_string(c.variant);
+  if (c.variant == Variant::Streams || c.variant == Variant::Hybrid) {
+    name += "_N" + std::to_string(c.streams.streams);
+    name += c.streams.order == IssueOrder::DepthFirst ? "_DepthFirst" : "_BreadthFirst";
+  }
+  return name;
+}
+
+// Explicit, Mapped, and Streams and Hybrid for each stream count in both issue orders.
+inline std::vector<StrategyCase> strategyCases(const std::vector<int>& streamCounts) {
+  std::vector<StrategyCase> cases = {{Variant::Explicit, {}}, {Variant::Mapped, {}}};
+  for (Variant variant : {Variant::Streams, Variant::Hybrid})
+    for (int streams : streamCounts)
+      for (IssueOrder order : {IssueOrder::DepthFirst, IssueOrder::BreadthFirst})
+        cases.push_back({variant, {streams, order}});
+  return cases;
+}
+
+inline std::vector<StrategyCase> allStrategyCases() {
+  return strategyCases({1, 2, 3, 7, 16, 64});
+}
+
+// One of each variant, small N: for quick runs such as under compute-sanitizer.
+inline std::vector<StrategyCase> oneCasePerVariant() {
+  return {{Variant::Explicit, {}},
+          {Variant::Mapped, {}},
+          {Variant::Streams, {3, IssueOrder::DepthFirst}},
+          {Variant::Hybrid, {3, IssueOrder::BreadthFirst}}};
+}
+
+template <class B> Status runCase(const B& binding, const StrategyCase& c) {
+  switch (c.variant) {
+  case Variant::Explicit:
+    return runExplicit(binding);
+  case Variant::Mapped:
+    return runMapped(binding);
+  case Variant::Streams:
+    return runStreams(binding, c.streams);
+  case Variant::Hybrid:
+    return runHybrid(binding, c.streams);
+  }
+  return Status{cudaErrorInvalidValue, "run_case: unknown variant", __FILE__, __LINE__};
+}
+
+// Partition extents to test a configuration with: a single element, N-1 (fewer elements than
+// streams: some streams idle) when that is at least 2, a prime that no N divides, and `large`
+// when given.
+inline std::vector<long long> partitionExtents(const StrategyCase& c, long long large = 0) {
+  std::vector<long long> extents = {1};
+  const bool chunked = c.variant == Variant::Streams || c.variant == Variant::Hybrid;
+  if (chunked && c.streams.streams - 1 >= 2)
+    extents.push_back(c.streams.streams - 1);
+  extents.push_back(1009);
+  if (large > 0)
+    extents.push_back(large);
+  return extents;
+}
+
+} // namespace overlap::test

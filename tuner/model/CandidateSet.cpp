@@ -1,0 +1,176 @@
+#include "model/CandidateSet.h"
+
+#include "model/ProfileCompletion.h"
+
+#include <algorithm>
+#include <map>
+#include <numeric>
+
+namespace overlap::model {
+
+std::vector<int> candidateStreamCounts(long long extent, int bound) {
+  long long limit = std::max(1, bound);
+  if (extent > 0)
+    limit = std::min(limit, extent);
+  std::vector<int> counts;
+  for (long long n = 1; n <= limit; n *= 2)
+    counts.push_back(static_cast<int>(n));
+  if (extent > 0)
+    for (long long n = 3; n <= limit; ++n)
+      if (extent % n == 0)
+        counts.push_back(static_cast<int>(n));
+  std::sort(counts.begin(), counts.end());
+  counts.erase(std::unique(counts.begin(), counts.end()), counts.end());
+  return counts;
+}
+
+std::vector<Candidate> enumerateCandidates(const PerformanceModel& model,
+                                           const HardwareProfile& profile, const Workload& workload,
+                                           const SearchOptions& options) {
+  std::vector<Candidate> candidates = {Candidate{Variant::Explicit, 1, IssueOrder::DepthFirst},
+                                       Candidate{Variant::Mapped, 1, IssueOrder::DepthFirst}};
+  const std::vector<int> counts = candidateStreamCounts(granuleCount(workload), options.maxStreams);
+  const bool hasPureOutputs = workload.d2hBytes > workload.inoutD2hBytes;
+  for (Variant variant : {Variant::Streams, Variant::Hybrid}) {
+    if (variant == Variant::Hybrid && !hasPureOutputs)
+      continue;
+    for (int streams : counts) {
+      candidates.push_back(Candidate{variant, streams, IssueOrder::DepthFirst});
+      if (model.distinguishesIssueOrder(profile, streams))
+        candidates.push_back(Candidate{variant, streams, IssueOrder::BreadthFirst});
+    }
+  }
+  // On pageable memory every candidate but Explicit registers per call, said explicitly so that
+  // a tuning records what it measured whatever OVERLAP_PIN_CACHE made of Default; and each
+  // pipelined one also goes through the staging ring (no registration): what a one-off call on
+  // pageable data needs.
+  if (!workload.hostMemoryPinned) {
+    const std::size_t registered = candidates.size();
+    for (std::size_t i = 0; i < registered; ++i) {
+      if (candidates[i].variant == Variant::Explicit)
+        continue;
+      candidates[i].pageable = PageableMode::Register;
+      if (candidates[i].variant == Variant::Streams || candidates[i].variant == Variant::Hybrid) {
+        Candidate staged = candidates[i];
+        staged.pageable = PageableMode::Stage;
+        candidates.push_back(staged);
+      }
+    }
+  }
+  return candidates;
+}
+
+std::vector<Candidate> Prediction::kept() const {
+  std::vector<Candidate> result;
+  for (const PredictedCandidate& row : rows)
+    if (row.kept)
+      result.push_back(row.candidate);
+  return result;
+}
+
+std::optional<std::size_t> Prediction::bestOf(Variant variant) const {
+  std::optional<std::size_t> bestRow;
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    if (rows[i].candidate.variant != variant || !rows[i].seconds)
+      continue;
+    if (!bestRow || *rows[i].seconds < *rows[*bestRow].seconds)
+      bestRow = i;
+  }
+  return bestRow;
+}
+
+namespace {
+
+// Simpler first: the order in which ties are broken.
+bool simpler(const Candidate& a, const Candidate& b) {
+  if (a.variant != b.variant)
+    return a.variant < b.variant;
+  if (a.streams != b.streams)
+    return a.streams < b.streams;
+  return a.order < b.order;
+}
+
+} // namespace
+
+void selectPrunedSet(Prediction& prediction, bool mappedIsLowerBound,
+                     const SearchOptions& options) {
+  prediction.tolerance = options.tolerance;
+  prediction.streamTolerance = options.streamTolerance;
+  prediction.best.reset();
+  prediction.explicitRow.reset();
+  // Rows in order of predicted time, simpler first among equals; unpredicted rows last.
+  std::vector<std::size_t> order(prediction.rows.size());
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    const PredictedCandidate& x = prediction.rows[a];
+    const PredictedCandidate& y = prediction.rows[b];
+    if (x.seconds.has_value() != y.seconds.has_value())
+      return x.seconds.has_value();
+    if (x.seconds && *x.seconds != *y.seconds)
+      return *x.seconds < *y.seconds;
+    return simpler(x.candidate, y.candidate);
+  });
+
+  for (std::size_t i = 0; i < prediction.rows.size(); ++i)
+    if (prediction.rows[i].candidate.variant == Variant::Explicit)
+      prediction.explicitRow = i;
+  for (PredictedCandidate& row : prediction.rows)
+    row.lower_bound = mappedIsLowerBound && row.candidate.variant == Variant::Mapped;
+  auto isLowerBound = [](const PredictedCandidate& row) { return row.lower_bound; };
+  for (std::size_t i : order)
+    if (prediction.rows[i].seconds && !isLowerBound(prediction.rows[i])) {
+      prediction.best = i;
+      break;
+    }
+  if (!prediction.best && !order.empty() && prediction.rows[order.front()].seconds)
+    prediction.best = order.front(); // only lower bounds: the best of them
+
+  // The best prediction of each variant and issue order: the reference of streamTolerance.
+  std::map<std::pair<Variant, IssueOrder>, double> familyBest;
+  for (const PredictedCandidate& row : prediction.rows) {
+    if (!row.seconds || isLowerBound(row))
+      continue;
+    const auto family = std::make_pair(row.candidate.variant, row.candidate.order);
+    const auto found = familyBest.find(family);
+    if (found == familyBest.end() || *row.seconds < found->second)
+      familyBest[family] = *row.seconds;
+  }
+
+  int keptBesidesExplicit = 0;
+  for (std::size_t i : order) {
+    PredictedCandidate& row = prediction.rows[i];
+    if (row.candidate.variant == Variant::Explicit || !row.seconds) {
+      row.kept = true;
+      continue;
+    }
+    const double best = *prediction.rows[*prediction.best].seconds;
+    // A lower bound is the only prediction of its variant, so it has no curve to be measured on.
+    const bool within = *row.seconds <= best * (1 + options.tolerance) &&
+                        (isLowerBound(row) ||
+                         *row.seconds <= familyBest[{row.candidate.variant, row.candidate.order}] *
+                                             (1 + options.streamTolerance));
+    const bool room = options.maxKept <= 0 || keptBesidesExplicit < options.maxKept;
+    row.kept = within && room;
+    keptBesidesExplicit += row.kept ? 1 : 0;
+  }
+}
+
+Prediction predict(const PerformanceModel& model, const HardwareProfile& profile,
+                   const Workload& workload, const SearchOptions& options) {
+  const CompletedProfile completed = completeProfile(profile);
+  Prediction prediction;
+  prediction.assumptions = completed.assumptions;
+  if (!workload.hostMemoryPinned && (profile.hostToDevice.pageableSecondsPerByte <= 0 ||
+                                     profile.deviceToHost.pageableSecondsPerByte <= 0))
+    prediction.assumptions.push_back(
+        "pageable G unknown; pageable arrays are copied and registered at the pinned G");
+  for (const Candidate& candidate :
+       enumerateCandidates(model, completed.profile, workload, options))
+    prediction.rows.push_back(PredictedCandidate{
+        candidate, model.predictSeconds(completed.profile, workload, candidate), false});
+
+  selectPrunedSet(prediction, mappedPredictionIsLowerBound(workload, completed.profile), options);
+  return prediction;
+}
+
+} // namespace overlap::model

@@ -1,0 +1,385 @@
+#include "model/ModernModel.h"
+
+#include "model/MappedWidthCost.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+namespace overlap::model {
+
+double registrationSeconds(const HardwareProfile& profile, const Workload& workload) {
+  if (workload.hostMemoryPinned)
+    return 0;
+  const LinkDirection& link = profile.hostToDevice;
+  const double secondsPerByte =
+      link.pageableSecondsPerByte > 0 ? link.pageableSecondsPerByte : link.secondsPerByte;
+  const double pureOutputs = workload.d2hBytes - workload.inoutD2hBytes;
+  // Reduction arrays are registered too (except by Mapped, which copies them synchronously; they
+  // are small enough for that not to matter).
+  return (workload.h2dBytes + workload.broadcastBytes + pureOutputs + workload.reductionBytes) *
+         secondsPerByte;
+}
+
+double registrationSeconds(const HardwareProfile& profile, const Workload& workload,
+                           const Candidate& candidate) {
+  if (workload.hostMemoryPinned || candidate.variant == Variant::Explicit)
+    return 0;
+  const bool pipelined =
+      candidate.variant == Variant::Streams || candidate.variant == Variant::Hybrid;
+  const PageableMode mode = candidate.pageable == PageableMode::Stage && !pipelined
+                                ? PageableMode::Default
+                                : candidate.pageable;
+  if (mode == PageableMode::CachedRegister)
+    return 0; // registered by an earlier call of the loop
+  if (mode != PageableMode::Stage)
+    return registrationSeconds(profile, workload);
+  if (candidate.variant != Variant::Hybrid)
+    return 0;
+  // Staged, but for Hybrid's pure outputs, which its kernels write through mapped memory.
+  Workload outputs = workload;
+  outputs.h2dBytes = outputs.broadcastBytes = outputs.reductionBytes = 0;
+  return registrationSeconds(profile, outputs);
+}
+
+StagingConfig modelStaging(const Workload& workload, const Candidate& candidate) {
+  // The bytes the ring moves: every copy of the pipeline, as pipelinedH2dBytes counts them.
+  const int chunks = chunkCount(workload, candidate.streams);
+  const double copiedOut =
+      candidate.variant == Variant::Hybrid ? workload.inoutD2hBytes : workload.d2hBytes;
+  const double staged = pipelinedH2dBytes(workload, chunks, false) + workload.broadcastBytes +
+                        copiedOut + 2 * workload.reductionBytes;
+  return resolvedStaging(candidate.staging, static_cast<long long>(staged), kModelHardwareThreads);
+}
+
+std::vector<SimOp> stagedOperations(const std::vector<SimOp>& ops, const StagingConfig& ring,
+                                    double pieceIssueS) {
+  std::vector<SimOp> out;
+  std::vector<int> newIndex(ops.size(), -1);
+  std::vector<int> release; // per piece: the operation whose end frees its slot
+  const auto remapped = [&](const std::vector<int>& waits) {
+    std::vector<int> mapped;
+    for (int wait : waits)
+      mapped.push_back(newIndex[static_cast<std::size_t>(wait)]);
+    return mapped;
+  };
+  double shift = 0;          // host issue time the pieces added so far
+  double previousIssued = 0; // issuedAt of the operation before, as given
+  for (std::size_t i = 0; i < ops.size(); ++i) {
+    const SimOp& op = ops[i];
+    const double callSeconds = op.issuedAt - previousIssued;
+    previousIssued = op.issuedAt;
+    const bool copy = op.kind == OpKind::CopyToDevice || op.kind == OpKind::CopyToHost;
+    if (!copy || op.bytes <= 0) {
+      SimOp kept = op;
+      kept.waitsFor = remapped(op.waitsFor);
+      kept.issuedAt = op.issuedAt + shift;
+      newIndex[i] = static_cast<int>(out.size());
+      out.push_back(kept);
+      continue;
+    }
+    const double slot = static_cast<double>(std::max<std::size_t>(1, ring.slotBytes));
+    const int pieces =
+        std::max(std::max(1, op.copies), static_cast<int>(std::ceil(op.bytes / slot)));
+    double issuedAt = op.issuedAt - callSeconds + shift;
+    shift += pieces * pieceIssueS - callSeconds;
+    for (int p = 0; p < pieces; ++p) {
+      const std::size_t k = release.size();
+      const int previous = k >= static_cast<std::size_t>(ring.slots)
+                               ? release[k - static_cast<std::size_t>(ring.slots)]
+                               : -1;
+      issuedAt += pieceIssueS;
+      SimOp piece = op;
+      piece.bytes = op.bytes / pieces;
+      piece.copies = 1;
+      piece.pageable = false; // from and to pinned slots
+      piece.issuedAt = issuedAt;
+      piece.waitsFor = p == 0 ? remapped(op.waitsFor) : std::vector<int>{};
+      SimOp host;
+      host.kind = OpKind::HostCopy;
+      host.bytes = piece.bytes;
+      if (op.kind == OpKind::CopyToDevice) {
+        if (previous >= 0)
+          host.waitsFor.push_back(previous);
+        piece.waitsFor.push_back(static_cast<int>(out.size()));
+        out.push_back(host);
+        release.push_back(static_cast<int>(out.size()));
+        out.push_back(piece);
+      } else {
+        if (previous >= 0)
+          piece.waitsFor.push_back(previous);
+        out.push_back(piece);
+        host.waitsFor.push_back(static_cast<int>(out.size()) - 1);
+        release.push_back(static_cast<int>(out.size()));
+        out.push_back(host);
+      }
+    }
+    // What waited for the copy waits for its last piece to cross the link.
+    newIndex[i] = op.kind == OpKind::CopyToDevice ? static_cast<int>(out.size()) - 1
+                                                  : static_cast<int>(out.size()) - 2;
+  }
+  return out;
+}
+
+double chunkKernelSeconds(const HardwareProfile& profile, const Workload& workload, int chunks) {
+  const double evenShare = workload.kernelSeconds / chunks;
+  if (workload.totalBlocks <= 0 || profile.multiprocessors <= 0)
+    return evenShare;
+  // A kernel's time scales with its blocks only down to one full wave: below that the idle
+  // multiprocessors buy nothing, so a chunk of few blocks takes as long as a full wave.
+  const double waveBlocks =
+      static_cast<double>(profile.multiprocessors) * std::max(1, workload.residentBlocksPerSm);
+  const double totalBlocks = static_cast<double>(workload.totalBlocks);
+  const double chunkBlocks = totalBlocks / chunks;
+  return workload.kernelSeconds * std::max(chunkBlocks, waveBlocks) /
+         std::max(totalBlocks, waveBlocks);
+}
+
+double chunkGpuShare(const HardwareProfile& profile, const Workload& workload, int chunks) {
+  if (workload.totalBlocks <= 0 || profile.multiprocessors <= 0 || chunks < 1)
+    return 1;
+  const double waveBlocks =
+      static_cast<double>(profile.multiprocessors) * std::max(1, workload.residentBlocksPerSm);
+  return std::min(1.0, static_cast<double>(workload.totalBlocks) / chunks / waveBlocks);
+}
+
+HostIssueCosts hostIssueCosts(const HardwareProfile& profile) {
+  HostIssueCosts costs;
+  costs.launchS = profile.kernelLaunchS;
+  if (profile.copyCallS > 0) {
+    costs.copyS = profile.copyCallS;
+    costs.streamSyncCallS =
+        std::max(0.0, profile.streamOverheadS - 2 * costs.copyS - costs.launchS);
+    return costs;
+  }
+  // Profiles from before copy_call_s was measured: the calibration's streamed round issues a
+  // copy in, an empty kernel and a copy out per stream, and its slope per stream (t_sc) bounds
+  // what the host spends issuing them. It also synchronizes every stream, so this overcharges
+  // (H100: 4.7 us per call from a t_sc of 12.6 us, where pipelines show about 3).
+  costs.copyS = std::max(0.0, (profile.streamOverheadS - profile.kernelLaunchS) / 2);
+  return costs;
+}
+
+namespace {
+
+SimOp copy(OpKind kind, int stream, double bytes, int copies) {
+  SimOp op;
+  op.kind = kind;
+  op.stream = stream;
+  op.bytes = bytes;
+  op.copies = copies;
+  return op;
+}
+
+SimOp kernel(int stream, double computeSeconds) {
+  SimOp op;
+  op.kind = OpKind::Kernel;
+  op.stream = stream;
+  op.computeSeconds = computeSeconds;
+  return op;
+}
+
+std::vector<SimOp> explicitOperations(const HardwareProfile& profile, const Workload& workload) {
+  std::vector<SimOp> ops;
+  const double input = workload.h2dBytes + workload.broadcastBytes + workload.reductionBytes;
+  if (input > 0) {
+    ops.push_back(copy(OpKind::CopyToDevice, 0, input, workload.explicitH2dCopies));
+    ops.back().pageable = !workload.hostMemoryPinned;
+  }
+  ops.push_back(kernel(0, workload.kernelSeconds + profile.kernelLaunchS));
+  const double output = workload.d2hBytes + workload.reductionBytes;
+  if (output > 0) {
+    ops.push_back(copy(OpKind::CopyToHost, 0, output, workload.explicitD2hCopies));
+    ops.back().pageable = !workload.hostMemoryPinned;
+  }
+  return ops;
+}
+
+// The copies of the reduction arrays, one each way, on stream 0: before the kernels (which wait
+// for it) and after them.
+SimOp reductionCopy(OpKind kind, const Workload& workload) {
+  SimOp op = copy(kind, 0, workload.reductionBytes, 1);
+  op.pageable = !workload.hostMemoryPinned;
+  return op;
+}
+
+std::vector<SimOp> mappedOperations(const HardwareProfile& profile, const Workload& workload) {
+  std::vector<SimOp> ops;
+  if (workload.reductionBytes > 0)
+    ops.push_back(reductionCopy(OpKind::CopyToDevice, workload));
+  SimOp op = kernel(0, workload.kernelSeconds + profile.kernelLaunchS);
+  op.mappedReadBytes = workload.h2dBytes * workload.mappedReadFactor +
+                       workload.broadcastBytes * workload.mappedBroadcastReadFactor;
+  op.mappedWriteBytes = workload.d2hBytes;
+  op.mappedReadSecondsPerByte = mappedSecondsPerByte(profile, workload, MappedAccess::Read);
+  op.mappedWriteSecondsPerByte =
+      mappedSecondsPerByte(profile, workload, MappedAccess::Write, MappedOutputs::All);
+  ops.push_back(op);
+  if (workload.reductionBytes > 0)
+    ops.push_back(reductionCopy(OpKind::CopyToHost, workload));
+  return ops;
+}
+
+// Streams, or Hybrid when `mapOutputs`: chunk c on stream c, its input copied, its kernel run
+// after that and after the broadcast copy, its outputs copied back (or, in Hybrid, written by
+// the kernel through mapped memory, except in-out arrays, which are copied as in Streams).
+std::vector<SimOp> pipelinedOperations(const HardwareProfile& profile, const Workload& workload,
+                                       const Candidate& candidate, bool mapOutputs,
+                                       bool haloSentTwice) {
+  const int chunks = chunkCount(workload, candidate.streams);
+  const double input = pipelinedH2dBytes(workload, chunks, haloSentTwice) / chunks;
+  const double copiedOutput = (mapOutputs ? workload.inoutD2hBytes : workload.d2hBytes) / chunks;
+  const double mappedOutput =
+      mapOutputs ? (workload.d2hBytes - workload.inoutD2hBytes) / chunks : 0;
+  // The launch is the host's time (hostIssueCosts), not the kernel's.
+  const double kernelTime = chunkKernelSeconds(profile, workload, chunks);
+  const HostIssueCosts hostCosts = hostIssueCosts(profile);
+  const double kernelShare = chunkGpuShare(profile, workload, chunks);
+  const double mappedOutputSecondsPerByte =
+      mapOutputs
+          ? mappedSecondsPerByte(profile, workload, MappedAccess::Write, MappedOutputs::PureOnly)
+          : 0.0;
+
+  std::vector<SimOp> ops;
+  double hostSeconds = 0;
+  auto issued = [&](double callSeconds) {
+    hostSeconds += callSeconds;
+    ops.back().issuedAt = hostSeconds;
+  };
+  std::vector<int> beforeKernels;
+  // Reduction arrays go with the broadcast copies (their copies are among explicitH2dCopies).
+  const double broadcast = workload.broadcastBytes + workload.reductionBytes;
+  if (broadcast > 0) {
+    const int broadcastCopies =
+        std::max(1, workload.explicitH2dCopies - workload.h2dCopiesPerChunk);
+    ops.push_back(copy(OpKind::CopyToDevice, 0, broadcast, broadcastCopies));
+    issued(hostCosts.copyS * broadcastCopies);
+    beforeKernels.push_back(0);
+  }
+  std::vector<int> kernels;
+  auto copyIn = [&](int c) {
+    if (input > 0) {
+      ops.push_back(copy(OpKind::CopyToDevice, c, input, workload.h2dCopiesPerChunk));
+      issued(hostCosts.copyS * workload.h2dCopiesPerChunk);
+    }
+  };
+  auto run = [&](int c) {
+    SimOp op = kernel(c, kernelTime);
+    op.gpuShare = kernelShare;
+    op.mappedWriteBytes = mappedOutput;
+    op.mappedWriteSecondsPerByte = mappedOutputSecondsPerByte;
+    op.waitsFor = beforeKernels;
+    kernels.push_back(static_cast<int>(ops.size()));
+    ops.push_back(op);
+    issued(hostCosts.launchS);
+  };
+  auto copyOut = [&](int c) {
+    if (copiedOutput > 0) {
+      ops.push_back(copy(OpKind::CopyToHost, c, copiedOutput, workload.d2hCopiesPerChunk));
+      issued(hostCosts.copyS * workload.d2hCopiesPerChunk);
+    }
+  };
+  if (candidate.order == IssueOrder::DepthFirst) {
+    for (int c = 0; c < chunks; ++c) {
+      copyIn(c);
+      run(c);
+      copyOut(c);
+    }
+  } else {
+    for (int c = 0; c < chunks; ++c)
+      copyIn(c);
+    for (int c = 0; c < chunks; ++c)
+      run(c);
+    for (int c = 0; c < chunks; ++c)
+      copyOut(c);
+  }
+  if (workload.reductionBytes > 0) {
+    // Issued once every stream is done; its synchronization is charged like a stream's.
+    ops.push_back(reductionCopy(OpKind::CopyToHost, workload));
+    ops.back().waitsFor = kernels;
+    issued(hostCosts.copyS);
+  }
+  return ops;
+}
+
+// When the host is done with a pipeline: after its last issue call it synchronizes the streams in
+// order, and each synchronization returns once its stream's work is done and costs its call.
+double pipelineSynchronizedSeconds(const std::vector<SimOp>& ops, const SimResult& result,
+                                   double streamSyncCallS) {
+  std::map<int, double> streamDone;
+  double host = 0;
+  for (std::size_t i = 0; i < ops.size(); ++i) {
+    if (ops[i].kind == OpKind::HostCopy)
+      continue; // on no stream: the ring is waited for after the streams (makespan below)
+    double& done = streamDone[ops[i].stream];
+    done = std::max(done, result.timings[i].end);
+    host = std::max(host, ops[i].issuedAt);
+  }
+  for (const auto& [stream, done] : streamDone)
+    host = std::max(host, done) + streamSyncCallS;
+  return std::max(host, result.makespan);
+}
+
+} // namespace
+
+std::string ModernModel::name() const {
+  return "modern (pipeline simulation on the profile)";
+}
+
+namespace {
+
+bool staged(const Workload& workload, const Candidate& candidate) {
+  return !workload.hostMemoryPinned && candidate.pageable == PageableMode::Stage &&
+         (candidate.variant == Variant::Streams || candidate.variant == Variant::Hybrid);
+}
+
+} // namespace
+
+std::vector<SimOp> ModernModel::operations(const HardwareProfile& profile, const Workload& workload,
+                                           const Candidate& candidate) const {
+  switch (candidate.variant) {
+  case Variant::Explicit:
+    return explicitOperations(profile, workload);
+  case Variant::Mapped:
+    return mappedOperations(profile, workload);
+  case Variant::Streams:
+  case Variant::Hybrid:
+    break;
+  }
+  const std::vector<SimOp> ops = pipelinedOperations(
+      profile, workload, candidate, candidate.variant == Variant::Hybrid, options_.haloSentTwice);
+  if (!staged(workload, candidate))
+    return ops;
+  // A piece costs the host a copy call and an event record, which the calibration does not time
+  // apart: two copy calls.
+  return stagedOperations(ops, modelStaging(workload, candidate),
+                          2 * hostIssueCosts(profile).copyS);
+}
+
+std::optional<double> ModernModel::predictSeconds(const HardwareProfile& profile,
+                                                  const Workload& workload,
+                                                  const Candidate& candidate) const {
+  SimDevice device = simDeviceOf(profile, options_.hardwareQueues);
+  if (staged(workload, candidate))
+    device.hostCopyLanes = modelStaging(workload, candidate).threads;
+  const std::vector<SimOp> ops = operations(profile, workload, candidate);
+  const SimResult result = simulate(ops, device);
+  double seconds = result.makespan;
+  // Explicit's one synchronization is in its t_E, which is inferred from its measured time.
+  if (candidate.variant == Variant::Streams || candidate.variant == Variant::Hybrid)
+    seconds = pipelineSynchronizedSeconds(ops, result, hostIssueCosts(profile).streamSyncCallS);
+  return seconds + registrationSeconds(profile, workload, candidate);
+}
+
+bool ModernModel::distinguishesIssueOrder(const HardwareProfile& profile, int streams) const {
+  // With Hyper-Q each engine has its own hardware queues (PipelineSimulator.h). With a copy
+  // engine per direction a queue then holds operations of one kind (copies in, kernels or copies
+  // out), in chunk order under both issue orders, and they become ready in that order: every
+  // engine is handed the same sequence. With one copy engine, copies both ways share its queues;
+  // once streams outnumber them, a depth-first copy in waits behind an earlier chunk's copy out.
+  const SimDevice device = simDeviceOf(profile, options_.hardwareQueues);
+  return streams > 1 && (!device.hyperQ || device.implicitSynchronization ||
+                         (device.copyEngines < 2 && streams > device.hardwareQueues));
+}
+
+} // namespace overlap::model

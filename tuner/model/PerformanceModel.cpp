@@ -1,0 +1,64 @@
+#include "model/PerformanceModel.h"
+
+#include "model/ModernModel.h"
+#include "model/Paper000Model.h"
+#include "model/Paper001Model.h"
+#include "model/Paper002Model.h"
+
+namespace overlap::model {
+
+bool operator==(const Candidate& a, const Candidate& b) {
+  return a.variant == b.variant && a.streams == b.streams && a.order == b.order &&
+         a.pageable == b.pageable && a.staging.threads == b.staging.threads &&
+         a.staging.slotBytes == b.staging.slotBytes && a.staging.slots == b.staging.slots;
+}
+
+StreamsConfig streamsConfig(const Candidate& candidate) {
+  return StreamsConfig{candidate.streams, candidate.order, candidate.pageable, candidate.staging};
+}
+
+std::string describe(const Candidate& candidate) {
+  return overlap::describe(candidate.variant, streamsConfig(candidate));
+}
+
+const char* to_string(ModelKind kind) {
+  switch (kind) {
+  case ModelKind::Modern:
+    return "modern";
+  case ModelKind::Paper000:
+    return "paper000";
+  case ModelKind::Paper001:
+    return "paper001";
+  case ModelKind::Paper002:
+    return "paper002";
+  }
+  return "?";
+}
+
+std::optional<ModelKind> parseModelKind(std::string_view text) {
+  if (text == "modern")
+    return ModelKind::Modern;
+  if (text == "paper000" || text == "000")
+    return ModelKind::Paper000;
+  if (text == "paper001" || text == "001")
+    return ModelKind::Paper001;
+  if (text == "paper002" || text == "002")
+    return ModelKind::Paper002;
+  return std::nullopt;
+}
+
+std::unique_ptr<PerformanceModel> makeModel(ModelKind kind) {
+  switch (kind) {
+  case ModelKind::Modern:
+    return std::make_unique<ModernModel>();
+  case ModelKind::Paper000:
+    return std::make_unique<paper000::Model>();
+  case ModelKind::Paper001:
+    return std::make_unique<paper001::Model>();
+  case ModelKind::Paper002:
+    return std::make_unique<paper002::Model>();
+  }
+  return nullptr;
+}
+
+} // namespace overlap::model

@@ -1,0 +1,80 @@
+// The interface every performance model implements: the predicted time of one candidate
+// (variant, stream count, issue order) of one call on one machine, before anything runs.
+#pragma once
+
+#include "model/Workload.h"
+#include "overlap/HardwareProfile.h"
+#include "overlap/KernelTypes.h"
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace overlap::model {
+
+// One way of running a call that the tuner can measure. Explicit and Mapped use no streams; their
+// `streams` is 1 and their order is irrelevant (DepthFirst).
+struct Candidate {
+  Variant variant = Variant::Explicit;
+  int streams = 1;
+  IssueOrder order = IssueOrder::DepthFirst;
+  // What the call does with pageable arrays (Workload::hostMemoryPinned false; ignored for
+  // pinned ones). Default is priced as Register, the runtime's default without OVERLAP_PIN_CACHE;
+  // CachedRegister as a loop's later calls, which find the arrays registered; Stage (Streams and
+  // Hybrid; Mapped registers) through the staging ring sized by `staging`.
+  PageableMode pageable = PageableMode::Default;
+  StagingConfig staging = {}; // 0: the runtime's automatic choice (resolvedStaging)
+};
+
+bool operator==(const Candidate& a, const Candidate& b);
+inline bool operator!=(const Candidate& a, const Candidate& b) {
+  return !(a == b);
+}
+
+// The StreamsConfig the runtime runs the candidate with (its variant is RunConfig's): every
+// candidate field, so that what is measured is what was predicted.
+StreamsConfig streamsConfig(const Candidate& candidate);
+
+// The names of variants, issue orders and pageable modes are the runtime's (KernelTypes.h).
+using overlap::to_string;
+// overlap::describe of the candidate's variant and StreamsConfig: "Streams(16, depth-first)",
+// "Explicit", "Streams(16, depth-first, staged)", ...
+std::string describe(const Candidate& candidate);
+
+class PerformanceModel {
+public:
+  virtual ~PerformanceModel() = default;
+
+  // Short name for tables, e.g. "paper 001 (van Werkhoven et al.)".
+  virtual std::string name() const = 0;
+
+  // Predicted wall time of the whole call in seconds, transfers included; nullopt when this model
+  // does not describe the candidate (a paper that never modelled Mapped, for instance).
+  virtual std::optional<double> predictSeconds(const HardwareProfile& profile,
+                                               const Workload& workload,
+                                               const Candidate& candidate) const = 0;
+
+  // Whether the two issue orders can differ on this device with this many streams: when they
+  // cannot, the candidate set holds only one of them.
+  virtual bool distinguishesIssueOrder(const HardwareProfile& profile, int streams) const {
+    (void)profile;
+    (void)streams;
+    return false;
+  }
+};
+
+enum class ModelKind {
+  Modern,   // the default: pipeline simulation over the calibrated profile (ModernModel.h)
+  Paper000, // Gómez-Luna et al. 2012, §3.2
+  Paper001, // van Werkhoven et al. 2014, Fig. 7
+  Paper002  // Reddy 2014, ch. 4
+};
+
+const char* to_string(ModelKind kind);
+// Accepts "modern", "paper000", "paper001", "paper002" (also "000", "001", "002").
+std::optional<ModelKind> parseModelKind(std::string_view text);
+
+std::unique_ptr<PerformanceModel> makeModel(ModelKind kind);
+
+} // namespace overlap::model

@@ -1,0 +1,34 @@
+// Derives the model's workload of one call from the generator's descriptor of the kernel and the
+// call's concrete arguments. It only calls the descriptor's function pointers (extents and
+// sections); nothing here needs a GPU or the CUDA runtime library, but Descriptor.h includes the
+// CUDA runtime API header, so this file is built only where CUDA is present.
+#pragma once
+
+#include "model/Workload.h"
+#include "overlap/Descriptor.h"
+
+namespace overlap::model {
+
+// Whether an optional array passed null counts. Dispatch (model_choice) passes the caller's
+// pointers, where a null one moves nothing; the tuner allocates every array (and derives the
+// workload before it does).
+enum class OptionalArrays : unsigned char { AsPassed, AllPresent };
+
+// Bytes per direction as the runtime moves them: every clipped section once for the whole range
+// [B, B + P) (Explicit), chunked sections split over the chunks, broadcast sections (and arrays
+// without sections) sent once first. The halo per chunk boundary is measured from the sections
+// of a split into up to 16 chunks (the strategies' chunkBounds, with the partition's origin and
+// granule). Reduction arrays count as reduction_bytes, copied once each way; absent optional
+// arrays (see OptionalArrays) not at all. The Mapped read factors stay 1: a halo is what
+// neighbouring chunks (separate kernels) share, while Mapped's one kernel re-reads a neighbour's
+// elements from the cache; and nothing says how often a kernel re-reads a broadcast array. The
+// launch geometry (totalBlocks, residentBlocksPerSm) comes from the descriptor's
+// launchGeometry over [B, B + P) when it has one, the call succeeds (it needs a CUDA device for
+// the occupancy) and the grid grows with the chunk; otherwise it stays 0 (unknown: no fill
+// penalty), as for a grid-stride launch, whose chunks always have a full grid. The caller sets
+// any of these it knows better. mappedBytesByWidth: each array's bytes under its element size.
+Workload workloadFromDescriptor(const KernelDescriptor& descriptor, ArgPointers args,
+                                double kernelSeconds,
+                                OptionalArrays optional = OptionalArrays::AsPassed);
+
+} // namespace overlap::model

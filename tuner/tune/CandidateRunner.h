@@ -1,0 +1,30 @@
+// What the tuner needs from whatever runs the candidates: the GPU runner over a generated
+// descriptor (DescriptorRunner.h) in the tool, fake timings in the tests.
+#pragma once
+
+#include "model/PerformanceModel.h"
+#include "tune/StableTiming.h"
+#include "tune/TuningRun.h"
+
+#include <string>
+
+namespace overlap::tune {
+
+struct RunResult {
+  Verification verification = Verification::NotRun;
+  std::string error; // why it failed or differs
+  TimedSamples timing;
+};
+
+class CandidateRunner {
+public:
+  virtual ~CandidateRunner() = default;
+  // Runs Explicit on fresh random inputs, keeps its outputs as the reference, then times it.
+  // Verification is Reference on success, Failed otherwise.
+  virtual RunResult runReference(const TimingPlan& plan) = 0;
+  // Runs the candidate once on the reference's inputs and compares its outputs; only a candidate
+  // that passes is timed.
+  virtual RunResult runCandidate(const model::Candidate& candidate, const TimingPlan& plan) = 0;
+};
+
+} // namespace overlap::tune

@@ -1,0 +1,218 @@
+#include "tune/DescriptorRunner.h"
+
+#include "overlap/PinnedBuffer.h"
+#include "tune/HostData.h"
+
+#include <cuda_runtime_api.h>
+#include <sys/resource.h>
+
+#include <algorithm>
+#include <chrono>
+#include <csignal>
+#include <cstdlib>
+#include <cstring>
+#include <new>
+#include <thread>
+
+namespace overlap::tune {
+namespace {
+
+// TEST HOOK, for the supervisor's tests only: OVERLAP_TUNE_TEST_FAULT=hang:<candidate> makes that
+// candidate (model::describe, e.g. "Mapped" or "Streams(4, depth-first)") sleep forever, as a hung
+// kernel would; crash:<candidate> makes it die of SIGSEGV. Host-side, so the GPU is left alone.
+void injectTestFault(const model::Candidate& candidate) {
+  const char* fault = std::getenv("OVERLAP_TUNE_TEST_FAULT");
+  if (!fault)
+    return;
+  const std::string text = fault;
+  const std::string name = model::describe(candidate);
+  if (text == "hang:" + name)
+    while (true)
+      std::this_thread::sleep_for(std::chrono::hours(1));
+  if (text == "crash:" + name) {
+    const rlimit noCore{0, 0}; // a deliberate crash needs no core file
+    setrlimit(RLIMIT_CORE, &noCore);
+    // The default action, so that the process dies of the signal as this hook promises, even
+    // where a handler (a sanitizer's) would report it and exit with a status instead.
+    std::signal(SIGSEGV, SIG_DFL);
+    std::raise(SIGSEGV);
+  }
+}
+
+} // namespace
+
+// One array in three copies: what the call works on, its pristine random contents (restored
+// before every verified run) and Explicit's result.
+struct DescriptorRunner::HostArray {
+  const ArrayDescriptor* descriptor = nullptr;
+  long long count = 0;
+  std::size_t bytes = 0;
+  PinnedBuffer pinnedWorking;
+  std::unique_ptr<unsigned char[]> pageableWorking;
+  std::unique_ptr<unsigned char[]> pristine;
+  std::unique_ptr<unsigned char[]> reference;
+
+  void* working() const {
+    return pinnedWorking.data() ? pinnedWorking.data() : pageableWorking.get();
+  }
+};
+
+DescriptorRunner::DescriptorRunner(const KernelDescriptor& descriptor, const RunnerOptions& options)
+    : descriptor_(descriptor), options_(options) {}
+
+DescriptorRunner::~DescriptorRunner() = default;
+
+std::unique_ptr<DescriptorRunner>
+DescriptorRunner::create(const KernelDescriptor& descriptor,
+                         const std::map<std::string, long long>& integerArguments,
+                         const RunnerOptions& options, std::string* error) {
+  std::unique_ptr<DescriptorRunner> runner(new DescriptorRunner(descriptor, options));
+  RandomBits bits(options.seed);
+  if (!runner->slots_.fill(descriptor, integerArguments, bits, error))
+    return nullptr;
+  for (int a = 0; a < descriptor.arrayCount; ++a) {
+    auto array = std::make_unique<HostArray>();
+    array->descriptor = &descriptor.arrays[a];
+    array->count = std::max(0LL, descriptor.arrayExtent(runner->arguments(), a));
+    array->bytes = array->descriptor->elementSize * static_cast<std::size_t>(array->count);
+    const std::size_t allocated = std::max<std::size_t>(array->bytes, 1);
+    if (options.pinned) {
+      const Status status = PinnedBuffer::allocate(allocated, &array->pinnedWorking);
+      if (!status.ok()) {
+        *error =
+            std::string("pinned memory for ") + array->descriptor->name + ": " + status.message();
+        return nullptr;
+      }
+    } else {
+      array->pageableWorking.reset(new (std::nothrow) unsigned char[allocated]);
+    }
+    array->pristine.reset(new (std::nothrow) unsigned char[allocated]);
+    array->reference.reset(new (std::nothrow) unsigned char[allocated]);
+    if (!array->working() || !array->pristine || !array->reference) {
+      *error = std::string("host memory for ") + array->descriptor->name + " (" +
+               std::to_string(array->bytes) + " bytes, three copies)";
+      return nullptr;
+    }
+    // Outputs too: a candidate that leaves part of an output unwritten must not match by luck.
+    fill_random(array->descriptor->kind, array->descriptor->elementSize, array->pristine.get(),
+                array->count, bits);
+    runner->slots_.setPointer(array->descriptor->param, array->working());
+    runner->arrays_.push_back(std::move(array));
+  }
+  return runner;
+}
+
+std::size_t DescriptorRunner::hostBytes() const {
+  std::size_t total = 0;
+  for (const auto& array : arrays_)
+    total += array->bytes;
+  return total;
+}
+
+double DescriptorRunner::toleranceOf(const ArrayDescriptor& array) const {
+  if (array.reduce == ReduceOp::None)
+    return options_.tolerance;
+  // The terms a reduction sums: at most one per element of the largest other array (a histogram
+  // of its input, a dot product of two), and at least one per element of the partition.
+  long long terms = std::max(1LL, descriptor_.partitionExtent(arguments()));
+  for (const auto& other : arrays_)
+    if (other->descriptor->reduce == ReduceOp::None)
+      terms = std::max(terms, other->count);
+  return std::max(options_.tolerance, reductionTolerance(array.kind, array.reduce, terms));
+}
+
+void DescriptorRunner::restoreInputs() {
+  for (const auto& array : arrays_)
+    std::memcpy(array->working(), array->pristine.get(), array->bytes);
+}
+
+Sample DescriptorRunner::runOnce(const RunConfig& config) {
+  const auto start = std::chrono::steady_clock::now();
+  Status status = descriptor_.run(arguments(), config);
+  // The generated variants synchronize before returning; this only makes sure nothing is left.
+  if (status.ok()) {
+    const cudaError_t code = cudaDeviceSynchronize();
+    if (code != cudaSuccess)
+      status = OVERLAP_STATUS_OF(cudaDeviceSynchronize(), code);
+  }
+  const auto stop = std::chrono::steady_clock::now();
+  Sample sample;
+  if (!status.ok()) {
+    sample.error = status.message();
+    cudaGetLastError(); // a non-sticky error must not fail the next candidate
+    return sample;
+  }
+  sample.seconds = std::chrono::duration<double>(stop - start).count();
+  return sample;
+}
+
+void DescriptorRunner::restoreInoutArrays() {
+  for (const auto& array : arrays_)
+    if (reads(array->descriptor->direction) && writes(array->descriptor->direction))
+      std::memcpy(array->working(), array->pristine.get(), array->bytes);
+}
+
+TimedSamples DescriptorRunner::time(const RunConfig& config, const TimingPlan& plan) {
+  // Every repeat computes on the same inputs, so a data-dependent kernel does the same work each
+  // time. Inputs are never written and outputs only overwritten, so only in-out arrays are copied
+  // back, before runOnce() starts its clock.
+  return measureUntilStable(
+      [&] {
+        restoreInoutArrays();
+        return runOnce(config);
+      },
+      plan);
+}
+
+RunResult DescriptorRunner::runReference(const TimingPlan& plan) {
+  RunResult result;
+  injectTestFault(model::Candidate{});
+  restoreInputs();
+  const RunConfig config; // Explicit
+  const Sample first = runOnce(config);
+  if (!first.error.empty()) {
+    result.verification = Verification::Failed;
+    result.error = first.error;
+    return result;
+  }
+  for (const auto& array : arrays_)
+    if (writes(array->descriptor->direction))
+      std::memcpy(array->reference.get(), array->working(), array->bytes);
+  result.verification = Verification::Reference;
+  result.timing = time(config, plan);
+  return result;
+}
+
+RunResult DescriptorRunner::runCandidate(const model::Candidate& candidate,
+                                         const TimingPlan& plan) {
+  RunResult result;
+  injectTestFault(candidate);
+  RunConfig config;
+  config.variant = candidate.variant;
+  config.streams = model::streamsConfig(candidate);
+  restoreInputs();
+  const Sample first = runOnce(config);
+  if (!first.error.empty()) {
+    result.verification = Verification::Failed;
+    result.error = first.error;
+    return result;
+  }
+  for (const auto& array : arrays_) {
+    if (!writes(array->descriptor->direction))
+      continue;
+    const Comparison comparison = compareElements(
+        array->descriptor->kind, array->descriptor->elementSize, array->reference.get(),
+        array->working(), array->count, toleranceOf(*array->descriptor));
+    if (!comparison.equal()) {
+      result.verification = Verification::WrongResult;
+      result.error =
+          std::string(array->descriptor->name) + ": " + comparison.describe(array->count);
+      return result;
+    }
+  }
+  result.verification = Verification::Passed;
+  result.timing = time(config, plan);
+  return result;
+}
+
+} // namespace overlap::tune

@@ -1,0 +1,61 @@
+#include "tune/JsonFields.h"
+
+namespace overlap::tune {
+
+std::string fieldPath(const std::string& parentPath, const std::string& key) {
+  return parentPath.empty() ? key : parentPath + "." + key;
+}
+
+std::string elementPath(const std::string& arrayPath, std::size_t index) {
+  return arrayPath + "[" + std::to_string(index) + "]";
+}
+
+const nlohmann::json& requiredField(const nlohmann::json& parent, const std::string& parentPath,
+                                    const std::string& key) {
+  if (!parent.is_object())
+    throw JsonFieldError(parentPath.empty() ? "(document)" : parentPath,
+                         "expected an object, found " + std::string(parent.type_name()));
+  const auto found = parent.find(key);
+  if (found == parent.end())
+    throw JsonFieldError(fieldPath(parentPath, key), "missing");
+  return *found;
+}
+
+nlohmann::json candidateJson(const model::Candidate& c) {
+  return {{"variant", model::to_string(c.variant)},
+          {"streams", c.streams},
+          {"order", model::to_string(c.order)},
+          {"pageable", to_string(c.pageable)}};
+}
+
+model::Candidate candidateFrom(const nlohmann::json& j, const std::string& path) {
+  model::Candidate c;
+  const std::string variant = requiredValue<std::string>(j, path, "variant");
+  for (Variant v : {Variant::Explicit, Variant::Mapped, Variant::Streams, Variant::Hybrid})
+    if (variant == model::to_string(v))
+      c.variant = v;
+  if (variant != model::to_string(c.variant))
+    throw JsonFieldError(fieldPath(path, "variant"), "unknown variant \"" + variant + "\"");
+  c.streams = requiredValue<int>(j, path, "streams");
+  const std::string order = requiredValue<std::string>(j, path, "order");
+  if (order == model::to_string(IssueOrder::BreadthFirst))
+    c.order = IssueOrder::BreadthFirst;
+  else if (order == model::to_string(IssueOrder::DepthFirst))
+    c.order = IssueOrder::DepthFirst;
+  else
+    throw JsonFieldError(fieldPath(path, "order"), "unknown issue order \"" + order + "\"");
+  c.pageable = pageableField(j, path);
+  return c;
+}
+
+PageableMode pageableField(const nlohmann::json& j, const std::string& path) {
+  const std::string text =
+      optionalValue<std::string>(j, path, "pageable", to_string(PageableMode::Default));
+  for (PageableMode mode : {PageableMode::Default, PageableMode::Register,
+                            PageableMode::CachedRegister, PageableMode::Stage})
+    if (text == to_string(mode))
+      return mode;
+  throw JsonFieldError(fieldPath(path, "pageable"), "unknown pageable mode \"" + text + "\"");
+}
+
+} // namespace overlap::tune
