@@ -1,7 +1,8 @@
-#include "CalibrateOptions.h"
+#include "CalibrateCommand.h"
 
 #include <cctype>
 #include <cstdlib>
+#include <map>
 
 namespace overlap::calibration {
 
@@ -22,85 +23,60 @@ bool parseInt(const std::string& text, int low, int high, int* value) {
 
 bool parseCalibrateOptions(const std::vector<std::string>& args, CalibrateOptions* options,
                            std::string* error) {
+  using O = CalibrateOptions;
+  // Options that take a value, the next argument: texts, numbers in a range.
+  const std::map<std::string, std::string O::*> texts = {
+      {"--name", &O::name},         {"--output", &O::output}, {"-o", &O::output},
+      {"--markdown", &O::markdown}, {"--json", &O::json},     {"--profile", &O::profile}};
+  struct Number {
+    int O::* field;
+    int low;
+    int high;
+    const char* what;
+  };
+  const std::map<std::string, Number> numbers = {
+      {"--device", {&O::device, 0, 1023, "a device number"}},
+      {"--repeats", {&O::repeats, 1, 1000, "a number from 1 to 1000"}}};
+  const std::map<std::string, bool O::*> switches = {
+      {"--quick", &O::quick}, {"--force", &O::force}, {"--accuracy", &O::accuracy}};
+  const std::map<std::string, CalibrateMode> modes = {{"--profile", CalibrateMode::Accuracy},
+                                                      {"--help", CalibrateMode::Help},
+                                                      {"-h", CalibrateMode::Help}};
   CalibrateOptions o;
   bool modeSet = false;
-  auto setMode = [&](CalibrateMode mode, const std::string& flag) {
-    if (modeSet && o.mode != mode) {
-      *error = flag + " cannot be combined with another mode option";
-      return false;
-    }
-    o.mode = mode;
-    modeSet = true;
-    return true;
-  };
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& arg = args[i];
-    // Options that take a value; the value is the next argument.
-    auto value = [&](std::string* out) {
+    const auto text = texts.find(arg);
+    const auto number = numbers.find(arg);
+    const auto mode = modes.find(arg);
+    const auto on = switches.find(arg);
+    std::string value;
+    if (text != texts.end() || number != numbers.end()) {
       if (i + 1 >= args.size() || args[i + 1].empty()) {
         *error = arg + " needs a value";
         return false;
       }
-      *out = args[++i];
-      return true;
-    };
-    std::string text;
-    if (arg == "--help" || arg == "-h") {
-      if (!setMode(CalibrateMode::Help, arg))
-        return false;
-    } else if (arg == "--device") {
-      if (!value(&text))
-        return false;
-      if (!parseInt(text, 0, 1023, &o.device)) {
-        *error = "--device: '" + text + "' is not a device number";
+      value = args[++i];
+    }
+    if (mode != modes.end()) {
+      if (modeSet && o.mode != mode->second) {
+        *error = arg + " cannot be combined with another mode option";
         return false;
       }
-    } else if (arg == "--repeats") {
-      if (!value(&text))
-        return false;
-      if (!parseInt(text, 1, 1000, &o.repeats)) {
-        *error = "--repeats: '" + text + "' is not a number from 1 to 1000";
+      o.mode = mode->second;
+      modeSet = true;
+    }
+    if (text != texts.end()) {
+      o.*(text->second) = value;
+    } else if (number != numbers.end()) {
+      const Number& n = number->second;
+      if (!parseInt(value, n.low, n.high, &(o.*(n.field)))) {
+        *error = arg + ": '" + value + "' is not " + n.what;
         return false;
       }
-    } else if (arg == "--name") {
-      if (!value(&o.name))
-        return false;
-    } else if (arg == "--output" || arg == "-o") {
-      if (!value(&o.output))
-        return false;
-    } else if (arg == "--raw") {
-      if (!value(&o.rawOutput))
-        return false;
-    } else if (arg == "--markdown") {
-      if (!value(&o.markdown))
-        return false;
-    } else if (arg == "--json") {
-      if (!value(&o.json))
-        return false;
-    } else if (arg == "--quick") {
-      o.quick = true;
-    } else if (arg == "--force") {
-      o.force = true;
-    } else if (arg == "--accuracy") {
-      o.accuracy = true;
-    } else if (arg == "--no-ungated") {
-      o.ungated = false;
-    } else if (arg == "--profile") {
-      if (!value(&o.profile) || !setMode(CalibrateMode::Accuracy, arg))
-        return false;
-    } else if (arg == "--from-raw") {
-      if (!value(&o.fromRaw) || !setMode(CalibrateMode::FromRaw, arg))
-        return false;
-    } else if (arg == "--show") {
-      if (!value(&o.show) || !setMode(CalibrateMode::Show, arg))
-        return false;
-    } else if (arg == "--list") {
-      if (!setMode(CalibrateMode::List, arg))
-        return false;
-    } else if (arg == "--describe") {
-      if (!setMode(CalibrateMode::Describe, arg))
-        return false;
-    } else {
+    } else if (on != switches.end()) {
+      o.*(on->second) = true;
+    } else if (mode == modes.end()) {
       *error = "unknown option '" + arg + "' (see --help)";
       return false;
     }
@@ -124,7 +100,6 @@ std::string calibrateUsage() {
          "  --device N        CUDA device (default 0)\n"
          "  --name NAME       profile name (default: from the device name and PCIe link)\n"
          "  --output FILE     profile file (default: <user profile directory>/<NAME>.json)\n"
-         "  --raw FILE        also write every raw measurement (JSON; see --from-raw)\n"
          "  --quick           a short plan with rougher numbers (smoke tests)\n"
          "  --repeats N       repeats per measured point (default 7, quick 3); the points\n"
          "                    against a busy link take at least 31 (quick 3)\n"
@@ -133,27 +108,18 @@ std::string calibrateUsage() {
          "check a profile:\n"
          "  --profile NAME|FILE  check this profile on the GPU instead of calibrating\n"
          "  --markdown FILE, --json FILE  write the accuracy table\n"
-         "  --no-ungated      skip the ungated repeat of each point\n"
-         "no GPU needed:\n"
-         "  --from-raw FILE   fit recorded measurements and write a profile\n"
-         "  --list            list the profiles (user directories, then built-in)\n"
-         "  --show NAME|FILE  print a profile\n"
-         "  --describe        print the device description (needs the GPU)\n"
+         "Listing and printing profiles: overlap-model --list-profiles, --show-profile NAME.\n"
          "User profile directories: $OVERLAP_PROFILE_PATH (':'-separated), else\n"
          "$XDG_CONFIG_HOME/overlap/profiles, else ~/.config/overlap/profiles.\n";
 }
 
 std::string defaultProfileName(const std::string& deviceName, const std::string& pcie) {
   std::string name;
-  for (const std::string& part : {deviceName, pcie}) {
-    for (char c : part) {
-      const unsigned char u = static_cast<unsigned char>(c);
-      if (std::isalnum(u))
-        name += static_cast<char>(std::tolower(u));
-      else if (!name.empty() && name.back() != '-')
-        name += '-';
-    }
-    if (!name.empty() && name.back() != '-')
+  for (char c : deviceName + " " + pcie) {
+    const unsigned char u = static_cast<unsigned char>(c);
+    if (std::isalnum(u))
+      name += static_cast<char>(std::tolower(u));
+    else if (!name.empty() && name.back() != '-')
       name += '-';
   }
   while (!name.empty() && name.back() == '-')

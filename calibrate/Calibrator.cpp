@@ -1,13 +1,10 @@
 #include "Calibrator.h"
 
-#include "HostCopyBench.h"
-
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <ctime>
 #include <string>
-#include <thread>
 #include <vector>
 
 namespace overlap::calibration {
@@ -15,126 +12,111 @@ namespace overlap::calibration {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-using MeasureOne = std::function<Status(double x, double* seconds)>;
+constexpr TransferDirection kDirections[] = {TransferDirection::HostToDevice,
+                                             TransferDirection::DeviceToHost};
 
-std::string mebibytes(std::size_t bytes) {
-  char text[32];
-  if (bytes < (std::size_t{1} << 20))
-    std::snprintf(text, sizeof(text), "%zu B", bytes);
-  else
-    std::snprintf(text, sizeof(text), "%g MiB", static_cast<double>(bytes) / (1 << 20));
-  return text;
-}
+// One quantity timed at each x into a series.
+struct Sweep {
+  using Measure = std::function<Status(double x, double* seconds)>;
+  Series* into;
+  std::vector<double> xs;
+  Measure one;
+};
+
+// Sweeps measured together, `repeats` times each after the warm-up. A failed optional step is
+// recorded in `skipped` and its parameters stay unknown, unless the failure left the device
+// unusable.
+struct Step {
+  std::string what;
+  bool optional = false;
+  int repeats = 1;
+  std::vector<Sweep> sweeps;
+};
 
 template <class T> std::vector<double> asDoubles(const std::vector<T>& values) {
   return std::vector<double>(values.begin(), values.end());
 }
 
-// Two series measured together: each run times both (the two directions of one bidirectional
-// round).
-using MeasureTwo = std::function<Status(double x, double* first, double* second)>;
+// In passes over every x of every sweep, so a drift shows as spread rather than as a bent line.
+// The series are filled only when every run succeeded, so a skipped step leaves none partial.
+Status measure(const Step& step, int warmup) {
+  std::vector<Series> series(step.sweeps.size());
+  for (std::size_t s = 0; s < series.size(); ++s)
+    for (double x : step.sweeps[s].xs)
+      series[s].add(x, {});
+  for (int pass = 0; pass < warmup + step.repeats; ++pass)
+    for (std::size_t s = 0; s < series.size(); ++s)
+      for (std::size_t i = 0; i < series[s].x.size(); ++i) {
+        double seconds = 0;
+        OVERLAP_TRY(step.sweeps[s].one(series[s].x[i], &seconds));
+        if (pass >= warmup)
+          series[s].seconds[i].push_back(seconds);
+      }
+  for (std::size_t s = 0; s < series.size(); ++s)
+    *step.sweeps[s].into = std::move(series[s]);
+  return Status::success();
+}
 
-Status measureSeriesPair(const std::vector<double>& xs, int warmup, int repeats,
-                         const MeasureTwo& both, Series* first, Series* second) {
-  std::vector<std::vector<double>> samples[2] = {std::vector<std::vector<double>>(xs.size()),
-                                                 std::vector<std::vector<double>>(xs.size())};
-  for (int pass = 0; pass < warmup + repeats; ++pass) {
-    for (std::size_t i = 0; i < xs.size(); ++i) {
-      double seconds[2] = {0, 0};
-      OVERLAP_TRY(both(xs[i], &seconds[0], &seconds[1]));
-      if (pass < warmup)
-        continue;
-      samples[0][i].push_back(seconds[0]);
-      samples[1][i].push_back(seconds[1]);
+// Numbers the steps and reports how long each took.
+Status runSteps(const std::vector<Step>& steps, int warmup, const Progress& progress,
+                std::vector<std::string>* skipped) {
+  auto say = [&progress](const std::string& line) {
+    if (progress)
+      progress(line);
+  };
+  for (std::size_t k = 0; k < steps.size(); ++k) {
+    const Step& step = steps[k];
+    std::size_t points = 0;
+    for (const Sweep& sweep : step.sweeps)
+      points += sweep.xs.size();
+    char text[96];
+    std::snprintf(text, sizeof(text), ": %zu points x %d repeats", points, step.repeats);
+    const std::string what = step.what + text;
+    std::snprintf(text, sizeof(text), "[%2zu/%zu] ", k + 1, steps.size());
+    say(text + what + " ...");
+    const Clock::time_point begin = Clock::now();
+    const Status status = measure(step, warmup);
+    if (status.ok()) {
+      std::snprintf(text, sizeof(text), " done in %.2f s",
+                    std::chrono::duration<double>(Clock::now() - begin).count());
+      say("       " + what + text);
+    } else if (!step.optional || cudaDeviceSynchronize() != cudaSuccess) {
+      return status;
+    } else {
+      (void)cudaGetLastError(); // reported here; later launches must not see it as theirs
+      skipped->push_back(step.what + ": " + status.message());
+      say("       skipped, the parameter stays unknown: " + status.message());
     }
   }
-  for (std::size_t i = 0; i < xs.size(); ++i) {
-    first->add(xs[i], std::move(samples[0][i]));
-    second->add(xs[i], std::move(samples[1][i]));
-  }
   return Status::success();
 }
 
-Status measureSeries(const std::vector<double>& xs, int warmup, int repeats, const MeasureOne& one,
-                     Series* series) {
-  Series unused;
-  return measureSeriesPair(
-      xs, warmup, repeats, [&](double x, double* seconds, double*) { return one(x, seconds); },
-      series, &unused);
-}
-
-// Leaves `samples` alone unless every run succeeds.
-Status measureSamples(int warmup, int repeats, const std::function<Status(double*)>& one,
-                      std::vector<double>* samples) {
-  std::vector<double> measured;
-  for (int i = 0; i < warmup + repeats; ++i) {
-    double seconds = 0;
-    OVERLAP_TRY(one(&seconds));
-    if (i >= warmup)
-      measured.push_back(seconds);
-  }
-  *samples = std::move(measured);
-  return Status::success();
-}
-
-// One transfer while the other direction copies more; refused when the other direction ended
-// first, since then the link was not busy both ways throughout and the sample would mix in
-// one-way time.
-Status againstBusyLink(LinkBench& bench, TransferDirection direction, std::size_t bytes, int pieces,
-                       double* seconds) {
-  double background = 0;
-  OVERLAP_TRY(bench.transferAgainstBusyLink(
-      direction, bytes, pieces, backgroundBytesFor(bytes, pieces), seconds, &background));
-  if (background < *seconds)
-    return Status{cudaErrorInvalidValue,
-                  "transfer_against_busy_link: the other direction finished first, so the link "
-                  "was not busy throughout",
-                  __FILE__, __LINE__};
-  return Status::success();
-}
-
-// Numbers the steps and reports how long each took. A failed optional step is recorded in
-// `skipped` and its parameter stays unknown, unless the failure left the device unusable.
-class Steps {
-public:
-  Steps(const Progress& progress, int total, std::vector<std::string>* skipped)
-      : progress_(progress), total_(total), skipped_(skipped) {}
-
-  Status optional(const std::string& what, const std::function<Status()>& step) {
-    const Status status = run(what, step);
-    if (status.ok())
-      return status;
-    const cudaError_t device = cudaDeviceSynchronize();
-    if (device != cudaSuccess)
-      return status;
-    (void)cudaGetLastError(); // reported here; later launches must not see it as theirs
-    skipped_->push_back(what + ": " + status.message());
-    if (progress_)
-      progress_("       skipped, the parameter stays unknown: " + status.message());
+// One timed transfer at x: x is the bytes of one message in one piece, or with `message` > 0
+// the pieces of `message` bytes. Against a busy link (the other direction copying
+// backgroundBytesFor), the sample is refused when the other direction ended first: the link
+// was not busy both ways throughout, and the sample would mix in one-way time. With
+// `idleAtEnd`, such a sample is kept and counted there instead (the accuracy check notes how
+// many).
+Sweep::Measure transferAt(LinkBench& bench, TransferDirection direction, std::size_t message,
+                          bool busy = false, int* idleAtEnd = nullptr) {
+  return [=, &bench](double x, double* seconds) -> Status {
+    const std::size_t bytes = message > 0 ? message : static_cast<std::size_t>(x);
+    const int pieces = message > 0 ? static_cast<int>(x) : 1;
+    if (!busy)
+      return bench.transfer(direction, bytes, pieces, seconds);
+    double background = 0;
+    OVERLAP_TRY(bench.transfer(direction, bytes, pieces, seconds, backgroundBytesFor(bytes, pieces),
+                               &background));
+    if (background < *seconds && idleAtEnd != nullptr)
+      ++*idleAtEnd;
+    else if (background < *seconds)
+      return Status{cudaErrorInvalidValue,
+                    "LinkBench::transfer: the other direction finished first, so the link was "
+                    "not busy throughout",
+                    __FILE__, __LINE__};
     return Status::success();
-  }
-
-  Status run(const std::string& what, const std::function<Status()>& step) {
-    char prefix[32];
-    std::snprintf(prefix, sizeof(prefix), "[%2d/%d] ", ++done_, total_);
-    if (progress_)
-      progress_(prefix + what + " ...");
-    const Clock::time_point begin = Clock::now();
-    OVERLAP_TRY(step());
-    char took[48];
-    std::snprintf(took, sizeof(took), " done in %.2f s",
-                  std::chrono::duration<double>(Clock::now() - begin).count());
-    if (progress_)
-      progress_(std::string("       ") + what + took);
-    return Status::success();
-  }
-
-private:
-  const Progress& progress_;
-  int total_;
-  std::vector<std::string>* skipped_;
-  int done_ = 0;
-};
+  };
+}
 
 } // namespace
 
@@ -147,300 +129,160 @@ std::string todayUtc() {
   return text;
 }
 
-DeviceIdentity identityOf(const DeviceDescription& device, const std::string& date) {
-  DeviceIdentity id;
-  id.name = device.name;
-  id.pcie = device.pcie.describe();
-  id.driver = device.driverVersion;
-  id.date = date;
-  id.computeCapabilityMajor = device.computeCapabilityMajor;
-  id.computeCapabilityMinor = device.computeCapabilityMinor;
-  id.multiprocessors = device.multiprocessors;
-  id.copyEngines = device.copyEngines;
-  id.implicitSynchronization = device.implicitSynchronization();
-  return id;
+void identify(const DeviceDescription& device, const std::string& date, HardwareProfile* p) {
+  p->deviceName = device.name;
+  p->pcie = device.pcie.describe();
+  p->driver = device.driverVersion;
+  p->date = date;
+  p->computeCapabilityMajor = device.computeCapabilityMajor;
+  p->computeCapabilityMinor = device.computeCapabilityMinor;
+  p->multiprocessors = device.multiprocessors;
+  p->copyEngines = device.copyEngines;
+  p->implicitSynchronization = device.implicitSynchronization();
 }
 
-LinkBenchLimits limitsFor(const CalibrationPlan& plan, const AccuracyPlan* accuracy) {
+LinkBenchLimits limitsFor(const CalibrationPlan& plan, bool calibrate, bool checkAccuracy) {
   LinkBenchLimits limits;
-  limits.maxBytes = plan.maxBytes();
-  limits.maxPageableBytes = plan.maxPageableBytes();
-  limits.maxPieces = plan.maxPieces();
-  if (accuracy) {
-    limits.maxBytes = std::max(limits.maxBytes, accuracy->maxBytes());
-    limits.maxPieces = std::max(limits.maxPieces, accuracy->maxPieces());
+  if (calibrate) {
+    limits = {plan.maxBytes(), 0, plan.maxPieces()};
+    for (std::size_t bytes : plan.pageableBytes)
+      limits.maxPageableBytes = std::max(limits.maxPageableBytes, bytes);
   }
+  for (std::size_t bytes : checkAccuracy ? plan.accuracy.sizeBytes : std::vector<std::size_t>{})
+    limits.maxBytes = std::max(limits.maxBytes, bytes);
+  for (int pieces : checkAccuracy ? plan.accuracy.pieceCounts : std::vector<int>{})
+    limits.maxPieces = std::max(limits.maxPieces, pieces);
   return limits;
 }
 
 Status measureLink(LinkBench& bench, const CalibrationPlan& plan, const Progress& progress,
                    CalibrationMeasurements* m) {
-  const int stepsPerDirection = 6;
-  const bool hostCopies = plan.hostCopyBytes > 0 && !plan.hostCopyThreads.empty();
-  Steps steps(progress, 2 * stepsPerDirection + 11 + (hostCopies ? 1 : 0), &m->skipped);
-  const TransferDirection directions[] = {TransferDirection::HostToDevice,
-                                          TransferDirection::DeviceToHost};
-  const std::string repeats = " x " + std::to_string(plan.repeats) + " repeats";
-  const std::string sizes = std::to_string(plan.sizeBytes.size()) + " sizes " +
-                            (plan.sizeBytes.empty() ? "" : mebibytes(plan.sizeBytes.front())) +
-                            ".." + (plan.sizeBytes.empty() ? "" : mebibytes(plan.sizeBytes.back()));
-
-  for (TransferDirection direction : directions) {
-    DirectionMeasurements& d =
-        direction == TransferDirection::HostToDevice ? m->hostToDevice : m->deviceToHost;
-    const std::string name = directionName(direction);
-    OVERLAP_TRY(
-        steps.run(name + " L+o: 1-byte copies x " + std::to_string(plan.latencyRepeats), [&] {
-          return measureSamples(
-              plan.warmup, plan.latencyRepeats,
-              [&](double* s) { return bench.transfer(direction, 1, 1, true, s); },
-              &d.oneByteSeconds);
-        }));
-    OVERLAP_TRY(steps.run(name + " G: " + sizes + repeats, [&] {
-      return measureSeries(
-          asDoubles(plan.sizeBytes), plan.warmup, plan.repeats,
-          [&](double x, double* s) {
-            return bench.transfer(direction, static_cast<std::size_t>(x), 1, true, s);
-          },
-          &d.sizes);
-    }));
-    OVERLAP_TRY(steps.run(name + " g: n = " + std::to_string(plan.pieceCounts.front()) + ".." +
-                              std::to_string(plan.pieceCounts.back()) + " pieces of " +
-                              std::to_string(plan.pieceMessageBytes.size()) + " sizes" + repeats,
-                          [&] {
-                            for (std::size_t message : plan.pieceMessageBytes) {
-                              Series series;
-                              OVERLAP_TRY(measureSeries(
-                                  asDoubles(plan.pieceCounts), plan.warmup, plan.repeats,
-                                  [&](double n, double* s) {
-                                    return bench.transfer(direction, message, static_cast<int>(n),
-                                                          true, s);
-                                  },
-                                  &series));
-                              d.pieces.push_back(std::move(series));
-                              d.pieceMessageBytes.push_back(static_cast<double>(message));
-                            }
-                            return Status::success();
-                          }));
-    OVERLAP_TRY(steps.optional(
-        name + " pageable G: " + std::to_string(plan.pageableBytes.size()) + " sizes" + repeats,
-        [&] {
-          return measureSeries(
-              asDoubles(plan.pageableBytes), plan.warmup, plan.repeats,
-              [&](double x, double* s) {
-                return bench.pageableCopy(direction, static_cast<std::size_t>(x), s);
-              },
-              &d.pageableSizes);
-        }));
-    OVERLAP_TRY(steps.optional(
-        name + " G against mapped traffic: " + std::to_string(plan.withMappedBytes.size()) +
-            " sizes" + repeats,
-        [&] {
-          return measureSeries(
-              asDoubles(plan.withMappedBytes), plan.warmup, plan.repeats,
-              [&](double x, double* s) {
-                const std::size_t bytes = static_cast<std::size_t>(x);
-                double kernelSeconds = 0;
-                OVERLAP_TRY(bench.copyAgainstMapped(
-                    direction, bytes, bytes * plan.withMappedKernelFactor, s, &kernelSeconds));
-                if (kernelSeconds < *s)
-                  return Status{cudaErrorInvalidValue,
-                                "copy_against_mapped: the mapped kernel ended before the copy, "
-                                "so the copy did not meet mapped traffic throughout",
-                                __FILE__, __LINE__};
-                return Status::success();
-              },
-              &d.withMappedSizes);
-        }));
-    OVERLAP_TRY(steps.optional(
-        name + " mapped " + (direction == TransferDirection::HostToDevice ? "read" : "write") +
-            " kernel: " + std::to_string(plan.mappedKernelBytes.size()) + " sizes" + repeats,
-        [&] {
-          const bool write = direction == TransferDirection::DeviceToHost;
-          return measureSeries(
-              asDoubles(plan.mappedKernelBytes), plan.warmup, plan.repeats,
-              [&](double x, double* s) {
-                return bench.mappedKernel(write, static_cast<std::size_t>(x), s);
-              },
-              write ? &m->mappedWriteSizes : &m->mappedReadSizes);
-        }));
-  }
-
-  OVERLAP_TRY(steps.optional("mapped read and write kernels per element width (" +
-                                 std::to_string(plan.mappedElementBytes.size()) + " widths): " +
-                                 std::to_string(plan.mappedKernelBytes.size()) + " sizes" + repeats,
-                             [&] {
-                               // Filled only when every width succeeded, so a skipped step leaves
-                               // no partial list.
-                               std::vector<MappedWidthSeries> widths;
-                               for (int elementBytes : plan.mappedElementBytes) {
-                                 MappedWidthSeries width;
-                                 width.elementBytes = elementBytes;
-                                 for (const bool write : {false, true})
-                                   OVERLAP_TRY(measureSeries(
-                                       asDoubles(plan.mappedKernelBytes), plan.warmup, plan.repeats,
-                                       [&](double x, double* s) {
-                                         return bench.mappedWidthKernel(
-                                             write, elementBytes, static_cast<std::size_t>(x), s);
-                                       },
-                                       write ? &width.writeSizes : &width.readSizes));
-                                 widths.push_back(std::move(width));
-                               }
-                               m->mappedByWidth = std::move(widths);
-                               return Status::success();
-                             }));
-  const std::string bothWaysStep =
-      "mapped kernel reading and writing as many bytes (both ways at once): " +
-      std::to_string(plan.mappedKernelBytes.size()) + " sizes" + repeats;
-  OVERLAP_TRY(steps.optional(bothWaysStep, [&] {
-    // Filled only when every size succeeded, so a skipped step leaves no partial series.
-    Series series;
-    OVERLAP_TRY(measureSeries(
-        asDoubles(plan.mappedKernelBytes), plan.warmup, plan.repeats,
-        [&](double x, double* s) {
-          return bench.mappedBothWaysKernel(static_cast<std::size_t>(x), s);
-        },
-        &series));
-    m->mappedBothWaysSizes = std::move(series);
-    return Status::success();
-  }));
-
+  const std::vector<double> sizes = asDoubles(plan.sizeBytes);
+  const std::vector<double> pieces = asDoubles(plan.pieceCounts);
   // The busy link's rate varies far more from one copy to the next than the one-way link's, so
-  // these steps repeat each point more often (CalibrationPlan::busyLinkRepeats).
-  const int busyRepeats = plan.busyLinkRepeatCount();
-  const std::string busyRepeatsLabel = " x " + std::to_string(busyRepeats) + " repeats";
-  for (TransferDirection direction : directions) {
+  // its steps repeat each point more often (CalibrationPlan::busyLinkRepeats).
+  const int busy = plan.busyLinkRepeats;
+  const std::size_t messages = plan.pieceMessageBytes.size();
+  std::vector<Step> steps;
+  // A step of one sweep.
+  auto add = [&steps](const std::string& what, bool optional, int repeats, Series* into,
+                      std::vector<double> xs, Sweep::Measure one) {
+    steps.push_back({what, optional, repeats, {{into, std::move(xs), std::move(one)}}});
+  };
+  for (TransferDirection direction : kDirections) {
+    const std::string name = directionName(direction);
     DirectionMeasurements& d =
         direction == TransferDirection::HostToDevice ? m->hostToDevice : m->deviceToHost;
-    OVERLAP_TRY(steps.optional(
-        std::string(directionName(direction)) +
-            " bidirectional G (other direction busy): " + sizes + busyRepeatsLabel,
-        [&] {
-          return measureSeries(
-              asDoubles(plan.sizeBytes), plan.warmup, busyRepeats,
-              [&](double x, double* s) {
-                return againstBusyLink(bench, direction, static_cast<std::size_t>(x), 1, s);
-              },
-              &d.bidirectionalSizes);
-        }));
-    OVERLAP_TRY(steps.optional(
-        std::string(directionName(direction)) + " bidirectional g (other direction busy): n = " +
-            std::to_string(plan.pieceCounts.front()) + ".." +
-            std::to_string(plan.pieceCounts.back()) + " pieces of " +
-            std::to_string(plan.pieceMessageBytes.size()) + " sizes" + busyRepeatsLabel,
-        [&] {
-          // Filled only when every size succeeded, so a skipped step leaves no partial series.
-          std::vector<Series> all;
-          for (std::size_t message : plan.pieceMessageBytes) {
-            Series series;
-            OVERLAP_TRY(measureSeries(
-                asDoubles(plan.pieceCounts), plan.warmup, busyRepeats,
-                [&](double n, double* s) {
-                  return againstBusyLink(bench, direction, message, static_cast<int>(n), s);
-                },
-                &series));
-            all.push_back(std::move(series));
-          }
-          d.bidirectionalPieces = std::move(all);
-          d.bidirectionalPieceMessageBytes = asDoubles(plan.pieceMessageBytes);
-          return Status::success();
-        }));
+    d.pieces.resize(messages);
+    d.bidirectionalPieces.resize(messages);
+    Step g{name + " g (n pieces on n streams)", false, plan.repeats, {}};
+    Step busyG{name + " bidirectional g (other direction busy)", true, busy, {}};
+    for (std::size_t i = 0; i < messages; ++i) {
+      const std::size_t bytes = plan.pieceMessageBytes[i];
+      g.sweeps.push_back({&d.pieces[i], pieces, transferAt(bench, direction, bytes)});
+      busyG.sweeps.push_back(
+          {&d.bidirectionalPieces[i], pieces, transferAt(bench, direction, bytes, true)});
+    }
+    add(name + " L+o (1-byte copies)", false, plan.latencyRepeats, &d.latency, {1},
+        transferAt(bench, direction, 0));
+    add(name + " G", false, plan.repeats, &d.sizes, sizes, transferAt(bench, direction, 0));
+    steps.push_back(g);
+    add(name + " pageable G", true, plan.repeats, &d.pageableSizes, asDoubles(plan.pageableBytes),
+        [&bench, direction](double bytes, double* s) {
+          return bench.pageableCopy(direction, static_cast<std::size_t>(bytes), s);
+        });
+    add(name + " bidirectional G (other direction busy)", true, busy, &d.bidirectionalSizes, sizes,
+        transferAt(bench, direction, 0, true));
+    steps.push_back(busyG);
   }
-  OVERLAP_TRY(steps.optional(
-      "simultaneous g (both directions in as many pieces at once): n = " +
-          std::to_string(plan.pieceCounts.front()) + ".." +
-          std::to_string(plan.pieceCounts.back()) + " pieces of " +
-          std::to_string(plan.pieceMessageBytes.size()) + " sizes" + busyRepeatsLabel,
-      [&] {
-        // Filled only when every size succeeded, so a skipped step leaves no partial series.
-        std::vector<Series> toDevice;
-        std::vector<Series> toHost;
-        for (std::size_t message : plan.pieceMessageBytes) {
-          Series in;
-          Series out;
-          OVERLAP_TRY(measureSeriesPair(
-              asDoubles(plan.pieceCounts), plan.warmup, busyRepeats,
-              [&](double n, double* inSeconds, double* outSeconds) {
-                return bench.bidirectional(message, static_cast<int>(n), true, inSeconds,
-                                           outSeconds);
-              },
-              &in, &out));
-          toDevice.push_back(std::move(in));
-          toHost.push_back(std::move(out));
-        }
-        m->hostToDevice.simultaneousPieces = std::move(toDevice);
-        m->deviceToHost.simultaneousPieces = std::move(toHost);
-        m->hostToDevice.simultaneousPieceMessageBytes = asDoubles(plan.pieceMessageBytes);
-        m->deviceToHost.simultaneousPieceMessageBytes = asDoubles(plan.pieceMessageBytes);
-        return Status::success();
-      }));
-  // The host's per-call costs: many short bursts, each a sample (CalibrationPlan.h).
-  const std::string bursts = std::to_string(plan.hostCostSamples) + " bursts (+" +
-                             std::to_string(plan.warmup) + " warm-up) of ";
-  OVERLAP_TRY(
-      steps.optional("kernel launch overhead: " + bursts + std::to_string(plan.launchBurst) +
-                         " empty-kernel launches, synchronized between bursts",
-                     [&] {
-                       return measureSamples(
-                           plan.warmup, plan.hostCostSamples,
-                           [&](double* s) { return bench.launchBurst(plan.launchBurst, s); },
-                           &m->kernelLaunchSeconds);
-                     }));
-  OVERLAP_TRY(steps.optional("stream synchronization: " + bursts +
-                                 std::to_string(plan.launchSyncCount) + " launch + synchronize",
-                             [&] {
-                               return measureSamples(
-                                   plan.warmup, plan.hostCostSamples,
-                                   [&](double* s) {
-                                     return bench.launchSyncOverhead(plan.launchSyncCount, s);
-                                   },
-                                   &m->launchSyncSeconds);
-                             }));
-  OVERLAP_TRY(steps.optional(
-      "per-stream overhead t_sc: rounds on 1.." + std::to_string(plan.streamCounts.back()) +
-          " streams x " + std::to_string(plan.streamRoundRepeats) + " repeats",
-      [&] {
-        return measureSeries(
-            asDoubles(plan.streamCounts), plan.warmup, plan.streamRoundRepeats,
-            [&](double n, double* s) {
-              return bench.streamedRound(static_cast<int>(n), plan.streamRoundBytes, s);
-            },
-            &m->streamRounds);
-      }));
-  OVERLAP_TRY(steps.optional(
-      "host time per copy call: " + bursts + std::to_string(2 * plan.copyCallStreams) +
-          " cudaMemcpyAsync calls (in and out on " + std::to_string(plan.copyCallStreams) +
-          " streams), synchronized between bursts",
-      [&] {
-        return measureSamples(
-            plan.warmup, plan.hostCostSamples,
-            [&](double* s) {
-              return bench.copyCalls(plan.copyCallStreams, plan.streamRoundBytes, s);
-            },
-            &m->copyCallSeconds);
-      }));
-  if (hostCopies) {
-    // Thread counts beyond the hardware threads would time the scheduler, not the memory.
-    std::vector<double> threads;
-    const int hardware = static_cast<int>(std::thread::hardware_concurrency());
-    for (int t : plan.hostCopyThreads)
-      if (t == 1 || t <= hardware)
-        threads.push_back(t);
-    if (threads.empty())
-      threads.push_back(1);
-    OVERLAP_TRY(steps.optional(
-        "host copies (staging): " + mebibytes(plan.hostCopyBytes) + " pageable to pinned on 1.." +
-            std::to_string(static_cast<int>(threads.back())) + " threads" + repeats,
-        [&] {
-          HostCopyBench copies;
-          OVERLAP_TRY(HostCopyBench::create(plan.hostCopyBytes, &copies));
-          m->hostCopyBytes = static_cast<double>(plan.hostCopyBytes);
-          return measureSeries(
-              threads, plan.warmup, plan.repeats,
-              [&](double x, double* s) { return copies.copy(static_cast<int>(x), s); },
-              &m->hostCopy);
-        }));
+
+  Step widths{"mapped read and write kernels per element width", true, plan.repeats, {}};
+  m->mappedByWidth.resize(plan.mappedElementBytes.size());
+  for (std::size_t i = 0; i < plan.mappedElementBytes.size(); ++i) {
+    MappedWidthSeries& w = m->mappedByWidth[i];
+    w.elementBytes = plan.mappedElementBytes[i];
+    for (MappedAccess access : {MappedAccess::Read, MappedAccess::Write})
+      widths.sweeps.push_back(
+          {access == MappedAccess::Read ? &w.readSizes : &w.writeSizes,
+           asDoubles(plan.mappedKernelBytes), [&bench, access, &w](double bytes, double* s) {
+             return bench.mappedKernel(access, w.elementBytes, static_cast<std::size_t>(bytes), s);
+           }});
   }
+  steps.push_back(widths);
+
+  // The host's per-call costs: many short bursts into an idle device, each a sample; x is the
+  // calls per burst (streams for the copy calls).
+  const int samples = plan.hostCostSamples;
+  const std::size_t roundBytes = plan.streamRoundBytes;
+  add("kernel launch overhead (bursts of empty-kernel launches)", true, samples, &m->kernelLaunch,
+      {static_cast<double>(plan.launchBurst)},
+      [&bench](double n, double* s) { return bench.launchBurst(static_cast<int>(n), s); });
+  add("stream synchronization (launch + synchronize)", true, samples, &m->launchSync,
+      {static_cast<double>(plan.launchSyncCount)},
+      [&bench](double n, double* s) { return bench.launchSyncOverhead(static_cast<int>(n), s); });
+  add("host time per copy call (a copy in and out per stream)", true, samples, &m->copyCall,
+      {static_cast<double>(plan.copyCallStreams)}, [&bench, roundBytes](double n, double* s) {
+        return bench.copyCalls(static_cast<int>(n), roundBytes, s);
+      });
+  add("per-stream overhead t_sc (minimal streamed rounds)", true, plan.streamRoundRepeats,
+      &m->streamRounds, asDoubles(plan.streamCounts), [&bench, roundBytes](double n, double* s) {
+        return bench.streamedRound(static_cast<int>(n), roundBytes, s);
+      });
+  return runSteps(steps, plan.warmup, progress, &m->skipped);
+}
+
+Status checkAccuracy(LinkBench& bench, const HardwareProfile& profile,
+                     const CalibrationPlan& calibration, const Progress& progress,
+                     AccuracyReport* report) {
+  const AccuracyPlan& plan = calibration.accuracy;
+  // One series per case and size, x = pieces; passes over the whole grid rather than repeats of
+  // one point, so a drift during the check shows as spread at every point.
+  const std::size_t sizes = plan.sizeBytes.size();
+  std::vector<Series> oneWay(2 * sizes);
+  std::vector<Series> busy(2 * sizes);
+  Step oneWayStep{"accuracy, one direction alone", false, plan.repeats, {}};
+  // The bidirectional cases get more repeats than the one-way ones: theirs vary far more.
+  Step busyStep{"accuracy, the other direction busy", false, plan.busyLinkRepeats, {}};
+  int idleAtEnd = 0; // busy-link samples whose other direction ended first
+  const std::vector<double> pieces = asDoubles(plan.pieceCounts);
+  for (std::size_t c = 0; c < 2 * sizes; ++c) {
+    const TransferDirection direction = kDirections[c / sizes];
+    const std::size_t bytes = plan.sizeBytes[c % sizes];
+    oneWayStep.sweeps.push_back({&oneWay[c], pieces, transferAt(bench, direction, bytes)});
+    busyStep.sweeps.push_back(
+        {&busy[c], pieces, transferAt(bench, direction, bytes, true, &idleAtEnd)});
+  }
+  OVERLAP_TRY(runSteps({oneWayStep, busyStep}, calibration.warmup, progress, nullptr));
+
+  const LinkDirection* links[] = {&profile.hostToDevice, &profile.deviceToHost};
+  const AccuracyCase cases[2][2] = {
+      {AccuracyCase::HostToDevice, AccuracyCase::DeviceToHost},
+      {AccuracyCase::BidirectionalHostToDevice, AccuracyCase::BidirectionalDeviceToHost}};
+  for (int b = 0; b < 2; ++b)
+    for (std::size_t c = 0; c < 2 * sizes; ++c) {
+      const Series& series = (b == 0 ? oneWay : busy)[c];
+      for (std::size_t i = 0; i < series.x.size(); ++i) {
+        AccuracyRow row;
+        row.which = cases[b][c / sizes];
+        row.bytes = static_cast<double>(plan.sizeBytes[c % sizes]);
+        row.pieces = static_cast<int>(series.x[i]);
+        row.predictedS =
+            predictTransferSeconds(*links[c / sizes], row.bytes, row.pieces, row.which);
+        row.measured = summarize(series.seconds[i]);
+        report->rows.push_back(row);
+      }
+    }
+  if (busyStep.repeats > plan.repeats)
+    report->notes.push_back("the bidirectional cases were repeated " +
+                            std::to_string(busyStep.repeats) + " times, the one-way cases " +
+                            std::to_string(plan.repeats) + " times");
+  const std::size_t busySamples =
+      2 * sizes * pieces.size() * static_cast<std::size_t>(calibration.warmup + busyStep.repeats);
+  if (busySamples > 0)
+    report->notes.push_back(
+        std::to_string(idleAtEnd) + " of " + std::to_string(busySamples) +
+        " bidirectional samples (warm-up included) ended after the other direction (kept; the "
+        "link was not busy both ways throughout those)");
   return Status::success();
 }
 

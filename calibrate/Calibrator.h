@@ -1,12 +1,15 @@
 // Runs the measurements of a CalibrationPlan on one GPU and records every repeat
-// (CalibrationMeasurements); ProfileEstimator.h turns them into a profile.
+// (CalibrationMeasurements; ProfileEstimator.h turns them into a profile), and the transfers of
+// an AccuracyPlan set against a profile's predictions (AccuracyTable.h).
 #pragma once
 
-#include "CalibrationMeasurements.h"
+#include "AccuracyTable.h"
 #include "CalibrationPlan.h"
 #include "LinkBench.h"
+#include "ProfileEstimator.h"
 
 #include "overlap/Device.h"
+#include "overlap/HardwareProfile.h"
 #include "overlap/Status.h"
 
 #include <functional>
@@ -20,14 +23,21 @@ using Progress = std::function<void(const std::string& line)>;
 // Today's date in UTC, "YYYY-MM-DD".
 std::string todayUtc();
 
-DeviceIdentity identityOf(const DeviceDescription& device, const std::string& date);
+// The profile's device fields (name, link, driver, category, ...) from `device`, dated `date`.
+void identify(const DeviceDescription& device, const std::string& date, HardwareProfile* profile);
 
-// Buffers and streams enough for `plan` and, when given, `accuracy` too.
-LinkBenchLimits limitsFor(const CalibrationPlan& plan, const AccuracyPlan* accuracy);
+// Buffers and streams enough for the calibration and/or the accuracy check of `plan`.
+LinkBenchLimits limitsFor(const CalibrationPlan& plan, bool calibrate, bool checkAccuracy);
 
 // Measures on the bench's device. Each point is measured plan.warmup + plan.repeats times in
-// passes over all its points, so a slow drift shows up as spread instead of as a bent line.
+// passes over all the points of a step, so a slow drift shows up as spread instead of as a bent
+// line.
 Status measureLink(LinkBench& bench, const CalibrationPlan& plan, const Progress& progress,
                    CalibrationMeasurements* measurements);
+
+// Measures plan.accuracy and fills report->rows and notes (device identity and profile name are
+// the caller's). The bench needs limitsFor(plan, ..., true).
+Status checkAccuracy(LinkBench& bench, const HardwareProfile& profile, const CalibrationPlan& plan,
+                     const Progress& progress, AccuracyReport* report);
 
 } // namespace overlap::calibration

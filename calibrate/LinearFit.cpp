@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 namespace overlap::calibration {
 
@@ -25,97 +26,34 @@ Residuals residuals(const std::vector<Point>& points, double slope, double inter
   return r;
 }
 
-double meanY(const std::vector<Point>& points) {
+double mean(const std::vector<Point>& points, double Point::* axis) {
   double sum = 0;
   for (const Point& p : points)
-    sum += p.y;
+    sum += p.*axis;
   return points.empty() ? 0 : sum / static_cast<double>(points.size());
 }
 
 double totalSquares(const std::vector<Point>& points) {
-  const double mean = meanY(points);
+  const double my = mean(points, &Point::y);
   double sum = 0;
   for (const Point& p : points)
-    sum += (p.y - mean) * (p.y - mean);
+    sum += (p.y - my) * (p.y - my);
   return sum;
-}
-
-// All residuals zero is a perfect fit even when y does not vary.
-double rSquared(double residualSquares, double total) {
-  if (total > 0)
-    return 1 - residualSquares / total;
-  return residualSquares == 0 ? 1 : 0;
-}
-
-// Shared by the fits whose intercept is given: the slope's standard error from the residual
-// variance with one parameter estimated.
-void finishFixedIntercept(const std::vector<Point>& points, double slope, double intercept,
-                          LinearFit* fit) {
-  const Residuals r = residuals(points, slope, intercept);
-  double sumXx = 0;
-  for (const Point& p : points)
-    sumXx += p.x * p.x;
-  fit->slope = slope;
-  fit->intercept = intercept;
-  fit->points = static_cast<int>(points.size());
-  fit->rSquared = rSquared(r.sumSquared, totalSquares(points));
-  fit->maxRelativeResidual = r.maxRelative;
-  fit->slopeStandardError =
-      points.size() > 1 ? std::sqrt(r.sumSquared / static_cast<double>(points.size() - 1) / sumXx)
-                        : 0;
-}
-
-bool hasNonzeroX(const std::vector<Point>& points) {
-  return std::any_of(points.begin(), points.end(), [](const Point& p) { return p.x != 0; });
 }
 
 } // namespace
 
 bool fitLine(const std::vector<Point>& points, LinearFit* fit) {
-  const double n = static_cast<double>(points.size());
-  if (points.size() < 2)
+  // One series: its common slope is the ordinary least-squares slope, with the same n - 2
+  // degrees of freedom.
+  std::vector<double> intercepts;
+  if (!fitCommonSlope({points}, fit, &intercepts))
     return false;
-  double meanX = 0;
-  for (const Point& p : points)
-    meanX += p.x;
-  meanX /= n;
-  const double my = meanY(points);
-  double sxx = 0;
-  double sxy = 0;
-  for (const Point& p : points) {
-    sxx += (p.x - meanX) * (p.x - meanX);
-    sxy += (p.x - meanX) * (p.y - my);
-  }
-  if (sxx <= 0)
-    return false;
-  LinearFit result;
-  result.slope = sxy / sxx;
-  result.intercept = my - result.slope * meanX;
-  const Residuals r = residuals(points, result.slope, result.intercept);
-  result.points = static_cast<int>(points.size());
-  result.rSquared = rSquared(r.sumSquared, totalSquares(points));
-  result.maxRelativeResidual = r.maxRelative;
-  result.slopeStandardError = points.size() > 2 ? std::sqrt(r.sumSquared / (n - 2) / sxx) : 0;
-  *fit = result;
-  return true;
-}
-
-bool fitSlopeWithIntercept(const std::vector<Point>& points, double intercept, LinearFit* fit) {
-  if (!hasNonzeroX(points))
-    return false;
-  double sxy = 0;
-  double sxx = 0;
-  for (const Point& p : points) {
-    sxy += p.x * (p.y - intercept);
-    sxx += p.x * p.x;
-  }
-  finishFixedIntercept(points, sxy / sxx, intercept, fit);
+  fit->intercept = intercepts[0];
   return true;
 }
 
 bool fitSlopeByRatio(const std::vector<Point>& points, double intercept, LinearFit* fit) {
-  if (!hasNonzeroX(points))
-    return false;
   double sumY = 0;
   double sumX = 0;
   for (const Point& p : points) {
@@ -125,7 +63,8 @@ bool fitSlopeByRatio(const std::vector<Point>& points, double intercept, LinearF
   if (sumX == 0)
     return false;
   const double slope = (sumY - static_cast<double>(points.size()) * intercept) / sumX;
-  finishFixedIntercept(points, slope, intercept, fit);
+  *fit = evaluateCommonLine({points}, slope, {intercept});
+  fit->intercept = intercept;
   return true;
 }
 
@@ -136,14 +75,14 @@ LinearFit evaluateCommonLine(const std::vector<std::vector<Point>>& series, doub
   double residualSquares = 0;
   double total = 0;
   for (std::size_t s = 0; s < series.size(); ++s) {
-    const double intercept = s < intercepts.size() ? intercepts[s] : 0;
-    const Residuals r = residuals(series[s], slope, intercept);
+    const Residuals r = residuals(series[s], slope, s < intercepts.size() ? intercepts[s] : 0);
     residualSquares += r.sumSquared;
     total += totalSquares(series[s]);
     fit.maxRelativeResidual = std::max(fit.maxRelativeResidual, r.maxRelative);
     fit.points += static_cast<int>(series[s].size());
   }
-  fit.rSquared = rSquared(residualSquares, total);
+  // All residuals zero is a perfect fit even when y does not vary.
+  fit.rSquared = total > 0 ? 1 - residualSquares / total : residualSquares == 0 ? 1 : 0;
   return fit;
 }
 
@@ -154,37 +93,59 @@ bool fitCommonSlope(const std::vector<std::vector<Point>>& series, LinearFit* fi
   double sxx = 0;
   double sxy = 0;
   std::vector<double> meanX(series.size(), 0);
-  std::vector<double> meanOfY(series.size(), 0);
+  std::vector<double> meanY(series.size(), 0);
   std::size_t parameters = 1;
   for (std::size_t s = 0; s < series.size(); ++s) {
     if (series[s].empty())
       continue;
     ++parameters;
-    for (const Point& p : series[s])
-      meanX[s] += p.x;
-    meanX[s] /= static_cast<double>(series[s].size());
-    meanOfY[s] = meanY(series[s]);
+    meanX[s] = mean(series[s], &Point::x);
+    meanY[s] = mean(series[s], &Point::y);
     for (const Point& p : series[s]) {
       sxx += (p.x - meanX[s]) * (p.x - meanX[s]);
-      sxy += (p.x - meanX[s]) * (p.y - meanOfY[s]);
+      sxy += (p.x - meanX[s]) * (p.y - meanY[s]);
     }
   }
   if (sxx <= 0)
     return false;
   const double slope = sxy / sxx;
   intercepts->assign(series.size(), 0);
-  for (std::size_t s = 0; s < series.size(); ++s)
-    (*intercepts)[s] = meanOfY[s] - slope * meanX[s];
-  LinearFit result = evaluateCommonLine(series, slope, *intercepts);
   double residualSquares = 0;
-  for (std::size_t s = 0; s < series.size(); ++s)
+  for (std::size_t s = 0; s < series.size(); ++s) {
+    (*intercepts)[s] = meanY[s] - slope * meanX[s];
     residualSquares += residuals(series[s], slope, (*intercepts)[s]).sumSquared;
-  const std::size_t freedom =
-      static_cast<std::size_t>(result.points) > parameters ? result.points - parameters : 0;
-  result.slopeStandardError =
-      freedom > 0 ? std::sqrt(residualSquares / static_cast<double>(freedom) / sxx) : 0;
-  *fit = result;
+  }
+  *fit = evaluateCommonLine(series, slope, *intercepts);
+  const std::size_t points = static_cast<std::size_t>(fit->points);
+  const double freedom = points > parameters ? static_cast<double>(points - parameters) : 0;
+  fit->slopeStandardError = freedom > 0 ? std::sqrt(residualSquares / freedom / sxx) : 0;
   return true;
+}
+
+std::string judgeFit(const std::string& what, const LinearFit& fit,
+                     const FitRequirement& requirement) {
+  std::string reasons;
+  auto add = [&reasons](const char* pattern, double a, double b) {
+    char text[160];
+    std::snprintf(text, sizeof(text), pattern, a, b);
+    reasons += (reasons.empty() ? "" : "; ") + std::string(text);
+  };
+  if (fit.points < 2)
+    add("fewer than two points measured", 0, 0);
+  if (requirement.minRSquared > 0 && !(fit.rSquared >= requirement.minRSquared))
+    add("R^2 %.5f is below %.5f (the times do not follow a line)", fit.rSquared,
+        requirement.minRSquared);
+  if (requirement.maxRelativeResidual > 0 &&
+      !(fit.maxRelativeResidual <= requirement.maxRelativeResidual))
+    add("largest relative residual %.2f %% exceeds %.2f %%", 100 * fit.maxRelativeResidual,
+        100 * requirement.maxRelativeResidual);
+  const double relativeError =
+      fit.slope != 0 ? fit.slopeStandardError / std::fabs(fit.slope) : INFINITY;
+  if (requirement.maxSlopeRelativeError > 0 &&
+      !(relativeError <= requirement.maxSlopeRelativeError))
+    add("the slope's standard error is %.1f %% of it, above %.1f %%", 100 * relativeError,
+        100 * requirement.maxSlopeRelativeError);
+  return reasons.empty() ? reasons : what + ": " + reasons;
 }
 
 } // namespace overlap::calibration

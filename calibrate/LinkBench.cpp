@@ -6,7 +6,6 @@
 #include <atomic>
 #include <chrono>
 #include <cstring>
-#include <functional>
 
 namespace overlap::calibration {
 
@@ -22,14 +21,13 @@ double secondsSince(Clock::time_point begin) {
   return std::chrono::duration<double>(Clock::now() - begin).count();
 }
 
-// The words of the gate buffer: what the host sets to release the device, what a kernel sets
-// when the host kept it waiting too long, and what stops endless mapped traffic.
+// The words of the gate buffer: what the host sets to release the device, and what the gate sets
+// when the host kept it waiting too long.
 constexpr int kOpen = 0;
 constexpr int kTimedOut = 1;
-constexpr int kStop = 2;
 
-volatile int* gateWord(const PinnedBuffer& gate, int index) {
-  return static_cast<volatile int*>(gate.as<int>() + index);
+Status beyond(const char* what) {
+  return Status{cudaErrorInvalidValue, what, __FILE__, __LINE__};
 }
 
 } // namespace
@@ -41,7 +39,7 @@ const char* directionName(TransferDirection direction) {
 Status LinkBench::create(const LinkBenchLimits& limits, std::unique_ptr<LinkBench>* bench) {
   std::unique_ptr<LinkBench> b(new LinkBench());
   b->limits_ = limits;
-  const std::size_t bytes = limits.maxBytes > 0 ? limits.maxBytes : 1;
+  const std::size_t bytes = std::max<std::size_t>(limits.maxBytes, 1);
   OVERLAP_TRY(PinnedBuffer::allocate(bytes, &b->hostIn_));
   OVERLAP_TRY(PinnedBuffer::allocate(bytes, &b->hostOut_));
   // Touch every page with data that is not all zeros, as real inputs are.
@@ -55,10 +53,9 @@ Status LinkBench::create(const LinkBenchLimits& limits, std::unique_ptr<LinkBenc
     std::memset(b->pageable_.get(), 0x69, limits.maxPageableBytes);
   }
 
-  OVERLAP_TRY(PinnedBuffer::allocate(3 * sizeof(int), &b->gate_));
-  *gateWord(b->gate_, kOpen) = 1;
-  *gateWord(b->gate_, kTimedOut) = 0;
-  *gateWord(b->gate_, kStop) = 1;
+  OVERLAP_TRY(PinnedBuffer::allocate(2 * sizeof(int), &b->gate_));
+  b->gate_.as<int>()[kOpen] = 1;
+  b->gate_.as<int>()[kTimedOut] = 0;
   int device = 0;
   OVERLAP_CUDA_TRY(cudaGetDevice(&device));
   int canMap = 0;
@@ -80,19 +77,17 @@ Status LinkBench::create(const LinkBenchLimits& limits, std::unique_ptr<LinkBenc
   OVERLAP_CUDA_TRY(cudaMalloc(reinterpret_cast<void**>(&b->sink_),
                               sizeof(unsigned long long) * b->mappedBlocks_));
 
-  const int streams = 2 * (limits.maxPieces > 1 ? limits.maxPieces : 1);
+  const int streams = 2 * std::max(limits.maxPieces, 1);
   OVERLAP_TRY(b->pool_.reserveStreams(streams));
   OVERLAP_TRY(b->pool_.reserveEvents(streams));
-  OVERLAP_TRY(Event::create(&b->start_));
-  OVERLAP_TRY(Event::create(&b->endFirst_));
-  OVERLAP_TRY(Event::create(&b->endSecond_));
+  for (Event* event : {&b->start_, &b->endFirst_, &b->endSecond_})
+    OVERLAP_TRY(Event::create(event));
   *bench = std::move(b);
   return Status::success();
 }
 
 LinkBench::~LinkBench() {
-  releaseGate();
-  stopTraffic();
+  release();
   // Nothing may still copy into memory about to be freed; failures cannot be reported here.
   cudaDeviceSynchronize();
   cudaFree(deviceIn_);
@@ -100,45 +95,32 @@ LinkBench::~LinkBench() {
   cudaFree(sink_);
 }
 
-void LinkBench::releaseGate() {
+void LinkBench::release() {
   if (gate_.data()) {
     std::atomic_thread_fence(std::memory_order_seq_cst);
-    *gateWord(gate_, kOpen) = 1;
+    static_cast<volatile int*>(gate_.as<int>())[kOpen] = 1;
   }
 }
 
-void LinkBench::stopTraffic() {
-  if (gate_.data()) {
-    std::atomic_thread_fence(std::memory_order_seq_cst);
-    *gateWord(gate_, kStop) = 1;
-  }
-}
-
-Status LinkBench::begin(bool gated) {
+Status LinkBench::begin() {
   cudaStream_t first = pool_.stream(0);
-  if (gated) {
-    *gateWord(gate_, kTimedOut) = 0;
-    *gateWord(gate_, kOpen) = 0;
-    *gateWord(gate_, kStop) = 0;
-    std::atomic_thread_fence(std::memory_order_seq_cst);
-    OVERLAP_TRY(launchGate(gateDevice_ + kOpen, gateDevice_ + kTimedOut, kGateTimeoutNs, first));
-  }
+  for (int word : {kOpen, kTimedOut})
+    static_cast<volatile int*>(gate_.as<int>())[word] = 0;
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+  OVERLAP_TRY(launchGate(gateDevice_ + kOpen, gateDevice_ + kTimedOut, kGateTimeoutNs, first));
   const cudaError_t recorded = cudaEventRecord(start_.get(), first);
   if (recorded != cudaSuccess) {
-    releaseGate(); // the caller returns at once: the gate must not wait out its timeout
+    release(); // the caller returns at once: the gate must not wait out its timeout
     return OVERLAP_STATUS_OF(cudaEventRecord(start_.get(), first), recorded);
   }
   return Status::success();
 }
 
-Status LinkBench::finish(bool gated) {
-  releaseGate();
-  stopTraffic();
+Status LinkBench::finish() {
+  release();
   OVERLAP_CUDA_TRY(cudaDeviceSynchronize());
-  if (gated && *gateWord(gate_, kTimedOut) != 0)
-    return Status{cudaErrorTimeout,
-                  "gate_kernel or mapped_traffic_kernel: the host did not release the device "
-                  "within 10 s",
+  if (static_cast<volatile int*>(gate_.as<int>())[kTimedOut] != 0)
+    return Status{cudaErrorTimeout, "gate_kernel: the host did not release the device within 10 s",
                   __FILE__, __LINE__};
   return Status::success();
 }
@@ -156,92 +138,62 @@ Status LinkBench::copy(TransferDirection direction, std::size_t offset, std::siz
   return Status::success();
 }
 
-Status LinkBench::issuePieces(TransferDirection direction, std::size_t bytes, int pieces,
-                              int firstStream, const Event& end) {
-  cudaStream_t lead = pool_.stream(firstStream);
+// The pieces on streams 0 .. pieces - 1, each behind the start event; endFirst_ when all are done.
+Status LinkBench::issuePieces(TransferDirection direction, std::size_t bytes, int pieces) {
+  cudaStream_t lead = pool_.stream(0);
   for (int i = 0; i < pieces; ++i) {
-    const int index = firstStream + i;
-    cudaStream_t stream = pool_.stream(index);
+    cudaStream_t stream = pool_.stream(i);
     long long lo = 0;
     long long hi = 0;
     chunkBounds(static_cast<long long>(bytes), pieces, i, lo, hi);
     // Stream 0 already starts behind the start event; every other stream waits for it.
-    if (index != 0)
+    if (i != 0)
       OVERLAP_CUDA_TRY(cudaStreamWaitEvent(stream, start_.get(), 0));
     OVERLAP_TRY(
         copy(direction, static_cast<std::size_t>(lo), static_cast<std::size_t>(hi - lo), stream));
     if (i > 0) {
-      OVERLAP_CUDA_TRY(cudaEventRecord(pool_.event(index), stream));
-      OVERLAP_CUDA_TRY(cudaStreamWaitEvent(lead, pool_.event(index), 0));
+      OVERLAP_CUDA_TRY(cudaEventRecord(pool_.event(i), stream));
+      OVERLAP_CUDA_TRY(cudaStreamWaitEvent(lead, pool_.event(i), 0));
     }
   }
-  OVERLAP_CUDA_TRY(cudaEventRecord(end.get(), lead));
+  OVERLAP_CUDA_TRY(cudaEventRecord(endFirst_.get(), lead));
   return Status::success();
 }
 
-Status LinkBench::transfer(TransferDirection direction, std::size_t bytes, int pieces, bool gated,
-                           double* seconds) {
+Status LinkBench::transfer(TransferDirection direction, std::size_t bytes, int pieces,
+                           double* seconds, std::size_t backgroundBytes,
+                           double* backgroundSeconds) {
   if (bytes > limits_.maxBytes || pieces < 1 || pieces > limits_.maxPieces)
-    return Status{cudaErrorInvalidValue, "LinkBench::transfer: size or pieces beyond the limits",
-                  __FILE__, __LINE__};
-  OVERLAP_TRY(begin(gated));
-  Status issued = issuePieces(direction, bytes, pieces, 0, endFirst_);
-  Status finished = finish(gated);
-  OVERLAP_TRY(issued);
-  OVERLAP_TRY(finished);
-  return elapsedSeconds(start_, endFirst_, seconds);
-}
-
-Status LinkBench::bidirectional(std::size_t bytes, int pieces, bool gated,
-                                double* hostToDeviceSeconds, double* deviceToHostSeconds) {
-  if (bytes > limits_.maxBytes || pieces < 1 || pieces > limits_.maxPieces)
-    return Status{cudaErrorInvalidValue,
-                  "LinkBench::bidirectional: size or pieces beyond the limits", __FILE__, __LINE__};
-  OVERLAP_TRY(begin(gated));
-  Status issued = issuePieces(TransferDirection::HostToDevice, bytes, pieces, 0, endFirst_);
-  keepFirst(issued,
-            issuePieces(TransferDirection::DeviceToHost, bytes, pieces, pieces, endSecond_));
-  Status finished = finish(gated);
-  OVERLAP_TRY(issued);
-  OVERLAP_TRY(finished);
-  OVERLAP_TRY(elapsedSeconds(start_, endFirst_, hostToDeviceSeconds));
-  return elapsedSeconds(start_, endSecond_, deviceToHostSeconds);
-}
-
-Status LinkBench::transferAgainstBusyLink(TransferDirection direction, std::size_t bytes,
-                                          int pieces, std::size_t backgroundBytes, double* seconds,
-                                          double* backgroundSeconds) {
-  if (bytes > limits_.maxBytes || pieces < 1 || pieces > limits_.maxPieces)
-    return Status{cudaErrorInvalidValue,
-                  "LinkBench::transfer_against_busy_link: size or pieces beyond the limits",
-                  __FILE__, __LINE__};
-  OVERLAP_TRY(begin(true));
+    return beyond("LinkBench::transfer: size or pieces beyond the limits");
+  OVERLAP_TRY(begin());
   // The other direction uses the other pair of buffers, on the stream after the pieces'.
   const TransferDirection other = direction == TransferDirection::HostToDevice
                                       ? TransferDirection::DeviceToHost
                                       : TransferDirection::HostToDevice;
   cudaStream_t background = pool_.stream(pieces);
   auto issue = [&]() -> Status {
-    OVERLAP_CUDA_TRY(cudaStreamWaitEvent(background, start_.get(), 0));
+    if (backgroundBytes > 0)
+      OVERLAP_CUDA_TRY(cudaStreamWaitEvent(background, start_.get(), 0));
     for (std::size_t issued = 0; issued < backgroundBytes;) {
       const std::size_t chunk = std::min(backgroundBytes - issued, limits_.maxBytes);
       OVERLAP_TRY(copy(other, 0, chunk, background));
       issued += chunk;
     }
-    OVERLAP_CUDA_TRY(cudaEventRecord(endSecond_.get(), background));
-    return issuePieces(direction, bytes, pieces, 0, endFirst_);
+    if (backgroundBytes > 0)
+      OVERLAP_CUDA_TRY(cudaEventRecord(endSecond_.get(), background));
+    return issuePieces(direction, bytes, pieces);
   };
   Status status = issue();
-  keepFirst(status, finish(true));
+  keepFirst(status, finish());
   OVERLAP_TRY(status);
   OVERLAP_TRY(elapsedSeconds(start_, endFirst_, seconds));
-  return elapsedSeconds(start_, endSecond_, backgroundSeconds);
+  return backgroundBytes > 0 ? elapsedSeconds(start_, endSecond_, backgroundSeconds)
+                             : Status::success();
 }
 
 Status LinkBench::pageableCopy(TransferDirection direction, std::size_t bytes, double* seconds) {
   if (bytes > limits_.maxPageableBytes || !pageable_)
-    return Status{cudaErrorInvalidValue, "LinkBench::pageable_copy: beyond the pageable buffer",
-                  __FILE__, __LINE__};
+    return beyond("LinkBench::pageable_copy: beyond the pageable buffer");
   cudaStream_t stream = pool_.stream(0);
   const Clock::time_point begin = Clock::now();
   if (direction == TransferDirection::HostToDevice)
@@ -255,105 +207,24 @@ Status LinkBench::pageableCopy(TransferDirection direction, std::size_t bytes, d
   return Status::success();
 }
 
-Status LinkBench::copyAgainstMapped(TransferDirection direction, std::size_t copyBytes,
-                                    std::size_t kernelBytes, double* copySeconds,
-                                    double* kernelSeconds) {
-  if (copyBytes > limits_.maxBytes || kernelBytes > limits_.maxBytes)
-    return Status{cudaErrorInvalidValue, "LinkBench::copy_against_mapped: beyond the buffers",
-                  __FILE__, __LINE__};
-  OVERLAP_TRY(begin(true));
-  cudaStream_t copyStream = pool_.stream(0);
-  cudaStream_t kernelStream = pool_.stream(1);
-  // The kernel's traffic runs against the copy (a copy in meets mapped writes to the host, a
-  // copy out mapped reads) and goes on until the copy has finished, however the two share the
-  // link.
-  MappedTraffic traffic;
-  traffic.access =
-      direction == TransferDirection::HostToDevice ? MappedAccess::Write : MappedAccess::Read;
-  traffic.mapped = direction == TransferDirection::HostToDevice ? hostOutMapped_ : hostInMapped_;
-  traffic.bytes = kernelBytes;
-  traffic.sink = sink_;
-  traffic.blocks = mappedBlocks_;
-  traffic.stop = gateDevice_ + kStop;
-  traffic.timedOut = gateDevice_ + kTimedOut;
-  traffic.timeoutNs = kGateTimeoutNs;
-  auto issue = [&]() -> Status {
-    OVERLAP_CUDA_TRY(cudaStreamWaitEvent(kernelStream, start_.get(), 0));
-    OVERLAP_TRY(launchMappedTraffic(traffic, kernelStream));
-    OVERLAP_CUDA_TRY(cudaEventRecord(endSecond_.get(), kernelStream));
-    OVERLAP_TRY(copy(direction, 0, copyBytes, copyStream));
-    OVERLAP_CUDA_TRY(cudaEventRecord(endFirst_.get(), copyStream));
-    return Status::success();
-  };
-  Status status = issue();
-  if (status.ok()) {
-    releaseGate();
-    // The traffic stops only once the copy is over.
-    const cudaError_t copied = cudaEventSynchronize(endFirst_.get());
-    if (copied != cudaSuccess)
-      status = OVERLAP_STATUS_OF(cudaEventSynchronize(endFirst_.get()), copied);
-  }
-  keepFirst(status, finish(true));
-  OVERLAP_TRY(status);
-  OVERLAP_TRY(elapsedSeconds(start_, endFirst_, copySeconds));
-  return elapsedSeconds(start_, endSecond_, kernelSeconds);
-}
-
-Status LinkBench::timeMappedKernel(std::size_t bytes, const char* beyondBuffers,
-                                   const std::function<Status(cudaStream_t)>& launch,
-                                   double* seconds) {
+Status LinkBench::mappedKernel(MappedAccess access, int elementBytes, std::size_t bytes,
+                               double* seconds) {
   if (bytes > limits_.maxBytes)
-    return Status{cudaErrorInvalidValue, beyondBuffers, __FILE__, __LINE__};
+    return beyond("LinkBench::mapped_kernel: beyond the buffers");
   cudaStream_t stream = pool_.stream(0);
+  // The buffers of the copies: each maxBytes long, and mapped in create().
+  void* mapped = access == MappedAccess::Read ? hostInMapped_ : hostOutMapped_;
   OVERLAP_CUDA_TRY(cudaEventRecord(start_.get(), stream));
-  OVERLAP_TRY(launch(stream));
+  OVERLAP_TRY(
+      launchMappedTraffic(access, elementBytes, mapped, bytes, sink_, mappedBlocks_, stream));
   OVERLAP_CUDA_TRY(cudaEventRecord(endFirst_.get(), stream));
   OVERLAP_CUDA_TRY(cudaEventSynchronize(endFirst_.get()));
   return elapsedSeconds(start_, endFirst_, seconds);
 }
 
-Status LinkBench::mappedKernel(bool write, std::size_t bytes, double* seconds) {
-  MappedTraffic traffic;
-  traffic.access = write ? MappedAccess::Write : MappedAccess::Read;
-  traffic.mapped = write ? hostOutMapped_ : hostInMapped_;
-  traffic.bytes = bytes;
-  traffic.sink = sink_;
-  traffic.blocks = mappedBlocks_;
-  return timeMappedKernel(
-      bytes, "LinkBench::mapped_kernel: beyond the buffers",
-      [&](cudaStream_t stream) { return launchMappedTraffic(traffic, stream); }, seconds);
-}
-
-Status LinkBench::mappedWidthKernel(bool write, int elementBytes, std::size_t bytes,
-                                    double* seconds) {
-  MappedWidthTraffic traffic;
-  traffic.access = write ? MappedAccess::Write : MappedAccess::Read;
-  traffic.elementBytes = elementBytes;
-  traffic.mapped = write ? hostOutMapped_ : hostInMapped_;
-  traffic.bytes = bytes;
-  traffic.sink = sink_;
-  traffic.blocks = mappedBlocks_;
-  return timeMappedKernel(
-      bytes, "LinkBench::mapped_width_kernel: beyond the buffers",
-      [&](cudaStream_t stream) { return launchMappedWidthTraffic(traffic, stream); }, seconds);
-}
-
-Status LinkBench::mappedBothWaysKernel(std::size_t bytes, double* seconds) {
-  MappedBothWaysTraffic traffic;
-  // The two buffers of the copies: each maxBytes long, distinct, and mapped in create().
-  traffic.in = hostInMapped_;
-  traffic.out = hostOutMapped_;
-  traffic.bytes = bytes;
-  traffic.blocks = mappedBlocks_;
-  return timeMappedKernel(
-      bytes, "LinkBench::mapped_both_ways_kernel: beyond the buffers",
-      [&](cudaStream_t stream) { return launchMappedBothWays(traffic, stream); }, seconds);
-}
-
 Status LinkBench::launchBurst(int launches, double* secondsPerLaunch) {
   if (launches < 1)
-    return Status{cudaErrorInvalidValue, "LinkBench::launch_burst: no launches", __FILE__,
-                  __LINE__};
+    return beyond("LinkBench::launch_burst: no launches");
   cudaStream_t stream = pool_.stream(0);
   Status issued = Status::success();
   const Clock::time_point begin = Clock::now();
@@ -378,52 +249,39 @@ Status LinkBench::launchSyncOverhead(int iterations, double* secondsPerIteration
   return Status::success();
 }
 
-bool LinkBench::roundFits(int streams, std::size_t bytes) const {
-  return streams >= 1 && streams <= 2 * limits_.maxPieces &&
-         bytes * static_cast<std::size_t>(streams) <= limits_.maxBytes;
-}
-
-Status LinkBench::issueRound(int streams, std::size_t bytes, bool withKernels) {
-  for (int i = 0; i < streams; ++i) {
+Status LinkBench::round(int streams, std::size_t bytes, bool withKernels, double* issueSeconds) {
+  if (streams < 1 || streams > 2 * limits_.maxPieces ||
+      bytes * static_cast<std::size_t>(streams) > limits_.maxBytes)
+    return beyond("LinkBench::streamed_round or copy_calls: beyond the limits");
+  const Clock::time_point begin = Clock::now();
+  Status issued = Status::success();
+  for (int i = 0; i < streams && issued.ok(); ++i) {
     cudaStream_t stream = pool_.stream(i);
     const std::size_t offset = static_cast<std::size_t>(i) * bytes;
-    OVERLAP_TRY(copy(TransferDirection::HostToDevice, offset, bytes, stream));
-    if (withKernels)
-      OVERLAP_TRY(launchEmpty(stream));
-    OVERLAP_TRY(copy(TransferDirection::DeviceToHost, offset, bytes, stream));
+    issued = copy(TransferDirection::HostToDevice, offset, bytes, stream);
+    if (issued.ok() && withKernels)
+      issued = launchEmpty(stream);
+    if (issued.ok())
+      issued = copy(TransferDirection::DeviceToHost, offset, bytes, stream);
   }
-  return Status::success();
-}
-
-Status LinkBench::synchronizeStreams(int streams) {
+  *issueSeconds = secondsSince(begin);
+  // Also after a failed call: what was issued must finish before the buffers are reused.
   for (int i = 0; i < streams; ++i)
     OVERLAP_CUDA_TRY(cudaStreamSynchronize(pool_.stream(i)));
-  return Status::success();
+  return issued;
 }
 
 Status LinkBench::streamedRound(int streams, std::size_t bytesPerStream, double* seconds) {
-  if (!roundFits(streams, bytesPerStream))
-    return Status{cudaErrorInvalidValue, "LinkBench::streamed_round: beyond the limits", __FILE__,
-                  __LINE__};
   const Clock::time_point begin = Clock::now();
-  const Status issued = issueRound(streams, bytesPerStream, true);
-  // Also after a failed call: what was issued must finish before the buffers are reused.
-  OVERLAP_TRY(synchronizeStreams(streams));
-  OVERLAP_TRY(issued);
+  double issueSeconds = 0;
+  OVERLAP_TRY(round(streams, bytesPerStream, true, &issueSeconds));
   *seconds = secondsSince(begin);
   return Status::success();
 }
 
 Status LinkBench::copyCalls(int streams, std::size_t bytesPerCopy, double* secondsPerCall) {
-  if (!roundFits(streams, bytesPerCopy))
-    return Status{cudaErrorInvalidValue, "LinkBench::copy_calls: beyond the limits", __FILE__,
-                  __LINE__};
-  const Clock::time_point begin = Clock::now();
-  const Status issued = issueRound(streams, bytesPerCopy, false);
-  const double issueSeconds = secondsSince(begin);
-  // Also after a failed call: what was issued must finish before the buffers are reused.
-  OVERLAP_TRY(synchronizeStreams(streams));
-  OVERLAP_TRY(issued);
+  double issueSeconds = 0;
+  OVERLAP_TRY(round(streams, bytesPerCopy, false, &issueSeconds));
   *secondsPerCall = issueSeconds / (2.0 * streams);
   return Status::success();
 }

@@ -1,6 +1,5 @@
 // overlap-calibrate: see calibrateUsage() or --help.
 #include "CalibrateCommand.h"
-#include "CalibrateOptions.h"
 
 #include <iostream>
 #include <string>

@@ -61,12 +61,6 @@ json linkToJson(const LinkDirection& link) {
       {"pageable_seconds_per_byte", parameter(link.pageableSecondsPerByte)},
       {"with_mapped_seconds_per_byte", parameter(link.withMappedSecondsPerByte)},
       {"bidirectional_gap_s", parameter(link.bidirectionalGapS)},
-      {"gap_min_piece_bytes", parameter(link.gapMinPieceBytes)},
-      {"bidirectional_gap_min_piece_bytes", parameter(link.bidirectionalGapMinPieceBytes)},
-      {"bidirectional_slow_seconds_per_byte", parameter(link.bidirectionalSlowSecondsPerByte)},
-      {"bidirectional_slow_share", parameter(link.bidirectionalSlowShare)},
-      {"simultaneous_gap_s", parameter(link.simultaneousGapS)},
-      {"simultaneous_gap_min_piece_bytes", parameter(link.simultaneousGapMinPieceBytes)},
       {"bidirectional_large_piece_seconds_per_byte",
        parameter(link.bidirectionalLargePieceSecondsPerByte)},
       {"bidirectional_large_piece_min_bytes", parameter(link.bidirectionalLargePieceMinBytes)}};
@@ -80,15 +74,6 @@ nlohmann::ordered_json mappedWidthToJson(const MappedWidthCost& cost) {
 
 bool isMappedElementWidth(int bytes) {
   return bytes == 1 || bytes == 2 || bytes == 4 || bytes == 8 || bytes == 16;
-}
-
-json measurementToJson(const ProfileMeasurement& m) {
-  json out{{"quantity", m.quantity}, {"unit", m.unit}, {"value", m.value},
-           {"min", m.min},           {"max", m.max},   {"repeats", m.repeats}};
-  out["r_squared"] = m.rSquared < 0 ? json(nullptr) : json(m.rSquared);
-  out["max_relative_residual"] =
-      m.maxRelativeResidual < 0 ? json(nullptr) : json(m.maxRelativeResidual);
-  return out;
 }
 
 // Reads one JSON document into a profile, remembering the first problem with the path of the
@@ -206,11 +191,7 @@ public:
     return onlyKeys(*o, p,
                     {"latency_s", "seconds_per_byte", "gap_s", "bidirectional_seconds_per_byte",
                      "pageable_seconds_per_byte", "with_mapped_seconds_per_byte",
-                     "bidirectional_gap_s", "gap_min_piece_bytes",
-                     "bidirectional_gap_min_piece_bytes", "bidirectional_slow_seconds_per_byte",
-                     "bidirectional_slow_share", "simultaneous_gap_s",
-                     "simultaneous_gap_min_piece_bytes",
-                     "bidirectional_large_piece_seconds_per_byte",
+                     "bidirectional_gap_s", "bidirectional_large_piece_seconds_per_byte",
                      "bidirectional_large_piece_min_bytes"}) &&
            parameter(*o, p, "latency_s", &out->latencyS) &&
            parameter(*o, p, "seconds_per_byte", &out->secondsPerByte) &&
@@ -218,76 +199,25 @@ public:
            parameter(*o, p, "bidirectional_seconds_per_byte", &out->bidirectionalSecondsPerByte) &&
            parameter(*o, p, "pageable_seconds_per_byte", &out->pageableSecondsPerByte) &&
            parameter(*o, p, "with_mapped_seconds_per_byte", &out->withMappedSecondsPerByte) &&
-           optionalParameter(*o, p, "bidirectional_gap_s", &out->bidirectionalGapS) &&
-           optionalParameter(*o, p, "gap_min_piece_bytes", &out->gapMinPieceBytes) &&
-           optionalParameter(*o, p, "bidirectional_gap_min_piece_bytes",
-                             &out->bidirectionalGapMinPieceBytes) &&
-           sinceVersion(3, *o, p, "bidirectional_slow_seconds_per_byte",
-                        &out->bidirectionalSlowSecondsPerByte) &&
-           sinceVersion(3, *o, p, "bidirectional_slow_share", &out->bidirectionalSlowShare) &&
-           optionalSinceVersion(3, *o, p, "simultaneous_gap_s", &out->simultaneousGapS) &&
-           optionalSinceVersion(3, *o, p, "simultaneous_gap_min_piece_bytes",
-                                &out->simultaneousGapMinPieceBytes) &&
-           sinceVersion(4, *o, p, "bidirectional_large_piece_seconds_per_byte",
-                        &out->bidirectionalLargePieceSecondsPerByte) &&
-           sinceVersion(4, *o, p, "bidirectional_large_piece_min_bytes",
-                        &out->bidirectionalLargePieceMinBytes);
+           parameter(*o, p, "bidirectional_gap_s", &out->bidirectionalGapS) &&
+           parameter(*o, p, "bidirectional_large_piece_seconds_per_byte",
+                     &out->bidirectionalLargePieceSecondsPerByte) &&
+           parameter(*o, p, "bidirectional_large_piece_min_bytes",
+                     &out->bidirectionalLargePieceMinBytes);
   }
 
-  // A parameter schema `version` added: required from that version on, 0 in older files.
-  bool sinceVersion(int version, const json& parent, const std::string& path, const char* key,
-                    double* out) {
-    if (version_ < version) {
-      *out = 0;
-      return onlyAbsent(parent, path, key, version);
-    }
-    return parameter(parent, path, key, out);
-  }
-
-  // A parameter added to schema `version` after files of that version were written (the
-  // committed schema-3 profiles lack it): absent reads as 0, "not known", in that version and
-  // later; older versions must not carry it.
-  bool optionalSinceVersion(int version, const json& parent, const std::string& path,
-                            const char* key, double* out) {
-    *out = 0;
-    if (version_ < version)
-      return onlyAbsent(parent, path, key, version);
-    return optionalParameter(parent, path, key, out);
-  }
-
-  // An older file must not carry a field of a later version: it was written by hand or by a
-  // writer that mislabelled its version, and which of the two is wrong cannot be told.
-  bool onlyAbsent(const json& parent, const std::string& path, const char* key, int version) {
-    if (parent.find(key) == parent.end())
-      return true;
-    return fail(joinPath(path, key), "not part of schema version " + std::to_string(version_) +
-                                         " (added in version " + std::to_string(version) + ")");
-  }
-
-  // host_copy (optional within schema 4): absent reads as not known.
   bool hostCopy(const json& root, HardwareProfile* out) {
-    out->hostCopySecondsPerByte = 0;
-    out->hostCopyParallelSecondsPerByte = 0;
-    out->hostCopyThreads = 0;
-    if (version_ < 4)
-      return onlyAbsent(root, "", "host_copy", 4);
-    if (root.find("host_copy") == root.end())
-      return true;
     const json* copy = object(root, "", "host_copy");
     return copy &&
-           onlyKeys(*copy, "host_copy",
-                    {"seconds_per_byte", "parallel_seconds_per_byte", "threads"}) &&
+           onlyKeys(*copy, "host_copy", {"seconds_per_byte", "parallel_seconds_per_byte"}) &&
            parameter(*copy, "host_copy", "seconds_per_byte", &out->hostCopySecondsPerByte) &&
            parameter(*copy, "host_copy", "parallel_seconds_per_byte",
-                     &out->hostCopyParallelSecondsPerByte) &&
-           integer(*copy, "host_copy", "threads", &out->hostCopyThreads);
+                     &out->hostCopyParallelSecondsPerByte);
   }
 
-  // mapped.by_width (schema 3): widths 1, 2, 4, 8, 16 bytes, each at most once, ascending.
+  // mapped.by_width: widths 1, 2, 4, 8, 16 bytes, each at most once, ascending.
   bool mappedByWidth(const json& mapped, std::vector<MappedWidthCost>* out) {
     out->clear();
-    if (version_ < 3)
-      return onlyAbsent(mapped, "mapped", "by_width", 3);
     const json* list = member(mapped, "mapped", "by_width");
     if (!list)
       return false;
@@ -310,56 +240,7 @@ public:
     return true;
   }
 
-  // A parameter schema 2 added: version 1 files lack it, which reads as "not known".
-  bool optionalParameter(const json& parent, const std::string& path, const char* key,
-                         double* out) {
-    if (parent.find(key) == parent.end()) {
-      *out = 0;
-      return true;
-    }
-    return parameter(parent, path, key, out);
-  }
-
-  bool optionalFitValue(const json& parent, const std::string& path, const char* key, double* out) {
-    const json* value = member(parent, path, key);
-    if (!value)
-      return false;
-    if (value->is_null()) {
-      *out = -1;
-      return true;
-    }
-    return number(*value, joinPath(path, key), out);
-  }
-
-  bool signedNumber(const json& parent, const std::string& path, const char* key, double* out) {
-    const json* value = member(parent, path, key);
-    if (!value)
-      return false;
-    if (!value->is_number() || !std::isfinite(value->get<double>()))
-      return fail(joinPath(path, key),
-                  std::string("expected a finite number, found ") + typeName(*value));
-    *out = value->get<double>();
-    return true;
-  }
-
-  bool measurement(const json& value, const std::string& path, ProfileMeasurement* out) {
-    if (!value.is_object())
-      return fail(path, std::string("expected an object, found ") + typeName(value));
-    return onlyKeys(value, path,
-                    {"quantity", "unit", "value", "min", "max", "repeats", "r_squared",
-                     "max_relative_residual"}) &&
-           string(value, path, "quantity", &out->quantity) &&
-           string(value, path, "unit", &out->unit) &&
-           signedNumber(value, path, "value", &out->value) &&
-           signedNumber(value, path, "min", &out->min) &&
-           signedNumber(value, path, "max", &out->max) &&
-           integer(value, path, "repeats", &out->repeats) &&
-           optionalFitValue(value, path, "r_squared", &out->rSquared) &&
-           optionalFitValue(value, path, "max_relative_residual", &out->maxRelativeResidual);
-  }
-
   bool header(const json& root) {
-    version_ = 0;
     // Checked before anything else, so a foreign document or a newer schema is named as such
     // rather than reported as a missing field.
     auto schema = root.find("schema");
@@ -383,7 +264,11 @@ public:
                                         std::to_string(HardwareProfile::kSchemaVersion) + ")");
     if (v < 1)
       return fail("schema_version", "invalid version " + std::to_string(v));
-    version_ = static_cast<int>(v);
+    if (v < HardwareProfile::kSchemaVersion)
+      return fail("schema_version", "version " + std::to_string(v) +
+                                        " is older than this Overlap reads (" +
+                                        std::to_string(HardwareProfile::kSchemaVersion) +
+                                        "): re-run overlap-calibrate to measure a current profile");
     return true;
   }
 
@@ -394,7 +279,7 @@ public:
       return false;
     if (!onlyKeys(root, "",
                   {"schema", "schema_version", "name", "source", "date", "notes", "device", "link",
-                   "mapped", "overheads", "host_copy", "measurements"}) ||
+                   "mapped", "overheads", "host_copy"}) ||
         !string(root, "", "name", &out->name) || !string(root, "", "source", &out->source) ||
         !string(root, "", "date", &out->date) || !string(root, "", "notes", &out->notes))
       return false;
@@ -431,8 +316,8 @@ public:
         !parameter(*mapped, "mapped", "read_seconds_per_byte", &out->mappedReadSecondsPerByte) ||
         !parameter(*mapped, "mapped", "write_seconds_per_byte", &out->mappedWriteSecondsPerByte) ||
         !mappedByWidth(*mapped, &out->mappedByWidth) ||
-        !optionalSinceVersion(3, *mapped, "mapped", "both_ways_seconds_per_byte",
-                              &out->mappedBothWaysSecondsPerByte))
+        !parameter(*mapped, "mapped", "both_ways_seconds_per_byte",
+                   &out->mappedBothWaysSecondsPerByte))
       return false;
 
     const json* overheads = object(root, "", "overheads");
@@ -442,31 +327,13 @@ public:
         !parameter(*overheads, "overheads", "kernel_launch_s", &out->kernelLaunchS) ||
         !parameter(*overheads, "overheads", "stream_sync_s", &out->streamSyncS) ||
         !parameter(*overheads, "overheads", "stream_overhead_s", &out->streamOverheadS) ||
-        !optionalSinceVersion(3, *overheads, "overheads", "copy_call_s", &out->copyCallS))
+        !parameter(*overheads, "overheads", "copy_call_s", &out->copyCallS))
       return false;
-
-    if (!hostCopy(root, out))
-      return false;
-
-    const json* measurements = member(root, "", "measurements");
-    if (!measurements)
-      return false;
-    if (!measurements->is_array())
-      return fail("measurements",
-                  std::string("expected an array, found ") + typeName(*measurements));
-    out->measurements.clear();
-    for (std::size_t i = 0; i < measurements->size(); ++i) {
-      ProfileMeasurement m;
-      if (!measurement((*measurements)[i], "measurements[" + std::to_string(i) + "]", &m))
-        return false;
-      out->measurements.push_back(std::move(m));
-    }
-    return true;
+    return hostCopy(root, out);
   }
 
 private:
   ProfileError error_;
-  int version_ = 0; // of the document being read, once its header is checked
 };
 
 bool validName(const std::string& name) {
@@ -484,9 +351,6 @@ bool validName(const std::string& name) {
 } // namespace
 
 std::string profileToJson(const HardwareProfile& profile) {
-  json measurements = json::array();
-  for (const ProfileMeasurement& m : profile.measurements)
-    measurements.push_back(measurementToJson(m));
   // ordered_json keeps the documented key order, so files diff well and read top-down.
   nlohmann::ordered_json out;
   out["schema"] = kProfileSchemaName;
@@ -521,9 +385,7 @@ std::string profileToJson(const HardwareProfile& profile) {
                              {"copy_call_s", parameter(profile.copyCallS)}};
   out["host_copy"] = nlohmann::ordered_json{
       {"seconds_per_byte", parameter(profile.hostCopySecondsPerByte)},
-      {"parallel_seconds_per_byte", parameter(profile.hostCopyParallelSecondsPerByte)},
-      {"threads", profile.hostCopyThreads}};
-  out["measurements"] = measurements;
+      {"parallel_seconds_per_byte", parameter(profile.hostCopyParallelSecondsPerByte)}};
   return out.dump(2) + "\n";
 }
 
@@ -594,9 +456,6 @@ ProfileError checkProfile(const HardwareProfile& profile, const std::string& ori
       {"link.host_to_device.with_mapped_seconds_per_byte",
        profile.hostToDevice.withMappedSecondsPerByte},
       {"link.host_to_device.bidirectional_gap_s", profile.hostToDevice.bidirectionalGapS},
-      {"link.host_to_device.gap_min_piece_bytes", profile.hostToDevice.gapMinPieceBytes},
-      {"link.host_to_device.bidirectional_gap_min_piece_bytes",
-       profile.hostToDevice.bidirectionalGapMinPieceBytes},
       {"link.device_to_host.latency_s", profile.deviceToHost.latencyS},
       {"link.device_to_host.seconds_per_byte", profile.deviceToHost.secondsPerByte},
       {"link.device_to_host.gap_s", profile.deviceToHost.gapS},
@@ -607,25 +466,10 @@ ProfileError checkProfile(const HardwareProfile& profile, const std::string& ori
       {"link.device_to_host.with_mapped_seconds_per_byte",
        profile.deviceToHost.withMappedSecondsPerByte},
       {"link.device_to_host.bidirectional_gap_s", profile.deviceToHost.bidirectionalGapS},
-      {"link.device_to_host.gap_min_piece_bytes", profile.deviceToHost.gapMinPieceBytes},
-      {"link.device_to_host.bidirectional_gap_min_piece_bytes",
-       profile.deviceToHost.bidirectionalGapMinPieceBytes},
-      {"link.host_to_device.bidirectional_slow_seconds_per_byte",
-       profile.hostToDevice.bidirectionalSlowSecondsPerByte},
-      {"link.host_to_device.bidirectional_slow_share", profile.hostToDevice.bidirectionalSlowShare},
-      {"link.host_to_device.simultaneous_gap_s", profile.hostToDevice.simultaneousGapS},
-      {"link.host_to_device.simultaneous_gap_min_piece_bytes",
-       profile.hostToDevice.simultaneousGapMinPieceBytes},
       {"link.host_to_device.bidirectional_large_piece_seconds_per_byte",
        profile.hostToDevice.bidirectionalLargePieceSecondsPerByte},
       {"link.host_to_device.bidirectional_large_piece_min_bytes",
        profile.hostToDevice.bidirectionalLargePieceMinBytes},
-      {"link.device_to_host.bidirectional_slow_seconds_per_byte",
-       profile.deviceToHost.bidirectionalSlowSecondsPerByte},
-      {"link.device_to_host.bidirectional_slow_share", profile.deviceToHost.bidirectionalSlowShare},
-      {"link.device_to_host.simultaneous_gap_s", profile.deviceToHost.simultaneousGapS},
-      {"link.device_to_host.simultaneous_gap_min_piece_bytes",
-       profile.deviceToHost.simultaneousGapMinPieceBytes},
       {"link.device_to_host.bidirectional_large_piece_seconds_per_byte",
        profile.deviceToHost.bidirectionalLargePieceSecondsPerByte},
       {"link.device_to_host.bidirectional_large_piece_min_bytes",
@@ -643,23 +487,10 @@ ProfileError checkProfile(const HardwareProfile& profile, const std::string& ori
     if (!std::isfinite(value) || value < 0)
       return error(field, "must be a finite non-negative number (0 for not known), is " +
                               std::to_string(value));
-  if (profile.hostCopyThreads < 0)
-    return error("host_copy.threads", "negative");
-  if ((profile.hostCopyParallelSecondsPerByte > 0) != (profile.hostCopyThreads > 0))
-    return error("host_copy.threads",
-                 "the parallel host copy cost and its thread count are known together or not at "
-                 "all");
   const std::pair<const char*, const LinkDirection*> links[] = {
       {"link.host_to_device", &profile.hostToDevice},
       {"link.device_to_host", &profile.deviceToHost}};
   for (const auto& [field, link] : links) {
-    if (link->bidirectionalSlowShare > 1)
-      return error(std::string(field) + ".bidirectional_slow_share",
-                   "a share of the repeats, must be at most 1, is " +
-                       std::to_string(link->bidirectionalSlowShare));
-    if ((link->bidirectionalSlowSecondsPerByte > 0) != (link->bidirectionalSlowShare > 0))
-      return error(std::string(field) + ".bidirectional_slow_share",
-                   "a slow rate and its share are known together or not at all");
     if ((link->bidirectionalLargePieceSecondsPerByte > 0) !=
         (link->bidirectionalLargePieceMinBytes > 0))
       return error(std::string(field) + ".bidirectional_large_piece_min_bytes",
@@ -687,16 +518,6 @@ ProfileError checkProfile(const HardwareProfile& profile, const std::string& ori
         return error(field + "." + key,
                      "must be a finite non-negative number (0 for not known), is " +
                          std::to_string(value));
-  }
-  for (std::size_t i = 0; i < profile.measurements.size(); ++i) {
-    const ProfileMeasurement& m = profile.measurements[i];
-    const std::string field = "measurements[" + std::to_string(i) + "]";
-    if (m.quantity.empty())
-      return error(field + ".quantity", "empty");
-    if (!std::isfinite(m.value) || !std::isfinite(m.min) || !std::isfinite(m.max))
-      return error(field, "value, min and max must be finite");
-    if (m.repeats < 0)
-      return error(field + ".repeats", "negative");
   }
   return {};
 }

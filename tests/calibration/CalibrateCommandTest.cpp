@@ -1,4 +1,5 @@
-// The modes of overlap-calibrate that need no GPU, through the same entry point as the tool.
+// What overlap-calibrate does without a GPU: writing (or refusing) a profile, through the same
+// entry point as the tool.
 #include "CalibrateCommand.h"
 #include "Synthetic.h"
 
@@ -7,7 +8,6 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
-#include <fstream>
 #include <sstream>
 
 namespace overlap::calibration {
@@ -26,12 +26,6 @@ protected:
   }
   void TearDown() override { fs::remove_all(directory_); }
 
-  std::string writeRaw(const CalibrationMeasurements& m) {
-    const std::string path = (directory_ / "raw.json").string();
-    std::ofstream(path) << measurementsToJson(m);
-    return path;
-  }
-
   int run(const CalibrateOptions& options) {
     out_.str("");
     log_.str("");
@@ -43,14 +37,21 @@ protected:
   std::ostringstream log_;
 };
 
-TEST_F(CalibrateCommand, FromRawWritesTheFittedProfile) {
+// What a calibration writes, from synthetic measurements: no GPU needed.
+ProfileEstimate syntheticEstimate(CalibrationMeasurements m) {
+  ProfileEstimate estimate = estimateProfile(m);
+  estimate.profile.deviceName = "Synthetic GPU";
+  estimate.profile.pcie = "Gen3 x16";
+  return estimate;
+}
+
+TEST_F(CalibrateCommand, WritesTheFittedProfile) {
   test::BoundedNoise noise(0.0002);
   SCOPED_TRACE(noise.trace());
+  ProfileEstimate estimate = syntheticEstimate(test::syntheticMeasurements(5, noise));
   CalibrateOptions options;
-  options.mode = CalibrateMode::FromRaw;
-  options.fromRaw = writeRaw(test::syntheticMeasurements(5, noise));
   options.output = (directory_ / "profiles" / "synthetic.json").string();
-  ASSERT_EQ(run(options), 0) << log_.str();
+  ASSERT_EQ(writeProfile(options, estimate, out_, log_), 0) << log_.str();
   HardwareProfile written;
   const ProfileError error = readProfileFile(options.output, &written);
   ASSERT_TRUE(error.ok()) << error.message();
@@ -69,47 +70,32 @@ TEST_F(CalibrateCommand, PoorFitWritesNothingUnlessForced) {
   for (double& t : m.hostToDevice.sizes.seconds.back())
     t *= 1.2; // the largest size 20 % slow: a bent line
   CalibrateOptions options;
-  options.mode = CalibrateMode::FromRaw;
-  options.fromRaw = writeRaw(m);
   options.name = "bent";
   options.output = (directory_ / "bent.json").string();
-  EXPECT_EQ(run(options), 2);
+  ProfileEstimate estimate = syntheticEstimate(m);
+  EXPECT_EQ(writeProfile(options, estimate, out_, log_), 2);
   EXPECT_FALSE(fs::exists(options.output));
   EXPECT_NE(log_.str().find("host_to_device.seconds_per_byte (G over sizes"), std::string::npos)
       << log_.str();
   EXPECT_NE(log_.str().find("no profile written"), std::string::npos) << log_.str();
 
   options.force = true;
-  ASSERT_EQ(run(options), 0) << log_.str();
+  ASSERT_EQ(writeProfile(options, estimate, out_, log_), 0) << log_.str();
   HardwareProfile forced;
   ASSERT_TRUE(readProfileFile(options.output, &forced).ok());
   EXPECT_NE(forced.notes.find("WRITTEN WITH --force DESPITE POOR FITS"), std::string::npos);
 }
 
-TEST_F(CalibrateCommand, BadRawFileIsAnError) {
-  CalibrateOptions options;
-  options.mode = CalibrateMode::FromRaw;
-  options.fromRaw = (directory_ / "missing.json").string();
-  EXPECT_EQ(run(options), 1);
-  EXPECT_NE(log_.str().find("cannot open"), std::string::npos);
-}
-
-TEST_F(CalibrateCommand, ShowsAndListsBuiltInProfiles) {
-  CalibrateOptions show;
-  show.mode = CalibrateMode::Show;
-  show.show = "tesla-k20-pcie2";
-  ASSERT_EQ(run(show), 0) << log_.str();
-  EXPECT_NE(out_.str().find("\"bidirectional_seconds_per_byte\": 1.741965e-10"), std::string::npos)
-      << out_.str();
-  show.show = "no-such-profile";
-  EXPECT_EQ(run(show), 1);
-  EXPECT_NE(log_.str().find("known profiles"), std::string::npos);
-
-  CalibrateOptions list;
-  list.mode = CalibrateMode::List;
-  ASSERT_EQ(run(list), 0);
-  EXPECT_NE(out_.str().find("gtx-titan-pcie3\n  GeForce GTX Titan | Gen3"), std::string::npos)
-      << out_.str();
+TEST_F(CalibrateCommand, HelpAndAnUnknownProfileNeedNoGpu) {
+  CalibrateOptions help;
+  help.mode = CalibrateMode::Help;
+  ASSERT_EQ(run(help), 0);
+  EXPECT_NE(out_.str().find("usage: overlap-calibrate"), std::string::npos) << out_.str();
+  CalibrateOptions check;
+  check.mode = CalibrateMode::Accuracy;
+  check.profile = "no-such-profile";
+  EXPECT_EQ(run(check), 1);
+  EXPECT_NE(log_.str().find("known profiles"), std::string::npos) << log_.str();
 }
 
 } // namespace

@@ -1,4 +1,4 @@
-#include "CalibrateOptions.h"
+#include "CalibrateCommand.h"
 
 #include <gtest/gtest.h>
 
@@ -26,39 +26,27 @@ TEST(CalibrateOptions, DefaultsCalibrateDeviceZero) {
   EXPECT_FALSE(o.quick);
   EXPECT_FALSE(o.force);
   EXPECT_FALSE(o.accuracy);
-  EXPECT_TRUE(o.ungated);
   EXPECT_EQ(o.repeats, 0);
 }
 
 TEST(CalibrateOptions, ReadsEveryCalibrationOption) {
   const CalibrateOptions o =
-      parsed({"--device", "1", "--name", "h100", "--output", "p.json", "--raw", "raw.json",
-              "--quick", "--repeats", "9", "--force", "--accuracy", "--markdown", "a.md", "--json",
-              "a.json", "--no-ungated"});
+      parsed({"--device", "1", "--name", "h100", "--output", "p.json", "--quick", "--repeats", "9",
+              "--force", "--accuracy", "--markdown", "a.md", "--json", "a.json"});
   EXPECT_EQ(o.mode, CalibrateMode::Calibrate);
   EXPECT_EQ(o.device, 1);
   EXPECT_EQ(o.name, "h100");
   EXPECT_EQ(o.output, "p.json");
-  EXPECT_EQ(o.rawOutput, "raw.json");
   EXPECT_TRUE(o.quick);
   EXPECT_EQ(o.repeats, 9);
   EXPECT_TRUE(o.force);
   EXPECT_TRUE(o.accuracy);
   EXPECT_EQ(o.markdown, "a.md");
   EXPECT_EQ(o.json, "a.json");
-  EXPECT_FALSE(o.ungated);
 }
 
 TEST(CalibrateOptions, ModesTakeTheirArgument) {
-  EXPECT_EQ(parsed({"--list"}).mode, CalibrateMode::List);
-  EXPECT_EQ(parsed({"--describe"}).mode, CalibrateMode::Describe);
   EXPECT_EQ(parsed({"--help"}).mode, CalibrateMode::Help);
-  const CalibrateOptions show = parsed({"--show", "gtx-titan-pcie3"});
-  EXPECT_EQ(show.mode, CalibrateMode::Show);
-  EXPECT_EQ(show.show, "gtx-titan-pcie3");
-  const CalibrateOptions raw = parsed({"--from-raw", "r.json", "--output", "p.json"});
-  EXPECT_EQ(raw.mode, CalibrateMode::FromRaw);
-  EXPECT_EQ(raw.fromRaw, "r.json");
   const CalibrateOptions check = parsed({"--profile", "h100-pcie5", "--markdown", "t.md"});
   EXPECT_EQ(check.mode, CalibrateMode::Accuracy);
   EXPECT_TRUE(check.accuracy) << "--profile checks accuracy";
@@ -70,15 +58,15 @@ TEST(CalibrateOptions, RefusesMalformedCommandLines) {
   EXPECT_EQ(refused({"--device", "x"}), "--device: 'x' is not a device number");
   EXPECT_EQ(refused({"--device", "-1"}), "--device: '-1' is not a device number");
   EXPECT_EQ(refused({"--repeats", "0"}), "--repeats: '0' is not a number from 1 to 1000");
-  EXPECT_EQ(refused({"--list", "--show", "x"}),
-            "--show cannot be combined with another mode option");
+  EXPECT_EQ(refused({"--help", "--profile", "x"}),
+            "--profile cannot be combined with another mode option");
   EXPECT_NE(refused({"--markdown", "a.md"}).find("add --accuracy"), std::string::npos);
 }
 
 TEST(CalibrateOptions, UsageNamesTheOptions) {
   const std::string usage = calibrateUsage();
-  for (const char* option : {"--device", "--output", "--raw", "--accuracy", "--profile",
-                             "--from-raw", "--list", "--show", "--force", "OVERLAP_PROFILE_PATH"})
+  for (const char* option : {"--device", "--output", "--accuracy", "--profile", "--force",
+                             "overlap-model --list-profiles", "OVERLAP_PROFILE_PATH"})
     EXPECT_NE(usage.find(option), std::string::npos) << option;
 }
 

@@ -1,7 +1,6 @@
 // A quick calibration and accuracy check on the GPU: the pieces work together and produce a
 // profile the reader accepts. No timing is asserted beyond physical plausibility; the real
 // calibration's quality checks and the committed accuracy table judge the numbers.
-#include "AccuracyCheck.h"
 #include "Calibrator.h"
 #include "LinkBench.h"
 #include "ProfileEstimator.h"
@@ -27,12 +26,10 @@ protected:
     OVERLAP_SKIP_WITHOUT_GPU();
     ASSERT_EQ(cudaSetDevice(0), cudaSuccess);
     plan_ = CalibrationPlan::quick();
-    accuracy_ = AccuracyPlan::quick();
-    OVERLAP_ASSERT_OK(LinkBench::create(limitsFor(plan_, &accuracy_), &bench_));
+    OVERLAP_ASSERT_OK(LinkBench::create(limitsFor(plan_, true, true), &bench_));
   }
 
   CalibrationPlan plan_;
-  AccuracyPlan accuracy_;
   std::unique_ptr<LinkBench> bench_;
 };
 
@@ -40,7 +37,6 @@ TEST_F(QuickCalibration, MeasuresFitsAndWritesAReadableProfile) {
   DeviceDescription device;
   OVERLAP_ASSERT_OK(describeDevice(0, &device));
   CalibrationMeasurements m;
-  m.device = identityOf(device, todayUtc());
   plan_.busyLinkRepeats = plan_.repeats + 2; // so that the two counts can be told apart
   const std::string busyLabel = " x " + std::to_string(plan_.busyLinkRepeats) + " repeats";
   int progressLines = 0;
@@ -49,16 +45,18 @@ TEST_F(QuickCalibration, MeasuresFitsAndWritesAReadableProfile) {
       *bench_, plan_,
       [&](const std::string& line) {
         ++progressLines;
-        for (const char* step : {"bidirectional G", "bidirectional g", "simultaneous g"})
+        for (const char* step : {"bidirectional G", "bidirectional g"})
           if (line.find(step) != std::string::npos)
             busyLines.push_back(line);
       },
       &m));
-  EXPECT_GE(progressLines, 2 * 20) << "every step reports its start and end";
-  EXPECT_EQ(busyLines.size(), 2u * 5) << "the five busy-link steps report start and end";
+  EXPECT_GE(progressLines, 2 * 16) << "every step reports its start and end";
+  EXPECT_EQ(busyLines.size(), 2u * 4) << "the four busy-link steps report start and end";
   for (const std::string& line : busyLines)
     EXPECT_NE(line.find(busyLabel), std::string::npos) << "names its repeats: " << line;
-  EXPECT_EQ(m.hostToDevice.oneByteSeconds.size(), static_cast<std::size_t>(plan_.latencyRepeats));
+  ASSERT_FALSE(m.hostToDevice.latency.empty());
+  EXPECT_EQ(m.hostToDevice.latency.seconds[0].size(),
+            static_cast<std::size_t>(plan_.latencyRepeats));
   ASSERT_EQ(m.deviceToHost.sizes.x.size(), plan_.sizeBytes.size());
   EXPECT_EQ(m.deviceToHost.sizes.seconds[0].size(), static_cast<std::size_t>(plan_.repeats));
   const std::size_t busyRepeats = static_cast<std::size_t>(plan_.busyLinkRepeats);
@@ -67,11 +65,10 @@ TEST_F(QuickCalibration, MeasuresFitsAndWritesAReadableProfile) {
     EXPECT_EQ(d->bidirectionalSizes.seconds[0].size(), busyRepeats);
     ASSERT_FALSE(d->bidirectionalPieces.empty()) << "not skipped";
     EXPECT_EQ(d->bidirectionalPieces[0].seconds[0].size(), busyRepeats);
-    ASSERT_FALSE(d->simultaneousPieces.empty()) << "not skipped";
-    EXPECT_EQ(d->simultaneousPieces[0].seconds[0].size(), busyRepeats);
   }
 
   ProfileEstimate estimate = estimateProfile(m);
+  identify(device, todayUtc(), &estimate.profile);
   estimate.profile.name = "quick-test";
   for (const LinkDirection* d : {&estimate.profile.hostToDevice, &estimate.profile.deviceToHost}) {
     // Plausible for any PCIe or NVLink-C2C GPU: 1 us .. 1 ms latency, 1 .. 1000 GB/s.
@@ -81,10 +78,10 @@ TEST_F(QuickCalibration, MeasuresFitsAndWritesAReadableProfile) {
     EXPECT_LT(d->secondsPerByte, 1e-9);
   }
   EXPECT_GT(estimate.profile.kernelLaunchS, 0.0);
-  ASSERT_EQ(m.copyCallSeconds.size(), static_cast<std::size_t>(plan_.hostCostSamples))
-      << "copy calls were not skipped";
-  EXPECT_EQ(m.kernelLaunchSeconds.size(), static_cast<std::size_t>(plan_.hostCostSamples));
-  EXPECT_EQ(m.launchSyncSeconds.size(), static_cast<std::size_t>(plan_.hostCostSamples));
+  for (const Series* hostCost : {&m.copyCall, &m.kernelLaunch, &m.launchSync}) {
+    ASSERT_FALSE(hostCost->empty()) << "not skipped";
+    EXPECT_EQ(hostCost->seconds[0].size(), static_cast<std::size_t>(plan_.hostCostSamples));
+  }
   ASSERT_EQ(m.streamRounds.x.size(), plan_.streamCounts.size());
   EXPECT_EQ(m.streamRounds.seconds[0].size(), static_cast<std::size_t>(plan_.streamRoundRepeats));
   // A driver call that only queues work: above 100 ns, far below a millisecond.
@@ -92,6 +89,9 @@ TEST_F(QuickCalibration, MeasuresFitsAndWritesAReadableProfile) {
   EXPECT_LT(estimate.profile.copyCallS, 1e-3);
   ASSERT_EQ(m.mappedByWidth.size(), plan_.mappedElementBytes.size()) << "no width skipped";
   ASSERT_EQ(estimate.profile.mappedByWidth.size(), plan_.mappedElementBytes.size());
+  EXPECT_EQ(estimate.profile.mappedReadSecondsPerByte,
+            estimate.profile.mappedByWidth.back().readSecondsPerByte)
+      << "the 16-byte width's";
   for (const MappedWidthCost& w : estimate.profile.mappedByWidth) {
     SCOPED_TRACE(std::to_string(w.elementBytes) + "-byte elements");
     // Mapped traffic crosses the host link: slower than 1000 GB/s, faster than 0.1 GB/s.
@@ -100,20 +100,12 @@ TEST_F(QuickCalibration, MeasuresFitsAndWritesAReadableProfile) {
     EXPECT_GT(w.writeSecondsPerByte, 1e-12);
     EXPECT_LT(w.writeSecondsPerByte, 1e-8);
   }
-  ASSERT_EQ(m.mappedBothWaysSizes.x.size(), plan_.mappedKernelBytes.size())
-      << "the both-ways kernel was not skipped: " << (m.skipped.empty() ? "" : m.skipped.front());
-  EXPECT_GT(estimate.profile.mappedBothWaysSecondsPerByte, 1e-12);
-  EXPECT_LT(estimate.profile.mappedBothWaysSecondsPerByte, 1e-8);
-  // The host's copies into pinned memory: 0.1 .. 1000 GB/s on one thread, no slower on more.
-  ASSERT_FALSE(m.hostCopy.empty()) << "the host copies were not skipped";
-  EXPECT_GT(estimate.profile.hostCopySecondsPerByte, 1e-12);
-  EXPECT_LT(estimate.profile.hostCopySecondsPerByte, 1e-8);
-  EXPECT_LE(estimate.profile.hostCopyParallelSecondsPerByte,
-            estimate.profile.hostCopySecondsPerByte);
-  EXPECT_GE(estimate.profile.hostCopyThreads, 1);
+  for (const DirectionMeasurements* d : {&m.hostToDevice, &m.deviceToHost}) {
+    EXPECT_FALSE(d->pageableSizes.empty()) << "not skipped";
+  }
   HardwareProfile read;
   ASSERT_TRUE(profileFromJson(profileToJson(estimate.profile), "quick", &read).ok());
-  EXPECT_EQ(read.mappedBothWaysSecondsPerByte, estimate.profile.mappedBothWaysSecondsPerByte);
+  EXPECT_EQ(read.mappedWriteSecondsPerByte, estimate.profile.mappedWriteSecondsPerByte);
   EXPECT_EQ(read.deviceName, device.name);
   EXPECT_EQ(read.hostToDevice.secondsPerByte, estimate.profile.hostToDevice.secondsPerByte);
   EXPECT_EQ(read.mappedByWidth.size(), estimate.profile.mappedByWidth.size());
@@ -145,9 +137,9 @@ TEST_F(QuickCalibration, HostCostsFromShortBurstsArePlausible) {
     }
   }
   CalibrationMeasurements m;
-  m.kernelLaunchSeconds = launch;
-  m.launchSyncSeconds = launchSync;
-  m.copyCallSeconds = copy;
+  m.kernelLaunch.add(standard.launchBurst, launch);
+  m.launchSync.add(standard.launchSyncCount, launchSync);
+  m.copyCall.add(standard.copyCallStreams, copy);
   const ProfileEstimate estimate = estimateProfile(m);
   const HardwareProfile& p = estimate.profile;
   // Driver calls that only queue work, or wait for an empty kernel: above 100 ns, far below a
@@ -182,51 +174,58 @@ TEST_F(QuickCalibration, HostCostsFromShortBurstsArePlausible) {
 TEST_F(QuickCalibration, AccuracyCheckCoversTheWholeGrid) {
   HardwareProfile profile;
   profile.name = "guess";
-  profile.hostToDevice = {5e-6, 1.0 / 50e9, 1e-6, 1.0 / 45e9, 0, 0};
+  profile.hostToDevice = {5e-6, 1.0 / 50e9, 1e-6, 1.0 / 45e9};
   profile.deviceToHost = profile.hostToDevice;
   AccuracyReport report;
-  accuracy_.busyLinkRepeats = accuracy_.repeats + 2; // so that the two counts can be told apart
-  OVERLAP_ASSERT_OK(checkAccuracy(*bench_, profile, accuracy_, nullptr, &report));
-  const std::size_t points = accuracy_.sizeBytes.size() * accuracy_.pieceCounts.size();
-  EXPECT_EQ(report.rows.size(), 6 * points) << "one way, other way busy, both at once; x 2";
+  AccuracyPlan& accuracy = plan_.accuracy;
+  accuracy.busyLinkRepeats = accuracy.repeats + 2; // so that the two counts can be told apart
+  OVERLAP_ASSERT_OK(checkAccuracy(*bench_, profile, plan_, nullptr, &report));
+  const std::size_t points = accuracy.sizeBytes.size() * accuracy.pieceCounts.size();
+  EXPECT_EQ(report.rows.size(), 4 * points) << "one way, other way busy; x 2";
   for (const AccuracyRow& row : report.rows) {
-    const bool busyLink = row.which == AccuracyCase::BidirectionalHostToDevice ||
-                          row.which == AccuracyCase::BidirectionalDeviceToHost;
     const bool oneWay =
         row.which == AccuracyCase::HostToDevice || row.which == AccuracyCase::DeviceToHost;
-    EXPECT_EQ(row.measured.count, oneWay ? accuracy_.repeats : accuracy_.busyLinkRepeats)
+    EXPECT_EQ(row.measured.count, oneWay ? accuracy.repeats : accuracy.busyLinkRepeats)
         << caseName(row.which);
-    EXPECT_EQ(row.ungated.count, busyLink ? 0 : accuracy_.repeats) << caseName(row.which);
     EXPECT_GT(row.measured.median, 0.0);
   }
   EXPECT_TRUE(std::any_of(report.notes.begin(), report.notes.end(), [](const std::string& note) {
     return note.find("repeated") != std::string::npos;
   })) << "the report says how often each case was repeated";
+  const std::string busySamples =
+      " of " +
+      std::to_string(2 * points *
+                     static_cast<std::size_t>(plan_.warmup + accuracy.busyLinkRepeats)) +
+      " bidirectional samples";
+  EXPECT_TRUE(std::any_of(report.notes.begin(), report.notes.end(), [&](const std::string& note) {
+    return note.find(busySamples) != std::string::npos;
+  })) << "the report counts every busy-link sample, warm-up included";
 }
 
 TEST_F(QuickCalibration, RefusesWorkBeyondItsBuffers) {
   double seconds = 0;
+  const std::size_t maxBytes = limitsFor(plan_, true, true).maxBytes;
   const Status status =
-      bench_->transfer(TransferDirection::HostToDevice, limitsFor(plan_, &accuracy_).maxBytes + 1,
-                       1, true, &seconds);
+      bench_->transfer(TransferDirection::HostToDevice, maxBytes + 1, 1, &seconds);
   EXPECT_EQ(status.code, cudaErrorInvalidValue);
   EXPECT_NE(std::string(status.call).find("LinkBench::transfer"), std::string::npos);
-  const Status bothWays =
-      bench_->mappedBothWaysKernel(limitsFor(plan_, &accuracy_).maxBytes + 16, &seconds);
-  EXPECT_EQ(bothWays.code, cudaErrorInvalidValue);
-  EXPECT_NE(std::string(bothWays.call).find("mapped_both_ways_kernel"), std::string::npos);
-  EXPECT_EQ(bench_->mappedBothWaysKernel(4096 + 8, &seconds).code, cudaErrorInvalidValue)
+  const Status mapped = bench_->mappedKernel(MappedAccess::Read, 16, maxBytes + 16, &seconds);
+  EXPECT_EQ(mapped.code, cudaErrorInvalidValue);
+  EXPECT_NE(std::string(mapped.call).find("mapped_kernel"), std::string::npos);
+  EXPECT_EQ(bench_->mappedKernel(MappedAccess::Write, 16, 4096 + 8, &seconds).code,
+            cudaErrorInvalidValue)
       << "not a multiple of 16 bytes";
+  EXPECT_EQ(bench_->mappedKernel(MappedAccess::Read, 3, 4096, &seconds).code, cudaErrorInvalidValue)
+      << "no 3-byte elements";
   // The bench still works after the refusal: the gate was never closed.
-  OVERLAP_ASSERT_OK(bench_->transfer(TransferDirection::DeviceToHost, 4096, 2, true, &seconds));
+  OVERLAP_ASSERT_OK(bench_->transfer(TransferDirection::DeviceToHost, 4096, 2, &seconds));
   EXPECT_GT(seconds, 0.0);
   double background = 0;
-  OVERLAP_ASSERT_OK(bench_->transferAgainstBusyLink(TransferDirection::HostToDevice, 4 << 20, 1,
-                                                    4096, &seconds, &background));
+  OVERLAP_ASSERT_OK(
+      bench_->transfer(TransferDirection::HostToDevice, 4 << 20, 1, &seconds, 4096, &background));
   EXPECT_LT(background, seconds) << "4 KiB the other way cannot keep the link busy";
-  OVERLAP_ASSERT_OK(bench_->transferAgainstBusyLink(TransferDirection::HostToDevice, 1 << 20, 4,
-                                                    backgroundBytesFor(1 << 20, 4), &seconds,
-                                                    &background));
+  OVERLAP_ASSERT_OK(bench_->transfer(TransferDirection::HostToDevice, 1 << 20, 4, &seconds,
+                                     backgroundBytesFor(1 << 20, 4), &background));
   EXPECT_GE(background, seconds);
 }
 

@@ -42,7 +42,6 @@ TEST(FitLine, RecoversAnExactLine) {
   EXPECT_NEAR(fit.maxRelativeResidual, 0.0, 1e-9);
   EXPECT_NEAR(fit.slopeStandardError, 0.0, 1e-20);
   EXPECT_EQ(fit.points, 4);
-  EXPECT_NEAR(fit.predict(1e9), 9.42e-6 + 83.18392e-3, 1e-12);
 }
 
 TEST(FitLine, StaysWithinTheNoiseBound) {
@@ -77,18 +76,6 @@ TEST(FitLine, RefusesPointsThatDetermineNoLine) {
   EXPECT_FALSE(fitLine({}, &fit));
   EXPECT_FALSE(fitLine({{1, 2}}, &fit));
   EXPECT_FALSE(fitLine({{3, 1}, {3, 2}, {3, 5}}, &fit));
-}
-
-TEST(FitSlopeWithIntercept, UsesTheGivenIntercept) {
-  LinearFit fit;
-  ASSERT_TRUE(fitSlopeWithIntercept(line(5e-6, 2e-11, {1e6, 4e6, 9e6}), 5e-6, &fit));
-  EXPECT_NEAR(fit.slope, 2e-11, 1e-22);
-  EXPECT_DOUBLE_EQ(fit.intercept, 5e-6);
-  EXPECT_NEAR(fit.rSquared, 1.0, 1e-12);
-  // Least squares through (0, 1): points (1, 2) and (2, 5) give sum x(y-1) / sum x^2 = 9 / 5.
-  ASSERT_TRUE(fitSlopeWithIntercept({{1, 2}, {2, 5}}, 1, &fit));
-  EXPECT_DOUBLE_EQ(fit.slope, 9.0 / 5.0);
-  EXPECT_FALSE(fitSlopeWithIntercept({{0, 2}}, 1, &fit));
 }
 
 TEST(FitSlopeByRatio, IsPaper001Estimator) {
@@ -191,6 +178,55 @@ TEST(EvaluateCommonLine, JudgesGivenParameters) {
   EXPECT_DOUBLE_EQ(fit.maxRelativeResidual, 1.0);
   EXPECT_DOUBLE_EQ(fit.rSquared, 0.0);
   EXPECT_EQ(fit.points, 2);
+}
+
+LinearFit fitWith(double rSquared, double residual, int points = 6) {
+  LinearFit fit;
+  fit.rSquared = rSquared;
+  fit.maxRelativeResidual = residual;
+  fit.points = points;
+  return fit;
+}
+
+TEST(JudgeFit, AcceptsAFitWithinItsRequirement) {
+  EXPECT_EQ(judgeFit("G", fitWith(0.9999, 0.01), {0.999, 0.015}), "");
+}
+
+TEST(JudgeFit, NamesTheFitAndTheFailedR2) {
+  const std::string verdict = judgeFit("host_to_device G", fitWith(0.95, 0.01), {0.999, 0.015});
+  EXPECT_EQ(verdict.rfind("host_to_device G: ", 0), 0u) << verdict;
+  EXPECT_NE(verdict.find("R^2 0.95000 is below 0.99900"), std::string::npos) << verdict;
+}
+
+TEST(JudgeFit, NamesTheFailedResidual) {
+  const std::string verdict = judgeFit("g", fitWith(0, 0.023), {0, 0.015});
+  EXPECT_NE(verdict.find("largest relative residual 2.30 % exceeds 1.50 %"), std::string::npos)
+      << verdict;
+  EXPECT_EQ(verdict.find("R^2"), std::string::npos) << "R^2 is not checked when 0: " << verdict;
+}
+
+TEST(JudgeFit, ReportsEveryFailedCheck) {
+  const std::string verdict = judgeFit("x", fitWith(0.5, 0.5, 1), {0.99, 0.01});
+  EXPECT_NE(verdict.find("fewer than two points"), std::string::npos) << verdict;
+  EXPECT_NE(verdict.find("R^2"), std::string::npos) << verdict;
+  EXPECT_NE(verdict.find("residual"), std::string::npos) << verdict;
+}
+
+TEST(JudgeFit, ChecksTheSlopesStandardError) {
+  LinearFit fit = fitWith(0.999, 0.5);
+  fit.slope = 10e-6;
+  fit.slopeStandardError = 0.2e-6;
+  EXPECT_EQ(judgeFit("t_sc", fit, {0.99, 0, 0.05}), "") << "2 % is within 5 %";
+  fit.slopeStandardError = 0.8e-6;
+  const std::string verdict = judgeFit("t_sc", fit, {0.99, 0, 0.05});
+  EXPECT_NE(verdict.find("standard error is 8.0 % of it, above 5.0 %"), std::string::npos)
+      << verdict;
+  fit.slope = 0;
+  EXPECT_NE(judgeFit("t_sc", fit, {0.99, 0, 0.05}), "") << "no slope, no relative error";
+}
+
+TEST(JudgeFit, TreatsNotANumberAsAFailure) {
+  EXPECT_NE(judgeFit("x", fitWith(NAN, NAN), {0.99, 0.01}), "");
 }
 
 } // namespace

@@ -96,16 +96,10 @@ TEST(BuiltinProfiles, H100IsTheCommittedMeasurement) {
   EXPECT_GT(p.deviceToHost.gapS, 0.0);
   EXPECT_GT(p.hostToDevice.bidirectionalSecondsPerByte, 0.0);
   EXPECT_GT(p.deviceToHost.bidirectionalGapS, 0.0);
-  EXPECT_GT(p.deviceToHost.gapMinPieceBytes, 0.0);
-  // The busy G and g fitted together (run 3 refitted): one fit covers every busy piece.
-  EXPECT_NE(p.notes.find("bidirectional host_to_device: G and g fitted together"),
-            std::string::npos);
-  EXPECT_EQ(p.hostToDevice.bidirectionalGapMinPieceBytes, 0.0);
   ASSERT_EQ(p.mappedByWidth.size(), 5u);
   EXPECT_EQ(p.mappedByWidth.front().elementBytes, 1);
   EXPECT_GT(p.mappedByWidth.front().readSecondsPerByte, p.mappedByWidth.back().readSecondsPerByte)
       << "bytes cost more per byte than 16-byte elements";
-  EXPECT_FALSE(p.measurements.empty());
 }
 
 // Sets and restores the environment variables the catalog reads.

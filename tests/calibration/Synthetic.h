@@ -2,7 +2,7 @@
 // noise, so every tolerance below follows from the noise bound instead of from luck.
 #pragma once
 
-#include "CalibrationMeasurements.h"
+#include "ProfileEstimator.h"
 
 #include "overlap/HardwareProfile.h"
 
@@ -53,9 +53,7 @@ inline LinkDirection titanHostToDevice() {
   link.gapS = 2.503e-6;
   link.bidirectionalSecondsPerByte = 1.2e-10;
   link.pageableSecondsPerByte = 2.0e-10;
-  link.withMappedSecondsPerByte = 1.193386e-10;
   link.bidirectionalGapS = 3.2e-6; // not in Table I: chosen to differ from g
-  link.simultaneousGapS = 3.7e-6;  // nor this: above the busy-link g, as on the H100
   return link;
 }
 
@@ -67,9 +65,7 @@ inline LinkDirection titanDeviceToHost() {
   link.gapS = 2.674e-6;
   link.bidirectionalSecondsPerByte = 1.1e-10;
   link.pageableSecondsPerByte = 2.5e-10;
-  link.withMappedSecondsPerByte = 1.480396e-10;
   link.bidirectionalGapS = 5.1e-6; // not in Table I: chosen to differ from g
-  link.simultaneousGapS = 4.1e-6;  // nor this: between g and the busy-link g, as on the H100
   return link;
 }
 
@@ -78,14 +74,12 @@ inline LinkDirection titanDeviceToHost() {
 inline DirectionMeasurements syntheticDirection(const LinkDirection& link, int repeats,
                                                 BoundedNoise& noise) {
   DirectionMeasurements d;
-  d.oneByteSeconds = samples(link.latencyS + link.secondsPerByte, 50, noise);
+  d.latency.add(1, samples(link.latencyS + link.secondsPerByte, 50, noise));
   for (double mib = 8; mib <= 256; mib *= 2) {
     const double k = mib * kMiB;
     d.sizes.add(k, samples(link.latencyS + k * link.secondsPerByte, repeats, noise));
     d.bidirectionalSizes.add(
         k, samples(link.latencyS + k * link.bidirectionalSecondsPerByte, repeats, noise));
-    d.withMappedSizes.add(
-        k, samples(link.latencyS + k * link.withMappedSecondsPerByte, repeats, noise));
     // Pageable copies pay a staging start-up that is not L+o.
     d.pageableSizes.add(k, samples(30e-6 + k * link.pageableSecondsPerByte, repeats, noise));
   }
@@ -99,19 +93,14 @@ inline DirectionMeasurements syntheticDirection(const LinkDirection& link, int r
   for (double mib : {16.0, 128.0}) {
     const double k = mib * kMiB;
     d.pieces.push_back(pieceSeries(k, link.secondsPerByte, link.gapS));
-    d.pieceMessageBytes.push_back(k);
     d.bidirectionalPieces.push_back(
         pieceSeries(k, link.bidirectionalSecondsPerByte, link.bidirectionalGapS));
-    d.bidirectionalPieceMessageBytes.push_back(k);
-    d.simultaneousPieces.push_back(
-        pieceSeries(k, link.bidirectionalSecondsPerByte, link.simultaneousGapS));
-    d.simultaneousPieceMessageBytes.push_back(k);
   }
   return d;
 }
 
-// Narrow elements cost more per byte (fewer bytes per request on the link); 16-byte accesses are
-// the mapped read/write kernels' own 4e-11 / 3e-11 s/B.
+// Narrow elements cost more per byte (fewer bytes per request on the link); the 16-byte ones
+// give the mapped read/write rates, 4e-11 / 3e-11 s/B.
 inline std::vector<MappedWidthCost> syntheticMappedByWidth() {
   return {{1, 4e-11 * 3.0, 3e-11 * 3.5},
           {2, 4e-11 * 2.0, 3e-11 * 2.2},
@@ -120,25 +109,10 @@ inline std::vector<MappedWidthCost> syntheticMappedByWidth() {
           {16, 4e-11, 3e-11}};
 }
 
-// Per byte each way of the synthetic kernel that reads and writes as many mapped bytes.
-constexpr double kSyntheticBothWaysSecondsPerByte = 5e-11;
-
 inline CalibrationMeasurements syntheticMeasurements(int repeats, BoundedNoise& noise) {
   CalibrationMeasurements m;
-  m.device.name = "Synthetic GPU";
-  m.device.pcie = "Gen3 x16";
-  m.device.driver = "1.2.3";
-  m.device.date = "2026-01-02";
-  m.device.computeCapabilityMajor = 9;
-  m.device.multiprocessors = 132;
-  m.device.copyEngines = 3;
   m.hostToDevice = syntheticDirection(titanHostToDevice(), repeats, noise);
   m.deviceToHost = syntheticDirection(titanDeviceToHost(), repeats, noise);
-  for (double mib = 16; mib <= 256; mib *= 2) {
-    const double k = mib * kMiB;
-    m.mappedReadSizes.add(k, samples(5e-6 + k * 4e-11, repeats, noise));
-    m.mappedWriteSizes.add(k, samples(5e-6 + k * 3e-11, repeats, noise));
-  }
   for (const MappedWidthCost& cost : syntheticMappedByWidth()) {
     MappedWidthSeries width;
     width.elementBytes = cost.elementBytes;
@@ -149,22 +123,11 @@ inline CalibrationMeasurements syntheticMeasurements(int repeats, BoundedNoise& 
     }
     m.mappedByWidth.push_back(std::move(width));
   }
-  // Both ways at once: slower per byte each way than either direction alone.
-  for (double mib = 16; mib <= 256; mib *= 2) {
-    const double k = mib * kMiB;
-    m.mappedBothWaysSizes.add(k,
-                              samples(5e-6 + k * kSyntheticBothWaysSecondsPerByte, repeats, noise));
-  }
-  m.kernelLaunchSeconds = samples(2.5e-6, repeats, noise);
-  m.launchSyncSeconds = samples(9.5e-6, repeats, noise);
+  m.kernelLaunch.add(32, samples(2.5e-6, repeats, noise));
+  m.launchSync.add(16, samples(9.5e-6, repeats, noise));
+  m.copyCall.add(16, samples(2.8e-6, repeats, noise));
   for (int n = 1; n <= 64; n *= 2)
     m.streamRounds.add(n, samples(20e-6 + n * 12e-6, repeats, noise));
-  m.copyCallSeconds = samples(2.8e-6, repeats, noise);
-  // Host copies: 12 GB/s on one thread, 40 GB/s on four, no better on eight.
-  m.hostCopyBytes = 256 * kMiB;
-  const std::pair<int, double> hostCopyRates[] = {{1, 12e9}, {2, 23e9}, {4, 40e9}, {8, 38e9}};
-  for (const auto& [threads, rate] : hostCopyRates)
-    m.hostCopy.add(threads, samples(m.hostCopyBytes / rate, repeats, noise));
   return m;
 }
 

@@ -163,6 +163,15 @@ TEST(ModelCli, ReportsAnUnknownProfileAndBadUsage) {
   EXPECT_TRUE(contains(listing.out, "gtx-titan-pcie3"));
 }
 
+TEST(ModelCli, ShowsAProfile) {
+  const CliRun shown = run({"--show-profile", "tesla-k20-pcie2"});
+  ASSERT_EQ(shown.status, 0) << shown.err;
+  EXPECT_TRUE(contains(shown.out, "\"bidirectional_seconds_per_byte\": 1.741965e-10")) << shown.out;
+  const CliRun unknown = run({"--show-profile", "no-such-profile"});
+  EXPECT_EQ(unknown.status, 1);
+  EXPECT_TRUE(contains(unknown.err, "known profiles")) << unknown.err;
+}
+
 TEST(ModelCli, RejectsAnInconsistentWorkload) {
   const CliRun result = run({"--profile", "gtx-titan-pcie3", "--h2d-bytes", "1", "--d2h-bytes", "1",
                              "--inout-bytes", "2", "--kernel-ms", "1"});

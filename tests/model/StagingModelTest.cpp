@@ -125,7 +125,6 @@ HardwareProfile pageableH100() {
   profile.deviceToHost.pageableSecondsPerByte = 1 / 17e9;
   profile.hostCopySecondsPerByte = 1 / 10e9;
   profile.hostCopyParallelSecondsPerByte = 1 / 50e9;
-  profile.hostCopyThreads = 8;
   return profile;
 }
 

@@ -3,7 +3,7 @@
 // whose threads move 16 bytes each, so every warp asks the link for whole 128-byte lines; with
 // 1- or 2-byte elements a warp asks for 32- or 64-byte pieces, which cost more per byte (1-byte
 // arrays measured 2.5-4x the single-G prediction on the H200). Schema 3 profiles carry a cost per
-// width (HardwareProfile::mapped_by_width); a workload's arrays weight them by their bytes.
+// width (HardwareProfile::mappedByWidth); a workload's arrays weight them by their bytes.
 #pragma once
 
 #include "model/Workload.h"

@@ -3,6 +3,7 @@
 #include "model/PredictionTablePrinter.h"
 #include "model/StreamCountEstimates.h"
 #include "overlap/ProfileCatalog.h"
+#include "overlap/ProfileIo.h"
 
 #include <cerrno>
 #include <cmath>
@@ -67,6 +68,11 @@ const std::map<std::string, OptionHandler>& valueOptions() {
       {"--profile",
        [](ModelCliOptions& options, const std::string& value) -> std::string {
          options.profile = value;
+         return {};
+       }},
+      {"--show-profile",
+       [](ModelCliOptions& options, const std::string& value) -> std::string {
+         options.showProfile = value;
          return {};
        }},
       {"--h2d-bytes", bytesInto(&Workload::h2dBytes)},
@@ -178,6 +184,7 @@ std::string modelCliUsage() {
   return R"(usage: overlap-model --profile NAME|FILE.json --h2d-bytes SIZE --d2h-bytes SIZE
                      --kernel-ms T [options]
        overlap-model --list-profiles
+       overlap-model --show-profile NAME|FILE.json
 
 Predicts the time of every variant (Explicit, Mapped, Streams, Hybrid) and stream count of one
 call from a hardware profile, without a GPU, and prints the candidates the tuner would run.
@@ -253,7 +260,7 @@ ModelCliParse parseModelCli(const std::vector<std::string>& args) {
     hasD2h |= name == "--d2h-bytes";
     hasKernel |= name == "--kernel-ms";
   }
-  if (options.help || options.listProfiles)
+  if (options.help || options.listProfiles || !options.showProfile.empty())
     return {options, {}};
   if (options.profile.empty())
     return {std::nullopt, "--profile is required (a name from --list-profiles or a JSON file)"};
@@ -284,6 +291,17 @@ int runModelCli(const std::vector<std::string>& args, std::ostream& out, std::os
           << ")\n";
     for (const ProfileError& skipped : listing.skipped)
       err << "overlap-model: skipped " << skipped.message() << "\n";
+    return 0;
+  }
+  if (!options.showProfile.empty()) {
+    HardwareProfile profile;
+    std::string origin;
+    const ProfileError found = findProfile(options.showProfile, &profile, &origin);
+    if (!found.ok()) {
+      err << "overlap-model: " << found.message() << "\n";
+      return 1;
+    }
+    out << "// " << origin << "\n" << profileToJson(profile);
     return 0;
   }
   const std::string problem = validate(options.workload);

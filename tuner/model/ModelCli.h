@@ -20,6 +20,7 @@ struct ModelCliOptions {
   ModelKind model = ModelKind::Modern;
   ModernModelOptions modern;
   bool listProfiles = false;
+  std::string showProfile; // print this profile's JSON instead of predicting
   bool help = false;
 };
 

@@ -14,7 +14,7 @@ namespace overlap::model {
 
 // The bytes of a call's arrays of one element width, each element counted once: how a Mapped
 // kernel's link traffic splits over the widths the profile prices separately
-// (HardwareProfile::mapped_by_width).
+// (HardwareProfile::mappedByWidth).
 struct MappedBytesOfWidth {
   std::size_t elementBytes = 0;
   double readBytes = 0;       // inputs, chunked and broadcast

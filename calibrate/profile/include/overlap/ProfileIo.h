@@ -1,9 +1,9 @@
 // Hardware profiles as JSON files (schema in docs/hardware-profiles.md). No CUDA dependency.
 //
 // Reading is strict: a file that is not JSON, that is some other kind of JSON document, that was
-// written by a newer schema, that lacks a field or has one of the wrong type or range, or that has
-// a field this version does not know (a typo in a hand-edited profile) is refused with an error
-// naming the file and the field, never half-read.
+// written by an older or a newer schema, that lacks a field or has one of the wrong type or range,
+// or that has a field this version does not know (a typo in a hand-edited profile) is refused with
+// an error naming the file and the field, never half-read.
 #pragma once
 
 #include "overlap/HardwareProfile.h"
