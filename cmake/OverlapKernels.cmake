@@ -28,25 +28,16 @@ set(OVERLAP_GENERATOR_EXECUTABLE "" CACHE FILEPATH
 set(OVERLAP_PREGENERATED_DIR "" CACHE PATH
     "Directory with generated sources (<target>/<file>.overlap.{h,cu}) to use without a generator")
 
-# A target name as COMMAND and in DEPENDS makes the step re-run when the generator is rebuilt.
-function(_overlap_generator_command out_var)
-  if(OVERLAP_GENERATOR_EXECUTABLE)
+# The command that runs `tool` (overlap-gen or overlap-bake): a target name where the tool is
+# built here or imported, so that as COMMAND and in DEPENDS it makes the step re-run when the tool
+# is rebuilt; OVERLAP_GENERATOR_EXECUTABLE overrides the generator. Empty when there is none.
+function(_overlap_tool_command out_var tool)
+  if(tool STREQUAL "overlap-gen" AND OVERLAP_GENERATOR_EXECUTABLE)
     set(${out_var} "${OVERLAP_GENERATOR_EXECUTABLE}" PARENT_SCOPE)
-  elseif(TARGET overlap-gen)
-    set(${out_var} overlap-gen PARENT_SCOPE)
-  elseif(TARGET Overlap::overlap-gen)
-    set(${out_var} Overlap::overlap-gen PARENT_SCOPE)
-  else()
-    set(${out_var} "" PARENT_SCOPE)
-  endif()
-endfunction()
-
-# A target name as COMMAND and in DEPENDS makes the step re-run when overlap-bake is rebuilt.
-function(_overlap_bake_command out_var)
-  if(TARGET overlap-bake)
-    set(${out_var} overlap-bake PARENT_SCOPE)
-  elseif(TARGET Overlap::overlap-bake)
-    set(${out_var} Overlap::overlap-bake PARENT_SCOPE)
+  elseif(TARGET ${tool})
+    set(${out_var} ${tool} PARENT_SCOPE)
+  elseif(TARGET Overlap::${tool})
+    set(${out_var} Overlap::${tool} PARENT_SCOPE)
   else()
     set(${out_var} "" PARENT_SCOPE)
   endif()
@@ -64,7 +55,7 @@ function(_overlap_bake_tuning_results target out_dir results)
     target_link_libraries(${target} PRIVATE Overlap::tuner_dispatch)
     set(model_args --model)
   endif()
-  _overlap_bake_command(bake)
+  _overlap_tool_command(bake overlap-bake)
   if(NOT bake)
     if(results)
       message(WARNING "overlap_add_kernels(${target}): no overlap-bake in this Overlap, so "
@@ -118,7 +109,7 @@ function(overlap_add_kernels target)
     message(FATAL_ERROR "overlap_add_kernels: '${target}' is not a target")
   endif()
 
-  _overlap_generator_command(generator)
+  _overlap_tool_command(generator overlap-gen)
   if(OVERLAP_PREGENERATED_DIR AND NOT OVERLAP_GENERATOR_EXECUTABLE)
     set(generator "") # asked for explicitly: wins over a generator target that merely exists
   endif()
