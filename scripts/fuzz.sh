@@ -29,12 +29,13 @@ sources=("$OVERLAP_ROOT"/generator/ir/*.cpp "$OVERLAP_ROOT"/generator/annotation
          "$OVERLAP_ROOT"/fuzz/AnnotationFuzzer.cpp)
 # Rebuild only when a source or header changed since the last build.
 if [ ! -x "$binary" ] || [ -n "$(find "$OVERLAP_ROOT/generator/ir" "$OVERLAP_ROOT/generator/annotation" \
-     "$OVERLAP_ROOT/fuzz" "$OVERLAP_ROOT/tests/generator/SignatureBuilder.h" -newer "$binary" \
+     "$OVERLAP_ROOT/fuzz" "$OVERLAP_ROOT/tests/generator/SignatureBuilder.h" \
+     "$OVERLAP_ROOT/runtime/include/overlap/KernelTypes.h" -newer "$binary" \
      -name '*.[ch]*' -print -quit)" ]; then
   echo "== building $binary"
   "$CXX" -std=c++17 -g -O1 -fno-omit-frame-pointer -Wno-deprecated-declarations \
     -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-    -I"$OVERLAP_ROOT/generator" -I"$OVERLAP_ROOT/tests/generator" \
+    -I"$OVERLAP_ROOT/generator" -I"$OVERLAP_ROOT/runtime/include" -I"$OVERLAP_ROOT/tests/generator" \
     "${sources[@]}" -o "$binary"
 fi
 [ "$runs" = build ] && exit 0

@@ -1,4 +1,5 @@
 #include "ir/Expr.h"
+#include "overlap/ExprSupport.h" // CUDA-free
 
 #include <cassert>
 #include <climits>
@@ -22,17 +23,12 @@ namespace {
   }
 }
 
-// Exact ceiling of a / b for every sign combination; (a + b - 1) / b would overflow near the
-// limits and round the wrong way for negative operands. Mirrors overlap::ceil_div in
-// runtime/include/overlap/ExprSupport.h, which generated code uses.
+// overlap::ceil_div, the function generated code calls, where it is defined: so a bound checked at
+// generation time is the bound used at run time.
 std::optional<long long> ceilDivide(long long a, long long b) {
   if (b == 0 || (a == LLONG_MIN && b == -1))
     return std::nullopt;
-  long long quotient = a / b;
-  long long remainder = a % b;
-  if (remainder != 0 && ((remainder > 0) == (b > 0)))
-    ++quotient;
-  return quotient;
+  return ::overlap::ceil_div(a, b);
 }
 
 std::optional<long long> apply(ExprKind kind, long long a, long long b) {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "ir/Expr.h"
+#include "overlap/KernelTypes.h" // CUDA-free: the runtime's kernel vocabulary
 
 #include <array>
 #include <optional>
@@ -14,10 +15,13 @@ namespace overlap::ir {
 
 enum class ScalarKind { SignedInteger, UnsignedInteger, Boolean, FloatingPoint, Other };
 
-// Mirrors overlap::ElementKind of the runtime (KernelTypes.h); the emitter prints the name. For
-// CUDA vector types and other structs of one scalar type (float2, __half2, uchar4) it is the kind
-// of that scalar, the lane; the element holds elementSize / (size of the lane) lanes.
-enum class ElementKind { F32, F64, I8, U8, I16, U16, I32, U32, I64, U64, F16, BF16, Other };
+// The runtime's own enums (KernelTypes.h), so that what the emitter prints into generated code
+// names exactly what the runtime defines. For CUDA vector types and other structs of one scalar
+// type (float2, __half2, uchar4) the element kind is the kind of that scalar, the lane; the
+// element holds elementSize / (size of the lane) lanes.
+using ElementKind = ::overlap::ElementKind;
+using Direction = ::overlap::Direction;
+using ReduceOp = ::overlap::ReduceOp; // reduce(OP: name): every chunk's kernel updates the array
 
 // The enumerator's name, "F32" ... "Other": the same spelling in generated code and in IR dumps.
 const char* elementKindName(ElementKind kind);
@@ -76,8 +80,6 @@ struct KernelSignature {
   std::vector<TypeSize> typeSizes;
 };
 
-enum class Direction { In, Out, InOut };
-
 // The part [begin, end) of an array, in elements, that one chunk [lo, hi) needs. A section that
 // does not depend on lo/hi is a broadcast section: sent once before the pipeline.
 struct Section {
@@ -85,9 +87,6 @@ struct Section {
   ExprPtr end;
   bool chunked() const { return dependsOnChunk(*begin) || dependsOnChunk(*end); }
 };
-
-// reduce(OP: name): every chunk's kernel updates the whole array (atomically).
-enum class ReduceOp { None, Sum, Product, Min, Max, BitAnd, BitOr, BitXor };
 
 struct Array {
   int param = -1; // index into KernelSignature::params

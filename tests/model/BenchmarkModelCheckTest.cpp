@@ -101,10 +101,11 @@ Checked check(const HardwareProfile& profile, const std::string& runReports,
   // transfers, at least 1 % of it.
   const ModernModel model;
   Workload workload = app.workload;
-  workload.kernelSeconds = 0;
+  workload.launch.kernelSeconds = 0;
   const double transfers = *model.predictSeconds(profile, workload, Candidate{});
-  workload.kernelSeconds = std::max(explicitRow->median - transfers, 0.01 * explicitRow->median);
-  checked.kernelSeconds = workload.kernelSeconds;
+  workload.launch.kernelSeconds =
+      std::max(explicitRow->median - transfers, 0.01 * explicitRow->median);
+  checked.kernelSeconds = workload.launch.kernelSeconds;
 
   for (const Timed& t : measured)
     checked.rows.push_back(Row{t, *model.predictSeconds(profile, workload, t.candidate)});

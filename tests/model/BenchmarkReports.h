@@ -30,7 +30,8 @@ struct BenchmarkApplication {
   const char* kernel;
   bool hasBroadcastInput;
   std::size_t narrowestElementBytes;
-  Workload workload; // kernel_seconds 0: inferred from Explicit's measurement, as the tuner does
+  Workload
+      workload; // launch.kernelSeconds 0: inferred from Explicit's measurement, as the tuner does
 };
 
 namespace detail {
@@ -42,11 +43,11 @@ constexpr double kLevels = 42;
 inline Workload scalar_add() {
   const double bytes = 33554432.0 * 4;
   Workload w;
-  w.partitionExtent = 33554432;
-  w.h2dBytes = bytes;
-  w.d2hBytes = bytes;
-  w.inoutD2hBytes = bytes;
-  w.mappedBytesByWidth = {{4, bytes, 0, bytes}};
+  w.partition.extent = 33554432;
+  w.transfers.h2dBytes = bytes;
+  w.transfers.d2hBytes = bytes;
+  w.transfers.inoutD2hBytes = bytes;
+  w.mapped.bytesByWidth = {{4, bytes, 0, bytes}};
   return w;
 }
 
@@ -54,36 +55,36 @@ inline Workload scalar_add() {
 // unsigned int bins per frame.
 inline Workload frame_histogram(double pixels) {
   Workload w;
-  w.partitionExtent = 64;
-  w.h2dBytes = 64 * pixels;
-  w.d2hBytes = 64 * 256 * 4;
-  w.mappedBytesByWidth = {{1, w.h2dBytes, 0, 0}, {4, 0, w.d2hBytes, 0}};
+  w.partition.extent = 64;
+  w.transfers.h2dBytes = 64 * pixels;
+  w.transfers.d2hBytes = 64 * 256 * 4;
+  w.mapped.bytesByWidth = {{1, w.transfers.h2dBytes, 0, 0}, {4, 0, w.transfers.d2hBytes, 0}};
   return w;
 }
 
 // gray_histogram: 32 frames of RGB bytes in; gray bytes and 256 unsigned int bins per frame out.
 inline Workload gray_histogram(double pixels) {
   Workload w;
-  w.partitionExtent = 32;
-  w.h2dBytes = 32 * pixels * 3;
+  w.partition.extent = 32;
+  w.transfers.h2dBytes = 32 * pixels * 3;
   const double gray = 32 * pixels;
   const double bins = 32 * 256 * 4;
-  w.d2hBytes = gray + bins;
-  w.d2hCopiesPerChunk = 2;
-  w.explicitD2hCopies = 2;
-  w.mappedBytesByWidth = {{1, w.h2dBytes, gray, 0}, {4, 0, bins, 0}};
+  w.transfers.d2hBytes = gray + bins;
+  w.transfers.d2hCopiesPerChunk = 2;
+  w.transfers.explicitD2hCopies = 2;
+  w.mapped.bytesByWidth = {{1, w.transfers.h2dBytes, gray, 0}, {4, 0, bins, 0}};
   return w;
 }
 
 // pop_state: temperature and salinity in, density out, floats, 42 levels of a plane each.
 inline Workload pop_state() {
   Workload w;
-  w.partitionExtent = 42;
-  w.h2dBytes = 2 * kLevels * kPlane * 4;
-  w.d2hBytes = kLevels * kPlane * 4;
-  w.h2dCopiesPerChunk = 2;
-  w.explicitH2dCopies = 2;
-  w.mappedBytesByWidth = {{4, w.h2dBytes, w.d2hBytes, 0}};
+  w.partition.extent = 42;
+  w.transfers.h2dBytes = 2 * kLevels * kPlane * 4;
+  w.transfers.d2hBytes = kLevels * kPlane * 4;
+  w.transfers.h2dCopiesPerChunk = 2;
+  w.transfers.explicitH2dCopies = 2;
+  w.mapped.bytesByWidth = {{4, w.transfers.h2dBytes, w.transfers.d2hBytes, 0}};
   return w;
 }
 
@@ -94,23 +95,24 @@ inline Workload pop_state() {
 inline Workload buoydiff() {
   const double level = kPlane * 4;
   Workload w;
-  w.partitionExtent = 42;
-  w.h2dBytes = kLevels * level;
-  w.broadcastBytes = level;
-  w.haloBytesPerBoundary = level;
-  w.d2hBytes = kLevels * level;
-  w.explicitH2dCopies = 2;
-  w.mappedBytesByWidth = {{4, w.h2dBytes + w.broadcastBytes, w.d2hBytes, 0}};
+  w.partition.extent = 42;
+  w.transfers.h2dBytes = kLevels * level;
+  w.transfers.broadcastBytes = level;
+  w.transfers.haloBytesPerBoundary = level;
+  w.transfers.d2hBytes = kLevels * level;
+  w.transfers.explicitH2dCopies = 2;
+  w.mapped.bytesByWidth = {
+      {4, w.transfers.h2dBytes + w.transfers.broadcastBytes, w.transfers.d2hBytes, 0}};
   return w;
 }
 
 // sepia: 2^25 RGB pixels of bytes in, as many out.
 inline Workload sepia() {
   Workload w;
-  w.partitionExtent = 33554432;
-  w.h2dBytes = 3 * 33554432.0;
-  w.d2hBytes = 3 * 33554432.0;
-  w.mappedBytesByWidth = {{1, w.h2dBytes, w.d2hBytes, 0}};
+  w.partition.extent = 33554432;
+  w.transfers.h2dBytes = 3 * 33554432.0;
+  w.transfers.d2hBytes = 3 * 33554432.0;
+  w.mapped.bytesByWidth = {{1, w.transfers.h2dBytes, w.transfers.d2hBytes, 0}};
   return w;
 }
 
@@ -118,13 +120,13 @@ inline Workload sepia() {
 inline Workload saxpy() {
   const double bytes = 67108864.0 * 4;
   Workload w;
-  w.partitionExtent = 67108864;
-  w.h2dBytes = 2 * bytes;
-  w.d2hBytes = bytes;
-  w.inoutD2hBytes = bytes;
-  w.h2dCopiesPerChunk = 2;
-  w.explicitH2dCopies = 2;
-  w.mappedBytesByWidth = {{4, w.h2dBytes, 0, w.d2hBytes}};
+  w.partition.extent = 67108864;
+  w.transfers.h2dBytes = 2 * bytes;
+  w.transfers.d2hBytes = bytes;
+  w.transfers.inoutD2hBytes = bytes;
+  w.transfers.h2dCopiesPerChunk = 2;
+  w.transfers.explicitH2dCopies = 2;
+  w.mapped.bytesByWidth = {{4, w.transfers.h2dBytes, 0, w.transfers.d2hBytes}};
   return w;
 }
 
@@ -132,17 +134,18 @@ inline Workload saxpy() {
 // n = k = 1024, floats; b is broadcast.
 inline Workload matmul() {
   Workload w;
-  w.partitionExtent = 4096;
-  w.h2dBytes = 4096.0 * 1024 * 4;
-  w.broadcastBytes = 1024.0 * 1024 * 4;
-  w.d2hBytes = 4096.0 * 1024 * 4;
-  w.explicitH2dCopies = 2;
-  w.mappedBytesByWidth = {{4, w.h2dBytes + w.broadcastBytes, w.d2hBytes, 0}};
+  w.partition.extent = 4096;
+  w.transfers.h2dBytes = 4096.0 * 1024 * 4;
+  w.transfers.broadcastBytes = 1024.0 * 1024 * 4;
+  w.transfers.d2hBytes = 4096.0 * 1024 * 4;
+  w.transfers.explicitH2dCopies = 2;
+  w.mapped.bytesByWidth = {
+      {4, w.transfers.h2dBytes + w.transfers.broadcastBytes, w.transfers.d2hBytes, 0}};
   return w;
 }
 
 inline Workload withNarrowest(Workload w, std::size_t bytes) {
-  w.mappedNarrowestElementBytes = bytes;
+  w.mapped.narrowestElementBytes = bytes;
   return w;
 }
 
@@ -157,8 +160,8 @@ constexpr int kResidentBlocksOf256Threads = 8;
 // POP state and buoydiff, whose grid is one level (ceil_div(plane, 256) blocks, whatever the
 // chunk), which leaves it unknown (no fill penalty), as for a grid-stride launch.
 inline Workload withBlocks(Workload w, long long totalBlocks) {
-  w.totalBlocks = totalBlocks;
-  w.residentBlocksPerSm = kResidentBlocksOf256Threads;
+  w.launch.totalBlocks = totalBlocks;
+  w.launch.residentBlocksPerSm = kResidentBlocksOf256Threads;
   return w;
 }
 

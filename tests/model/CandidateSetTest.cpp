@@ -43,10 +43,10 @@ public:
 
 Workload saxpyLike(long long extent) {
   Workload workload;
-  workload.partitionExtent = extent;
-  workload.h2dBytes = 8 * extent;
-  workload.d2hBytes = 4 * extent;
-  workload.kernelSeconds = 1e-3;
+  workload.partition.extent = extent;
+  workload.transfers.h2dBytes = 8 * extent;
+  workload.transfers.d2hBytes = 4 * extent;
+  workload.launch.kernelSeconds = 1e-3;
   return workload;
 }
 
@@ -80,7 +80,8 @@ TEST(Enumeration, HybridOnlyWithPureOutputs) {
   ScriptedModel model;
   model.seconds = [](const Candidate&) { return 1.0; };
   Workload workload = saxpyLike(1 << 20);
-  workload.inoutD2hBytes = workload.d2hBytes; // y = a·x + y: the only output is in-out
+  workload.transfers.inoutD2hBytes =
+      workload.transfers.d2hBytes; // y = a·x + y: the only output is in-out
   for (const Candidate& candidate :
        enumerateCandidates(model, testing::h100Like(), workload, SearchOptions{}))
     EXPECT_NE(candidate.variant, Variant::Hybrid);
@@ -91,8 +92,8 @@ TEST(Enumeration, StreamCountsFollowTheGranules) {
   ScriptedModel model;
   model.seconds = [](const Candidate&) { return 1.0; };
   Workload workload = saxpyLike(48);
-  workload.inoutD2hBytes = workload.d2hBytes; // Streams only
-  workload.granule = 4;
+  workload.transfers.inoutD2hBytes = workload.transfers.d2hBytes; // Streams only
+  workload.partition.granule = 4;
   Counts streams;
   for (const Candidate& candidate :
        enumerateCandidates(model, testing::h100Like(), workload, SearchOptions{}))
@@ -241,9 +242,9 @@ TEST(Pruning, ModernModelOnTheIssuesSaxpyRunsFewCandidates) {
   // pure outputs for Hybrid). tests/model/MeasuredAccuracyTest.cpp checks the pick against
   // measured times.
   Workload saxpy = saxpyLike(64 << 20);
-  saxpy.inoutD2hBytes = saxpy.d2hBytes;
-  saxpy.h2dCopiesPerChunk = saxpy.explicitH2dCopies = 2;
-  saxpy.kernelSeconds = 0.3e-3;
+  saxpy.transfers.inoutD2hBytes = saxpy.transfers.d2hBytes;
+  saxpy.transfers.h2dCopiesPerChunk = saxpy.transfers.explicitH2dCopies = 2;
+  saxpy.launch.kernelSeconds = 0.3e-3;
   const Prediction prediction = predict(ModernModel(), testing::h100Like(), saxpy);
   ASSERT_TRUE(prediction.best);
   EXPECT_EQ(prediction.rows[*prediction.best].candidate.variant, Variant::Streams);
@@ -282,7 +283,7 @@ TEST(Pruning, MappedLowerBoundIsKeptButIsNotTheReference) {
     return 1.05 + 0.01 * c.streams;
   };
   Workload workload = saxpyLike(8);
-  workload.broadcastBytes = 1;
+  workload.transfers.broadcastBytes = 1;
   const Prediction bounded = predict(model, testing::h100Like(), workload);
   ASSERT_TRUE(bounded.best);
   EXPECT_EQ(bounded.rows[*bounded.best].candidate, (Candidate{Variant::Streams, 1}));
@@ -290,7 +291,7 @@ TEST(Pruning, MappedLowerBoundIsKeptButIsNotTheReference) {
   EXPECT_TRUE(row(bounded, Variant::Streams, 1).kept);
   EXPECT_FALSE(row(bounded, Variant::Streams, 8).kept);
   // Once the re-reads are known, Mapped's prediction is one like the others, and it prunes.
-  workload.mappedBroadcastReadsKnown = true;
+  workload.mapped.broadcastReadsKnown = true;
   const Prediction known = predict(model, testing::h100Like(), workload);
   EXPECT_EQ(known.rows[*known.best].candidate.variant, Variant::Mapped);
   EXPECT_FALSE(row(known, Variant::Streams, 1).kept);
@@ -308,7 +309,7 @@ TEST(Pruning, MappedOverNarrowElementsIsALowerBound) {
     return 1.05 + 0.01 * c.streams;
   };
   Workload workload = saxpyLike(8);
-  workload.mappedNarrowestElementBytes = 1;
+  workload.mapped.narrowestElementBytes = 1;
   EXPECT_TRUE(mappedPredictionIsLowerBound(workload));
   const Prediction bytes = predict(model, testing::h100Like(), workload);
   ASSERT_TRUE(bytes.best);
@@ -319,10 +320,10 @@ TEST(Pruning, MappedOverNarrowElementsIsALowerBound) {
   EXPECT_TRUE(row(bytes, Variant::Streams, 1).kept);
   EXPECT_FALSE(row(bytes, Variant::Streams, 8).kept);
 
-  workload.mappedNarrowestElementBytes = 2;
+  workload.mapped.narrowestElementBytes = 2;
   EXPECT_TRUE(mappedPredictionIsLowerBound(workload));
   for (std::size_t width : {std::size_t{0}, kMappedFullLineElementBytes, std::size_t{8}}) {
-    workload.mappedNarrowestElementBytes = width;
+    workload.mapped.narrowestElementBytes = width;
     EXPECT_FALSE(mappedPredictionIsLowerBound(workload)) << width << "-byte elements";
     const Prediction words = predict(model, testing::h100Like(), workload);
     EXPECT_EQ(words.rows[*words.best].candidate.variant, Variant::Mapped) << width;

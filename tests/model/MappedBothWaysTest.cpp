@@ -128,11 +128,11 @@ TEST(MappedBothWays, UsedOnlyBesideMeasuredOneWayMappedCosts) {
 // Scalar addition: one in-out array, read and written through the link by one kernel.
 Workload scalarAddLike() {
   Workload w;
-  w.partitionExtent = 1;
-  w.h2dBytes = kBytes;
-  w.d2hBytes = kBytes;
-  w.inoutD2hBytes = kBytes;
-  w.kernelSeconds = 1e-6;
+  w.partition.extent = 1;
+  w.transfers.h2dBytes = kBytes;
+  w.transfers.d2hBytes = kBytes;
+  w.transfers.inoutD2hBytes = kBytes;
+  w.launch.kernelSeconds = 1e-6;
   return w;
 }
 

@@ -55,11 +55,11 @@ TEST(MappedWidthCost, NoPerWidthDataMeansNoPrice) {
 
 Workload grayHistogramLike() {
   Workload w;
-  w.partitionExtent = 8;
-  w.h2dBytes = 3000;        // RGB bytes
-  w.d2hBytes = 1000 + 1000; // gray bytes, 4-byte bins
-  w.mappedBytesByWidth = {{1, 3000, 1000, 0}, {4, 0, 1000, 0}};
-  w.mappedNarrowestElementBytes = 1;
+  w.partition.extent = 8;
+  w.transfers.h2dBytes = 3000;        // RGB bytes
+  w.transfers.d2hBytes = 1000 + 1000; // gray bytes, 4-byte bins
+  w.mapped.bytesByWidth = {{1, 3000, 1000, 0}, {4, 0, 1000, 0}};
+  w.mapped.narrowestElementBytes = 1;
   return w;
 }
 
@@ -70,7 +70,7 @@ TEST(MappedWidthCost, TheMeanIsWeightedByEachWidthsBytes) {
   // Half the output bytes at 3 ns/B, half at 1 ns/B.
   EXPECT_DOUBLE_EQ(mappedSecondsPerByte(profile, w, MappedAccess::Write), 2e-9);
   Workload inout = w;
-  inout.mappedBytesByWidth = {{1, 3000, 0, 1000}, {4, 0, 1000, 0}};
+  inout.mapped.bytesByWidth = {{1, 3000, 0, 1000}, {4, 0, 1000, 0}};
   // Hybrid copies in-out arrays back: only the 4-byte pure output is written through the link.
   EXPECT_DOUBLE_EQ(
       mappedSecondsPerByte(profile, inout, MappedAccess::Write, MappedOutputs::PureOnly), 1e-9);
@@ -84,7 +84,7 @@ TEST(MappedWidthCost, AWidthTheProfileCannotPriceFallsBackToTheSingleG) {
   EXPECT_DOUBLE_EQ(mappedSecondsPerByte(profile, w, MappedAccess::Read), 1e-9);
   EXPECT_EQ(mappedSecondsPerByte(profile, w, MappedAccess::Write), 0);
   Workload unknown = w;
-  unknown.mappedBytesByWidth.clear();
+  unknown.mapped.bytesByWidth.clear();
   EXPECT_EQ(mappedSecondsPerByte(profile, unknown, MappedAccess::Read), 0);
 }
 
@@ -115,13 +115,13 @@ TEST(MappedWidthCost, NarrowElementsAreALowerBoundOnlyWithoutPerWidthCosts) {
   const Workload w = grayHistogramLike();
   EXPECT_FALSE(mappedPredictionIsLowerBound(w, profile));
   Workload widthsUnknown = w;
-  widthsUnknown.mappedBytesByWidth.clear();
+  widthsUnknown.mapped.bytesByWidth.clear();
   EXPECT_TRUE(mappedPredictionIsLowerBound(widthsUnknown, profile));
   profile.mappedByWidth.clear();
   EXPECT_TRUE(mappedPredictionIsLowerBound(w, profile));
   // Unknown re-reads of a broadcast input stay a lower bound whatever the widths.
   Workload broadcast = w;
-  broadcast.broadcastBytes = 100;
+  broadcast.transfers.broadcastBytes = 100;
   EXPECT_TRUE(mappedPredictionIsLowerBound(broadcast, pricedByWidth()));
 }
 
@@ -132,12 +132,12 @@ TEST(MappedWidthCost, APricedNarrowMappedCanBeThePredictedBest) {
   HardwareProfile profile = pricedByWidth();
   profile.mappedByWidth = {{1, 1.1e-9, 1.1e-9}, {4, 1e-9, 1e-9}};
   Workload w;
-  w.partitionExtent = 1;
-  w.h2dBytes = 1e6;
-  w.d2hBytes = 1e6;
-  w.kernelSeconds = 1e-3;
-  w.mappedBytesByWidth = {{1, 1e6, 1e6, 0}};
-  w.mappedNarrowestElementBytes = 1;
+  w.partition.extent = 1;
+  w.transfers.h2dBytes = 1e6;
+  w.transfers.d2hBytes = 1e6;
+  w.launch.kernelSeconds = 1e-3;
+  w.mapped.bytesByWidth = {{1, 1e6, 1e6, 0}};
+  w.mapped.narrowestElementBytes = 1;
   const Prediction priced = predict(ModernModel(), profile, w);
   ASSERT_TRUE(priced.best);
   EXPECT_EQ(priced.rows[*priced.best].candidate.variant, Variant::Mapped);

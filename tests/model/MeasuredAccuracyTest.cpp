@@ -104,34 +104,34 @@ std::map<std::string, std::vector<Measured>> examplesTable(const std::string& ma
 // sizes (no launch geometry: the descriptor carries none, so the tuner has none either).
 Workload saxpyWorkload() {
   Workload w;
-  w.partitionExtent = 67108864;
-  w.h2dBytes = 2 * 256 * kMiB; // x, and y (in-out)
-  w.d2hBytes = 256 * kMiB;
-  w.inoutD2hBytes = 256 * kMiB;
-  w.h2dCopiesPerChunk = 2;
-  w.explicitH2dCopies = 2;
+  w.partition.extent = 67108864;
+  w.transfers.h2dBytes = 2 * 256 * kMiB; // x, and y (in-out)
+  w.transfers.d2hBytes = 256 * kMiB;
+  w.transfers.inoutD2hBytes = 256 * kMiB;
+  w.transfers.h2dCopiesPerChunk = 2;
+  w.transfers.explicitH2dCopies = 2;
   return w;
 }
 
 Workload matmulWorkload() {
   Workload w;
-  w.partitionExtent = 4096;
-  w.h2dBytes = 4096.0 * 1024 * 4;       // rows of A
-  w.broadcastBytes = 1024.0 * 1024 * 4; // B, sent once
-  w.d2hBytes = 4096.0 * 1024 * 4;       // rows of C
-  w.explicitH2dCopies = 2;
+  w.partition.extent = 4096;
+  w.transfers.h2dBytes = 4096.0 * 1024 * 4;       // rows of A
+  w.transfers.broadcastBytes = 1024.0 * 1024 * 4; // B, sent once
+  w.transfers.d2hBytes = 4096.0 * 1024 * 4;       // rows of C
+  w.transfers.explicitH2dCopies = 2;
   return w;
 }
 
 Workload buoydiffWorkload() {
   const double level = 1048576.0 * 4;
   Workload w;
-  w.partitionExtent = 42;
-  w.h2dBytes = 42 * level;        // rho[(lo-1)·plane : hi·plane], clipped
-  w.broadcastBytes = level;       // rho[0 : plane], the surface
-  w.haloBytesPerBoundary = level; // level lo-1
-  w.d2hBytes = 42 * level;
-  w.explicitH2dCopies = 2;
+  w.partition.extent = 42;
+  w.transfers.h2dBytes = 42 * level;        // rho[(lo-1)·plane : hi·plane], clipped
+  w.transfers.broadcastBytes = level;       // rho[0 : plane], the surface
+  w.transfers.haloBytesPerBoundary = level; // level lo-1
+  w.transfers.d2hBytes = 42 * level;
+  w.transfers.explicitH2dCopies = 2;
   return w;
 }
 
@@ -139,7 +139,7 @@ Workload buoydiffWorkload() {
 // its predicted transfers, at least 1 % of Explicit.
 double inferredKernelSeconds(const HardwareProfile& profile, Workload workload,
                              double explicitSeconds) {
-  workload.kernelSeconds = 0;
+  workload.launch.kernelSeconds = 0;
   const double transfers = *ModernModel().predictSeconds(profile, workload, Candidate{});
   return std::max(explicitSeconds - transfers, 0.01 * explicitSeconds);
 }
@@ -265,12 +265,12 @@ TEST_F(MeasuredAccuracy, TunerSaxpyRunOnTheH200) {
   const std::vector<Measured> rows = tunerSummary(readText(kTunerRun + "/exhaustive.log"));
   ASSERT_EQ(rows.size(), 12u) << "the exhaustive run measured 12 candidates";
   Workload workload = saxpyWorkload();
-  workload.kernelSeconds = inferredKernelSeconds(profile, workload, *measuredExplicit(rows));
+  workload.launch.kernelSeconds = inferredKernelSeconds(profile, workload, *measuredExplicit(rows));
   const std::vector<Checked> checked = check(profile, workload, rows);
   report() +=
       "## saxpy, 64 M floats: the tuner's exhaustive run (" +
       kTunerRun.substr(kTunerRun.find("tests/fixtures/")) +
-      ")\n\nt_E inferred from Explicit: " + format("%.3f ms", workload.kernelSeconds * 1e3) +
+      ")\n\nt_E inferred from Explicit: " + format("%.3f ms", workload.launch.kernelSeconds * 1e3) +
       "\n\n" + errorTable("predicted vs measured", checked);
   // Breadth-first issue over 32 and 64 streams was predicted 23 % and 32 % too slow by the model
   // that put a stream's copies and kernels in one hardware queue. Since the per-chunk overhead
@@ -294,10 +294,12 @@ TEST_F(MeasuredAccuracy, ExamplesOnTheH200) {
   for (const auto& [name, rows] : tables) {
     ASSERT_EQ(rows.size(), 10u) << name;
     Workload workload = workloads.at(name);
-    workload.kernelSeconds = inferredKernelSeconds(profile, workload, *measuredExplicit(rows));
+    workload.launch.kernelSeconds =
+        inferredKernelSeconds(profile, workload, *measuredExplicit(rows));
     const std::vector<Checked> checked = check(profile, workload, rows);
-    report() += errorTable(
-        name + " (t_E inferred " + format("%.3f ms", workload.kernelSeconds * 1e3) + ")", checked);
+    report() += errorTable(name + " (t_E inferred " +
+                               format("%.3f ms", workload.launch.kernelSeconds * 1e3) + ")",
+                           checked);
     if (name == "saxpy") {
       for (const Checked& c : checked)
         EXPECT_LT(std::abs(c.error()), 0.02) << name << " " << label(c.measured.candidate);
@@ -311,7 +313,8 @@ TEST_F(MeasuredAccuracy, PruningMeetsIssueFiveOnTheMeasuredSaxpyGrid) {
   const HardwareProfile profile = h200Profile();
   const std::vector<Measured> truth = tunerSummary(readText(kTunerRun + "/exhaustive.log"));
   Workload workload = saxpyWorkload();
-  workload.kernelSeconds = inferredKernelSeconds(profile, workload, *measuredExplicit(truth));
+  workload.launch.kernelSeconds =
+      inferredKernelSeconds(profile, workload, *measuredExplicit(truth));
   const PruningCheck p = pruneAgainst(profile, workload, truth, SearchOptions{});
   EXPECT_EQ(p.keptMeasured, p.kept) << "every kept candidate was measured";
   EXPECT_LE(static_cast<double>(p.kept), 0.30 * static_cast<double>(p.grid)) << p.keptList;
@@ -330,7 +333,7 @@ TEST_F(MeasuredAccuracy, PruningMeetsIssueFiveOnTheMeasuredSaxpyGrid) {
   upTo16.maxStreams = 16;
   for (const auto& [name, rows] : tables) {
     Workload example = workloads.at(name);
-    example.kernelSeconds = inferredKernelSeconds(profile, example, *measuredExplicit(rows));
+    example.launch.kernelSeconds = inferredKernelSeconds(profile, example, *measuredExplicit(rows));
     const PruningCheck q = pruneAgainst(profile, example, rows, upTo16);
     report() += pruningLine(name + ", examples (≤ 16 streams)", q);
   }

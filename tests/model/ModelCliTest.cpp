@@ -83,14 +83,14 @@ TEST(ModelCli, ParsesTheWorkloadAndSearchOptions) {
   ASSERT_TRUE(parsed.options) << parsed.error;
   const ModelCliOptions& options = *parsed.options;
   EXPECT_EQ(options.profile, "x");
-  EXPECT_EQ(options.workload.h2dBytes, 512.0 * 1024 * 1024);
-  EXPECT_EQ(options.workload.d2hBytes, 256.0 * 1024 * 1024);
-  EXPECT_EQ(options.workload.broadcastBytes, 1e6);
-  EXPECT_DOUBLE_EQ(options.workload.kernelSeconds, 0.25e-3);
-  EXPECT_EQ(options.workload.partitionExtent, 1000);
-  EXPECT_EQ(options.workload.h2dCopiesPerChunk, 2);
-  EXPECT_EQ(options.workload.explicitH2dCopies, 3); // two sections and the broadcast data
-  EXPECT_FALSE(options.workload.hostMemoryPinned);
+  EXPECT_EQ(options.workload.transfers.h2dBytes, 512.0 * 1024 * 1024);
+  EXPECT_EQ(options.workload.transfers.d2hBytes, 256.0 * 1024 * 1024);
+  EXPECT_EQ(options.workload.transfers.broadcastBytes, 1e6);
+  EXPECT_DOUBLE_EQ(options.workload.launch.kernelSeconds, 0.25e-3);
+  EXPECT_EQ(options.workload.partition.extent, 1000);
+  EXPECT_EQ(options.workload.transfers.h2dCopiesPerChunk, 2);
+  EXPECT_EQ(options.workload.transfers.explicitH2dCopies, 3); // two sections and the broadcast data
+  EXPECT_FALSE(options.workload.transfers.hostMemoryPinned);
   EXPECT_DOUBLE_EQ(options.search.tolerance, 0.2);
   EXPECT_EQ(options.search.maxStreams, 16);
   EXPECT_EQ(options.model, ModelKind::Paper001);

@@ -41,9 +41,9 @@ const Regime kRegimes[] = {{"kernel", 100 * kMB, 50 * kMB, 100e-3},
 
 Workload workloadOf(const Regime& regime) {
   Workload workload;
-  workload.h2dBytes = regime.h2dBytes;
-  workload.d2hBytes = regime.d2hBytes;
-  workload.kernelSeconds = regime.kernelSeconds;
+  workload.transfers.h2dBytes = regime.h2dBytes;
+  workload.transfers.d2hBytes = regime.d2hBytes;
+  workload.launch.kernelSeconds = regime.kernelSeconds;
   return workload;
 }
 
@@ -102,9 +102,9 @@ TEST(ModernModel, OneCopyEngineSharingOneQueueSerializesDepthFirstIssue) {
   oneQueue.hardwareQueues = 1;
   const HardwareProfile profile = testing::idealDevice(1, false, 35);
   Workload workload;
-  workload.h2dBytes = 8;
-  workload.d2hBytes = 8;
-  workload.kernelSeconds = 8;
+  workload.transfers.h2dBytes = 8;
+  workload.transfers.d2hBytes = 8;
+  workload.launch.kernelSeconds = 8;
   const int n = 4;
   EXPECT_DOUBLE_EQ(
       predict(profile, workload, Variant::Streams, n, IssueOrder::DepthFirst, oneQueue), 24);
@@ -152,9 +152,9 @@ TEST(ModernModel, OneStreamEqualsTheNonStreamedTime) {
   const Workload workload = workloadOf(kRegimes[1]);
   // Explicit is the LogGP transfers around the kernel and its launch.
   const double explicitTime =
-      paper001::transferSeconds(profile.hostToDevice, workload.h2dBytes, 1) +
-      workload.kernelSeconds + profile.kernelLaunchS +
-      paper001::transferSeconds(profile.deviceToHost, workload.d2hBytes, 1);
+      paper001::transferSeconds(profile.hostToDevice, workload.transfers.h2dBytes, 1) +
+      workload.launch.kernelSeconds + profile.kernelLaunchS +
+      paper001::transferSeconds(profile.deviceToHost, workload.transfers.d2hBytes, 1);
   EXPECT_NEAR(predict(profile, workload, Variant::Explicit), explicitTime, 1e-15);
   // One stream issues its launch while its input is still being copied, so the launch costs
   // nothing, and neither does the per-stream overhead, which is issue time too.
@@ -208,8 +208,8 @@ TEST(ModernModel, BroadcastCopyCallIsHostTimeToo) {
   profile.kernelLaunchS = 3e-6;
   profile.copyCallS = 2e-6;
   Workload matmul = workloadOf(kRegimes[1]);
-  matmul.broadcastBytes = 64 * kMB;
-  matmul.explicitH2dCopies = 2;
+  matmul.transfers.broadcastBytes = 64 * kMB;
+  matmul.transfers.explicitH2dCopies = 2;
   const ModernModel model;
   const std::vector<SimOp> ops = model.operations(profile, matmul, Candidate{Variant::Streams, 2});
   ASSERT_EQ(ops.size(), 7u);
@@ -224,12 +224,12 @@ TEST(ModernModel, LimitCases) {
   // issues the later launches while the device computes.
   profile.kernelLaunchS = 5e-6;
   Workload computeOnly;
-  computeOnly.kernelSeconds = 10e-3;
+  computeOnly.launch.kernelSeconds = 10e-3;
   for (int n : {1, 4, 64})
     EXPECT_NEAR(predict(profile, computeOnly, Variant::Streams, n), 10e-3 + 5e-6, 1e-15);
   // Chunks shorter than a launch: the host sets the pace, and the last chunk runs after the
   // last launch.
-  computeOnly.kernelSeconds = 64e-6;
+  computeOnly.launch.kernelSeconds = 64e-6;
   EXPECT_NEAR(predict(profile, computeOnly, Variant::Streams, 64), 64 * 5e-6 + 1e-6, 1e-15);
   // No kernel: eq. (5) at t_E = 0 (plus the launches).
   profile.kernelLaunchS = 0;
@@ -250,19 +250,19 @@ TEST(ModernModel, PipelineEndsWithASynchronizationPerStream) {
   // Chunks shorter than their launch: the host issues 64 launches, the device keeps up, and the
   // host then synchronizes 64 streams whose work is done, one call after another.
   Workload computeOnly;
-  computeOnly.kernelSeconds = 64e-6;
+  computeOnly.launch.kernelSeconds = 64e-6;
   EXPECT_NEAR(predict(profile, computeOnly, Variant::Streams, 64), 64 * 3e-6 + 64 * 2e-6, 1e-15);
   EXPECT_NEAR(predict(profile, computeOnly, Variant::Hybrid, 64), 64 * 3e-6 + 64 * 2e-6, 1e-15);
   // Long chunks: the synchronizations of the earlier streams return while the later ones still
   // compute, so only the last one's call follows the device's work.
-  computeOnly.kernelSeconds = 10e-3;
+  computeOnly.launch.kernelSeconds = 10e-3;
   EXPECT_NEAR(predict(profile, computeOnly, Variant::Streams, 4), 3e-6 + 10e-3 + 2e-6, 1e-15);
   // Explicit's synchronization is in its t_E.
   EXPECT_NEAR(predict(profile, computeOnly, Variant::Explicit), 10e-3 + 3e-6, 1e-15);
   // Without a measured copy call the copy calls take all of t_sc beyond the launch already.
   profile.copyCallS = 0;
   EXPECT_DOUBLE_EQ(hostIssueCosts(profile).streamSyncCallS, 0);
-  computeOnly.kernelSeconds = 64e-6;
+  computeOnly.launch.kernelSeconds = 64e-6;
   EXPECT_NEAR(predict(profile, computeOnly, Variant::Streams, 64), 64 * 3e-6 + 1e-6, 1e-15);
 }
 
@@ -272,9 +272,9 @@ TEST(ModernModel, BidirectionalSlowdownCostsTime) {
   fullDuplex.hostToDevice.bidirectionalSecondsPerByte = 0;
   fullDuplex.deviceToHost.bidirectionalSecondsPerByte = 0;
   Workload workload;
-  workload.h2dBytes = 512 * kMB;
-  workload.d2hBytes = 256 * kMB;
-  workload.kernelSeconds = 0.3e-3;
+  workload.transfers.h2dBytes = 512 * kMB;
+  workload.transfers.d2hBytes = 256 * kMB;
+  workload.launch.kernelSeconds = 0.3e-3;
   const double withSlowdown = predict(slowed, workload, Variant::Streams, 16);
   const double without = predict(fullDuplex, workload, Variant::Streams, 16);
   EXPECT_GT(withSlowdown, without * 1.02);
@@ -289,12 +289,12 @@ TEST(ModernModel, IssueMeasurementsOfSaxpyOnH100) {
   // per chunk. The kernel time (0.3 ms: 768 MiB at about 2.7 TB/s) is an estimate, not a
   // measurement; the link is the issue's 55 / 93 GB/s.
   Workload saxpy;
-  saxpy.partitionExtent = 64 << 20;
-  saxpy.h2dBytes = 512.0 * (1 << 20);
-  saxpy.d2hBytes = 256.0 * (1 << 20);
-  saxpy.inoutD2hBytes = saxpy.d2hBytes;
-  saxpy.h2dCopiesPerChunk = saxpy.explicitH2dCopies = 2;
-  saxpy.kernelSeconds = 0.3e-3;
+  saxpy.partition.extent = 64 << 20;
+  saxpy.transfers.h2dBytes = 512.0 * (1 << 20);
+  saxpy.transfers.d2hBytes = 256.0 * (1 << 20);
+  saxpy.transfers.inoutD2hBytes = saxpy.transfers.d2hBytes;
+  saxpy.transfers.h2dCopiesPerChunk = saxpy.transfers.explicitH2dCopies = 2;
+  saxpy.launch.kernelSeconds = 0.3e-3;
   const HardwareProfile h100 = testing::h100Like();
   EXPECT_NEAR(predict(h100, saxpy, Variant::Explicit), 14.9e-3, 0.05 * 14.9e-3);
   EXPECT_NEAR(predict(h100, saxpy, Variant::Streams, 16), 10.8e-3, 0.05 * 10.8e-3);
@@ -306,19 +306,19 @@ TEST(ModernModel, ChunkKernelTimeHasAFullWaveFloor) {
   HardwareProfile gtx280;
   gtx280.multiprocessors = 30;
   Workload matmul;
-  matmul.kernelSeconds = 8e-3;
-  matmul.totalBlocks = 512;
-  matmul.residentBlocksPerSm = 4;
+  matmul.launch.kernelSeconds = 8e-3;
+  matmul.launch.totalBlocks = 512;
+  matmul.launch.residentBlocksPerSm = 4;
   EXPECT_DOUBLE_EQ(chunkKernelSeconds(gtx280, matmul, 4), 2e-3);             // 128 blocks
   EXPECT_DOUBLE_EQ(chunkKernelSeconds(gtx280, matmul, 5), 8e-3 * 120 / 512); // 102 blocks
   EXPECT_DOUBLE_EQ(chunkKernelSeconds(gtx280, matmul, 16), 8e-3 * 120 / 512);
   // A kernel smaller than a wave: every chunk takes as long as the whole.
-  matmul.totalBlocks = 60;
+  matmul.launch.totalBlocks = 60;
   EXPECT_DOUBLE_EQ(chunkKernelSeconds(gtx280, matmul, 4), 8e-3);
   // Unknown geometry or multiprocessor count: an even share.
-  matmul.totalBlocks = 0;
+  matmul.launch.totalBlocks = 0;
   EXPECT_DOUBLE_EQ(chunkKernelSeconds(gtx280, matmul, 4), 2e-3);
-  matmul.totalBlocks = 512;
+  matmul.launch.totalBlocks = 512;
   gtx280.multiprocessors = 0;
   EXPECT_DOUBLE_EQ(chunkKernelSeconds(gtx280, matmul, 4), 2e-3);
 }
@@ -340,8 +340,8 @@ TEST(ModernModel, FillPenaltyLowersTheOptimalStreamCountWithoutConcurrentKernels
   profile.multiprocessors = 30;
   Workload workload = workloadOf(kRegimes[0]); // kernel-dominant: more streams hide more
   EXPECT_EQ(bestStreamCount(profile, workload), 64);
-  workload.totalBlocks = 512;
-  workload.residentBlocksPerSm = 4;
+  workload.launch.totalBlocks = 512;
+  workload.launch.residentBlocksPerSm = 4;
   EXPECT_LE(bestStreamCount(profile, workload), 4);
   // With concurrent kernels the small chunks share the GPU: more streams still hide more.
   profile.computeCapabilityMajor = 3;
@@ -353,17 +353,17 @@ TEST(ModernModel, ChunkGpuShareIsItsBlocksOverAWave) {
   HardwareProfile h200;
   h200.multiprocessors = 132;
   Workload histogram;
-  histogram.kernelSeconds = 1e-3;
-  histogram.totalBlocks = 64;
-  histogram.residentBlocksPerSm = 8;
+  histogram.launch.kernelSeconds = 1e-3;
+  histogram.launch.totalBlocks = 64;
+  histogram.launch.residentBlocksPerSm = 8;
   EXPECT_DOUBLE_EQ(chunkGpuShare(h200, histogram, 8), 8.0 / (132 * 8));
-  histogram.residentBlocksPerSm = 0; // unknown occupancy: one block per multiprocessor
+  histogram.launch.residentBlocksPerSm = 0; // unknown occupancy: one block per multiprocessor
   EXPECT_DOUBLE_EQ(chunkGpuShare(h200, histogram, 8), 8.0 / 132);
-  histogram.totalBlocks = 132 * 64;
+  histogram.launch.totalBlocks = 132 * 64;
   EXPECT_DOUBLE_EQ(chunkGpuShare(h200, histogram, 32), 1); // two waves per chunk
-  histogram.totalBlocks = 0;
+  histogram.launch.totalBlocks = 0;
   EXPECT_DOUBLE_EQ(chunkGpuShare(h200, histogram, 8), 1);
-  histogram.totalBlocks = 64;
+  histogram.launch.totalBlocks = 64;
   h200.multiprocessors = 0;
   EXPECT_DOUBLE_EQ(chunkGpuShare(h200, histogram, 8), 1);
 }
@@ -377,13 +377,13 @@ TEST(ModernModel, ChunksBelowAWaveRunSideBySide) {
   profile.streamOverheadS = 0;
   profile.kernelLaunchS = 0;
   Workload histogram;
-  histogram.partitionExtent = 64;
-  histogram.h2dBytes = 64 * 405504.0;
-  histogram.d2hBytes = 64 * 256 * 4;
-  histogram.kernelSeconds = 0.343e-3;
+  histogram.partition.extent = 64;
+  histogram.transfers.h2dBytes = 64 * 405504.0;
+  histogram.transfers.d2hBytes = 64 * 256 * 4;
+  histogram.launch.kernelSeconds = 0.343e-3;
   const double evenShare = predict(profile, histogram, Variant::Streams, 8);
-  histogram.totalBlocks = 64;
-  histogram.residentBlocksPerSm = 8;
+  histogram.launch.totalBlocks = 64;
+  histogram.launch.residentBlocksPerSm = 8;
   const double filled = predict(profile, histogram, Variant::Streams, 8);
   const ModernModel model;
   const std::vector<SimOp> ops =
@@ -411,8 +411,8 @@ TEST(ModernModel, ChunksBelowAWaveRunSideBySide) {
 TEST(ModernModel, BroadcastIsCopiedFirstAndAwaitedByEveryKernel) {
   const HardwareProfile profile = testing::h100Like();
   Workload workload = workloadOf(kRegimes[0]);
-  workload.broadcastBytes = 64 * kMB;
-  workload.explicitH2dCopies = 2;
+  workload.transfers.broadcastBytes = 64 * kMB;
+  workload.transfers.explicitH2dCopies = 2;
   const ModernModel model;
   const std::vector<SimOp> ops =
       model.operations(profile, workload, {Variant::Streams, 4, IssueOrder::DepthFirst});
@@ -444,7 +444,7 @@ double inputBytes(const std::vector<SimOp>& ops) {
 TEST(ModernModel, HaloBytesAreSentOnceOrPerChunk) {
   const HardwareProfile profile = testing::h100Like();
   Workload workload = workloadOf(kRegimes[1]);
-  workload.haloBytesPerBoundary = 1 * kMB;
+  workload.transfers.haloBytesPerBoundary = 1 * kMB;
   const Candidate streams8{Variant::Streams, 8, IssueOrder::DepthFirst};
   // By default as the runtime does it: each element once, shared between chunks.
   EXPECT_DOUBLE_EQ(inputBytes(ModernModel().operations(profile, workload, streams8)), 400 * kMB);
@@ -462,10 +462,10 @@ TEST(ModernModel, PageableArraysCostPageableCopiesOrARegistration) {
   profile.hostToDevice.pageableSecondsPerByte = 1 / 20e9;
   profile.deviceToHost.pageableSecondsPerByte = 1 / 25e9;
   Workload workload = workloadOf(kRegimes[1]);
-  workload.inoutD2hBytes = 50 * kMB;
+  workload.transfers.inoutD2hBytes = 50 * kMB;
   const double pinnedExplicit = predict(profile, workload, Variant::Explicit);
   const double pinnedStreams = predict(profile, workload, Variant::Streams, 8);
-  workload.hostMemoryPinned = false;
+  workload.transfers.hostMemoryPinned = false;
   // Explicit copies through staging buffers: (400 MB at 20 GB/s + 100 MB at 25 GB/s) instead of
   // 500 MB at 55 GB/s.
   EXPECT_NEAR(predict(profile, workload, Variant::Explicit) - pinnedExplicit,
@@ -479,7 +479,7 @@ TEST(ModernModel, PageableArraysCostPageableCopiesOrARegistration) {
 TEST(ModernModel, ChunksNeverExceedThePartitionExtent) {
   const HardwareProfile profile = testing::h100Like();
   Workload workload = workloadOf(kRegimes[1]);
-  workload.partitionExtent = 3;
+  workload.partition.extent = 3;
   const std::vector<SimOp> ops =
       ModernModel().operations(profile, workload, {Variant::Streams, 64, IssueOrder::DepthFirst});
   EXPECT_EQ(ops.size(), 9u); // 3 chunks of copy in, kernel, copy out
@@ -494,17 +494,17 @@ TEST(ModernModel, MappedReadsEachByteOnceUnlessToldOtherwise) {
   // Reads and writes overlap: at least the reads alone, at most both one after the other.
   EXPECT_GE(once, 400 * kMB * profile.mappedReadSecondsPerByte);
   EXPECT_LE(once, (400 + 100) * kMB * profile.mappedReadSecondsPerByte * 55 / 46.5 + 1e-3);
-  workload.mappedReadFactor = 2;
+  workload.mapped.readFactor = 2;
   EXPECT_GT(predict(profile, workload, Variant::Mapped), once * 1.5);
   // A compute-bound kernel hides the link.
-  workload.kernelSeconds = 1;
+  workload.launch.kernelSeconds = 1;
   EXPECT_NEAR(predict(profile, workload, Variant::Mapped), 1 + profile.kernelLaunchS, 1e-9);
 }
 
 TEST(ModernModel, HybridWritesPureOutputsThroughMappedMemory) {
   const HardwareProfile profile = testing::h100Like();
   Workload workload = workloadOf(kRegimes[2]);
-  workload.inoutD2hBytes = 100 * kMB;
+  workload.transfers.inoutD2hBytes = 100 * kMB;
   const std::vector<SimOp> ops =
       ModernModel().operations(profile, workload, {Variant::Hybrid, 4, IssueOrder::DepthFirst});
   double copiedOut = 0;
@@ -526,21 +526,22 @@ TEST(ModernModel, HybridCopiesCrawlOnlyAgainstMappedWritesThatFillTheLink) {
   HardwareProfile sharing = crawling;
   sharing.hostToDevice.withMappedSecondsPerByte = sharing.hostToDevice.bidirectionalSecondsPerByte;
   Workload gray;
-  gray.partitionExtent = 32;
-  gray.h2dBytes = 39 * kMB;
-  gray.d2hBytes = 13 * kMB;
-  gray.kernelSeconds = 0.6e-3;
-  gray.totalBlocks = 32;
-  gray.residentBlocksPerSm = 8;
+  gray.partition.extent = 32;
+  gray.transfers.h2dBytes = 39 * kMB;
+  gray.transfers.d2hBytes = 13 * kMB;
+  gray.launch.kernelSeconds = 0.6e-3;
+  gray.launch.totalBlocks = 32;
+  gray.launch.residentBlocksPerSm = 8;
   for (int n : {2, 8, 32}) {
     const double paced = predict(crawling, gray, Variant::Hybrid, n);
     EXPECT_DOUBLE_EQ(paced, predict(sharing, gray, Variant::Hybrid, n)) << n << " streams";
     // At most every copy in at the bidirectional G, then the last chunk's kernel.
-    EXPECT_LE(paced, gray.h2dBytes / 46.5e9 + gray.kernelSeconds + 0.1e-3) << n << " streams";
+    EXPECT_LE(paced, gray.transfers.h2dBytes / 46.5e9 + gray.launch.kernelSeconds + 0.1e-3)
+        << n << " streams";
   }
   // Writes that only wait for the link (a kernel of no compute to speak of, like POP state's)
   // leave the copies in the explicit-mapped G while they last.
-  gray.kernelSeconds = 10e-6;
+  gray.launch.kernelSeconds = 10e-6;
   EXPECT_GT(predict(crawling, gray, Variant::Hybrid, 8),
             1.1 * predict(sharing, gray, Variant::Hybrid, 8));
 }
@@ -566,8 +567,8 @@ TEST(ModernModel, IssueOrdersDifferOnlyWhereTheDeviceCategoryMakesThemDiffer) {
     for (const Regime& regime : kRegimes)
       for (int n : {2, 4, 8, profile.copyEngines >= 2 ? 64 : 8}) {
         Workload workload = workloadOf(regime);
-        workload.broadcastBytes = 10 * kMB;
-        workload.explicitH2dCopies = 2;
+        workload.transfers.broadcastBytes = 10 * kMB;
+        workload.transfers.explicitH2dCopies = 2;
         EXPECT_DOUBLE_EQ(predict(profile, workload, Variant::Streams, n, IssueOrder::DepthFirst),
                          predict(profile, workload, Variant::Streams, n, IssueOrder::BreadthFirst))
             << profile.name << " " << regime.name << " n = " << n;
@@ -581,9 +582,9 @@ TEST(ModernModel, IssueOrdersDifferOnlyWhereTheDeviceCategoryMakesThemDiffer) {
 TEST(ModernModel, EveryCandidatePredictionIsFiniteAndPositive) {
   const HardwareProfile profile = testing::h100Like();
   Workload workload = workloadOf(kRegimes[0]);
-  workload.broadcastBytes = 1 * kMB;
-  workload.haloBytesPerBoundary = 0.1 * kMB;
-  workload.inoutD2hBytes = 10 * kMB;
+  workload.transfers.broadcastBytes = 1 * kMB;
+  workload.transfers.haloBytesPerBoundary = 0.1 * kMB;
+  workload.transfers.inoutD2hBytes = 10 * kMB;
   for (Variant variant : {Variant::Explicit, Variant::Mapped, Variant::Streams, Variant::Hybrid})
     for (int n : {1, 3, 16, 64})
       for (IssueOrder order : {IssueOrder::DepthFirst, IssueOrder::BreadthFirst}) {
@@ -598,9 +599,9 @@ TEST(ModernModel, ReductionArraysAreCopiedOnceEachWayInEveryVariant) {
   // engine), and copies it back (2 s) once the last chunk is done.
   const HardwareProfile profile = testing::idealDevice(2, false, 35);
   Workload workload;
-  workload.partitionExtent = 1000;
-  workload.kernelSeconds = 10;
-  workload.reductionBytes = 2;
+  workload.partition.extent = 1000;
+  workload.launch.kernelSeconds = 10;
+  workload.transfers.reductionBytes = 2;
   EXPECT_DOUBLE_EQ(predict(profile, workload, Variant::Explicit), 14);
   EXPECT_DOUBLE_EQ(predict(profile, workload, Variant::Mapped), 14);
   for (int streams : {1, 4})
@@ -611,20 +612,20 @@ TEST(ModernModel, ReductionArraysAreCopiedOnceEachWayInEveryVariant) {
           << streams << " " << to_string(order);
     }
   EXPECT_TRUE(validate(workload).empty());
-  workload.reductionBytes = -1;
+  workload.transfers.reductionBytes = -1;
   EXPECT_FALSE(validate(workload).empty());
 }
 
 TEST(ModernModel, AGranuleLimitsTheChunks) {
   // 10 elements in granules of 4: 8 streams make 3 chunks, as the runtime does.
   Workload workload;
-  workload.partitionExtent = 10;
-  workload.granule = 4;
+  workload.partition.extent = 10;
+  workload.partition.granule = 4;
   EXPECT_EQ(chunkCount(workload, 8), 3);
   EXPECT_EQ(chunkCount(workload, 2), 2);
-  workload.granule = 1;
+  workload.partition.granule = 1;
   EXPECT_EQ(chunkCount(workload, 8), 8);
-  workload.granule = 0;
+  workload.partition.granule = 0;
   EXPECT_FALSE(validate(workload).empty());
 }
 

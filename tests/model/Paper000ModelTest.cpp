@@ -108,9 +108,9 @@ TEST(Paper000, LimitCases) {
 TEST(Paper000, ModelUsesTheProfilesSingleTransferTimes) {
   const HardwareProfile profile = testing::table1GtxTitan();
   Workload workload;
-  workload.h2dBytes = 16 << 20;
-  workload.d2hBytes = 8 << 20;
-  workload.kernelSeconds = 1e-3;
+  workload.transfers.h2dBytes = 16 << 20;
+  workload.transfers.d2hBytes = 8 << 20;
+  workload.launch.kernelSeconds = 1e-3;
   const Call call = callOf(profile, workload);
   // L+o + k·G of each direction, once.
   EXPECT_NEAR(call.h2dSeconds, 9.42e-6 + 16777216 * 8.318392e-11, 1e-12);

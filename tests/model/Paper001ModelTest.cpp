@@ -146,9 +146,9 @@ TEST(Paper001, RooflineBounds) {
 
 Workload workloadOf(const StreamedCall& call) {
   Workload workload;
-  workload.h2dBytes = call.h2dBytes;
-  workload.d2hBytes = call.d2hBytes;
-  workload.kernelSeconds = call.kernelSeconds;
+  workload.transfers.h2dBytes = call.h2dBytes;
+  workload.transfers.d2hBytes = call.d2hBytes;
+  workload.launch.kernelSeconds = call.kernelSeconds;
   return workload;
 }
 
@@ -184,7 +184,7 @@ TEST(Paper001, MappedUsesTheReadFactorAndMappedBandwidth) {
   const Candidate mapped{Variant::Mapped, 1, IssueOrder::DepthFirst};
   EXPECT_DOUBLE_EQ(*model.predictSeconds(profile, workload, mapped), 23);
   // Inputs read three times over a link of 0.02 s/B: max(1 + 60 + 2, 23, 13).
-  workload.mappedReadFactor = 3;
+  workload.mapped.readFactor = 3;
   profile.mappedReadSecondsPerByte = 0.02;
   EXPECT_DOUBLE_EQ(*model.predictSeconds(profile, workload, mapped), 63);
 }

@@ -91,16 +91,16 @@ TEST(Paper002, ModelAppliesTheClassification) {
   const HardwareProfile profile = testing::h100Like();
   const Model model;
   Workload workload;
-  workload.h2dBytes = 55e6; // 1 ms one way
-  workload.d2hBytes = 55e6; // 1 ms
+  workload.transfers.h2dBytes = 55e6; // 1 ms one way
+  workload.transfers.d2hBytes = 55e6; // 1 ms
   const double f = bidirectionalFactor(profile);
   const Overheads overheads = overheadsOf(profile);
   const Candidate streams{Variant::Streams, 8, IssueOrder::DepthFirst};
 
-  workload.kernelSeconds = 0.5e-3; // data bound: 1.18 ms both ways > 0.5 ms
+  workload.launch.kernelSeconds = 0.5e-3; // data bound: 1.18 ms both ways > 0.5 ms
   EXPECT_NEAR(*model.predictSeconds(profile, workload, streams),
               eq49DataBoundSeconds(1e-3, 1e-3, f, 8, overheads), 1e-15);
-  workload.kernelSeconds = 5e-3; // compute bound, equal chunks
+  workload.launch.kernelSeconds = 5e-3; // compute bound, equal chunks
   EXPECT_NEAR(*model.predictSeconds(profile, workload, streams),
               eq414ComputeBoundSeconds(1e-3 / 8, 5e-3, 1e-3 / 8, 8, overheads, 0), 1e-15);
   EXPECT_FALSE(model.predictSeconds(profile, workload, {Variant::Mapped, 1, {}}));
@@ -120,9 +120,9 @@ TEST(Paper002, LargePiecesTakeTheirOwnFactor) {
   // A piece is the chunk's share of the chunked input cut into its sections; broadcast inputs
   // are not pieces of a chunk.
   Workload workload;
-  workload.h2dBytes = 1024 * kMiB;
-  workload.broadcastBytes = 512 * kMiB;
-  workload.h2dCopiesPerChunk = 2;
+  workload.transfers.h2dBytes = 1024 * kMiB;
+  workload.transfers.broadcastBytes = 512 * kMiB;
+  workload.transfers.h2dCopiesPerChunk = 2;
   EXPECT_DOUBLE_EQ(inputPieceBytes(workload, 4), 128 * kMiB);
 }
 
@@ -132,10 +132,10 @@ TEST(Paper002, StreamsTakeTheFactorOfTheirChunksPieces) {
   const HardwareProfile oneG = testing::withoutLargePieceG(bySize);
   const Model model;
   Workload workload;
-  workload.h2dBytes = 1024 * kMiB;
-  workload.d2hBytes = 1024 * kMiB;
-  workload.kernelSeconds = 1e-3; // data bound at either factor
-  const double send = workload.h2dBytes / 55e9;
+  workload.transfers.h2dBytes = 1024 * kMiB;
+  workload.transfers.d2hBytes = 1024 * kMiB;
+  workload.launch.kernelSeconds = 1e-3; // data bound at either factor
+  const double send = workload.transfers.h2dBytes / 55e9;
   const Overheads overheads = overheadsOf(bySize);
   // 4 chunks: pieces of 256 MiB, f = 55/44.
   const Candidate four{Variant::Streams, 4, IssueOrder::DepthFirst};

@@ -85,8 +85,8 @@ std::vector<Recheck> recheckAll() {
     EXPECT_EQ(names(row.oldKept), names(committed)) << app.directory;
 
     Workload workload;
-    workload.broadcastBytes = app.hasBroadcastInput ? 1 : 0;
-    workload.mappedNarrowestElementBytes = app.narrowestElementBytes;
+    workload.transfers.broadcastBytes = app.hasBroadcastInput ? 1 : 0;
+    workload.mapped.narrowestElementBytes = app.narrowestElementBytes;
     selectPrunedSet(prediction, mappedPredictionIsLowerBound(workload), SearchOptions{});
     row.newKept = prediction.kept();
 

@@ -16,9 +16,9 @@ namespace {
 
 Workload transferBound() {
   Workload workload;
-  workload.h2dBytes = 400e6;
-  workload.d2hBytes = 100e6;
-  workload.kernelSeconds = 1e-3;
+  workload.transfers.h2dBytes = 400e6;
+  workload.transfers.d2hBytes = 100e6;
+  workload.launch.kernelSeconds = 1e-3;
   return workload;
 }
 
@@ -61,7 +61,7 @@ TEST(StreamCountEstimates, FollowTheDeviceCategory) {
   fermi.implicitSynchronization = true;
   fermi.streamOverheadS = 30e-6;
   Workload kernelBound = transferBound();
-  kernelBound.kernelSeconds = 100e-3;
+  kernelBound.launch.kernelSeconds = 100e-3;
   const std::vector<StreamCountEstimate> implicit = streamCountEstimates(fermi, kernelBound);
   EXPECT_NE(find(implicit, "dominant kernel"), nullptr);
   EXPECT_NE(find(implicit, "dominant transfers"), nullptr);
@@ -84,18 +84,18 @@ TEST(StreamCountEstimates, TheDataBoundCountTakesTheFactorOfThePiecesItMakes) {
     return estimate ? estimate->streams : 0.0;
   };
   Workload workload;
-  workload.kernelSeconds = 1e-3;
+  workload.launch.kernelSeconds = 1e-3;
   // 8 GiB each way: (4.11) cuts them into pieces of over 96 MiB, which run at the large f; at
   // that f the count is lower and its pieces larger still.
-  workload.h2dBytes = workload.d2hBytes = 8192 * kMiB;
-  const double send = workload.h2dBytes / 55e9;
+  workload.transfers.h2dBytes = workload.transfers.d2hBytes = 8192 * kMiB;
+  const double send = workload.transfers.h2dBytes / 55e9;
   const double count = dataBoundCount(bySize, workload);
   EXPECT_DOUBLE_EQ(count, paper002::eq411DataBoundOptimalSubtasks(send, send, largeF,
                                                                   paper002::overheadsOf(bySize)));
   EXPECT_GE(paper002::inputPieceBytes(workload, count), 96 * kMiB);
   EXPECT_LT(count, dataBoundCount(oneG, workload));
   // 1 GiB each way: small pieces, the same count as with one G.
-  workload.h2dBytes = workload.d2hBytes = 1024 * kMiB;
+  workload.transfers.h2dBytes = workload.transfers.d2hBytes = 1024 * kMiB;
   EXPECT_LT(paper002::inputPieceBytes(workload, dataBoundCount(bySize, workload)), 96 * kMiB);
   EXPECT_DOUBLE_EQ(dataBoundCount(bySize, workload), dataBoundCount(oneG, workload));
 }
@@ -114,7 +114,7 @@ TEST(PredictionTablePrinter, FormatsSizesAndCategories) {
 TEST(PredictionTablePrinter, PrintsEveryRowTheBestAndWhatIsRun) {
   const HardwareProfile profile = testing::h100Like();
   Workload workload = transferBound();
-  workload.partitionExtent = 4;
+  workload.partition.extent = 4;
   Prediction prediction;
   prediction.tolerance = 0.1;
   prediction.streamTolerance = 0.03;

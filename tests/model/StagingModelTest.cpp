@@ -70,9 +70,9 @@ TEST(StagingSimulation, ThreadsTakeTheLowestRunnableHostCopy) {
 
 Workload oneArrayIn(double bytes) {
   Workload workload;
-  workload.partitionExtent = 1 << 20;
-  workload.h2dBytes = bytes;
-  workload.kernelSeconds = 1e-6;
+  workload.partition.extent = 1 << 20;
+  workload.transfers.h2dBytes = bytes;
+  workload.launch.kernelSeconds = 1e-6;
   return workload;
 }
 
@@ -80,7 +80,7 @@ TEST(StagedOperations, CopiesAreCutIntoSlotsThatWaitForTheirPreviousPiece) {
   const HardwareProfile profile = testing::h100Like();
   const ModernModel model;
   Workload workload = oneArrayIn(10 * kMB);
-  workload.d2hBytes = 3 * kMB;
+  workload.transfers.d2hBytes = 3 * kMB;
   Candidate candidate{Variant::Streams, 1, IssueOrder::DepthFirst};
   const std::vector<SimOp> pinned = model.operations(profile, workload, candidate);
   const StagingConfig ring{2, 4000000, 2}; // 4 MB slots
@@ -134,12 +134,12 @@ double predict(const HardwareProfile& profile, const Workload& workload, Candida
 
 Workload saxpyLike() {
   Workload workload;
-  workload.partitionExtent = 64 << 20;
-  workload.h2dBytes = 512 * kMB;
-  workload.d2hBytes = 256 * kMB;
-  workload.inoutD2hBytes = 256 * kMB;
-  workload.kernelSeconds = 0.4e-3;
-  workload.hostMemoryPinned = false;
+  workload.partition.extent = 64 << 20;
+  workload.transfers.h2dBytes = 512 * kMB;
+  workload.transfers.d2hBytes = 256 * kMB;
+  workload.transfers.inoutD2hBytes = 256 * kMB;
+  workload.launch.kernelSeconds = 0.4e-3;
+  workload.transfers.hostMemoryPinned = false;
   return workload;
 }
 
@@ -147,7 +147,7 @@ TEST(StagingModel, EachModePaysItsOwnWayForPageableArrays) {
   const HardwareProfile profile = pageableH100();
   const Workload pageable = saxpyLike();
   Workload pinned = pageable;
-  pinned.hostMemoryPinned = true;
+  pinned.transfers.hostMemoryPinned = true;
   Candidate streams{Variant::Streams, 16, IssueOrder::DepthFirst};
   const double onPinned = predict(profile, pinned, streams);
   const double registered = predict(profile, pageable, streams);
@@ -170,7 +170,7 @@ TEST(StagingModel, EachModePaysItsOwnWayForPageableArrays) {
 TEST(StagingModel, RegistrationsByMode) {
   const HardwareProfile profile = pageableH100();
   Workload workload = saxpyLike();
-  workload.inoutD2hBytes = 0; // y a pure output here: Hybrid maps it
+  workload.transfers.inoutD2hBytes = 0; // y a pure output here: Hybrid maps it
   const double all = registrationSeconds(profile, workload);
   EXPECT_NEAR(all, (512 + 256) * kMB / 13e9, 1e-9);
   Candidate candidate{Variant::Hybrid, 8, IssueOrder::DepthFirst};
@@ -235,8 +235,8 @@ TEST(StagingPlan, MoreThreadsWhereOneCannotKeepUpWithTheLink) {
 TEST(StagingPlan, SmallCallsTakeSmallSlots) {
   const ModernModel model;
   Workload small = oneArrayIn(1 * kMB);
-  small.d2hBytes = 1 * kMB;
-  small.hostMemoryPinned = false;
+  small.transfers.d2hBytes = 1 * kMB;
+  small.transfers.hostMemoryPinned = false;
   const StagingPlan plan =
       planStaging(model, pageableH100(), small, {Variant::Streams, 2, IssueOrder::DepthFirst}, 16);
   EXPECT_LE(plan.staging.slotBytes, std::size_t{1} << 20);

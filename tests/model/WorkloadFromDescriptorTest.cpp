@@ -43,26 +43,26 @@ TEST(WorkloadFromDescriptor, Saxpy) {
   float* y = nullptr;
   const void* args[] = {&n, &a, &x, &y};
   const Workload workload = workloadFromDescriptor(saxpy_descriptor(), args, 1e-3);
-  EXPECT_EQ(workload.partitionExtent, 1000);
-  EXPECT_DOUBLE_EQ(workload.h2dBytes, 8000);      // x and y, 4 bytes each
-  EXPECT_DOUBLE_EQ(workload.d2hBytes, 4000);      // y
-  EXPECT_DOUBLE_EQ(workload.inoutD2hBytes, 4000); // y is copied in and out
-  EXPECT_DOUBLE_EQ(workload.broadcastBytes, 0);
-  EXPECT_DOUBLE_EQ(workload.haloBytesPerBoundary, 0);
-  EXPECT_EQ(workload.h2dCopiesPerChunk, 2);
-  EXPECT_EQ(workload.d2hCopiesPerChunk, 1);
-  EXPECT_EQ(workload.explicitH2dCopies, 2);
-  EXPECT_DOUBLE_EQ(workload.mappedReadFactor, 1);
-  EXPECT_DOUBLE_EQ(workload.kernelSeconds, 1e-3);
-  EXPECT_EQ(workload.totalBlocks, 0); // the descriptor has no launch geometry
-  EXPECT_EQ(workload.mappedNarrowestElementBytes, 4u);
+  EXPECT_EQ(workload.partition.extent, 1000);
+  EXPECT_DOUBLE_EQ(workload.transfers.h2dBytes, 8000);      // x and y, 4 bytes each
+  EXPECT_DOUBLE_EQ(workload.transfers.d2hBytes, 4000);      // y
+  EXPECT_DOUBLE_EQ(workload.transfers.inoutD2hBytes, 4000); // y is copied in and out
+  EXPECT_DOUBLE_EQ(workload.transfers.broadcastBytes, 0);
+  EXPECT_DOUBLE_EQ(workload.transfers.haloBytesPerBoundary, 0);
+  EXPECT_EQ(workload.transfers.h2dCopiesPerChunk, 2);
+  EXPECT_EQ(workload.transfers.d2hCopiesPerChunk, 1);
+  EXPECT_EQ(workload.transfers.explicitH2dCopies, 2);
+  EXPECT_DOUBLE_EQ(workload.mapped.readFactor, 1);
+  EXPECT_DOUBLE_EQ(workload.launch.kernelSeconds, 1e-3);
+  EXPECT_EQ(workload.launch.totalBlocks, 0); // the descriptor has no launch geometry
+  EXPECT_EQ(workload.mapped.narrowestElementBytes, 4u);
   EXPECT_FALSE(mappedPredictionIsLowerBound(workload));
   // One width: x and y read, y written back as an in-out array (Hybrid copies it).
-  ASSERT_EQ(workload.mappedBytesByWidth.size(), 1u);
-  EXPECT_EQ(workload.mappedBytesByWidth[0].elementBytes, 4u);
-  EXPECT_DOUBLE_EQ(workload.mappedBytesByWidth[0].readBytes, 8000);
-  EXPECT_DOUBLE_EQ(workload.mappedBytesByWidth[0].pureOutputBytes, 0);
-  EXPECT_DOUBLE_EQ(workload.mappedBytesByWidth[0].inoutOutputBytes, 4000);
+  ASSERT_EQ(workload.mapped.bytesByWidth.size(), 1u);
+  EXPECT_EQ(workload.mapped.bytesByWidth[0].elementBytes, 4u);
+  EXPECT_DOUBLE_EQ(workload.mapped.bytesByWidth[0].readBytes, 8000);
+  EXPECT_DOUBLE_EQ(workload.mapped.bytesByWidth[0].pureOutputBytes, 0);
+  EXPECT_DOUBLE_EQ(workload.mapped.bytesByWidth[0].inoutOutputBytes, 4000);
 }
 
 // frame_histogram(int frames, int pixels, const unsigned char* video, unsigned int* histograms):
@@ -87,18 +87,18 @@ TEST(WorkloadFromDescriptor, ByteArraysMakeMappedALowerBound) {
   unsigned int* histograms = nullptr;
   const void* args[] = {&frames, &pixels, &video, &histograms};
   const Workload workload = workloadFromDescriptor(descriptor, args, 1e-3);
-  EXPECT_DOUBLE_EQ(workload.h2dBytes, 400);
-  EXPECT_DOUBLE_EQ(workload.d2hBytes, 4 * 256 * 4);
-  EXPECT_EQ(workload.mappedNarrowestElementBytes, 1u);
+  EXPECT_DOUBLE_EQ(workload.transfers.h2dBytes, 400);
+  EXPECT_DOUBLE_EQ(workload.transfers.d2hBytes, 4 * 256 * 4);
+  EXPECT_EQ(workload.mapped.narrowestElementBytes, 1u);
   EXPECT_TRUE(mappedPredictionIsLowerBound(workload));
   // The bytes by width, ascending: pixels read at 1 byte, bins written at 4.
-  ASSERT_EQ(workload.mappedBytesByWidth.size(), 2u);
-  EXPECT_EQ(workload.mappedBytesByWidth[0].elementBytes, 1u);
-  EXPECT_DOUBLE_EQ(workload.mappedBytesByWidth[0].readBytes, 400);
-  EXPECT_DOUBLE_EQ(workload.mappedBytesByWidth[0].pureOutputBytes, 0);
-  EXPECT_EQ(workload.mappedBytesByWidth[1].elementBytes, 4u);
-  EXPECT_DOUBLE_EQ(workload.mappedBytesByWidth[1].readBytes, 0);
-  EXPECT_DOUBLE_EQ(workload.mappedBytesByWidth[1].pureOutputBytes, 4 * 256 * 4);
+  ASSERT_EQ(workload.mapped.bytesByWidth.size(), 2u);
+  EXPECT_EQ(workload.mapped.bytesByWidth[0].elementBytes, 1u);
+  EXPECT_DOUBLE_EQ(workload.mapped.bytesByWidth[0].readBytes, 400);
+  EXPECT_DOUBLE_EQ(workload.mapped.bytesByWidth[0].pureOutputBytes, 0);
+  EXPECT_EQ(workload.mapped.bytesByWidth[1].elementBytes, 4u);
+  EXPECT_DOUBLE_EQ(workload.mapped.bytesByWidth[1].readBytes, 0);
+  EXPECT_DOUBLE_EQ(workload.mapped.bytesByWidth[1].pureOutputBytes, 4 * 256 * 4);
   // A profile that prices each width makes the narrow-element prediction a real one.
   HardwareProfile priced;
   priced.mappedByWidth = {{1, 8e-11, 8e-11}, {4, 2e-11, 2e-11}};
@@ -143,8 +143,8 @@ TEST(WorkloadFromDescriptor, LaunchGeometryOfAGridGrowingWithTheChunk) {
   const HistogramCall call;
   const Workload workload =
       workloadFromDescriptor(histogramDescriptorWithGeometry(), call.args, 1e-3);
-  EXPECT_EQ(workload.totalBlocks, 64);
-  EXPECT_EQ(workload.residentBlocksPerSm, 8);
+  EXPECT_EQ(workload.launch.totalBlocks, 64);
+  EXPECT_EQ(workload.launch.residentBlocksPerSm, 8);
   EXPECT_TRUE(validate(workload).empty());
 }
 
@@ -159,8 +159,8 @@ TEST(WorkloadFromDescriptor, NoLaunchGeometryForAGridStrideOrConstantGrid) {
     return Status::success();
   };
   Workload workload = workloadFromDescriptor(gridStride, call.args, 1e-3);
-  EXPECT_EQ(workload.totalBlocks, 0);
-  EXPECT_EQ(workload.residentBlocksPerSm, 0);
+  EXPECT_EQ(workload.launch.totalBlocks, 0);
+  EXPECT_EQ(workload.launch.residentBlocksPerSm, 0);
   // POP's level kernels: one block per 256 columns of a level, whatever the chunk's levels.
   KernelDescriptor constant = histogramDescriptorWithGeometry();
   constant.launchGeometry = [](ArgPointers, long long, long long, LaunchGeometry* out) {
@@ -171,8 +171,8 @@ TEST(WorkloadFromDescriptor, NoLaunchGeometryForAGridStrideOrConstantGrid) {
     return Status::success();
   };
   workload = workloadFromDescriptor(constant, call.args, 1e-3);
-  EXPECT_EQ(workload.totalBlocks, 0);
-  EXPECT_EQ(workload.residentBlocksPerSm, 0);
+  EXPECT_EQ(workload.launch.totalBlocks, 0);
+  EXPECT_EQ(workload.launch.residentBlocksPerSm, 0);
 }
 
 TEST(WorkloadFromDescriptor, NoLaunchGeometryWhenTheQueryFails) {
@@ -186,9 +186,9 @@ TEST(WorkloadFromDescriptor, NoLaunchGeometryWhenTheQueryFails) {
                   __LINE__};
   };
   const Workload workload = workloadFromDescriptor(descriptor, call.args, 1e-3);
-  EXPECT_EQ(workload.totalBlocks, 0);
-  EXPECT_EQ(workload.residentBlocksPerSm, 0);
-  EXPECT_DOUBLE_EQ(workload.h2dBytes, 64 * 100);
+  EXPECT_EQ(workload.launch.totalBlocks, 0);
+  EXPECT_EQ(workload.launch.residentBlocksPerSm, 0);
+  EXPECT_DOUBLE_EQ(workload.transfers.h2dBytes, 64 * 100);
 }
 
 // matmul(int m, int n, int k, const float* a, const float* b, float* c):
@@ -215,17 +215,17 @@ TEST(WorkloadFromDescriptor, MatrixMultiplicationBroadcastsB) {
   const void* pointer = nullptr;
   const void* args[] = {&m, &n, &k, &pointer, &pointer, &pointer};
   const Workload workload = workloadFromDescriptor(descriptor, args, 2e-3);
-  EXPECT_DOUBLE_EQ(workload.h2dBytes, 64.0 * 16 * 4);
-  EXPECT_DOUBLE_EQ(workload.broadcastBytes, 16.0 * 32 * 4);
-  EXPECT_DOUBLE_EQ(workload.d2hBytes, 64.0 * 32 * 4);
-  EXPECT_DOUBLE_EQ(workload.inoutD2hBytes, 0);
-  EXPECT_EQ(workload.h2dCopiesPerChunk, 1);
-  EXPECT_EQ(workload.explicitH2dCopies, 2); // a's section and all of b
-  EXPECT_DOUBLE_EQ(workload.mappedReadFactor, 1);
+  EXPECT_DOUBLE_EQ(workload.transfers.h2dBytes, 64.0 * 16 * 4);
+  EXPECT_DOUBLE_EQ(workload.transfers.broadcastBytes, 16.0 * 32 * 4);
+  EXPECT_DOUBLE_EQ(workload.transfers.d2hBytes, 64.0 * 32 * 4);
+  EXPECT_DOUBLE_EQ(workload.transfers.inoutD2hBytes, 0);
+  EXPECT_EQ(workload.transfers.h2dCopiesPerChunk, 1);
+  EXPECT_EQ(workload.transfers.explicitH2dCopies, 2); // a's section and all of b
+  EXPECT_DOUBLE_EQ(workload.mapped.readFactor, 1);
   // The broadcast array's bytes are read bytes of its width too.
-  ASSERT_EQ(workload.mappedBytesByWidth.size(), 1u);
-  EXPECT_DOUBLE_EQ(workload.mappedBytesByWidth[0].readBytes, (64.0 * 16 + 16.0 * 32) * 4);
-  EXPECT_DOUBLE_EQ(workload.mappedBytesByWidth[0].pureOutputBytes, 64.0 * 32 * 4);
+  ASSERT_EQ(workload.mapped.bytesByWidth.size(), 1u);
+  EXPECT_DOUBLE_EQ(workload.mapped.bytesByWidth[0].readBytes, (64.0 * 16 + 16.0 * 32) * 4);
+  EXPECT_DOUBLE_EQ(workload.mapped.bytesByWidth[0].pureOutputBytes, 64.0 * 32 * 4);
 }
 
 // buoydiff-like, range mode: buoy(int levels, int plane, const float* t, float* out) with
@@ -252,16 +252,16 @@ TEST(WorkloadFromDescriptor, LevelKernelWithHaloAndBroadcastLevel) {
   const void* pointer = nullptr;
   const void* args[] = {&levels, &plane, &pointer, &pointer};
   const Workload workload = workloadFromDescriptor(descriptor, args, 1e-3);
-  EXPECT_DOUBLE_EQ(workload.broadcastBytes, 100 * 4); // level 0
+  EXPECT_DOUBLE_EQ(workload.transfers.broadcastBytes, 100 * 4); // level 0
   // Levels -1..41 clipped to 0..41.
-  EXPECT_DOUBLE_EQ(workload.h2dBytes, 4200 * 4);
+  EXPECT_DOUBLE_EQ(workload.transfers.h2dBytes, 4200 * 4);
   // Every chunk but the first also needs the level before it: one plane per boundary.
-  EXPECT_DOUBLE_EQ(workload.haloBytesPerBoundary, 100 * 4);
-  EXPECT_DOUBLE_EQ(workload.d2hBytes, 4200 * 4);
-  EXPECT_EQ(workload.explicitH2dCopies, 2);
+  EXPECT_DOUBLE_EQ(workload.transfers.haloBytesPerBoundary, 100 * 4);
+  EXPECT_DOUBLE_EQ(workload.transfers.d2hBytes, 4200 * 4);
+  EXPECT_EQ(workload.transfers.explicitH2dCopies, 2);
   // Mapped runs one kernel over all levels: the halo that chunks share is no second read through
   // the link (the level is re-read from the cache), so each level crosses once.
-  EXPECT_DOUBLE_EQ(workload.mappedReadFactor, 1);
+  EXPECT_DOUBLE_EQ(workload.mapped.readFactor, 1);
 }
 
 TEST(WorkloadFromDescriptor, EmptyPartition) {
@@ -270,9 +270,9 @@ TEST(WorkloadFromDescriptor, EmptyPartition) {
   const void* pointer = nullptr;
   const void* args[] = {&n, &a, &pointer, &pointer};
   const Workload workload = workloadFromDescriptor(saxpy_descriptor(), args, 0);
-  EXPECT_EQ(workload.partitionExtent, 0);
-  EXPECT_DOUBLE_EQ(workload.h2dBytes, 0);
-  EXPECT_DOUBLE_EQ(workload.d2hBytes, 0);
+  EXPECT_EQ(workload.partition.extent, 0);
+  EXPECT_DOUBLE_EQ(workload.transfers.h2dBytes, 0);
+  EXPECT_DOUBLE_EQ(workload.transfers.d2hBytes, 0);
   EXPECT_TRUE(validate(workload).empty());
 }
 
@@ -305,12 +305,12 @@ TEST(WorkloadFromDescriptor, SectionsOfARangeWithAnOrigin) {
   const void* pointer = nullptr;
   const void* args[] = {&iy_start, &iy_end, &nx, &pointer, &pointer};
   const Workload workload = workloadFromDescriptor(stencilDescriptor(), args, 1e-3);
-  EXPECT_EQ(workload.partitionExtent, 98);
-  EXPECT_EQ(workload.granule, 1);
-  EXPECT_DOUBLE_EQ(workload.h2dBytes, 100.0 * 64 * 4); // rows 0..99, not -1..98 clipped
-  EXPECT_DOUBLE_EQ(workload.d2hBytes, 98.0 * 64 * 4);  // rows 1..98
+  EXPECT_EQ(workload.partition.extent, 98);
+  EXPECT_EQ(workload.partition.granule, 1);
+  EXPECT_DOUBLE_EQ(workload.transfers.h2dBytes, 100.0 * 64 * 4); // rows 0..99, not -1..98 clipped
+  EXPECT_DOUBLE_EQ(workload.transfers.d2hBytes, 98.0 * 64 * 4);  // rows 1..98
   // Each boundary between chunks adds the two rows both neighbours read.
-  EXPECT_DOUBLE_EQ(workload.haloBytesPerBoundary, 2.0 * 64 * 4);
+  EXPECT_DOUBLE_EQ(workload.transfers.haloBytesPerBoundary, 2.0 * 64 * 4);
   EXPECT_TRUE(validate(workload).empty());
 }
 
@@ -351,18 +351,18 @@ TEST(WorkloadFromDescriptor, ChunksKeepTheGranule) {
   const void* pointer = nullptr;
   const void* args[] = {&n, &pointer, &pointer};
   Workload workload = workloadFromDescriptor(vec4Descriptor(), args, 1e-3);
-  EXPECT_EQ(workload.granule, 4);
+  EXPECT_EQ(workload.partition.granule, 4);
   EXPECT_EQ(chunkCount(workload, 8), 3);
   EXPECT_EQ(chunkCount(workload, 2), 2);
   EXPECT_EQ(granuleCount(workload), 3);
-  EXPECT_DOUBLE_EQ(workload.haloBytesPerBoundary, 4); // one float per boundary
+  EXPECT_DOUBLE_EQ(workload.transfers.haloBytesPerBoundary, 4); // one float per boundary
   // The geometry's probe chunk is the strategies' first chunk of 16 (here: of 250 granules).
   const int large = 1000;
   const void* largeArgs[] = {&large, &pointer, &pointer};
   workload = workloadFromDescriptor(vec4Descriptor(), largeArgs, 1e-3);
   EXPECT_EQ(recordedLo, 0);
   EXPECT_EQ(recordedHi, 15 * 4); // floor(250 / 16) granules
-  EXPECT_EQ(workload.totalBlocks, 4);
+  EXPECT_EQ(workload.launch.totalBlocks, 4);
 }
 
 // dot(int n, const float* x, const float* y, float* sum): copyin(x[lo:hi], y[lo:hi]) and the
@@ -395,16 +395,16 @@ TEST(WorkloadFromDescriptor, ReductionArraysMoveOnceEachWayAndAreNeverMapped) {
   unsigned* bins = nullptr; // optional and absent
   const void* args[] = {&n, &x, &x, &sumPointer, &bins};
   const Workload workload = workloadFromDescriptor(dotDescriptor(), args, 1e-3);
-  EXPECT_DOUBLE_EQ(workload.h2dBytes, 8000);
-  EXPECT_DOUBLE_EQ(workload.reductionBytes, 4);
-  EXPECT_DOUBLE_EQ(workload.broadcastBytes, 0);
-  EXPECT_DOUBLE_EQ(workload.d2hBytes, 0);
-  EXPECT_EQ(workload.explicitH2dCopies, 3); // x, y and sum
-  EXPECT_EQ(workload.explicitD2hCopies, 1); // sum
+  EXPECT_DOUBLE_EQ(workload.transfers.h2dBytes, 8000);
+  EXPECT_DOUBLE_EQ(workload.transfers.reductionBytes, 4);
+  EXPECT_DOUBLE_EQ(workload.transfers.broadcastBytes, 0);
+  EXPECT_DOUBLE_EQ(workload.transfers.d2hBytes, 0);
+  EXPECT_EQ(workload.transfers.explicitH2dCopies, 3); // x, y and sum
+  EXPECT_EQ(workload.transfers.explicitD2hCopies, 1); // sum
   // Not a broadcast input of unknown re-reads, nor mapped bytes of any width.
   EXPECT_FALSE(mappedPredictionIsLowerBound(workload));
-  ASSERT_EQ(workload.mappedBytesByWidth.size(), 1u);
-  EXPECT_DOUBLE_EQ(workload.mappedBytesByWidth[0].readBytes, 8000);
+  ASSERT_EQ(workload.mapped.bytesByWidth.size(), 1u);
+  EXPECT_DOUBLE_EQ(workload.mapped.bytesByWidth[0].readBytes, 8000);
   EXPECT_TRUE(validate(workload).empty());
 }
 
@@ -416,15 +416,17 @@ TEST(WorkloadFromDescriptor, AbsentOptionalArraysAreNotCountedUnlessTheTunerAllo
   unsigned bins[256] = {};
   unsigned* binsPointer = nullptr;
   const void* args[] = {&n, &x, &x, &sumPointer, &binsPointer};
-  EXPECT_DOUBLE_EQ(workloadFromDescriptor(dotDescriptor(), args, 0).reductionBytes, 4);
-  EXPECT_DOUBLE_EQ(
-      workloadFromDescriptor(dotDescriptor(), args, 0, OptionalArrays::AllPresent).reductionBytes,
-      4 + 1024);
+  EXPECT_DOUBLE_EQ(workloadFromDescriptor(dotDescriptor(), args, 0).transfers.reductionBytes, 4);
+  EXPECT_DOUBLE_EQ(workloadFromDescriptor(dotDescriptor(), args, 0, OptionalArrays::AllPresent)
+                       .transfers.reductionBytes,
+                   4 + 1024);
   binsPointer = bins;
-  EXPECT_DOUBLE_EQ(workloadFromDescriptor(dotDescriptor(), args, 0).reductionBytes, 4 + 1024);
+  EXPECT_DOUBLE_EQ(workloadFromDescriptor(dotDescriptor(), args, 0).transfers.reductionBytes,
+                   4 + 1024);
   // A non-optional array counts even when null (descriptors are read before allocation too).
   sumPointer = nullptr;
-  EXPECT_DOUBLE_EQ(workloadFromDescriptor(dotDescriptor(), args, 0).reductionBytes, 4 + 1024);
+  EXPECT_DOUBLE_EQ(workloadFromDescriptor(dotDescriptor(), args, 0).transfers.reductionBytes,
+                   4 + 1024);
 }
 
 } // namespace

@@ -59,12 +59,12 @@ private:
 // A saxpy-like call: 256 MiB in, 256 MiB in-out, on an H100-like link.
 inline model::Workload saxpyWorkload() {
   model::Workload w;
-  w.partitionExtent = 1 << 26;
-  w.h2dBytes = 2.0 * 4 * (1 << 26);
-  w.d2hBytes = 4.0 * (1 << 26);
-  w.inoutD2hBytes = w.d2hBytes;
-  w.h2dCopiesPerChunk = 2;
-  w.explicitH2dCopies = 2;
+  w.partition.extent = 1 << 26;
+  w.transfers.h2dBytes = 2.0 * 4 * (1 << 26);
+  w.transfers.d2hBytes = 4.0 * (1 << 26);
+  w.transfers.inoutD2hBytes = w.transfers.d2hBytes;
+  w.transfers.h2dCopiesPerChunk = 2;
+  w.transfers.explicitH2dCopies = 2;
   return w;
 }
 

@@ -30,7 +30,7 @@ std::vector<Candidate> enumerateCandidates(const PerformanceModel& model,
   std::vector<Candidate> candidates = {Candidate{Variant::Explicit, 1, IssueOrder::DepthFirst},
                                        Candidate{Variant::Mapped, 1, IssueOrder::DepthFirst}};
   const std::vector<int> counts = candidateStreamCounts(granuleCount(workload), options.maxStreams);
-  const bool hasPureOutputs = workload.d2hBytes > workload.inoutD2hBytes;
+  const bool hasPureOutputs = workload.transfers.d2hBytes > workload.transfers.inoutD2hBytes;
   for (Variant variant : {Variant::Streams, Variant::Hybrid}) {
     if (variant == Variant::Hybrid && !hasPureOutputs)
       continue;
@@ -44,7 +44,7 @@ std::vector<Candidate> enumerateCandidates(const PerformanceModel& model,
   // a tuning records what it measured whatever OVERLAP_PIN_CACHE made of Default; and each
   // pipelined one also goes through the staging ring (no registration): what a one-off call on
   // pageable data needs.
-  if (!workload.hostMemoryPinned) {
+  if (!workload.transfers.hostMemoryPinned) {
     const std::size_t registered = candidates.size();
     for (std::size_t i = 0; i < registered; ++i) {
       if (candidates[i].variant == Variant::Explicit)
@@ -160,8 +160,8 @@ Prediction predict(const PerformanceModel& model, const HardwareProfile& profile
   const CompletedProfile completed = completeProfile(profile);
   Prediction prediction;
   prediction.assumptions = completed.assumptions;
-  if (!workload.hostMemoryPinned && (profile.hostToDevice.pageableSecondsPerByte <= 0 ||
-                                     profile.deviceToHost.pageableSecondsPerByte <= 0))
+  if (!workload.transfers.hostMemoryPinned && (profile.hostToDevice.pageableSecondsPerByte <= 0 ||
+                                               profile.deviceToHost.pageableSecondsPerByte <= 0))
     prediction.assumptions.push_back(
         "pageable G unknown; pageable arrays are copied and registered at the pinned G");
   for (const Candidate& candidate :

@@ -46,7 +46,7 @@ double mappedSecondsPerByte(const HardwareProfile& profile, const Workload& work
                             MappedAccess access, MappedOutputs outputs) {
   double bytes = 0;
   double seconds = 0;
-  for (const MappedBytesOfWidth& width : workload.mappedBytesByWidth) {
+  for (const MappedBytesOfWidth& width : workload.mapped.bytesByWidth) {
     double weight = width.readBytes;
     if (access == MappedAccess::Write)
       weight =
@@ -63,7 +63,7 @@ double mappedSecondsPerByte(const HardwareProfile& profile, const Workload& work
 }
 
 bool mappedWidthsPriced(const HardwareProfile& profile, const Workload& workload) {
-  return !profile.mappedByWidth.empty() && !workload.mappedBytesByWidth.empty();
+  return !profile.mappedByWidth.empty() && !workload.mapped.bytesByWidth.empty();
 }
 
 } // namespace overlap::model

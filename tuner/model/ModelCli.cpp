@@ -41,12 +41,12 @@ std::optional<long long> parseInteger(const std::string& text) {
 // What one option does with its value; an error message when the value is unusable.
 using OptionHandler = std::function<std::string(ModelCliOptions&, const std::string&)>;
 
-OptionHandler bytesInto(double Workload::* field) {
+OptionHandler bytesInto(double Workload::Transfers::* field) {
   return [field](ModelCliOptions& options, const std::string& value) -> std::string {
     const std::optional<double> bytes = parseByteSize(value);
     if (!bytes)
       return "expected a byte size such as 268435456, 256MiB or 1.5GB";
-    options.workload.*field = *bytes;
+    options.workload.transfers.*field = *bytes;
     return {};
   };
 }
@@ -75,39 +75,43 @@ const std::map<std::string, OptionHandler>& valueOptions() {
          options.showProfile = value;
          return {};
        }},
-      {"--h2d-bytes", bytesInto(&Workload::h2dBytes)},
-      {"--d2h-bytes", bytesInto(&Workload::d2hBytes)},
-      {"--broadcast-bytes", bytesInto(&Workload::broadcastBytes)},
-      {"--halo-bytes", bytesInto(&Workload::haloBytesPerBoundary)},
-      {"--inout-bytes", bytesInto(&Workload::inoutD2hBytes)},
+      {"--h2d-bytes", bytesInto(&Workload::Transfers::h2dBytes)},
+      {"--d2h-bytes", bytesInto(&Workload::Transfers::d2hBytes)},
+      {"--broadcast-bytes", bytesInto(&Workload::Transfers::broadcastBytes)},
+      {"--halo-bytes", bytesInto(&Workload::Transfers::haloBytesPerBoundary)},
+      {"--inout-bytes", bytesInto(&Workload::Transfers::inoutD2hBytes)},
       {"--kernel-ms",
        [](ModelCliOptions& options, const std::string& value) -> std::string {
          const std::optional<double> ms = parseNumber(value);
          if (!ms || *ms < 0)
            return "expected a non-negative time in milliseconds";
-         options.workload.kernelSeconds = *ms * 1e-3;
+         options.workload.launch.kernelSeconds = *ms * 1e-3;
          return {};
        }},
       {"--extent",
-       countInto([](ModelCliOptions& o, long long v) { o.workload.partitionExtent = v; }, 1,
+       countInto([](ModelCliOptions& o, long long v) { o.workload.partition.extent = v; }, 1,
                  1LL << 62)},
       {"--h2d-copies",
-       countInto([](ModelCliOptions& o, long long v) { o.workload.h2dCopiesPerChunk = int(v); }, 1,
-                 1024)},
+       countInto(
+           [](ModelCliOptions& o, long long v) { o.workload.transfers.h2dCopiesPerChunk = int(v); },
+           1, 1024)},
       {"--d2h-copies",
-       countInto([](ModelCliOptions& o, long long v) { o.workload.d2hCopiesPerChunk = int(v); }, 1,
-                 1024)},
-      {"--blocks", countInto([](ModelCliOptions& o, long long v) { o.workload.totalBlocks = v; }, 1,
-                             1LL << 62)},
+       countInto(
+           [](ModelCliOptions& o, long long v) { o.workload.transfers.d2hCopiesPerChunk = int(v); },
+           1, 1024)},
+      {"--blocks",
+       countInto([](ModelCliOptions& o, long long v) { o.workload.launch.totalBlocks = v; }, 1,
+                 1LL << 62)},
       {"--blocks-per-sm",
-       countInto([](ModelCliOptions& o, long long v) { o.workload.residentBlocksPerSm = int(v); },
-                 1, 1024)},
+       countInto(
+           [](ModelCliOptions& o, long long v) { o.workload.launch.residentBlocksPerSm = int(v); },
+           1, 1024)},
       {"--mapped-reads",
        [](ModelCliOptions& options, const std::string& value) -> std::string {
          const std::optional<double> factor = parseNumber(value);
          if (!factor || *factor < 1)
            return "expected a factor of at least 1";
-         options.workload.mappedReadFactor = *factor;
+         options.workload.mapped.readFactor = *factor;
          return {};
        }},
       {"--max-streams",
@@ -242,7 +246,7 @@ ModelCliParse parseModelCli(const std::vector<std::string>& args) {
       continue;
     }
     if (name == "--pageable") {
-      options.workload.hostMemoryPinned = false;
+      options.workload.transfers.hostMemoryPinned = false;
       continue;
     }
     const auto handler = valueOptions().find(name);
@@ -268,8 +272,9 @@ ModelCliParse parseModelCli(const std::vector<std::string>& args) {
     return {std::nullopt, "--h2d-bytes, --d2h-bytes and --kernel-ms are required"};
   // Explicit copies every chunked section and the broadcast data, each with its own copy.
   Workload& workload = options.workload;
-  workload.explicitH2dCopies = workload.h2dCopiesPerChunk + (workload.broadcastBytes > 0);
-  workload.explicitD2hCopies = workload.d2hCopiesPerChunk;
+  workload.transfers.explicitH2dCopies =
+      workload.transfers.h2dCopiesPerChunk + (workload.transfers.broadcastBytes > 0);
+  workload.transfers.explicitD2hCopies = workload.transfers.d2hCopiesPerChunk;
   return {options, {}};
 }
 

@@ -9,21 +9,22 @@
 namespace overlap::model {
 
 double registrationSeconds(const HardwareProfile& profile, const Workload& workload) {
-  if (workload.hostMemoryPinned)
+  const Workload::Transfers& transfers = workload.transfers;
+  if (transfers.hostMemoryPinned)
     return 0;
   const LinkDirection& link = profile.hostToDevice;
   const double secondsPerByte =
       link.pageableSecondsPerByte > 0 ? link.pageableSecondsPerByte : link.secondsPerByte;
-  const double pureOutputs = workload.d2hBytes - workload.inoutD2hBytes;
+  const double pureOutputs = transfers.d2hBytes - transfers.inoutD2hBytes;
   // Reduction arrays are registered too (except by Mapped, which copies them synchronously; they
   // are small enough for that not to matter).
-  return (workload.h2dBytes + workload.broadcastBytes + pureOutputs + workload.reductionBytes) *
+  return (transfers.h2dBytes + transfers.broadcastBytes + pureOutputs + transfers.reductionBytes) *
          secondsPerByte;
 }
 
 double registrationSeconds(const HardwareProfile& profile, const Workload& workload,
                            const Candidate& candidate) {
-  if (workload.hostMemoryPinned || candidate.variant == Variant::Explicit)
+  if (workload.transfers.hostMemoryPinned || candidate.variant == Variant::Explicit)
     return 0;
   const bool pipelined =
       candidate.variant == Variant::Streams || candidate.variant == Variant::Hybrid;
@@ -38,17 +39,19 @@ double registrationSeconds(const HardwareProfile& profile, const Workload& workl
     return 0;
   // Staged, but for Hybrid's pure outputs, which its kernels write through mapped memory.
   Workload outputs = workload;
-  outputs.h2dBytes = outputs.broadcastBytes = outputs.reductionBytes = 0;
+  Workload::Transfers& copied = outputs.transfers;
+  copied.h2dBytes = copied.broadcastBytes = copied.reductionBytes = 0;
   return registrationSeconds(profile, outputs);
 }
 
 StagingConfig modelStaging(const Workload& workload, const Candidate& candidate) {
   // The bytes the ring moves: every copy of the pipeline, as pipelinedH2dBytes counts them.
   const int chunks = chunkCount(workload, candidate.streams);
-  const double copiedOut =
-      candidate.variant == Variant::Hybrid ? workload.inoutD2hBytes : workload.d2hBytes;
-  const double staged = pipelinedH2dBytes(workload, chunks, false) + workload.broadcastBytes +
-                        copiedOut + 2 * workload.reductionBytes;
+  const double copiedOut = candidate.variant == Variant::Hybrid ? workload.transfers.inoutD2hBytes
+                                                                : workload.transfers.d2hBytes;
+  const double staged = pipelinedH2dBytes(workload, chunks, false) +
+                        workload.transfers.broadcastBytes + copiedOut +
+                        2 * workload.transfers.reductionBytes;
   return resolvedStaging(candidate.staging, static_cast<long long>(staged), kModelHardwareThreads);
 }
 
@@ -122,25 +125,25 @@ std::vector<SimOp> stagedOperations(const std::vector<SimOp>& ops, const Staging
 }
 
 double chunkKernelSeconds(const HardwareProfile& profile, const Workload& workload, int chunks) {
-  const double evenShare = workload.kernelSeconds / chunks;
-  if (workload.totalBlocks <= 0 || profile.multiprocessors <= 0)
+  const double evenShare = workload.launch.kernelSeconds / chunks;
+  if (workload.launch.totalBlocks <= 0 || profile.multiprocessors <= 0)
     return evenShare;
   // A kernel's time scales with its blocks only down to one full wave: below that the idle
   // multiprocessors buy nothing, so a chunk of few blocks takes as long as a full wave.
-  const double waveBlocks =
-      static_cast<double>(profile.multiprocessors) * std::max(1, workload.residentBlocksPerSm);
-  const double totalBlocks = static_cast<double>(workload.totalBlocks);
+  const double waveBlocks = static_cast<double>(profile.multiprocessors) *
+                            std::max(1, workload.launch.residentBlocksPerSm);
+  const double totalBlocks = static_cast<double>(workload.launch.totalBlocks);
   const double chunkBlocks = totalBlocks / chunks;
-  return workload.kernelSeconds * std::max(chunkBlocks, waveBlocks) /
+  return workload.launch.kernelSeconds * std::max(chunkBlocks, waveBlocks) /
          std::max(totalBlocks, waveBlocks);
 }
 
 double chunkGpuShare(const HardwareProfile& profile, const Workload& workload, int chunks) {
-  if (workload.totalBlocks <= 0 || profile.multiprocessors <= 0 || chunks < 1)
+  if (workload.launch.totalBlocks <= 0 || profile.multiprocessors <= 0 || chunks < 1)
     return 1;
-  const double waveBlocks =
-      static_cast<double>(profile.multiprocessors) * std::max(1, workload.residentBlocksPerSm);
-  return std::min(1.0, static_cast<double>(workload.totalBlocks) / chunks / waveBlocks);
+  const double waveBlocks = static_cast<double>(profile.multiprocessors) *
+                            std::max(1, workload.launch.residentBlocksPerSm);
+  return std::min(1.0, static_cast<double>(workload.launch.totalBlocks) / chunks / waveBlocks);
 }
 
 HostIssueCosts hostIssueCosts(const HardwareProfile& profile) {
@@ -181,16 +184,17 @@ SimOp kernel(int stream, double computeSeconds) {
 
 std::vector<SimOp> explicitOperations(const HardwareProfile& profile, const Workload& workload) {
   std::vector<SimOp> ops;
-  const double input = workload.h2dBytes + workload.broadcastBytes + workload.reductionBytes;
+  const double input = workload.transfers.h2dBytes + workload.transfers.broadcastBytes +
+                       workload.transfers.reductionBytes;
   if (input > 0) {
-    ops.push_back(copy(OpKind::CopyToDevice, 0, input, workload.explicitH2dCopies));
-    ops.back().pageable = !workload.hostMemoryPinned;
+    ops.push_back(copy(OpKind::CopyToDevice, 0, input, workload.transfers.explicitH2dCopies));
+    ops.back().pageable = !workload.transfers.hostMemoryPinned;
   }
-  ops.push_back(kernel(0, workload.kernelSeconds + profile.kernelLaunchS));
-  const double output = workload.d2hBytes + workload.reductionBytes;
+  ops.push_back(kernel(0, workload.launch.kernelSeconds + profile.kernelLaunchS));
+  const double output = workload.transfers.d2hBytes + workload.transfers.reductionBytes;
   if (output > 0) {
-    ops.push_back(copy(OpKind::CopyToHost, 0, output, workload.explicitD2hCopies));
-    ops.back().pageable = !workload.hostMemoryPinned;
+    ops.push_back(copy(OpKind::CopyToHost, 0, output, workload.transfers.explicitD2hCopies));
+    ops.back().pageable = !workload.transfers.hostMemoryPinned;
   }
   return ops;
 }
@@ -198,24 +202,24 @@ std::vector<SimOp> explicitOperations(const HardwareProfile& profile, const Work
 // The copies of the reduction arrays, one each way, on stream 0: before the kernels (which wait
 // for it) and after them.
 SimOp reductionCopy(OpKind kind, const Workload& workload) {
-  SimOp op = copy(kind, 0, workload.reductionBytes, 1);
-  op.pageable = !workload.hostMemoryPinned;
+  SimOp op = copy(kind, 0, workload.transfers.reductionBytes, 1);
+  op.pageable = !workload.transfers.hostMemoryPinned;
   return op;
 }
 
 std::vector<SimOp> mappedOperations(const HardwareProfile& profile, const Workload& workload) {
   std::vector<SimOp> ops;
-  if (workload.reductionBytes > 0)
+  if (workload.transfers.reductionBytes > 0)
     ops.push_back(reductionCopy(OpKind::CopyToDevice, workload));
-  SimOp op = kernel(0, workload.kernelSeconds + profile.kernelLaunchS);
-  op.mappedReadBytes = workload.h2dBytes * workload.mappedReadFactor +
-                       workload.broadcastBytes * workload.mappedBroadcastReadFactor;
-  op.mappedWriteBytes = workload.d2hBytes;
+  SimOp op = kernel(0, workload.launch.kernelSeconds + profile.kernelLaunchS);
+  op.mappedReadBytes = workload.transfers.h2dBytes * workload.mapped.readFactor +
+                       workload.transfers.broadcastBytes * workload.mapped.broadcastReadFactor;
+  op.mappedWriteBytes = workload.transfers.d2hBytes;
   op.mappedReadSecondsPerByte = mappedSecondsPerByte(profile, workload, MappedAccess::Read);
   op.mappedWriteSecondsPerByte =
       mappedSecondsPerByte(profile, workload, MappedAccess::Write, MappedOutputs::All);
   ops.push_back(op);
-  if (workload.reductionBytes > 0)
+  if (workload.transfers.reductionBytes > 0)
     ops.push_back(reductionCopy(OpKind::CopyToHost, workload));
   return ops;
 }
@@ -228,9 +232,10 @@ std::vector<SimOp> pipelinedOperations(const HardwareProfile& profile, const Wor
                                        bool haloSentTwice) {
   const int chunks = chunkCount(workload, candidate.streams);
   const double input = pipelinedH2dBytes(workload, chunks, haloSentTwice) / chunks;
-  const double copiedOutput = (mapOutputs ? workload.inoutD2hBytes : workload.d2hBytes) / chunks;
+  const double copiedOutput =
+      (mapOutputs ? workload.transfers.inoutD2hBytes : workload.transfers.d2hBytes) / chunks;
   const double mappedOutput =
-      mapOutputs ? (workload.d2hBytes - workload.inoutD2hBytes) / chunks : 0;
+      mapOutputs ? (workload.transfers.d2hBytes - workload.transfers.inoutD2hBytes) / chunks : 0;
   // The launch is the host's time (hostIssueCosts), not the kernel's.
   const double kernelTime = chunkKernelSeconds(profile, workload, chunks);
   const HostIssueCosts hostCosts = hostIssueCosts(profile);
@@ -248,10 +253,10 @@ std::vector<SimOp> pipelinedOperations(const HardwareProfile& profile, const Wor
   };
   std::vector<int> beforeKernels;
   // Reduction arrays go with the broadcast copies (their copies are among explicitH2dCopies).
-  const double broadcast = workload.broadcastBytes + workload.reductionBytes;
+  const double broadcast = workload.transfers.broadcastBytes + workload.transfers.reductionBytes;
   if (broadcast > 0) {
     const int broadcastCopies =
-        std::max(1, workload.explicitH2dCopies - workload.h2dCopiesPerChunk);
+        std::max(1, workload.transfers.explicitH2dCopies - workload.transfers.h2dCopiesPerChunk);
     ops.push_back(copy(OpKind::CopyToDevice, 0, broadcast, broadcastCopies));
     issued(hostCosts.copyS * broadcastCopies);
     beforeKernels.push_back(0);
@@ -259,8 +264,8 @@ std::vector<SimOp> pipelinedOperations(const HardwareProfile& profile, const Wor
   std::vector<int> kernels;
   auto copyIn = [&](int c) {
     if (input > 0) {
-      ops.push_back(copy(OpKind::CopyToDevice, c, input, workload.h2dCopiesPerChunk));
-      issued(hostCosts.copyS * workload.h2dCopiesPerChunk);
+      ops.push_back(copy(OpKind::CopyToDevice, c, input, workload.transfers.h2dCopiesPerChunk));
+      issued(hostCosts.copyS * workload.transfers.h2dCopiesPerChunk);
     }
   };
   auto run = [&](int c) {
@@ -275,8 +280,9 @@ std::vector<SimOp> pipelinedOperations(const HardwareProfile& profile, const Wor
   };
   auto copyOut = [&](int c) {
     if (copiedOutput > 0) {
-      ops.push_back(copy(OpKind::CopyToHost, c, copiedOutput, workload.d2hCopiesPerChunk));
-      issued(hostCosts.copyS * workload.d2hCopiesPerChunk);
+      ops.push_back(
+          copy(OpKind::CopyToHost, c, copiedOutput, workload.transfers.d2hCopiesPerChunk));
+      issued(hostCosts.copyS * workload.transfers.d2hCopiesPerChunk);
     }
   };
   if (candidate.order == IssueOrder::DepthFirst) {
@@ -293,7 +299,7 @@ std::vector<SimOp> pipelinedOperations(const HardwareProfile& profile, const Wor
     for (int c = 0; c < chunks; ++c)
       copyOut(c);
   }
-  if (workload.reductionBytes > 0) {
+  if (workload.transfers.reductionBytes > 0) {
     // Issued once every stream is done; its synchronization is charged like a stream's.
     ops.push_back(reductionCopy(OpKind::CopyToHost, workload));
     ops.back().waitsFor = kernels;
@@ -329,7 +335,7 @@ std::string ModernModel::name() const {
 namespace {
 
 bool staged(const Workload& workload, const Candidate& candidate) {
-  return !workload.hostMemoryPinned && candidate.pageable == PageableMode::Stage &&
+  return !workload.transfers.hostMemoryPinned && candidate.pageable == PageableMode::Stage &&
          (candidate.variant == Variant::Streams || candidate.variant == Variant::Hybrid);
 }
 

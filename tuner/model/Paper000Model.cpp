@@ -67,10 +67,10 @@ double optimalStreams(const Call& call, bool implicitSynchronization) {
 
 Call callOf(const HardwareProfile& profile, const Workload& workload) {
   Call call;
-  call.h2dSeconds = paper001::transferSeconds(profile.hostToDevice,
-                                              workload.h2dBytes + workload.broadcastBytes, 1);
-  call.d2hSeconds = paper001::transferSeconds(profile.deviceToHost, workload.d2hBytes, 1);
-  call.kernelSeconds = workload.kernelSeconds;
+  call.h2dSeconds = paper001::transferSeconds(
+      profile.hostToDevice, workload.transfers.h2dBytes + workload.transfers.broadcastBytes, 1);
+  call.d2hSeconds = paper001::transferSeconds(profile.deviceToHost, workload.transfers.d2hBytes, 1);
+  call.kernelSeconds = workload.launch.kernelSeconds;
   call.streamCreationSeconds = profile.streamOverheadS;
   return call;
 }

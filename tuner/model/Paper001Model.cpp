@@ -134,9 +134,9 @@ StreamedCall callOf(const HardwareProfile& profile, const Workload& workload) {
   StreamedCall call;
   call.hostToDevice = profile.hostToDevice;
   call.deviceToHost = profile.deviceToHost;
-  call.h2dBytes = workload.h2dBytes + workload.broadcastBytes;
-  call.d2hBytes = workload.d2hBytes;
-  call.kernelSeconds = workload.kernelSeconds;
+  call.h2dBytes = workload.transfers.h2dBytes + workload.transfers.broadcastBytes;
+  call.d2hBytes = workload.transfers.d2hBytes;
+  call.kernelSeconds = workload.launch.kernelSeconds;
   return call;
 }
 
@@ -154,8 +154,8 @@ std::optional<double> Model::predictSeconds(const HardwareProfile& profile,
   case Variant::Explicit:
     return eq3OneEngineDominantKernel(call, 1);
   case Variant::Mapped:
-    call.h2dBytes = workload.h2dBytes * workload.mappedReadFactor +
-                    workload.broadcastBytes * workload.mappedBroadcastReadFactor;
+    call.h2dBytes = workload.transfers.h2dBytes * workload.mapped.readFactor +
+                    workload.transfers.broadcastBytes * workload.mapped.broadcastReadFactor;
     call.hostToDevice.secondsPerByte =
         firstPositive(profile.mappedReadSecondsPerByte, call.hostToDevice.secondsPerByte);
     call.deviceToHost.secondsPerByte =

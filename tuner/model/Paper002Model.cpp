@@ -63,7 +63,7 @@ double bidirectionalFactor(const HardwareProfile& profile, double pieceBytes) {
 }
 
 double inputPieceBytes(const Workload& workload, double subtasks) {
-  return workload.h2dBytes / subtasks / std::max(1, workload.h2dCopiesPerChunk);
+  return workload.transfers.h2dBytes / subtasks / std::max(1, workload.transfers.h2dCopiesPerChunk);
 }
 
 Overheads overheadsOf(const HardwareProfile& profile) {
@@ -83,10 +83,10 @@ std::string Model::name() const {
 std::optional<double> Model::predictSeconds(const HardwareProfile& profile,
                                             const Workload& workload,
                                             const Candidate& candidate) const {
-  const double send =
-      (workload.h2dBytes + workload.broadcastBytes) * profile.hostToDevice.secondsPerByte;
-  const double receive = workload.d2hBytes * profile.deviceToHost.secondsPerByte;
-  const double kernel = workload.kernelSeconds;
+  const double send = (workload.transfers.h2dBytes + workload.transfers.broadcastBytes) *
+                      profile.hostToDevice.secondsPerByte;
+  const double receive = workload.transfers.d2hBytes * profile.deviceToHost.secondsPerByte;
+  const double kernel = workload.launch.kernelSeconds;
   const Overheads overheads = overheadsOf(profile);
   switch (candidate.variant) {
   case Variant::Explicit:

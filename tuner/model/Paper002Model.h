@@ -59,7 +59,7 @@ double bidirectionalFactor(const HardwareProfile& profile);
 // ... and this the f of pieces of `pieceBytes`.
 double bidirectionalFactor(const HardwareProfile& profile, double pieceBytes);
 // The bytes one copy in of `subtasks` equal subtasks moves: the chunked input's share, cut into
-// the chunk's sections (Workload::h2dCopiesPerChunk). Broadcast inputs go once, whole.
+// the chunk's sections (Workload::Transfers::h2dCopiesPerChunk). Broadcast inputs go once, whole.
 double inputPieceBytes(const Workload& workload, double subtasks);
 // The §4.1 overheads from a profile: t_sync, t_koh as measured, t_soh and t_roh the one-way
 // latencies L+o, t_boh their sum (Table 4.2 shows the both-ways overhead at about that).

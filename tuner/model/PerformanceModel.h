@@ -19,10 +19,10 @@ struct Candidate {
   Variant variant = Variant::Explicit;
   int streams = 1;
   IssueOrder order = IssueOrder::DepthFirst;
-  // What the call does with pageable arrays (Workload::hostMemoryPinned false; ignored for
-  // pinned ones). Default is priced as Register, the runtime's default without OVERLAP_PIN_CACHE;
-  // CachedRegister as a loop's later calls, which find the arrays registered; Stage (Streams and
-  // Hybrid; Mapped registers) through the staging ring sized by `staging`.
+  // What the call does with pageable arrays (Workload::Transfers::hostMemoryPinned false; ignored
+  // for pinned ones). Default is priced as Register, the runtime's default without
+  // OVERLAP_PIN_CACHE; CachedRegister as a loop's later calls, which find the arrays registered;
+  // Stage (Streams and Hybrid; Mapped registers) through the staging ring sized by `staging`.
   PageableMode pageable = PageableMode::Default;
   StagingConfig staging = {}; // 0: the runtime's automatic choice (resolvedStaging)
 };

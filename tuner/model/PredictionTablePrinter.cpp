@@ -48,10 +48,11 @@ void printHeader(std::ostream& out, const PredictionReport& report) {
   out << "\n";
   out << "device:   " << describeCategory(profile) << "\n";
   out << "workload: P = "
-      << (workload.partitionExtent > 0 ? std::to_string(workload.partitionExtent) : "unknown")
-      << ", H2D " << formatBytes(workload.h2dBytes) << " + broadcast "
-      << formatBytes(workload.broadcastBytes) << ", D2H " << formatBytes(workload.d2hBytes)
-      << ", t_E " << milliseconds(workload.kernelSeconds) << " ms\n";
+      << (workload.partition.extent > 0 ? std::to_string(workload.partition.extent) : "unknown")
+      << ", H2D " << formatBytes(workload.transfers.h2dBytes) << " + broadcast "
+      << formatBytes(workload.transfers.broadcastBytes) << ", D2H "
+      << formatBytes(workload.transfers.d2hBytes) << ", t_E "
+      << milliseconds(workload.launch.kernelSeconds) << " ms\n";
   for (const std::string& assumption : report.prediction->assumptions)
     out << "assumed:  " << assumption << "\n";
   out << "\n";

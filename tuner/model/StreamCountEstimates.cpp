@@ -21,9 +21,9 @@ std::vector<StreamCountEstimate> streamCountEstimates(const HardwareProfile& pro
   paper001::StreamedCall call001;
   call001.hostToDevice = profile.hostToDevice;
   call001.deviceToHost = profile.deviceToHost;
-  call001.h2dBytes = workload.h2dBytes + workload.broadcastBytes;
-  call001.d2hBytes = workload.d2hBytes;
-  call001.kernelSeconds = workload.kernelSeconds;
+  call001.h2dBytes = workload.transfers.h2dBytes + workload.transfers.broadcastBytes;
+  call001.d2hBytes = workload.transfers.d2hBytes;
+  call001.kernelSeconds = workload.launch.kernelSeconds;
   if (implicitSync) {
     estimates.push_back({"paper 001 §VI: largest useful nStreams, dominant kernel",
                          paper001::maxStreamsImplicitSyncDominantKernel(call001)});
@@ -41,7 +41,7 @@ std::vector<StreamCountEstimate> streamCountEstimates(const HardwareProfile& pro
   const double receive = call001.d2hBytes * profile.deviceToHost.secondsPerByte;
   const paper002::Overheads overheads = paper002::overheadsOf(profile);
   const auto paper002Estimate = [&](double f) -> StreamCountEstimate {
-    if (paper002::isDataBound(send, receive, workload.kernelSeconds, f))
+    if (paper002::isDataBound(send, receive, workload.launch.kernelSeconds, f))
       return {"paper 002 eq. 4.11: optimal subtasks, data bound",
               paper002::eq411DataBoundOptimalSubtasks(send, receive, f, overheads)};
     return {"paper 002 eq. 4.15: optimal subtasks, compute bound",

@@ -12,7 +12,7 @@ namespace {
 
 // A granule below 1 is invalid (validate() says so); taken as 1 until then.
 Partition partitionOf(const Workload& workload) {
-  return Partition{0, workload.partitionExtent, std::max(1LL, workload.granule)};
+  return Partition{0, workload.partition.extent, std::max(1LL, workload.partition.granule)};
 }
 
 } // namespace
@@ -22,15 +22,16 @@ long long granuleCount(const Workload& workload) {
 }
 
 int chunkCount(const Workload& workload, int streams) {
-  if (workload.partitionExtent <= 0)
+  if (workload.partition.extent <= 0)
     return streams;
   return static_cast<int>(overlap::chunkCount(partitionOf(workload), streams));
 }
 
 double pipelinedH2dBytes(const Workload& workload, long long chunks, bool haloSentTwice) {
   if (!haloSentTwice || chunks <= 1)
-    return workload.h2dBytes;
-  return workload.h2dBytes + static_cast<double>(chunks - 1) * workload.haloBytesPerBoundary;
+    return workload.transfers.h2dBytes;
+  return workload.transfers.h2dBytes +
+         static_cast<double>(chunks - 1) * workload.transfers.haloBytesPerBoundary;
 }
 
 namespace {
@@ -47,30 +48,31 @@ std::string validate(const Workload& workload) {
     double value;
   };
   const NamedValue sizes[] = {
-      {"h2d_bytes", workload.h2dBytes},
-      {"broadcast_bytes", workload.broadcastBytes},
-      {"halo_bytes_per_boundary", workload.haloBytesPerBoundary},
-      {"d2h_bytes", workload.d2hBytes},
-      {"inout_d2h_bytes", workload.inoutD2hBytes},
-      {"reduction_bytes", workload.reductionBytes},
-      {"kernel_seconds", workload.kernelSeconds},
+      {"h2d_bytes", workload.transfers.h2dBytes},
+      {"broadcast_bytes", workload.transfers.broadcastBytes},
+      {"halo_bytes_per_boundary", workload.transfers.haloBytesPerBoundary},
+      {"d2h_bytes", workload.transfers.d2hBytes},
+      {"inout_d2h_bytes", workload.transfers.inoutD2hBytes},
+      {"reduction_bytes", workload.transfers.reductionBytes},
+      {"kernel_seconds", workload.launch.kernelSeconds},
   };
   for (const NamedValue& size : sizes)
     if (!isNonNegative(size.value))
       return std::string(size.name) + " must be a finite non-negative number";
-  if (workload.partitionExtent < 0)
+  if (workload.partition.extent < 0)
     return "partition_extent must not be negative";
-  if (workload.granule < 1)
+  if (workload.partition.granule < 1)
     return "granule must be at least 1";
-  if (workload.inoutD2hBytes > workload.d2hBytes)
+  if (workload.transfers.inoutD2hBytes > workload.transfers.d2hBytes)
     return "inout_d2h_bytes exceeds d2h_bytes: in-out bytes are part of the output bytes";
-  if (workload.h2dCopiesPerChunk < 1 || workload.d2hCopiesPerChunk < 1 ||
-      workload.explicitH2dCopies < 1 || workload.explicitD2hCopies < 1)
+  if (workload.transfers.h2dCopiesPerChunk < 1 || workload.transfers.d2hCopiesPerChunk < 1 ||
+      workload.transfers.explicitH2dCopies < 1 || workload.transfers.explicitD2hCopies < 1)
     return "copy counts must be at least 1";
-  if (workload.totalBlocks < 0 || workload.residentBlocksPerSm < 0)
+  if (workload.launch.totalBlocks < 0 || workload.launch.residentBlocksPerSm < 0)
     return "total_blocks and resident_blocks_per_sm must not be negative";
-  if (!std::isfinite(workload.mappedReadFactor) || workload.mappedReadFactor < 1 ||
-      !std::isfinite(workload.mappedBroadcastReadFactor) || workload.mappedBroadcastReadFactor < 1)
+  if (!std::isfinite(workload.mapped.readFactor) || workload.mapped.readFactor < 1 ||
+      !std::isfinite(workload.mapped.broadcastReadFactor) ||
+      workload.mapped.broadcastReadFactor < 1)
     return "mapped read factors must be at least 1 (each byte crosses the link at least once)";
   return {};
 }
@@ -78,12 +80,12 @@ std::string validate(const Workload& workload) {
 namespace {
 
 bool unknownBroadcastRereads(const Workload& workload) {
-  return workload.broadcastBytes > 0 && !workload.mappedBroadcastReadsKnown;
+  return workload.transfers.broadcastBytes > 0 && !workload.mapped.broadcastReadsKnown;
 }
 
 bool partialLines(const Workload& workload) {
-  return workload.mappedNarrowestElementBytes > 0 &&
-         workload.mappedNarrowestElementBytes < kMappedFullLineElementBytes;
+  return workload.mapped.narrowestElementBytes > 0 &&
+         workload.mapped.narrowestElementBytes < kMappedFullLineElementBytes;
 }
 
 } // namespace

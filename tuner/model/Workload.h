@@ -22,85 +22,109 @@ struct MappedBytesOfWidth {
   double inoutOutputBytes = 0;
 };
 
+// In parts a reader can take one at a time. Built in one place per source: workloadFromDescriptor
+// from a generated descriptor, parseModelCli from options, tests by hand. After that the tuner
+// sets only what the call, not the kernel, decides: t_E once measured, and whether the arrays are
+// pinned.
 struct Workload {
-  // P: the extent of the partitioned index. Stream counts are chosen among its divisors, and no
-  // more chunks than P are ever made. 0 means unknown: only powers of two are proposed then.
-  long long partitionExtent = 0;
-  // G: chunk boundaries lie at multiples of it from the partition's origin, so no more than
-  // ceil(P / G) chunks are made (overlap::chunkCount), and those are equal when a stream count
-  // divides ceil(P / G).
-  long long granule = 1;
+  // The partitioned index.
+  struct Partition {
+    // P: the extent of the partitioned index. Stream counts are chosen among its divisors, and
+    // no more chunks than P are ever made. 0 means unknown: only powers of two are proposed then.
+    long long extent = 0;
+    // G: chunk boundaries lie at multiples of it from the partition's origin, so no more than
+    // ceil(P / G) chunks are made (overlap::chunkCount), and those are equal when a stream count
+    // divides ceil(P / G).
+    long long granule = 1;
+  };
 
-  // Input bytes of the chunked input sections over the whole range [0, P): what Explicit copies
-  // to the device, and what the pipelined variants split into chunks.
-  double h2dBytes = 0;
-  // Input bytes independent of the chunk (whole arrays and broadcast sections, e.g. matrix B of
-  // C = A·B): sent once, before the pipeline, and waited for by every chunk's kernel.
-  double broadcastBytes = 0;
-  // Extra input bytes that each boundary between two adjacent chunks adds when every chunk is
-  // sent its full section (the halo of a stencil-like kernel).
-  double haloBytesPerBoundary = 0;
+  // What the copying variants move over the link, and in how many copies.
+  struct Transfers {
+    // Input bytes of the chunked input sections over the whole range [0, P): what Explicit
+    // copies to the device, and what the pipelined variants split into chunks.
+    double h2dBytes = 0;
+    // Input bytes independent of the chunk (whole arrays and broadcast sections, e.g. matrix B
+    // of C = A·B): sent once, before the pipeline, and waited for by every chunk's kernel.
+    double broadcastBytes = 0;
+    // Extra input bytes that each boundary between two adjacent chunks adds when every chunk is
+    // sent its full section (the halo of a stencil-like kernel).
+    double haloBytesPerBoundary = 0;
 
-  // Output bytes (copyout and copy arrays) over the whole range.
-  double d2hBytes = 0;
-  // The part of d2h_bytes that belongs to copy (in-out) arrays. Hybrid maps only pure outputs;
-  // in-out arrays are copied back as in Streams.
-  double inoutD2hBytes = 0;
+    // Output bytes (copyout and copy arrays) over the whole range.
+    double d2hBytes = 0;
+    // The part of d2hBytes that belongs to copy (in-out) arrays. Hybrid maps only pure outputs;
+    // in-out arrays are copied back as in Streams.
+    double inoutD2hBytes = 0;
 
-  // Bytes of the reduction arrays (each counted once; not part of the byte counts above): device-
-  // resident in every variant, Mapped included, copied to the device once before the first
-  // kernel and back once after the last (after every stream's kernels in Streams and Hybrid).
-  // The modern model prices them; the papers' models, which know no such arrays, leave them out.
-  double reductionBytes = 0;
+    // Bytes of the reduction arrays (each counted once; not part of the byte counts above):
+    // device-resident in every variant, Mapped included, copied to the device once before the
+    // first kernel and back once after the last (after every stream's kernels in Streams and
+    // Hybrid). The modern model prices them; the papers' models, which know no such arrays,
+    // leave them out.
+    double reductionBytes = 0;
 
-  // Number of separate copies one chunk needs per direction (one per chunked section): each copy
-  // pays the per-transfer gap g (or L+o after an idle engine).
-  int h2dCopiesPerChunk = 1;
-  int d2hCopiesPerChunk = 1;
-  // Copies of the non-pipelined transfer (Explicit), broadcast sections and reduction arrays
-  // included.
-  int explicitH2dCopies = 1;
-  int explicitD2hCopies = 1;
+    // Number of separate copies one chunk needs per direction (one per chunked section): each
+    // copy pays the per-transfer gap g (or L+o after an idle engine).
+    int h2dCopiesPerChunk = 1;
+    int d2hCopiesPerChunk = 1;
+    // Copies of the non-pipelined transfer (Explicit), broadcast sections and reduction arrays
+    // included.
+    int explicitH2dCopies = 1;
+    int explicitD2hCopies = 1;
 
-  // t_E: the kernel time over the whole range [0, P), measured from Explicit or given by the user.
-  double kernelSeconds = 0;
+    // Whether the user's arrays are pinned (page-locked) already. Pageable arrays are copied at
+    // the pageable G by Explicit and registered for the call's duration by the other variants
+    // (runtime/include/overlap/HostArrayPinning.h), which costs about one pageable copy. A
+    // property of the call, not of the kernel: the caller sets it.
+    bool hostMemoryPinned = true;
+  };
 
-  // Launch geometry of the whole-range launch, for the penalty of chunks too small to fill the
-  // GPU (paper 000 §2, §4.1). 0: unknown, no penalty.
-  long long totalBlocks = 0;
-  // Thread blocks one multiprocessor holds at once for this kernel (occupancy). 0: unknown, taken
-  // as 1, so only chunks with fewer blocks than multiprocessors are penalised.
-  int residentBlocksPerSm = 0;
+  // How a Mapped kernel's reads and writes of host memory cross the link.
+  struct MappedTraffic {
+    // Bytes that cross the link per input byte when the kernel reads host memory directly: 1
+    // when each element is read once; more when neighbouring chunks share a halo or the kernel
+    // re-reads its inputs (paper 001 §VI: "Bhd and Bdh become larger if elements in
+    // device-mapped host memory are read or written multiple times").
+    double readFactor = 1;
+    // The same for broadcast inputs. The annotation does not say how often a kernel re-reads a
+    // broadcast array, so 1 (the optimistic value, which never prunes Mapped wrongly) unless the
+    // caller knows better.
+    double broadcastReadFactor = 1;
+    // Whether broadcastReadFactor is known. While it is not, a Mapped prediction with broadcast
+    // inputs is only a lower bound (a matmul re-reads B once per row block: 86 % under on the
+    // H200), so pruning keeps Mapped when it could win but never measures others against it.
+    bool broadcastReadsKnown = false;
 
-  // Bytes that cross the link per input byte when the kernel reads host memory directly (Mapped):
-  // 1 when each element is read once; more when neighbouring chunks share a halo or the kernel
-  // re-reads its inputs (paper 001 §VI: "Bhd and Bdh become larger if elements in device-mapped
-  // host memory are read or written multiple times").
-  double mappedReadFactor = 1;
-  // Whether the user's arrays are pinned (page-locked) already. Pageable arrays are copied at the
-  // pageable G by Explicit and registered for the call's duration by the other variants
-  // (runtime/include/overlap/HostArrayPinning.h), which costs about one pageable copy.
-  bool hostMemoryPinned = true;
+    // The narrowest element, in bytes, of the arrays a Mapped kernel reads or writes through the
+    // link; 0: unknown. The profile's mapped G comes from warps that each request whole 128-byte
+    // lines; a warp whose threads touch consecutive elements narrower than
+    // kMappedFullLineElementBytes requests 32- or 64-byte pieces instead, which cost more per
+    // byte than that G says (1-byte pixels: 2.5-4x the prediction on the H200).
+    std::size_t narrowestElementBytes = 0;
+    // The arrays' bytes per element width, widths ascending; empty: unknown, every mapped byte
+    // is priced at the profile's full-line mapped G. They weight the per-width costs only; the
+    // bytes that cross the link are still the transfers' h2dBytes, broadcastBytes and d2hBytes
+    // with the read factors.
+    std::vector<MappedBytesOfWidth> bytesByWidth;
+  };
 
-  // The same for broadcast inputs. The annotation does not say how often a kernel re-reads a
-  // broadcast array, so 1 (the optimistic value, which never prunes Mapped wrongly) unless the
-  // caller knows better.
-  double mappedBroadcastReadFactor = 1;
-  // Whether mappedBroadcastReadFactor is known. While it is not, a Mapped prediction with
-  // broadcast inputs is only a lower bound (a matmul re-reads B once per row block: 86 % under
-  // on the H200), so pruning keeps Mapped when it could win but never measures others against it.
-  bool mappedBroadcastReadsKnown = false;
+  // The kernel itself.
+  struct Launch {
+    // t_E: the kernel time over the whole range [0, P), measured from Explicit or given by the
+    // user.
+    double kernelSeconds = 0;
+    // Launch geometry of the whole-range launch, for the penalty of chunks too small to fill the
+    // GPU (paper 000 §2, §4.1). 0: unknown, no penalty.
+    long long totalBlocks = 0;
+    // Thread blocks one multiprocessor holds at once for this kernel (occupancy). 0: unknown,
+    // taken as 1, so only chunks with fewer blocks than multiprocessors are penalised.
+    int residentBlocksPerSm = 0;
+  };
 
-  // The narrowest element, in bytes, of the arrays a Mapped kernel reads or writes through the
-  // link; 0: unknown. The profile's mapped G comes from warps that each request whole 128-byte
-  // lines; a warp whose threads touch consecutive elements narrower than
-  // kMappedFullLineElementBytes requests 32- or 64-byte pieces instead, which cost more per byte
-  // than that G says (1-byte pixels: 2.5-4x the prediction on the H200).
-  std::size_t mappedNarrowestElementBytes = 0;
-  // The arrays' bytes per element width, widths ascending; empty: unknown, every mapped byte is
-  // priced at the profile's full-line mapped G. They weight the per-width costs only; the bytes
-  // that cross the link are still h2d_bytes, broadcast_bytes and d2h_bytes with the read factors.
-  std::vector<MappedBytesOfWidth> mappedBytesByWidth;
+  Partition partition;
+  Transfers transfers;
+  MappedTraffic mapped;
+  Launch launch;
 };
 
 // 128 bytes (one L2 line) over a warp's 32 threads: the narrowest element whose coalesced access

@@ -38,12 +38,12 @@ double haloBytesPerBoundary(const KernelDescriptor& descriptor, ArgPointers args
 // Chunks of the probe launch that tells a grid growing with the chunk from a constant one.
 constexpr long long kGeometryProbeChunks = 16;
 
-// totalBlocks and residentBlocksPerSm from the launch over [B, B + P), when the descriptor says
-// the geometry and the grid grows with the chunk. A grid-stride grid, and any grid as large for
-// a chunk as for the whole range (a kernel looping over the levels of its chunk with one block
-// per column, as POP's), is left unknown: its chunks never run short of blocks, each block does
-// less work instead, so the model's fill penalty must not apply. Unknown too when the call fails,
-// which it does without a CUDA device (the occupancy query).
+// launch.totalBlocks and launch.residentBlocksPerSm from the launch over [B, B + P), when the
+// descriptor says the geometry and the grid grows with the chunk. A grid-stride grid, and any grid
+// as large for a chunk as for the whole range (a kernel looping over the levels of its chunk with
+// one block per column, as POP's), is left unknown: its chunks never run short of blocks, each
+// block does less work instead, so the model's fill penalty must not apply. Unknown too when the
+// call fails, which it does without a CUDA device (the occupancy query).
 void fillLaunchGeometry(const KernelDescriptor& descriptor, ArgPointers args,
                         const Partition& partition, Workload& workload) {
   if (descriptor.launchGeometry == nullptr || partition.extent < 1)
@@ -62,13 +62,13 @@ void fillLaunchGeometry(const KernelDescriptor& descriptor, ArgPointers args,
     if (!descriptor.launchGeometry(args, lo, hi, &chunk).ok() || chunk.blocks >= whole.blocks)
       return;
   }
-  workload.totalBlocks = whole.blocks;
-  workload.residentBlocksPerSm = whole.residentBlocksPerSm;
+  workload.launch.totalBlocks = whole.blocks;
+  workload.launch.residentBlocksPerSm = whole.residentBlocksPerSm;
 }
 
 // The entry of `width` in the workload's per-width bytes, kept in ascending width order.
 MappedBytesOfWidth& bytesOfWidth(Workload& workload, std::size_t width) {
-  std::vector<MappedBytesOfWidth>& widths = workload.mappedBytesByWidth;
+  std::vector<MappedBytesOfWidth>& widths = workload.mapped.bytesByWidth;
   auto at = std::find_if(widths.begin(), widths.end(),
                          [&](const MappedBytesOfWidth& w) { return w.elementBytes >= width; });
   if (at == widths.end() || at->elementBytes != width) {
@@ -103,10 +103,10 @@ bool absent(const KernelDescriptor& descriptor, ArgPointers args, int array,
 Workload workloadFromDescriptor(const KernelDescriptor& descriptor, ArgPointers args,
                                 double kernelSeconds, OptionalArrays optional) {
   Workload workload;
-  workload.kernelSeconds = kernelSeconds;
+  workload.launch.kernelSeconds = kernelSeconds;
   const Partition partition = usablePartition(descriptor, args);
-  workload.partitionExtent = partition.extent;
-  workload.granule = partition.granule;
+  workload.partition.extent = partition.extent;
+  workload.partition.granule = partition.granule;
   const long long lo = partition.begin;
   const long long hi = partition.begin + partition.extent;
 
@@ -121,22 +121,22 @@ Workload workloadFromDescriptor(const KernelDescriptor& descriptor, ArgPointers 
     const long long extent = descriptor.arrayExtent(args, a);
     if (array.reduce != ReduceOp::None) {
       // Copied whole, once each way, in every variant; never mapped.
-      workload.reductionBytes +=
+      workload.transfers.reductionBytes +=
           static_cast<double>(std::max(0LL, extent)) * static_cast<double>(array.elementSize);
       ++reductions;
       continue;
     }
     const int sections = descriptor.sectionCount(args, a);
-    if (extent > 0 && (workload.mappedNarrowestElementBytes == 0 ||
-                       array.elementSize < workload.mappedNarrowestElementBytes))
-      workload.mappedNarrowestElementBytes = array.elementSize;
+    if (extent > 0 && (workload.mapped.narrowestElementBytes == 0 ||
+                       array.elementSize < workload.mapped.narrowestElementBytes))
+      workload.mapped.narrowestElementBytes = array.elementSize;
     if (sections == 0) {
       // The whole array, sent once: only inputs have this form (the generator rejects outputs
       // without a chunked section).
       if (reads(array.direction)) {
         const double whole =
             static_cast<double>(std::max(0LL, extent)) * static_cast<double>(array.elementSize);
-        workload.broadcastBytes += whole;
+        workload.transfers.broadcastBytes += whole;
         bytesOfWidth(workload, array.elementSize).readBytes += whole;
         ++broadcastSections;
       }
@@ -146,24 +146,24 @@ Workload workloadFromDescriptor(const KernelDescriptor& descriptor, ArgPointers 
       const double whole = sectionBytes(descriptor, args, a, s, lo, hi, extent, array.elementSize);
       if (!descriptor.sectionIsChunked(a, s)) {
         if (reads(array.direction)) {
-          workload.broadcastBytes += whole;
+          workload.transfers.broadcastBytes += whole;
           bytesOfWidth(workload, array.elementSize).readBytes += whole;
           ++broadcastSections;
         }
         continue;
       }
       if (reads(array.direction)) {
-        workload.h2dBytes += whole;
+        workload.transfers.h2dBytes += whole;
         bytesOfWidth(workload, array.elementSize).readBytes += whole;
-        workload.haloBytesPerBoundary += haloBytesPerBoundary(descriptor, args, a, s, partition,
-                                                              extent, array.elementSize, whole);
+        workload.transfers.haloBytesPerBoundary += haloBytesPerBoundary(
+            descriptor, args, a, s, partition, extent, array.elementSize, whole);
         ++chunkedInputs;
       }
       if (writes(array.direction)) {
-        workload.d2hBytes += whole;
+        workload.transfers.d2hBytes += whole;
         MappedBytesOfWidth& width = bytesOfWidth(workload, array.elementSize);
         if (array.direction == Direction::InOut) {
-          workload.inoutD2hBytes += whole;
+          workload.transfers.inoutD2hBytes += whole;
           width.inoutOutputBytes += whole;
         } else {
           width.pureOutputBytes += whole;
@@ -174,11 +174,12 @@ Workload workloadFromDescriptor(const KernelDescriptor& descriptor, ArgPointers 
   }
 
   fillLaunchGeometry(descriptor, args, partition, workload);
-  workload.h2dCopiesPerChunk = std::max(1, chunkedInputs);
-  workload.d2hCopiesPerChunk = std::max(1, chunkedOutputs);
-  workload.explicitH2dCopies = std::max(1, chunkedInputs + broadcastSections + reductions);
-  workload.explicitD2hCopies = std::max(1, chunkedOutputs + reductions);
-  // mappedReadFactor stays 1: a halo is shared between the chunks of the pipelined variants,
+  workload.transfers.h2dCopiesPerChunk = std::max(1, chunkedInputs);
+  workload.transfers.d2hCopiesPerChunk = std::max(1, chunkedOutputs);
+  workload.transfers.explicitH2dCopies =
+      std::max(1, chunkedInputs + broadcastSections + reductions);
+  workload.transfers.explicitD2hCopies = std::max(1, chunkedOutputs + reductions);
+  // mapped.readFactor stays 1: a halo is shared between the chunks of the pipelined variants,
   // which are separate kernels, but Mapped runs one kernel over the whole range, whose re-reads
   // of a neighbour's elements come from the cache or the thread's registers (buoydiff's level k-1
   // is read in the previous iteration): charged twice it put Mapped 66 % over the H200's

@@ -18,15 +18,15 @@ enum class OptionalArrays : unsigned char { AsPassed, AllPresent };
 // [B, B + P) (Explicit), chunked sections split over the chunks, broadcast sections (and arrays
 // without sections) sent once first. The halo per chunk boundary is measured from the sections
 // of a split into up to 16 chunks (the strategies' chunkBounds, with the partition's origin and
-// granule). Reduction arrays count as reduction_bytes, copied once each way; absent optional
-// arrays (see OptionalArrays) not at all. The Mapped read factors stay 1: a halo is what
+// granule). Reduction arrays count as transfers.reductionBytes, copied once each way; absent
+// optional arrays (see OptionalArrays) not at all. The Mapped read factors stay 1: a halo is what
 // neighbouring chunks (separate kernels) share, while Mapped's one kernel re-reads a neighbour's
 // elements from the cache; and nothing says how often a kernel re-reads a broadcast array. The
-// launch geometry (totalBlocks, residentBlocksPerSm) comes from the descriptor's
+// launch geometry (launch.totalBlocks, launch.residentBlocksPerSm) comes from the descriptor's
 // launchGeometry over [B, B + P) when it has one, the call succeeds (it needs a CUDA device for
 // the occupancy) and the grid grows with the chunk; otherwise it stays 0 (unknown: no fill
 // penalty), as for a grid-stride launch, whose chunks always have a full grid. The caller sets
-// any of these it knows better. mappedBytesByWidth: each array's bytes under its element size.
+// any of these it knows better. mapped.bytesByWidth: each array's bytes under its element size.
 Workload workloadFromDescriptor(const KernelDescriptor& descriptor, ArgPointers args,
                                 double kernelSeconds,
                                 OptionalArrays optional = OptionalArrays::AsPassed);

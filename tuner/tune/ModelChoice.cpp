@@ -71,7 +71,7 @@ bool predictByModel(const KernelDescriptor& kernel, ArgPointers args, const std:
     return false;
   const std::unique_ptr<model::PerformanceModel> model = model::makeModel(model::ModelKind::Modern);
   model::Workload workload = model::workloadFromDescriptor(kernel, args, kernelSeconds);
-  workload.hostMemoryPinned = memory == CallMemory::Pinned;
+  workload.transfers.hostMemoryPinned = memory == CallMemory::Pinned;
   for (int i = 0; i < count; ++i) {
     const bool streamed =
         configs[i].variant == Variant::Streams || configs[i].variant == Variant::Hybrid;

@@ -218,7 +218,7 @@ SizeTuning tuneSize(const KernelTuning& k, const std::map<std::string, long long
   // The pointers are not set yet; the runner allocates every array, optional ones too.
   setup.workload = model::workloadFromDescriptor(descriptor, slots.pointers(), 0,
                                                  model::OptionalArrays::AllPresent);
-  setup.workload.hostMemoryPinned = k.memory == CallMemory::Pinned;
+  setup.workload.transfers.hostMemoryPinned = k.memory == CallMemory::Pinned;
   setup.kernelIdentity = kernelIdentity(descriptor);
 
   const auto progress = [&](const std::string& line) {

@@ -39,7 +39,7 @@ TuningRun withPredictions(const TuningSetup& setup, const TunerOptions& options,
   run.kernelSeconds = kernelSeconds;
   run.kernelSecondsSource = kernelSecondsSource;
   model::Workload workload = setup.workload;
-  workload.kernelSeconds = kernelSeconds;
+  workload.launch.kernelSeconds = kernelSeconds;
   const model::Prediction prediction =
       model::predict(*setup.model, *setup.profile, workload, options.search);
   for (const std::string& assumption : prediction.assumptions)
@@ -113,7 +113,7 @@ std::string cacheKey(const TuningSetup& setup, const TunerOptions& options) {
 
 double inferKernelSeconds(const model::PerformanceModel& model, const HardwareProfile& profile,
                           model::Workload workload, double explicitSeconds, std::string* source) {
-  workload.kernelSeconds = 0;
+  workload.launch.kernelSeconds = 0;
   const std::optional<double> transfers =
       model.predictSeconds(profile, workload, model::Candidate{});
   const double floor = 0.01 * explicitSeconds;

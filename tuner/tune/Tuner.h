@@ -57,7 +57,7 @@ double candidateTimeBound(const TunerOptions& options,
 
 // What is being tuned, filled in by the caller: the identity fields of `header` (kernel, source,
 // arguments, device, profile, model, date, pinned_inputs, tolerance) and the call's workload with
-// kernel_seconds still unknown.
+// launch.kernelSeconds still unknown.
 struct TuningSetup {
   TuningRun header;
   const HardwareProfile* profile = nullptr;
