@@ -242,7 +242,7 @@ private:
 
   // offset(n = VALUE) and the plain offset(n): one launch over the whole partition must pass the
   // caller's n, or no variant computes what a direct call would. Never true: an error here; true
-  // only for some values: checked at run time (the emitter's check_call).
+  // only for some values: checked at run time (the emitter's checkCall).
   void checkLength() {
     if (!offsetMode_ || kernel_.lengthParam < 0 || !kernel_.partition)
       return;

@@ -482,8 +482,8 @@ private:
         << ", &" << var << "));\n";
   }
 
-  // launch_config() computes the grid, block and shared memory of one chunk; launch() and the
-  // descriptor's launch_geometry() (Glue.cuh) both call it, so the geometry the tuner's model
+  // launchConfig() computes the grid, block and shared memory of one chunk; launch() and the
+  // descriptor's launchGeometry() (Glue.cuh) both call it, so the geometry the tuner's model
   // sees is the launch's own.
   void emitLaunchConfig(std::ostream& out) const {
     const ir::Launch& launch = kernel_.launch;
