@@ -3,6 +3,7 @@
 #
 #   scripts/pregenerate.sh .gpu-carry/generated   # here (Clang), before the device call
 #   OUT=... scripts/bench.sh run                  # on the GPU machine: build, test, tune, summarize
+#                                                 # (BENCH_EXHAUSTIVE_AGAIN=1: exhaustive twice)
 #   scripts/bench.sh summarize RAW_DIR PREFIX     # anywhere: RAW_DIR's reports -> PREFIX.{md,json}
 #   OUT=... scripts/bench.sh corpus [PART]         # on the GPU: the tests/corpus kernels, tuned pruned
 #                                                 # and --exhaustive at their tune() sizes (PART 1 or
@@ -99,14 +100,16 @@ trace_application() {
 }
 
 # tune_twice RAW NAME TUNER FLAGS...: TUNER's pruned and --exhaustive runs into RAW/NAME/{pruned,
-# exhaustive}, with their logs and times in RAW/summary.txt.
+# exhaustive}, with their logs and times in RAW/summary.txt. BENCH_EXHAUSTIVE_AGAIN=1 adds a second
+# --exhaustive run (RAW/NAME/exhaustive-again): whether two exhaustive tunings agree (issue 21).
 tune_twice() {
-  local raw=$1 name=$2 mode
+  local raw=$1 name=$2 mode modes=(pruned exhaustive)
   shift 2
+  [ "${BENCH_EXHAUSTIVE_AGAIN:-0}" = 1 ] && modes+=(exhaustive-again)
   mkdir -p "$raw/$name"
-  for mode in pruned exhaustive; do
+  for mode in "${modes[@]}"; do
     local extra=() start=$SECONDS rc
-    [ $mode = exhaustive ] && extra=(--exhaustive)
+    [ $mode != pruned ] && extra=(--exhaustive)
     "$@" --no-cache --quiet "${extra[@]}" --output-dir "$raw/$name/$mode" \
       >"$raw/$name/$mode.log" 2>&1
     rc=$?

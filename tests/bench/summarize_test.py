@@ -86,6 +86,23 @@ def synthetic_run(raw, app, kernel, arguments, mapped_flag=None):
             json.dump(report(kernel, arguments, cands, 3, mode == "exhaustive"), f)
 
 
+def exhaustive_again(raw, app, kernel, arguments, medians, winner):
+    """A second exhaustive run of `app`: `medians` by candidate name, the winner by index."""
+    with open(glob_one(os.path.join(raw, app, "exhaustive"))) as f:
+        again = json.load(f)
+    for c in again["candidates"]:
+        c["timing"]["median_s"] = medians[c["name"]]
+    again["winner"], again["winner_name"] = winner, again["candidates"][winner]["name"]
+    os.makedirs(os.path.join(raw, app, "exhaustive-again"))
+    with open(os.path.join(raw, app, "exhaustive-again", kernel + ".tuning.json"), "w") as f:
+        json.dump(again, f)
+
+
+def glob_one(folder):
+    [name] = os.listdir(folder)
+    return os.path.join(folder, name)
+
+
 class HandComputed(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
@@ -98,6 +115,16 @@ class HandComputed(unittest.TestCase):
         # The reports' own flag, where present, overrides the rule both ways.
         synthetic_run(raw, "saxpy-flagged", "saxpy", {"n": 1000}, mapped_flag=True)
         synthetic_run(raw, "sepia-flagged", "sepia", {"pixels": 1000}, mapped_flag=False)
+        # Exhaustive again: Streams(8) wins by 0.7 %, within the 2 % noise of both runs; then
+        # Mapped wins, 25 % slower than Streams(4) in the first run.
+        exhaustive_again(raw, "saxpy-small", "saxpy", {"n": 1000},
+                         {"Explicit": 3.0e-3, "Mapped": 2.0e-3, "Streams(2, depth-first)": 1.6e-3,
+                          "Streams(4, depth-first)": 1.51e-3,
+                          "Streams(8, depth-first)": 1.5e-3}, 4)
+        exhaustive_again(raw, "sepia-small", "sepia", {"pixels": 1000},
+                         {"Explicit": 3.0e-3, "Mapped": 1.4e-3, "Streams(2, depth-first)": 1.6e-3,
+                          "Streams(4, depth-first)": 1.5e-3,
+                          "Streams(8, depth-first)": 1.5e-3}, 1)
         os.makedirs(os.path.join(raw, "broken", "pruned"))  # no reports at all
         profile = os.path.join(cls.tmp.name, "profile.json")
         with open(profile, "w") as f:
@@ -133,6 +160,26 @@ class HandComputed(unittest.TestCase):
         self.assertAlmostEqual(r["speedup_pick"], 3.1 / 1.55)  # both from the pruned run
         self.assertAlmostEqual(r["pick_vs_exhaustive"], 1.0)  # Streams(4) is the fastest
         self.assertAlmostEqual(r["run_fraction"], 2 / 5)
+
+    def test_wall_fraction_and_the_two_exhaustive_runs(self):
+        self.assertAlmostEqual(self.rows["saxpy-small"]["wall_fraction"], 1.0)
+        agreement = self.rows["saxpy-small"]["exhaustive_agreement"]
+        self.assertEqual(agreement["winner_again"], "Streams(8, depth-first)")
+        self.assertAlmostEqual(agreement["again_winner_in_first"], 1.505 / 1.5)
+        self.assertAlmostEqual(agreement["first_winner_in_again"], 1.51 / 1.5)
+        self.assertTrue(agreement["agree"])
+        disagreement = self.rows["sepia-small"]["exhaustive_agreement"]
+        self.assertAlmostEqual(disagreement["again_winner_in_first"], 2.0 / 1.5)
+        self.assertFalse(disagreement["agree"])
+        self.assertNotIn("exhaustive_agreement", self.rows["saxpy-flagged"])
+        head = self.summary["headline"]
+        self.assertEqual((head["exhaustive_runs_agreeing"], head["exhaustive_runs_compared"]),
+                         (1, 2))
+        self.assertEqual(head["wall_fraction_within_target"], 0)
+        self.assertIn("Two exhaustive tunings agree (the same winner, or each within its run's "
+                      "noise of the other's): 1 of 2.", self.md)
+        self.assertIn("| sepia-small | Streams(4, depth-first) | Mapped | 1.333 | 1.071 | no ✗ |",
+                      self.md)
 
     def test_physical_limit_with_fixed_costs_and_bidirectional_g(self):
         limit = self.rows["saxpy-small"]["limit"]

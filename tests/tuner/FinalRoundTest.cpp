@@ -43,7 +43,7 @@ TEST(FinalRoundCandidates, NoneWhenOnlyOneCandidateIsUsable) {
   EXPECT_TRUE(finalRoundCandidates(c, chooseWinner(c, NoiseOptions{0.02})).empty());
 }
 
-// Scripted calls: the seconds of each runCandidate call in order, per candidate.
+// Scripted calls: the seconds of each call in order, per candidate.
 class ScriptedRunner final : public CandidateRunner {
 public:
   std::function<double(const model::Candidate&, int call)> seconds;
@@ -54,7 +54,13 @@ public:
   RunResult runReference(const TimingPlan& plan) override {
     return timed(model::Candidate{}, Verification::Reference, plan);
   }
+  int verifiedRuns = 0;
+
   RunResult runCandidate(const model::Candidate& c, const TimingPlan& plan) override {
+    ++verifiedRuns;
+    return timeCandidate(c, plan);
+  }
+  RunResult timeCandidate(const model::Candidate& c, const TimingPlan& plan) override {
     order.push_back(c);
     if (c == failing) {
       ++calls;
@@ -87,6 +93,7 @@ TEST(FinalRound, EveryFinalistRunsOncePerRoundInARotatingOrder) {
   int watched = 0;
   runFinalRound(runner, c, {0, 1, 2}, 3, [&](std::size_t) { ++watched; }, [](std::size_t) {});
   EXPECT_EQ(watched, 9);
+  EXPECT_EQ(runner.verifiedRuns, 0) << "the finalists were verified when first timed";
   const auto at = [&](int k) { return model::describe(runner.order[k]); };
   EXPECT_EQ(at(0), "Explicit");
   EXPECT_EQ(at(3), "Mapped") << "the second round starts one later";

@@ -525,6 +525,11 @@ TEST(TunerOnGpu, InOutArraysAreRestoredBeforeEveryTimedRepeat) {
   ASSERT_EQ(result.verification, Verification::Passed) << result.error;
   // Per run: one verified call, one warm-up, four timed repeats.
   ASSERT_EQ(gYHashes.size(), 12u);
+  // The final round's turn: no verified call, only the warm-up and the timed repeats.
+  result = runner->timeCandidate(streams, plan);
+  ASSERT_EQ(result.verification, Verification::Passed) << result.error;
+  EXPECT_EQ(result.timing.stats.count, 4);
+  ASSERT_EQ(gYHashes.size(), 17u);
   for (std::size_t i = 1; i < gYHashes.size(); ++i)
     EXPECT_EQ(gYHashes[i], gYHashes[0]) << "call " << i << " started from a different y";
 }

@@ -40,6 +40,7 @@ public:
 
   RunResult runReference(const TimingPlan& plan) override;
   RunResult runCandidate(const model::Candidate& candidate, const TimingPlan& plan) override;
+  RunResult timeCandidate(const model::Candidate& candidate, const TimingPlan& plan) override;
 
 private:
   struct HostArray;
@@ -57,6 +58,9 @@ private:
   RunnerOptions options_;
   ArgumentSlots slots_;
   std::vector<std::unique_ptr<HostArray>> arrays_;
+  // A run that failed or computed a wrong result may have written where it should only read, so
+  // the next timing restores every array first.
+  bool inputsSuspect_ = false;
 };
 
 } // namespace overlap::tune

@@ -37,9 +37,8 @@ void runFinalRound(CandidateRunner& runner, std::vector<CandidateOutcome>& candi
       if (!outcome.usable())
         continue; // failed in an earlier round
       beforeRun(i);
-      // Explicit too runs as a candidate: verified against its own first outputs, the reference
-      // kept.
-      const RunResult result = runner.runCandidate(outcome.candidate, turn);
+      // Every finalist was verified when it was first timed.
+      const RunResult result = runner.timeCandidate(outcome.candidate, turn);
       afterRun(i);
       const std::string error = !result.error.empty() ? result.error : result.timing.error;
       if (!error.empty() || result.timing.seconds.empty()) {

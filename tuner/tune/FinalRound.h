@@ -22,18 +22,19 @@ namespace overlap::tune {
 std::vector<std::size_t> finalRoundCandidates(const std::vector<CandidateOutcome>& candidates,
                                               const WinnerChoice& first);
 
-// A finalist's turn in a round as the tuner takes it: one untimed call, then one timed. The
-// verification run before it ends with the host reading and restoring the arrays, and a Mapped call
-// right after that ran 1.2-1.6x slower on an H100 (frame histogram, 147-239 frames: 24 us screened,
-// 28-48 us in the round), enough to hand a tie to Explicit.
+// A finalist's turn in a round as the tuner takes it: one untimed call, then one timed. The call
+// before it in the round is another candidate's, and a Mapped call right after the host had read
+// and restored the arrays ran 1.2-1.6x slower on an H100 (frame histogram, 147-239 frames: 24 us
+// screened, 28-48 us in the round), enough to hand a tie to Explicit.
 inline constexpr TimingPlan kFinalRoundTurn{1, 1, 1, 0.02, 0.25};
 
-// Runs `rounds` interleaved rounds over `finalists` through `runner` (each run verifies the outputs
-// again, untimed, then times the turn by `turn`: a round's time is the median of its repeats).
-// `beforeRun` is called with each candidate's index before it runs (the tuner's watch). Afterwards
-// a finalist's `screeningSamples` hold its first timing and `samples`/`timing` the final round's;
-// a finalist that fails in the round is recorded as failed with the reason, as it would have been
-// the first time. Called again over the same finalists, it adds rounds: their samples are appended.
+// Runs `rounds` interleaved rounds over `finalists` through `runner`
+// (CandidateRunner::timeCandidate: each finalist was verified when first timed; a turn is timed by
+// `turn`, and a round's time is the median of its repeats). `beforeRun` is called with each
+// candidate's index before it runs (the tuner's watch). Afterwards a finalist's `screeningSamples`
+// hold its first timing and `samples`/`timing` the final round's; a finalist that fails in the
+// round is recorded as failed with the reason, as it would have been the first time. Called again
+// over the same finalists, it adds rounds: their samples are appended.
 void runFinalRound(CandidateRunner& runner, std::vector<CandidateOutcome>& candidates,
                    const std::vector<std::size_t>& finalists, int rounds,
                    const std::function<void(std::size_t)>& beforeRun,

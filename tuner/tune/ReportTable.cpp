@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <optional>
+#include <string>
 
 namespace overlap::tune {
 
@@ -37,6 +39,23 @@ std::string outcomeText(const TuningRun& run, std::size_t index) {
   return text;
 }
 
+// Why a candidate did not run: the search (CandidateSearch.h) runs the best predicted of every
+// family and the neighbours of each leading family's measured best, so any other is predicted
+// slower and lies beyond the search's steps.
+std::string notRunText(const TuningRun& run, const CandidateOutcome& c) {
+  if (run.modelOnly)
+    return "not run: predictions only";
+  std::optional<double> best;
+  for (const CandidateOutcome& other : run.candidates)
+    if (other.predictedSeconds && !other.predictedIsLowerBound &&
+        (!best || *other.predictedSeconds < *best))
+      best = other.predictedSeconds;
+  if (!c.predictedSeconds || !best || *best <= 0)
+    return "not run";
+  return "not run: predicted " + formatFixed(100 * (*c.predictedSeconds / *best - 1), "%+.1f %%") +
+         " over the best prediction, and no family's measured best beside it";
+}
+
 } // namespace
 
 ReportTable candidateTable(const TuningRun& run, bool onlyRun) {
@@ -62,7 +81,7 @@ ReportTable candidateTable(const TuningRun& run, bool onlyRun) {
          measured ? formatFixed(100 * c.timing.iqr() / c.timing.median, "%.1f %%") : "-",
          c.timing.count > 0 ? std::to_string(c.timing.count) : "-",
          speedup ? formatFixed(*speedup, "%.2fx") : "-", error, outcomeText(run, i),
-         c.run ? (c.runReason.empty() ? "-" : c.runReason) : "not run: pruned by the model"});
+         c.run ? (c.runReason.empty() ? "-" : c.runReason) : notRunText(run, c)});
     table.candidateOfRow.push_back(i);
   }
   return table;
