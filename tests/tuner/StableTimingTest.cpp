@@ -1,6 +1,10 @@
 #include "tune/StableTiming.h"
 
+#include "tune/FinalRound.h"
+
 #include <gtest/gtest.h>
+
+#include <utility>
 
 namespace overlap::tune {
 namespace {
@@ -46,6 +50,21 @@ TEST(MeasureUntilStable, TheTimeBudgetStopsSlowNoisyWork) {
       measureUntilStable([&] { return Sample{++calls % 2 ? 0.3 : 0.45, {}}; }, plan);
   EXPECT_LE(result.seconds.size(), 4u);
   EXPECT_GE(result.seconds.size(), 3u);
+}
+
+TEST(MeasureUntilStable, TheFinalRoundsTurnTimesAShortCallSeveralTimesAndALongOneOnce) {
+  for (const auto& [seconds, timed] : {std::pair{2e-3, 1u}, std::pair{100e-6, 2u}}) {
+    int calls = 0;
+    const TimedSamples result = measureUntilStable(
+        [&] { return Sample{++calls == 1 ? 1.0 : seconds, {}}; }, kFinalRoundTurn);
+    EXPECT_EQ(result.seconds.size(), timed) << "one sample says nothing of the spread";
+    EXPECT_DOUBLE_EQ(result.stats.median, seconds);
+  }
+  int calls = 0; // a short call that scatters: up to 1 ms of timed calls
+  const TimedSamples scattered = measureUntilStable(
+      [&] { return Sample{++calls % 2 ? 100e-6 : 130e-6, {}}; }, kFinalRoundTurn);
+  EXPECT_EQ(scattered.seconds.size(), 9u);
+  EXPECT_FALSE(scattered.stable);
 }
 
 TEST(MeasureUntilStable, AnErrorStopsAndIsReported) {

@@ -22,11 +22,14 @@ namespace overlap::tune {
 std::vector<std::size_t> finalRoundCandidates(const std::vector<CandidateOutcome>& candidates,
                                               const WinnerChoice& first);
 
-// A finalist's turn in a round as the tuner takes it: one untimed call, then one timed. The call
-// before it in the round is another candidate's, and a Mapped call right after the host had read
-// and restored the arrays ran 1.2-1.6x slower on an H100 (frame histogram, 147-239 frames: 24 us
-// screened, 28-48 us in the round), enough to hand a tie to Explicit.
-inline constexpr TimingPlan kFinalRoundTurn{1, 1, 1, 0.02, 0.25};
+// A finalist's turn in a round as the tuner takes it: one untimed call, then timed calls until
+// their spread is within 2 %, they add up to 1 ms, or there are 9 (the turn's time is their
+// median): one for a call of a millisecond or more, several for a short call, whose single times
+// scatter by several percent. The untimed call: the call before it in the round is another
+// candidate's, and a Mapped call right after the host had read and restored the arrays ran
+// 1.2-1.6x slower on an H100 (frame histogram, 147-239 frames: 24 us screened, 28-48 us in the
+// round), enough to hand a tie to Explicit.
+inline constexpr TimingPlan kFinalRoundTurn{1, 1, 9, 0.02, 1e-3};
 
 // Runs `rounds` interleaved rounds over `finalists` through `runner`
 // (CandidateRunner::timeCandidate: each finalist was verified when first timed; a turn is timed by

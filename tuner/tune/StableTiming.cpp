@@ -23,8 +23,9 @@ TimedSamples measureUntilStable(const std::function<Sample()>& run, const Timing
     if (static_cast<int>(result.seconds.size()) < plan.minRepeats)
       continue;
     result.stats = summarize(result.seconds);
-    result.stable =
-        result.stats.median > 0 && result.stats.iqr() <= plan.targetSpread * result.stats.median;
+    // One sample says nothing of the spread.
+    result.stable = result.seconds.size() >= 2 && result.stats.median > 0 &&
+                    result.stats.iqr() <= plan.targetSpread * result.stats.median;
     if (result.stable || timed >= plan.maxSeconds)
       break;
   }

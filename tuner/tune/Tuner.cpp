@@ -298,6 +298,7 @@ TuningRun tune(CandidateRunner& runner, const TuningSetup& setup, const TunerOpt
       // A simpler finalist that ties only within the rounds' uncertainty would win by default:
       // more rounds, up to kMostFinalRounds times the asked ones, decide it.
     } while (!choice.settled && rounds < kMostFinalRounds * options.finalRounds);
+    keepFastest(choice, run.candidates);
     run.notes.push_back("final round: " + names + " timed again in turn, " +
                         std::to_string(rounds) +
                         " interleaved rounds; the winner is picked from these rounds alone, and " +

@@ -30,7 +30,7 @@ struct TunerOptions {
   TimingPlan timing;
   // Interleaved rounds of the final round (FinalRound.h); 0: the winner is picked from each
   // candidate's own timing. A winner that is not settled (WinnerChoice::settled) gets as many
-  // again, up to kMostFinalRounds times these in all.
+  // again, up to kMostFinalRounds times these in all, and then the fastest wins (keepFastest).
   int finalRounds = 7;
   // t_E given by the user; otherwise inferred from Explicit's measured time (see
   // inferKernelSeconds).

@@ -1,6 +1,7 @@
 #include "tune/WinnerChoice.h"
 
 #include <algorithm>
+#include <cassert>
 #include <cmath>
 #include <cstdio>
 #include <optional>
@@ -163,6 +164,19 @@ WinnerChoice chooseWinner(const std::vector<CandidateOutcome>& candidates,
                     " and simpler, so it is preferred";
   }
   return choice;
+}
+
+void keepFastest(WinnerChoice& choice, const std::vector<CandidateOutcome>& candidates) {
+  assert(choice.winner && choice.fastest && "a choice among usable candidates");
+  if (choice.settled || *choice.winner == *choice.fastest)
+    return;
+  choice.reason = model::describe(candidates[*choice.fastest].candidate) +
+                  " is the fastest round by round; " +
+                  model::describe(candidates[*choice.winner].candidate) +
+                  ", simpler, tied it only within the rounds' uncertainty (slower by more than "
+                  "the noise), so the fastest is kept";
+  choice.winner = choice.fastest;
+  choice.settled = true;
 }
 
 } // namespace overlap::tune

@@ -39,4 +39,9 @@ struct WinnerChoice {
 WinnerChoice chooseWinner(const std::vector<CandidateOutcome>& candidates,
                           const NoiseOptions& options);
 
+// A choice still not settled once the final round has run all the rounds it may: the simpler
+// winner's rounds put it slower than the fastest by more than the noise, only not surely, so the
+// fastest is kept (the best estimate), not the simpler.
+void keepFastest(WinnerChoice& choice, const std::vector<CandidateOutcome>& candidates);
+
 } // namespace overlap::tune
