@@ -178,8 +178,24 @@ class HandComputed(unittest.TestCase):
         self.assertEqual(head["wall_fraction_within_target"], 0)
         self.assertIn("Two exhaustive tunings agree (the same winner, or each within its run's "
                       "noise of the other's): 1 of 2.", self.md)
-        self.assertIn("| sepia-small | Streams(4, depth-first) | Mapped | 1.333 | 1.071 | no ✗ |",
-                      self.md)
+        self.assertIn("| sepia-small | Streams(4, depth-first) | Mapped | 1.333 (+2.0 %) | "
+                      "1.071 (+2.0 %) | no ✗ |", self.md)
+
+    def test_agreement_within_the_measured_spread(self):
+        # Streams(4) 8 % slower than Streams(8), but its samples spread by 10 %: within noise.
+        def report(winner, medians, q):
+            cands = [{"name": n, "timing": {"median_s": m, "q1_s": m * (1 - q / 2),
+                                            "q3_s": m * (1 + q / 2)}} for n, m in medians]
+            return {"winner_name": winner, "candidates": cands, "settings": {"noise": 0.02}}
+        sys.path.insert(0, os.path.dirname(SCRIPT))
+        import summarize
+        first = report("S8", [("S4", 1.08), ("S8", 1.0)], 0.10)
+        again = report("S4", [("S4", 1.0), ("S8", 1.01)], 0.01)
+        agreement = summarize.exhaustive_agreement(first, again)
+        self.assertAlmostEqual(agreement["first_noise"], 0.10)
+        self.assertTrue(agreement["agree"])
+        first = report("S8", [("S4", 1.08), ("S8", 1.0)], 0.05)
+        self.assertFalse(summarize.exhaustive_agreement(first, again)["agree"])
 
     def test_physical_limit_with_fixed_costs_and_bidirectional_g(self):
         limit = self.rows["saxpy-small"]["limit"]

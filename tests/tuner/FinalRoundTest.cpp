@@ -24,7 +24,7 @@ CandidateOutcome timed(Variant variant, int streams, double median) {
   return testing::measured({variant, streams}, {median, median, median});
 }
 
-TEST(FinalRoundCandidates, TheTiesOfTheFastestAndTheFastestOfEveryOtherFamily) {
+TEST(FinalRoundCandidates, TheTiesTheFastestOfEveryFamilyAndTheOthersWithinTheMargin) {
   std::vector<CandidateOutcome> c = {
       timed(Variant::Explicit, 1, 20e-3),  timed(Variant::Mapped, 1, 10.1e-3),
       timed(Variant::Streams, 4, 10.0e-3), timed(Variant::Streams, 8, 10.15e-3),
@@ -32,8 +32,18 @@ TEST(FinalRoundCandidates, TheTiesOfTheFastestAndTheFastestOfEveryOtherFamily) {
       timed(Variant::Hybrid, 8, 13e-3)};
   c[4].verification = Verification::WrongResult; // never a finalist
   const WinnerChoice first = chooseWinner(c, NoiseOptions{0.02});
-  // Within 2 %: Mapped, Streams(4), Streams(8); then Explicit and the faster Hybrid.
-  EXPECT_EQ(finalRoundCandidates(c, first), (std::vector<std::size_t>{0, 1, 2, 3, 6}));
+  // Within 2 %: Mapped, Streams(4), Streams(8); then Explicit and the faster Hybrid; then the
+  // slower Hybrid, within 50 % of the fastest.
+  EXPECT_EQ(finalRoundCandidates(c, first), (std::vector<std::size_t>{0, 1, 2, 3, 5, 6}));
+}
+
+TEST(FinalRoundCandidates, AtMostEightTheFastestFirst) {
+  std::vector<CandidateOutcome> c = {timed(Variant::Explicit, 1, 30e-3)};
+  for (int streams = 1; streams <= 12; ++streams)
+    c.push_back(timed(Variant::Streams, streams, (10 + 0.3 * streams) * 1e-3));
+  const WinnerChoice first = chooseWinner(c, NoiseOptions{0.02});
+  // Streams(1), the fastest; Explicit, its family's fastest; then Streams(2) to (7).
+  EXPECT_EQ(finalRoundCandidates(c, first), (std::vector<std::size_t>{0, 1, 2, 3, 4, 5, 6, 7}));
 }
 
 TEST(FinalRoundCandidates, NoneWhenOnlyOneCandidateIsUsable) {

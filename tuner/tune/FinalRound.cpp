@@ -12,9 +12,25 @@ namespace overlap::tune {
 std::vector<std::size_t> finalRoundCandidates(const std::vector<CandidateOutcome>& candidates,
                                               const WinnerChoice& first) {
   std::vector<std::size_t> chosen = first.withinNoise;
-  for (const auto& [family, index] : fastestOfEachFamily(candidates))
+  const auto add = [&chosen](std::size_t index) {
     if (std::find(chosen.begin(), chosen.end(), index) == chosen.end())
       chosen.push_back(index);
+  };
+  for (const auto& [family, index] : fastestOfEachFamily(candidates))
+    add(index);
+  if (first.fastest) {
+    std::vector<std::size_t> byMedian;
+    for (std::size_t i = 0; i < candidates.size(); ++i)
+      if (candidates[i].usable())
+        byMedian.push_back(i);
+    std::stable_sort(byMedian.begin(), byMedian.end(), [&](std::size_t a, std::size_t b) {
+      return candidates[a].timing.median < candidates[b].timing.median;
+    });
+    const double bound = candidates[*first.fastest].timing.median * (1 + kFinalistMargin);
+    for (std::size_t i : byMedian)
+      if (chosen.size() < kMostFinalists && candidates[i].timing.median <= bound)
+        add(i);
+  }
   std::sort(chosen.begin(), chosen.end());
   if (chosen.size() < 2)
     chosen.clear();
