@@ -130,8 +130,12 @@ WinnerChoice chooseWinner(const std::vector<CandidateOutcome>& candidates,
       continue;
     bool within = false;
     if (const std::optional<SampleStats> ratio = roundRatios(candidates[i], fastest)) {
-      within = ratio->median <= 1 + std::max(options.relativeNoise, medianUncertainty(*ratio));
-      if (within && ratio->median > 1 + options.relativeNoise)
+      // Both the rounds' ratios and the medians the reports show: a candidate whose rounds tie
+      // but whose median is further behind is not picked for simplicity.
+      const double slower =
+          std::max(ratio->median, candidates[i].timing.median / fastest.timing.median);
+      within = slower <= 1 + std::max(options.relativeNoise, medianUncertainty(*ratio));
+      if (within && slower > 1 + options.relativeNoise)
         unsettled.push_back(i);
     } else {
       const double noise = std::max({options.relativeNoise, relativeSpread(fastest.timing),

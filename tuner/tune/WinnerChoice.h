@@ -3,8 +3,8 @@
 // < Hybrid, then fewer streams, then depth-first), so repeated tunings on the same machine keep
 // picking the same code instead of whichever happened to be lucky this time. After a final round
 // (FinalRound.h) the finalists are compared round by round instead: the fastest has the smallest
-// median of its time over each round's fastest, and a tie is a median per-round ratio within the
-// noise or within twice its standard error.
+// median of its time over each round's fastest, and a tie is a median per-round ratio, and a ratio
+// of the rounds' medians, within the noise or within twice that ratio's standard error.
 #pragma once
 
 #include "tune/TuningRun.h"
