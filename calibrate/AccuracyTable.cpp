@@ -1,10 +1,10 @@
 #include "AccuracyTable.h"
+#include "Format.h"
 
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <sstream>
 
 namespace overlap::calibration {
@@ -14,12 +14,6 @@ namespace {
 constexpr AccuracyCase kCases[] = {AccuracyCase::HostToDevice, AccuracyCase::DeviceToHost,
                                    AccuracyCase::BidirectionalHostToDevice,
                                    AccuracyCase::BidirectionalDeviceToHost};
-
-std::string format(const char* pattern, double value) {
-  char text[32];
-  std::snprintf(text, sizeof(text), pattern, value);
-  return text;
-}
 
 std::string formatBytes(double bytes) {
   const double gib = 1024.0 * 1024 * 1024;

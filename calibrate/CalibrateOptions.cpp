@@ -39,16 +39,12 @@ bool parseCalibrateOptions(const std::vector<std::string>& args, CalibrateOption
       {"--repeats", {&O::repeats, 1, 1000, "a number from 1 to 1000"}}};
   const std::map<std::string, bool O::*> switches = {
       {"--quick", &O::quick}, {"--force", &O::force}, {"--accuracy", &O::accuracy}};
-  const std::map<std::string, CalibrateMode> modes = {{"--profile", CalibrateMode::Accuracy},
-                                                      {"--help", CalibrateMode::Help},
-                                                      {"-h", CalibrateMode::Help}};
   CalibrateOptions o;
-  bool modeSet = false;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& arg = args[i];
     const auto text = texts.find(arg);
     const auto number = numbers.find(arg);
-    const auto mode = modes.find(arg);
+    const bool help = arg == "--help" || arg == "-h";
     const auto on = switches.find(arg);
     std::string value;
     if (text != texts.end() || number != numbers.end()) {
@@ -58,13 +54,14 @@ bool parseCalibrateOptions(const std::vector<std::string>& args, CalibrateOption
       }
       value = args[++i];
     }
-    if (mode != modes.end()) {
-      if (modeSet && o.mode != mode->second) {
+    // The modes besides calibrating: --profile checks a profile, --help prints the usage.
+    if (help || arg == "--profile") {
+      const CalibrateMode mode = help ? CalibrateMode::Help : CalibrateMode::Accuracy;
+      if (o.mode != CalibrateMode::Calibrate && o.mode != mode) {
         *error = arg + " cannot be combined with another mode option";
         return false;
       }
-      o.mode = mode->second;
-      modeSet = true;
+      o.mode = mode;
     }
     if (text != texts.end()) {
       o.*(text->second) = value;
@@ -76,7 +73,7 @@ bool parseCalibrateOptions(const std::vector<std::string>& args, CalibrateOption
       }
     } else if (on != switches.end()) {
       o.*(on->second) = true;
-    } else if (mode == modes.end()) {
+    } else if (!help) {
       *error = "unknown option '" + arg + "' (see --help)";
       return false;
     }

@@ -45,8 +45,8 @@ void CalibrationPlan::setRepeats(int n) {
 CalibrationPlan CalibrationPlan::standard() {
   CalibrationPlan plan;
   // 16 MiB .. 512 MiB: most of the sizes the model is checked on (paper 001 §V-A used 16 MB ..
-  // 1 GB). On the H100, copies of 8 MiB and more start about 7 us slower than a 1-byte copy, so
-  // smaller sizes would bend the line that L+o fixes.
+  // 1 GB). Copies of 8 MiB and more start slower than a 1-byte copy, so smaller sizes would bend
+  // the line that L+o fixes (bench/README.md, "Calibration").
   plan.sizeBytes = doubling(16 * kMiB, 512 * kMiB);
   plan.pieceCounts = doubling(1, 256);
   // The smallest and a large size of the accuracy range: g is shared by both.

@@ -23,7 +23,7 @@ struct CalibrationPlan {
   int warmup = 1;
   int repeats = 7; // each point is measured this often; the profile reports the spread
   // The steps against a busy link (bidirectional G and g) measure each point this often instead:
-  // there single H100 host-to-device copies of one size ranged 36.6-51.2 GB/s.
+  // its rate varies far more from one copy to the next (bench/README.md, "Calibration").
   int busyLinkRepeats = 31;
 
   int latencyRepeats = 50;                    // 1-byte transfers for L+o

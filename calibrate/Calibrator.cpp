@@ -1,9 +1,8 @@
 #include "Calibrator.h"
+#include "Format.h"
 
 #include <algorithm>
 #include <chrono>
-#include <cstdio>
-#include <ctime>
 #include <string>
 #include <vector>
 
@@ -69,17 +68,13 @@ Status runSteps(const std::vector<Step>& steps, int warmup, const Progress& prog
     std::size_t points = 0;
     for (const Sweep& sweep : step.sweeps)
       points += sweep.xs.size();
-    char text[96];
-    std::snprintf(text, sizeof(text), ": %zu points x %d repeats", points, step.repeats);
-    const std::string what = step.what + text;
-    std::snprintf(text, sizeof(text), "[%2zu/%zu] ", k + 1, steps.size());
-    say(text + what + " ...");
+    const std::string what = step.what + format(": %zu points x %d repeats", points, step.repeats);
+    say(format("[%2zu/%zu] ", k + 1, steps.size()) + what + " ...");
     const Clock::time_point begin = Clock::now();
     const Status status = measure(step, warmup);
     if (status.ok()) {
-      std::snprintf(text, sizeof(text), " done in %.2f s",
-                    std::chrono::duration<double>(Clock::now() - begin).count());
-      say("       " + what + text);
+      const double seconds = std::chrono::duration<double>(Clock::now() - begin).count();
+      say("       " + what + format(" done in %.2f s", seconds));
     } else if (!step.optional || cudaDeviceSynchronize() != cudaSuccess) {
       return status;
     } else {
@@ -120,15 +115,6 @@ Sweep::Measure transferAt(LinkBench& bench, TransferDirection direction, std::si
 
 } // namespace
 
-std::string todayUtc() {
-  const std::time_t now = std::time(nullptr);
-  std::tm utc{};
-  gmtime_r(&now, &utc);
-  char text[16];
-  std::strftime(text, sizeof(text), "%Y-%m-%d", &utc);
-  return text;
-}
-
 void identify(const DeviceDescription& device, const std::string& date, HardwareProfile* p) {
   p->deviceName = device.name;
   p->pcie = device.pcie.describe();
@@ -159,8 +145,6 @@ Status measureLink(LinkBench& bench, const CalibrationPlan& plan, const Progress
                    CalibrationMeasurements* m) {
   const std::vector<double> sizes = asDoubles(plan.sizeBytes);
   const std::vector<double> pieces = asDoubles(plan.pieceCounts);
-  // The busy link's rate varies far more from one copy to the next than the one-way link's, so
-  // its steps repeat each point more often (CalibrationPlan::busyLinkRepeats).
   const int busy = plan.busyLinkRepeats;
   const std::size_t messages = plan.pieceMessageBytes.size();
   std::vector<Step> steps;
@@ -235,42 +219,32 @@ Status checkAccuracy(LinkBench& bench, const HardwareProfile& profile,
                      const CalibrationPlan& calibration, const Progress& progress,
                      AccuracyReport* report) {
   const AccuracyPlan& plan = calibration.accuracy;
-  // One series per case and size, x = pieces; passes over the whole grid rather than repeats of
-  // one point, so a drift during the check shows as spread at every point.
+  // One series per case (in AccuracyCase order) and size, x = pieces; passes over the whole grid
+  // rather than repeats of one point, so a drift during the check shows as spread everywhere.
   const std::size_t sizes = plan.sizeBytes.size();
-  std::vector<Series> oneWay(2 * sizes);
-  std::vector<Series> busy(2 * sizes);
+  std::vector<Series> series(4 * sizes);
   Step oneWayStep{"accuracy, one direction alone", false, plan.repeats, {}};
-  // The bidirectional cases get more repeats than the one-way ones: theirs vary far more.
   Step busyStep{"accuracy, the other direction busy", false, plan.busyLinkRepeats, {}};
   int idleAtEnd = 0; // busy-link samples whose other direction ended first
   const std::vector<double> pieces = asDoubles(plan.pieceCounts);
-  for (std::size_t c = 0; c < 2 * sizes; ++c) {
-    const TransferDirection direction = kDirections[c / sizes];
-    const std::size_t bytes = plan.sizeBytes[c % sizes];
-    oneWayStep.sweeps.push_back({&oneWay[c], pieces, transferAt(bench, direction, bytes)});
-    busyStep.sweeps.push_back(
-        {&busy[c], pieces, transferAt(bench, direction, bytes, true, &idleAtEnd)});
+  auto caseOf = [sizes](std::size_t c) { return static_cast<AccuracyCase>(c / sizes); };
+  for (std::size_t c = 0; c < series.size(); ++c) {
+    const bool busy = isBidirectional(caseOf(c));
+    (busy ? busyStep : oneWayStep)
+        .sweeps.push_back({&series[c], pieces,
+                           transferAt(bench, kDirections[c / sizes % 2], plan.sizeBytes[c % sizes],
+                                      busy, &idleAtEnd)});
   }
   OVERLAP_TRY(runSteps({oneWayStep, busyStep}, calibration.warmup, progress, nullptr));
 
   const LinkDirection* links[] = {&profile.hostToDevice, &profile.deviceToHost};
-  const AccuracyCase cases[2][2] = {
-      {AccuracyCase::HostToDevice, AccuracyCase::DeviceToHost},
-      {AccuracyCase::BidirectionalHostToDevice, AccuracyCase::BidirectionalDeviceToHost}};
-  for (int b = 0; b < 2; ++b)
-    for (std::size_t c = 0; c < 2 * sizes; ++c) {
-      const Series& series = (b == 0 ? oneWay : busy)[c];
-      for (std::size_t i = 0; i < series.x.size(); ++i) {
-        AccuracyRow row;
-        row.which = cases[b][c / sizes];
-        row.bytes = static_cast<double>(plan.sizeBytes[c % sizes]);
-        row.pieces = static_cast<int>(series.x[i]);
-        row.predictedS =
-            predictTransferSeconds(*links[c / sizes], row.bytes, row.pieces, row.which);
-        row.measured = summarize(series.seconds[i]);
-        report->rows.push_back(row);
-      }
+  for (std::size_t c = 0; c < series.size(); ++c)
+    for (std::size_t i = 0; i < series[c].x.size(); ++i) {
+      const double bytes = static_cast<double>(plan.sizeBytes[c % sizes]);
+      const int n = static_cast<int>(series[c].x[i]);
+      report->rows.push_back({caseOf(c), bytes, n,
+                              predictTransferSeconds(*links[c / sizes % 2], bytes, n, caseOf(c)),
+                              summarize(series[c].seconds[i])});
     }
   if (busyStep.repeats > plan.repeats)
     report->notes.push_back("the bidirectional cases were repeated " +

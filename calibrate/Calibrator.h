@@ -20,9 +20,6 @@ namespace overlap::calibration {
 // Called with one line per step as the measurement proceeds.
 using Progress = std::function<void(const std::string& line)>;
 
-// Today's date in UTC, "YYYY-MM-DD".
-std::string todayUtc();
-
 // The profile's device fields (name, link, driver, category, ...) from `device`, dated `date`.
 void identify(const DeviceDescription& device, const std::string& date, HardwareProfile* profile);
 

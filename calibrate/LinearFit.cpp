@@ -1,8 +1,8 @@
 #include "LinearFit.h"
+#include "Format.h"
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 
 namespace overlap::calibration {
 
@@ -54,16 +54,11 @@ bool fitLine(const std::vector<Point>& points, LinearFit* fit) {
 }
 
 bool fitSlopeByRatio(const std::vector<Point>& points, double intercept, LinearFit* fit) {
-  double sumY = 0;
-  double sumX = 0;
-  for (const Point& p : points) {
-    sumY += p.y;
-    sumX += p.x;
-  }
-  if (sumX == 0)
+  // (sum t - n (L+o)) / sum k, over n: (mean t - (L+o)) / mean k.
+  const double meanX = mean(points, &Point::x);
+  if (meanX == 0)
     return false;
-  const double slope = (sumY - static_cast<double>(points.size()) * intercept) / sumX;
-  *fit = evaluateCommonLine({points}, slope, {intercept});
+  *fit = evaluateCommonLine({points}, (mean(points, &Point::y) - intercept) / meanX, {intercept});
   fit->intercept = intercept;
   return true;
 }
@@ -125,13 +120,11 @@ bool fitCommonSlope(const std::vector<std::vector<Point>>& series, LinearFit* fi
 std::string judgeFit(const std::string& what, const LinearFit& fit,
                      const FitRequirement& requirement) {
   std::string reasons;
-  auto add = [&reasons](const char* pattern, double a, double b) {
-    char text[160];
-    std::snprintf(text, sizeof(text), pattern, a, b);
-    reasons += (reasons.empty() ? "" : "; ") + std::string(text);
+  auto add = [&reasons](const char* pattern, double a = 0, double b = 0) {
+    reasons += (reasons.empty() ? "" : "; ") + format(pattern, a, b);
   };
   if (fit.points < 2)
-    add("fewer than two points measured", 0, 0);
+    add("fewer than two points measured");
   if (requirement.minRSquared > 0 && !(fit.rSquared >= requirement.minRSquared))
     add("R^2 %.5f is below %.5f (the times do not follow a line)", fit.rSquared,
         requirement.minRSquared);

@@ -49,7 +49,7 @@ Status LinkBench::create(const LinkBenchLimits& limits, std::unique_ptr<LinkBenc
   OVERLAP_CUDA_TRY(cudaMalloc(&b->deviceOut_, bytes));
   OVERLAP_CUDA_TRY(cudaMemset(b->deviceOut_, 0x3c, bytes));
   if (limits.maxPageableBytes > 0) {
-    b->pageable_.reset(new unsigned char[limits.maxPageableBytes]);
+    b->pageable_.reset(new char[limits.maxPageableBytes]);
     std::memset(b->pageable_.get(), 0x69, limits.maxPageableBytes);
   }
 
@@ -120,21 +120,18 @@ Status LinkBench::finish() {
   release();
   OVERLAP_CUDA_TRY(cudaDeviceSynchronize());
   if (static_cast<volatile int*>(gate_.as<int>())[kTimedOut] != 0)
-    return Status{cudaErrorTimeout, "gate_kernel: the host did not release the device within 10 s",
+    return Status{cudaErrorTimeout, "gateKernel: the host did not release the device within 10 s",
                   __FILE__, __LINE__};
   return Status::success();
 }
 
 Status LinkBench::copy(TransferDirection direction, std::size_t offset, std::size_t bytes,
-                       cudaStream_t stream) {
-  if (direction == TransferDirection::HostToDevice)
-    OVERLAP_CUDA_TRY(cudaMemcpyAsync(static_cast<char*>(deviceIn_) + offset,
-                                     hostIn_.as<char>() + offset, bytes, cudaMemcpyHostToDevice,
-                                     stream));
-  else
-    OVERLAP_CUDA_TRY(cudaMemcpyAsync(hostOut_.as<char>() + offset,
-                                     static_cast<char*>(deviceOut_) + offset, bytes,
-                                     cudaMemcpyDeviceToHost, stream));
+                       cudaStream_t stream, char* host) {
+  const bool in = direction == TransferDirection::HostToDevice;
+  char* device = static_cast<char*>(in ? deviceIn_ : deviceOut_) + offset;
+  host = (host != nullptr ? host : (in ? hostIn_ : hostOut_).as<char>()) + offset;
+  OVERLAP_CUDA_TRY(cudaMemcpyAsync(in ? device : host, in ? host : device, bytes,
+                                   in ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToHost, stream));
   return Status::success();
 }
 
@@ -193,15 +190,10 @@ Status LinkBench::transfer(TransferDirection direction, std::size_t bytes, int p
 
 Status LinkBench::pageableCopy(TransferDirection direction, std::size_t bytes, double* seconds) {
   if (bytes > limits_.maxPageableBytes || !pageable_)
-    return beyond("LinkBench::pageable_copy: beyond the pageable buffer");
+    return beyond("LinkBench::pageableCopy: beyond the pageable buffer");
   cudaStream_t stream = pool_.stream(0);
   const Clock::time_point begin = Clock::now();
-  if (direction == TransferDirection::HostToDevice)
-    OVERLAP_CUDA_TRY(
-        cudaMemcpyAsync(deviceIn_, pageable_.get(), bytes, cudaMemcpyHostToDevice, stream));
-  else
-    OVERLAP_CUDA_TRY(
-        cudaMemcpyAsync(pageable_.get(), deviceOut_, bytes, cudaMemcpyDeviceToHost, stream));
+  OVERLAP_TRY(copy(direction, 0, bytes, stream, pageable_.get()));
   OVERLAP_CUDA_TRY(cudaStreamSynchronize(stream));
   *seconds = secondsSince(begin);
   return Status::success();
@@ -210,7 +202,7 @@ Status LinkBench::pageableCopy(TransferDirection direction, std::size_t bytes, d
 Status LinkBench::mappedKernel(MappedAccess access, int elementBytes, std::size_t bytes,
                                double* seconds) {
   if (bytes > limits_.maxBytes)
-    return beyond("LinkBench::mapped_kernel: beyond the buffers");
+    return beyond("LinkBench::mappedKernel: beyond the buffers");
   cudaStream_t stream = pool_.stream(0);
   // The buffers of the copies: each maxBytes long, and mapped in create().
   void* mapped = access == MappedAccess::Read ? hostInMapped_ : hostOutMapped_;
@@ -224,7 +216,7 @@ Status LinkBench::mappedKernel(MappedAccess access, int elementBytes, std::size_
 
 Status LinkBench::launchBurst(int launches, double* secondsPerLaunch) {
   if (launches < 1)
-    return beyond("LinkBench::launch_burst: no launches");
+    return beyond("LinkBench::launchBurst: no launches");
   cudaStream_t stream = pool_.stream(0);
   Status issued = Status::success();
   const Clock::time_point begin = Clock::now();
@@ -252,7 +244,7 @@ Status LinkBench::launchSyncOverhead(int iterations, double* secondsPerIteration
 Status LinkBench::round(int streams, std::size_t bytes, bool withKernels, double* issueSeconds) {
   if (streams < 1 || streams > 2 * limits_.maxPieces ||
       bytes * static_cast<std::size_t>(streams) > limits_.maxBytes)
-    return beyond("LinkBench::streamed_round or copy_calls: beyond the limits");
+    return beyond("LinkBench::streamedRound or copyCalls: beyond the limits");
   const Clock::time_point begin = Clock::now();
   Status issued = Status::success();
   for (int i = 0; i < streams && issued.ok(); ++i) {

@@ -56,8 +56,7 @@ public:
   // Host time per empty-kernel launch (paper 002 eq. 4.7) over a burst of `launches` launches on
   // one stream, the host clock stopped when the last call returns; the stream is synchronized
   // after the clock stops, so each burst starts with an idle device, as a pipeline's few dozen
-  // calls do. (Thousands back to back could fill the launch queue and time the device instead;
-  // on the H100 they measured the same, 4.31 / 4.07 us against bursts' 4.35 / 3.87 us.)
+  // calls do (bench/README.md, "Calibration").
   Status launchBurst(int launches, double* secondsPerLaunch);
   // Host time per launch followed by cudaStreamSynchronize (paper 002 eq. 4.1).
   Status launchSyncOverhead(int iterations, double* secondsPerIteration);
@@ -76,8 +75,9 @@ private:
   Status finish();
   void release(); // sets the gate's open flag, which the gate kernel polls
   Status issuePieces(TransferDirection direction, std::size_t bytes, int pieces);
+  // From/to the pinned buffers at `offset`, or `host` (+ offset) when given.
   Status copy(TransferDirection direction, std::size_t offset, std::size_t bytes,
-              cudaStream_t stream);
+              cudaStream_t stream, char* host = nullptr);
   // On each of the first `streams` streams a copy in of `bytes`, an empty kernel when
   // `withKernels`, and a copy out; the host's seconds to issue them; then every stream waited for.
   Status round(int streams, std::size_t bytes, bool withKernels, double* issueSeconds);
@@ -88,7 +88,7 @@ private:
   void* deviceIn_ = nullptr;
   void* deviceOut_ = nullptr;
   unsigned long long* sink_ = nullptr;
-  std::unique_ptr<unsigned char[]> pageable_;
+  std::unique_ptr<char[]> pageable_;
   PinnedBuffer gate_; // flags in mapped memory: open, timed out (LinkBench.cpp)
   int* gateDevice_ = nullptr;
   void* hostInMapped_ = nullptr;

@@ -1,9 +1,9 @@
 #include "ProfileEstimator.h"
+#include "Format.h"
 
 #include "overlap/SampleStats.h"
 
 #include <algorithm>
-#include <cstdio>
 #include <optional>
 
 namespace overlap::calibration {
@@ -38,10 +38,10 @@ public:
                std::optional<double> latency = std::nullopt) {
     LinearFit fit;
     if (series.empty())
-      return missing(quantity, what, required);
+      return required ? unknown(quantity, what, "nothing was measured") : 0;
     if (!(latency ? fitSlopeByRatio(medianPoints(series), *latency, &fit)
                   : fitLine(medianPoints(series), &fit)))
-      return unfit(quantity, what);
+      return unknown(quantity, what, "the measured points determine no line");
     if (required && fit.slope <= 0)
       return report(quantity, what, fit, requirement, "the fitted slope is not positive");
     return report(quantity, what, fit, requirement);
@@ -55,11 +55,11 @@ public:
       if (s.x.size() >= 2)
         points.push_back(medianPoints(s, -1));
     if (points.empty())
-      return missing(quantity, what, required);
+      return required ? unknown(quantity, what, "nothing was measured") : 0;
     LinearFit fit;
     std::vector<double> intercepts;
     if (!fitCommonSlope(points, &fit, &intercepts))
-      return unfit(quantity, what);
+      return unknown(quantity, what, "the measured points determine no line");
     // A negative g would predict that cutting a message up makes it faster: 0 is stored, and
     // judged, with each series' intercept its mean.
     if (fit.slope < 0) {
@@ -102,12 +102,9 @@ public:
       if (launchAndSync > p->kernelLaunchS) {
         p->streamSyncS = launchAndSync - p->kernelLaunchS;
       } else {
-        char text[200];
-        std::snprintf(text, sizeof(text),
-                      "stream_sync_s: launch + synchronize (%.3g s) is not slower than a launch "
-                      "alone (%.3g s)",
-                      launchAndSync, p->kernelLaunchS);
-        problem(text);
+        problem(format("stream_sync_s: launch + synchronize (%.3g s) is not slower than a "
+                       "launch alone (%.3g s)",
+                       launchAndSync, p->kernelLaunchS));
       }
     }
     p->copyCallS = hostCost(m.copyCall);
@@ -133,14 +130,9 @@ public:
   }
 
 private:
-  double missing(const std::string& quantity, const std::string& what, bool required) {
-    if (required)
-      problem(quantity + " (" + what + "): nothing was measured");
-    return 0;
-  }
-
-  double unfit(const std::string& quantity, const std::string& what) {
-    problem(quantity + " (" + what + "): the measured points determine no line");
+  // A parameter without a fit: 0, not known.
+  double unknown(const std::string& quantity, const std::string& what, const char* why) {
+    problem(quantity + " (" + what + "): " + why);
     return 0;
   }
 
