@@ -59,10 +59,7 @@ Status measure(const Step& step, int warmup) {
 // Numbers the steps and reports how long each took.
 Status runSteps(const std::vector<Step>& steps, int warmup, const Progress& progress,
                 std::vector<std::string>* skipped) {
-  auto say = [&progress](const std::string& line) {
-    if (progress)
-      progress(line);
-  };
+  const Progress say = progress ? progress : [](const std::string&) {};
   for (std::size_t k = 0; k < steps.size(); ++k) {
     const Step& step = steps[k];
     std::size_t points = 0;

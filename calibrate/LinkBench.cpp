@@ -102,20 +102,6 @@ void LinkBench::release() {
   }
 }
 
-Status LinkBench::begin() {
-  cudaStream_t first = pool_.stream(0);
-  for (int word : {kOpen, kTimedOut})
-    static_cast<volatile int*>(gate_.as<int>())[word] = 0;
-  std::atomic_thread_fence(std::memory_order_seq_cst);
-  OVERLAP_TRY(launchGate(gateDevice_ + kOpen, gateDevice_ + kTimedOut, kGateTimeoutNs, first));
-  const cudaError_t recorded = cudaEventRecord(start_.get(), first);
-  if (recorded != cudaSuccess) {
-    release(); // the caller returns at once: the gate must not wait out its timeout
-    return OVERLAP_STATUS_OF(cudaEventRecord(start_.get(), first), recorded);
-  }
-  return Status::success();
-}
-
 Status LinkBench::finish() {
   release();
   OVERLAP_CUDA_TRY(cudaDeviceSynchronize());
@@ -135,9 +121,24 @@ Status LinkBench::copy(TransferDirection direction, std::size_t offset, std::siz
   return Status::success();
 }
 
-// The pieces on streams 0 .. pieces - 1, each behind the start event; endFirst_ when all are done.
-Status LinkBench::issuePieces(TransferDirection direction, std::size_t bytes, int pieces) {
+// Behind the gate on stream 0: the start event; with `backgroundBytes`, the other direction's
+// copies on the stream after the pieces' (endSecond_ when done); the pieces on streams 0 .. pieces
+// - 1, each behind the start event (endFirst_ when all are done).
+Status LinkBench::issue(TransferDirection direction, std::size_t bytes, int pieces,
+                        std::size_t backgroundBytes) {
   cudaStream_t lead = pool_.stream(0);
+  OVERLAP_CUDA_TRY(cudaEventRecord(start_.get(), lead));
+  if (backgroundBytes > 0) {
+    // The other direction uses the other pair of buffers.
+    const TransferDirection other = direction == TransferDirection::HostToDevice
+                                        ? TransferDirection::DeviceToHost
+                                        : TransferDirection::HostToDevice;
+    cudaStream_t background = pool_.stream(pieces);
+    OVERLAP_CUDA_TRY(cudaStreamWaitEvent(background, start_.get(), 0));
+    for (std::size_t issued = 0; issued < backgroundBytes; issued += limits_.maxBytes)
+      OVERLAP_TRY(copy(other, 0, std::min(backgroundBytes - issued, limits_.maxBytes), background));
+    OVERLAP_CUDA_TRY(cudaEventRecord(endSecond_.get(), background));
+  }
   for (int i = 0; i < pieces; ++i) {
     cudaStream_t stream = pool_.stream(i);
     long long lo = 0;
@@ -162,25 +163,13 @@ Status LinkBench::transfer(TransferDirection direction, std::size_t bytes, int p
                            double* backgroundSeconds) {
   if (bytes > limits_.maxBytes || pieces < 1 || pieces > limits_.maxPieces)
     return beyond("LinkBench::transfer: size or pieces beyond the limits");
-  OVERLAP_TRY(begin());
-  // The other direction uses the other pair of buffers, on the stream after the pieces'.
-  const TransferDirection other = direction == TransferDirection::HostToDevice
-                                      ? TransferDirection::DeviceToHost
-                                      : TransferDirection::HostToDevice;
-  cudaStream_t background = pool_.stream(pieces);
-  auto issue = [&]() -> Status {
-    if (backgroundBytes > 0)
-      OVERLAP_CUDA_TRY(cudaStreamWaitEvent(background, start_.get(), 0));
-    for (std::size_t issued = 0; issued < backgroundBytes;) {
-      const std::size_t chunk = std::min(backgroundBytes - issued, limits_.maxBytes);
-      OVERLAP_TRY(copy(other, 0, chunk, background));
-      issued += chunk;
-    }
-    if (backgroundBytes > 0)
-      OVERLAP_CUDA_TRY(cudaEventRecord(endSecond_.get(), background));
-    return issuePieces(direction, bytes, pieces);
-  };
-  Status status = issue();
+  for (int word : {kOpen, kTimedOut})
+    static_cast<volatile int*>(gate_.as<int>())[word] = 0;
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+  OVERLAP_TRY(
+      launchGate(gateDevice_ + kOpen, gateDevice_ + kTimedOut, kGateTimeoutNs, pool_.stream(0)));
+  // finish() releases the gate also after a failure: it must not wait out its timeout.
+  Status status = issue(direction, bytes, pieces, backgroundBytes);
   keepFirst(status, finish());
   OVERLAP_TRY(status);
   OVERLAP_TRY(elapsedSeconds(start_, endFirst_, seconds));

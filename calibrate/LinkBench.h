@@ -71,10 +71,10 @@ public:
 private:
   LinkBench() = default;
 
-  Status begin();
-  Status finish();
-  void release(); // sets the gate's open flag, which the gate kernel polls
-  Status issuePieces(TransferDirection direction, std::size_t bytes, int pieces);
+  Status issue(TransferDirection direction, std::size_t bytes, int pieces,
+               std::size_t backgroundBytes);
+  Status finish(); // releases the gate, waits for the device, reports a gate that timed out
+  void release();  // sets the gate's open flag, which the gate kernel polls
   // From/to the pinned buffers at `offset`, or `host` (+ offset) when given.
   Status copy(TransferDirection direction, std::size_t offset, std::size_t bytes,
               cudaStream_t stream, char* host = nullptr);
