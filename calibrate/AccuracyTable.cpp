@@ -64,9 +64,7 @@ std::vector<CaseSummary> summarizeCases(const AccuracyReport& report) {
       sum += std::fabs(error);
       if (std::fabs(error) >= s.maxAbsError) {
         s.maxAbsError = std::fabs(error);
-        s.worstError = error;
-        s.worstBytes = row.bytes;
-        s.worstPieces = row.pieces;
+        s.worst = row;
       }
     }
     if (s.points == 0)
@@ -90,8 +88,8 @@ std::string accuracySummaryMarkdown(const AccuracyReport& report) {
          "|---|---:|---:|---:|---|---:|---|\n";
   for (const CaseSummary& s : summarizeCases(report))
     out << "| " << caseName(s.which) << " | " << s.points << " | " << percent(s.maxAbsError)
-        << " | " << percent(s.meanAbsError) << " | " << formatBytes(s.worstBytes)
-        << ", n = " << s.worstPieces << " (" << percent(s.worstError, true) << ") | "
+        << " | " << percent(s.meanAbsError) << " | " << formatBytes(s.worst.bytes)
+        << ", n = " << s.worst.pieces << " (" << percent(s.worst.error(), true) << ") | "
         << percent(report.target(s.which)) << " | " << (s.withinTarget ? "yes" : "**no**")
         << " |\n";
   return out.str();

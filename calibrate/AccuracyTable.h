@@ -62,9 +62,7 @@ struct CaseSummary {
   int points = 0;
   double maxAbsError = 0;
   double meanAbsError = 0;
-  double worstBytes = 0;
-  int worstPieces = 0;
-  double worstError = 0; // signed: > 0 the model overestimates
+  AccuracyRow worst; // the largest error: > 0 the model overestimates
   bool withinTarget = false;
 };
 

@@ -115,9 +115,8 @@ int runCalibrateCommand(const CalibrateOptions& options, std::ostream& out, std:
   }
   // --profile NAME: the profile whose accuracy is checked.
   HardwareProfile profile;
-  std::string origin;
   if (options.mode == CalibrateMode::Accuracy) {
-    const ProfileError error = findProfile(options.profile, &profile, &origin);
+    const ProfileError error = findProfile(options.profile, &profile);
     if (!error.ok())
       return fail(log, error.message());
   }

@@ -1,4 +1,4 @@
-#include "CalibrationKernels.h"
+#include "LinkBench.h"
 
 #include <algorithm>
 #include <iterator>

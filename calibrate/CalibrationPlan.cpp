@@ -61,7 +61,7 @@ CalibrationPlan CalibrationPlan::standard() {
 }
 
 CalibrationPlan CalibrationPlan::quick() {
-  CalibrationPlan plan;
+  CalibrationPlan plan = standard();
   plan.repeats = 3;
   plan.busyLinkRepeats = 3;
   plan.latencyRepeats = 10;
@@ -70,7 +70,6 @@ CalibrationPlan CalibrationPlan::quick() {
   plan.pieceMessageBytes = {4 * kMiB};
   plan.pageableBytes = doubling(1 * kMiB, 4 * kMiB);
   plan.mappedKernelBytes = doubling(1 * kMiB, 8 * kMiB);
-  plan.mappedElementBytes = doubling(1, 16);
   plan.hostCostSamples = 16;
   plan.launchSyncCount = 8;
   plan.copyCallStreams = 8;

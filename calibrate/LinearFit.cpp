@@ -8,24 +8,6 @@ namespace overlap::calibration {
 
 namespace {
 
-struct Residuals {
-  double sumSquared = 0;
-  double maxRelative = 0;
-};
-
-Residuals residuals(const std::vector<Point>& points, double slope, double intercept) {
-  Residuals r;
-  for (const Point& p : points) {
-    const double residual = p.y - (intercept + slope * p.x);
-    r.sumSquared += residual * residual;
-    if (p.y != 0)
-      r.maxRelative = std::max(r.maxRelative, std::fabs(residual) / std::fabs(p.y));
-    else if (residual != 0)
-      r.maxRelative = INFINITY;
-  }
-  return r;
-}
-
 double mean(const std::vector<Point>& points, double Point::* axis) {
   double sum = 0;
   for (const Point& p : points)
@@ -33,12 +15,26 @@ double mean(const std::vector<Point>& points, double Point::* axis) {
   return points.empty() ? 0 : sum / static_cast<double>(points.size());
 }
 
-double totalSquares(const std::vector<Point>& points) {
-  const double my = mean(points, &Point::y);
-  double sum = 0;
-  for (const Point& p : points)
-    sum += (p.y - my) * (p.y - my);
-  return sum;
+// Of the points around the line, and their total sum of squares around the mean of y.
+struct Residuals {
+  double sumSquared = 0;
+  double maxRelative = 0;
+  double totalSquares = 0;
+};
+
+Residuals residuals(const std::vector<Point>& points, double slope, double intercept) {
+  Residuals r;
+  const double meanY = mean(points, &Point::y);
+  for (const Point& p : points) {
+    const double residual = p.y - (intercept + slope * p.x);
+    r.sumSquared += residual * residual;
+    r.totalSquares += (p.y - meanY) * (p.y - meanY);
+    if (p.y != 0)
+      r.maxRelative = std::max(r.maxRelative, std::fabs(residual) / std::fabs(p.y));
+    else if (residual != 0)
+      r.maxRelative = INFINITY;
+  }
+  return r;
 }
 
 } // namespace
@@ -72,7 +68,7 @@ LinearFit evaluateCommonLine(const std::vector<std::vector<Point>>& series, doub
   for (std::size_t s = 0; s < series.size(); ++s) {
     const Residuals r = residuals(series[s], slope, s < intercepts.size() ? intercepts[s] : 0);
     residualSquares += r.sumSquared;
-    total += totalSquares(series[s]);
+    total += r.totalSquares;
     fit.maxRelativeResidual = std::max(fit.maxRelativeResidual, r.maxRelative);
     fit.points += static_cast<int>(series[s].size());
   }

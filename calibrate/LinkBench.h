@@ -1,6 +1,8 @@
 // The measurements of the calibration on one GPU: pinned buffers, streams and events allocated
 // once, and one method per kind of timed operation. Each method times one run; repeating and
-// fitting are the caller's business.
+// fitting are the caller's business. The kernels it launches are declared first
+// (CalibrationKernels.cu); each launch first clears the runtime's record of an earlier, already
+// reported error, so the status it returns is the launch's own.
 //
 // Gating: a one-thread kernel holds the first stream until the host has issued every piece and
 // set a flag in mapped memory; the timed interval then starts when the device is released. This
@@ -8,8 +10,6 @@
 // device needs between them) without the host's issue rate, which for 256 pieces of 64 KiB is
 // slower than the link itself.
 #pragma once
-
-#include "CalibrationKernels.h"
 
 #include "overlap/PinnedBuffer.h"
 #include "overlap/Status.h"
@@ -22,6 +22,26 @@
 #include <memory>
 
 namespace overlap::calibration {
+
+// One thread that spins until the host sets *open to non-zero through mapped memory, so work
+// queued behind it starts only once the host has issued all of it; after `timeoutNs` it gives up
+// and sets *timedOut, which the caller turns into an error. Both pointers are device pointers of
+// mapped host memory.
+Status launchGate(const int* open, int* timedOut, long long timeoutNs, cudaStream_t stream);
+
+// Does nothing: what launch overhead is measured with (paper 002 §4.1.3).
+Status launchEmpty(cudaStream_t stream);
+
+enum class MappedAccess : unsigned char { Read, Write };
+
+// One pass over `bytes` of mapped host memory, `mapped` its device pointer, in elements of
+// `elementBytes` (1, 2, 4, 8 or 16; `bytes` a multiple of it) over `blocks` blocks of 256
+// threads, thread i of the grid touching element i, then i + grid size, ...: a warp asks for 32
+// consecutive elements at once, as `out[i] = f(in[i])` over uchar, short, float, double or
+// float4 does. The traffic of the Mapped and Hybrid variants. Reads are folded into
+// sink[blockIdx.x] (one per block) so they are not optimized away.
+Status launchMappedTraffic(MappedAccess access, int elementBytes, void* mapped, std::size_t bytes,
+                           unsigned long long* sink, int blocks, cudaStream_t stream);
 
 enum class TransferDirection : unsigned char { HostToDevice, DeviceToHost };
 
@@ -51,7 +71,7 @@ public:
   // One copy from/to pageable host memory, host clock to completion.
   Status pageableCopy(TransferDirection direction, std::size_t bytes, double* seconds);
   // One pass of a kernel reading or writing `bytes` of mapped host memory in elements of
-  // `element_bytes` (CalibrationKernels.h), timed with events.
+  // `elementBytes` (launchMappedTraffic), timed with events.
   Status mappedKernel(MappedAccess access, int elementBytes, std::size_t bytes, double* seconds);
   // Host time per empty-kernel launch (paper 002 eq. 4.7) over a burst of `launches` launches on
   // one stream, the host clock stopped when the last call returns; the stream is synchronized

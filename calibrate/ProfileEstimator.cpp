@@ -144,7 +144,7 @@ private:
       problemText = name + ": " + alsoWrong;
     if (!problemText.empty())
       problem(problemText);
-    estimate_.fits.push_back({quantity, fit, problemText});
+    estimate_.fits.push_back({quantity, fit});
     return std::max(0.0, fit.slope);
   }
 

@@ -59,7 +59,6 @@ struct CalibrationMeasurements {
 struct FitReport {
   std::string quantity; // the profile field, e.g. "host_to_device.seconds_per_byte"
   LinearFit fit;        // on the medians of the repeats
-  std::string problem;  // empty when the fit meets its requirement
 };
 
 struct ProfileEstimate {
