@@ -1,7 +1,6 @@
-// The command line of overlap-calibrate: its options, parsed without CUDA so they are
-// unit-tested anywhere (CalibrateOptions.cpp), and what each mode does (CalibrateCommand.cpp;
-// the executable's main only parses and calls it). Output goes to the given streams so it can be
-// captured.
+// The command line of overlap-calibrate: its options, parsed without CUDA so they are tested
+// anywhere (CalibrateOptions.cpp), and what each mode does (CalibrateCommand.cpp), writing to the
+// given streams so that tests capture it. The executable's main only parses and calls it.
 #pragma once
 
 #include "ProfileEstimator.h"

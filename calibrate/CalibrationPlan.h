@@ -7,13 +7,10 @@
 
 namespace overlap::calibration {
 
-// The accuracy check of issue 3 / paper 001 §V-A: L+o + k G + g (n-1) against measured times,
-// one direction alone and with the other direction busy.
+// What the accuracy check (AccuracyTable.h) measures.
 struct AccuracyPlan {
   int repeats = 5;
-  // The bidirectional cases are measured this often, in passes after the one-way cases: their
-  // repeats vary far more.
-  int busyLinkRepeats = 15;
+  int busyLinkRepeats = 15;           // the bidirectional cases, in passes after the one-way ones
   std::vector<std::size_t> sizeBytes; // 16 MiB .. 1 GiB
   std::vector<int> pieceCounts;       // 1 .. 256
 };

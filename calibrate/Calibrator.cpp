@@ -36,13 +36,12 @@ template <class T> std::vector<double> asDoubles(const std::vector<T>& values) {
   return std::vector<double>(values.begin(), values.end());
 }
 
-// In passes over every x of every sweep, so a drift shows as spread rather than as a bent line.
-// The series are filled only when every run succeeded, so a skipped step leaves none partial.
+// In passes (Calibrator.h says why). The series are filled only when every run succeeded, so a
+// skipped step leaves none partial.
 Status measure(const Step& step, int warmup) {
-  std::vector<Series> series(step.sweeps.size());
-  for (std::size_t s = 0; s < series.size(); ++s)
-    for (double x : step.sweeps[s].xs)
-      series[s].add(x, {});
+  std::vector<Series> series;
+  for (const Sweep& sweep : step.sweeps)
+    series.push_back({sweep.xs, std::vector<std::vector<double>>(sweep.xs.size())});
   for (int pass = 0; pass < warmup + step.repeats; ++pass)
     for (std::size_t s = 0; s < series.size(); ++s)
       for (std::size_t i = 0; i < series[s].x.size(); ++i) {
@@ -216,8 +215,7 @@ Status checkAccuracy(LinkBench& bench, const HardwareProfile& profile,
                      const CalibrationPlan& calibration, const Progress& progress,
                      AccuracyReport* report) {
   const AccuracyPlan& plan = calibration.accuracy;
-  // One series per case (in AccuracyCase order) and size, x = pieces; passes over the whole grid
-  // rather than repeats of one point, so a drift during the check shows as spread everywhere.
+  // One series per case (in AccuracyCase order) and size, x = pieces, in passes over all of them.
   const std::size_t sizes = plan.sizeBytes.size();
   std::vector<Series> series(4 * sizes);
   Step oneWayStep{"accuracy, one direction alone", false, plan.repeats, {}};

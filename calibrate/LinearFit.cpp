@@ -85,11 +85,10 @@ bool fitCommonSlope(const std::vector<std::vector<Point>>& series, LinearFit* fi
   double sxy = 0;
   std::vector<double> meanX(series.size(), 0);
   std::vector<double> meanY(series.size(), 0);
-  std::size_t parameters = 1;
+  std::size_t parameters = 1; // the slope and an intercept per series with points
   for (std::size_t s = 0; s < series.size(); ++s) {
-    if (series[s].empty())
-      continue;
-    ++parameters;
+    if (!series[s].empty())
+      ++parameters;
     meanX[s] = mean(series[s], &Point::x);
     meanY[s] = mean(series[s], &Point::y);
     for (const Point& p : series[s]) {

@@ -23,9 +23,8 @@
 
 namespace overlap::calibration {
 
-// One thread that spins until the host sets *open to non-zero through mapped memory, so work
-// queued behind it starts only once the host has issued all of it; after `timeoutNs` it gives up
-// and sets *timedOut, which the caller turns into an error. Both pointers are device pointers of
+// The gate: one thread that spins until the host sets *open to non-zero; after `timeoutNs` it
+// gives up and sets *timedOut, which the caller turns into an error. Both are device pointers of
 // mapped host memory.
 Status launchGate(const int* open, int* timedOut, long long timeoutNs, cudaStream_t stream);
 

@@ -139,11 +139,9 @@ private:
   double report(const std::string& quantity, const std::string& what, const LinearFit& fit,
                 const FitRequirement& requirement, const std::string& alsoWrong = {}) {
     const std::string name = quantity + " (" + what + ")";
-    std::string problemText = judgeFit(name, fit, requirement);
-    if (problemText.empty() && !alsoWrong.empty())
-      problemText = name + ": " + alsoWrong;
-    if (!problemText.empty())
-      problem(problemText);
+    const std::string judged = judgeFit(name, fit, requirement);
+    if (!judged.empty() || !alsoWrong.empty())
+      problem(!judged.empty() ? judged : name + ": " + alsoWrong);
     estimate_.fits.push_back({quantity, fit});
     return std::max(0.0, fit.slope);
   }
