@@ -74,7 +74,6 @@ struct ProfileEstimate {
 // One estimator per parameter, every fit on the medians of the repeats: the table of
 // docs/hardware-profiles.md, "Calibration", says which estimator and requirement each has.
 // Missing series leave their parameter 0 ("not known") without a problem, except L+o, G and g.
-ProfileEstimate estimateProfile(const CalibrationMeasurements& measurements,
-                                const QualityThresholds& thresholds = {});
+ProfileEstimate estimateProfile(const CalibrationMeasurements& measurements);
 
 } // namespace overlap::calibration
