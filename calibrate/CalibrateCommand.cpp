@@ -32,8 +32,7 @@ std::string micros(double seconds) {
   return seconds > 0 ? format("%.3f us", seconds * 1e6) : "?";
 }
 
-// Each fit with its quality (bandwidth for a G, microseconds for the rest), then the parameters
-// that are not fits.
+// Each fit with its quality (a G as bandwidth, the rest in us), then the other parameters.
 void printEstimate(const ProfileEstimate& estimate, std::ostream& out) {
   out << "\nfit                                                     value          R^2"
          "       max resid\n";

@@ -15,10 +15,6 @@ template <class T> std::vector<T> doubling(T first, T last) {
   return values;
 }
 
-template <class T> T largest(const std::vector<T>& values) {
-  return values.empty() ? T{0} : *std::max_element(values.begin(), values.end());
-}
-
 } // namespace
 
 std::size_t backgroundBytesFor(std::size_t bytes, int pieces) {

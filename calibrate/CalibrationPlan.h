@@ -2,10 +2,16 @@
 // quick plan is for tests and smoke runs and gives rougher numbers.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <vector>
 
 namespace overlap::calibration {
+
+// The largest of `values`; 0 when there are none.
+template <class T> T largest(const std::vector<T>& values) {
+  return values.empty() ? T{0} : *std::max_element(values.begin(), values.end());
+}
 
 // What the accuracy check (AccuracyTable.h) measures.
 struct AccuracyPlan {
@@ -49,9 +55,8 @@ struct CalibrationPlan {
   static CalibrationPlan quick();
 };
 
-// How much the other direction copies while a transfer of `bytes` in `pieces` is measured
-// against a busy link: twice the bytes plus room for the pieces' gaps, so it outlasts the
-// measured transfer (LinkBench checks that it did).
+// What the other direction copies while `bytes` in `pieces` are measured against a busy link:
+// twice the bytes plus room for the pieces' gaps, to outlast the transfer (the calibrator checks).
 std::size_t backgroundBytesFor(std::size_t bytes, int pieces);
 
 } // namespace overlap::calibration

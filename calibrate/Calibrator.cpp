@@ -23,8 +23,7 @@ struct Sweep {
 };
 
 // Sweeps measured together, `repeats` times each after the warm-up. A failed optional step is
-// recorded in `skipped` and its parameters stay unknown, unless the failure left the device
-// unusable.
+// recorded in `skipped`, its parameters unknown, unless it left the device unusable.
 struct Step {
   std::string what;
   bool optional = false;
@@ -36,8 +35,7 @@ template <class T> std::vector<double> asDoubles(const std::vector<T>& values) {
   return std::vector<double>(values.begin(), values.end());
 }
 
-// In passes (Calibrator.h says why). The series are filled only when every run succeeded, so a
-// skipped step leaves none partial.
+// In passes (Calibrator.h says why); the series are filled only if every run succeeded.
 Status measure(const Step& step, int warmup) {
   std::vector<Series> series;
   for (const Sweep& sweep : step.sweeps)
@@ -82,12 +80,11 @@ Status runSteps(const std::vector<Step>& steps, int warmup, const Progress& prog
   return Status::success();
 }
 
-// One timed transfer at x: x is the bytes of one message in one piece, or with `message` > 0
-// the pieces of `message` bytes. Against a busy link (the other direction copying
-// backgroundBytesFor), the sample is refused when the other direction ended first: the link
-// was not busy both ways throughout, and the sample would mix in one-way time. With
-// `idleAtEnd`, such a sample is kept and counted there instead (the accuracy check notes how
-// many).
+// One timed transfer at x: x is the bytes of one message in one piece, or with `message` > 0 the
+// pieces of `message` bytes. Against a busy link (the other direction copying backgroundBytesFor),
+// the sample is refused when the other direction ended first: the link was not busy both ways
+// throughout, and the sample would mix in one-way time. With `idleAtEnd`, such a sample is kept
+// and counted there instead (the accuracy check notes how many).
 Sweep::Measure transferAt(LinkBench& bench, TransferDirection direction, std::size_t message,
                           bool busy = false, int* idleAtEnd = nullptr) {
   return [=, &bench](double x, double* seconds) -> Status {
@@ -125,15 +122,12 @@ void identify(const DeviceDescription& device, const std::string& date, Hardware
 
 LinkBenchLimits limitsFor(const CalibrationPlan& plan, bool calibrate, bool checkAccuracy) {
   LinkBenchLimits limits;
-  if (calibrate) {
-    limits = {plan.maxBytes(), 0, plan.maxPieces()};
-    for (std::size_t bytes : plan.pageableBytes)
-      limits.maxPageableBytes = std::max(limits.maxPageableBytes, bytes);
+  if (calibrate)
+    limits = {plan.maxBytes(), largest(plan.pageableBytes), plan.maxPieces()};
+  if (checkAccuracy) {
+    limits.maxBytes = std::max(limits.maxBytes, largest(plan.accuracy.sizeBytes));
+    limits.maxPieces = std::max(limits.maxPieces, largest(plan.accuracy.pieceCounts));
   }
-  for (std::size_t bytes : checkAccuracy ? plan.accuracy.sizeBytes : std::vector<std::size_t>{})
-    limits.maxBytes = std::max(limits.maxBytes, bytes);
-  for (int pieces : checkAccuracy ? plan.accuracy.pieceCounts : std::vector<int>{})
-    limits.maxPieces = std::max(limits.maxPieces, pieces);
   return limits;
 }
 

@@ -26,8 +26,7 @@ struct LinearFit {
   int points = 0;
 };
 
-// Ordinary least squares y = intercept + slope * x. False when there are fewer than two distinct
-// x values (no line is determined).
+// Ordinary least squares y = intercept + slope * x; false without two distinct x values.
 bool fitLine(const std::vector<Point>& points, LinearFit* fit);
 
 // Paper 001 §V-A's estimator of G: (sum t - n (L+o)) / sum k over the n sizes, with the quality

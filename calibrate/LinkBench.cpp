@@ -21,8 +21,7 @@ double secondsSince(Clock::time_point begin) {
   return std::chrono::duration<double>(Clock::now() - begin).count();
 }
 
-// The words of the gate buffer: what the host sets to release the device, and what the gate sets
-// when the host kept it waiting too long.
+// The gate's words: the host sets kOpen to release the device; the gate sets kTimedOut, given up.
 constexpr int kOpen = 0;
 constexpr int kTimedOut = 1;
 

@@ -1,14 +1,13 @@
 // The measurements of the calibration on one GPU: pinned buffers, streams and events allocated
 // once, and one method per kind of timed operation. Each method times one run; repeating and
-// fitting are the caller's business. The kernels it launches are declared first
-// (CalibrationKernels.cu); each launch first clears the runtime's record of an earlier, already
-// reported error, so the status it returns is the launch's own.
+// fitting are the caller's business. First the kernels it launches (CalibrationKernels.cu): each
+// launch first clears the runtime's record of an earlier, already reported error, so the status
+// it returns is the launch's own.
 //
 // Gating: a one-thread kernel holds the first stream until the host has issued every piece and
-// set a flag in mapped memory; the timed interval then starts when the device is released. This
-// measures the link as paper 001 §V models it (a single port, pieces back to back, g the gap the
-// device needs between them) without the host's issue rate, which for 256 pieces of 64 KiB is
-// slower than the link itself.
+// set a flag in mapped memory; the timed interval starts when the device is released. This
+// measures the link as paper 001 §V models it (one port, pieces back to back, g the gap the device
+// needs between them) without the host's issue rate, slower than the link for 256 pieces of 64 KiB.
 #pragma once
 
 #include "overlap/PinnedBuffer.h"
@@ -23,9 +22,8 @@
 
 namespace overlap::calibration {
 
-// The gate: one thread that spins until the host sets *open to non-zero; after `timeoutNs` it
-// gives up and sets *timedOut, which the caller turns into an error. Both are device pointers of
-// mapped host memory.
+// The gate: one thread spinning until the host sets *open non-zero; after `timeoutNs` it gives up
+// and sets *timedOut, which the caller reports. Both point into mapped host memory.
 Status launchGate(const int* open, int* timedOut, long long timeoutNs, cudaStream_t stream);
 
 // Does nothing: what launch overhead is measured with (paper 002 §4.1.3).

@@ -17,8 +17,7 @@ constexpr FitRequirement kSizeFit{0.999, 0.03};           // G over sizes, per d
 constexpr FitRequirement kPieceFit{0, 0.03};              // g over piece counts: residuals only
 constexpr FitRequirement kBidirectionalFit{0.999, 0.05};  // G with the other direction busy
 constexpr FitRequirement kBidirectionalPieceFit{0, 0.05}; // g with the other direction busy
-// Pageable copies go through the host's staging and memory system, whose rate varies with
-// size and time.
+// Pageable copies go through the host's staging, whose rate varies with size and time.
 constexpr FitRequirement kPageableFit{0.99, 0.15};
 constexpr FitRequirement kMappedKernelFit{0.999, 0.03};  // kernels on mapped memory
 constexpr FitRequirement kStreamRoundFit{0.99, 0, 0.05}; // t_sc: a slope over stream counts
@@ -31,8 +30,7 @@ std::vector<Point> medianPoints(const Series& series, double xShift = 0) {
 }
 
 // Host costs per call: the lower quartile. A call's cost only grows by what else the host does
-// meanwhile, so the slow samples are the noise; the quartile, unlike the minimum, is not one
-// lucky burst. 0 when not measured.
+// meanwhile, so slow samples are noise; the quartile, unlike the minimum, is not one lucky burst.
 double hostCost(const Series& series) {
   return series.empty() ? 0 : summarize(series.seconds.front()).q1;
 }

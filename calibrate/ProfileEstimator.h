@@ -1,7 +1,6 @@
 // What one calibration run measured, every repeat of every point (Calibrator.h records it), and
-// from it a hardware profile: one estimator per parameter the model reads, the fits' quality,
-// and the reasons a profile must not be written. CUDA-free, so the fits are tested on synthetic
-// measurements.
+// from it a hardware profile: one estimator per parameter the model reads, the fits' quality, and
+// the reasons a profile must not be written. CUDA-free: tested on synthetic measurements.
 #pragma once
 
 #include "LinearFit.h"
@@ -36,8 +35,7 @@ struct DirectionMeasurements {
   Series pageableSizes;
 };
 
-// A kernel reading and one writing mapped host memory with elements of one width, each thread
-// touching consecutive elements.
+// The mapped read and write kernels (launchMappedTraffic) with elements of one width.
 struct MappedWidthSeries {
   int elementBytes = 0;
   Series readSizes;
