@@ -75,13 +75,9 @@ __global__ void trafficKernel(T* data, std::size_t count, unsigned long long* si
 template <class T>
 void launchWidth(MappedAccess access, void* mapped, std::size_t bytes, unsigned long long* sink,
                  int blocks, cudaStream_t stream) {
-  T* data = static_cast<T*>(mapped);
-  if (access == MappedAccess::Read)
-    trafficKernel<T, MappedAccess::Read>
-        <<<blocks, kThreads, 0, stream>>>(data, bytes / sizeof(T), sink);
-  else
-    trafficKernel<T, MappedAccess::Write>
-        <<<blocks, kThreads, 0, stream>>>(data, bytes / sizeof(T), sink);
+  const auto kernel = access == MappedAccess::Read ? trafficKernel<T, MappedAccess::Read>
+                                                   : trafficKernel<T, MappedAccess::Write>;
+  kernel<<<blocks, kThreads, 0, stream>>>(static_cast<T*>(mapped), bytes / sizeof(T), sink);
 }
 
 // Errors of earlier calls were returned by those calls; what remains recorded is not this
