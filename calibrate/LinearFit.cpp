@@ -66,7 +66,10 @@ LinearFit evaluateCommonLine(const std::vector<std::vector<Point>>& series, doub
   double residualSquares = 0;
   double total = 0;
   for (std::size_t s = 0; s < series.size(); ++s) {
-    const Residuals r = residuals(series[s], slope, s < intercepts.size() ? intercepts[s] : 0);
+    const double intercept = s < intercepts.size()
+                                 ? intercepts[s]
+                                 : mean(series[s], &Point::y) - slope * mean(series[s], &Point::x);
+    const Residuals r = residuals(series[s], slope, intercept);
     residualSquares += r.sumSquared;
     total += r.totalSquares;
     fit.maxRelativeResidual = std::max(fit.maxRelativeResidual, r.maxRelative);

@@ -39,10 +39,11 @@ bool fitSlopeByRatio(const std::vector<Point>& points, double intercept, LinearF
 bool fitCommonSlope(const std::vector<std::vector<Point>>& series, LinearFit* fit,
                     std::vector<double>* intercepts);
 
-// The quality of a fit whose parameters were decided elsewhere (e.g. after clamping a slope),
-// evaluated on the points of each series with its own intercept.
+// The quality of a fit whose slope was decided elsewhere (e.g. by clamping it), on the points of
+// each series with its own intercept: the one given, else the series' best for that slope (mean y
+// - slope * mean x).
 LinearFit evaluateCommonLine(const std::vector<std::vector<Point>>& series, double slope,
-                             const std::vector<double>& intercepts);
+                             const std::vector<double>& intercepts = {});
 
 struct FitRequirement {
   double minRSquared = 0;         // 0: not checked (fits of slopes that may be near 0)

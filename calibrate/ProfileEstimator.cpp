@@ -72,15 +72,8 @@ public:
       return unknown(quantity, what, "the measured points determine no line");
     // A negative g would predict that cutting a message up makes it faster: 0 is stored, and
     // judged, with each series' intercept its mean.
-    if (fit.slope < 0) {
-      for (std::size_t s = 0; s < points.size(); ++s) {
-        double sum = 0;
-        for (const Point& p : points[s])
-          sum += p.y;
-        intercepts[s] = sum / static_cast<double>(points[s].size());
-      }
-      fit = evaluateCommonLine(points, 0, intercepts);
-    }
+    if (fit.slope < 0)
+      fit = evaluateCommonLine(points, 0);
     return report(quantity, what, fit, requirement);
   }
 
