@@ -21,7 +21,8 @@ double secondsSince(Clock::time_point begin) {
   return std::chrono::duration<double>(Clock::now() - begin).count();
 }
 
-// The gate's words: the host sets kOpen to release the device; the gate sets kTimedOut, given up.
+// The gate's words: kOpen, set by the host to release the device; kTimedOut, set by a gate that
+// gave up waiting.
 constexpr int kOpen = 0;
 constexpr int kTimedOut = 1;
 
@@ -121,8 +122,8 @@ Status LinkBench::copy(TransferDirection direction, std::size_t offset, std::siz
 }
 
 // Behind the gate on stream 0: the start event; with `backgroundBytes`, the other direction's
-// copies on the stream after the pieces' (endSecond_ when done); the pieces on streams 0 .. pieces
-// - 1, each behind the start event (endFirst_ when all are done).
+// copies on the stream after the pieces' (endSecond_ when done); the pieces on the first `pieces`
+// streams, each behind the start event (endFirst_ when all are done).
 Status LinkBench::issue(TransferDirection direction, std::size_t bytes, int pieces,
                         std::size_t backgroundBytes) {
   cudaStream_t lead = pool_.stream(0);
