@@ -39,7 +39,8 @@ ProfileError readProfileFile(const std::string& path, HardwareProfile* profile);
 ProfileError writeProfileFile(const std::string& path, const HardwareProfile& profile);
 
 // Writes `text` to `path`, creating its parent directories; false when the file cannot be
-// written. Also for the reports written next to profiles (the accuracy table, tuning reports).
+// written. Profiles are written with it, and so are the tools' reports (accuracy tables, tuning
+// reports).
 bool writeTextFile(const std::string& path, const std::string& text);
 
 // Today's date in UTC, "YYYY-MM-DD": the form of HardwareProfile::date, and of the tuner's runs.
