@@ -1,25 +1,15 @@
 #include "AccuracyTable.h"
+#include "Format.h"
 
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <sstream>
 
 namespace overlap::calibration {
 
 namespace {
-
-constexpr AccuracyCase kCases[] = {AccuracyCase::HostToDevice, AccuracyCase::DeviceToHost,
-                                   AccuracyCase::BidirectionalHostToDevice,
-                                   AccuracyCase::BidirectionalDeviceToHost};
-
-std::string format(const char* pattern, double value) {
-  char text[32];
-  std::snprintf(text, sizeof(text), pattern, value);
-  return text;
-}
 
 std::string formatBytes(double bytes) {
   const double gib = 1024.0 * 1024 * 1024;
@@ -57,30 +47,26 @@ double predictTransferSeconds(const LinkDirection& link, double bytes, int piece
 }
 
 std::vector<CaseSummary> summarizeCases(const AccuracyReport& report) {
-  std::vector<CaseSummary> summaries;
-  for (AccuracyCase which : kCases) {
-    CaseSummary s;
-    s.which = which;
-    double sum = 0;
-    for (const AccuracyRow& row : report.rows) {
-      if (row.which != which)
-        continue;
-      const double error = row.error();
-      ++s.points;
-      sum += std::fabs(error);
-      if (std::fabs(error) >= s.maxAbsError) {
-        s.maxAbsError = std::fabs(error);
-        s.worstError = error;
-        s.worstBytes = row.bytes;
-        s.worstPieces = row.pieces;
-      }
+  CaseSummary cases[4]; // indexed by AccuracyCase
+  double sums[4] = {};
+  for (const AccuracyRow& row : report.rows) {
+    const int c = static_cast<int>(row.which);
+    const double error = std::fabs(row.error());
+    cases[c].which = row.which;
+    ++cases[c].points;
+    sums[c] += error;
+    if (error >= cases[c].maxAbsError) {
+      cases[c].maxAbsError = error;
+      cases[c].worst = row;
     }
-    if (s.points == 0)
-      continue;
-    s.meanAbsError = sum / s.points;
-    s.withinTarget = s.maxAbsError <= report.target(which);
-    summaries.push_back(s);
   }
+  std::vector<CaseSummary> summaries;
+  for (int c = 0; c < 4; ++c)
+    if (cases[c].points > 0) {
+      cases[c].meanAbsError = sums[c] / cases[c].points;
+      cases[c].withinTarget = cases[c].maxAbsError <= report.target(cases[c].which);
+      summaries.push_back(cases[c]);
+    }
   return summaries;
 }
 
@@ -96,8 +82,8 @@ std::string accuracySummaryMarkdown(const AccuracyReport& report) {
          "|---|---:|---:|---:|---|---:|---|\n";
   for (const CaseSummary& s : summarizeCases(report))
     out << "| " << caseName(s.which) << " | " << s.points << " | " << percent(s.maxAbsError)
-        << " | " << percent(s.meanAbsError) << " | " << formatBytes(s.worstBytes)
-        << ", n = " << s.worstPieces << " (" << percent(s.worstError, true) << ") | "
+        << " | " << percent(s.meanAbsError) << " | " << formatBytes(s.worst.bytes)
+        << ", n = " << s.worst.pieces << " (" << percent(s.worst.error(), true) << ") | "
         << percent(report.target(s.which)) << " | " << (s.withinTarget ? "yes" : "**no**")
         << " |\n";
   return out.str();

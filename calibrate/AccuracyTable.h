@@ -1,7 +1,6 @@
 // The accuracy check of issue 3: the LogGP transfer model L+o + k G + g (n-1) of paper 001 §V
-// against measured transfer times, per direction alone and against a busy link: a Markdown table
-// of each case's errors for a person, JSON of every point for a program. CUDA-free;
-// Calibrator.h measures the rows.
+// against measured times, per direction alone and against a busy link: a Markdown table of each
+// case's errors for a person, JSON of every point for a program. CUDA-free (Calibrator.h measures).
 #pragma once
 
 #include "overlap/HardwareProfile.h"
@@ -22,8 +21,7 @@ enum class AccuracyCase : unsigned char {
 };
 
 const char* caseName(AccuracyCase which); // "host_to_device", "bidirectional.device_to_host", ...
-// Both directions busy: predicted with the bidirectional G and g, judged by the bidirectional
-// target.
+// Both directions busy: predicted with the bidirectional G and g, judged by their target.
 bool isBidirectional(AccuracyCase which);
 
 // L+o + k G + g (n-1), with the busy link's G (of the pieces' size) and g in the bidirectional
@@ -62,9 +60,7 @@ struct CaseSummary {
   int points = 0;
   double maxAbsError = 0;
   double meanAbsError = 0;
-  double worstBytes = 0;
-  int worstPieces = 0;
-  double worstError = 0; // signed: > 0 the model overestimates
+  AccuracyRow worst; // the largest error: > 0 the model overestimates
   bool withinTarget = false;
 };
 

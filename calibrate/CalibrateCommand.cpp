@@ -1,6 +1,7 @@
 #include "CalibrateCommand.h"
 
 #include "Calibrator.h"
+#include "Format.h"
 #include "LinkBench.h"
 
 #include "overlap/Device.h"
@@ -8,9 +9,6 @@
 #include "overlap/ProfileIo.h"
 
 #include <chrono>
-#include <cstdio>
-#include <filesystem>
-#include <fstream>
 
 namespace overlap::calibration {
 
@@ -26,27 +24,6 @@ int fail(std::ostream& log, const std::string& message) {
   return kExitError;
 }
 
-void createParent(const std::string& path) {
-  std::error_code ignored; // a missing directory shows as the write's failure
-  const std::filesystem::path parent = std::filesystem::path(path).parent_path();
-  if (!parent.empty())
-    std::filesystem::create_directories(parent, ignored);
-}
-
-bool writeText(const std::string& path, const std::string& text) {
-  createParent(path);
-  std::ofstream file(path, std::ios::binary | std::ios::trunc);
-  file << text;
-  file.close();
-  return static_cast<bool>(file);
-}
-
-std::string format(const char* pattern, double value) {
-  char text[64];
-  std::snprintf(text, sizeof(text), pattern, value);
-  return text;
-}
-
 std::string rate(double secondsPerByte) {
   return secondsPerByte > 0 ? format("%.2f GB/s", 1e-9 / secondsPerByte) : "?";
 }
@@ -55,18 +32,15 @@ std::string micros(double seconds) {
   return seconds > 0 ? format("%.3f us", seconds * 1e6) : "?";
 }
 
-// Each fit with its quality (bandwidth for a G, microseconds for the rest), then the parameters
-// that are not fits.
+// Each fit with its quality (a G as bandwidth, the rest in us), then the other parameters.
 void printEstimate(const ProfileEstimate& estimate, std::ostream& out) {
   out << "\nfit                                                     value          R^2"
          "       max resid\n";
   for (const FitReport& f : estimate.fits) {
     const bool perByte = f.quantity.find("seconds_per_byte") != std::string::npos;
-    char line[256];
-    std::snprintf(line, sizeof(line), "%-54s  %-13s  %.6f  %.2f %%\n", f.quantity.c_str(),
+    out << format("%-54s  %-13s  %.6f  %.2f %%\n", f.quantity.c_str(),
                   (perByte ? rate(f.fit.slope) : micros(f.fit.slope)).c_str(), f.fit.rSquared,
                   100 * f.fit.maxRelativeResidual);
-    out << line;
   }
   const HardwareProfile& p = estimate.profile;
   out << "\nL+o " << micros(p.hostToDevice.latencyS) << " in, " << micros(p.deviceToHost.latencyS)
@@ -92,7 +66,7 @@ int accuracyAfter(LinkBench& bench, const CalibrationPlan& plan, const Calibrate
     out << "note: " << note << "\n";
   for (const auto& [path, text] : {std::pair{options.markdown, accuracyToMarkdown(report)},
                                    std::pair{options.json, accuracyToJson(report)}})
-    if (!path.empty() && !writeText(path, text))
+    if (!path.empty() && !writeTextFile(path, text))
       return fail(log, "cannot write " + path);
   return meetsTargets(report) ? kExitOk : kExitMissedTarget;
 }
@@ -125,7 +99,6 @@ int writeProfile(const CalibrateOptions& options, ProfileEstimate& estimate, std
                        "--output");
     path = directories.front() + "/" + profile.name + ".json";
   }
-  createParent(path);
   const ProfileError written = writeProfileFile(path, profile);
   if (!written.ok())
     return fail(log, written.message());
@@ -141,9 +114,8 @@ int runCalibrateCommand(const CalibrateOptions& options, std::ostream& out, std:
   }
   // --profile NAME: the profile whose accuracy is checked.
   HardwareProfile profile;
-  std::string origin;
   if (options.mode == CalibrateMode::Accuracy) {
-    const ProfileError error = findProfile(options.profile, &profile, &origin);
+    const ProfileError error = findProfile(options.profile, &profile);
     if (!error.ok())
       return fail(log, error.message());
   }

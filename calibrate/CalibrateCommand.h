@@ -1,7 +1,6 @@
-// The command line of overlap-calibrate: its options, parsed without CUDA so they are
-// unit-tested anywhere (CalibrateOptions.cpp), and what each mode does (CalibrateCommand.cpp;
-// the executable's main only parses and calls it). Output goes to the given streams so it can be
-// captured.
+// The command line of overlap-calibrate: its options, parsed without CUDA so they are tested
+// anywhere (CalibrateOptions.cpp), and what each mode does (CalibrateCommand.cpp), writing to the
+// given streams so that tests capture it. The executable's main only parses and calls it.
 #pragma once
 
 #include "ProfileEstimator.h"
@@ -38,8 +37,7 @@ bool parseCalibrateOptions(const std::vector<std::string>& args, CalibrateOption
 
 std::string calibrateUsage();
 
-// "NVIDIA H100 80GB HBM3" and "Gen5 x16" give "nvidia-h100-80gb-hbm3-gen5-x16": a file name and
-// a profile name at once.
+// "NVIDIA H100 80GB HBM3" and "Gen5 x16" give "nvidia-h100-80gb-hbm3-gen5-x16", a file name too.
 std::string defaultProfileName(const std::string& deviceName, const std::string& pcie);
 
 // Exit codes: 0 done; 1 an error (CUDA, file, bad input); 2 the profile was refused because of

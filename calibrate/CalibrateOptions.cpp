@@ -39,54 +39,44 @@ bool parseCalibrateOptions(const std::vector<std::string>& args, CalibrateOption
       {"--repeats", {&O::repeats, 1, 1000, "a number from 1 to 1000"}}};
   const std::map<std::string, bool O::*> switches = {
       {"--quick", &O::quick}, {"--force", &O::force}, {"--accuracy", &O::accuracy}};
-  const std::map<std::string, CalibrateMode> modes = {{"--profile", CalibrateMode::Accuracy},
-                                                      {"--help", CalibrateMode::Help},
-                                                      {"-h", CalibrateMode::Help}};
   CalibrateOptions o;
-  bool modeSet = false;
+  auto refuse = [error](const std::string& why) {
+    *error = why;
+    return false;
+  };
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& arg = args[i];
     const auto text = texts.find(arg);
     const auto number = numbers.find(arg);
-    const auto mode = modes.find(arg);
     const auto on = switches.find(arg);
-    std::string value;
-    if (text != texts.end() || number != numbers.end()) {
-      if (i + 1 >= args.size() || args[i + 1].empty()) {
-        *error = arg + " needs a value";
-        return false;
-      }
-      value = args[++i];
-    }
-    if (mode != modes.end()) {
-      if (modeSet && o.mode != mode->second) {
-        *error = arg + " cannot be combined with another mode option";
-        return false;
-      }
-      o.mode = mode->second;
-      modeSet = true;
+    const bool help = arg == "--help" || arg == "-h";
+    const bool takesValue = text != texts.end() || number != numbers.end();
+    if (takesValue && (i + 1 >= args.size() || args[i + 1].empty()))
+      return refuse(arg + " needs a value");
+    const std::string value = takesValue ? args[++i] : "";
+    // The modes besides calibrating: --profile checks a profile, --help prints the usage.
+    if (help || arg == "--profile") {
+      const CalibrateMode mode = help ? CalibrateMode::Help : CalibrateMode::Accuracy;
+      if (o.mode != CalibrateMode::Calibrate && o.mode != mode)
+        return refuse(arg + " cannot be combined with another mode option");
+      o.mode = mode;
     }
     if (text != texts.end()) {
       o.*(text->second) = value;
     } else if (number != numbers.end()) {
       const Number& n = number->second;
-      if (!parseInt(value, n.low, n.high, &(o.*(n.field)))) {
-        *error = arg + ": '" + value + "' is not " + n.what;
-        return false;
-      }
+      if (!parseInt(value, n.low, n.high, &(o.*(n.field))))
+        return refuse(arg + ": '" + value + "' is not " + n.what);
     } else if (on != switches.end()) {
       o.*(on->second) = true;
-    } else if (mode == modes.end()) {
-      *error = "unknown option '" + arg + "' (see --help)";
-      return false;
+    } else if (!help) {
+      return refuse("unknown option '" + arg + "' (see --help)");
     }
   }
   if (o.mode == CalibrateMode::Accuracy)
     o.accuracy = true;
-  if ((!o.markdown.empty() || !o.json.empty()) && !o.accuracy) {
-    *error = "--markdown and --json write the accuracy table: add --accuracy or --profile";
-    return false;
-  }
+  if ((!o.markdown.empty() || !o.json.empty()) && !o.accuracy)
+    return refuse("--markdown and --json write the accuracy table: add --accuracy or --profile");
   *options = o;
   return true;
 }

@@ -1,4 +1,4 @@
-#include "CalibrationKernels.h"
+#include "LinkBench.h"
 
 #include <algorithm>
 #include <iterator>
@@ -75,13 +75,9 @@ __global__ void trafficKernel(T* data, std::size_t count, unsigned long long* si
 template <class T>
 void launchWidth(MappedAccess access, void* mapped, std::size_t bytes, unsigned long long* sink,
                  int blocks, cudaStream_t stream) {
-  T* data = static_cast<T*>(mapped);
-  if (access == MappedAccess::Read)
-    trafficKernel<T, MappedAccess::Read>
-        <<<blocks, kThreads, 0, stream>>>(data, bytes / sizeof(T), sink);
-  else
-    trafficKernel<T, MappedAccess::Write>
-        <<<blocks, kThreads, 0, stream>>>(data, bytes / sizeof(T), sink);
+  const auto kernel = access == MappedAccess::Read ? trafficKernel<T, MappedAccess::Read>
+                                                   : trafficKernel<T, MappedAccess::Write>;
+  kernel<<<blocks, kThreads, 0, stream>>>(static_cast<T*>(mapped), bytes / sizeof(T), sink);
 }
 
 // Errors of earlier calls were returned by those calls; what remains recorded is not this
@@ -110,12 +106,6 @@ Status launchEmpty(cudaStream_t stream) {
 
 Status launchMappedTraffic(MappedAccess access, int elementBytes, void* mapped, std::size_t bytes,
                            unsigned long long* sink, int blocks, cudaStream_t stream) {
-  if (mapped == nullptr || sink == nullptr || elementBytes <= 0 ||
-      bytes % static_cast<std::size_t>(elementBytes) != 0)
-    return Status{cudaErrorInvalidValue,
-                  "launchMappedTraffic: no buffer, or bytes is not a multiple of the element "
-                  "width",
-                  __FILE__, __LINE__};
   using Launch = void (*)(MappedAccess, void*, std::size_t, unsigned long long*, int, cudaStream_t);
   const std::pair<int, Launch> widths[] = {{1, launchWidth<unsigned char>},
                                            {2, launchWidth<unsigned short>},
@@ -124,10 +114,12 @@ Status launchMappedTraffic(MappedAccess access, int elementBytes, void* mapped, 
                                            {16, launchWidth<uint4>}};
   const auto width = std::find_if(std::begin(widths), std::end(widths),
                                   [&](const auto& w) { return w.first == elementBytes; });
-  if (width == std::end(widths))
+  if (width == std::end(widths) || bytes % static_cast<std::size_t>(elementBytes) != 0 ||
+      mapped == nullptr || sink == nullptr)
     return Status{cudaErrorInvalidValue,
-                  "launchMappedTraffic: element width is not 1, 2, 4, 8 or 16 bytes", __FILE__,
-                  __LINE__};
+                  "launchMappedTraffic: no buffer, or an element width other than 1, 2, 4, 8 or "
+                  "16 bytes, or bytes not a multiple of it",
+                  __FILE__, __LINE__};
   forgetReportedErrors();
   width->second(access, mapped, bytes, sink, blocks, stream);
   return launchStatus("trafficKernel<T, access><<<blocks, 256, 0, stream>>>", __LINE__);

@@ -15,10 +15,6 @@ template <class T> std::vector<T> doubling(T first, T last) {
   return values;
 }
 
-template <class T> T largest(const std::vector<T>& values) {
-  return values.empty() ? T{0} : *std::max_element(values.begin(), values.end());
-}
-
 } // namespace
 
 std::size_t backgroundBytesFor(std::size_t bytes, int pieces) {
@@ -45,8 +41,8 @@ void CalibrationPlan::setRepeats(int n) {
 CalibrationPlan CalibrationPlan::standard() {
   CalibrationPlan plan;
   // 16 MiB .. 512 MiB: most of the sizes the model is checked on (paper 001 §V-A used 16 MB ..
-  // 1 GB). On the H100, copies of 8 MiB and more start about 7 us slower than a 1-byte copy, so
-  // smaller sizes would bend the line that L+o fixes.
+  // 1 GB). Copies of 8 MiB and more start slower than a 1-byte copy, so smaller sizes would bend
+  // the line that L+o fixes (bench/README.md, "Calibration").
   plan.sizeBytes = doubling(16 * kMiB, 512 * kMiB);
   plan.pieceCounts = doubling(1, 256);
   // The smallest and a large size of the accuracy range: g is shared by both.
@@ -61,7 +57,7 @@ CalibrationPlan CalibrationPlan::standard() {
 }
 
 CalibrationPlan CalibrationPlan::quick() {
-  CalibrationPlan plan;
+  CalibrationPlan plan = standard();
   plan.repeats = 3;
   plan.busyLinkRepeats = 3;
   plan.latencyRepeats = 10;
@@ -70,7 +66,6 @@ CalibrationPlan CalibrationPlan::quick() {
   plan.pieceMessageBytes = {4 * kMiB};
   plan.pageableBytes = doubling(1 * kMiB, 4 * kMiB);
   plan.mappedKernelBytes = doubling(1 * kMiB, 8 * kMiB);
-  plan.mappedElementBytes = doubling(1, 16);
   plan.hostCostSamples = 16;
   plan.launchSyncCount = 8;
   plan.copyCallStreams = 8;

@@ -1,20 +1,22 @@
 // What overlap-calibrate measures and how often: message sizes, piece counts, repeats. The
-// standard plan finishes in well under 30 s on an H100 on PCIe Gen5 (about 55 GB/s one way); the
 // quick plan is for tests and smoke runs and gives rougher numbers.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <vector>
 
 namespace overlap::calibration {
 
-// The accuracy check of issue 3 / paper 001 §V-A: L+o + k G + g (n-1) against measured times,
-// one direction alone and with the other direction busy.
+// The largest of `values`; 0 when there are none.
+template <class T> T largest(const std::vector<T>& values) {
+  return values.empty() ? T{0} : *std::max_element(values.begin(), values.end());
+}
+
+// What the accuracy check (AccuracyTable.h) measures.
 struct AccuracyPlan {
   int repeats = 5;
-  // The bidirectional cases are measured this often, in passes after the one-way cases: their
-  // repeats vary far more.
-  int busyLinkRepeats = 15;
+  int busyLinkRepeats = 15;           // the bidirectional cases, in passes after the one-way ones
   std::vector<std::size_t> sizeBytes; // 16 MiB .. 1 GiB
   std::vector<int> pieceCounts;       // 1 .. 256
 };
@@ -23,7 +25,7 @@ struct CalibrationPlan {
   int warmup = 1;
   int repeats = 7; // each point is measured this often; the profile reports the spread
   // The steps against a busy link (bidirectional G and g) measure each point this often instead:
-  // there single H100 host-to-device copies of one size ranged 36.6-51.2 GB/s.
+  // its rate varies far more from one copy to the next (bench/README.md, "Calibration").
   int busyLinkRepeats = 31;
 
   int latencyRepeats = 50;                    // 1-byte transfers for L+o
@@ -53,9 +55,8 @@ struct CalibrationPlan {
   static CalibrationPlan quick();
 };
 
-// How much the other direction copies while a transfer of `bytes` in `pieces` is measured
-// against a busy link: twice the bytes plus room for the pieces' gaps, so it outlasts the
-// measured transfer (LinkBench checks that it did).
+// What the other direction copies while `bytes` in `pieces` are measured against a busy link:
+// twice the bytes plus room for the pieces' gaps, to outlast the transfer (the calibrator checks).
 std::size_t backgroundBytesFor(std::size_t bytes, int pieces);
 
 } // namespace overlap::calibration

@@ -1,9 +1,8 @@
 #include "Calibrator.h"
+#include "Format.h"
 
 #include <algorithm>
 #include <chrono>
-#include <cstdio>
-#include <ctime>
 #include <string>
 #include <vector>
 
@@ -24,8 +23,7 @@ struct Sweep {
 };
 
 // Sweeps measured together, `repeats` times each after the warm-up. A failed optional step is
-// recorded in `skipped` and its parameters stay unknown, unless the failure left the device
-// unusable.
+// recorded in `skipped`, its parameters unknown, unless it left the device unusable.
 struct Step {
   std::string what;
   bool optional = false;
@@ -37,13 +35,11 @@ template <class T> std::vector<double> asDoubles(const std::vector<T>& values) {
   return std::vector<double>(values.begin(), values.end());
 }
 
-// In passes over every x of every sweep, so a drift shows as spread rather than as a bent line.
-// The series are filled only when every run succeeded, so a skipped step leaves none partial.
+// In passes (Calibrator.h says why); the series are filled only if every run succeeded.
 Status measure(const Step& step, int warmup) {
-  std::vector<Series> series(step.sweeps.size());
-  for (std::size_t s = 0; s < series.size(); ++s)
-    for (double x : step.sweeps[s].xs)
-      series[s].add(x, {});
+  std::vector<Series> series;
+  for (const Sweep& sweep : step.sweeps)
+    series.push_back({sweep.xs, std::vector<std::vector<double>>(sweep.xs.size())});
   for (int pass = 0; pass < warmup + step.repeats; ++pass)
     for (std::size_t s = 0; s < series.size(); ++s)
       for (std::size_t i = 0; i < series[s].x.size(); ++i) {
@@ -60,26 +56,19 @@ Status measure(const Step& step, int warmup) {
 // Numbers the steps and reports how long each took.
 Status runSteps(const std::vector<Step>& steps, int warmup, const Progress& progress,
                 std::vector<std::string>* skipped) {
-  auto say = [&progress](const std::string& line) {
-    if (progress)
-      progress(line);
-  };
+  const Progress say = progress ? progress : [](const std::string&) {};
   for (std::size_t k = 0; k < steps.size(); ++k) {
     const Step& step = steps[k];
     std::size_t points = 0;
     for (const Sweep& sweep : step.sweeps)
       points += sweep.xs.size();
-    char text[96];
-    std::snprintf(text, sizeof(text), ": %zu points x %d repeats", points, step.repeats);
-    const std::string what = step.what + text;
-    std::snprintf(text, sizeof(text), "[%2zu/%zu] ", k + 1, steps.size());
-    say(text + what + " ...");
+    const std::string what = step.what + format(": %zu points x %d repeats", points, step.repeats);
+    say(format("[%2zu/%zu] ", k + 1, steps.size()) + what + " ...");
     const Clock::time_point begin = Clock::now();
     const Status status = measure(step, warmup);
     if (status.ok()) {
-      std::snprintf(text, sizeof(text), " done in %.2f s",
-                    std::chrono::duration<double>(Clock::now() - begin).count());
-      say("       " + what + text);
+      const double seconds = std::chrono::duration<double>(Clock::now() - begin).count();
+      say("       " + what + format(" done in %.2f s", seconds));
     } else if (!step.optional || cudaDeviceSynchronize() != cudaSuccess) {
       return status;
     } else {
@@ -91,12 +80,11 @@ Status runSteps(const std::vector<Step>& steps, int warmup, const Progress& prog
   return Status::success();
 }
 
-// One timed transfer at x: x is the bytes of one message in one piece, or with `message` > 0
-// the pieces of `message` bytes. Against a busy link (the other direction copying
-// backgroundBytesFor), the sample is refused when the other direction ended first: the link
-// was not busy both ways throughout, and the sample would mix in one-way time. With
-// `idleAtEnd`, such a sample is kept and counted there instead (the accuracy check notes how
-// many).
+// One timed transfer at x: x is the bytes of one message in one piece, or with `message` > 0 the
+// pieces of `message` bytes. Against a busy link (the other direction copying backgroundBytesFor),
+// the sample is refused when the other direction ended first: the link was not busy both ways
+// throughout, and the sample would mix in one-way time. With `idleAtEnd`, such a sample is kept
+// and counted there instead (the accuracy check notes how many).
 Sweep::Measure transferAt(LinkBench& bench, TransferDirection direction, std::size_t message,
                           bool busy = false, int* idleAtEnd = nullptr) {
   return [=, &bench](double x, double* seconds) -> Status {
@@ -120,15 +108,6 @@ Sweep::Measure transferAt(LinkBench& bench, TransferDirection direction, std::si
 
 } // namespace
 
-std::string todayUtc() {
-  const std::time_t now = std::time(nullptr);
-  std::tm utc{};
-  gmtime_r(&now, &utc);
-  char text[16];
-  std::strftime(text, sizeof(text), "%Y-%m-%d", &utc);
-  return text;
-}
-
 void identify(const DeviceDescription& device, const std::string& date, HardwareProfile* p) {
   p->deviceName = device.name;
   p->pcie = device.pcie.describe();
@@ -143,15 +122,12 @@ void identify(const DeviceDescription& device, const std::string& date, Hardware
 
 LinkBenchLimits limitsFor(const CalibrationPlan& plan, bool calibrate, bool checkAccuracy) {
   LinkBenchLimits limits;
-  if (calibrate) {
-    limits = {plan.maxBytes(), 0, plan.maxPieces()};
-    for (std::size_t bytes : plan.pageableBytes)
-      limits.maxPageableBytes = std::max(limits.maxPageableBytes, bytes);
+  if (calibrate)
+    limits = {plan.maxBytes(), largest(plan.pageableBytes), plan.maxPieces()};
+  if (checkAccuracy) {
+    limits.maxBytes = std::max(limits.maxBytes, largest(plan.accuracy.sizeBytes));
+    limits.maxPieces = std::max(limits.maxPieces, largest(plan.accuracy.pieceCounts));
   }
-  for (std::size_t bytes : checkAccuracy ? plan.accuracy.sizeBytes : std::vector<std::size_t>{})
-    limits.maxBytes = std::max(limits.maxBytes, bytes);
-  for (int pieces : checkAccuracy ? plan.accuracy.pieceCounts : std::vector<int>{})
-    limits.maxPieces = std::max(limits.maxPieces, pieces);
   return limits;
 }
 
@@ -159,8 +135,6 @@ Status measureLink(LinkBench& bench, const CalibrationPlan& plan, const Progress
                    CalibrationMeasurements* m) {
   const std::vector<double> sizes = asDoubles(plan.sizeBytes);
   const std::vector<double> pieces = asDoubles(plan.pieceCounts);
-  // The busy link's rate varies far more from one copy to the next than the one-way link's, so
-  // its steps repeat each point more often (CalibrationPlan::busyLinkRepeats).
   const int busy = plan.busyLinkRepeats;
   const std::size_t messages = plan.pieceMessageBytes.size();
   std::vector<Step> steps;
@@ -235,42 +209,31 @@ Status checkAccuracy(LinkBench& bench, const HardwareProfile& profile,
                      const CalibrationPlan& calibration, const Progress& progress,
                      AccuracyReport* report) {
   const AccuracyPlan& plan = calibration.accuracy;
-  // One series per case and size, x = pieces; passes over the whole grid rather than repeats of
-  // one point, so a drift during the check shows as spread at every point.
+  // One series per case (in AccuracyCase order) and size, x = pieces, in passes over all of them.
   const std::size_t sizes = plan.sizeBytes.size();
-  std::vector<Series> oneWay(2 * sizes);
-  std::vector<Series> busy(2 * sizes);
+  std::vector<Series> series(4 * sizes);
   Step oneWayStep{"accuracy, one direction alone", false, plan.repeats, {}};
-  // The bidirectional cases get more repeats than the one-way ones: theirs vary far more.
   Step busyStep{"accuracy, the other direction busy", false, plan.busyLinkRepeats, {}};
   int idleAtEnd = 0; // busy-link samples whose other direction ended first
   const std::vector<double> pieces = asDoubles(plan.pieceCounts);
-  for (std::size_t c = 0; c < 2 * sizes; ++c) {
-    const TransferDirection direction = kDirections[c / sizes];
-    const std::size_t bytes = plan.sizeBytes[c % sizes];
-    oneWayStep.sweeps.push_back({&oneWay[c], pieces, transferAt(bench, direction, bytes)});
-    busyStep.sweeps.push_back(
-        {&busy[c], pieces, transferAt(bench, direction, bytes, true, &idleAtEnd)});
+  auto caseOf = [sizes](std::size_t c) { return static_cast<AccuracyCase>(c / sizes); };
+  for (std::size_t c = 0; c < series.size(); ++c) {
+    const bool busy = isBidirectional(caseOf(c));
+    (busy ? busyStep : oneWayStep)
+        .sweeps.push_back({&series[c], pieces,
+                           transferAt(bench, kDirections[c / sizes % 2], plan.sizeBytes[c % sizes],
+                                      busy, &idleAtEnd)});
   }
   OVERLAP_TRY(runSteps({oneWayStep, busyStep}, calibration.warmup, progress, nullptr));
 
   const LinkDirection* links[] = {&profile.hostToDevice, &profile.deviceToHost};
-  const AccuracyCase cases[2][2] = {
-      {AccuracyCase::HostToDevice, AccuracyCase::DeviceToHost},
-      {AccuracyCase::BidirectionalHostToDevice, AccuracyCase::BidirectionalDeviceToHost}};
-  for (int b = 0; b < 2; ++b)
-    for (std::size_t c = 0; c < 2 * sizes; ++c) {
-      const Series& series = (b == 0 ? oneWay : busy)[c];
-      for (std::size_t i = 0; i < series.x.size(); ++i) {
-        AccuracyRow row;
-        row.which = cases[b][c / sizes];
-        row.bytes = static_cast<double>(plan.sizeBytes[c % sizes]);
-        row.pieces = static_cast<int>(series.x[i]);
-        row.predictedS =
-            predictTransferSeconds(*links[c / sizes], row.bytes, row.pieces, row.which);
-        row.measured = summarize(series.seconds[i]);
-        report->rows.push_back(row);
-      }
+  for (std::size_t c = 0; c < series.size(); ++c)
+    for (std::size_t i = 0; i < series[c].x.size(); ++i) {
+      const double bytes = static_cast<double>(plan.sizeBytes[c % sizes]);
+      const int n = static_cast<int>(series[c].x[i]);
+      report->rows.push_back({caseOf(c), bytes, n,
+                              predictTransferSeconds(*links[c / sizes % 2], bytes, n, caseOf(c)),
+                              summarize(series[c].seconds[i])});
     }
   if (busyStep.repeats > plan.repeats)
     report->notes.push_back("the bidirectional cases were repeated " +

@@ -20,18 +20,14 @@ namespace overlap::calibration {
 // Called with one line per step as the measurement proceeds.
 using Progress = std::function<void(const std::string& line)>;
 
-// Today's date in UTC, "YYYY-MM-DD".
-std::string todayUtc();
-
 // The profile's device fields (name, link, driver, category, ...) from `device`, dated `date`.
 void identify(const DeviceDescription& device, const std::string& date, HardwareProfile* profile);
 
 // Buffers and streams enough for the calibration and/or the accuracy check of `plan`.
 LinkBenchLimits limitsFor(const CalibrationPlan& plan, bool calibrate, bool checkAccuracy);
 
-// Measures on the bench's device. Each point is measured plan.warmup + plan.repeats times in
-// passes over all the points of a step, so a slow drift shows up as spread instead of as a bent
-// line.
+// Measures on the bench's device, each point plan.warmup + plan.repeats times in passes over all
+// the points of a step, so a slow drift shows up as spread instead of as a bent line.
 Status measureLink(LinkBench& bench, const CalibrationPlan& plan, const Progress& progress,
                    CalibrationMeasurements* measurements);
 

@@ -1,30 +1,12 @@
 #include "LinearFit.h"
+#include "Format.h"
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 
 namespace overlap::calibration {
 
 namespace {
-
-struct Residuals {
-  double sumSquared = 0;
-  double maxRelative = 0;
-};
-
-Residuals residuals(const std::vector<Point>& points, double slope, double intercept) {
-  Residuals r;
-  for (const Point& p : points) {
-    const double residual = p.y - (intercept + slope * p.x);
-    r.sumSquared += residual * residual;
-    if (p.y != 0)
-      r.maxRelative = std::max(r.maxRelative, std::fabs(residual) / std::fabs(p.y));
-    else if (residual != 0)
-      r.maxRelative = INFINITY;
-  }
-  return r;
-}
 
 double mean(const std::vector<Point>& points, double Point::* axis) {
   double sum = 0;
@@ -33,12 +15,26 @@ double mean(const std::vector<Point>& points, double Point::* axis) {
   return points.empty() ? 0 : sum / static_cast<double>(points.size());
 }
 
-double totalSquares(const std::vector<Point>& points) {
-  const double my = mean(points, &Point::y);
-  double sum = 0;
-  for (const Point& p : points)
-    sum += (p.y - my) * (p.y - my);
-  return sum;
+// Of the points around the line, and their total sum of squares around the mean of y.
+struct Residuals {
+  double sumSquared = 0;
+  double maxRelative = 0;
+  double totalSquares = 0;
+};
+
+Residuals residuals(const std::vector<Point>& points, double slope, double intercept) {
+  Residuals r;
+  const double meanY = mean(points, &Point::y);
+  for (const Point& p : points) {
+    const double residual = p.y - (intercept + slope * p.x);
+    r.sumSquared += residual * residual;
+    r.totalSquares += (p.y - meanY) * (p.y - meanY);
+    if (p.y != 0)
+      r.maxRelative = std::max(r.maxRelative, std::fabs(residual) / std::fabs(p.y));
+    else if (residual != 0)
+      r.maxRelative = INFINITY;
+  }
+  return r;
 }
 
 } // namespace
@@ -54,16 +50,11 @@ bool fitLine(const std::vector<Point>& points, LinearFit* fit) {
 }
 
 bool fitSlopeByRatio(const std::vector<Point>& points, double intercept, LinearFit* fit) {
-  double sumY = 0;
-  double sumX = 0;
-  for (const Point& p : points) {
-    sumY += p.y;
-    sumX += p.x;
-  }
-  if (sumX == 0)
+  // (sum t - n (L+o)) / sum k, over n: (mean t - (L+o)) / mean k.
+  const double meanX = mean(points, &Point::x);
+  if (meanX == 0)
     return false;
-  const double slope = (sumY - static_cast<double>(points.size()) * intercept) / sumX;
-  *fit = evaluateCommonLine({points}, slope, {intercept});
+  *fit = evaluateCommonLine({points}, (mean(points, &Point::y) - intercept) / meanX, {intercept});
   fit->intercept = intercept;
   return true;
 }
@@ -75,9 +66,12 @@ LinearFit evaluateCommonLine(const std::vector<std::vector<Point>>& series, doub
   double residualSquares = 0;
   double total = 0;
   for (std::size_t s = 0; s < series.size(); ++s) {
-    const Residuals r = residuals(series[s], slope, s < intercepts.size() ? intercepts[s] : 0);
+    const double intercept = s < intercepts.size()
+                                 ? intercepts[s]
+                                 : mean(series[s], &Point::y) - slope * mean(series[s], &Point::x);
+    const Residuals r = residuals(series[s], slope, intercept);
     residualSquares += r.sumSquared;
-    total += totalSquares(series[s]);
+    total += r.totalSquares;
     fit.maxRelativeResidual = std::max(fit.maxRelativeResidual, r.maxRelative);
     fit.points += static_cast<int>(series[s].size());
   }
@@ -94,11 +88,10 @@ bool fitCommonSlope(const std::vector<std::vector<Point>>& series, LinearFit* fi
   double sxy = 0;
   std::vector<double> meanX(series.size(), 0);
   std::vector<double> meanY(series.size(), 0);
-  std::size_t parameters = 1;
+  std::size_t parameters = 1; // the slope and an intercept per series with points
   for (std::size_t s = 0; s < series.size(); ++s) {
-    if (series[s].empty())
-      continue;
-    ++parameters;
+    if (!series[s].empty())
+      ++parameters;
     meanX[s] = mean(series[s], &Point::x);
     meanY[s] = mean(series[s], &Point::y);
     for (const Point& p : series[s]) {
@@ -125,13 +118,11 @@ bool fitCommonSlope(const std::vector<std::vector<Point>>& series, LinearFit* fi
 std::string judgeFit(const std::string& what, const LinearFit& fit,
                      const FitRequirement& requirement) {
   std::string reasons;
-  auto add = [&reasons](const char* pattern, double a, double b) {
-    char text[160];
-    std::snprintf(text, sizeof(text), pattern, a, b);
-    reasons += (reasons.empty() ? "" : "; ") + std::string(text);
+  auto add = [&reasons](const char* pattern, double a = 0, double b = 0) {
+    reasons += (reasons.empty() ? "" : "; ") + format(pattern, a, b);
   };
   if (fit.points < 2)
-    add("fewer than two points measured", 0, 0);
+    add("fewer than two points measured");
   if (requirement.minRSquared > 0 && !(fit.rSquared >= requirement.minRSquared))
     add("R^2 %.5f is below %.5f (the times do not follow a line)", fit.rSquared,
         requirement.minRSquared);

@@ -26,8 +26,7 @@ struct LinearFit {
   int points = 0;
 };
 
-// Ordinary least squares y = intercept + slope * x. False when there are fewer than two distinct
-// x values (no line is determined).
+// Ordinary least squares y = intercept + slope * x; false without two distinct x values.
 bool fitLine(const std::vector<Point>& points, LinearFit* fit);
 
 // Paper 001 §V-A's estimator of G: (sum t - n (L+o)) / sum k over the n sizes, with the quality
@@ -40,10 +39,11 @@ bool fitSlopeByRatio(const std::vector<Point>& points, double intercept, LinearF
 bool fitCommonSlope(const std::vector<std::vector<Point>>& series, LinearFit* fit,
                     std::vector<double>* intercepts);
 
-// The quality of a fit whose parameters were decided elsewhere (e.g. after clamping a slope),
-// evaluated on the points of each series with its own intercept.
+// The quality of a fit whose slope was decided elsewhere (e.g. by clamping it), on the points of
+// each series with its own intercept: the one given, else the series' best for that slope (mean y
+// - slope * mean x).
 LinearFit evaluateCommonLine(const std::vector<std::vector<Point>>& series, double slope,
-                             const std::vector<double>& intercepts);
+                             const std::vector<double>& intercepts = {});
 
 struct FitRequirement {
   double minRSquared = 0;         // 0: not checked (fits of slopes that may be near 0)
@@ -52,21 +52,6 @@ struct FitRequirement {
   // fitted over counts, where the smallest point's time is mostly fixed cost and its relative
   // residual says little about the slope that is stored.
   double maxSlopeRelativeError = 0;
-};
-
-// The link parameters must fit their own points as well as the model must predict new ones:
-// within the accuracy targets of issue 3 (3 % one way, 5 % with both directions busy). A fit
-// that misses its own points by more cannot meet the target elsewhere.
-struct QualityThresholds {
-  FitRequirement sizeFit{0.999, 0.03};           // G over sizes, per direction
-  FitRequirement pieceFit{0, 0.03};              // g over piece counts: residuals only
-  FitRequirement bidirectionalFit{0.999, 0.05};  // G with the other direction busy
-  FitRequirement bidirectionalPieceFit{0, 0.05}; // g with the other direction busy
-  // Pageable copies go through the host's staging and memory system, whose rate varies with
-  // size and time.
-  FitRequirement pageableFit{0.99, 0.15};
-  FitRequirement mappedKernelFit{0.999, 0.03};  // kernels on mapped memory
-  FitRequirement streamRoundFit{0.99, 0, 0.05}; // t_sc: a slope over stream counts
 };
 
 // Empty when `fit` meets `requirement`; otherwise why not, starting with `what`, e.g.

@@ -21,8 +21,8 @@ double secondsSince(Clock::time_point begin) {
   return std::chrono::duration<double>(Clock::now() - begin).count();
 }
 
-// The words of the gate buffer: what the host sets to release the device, and what the gate sets
-// when the host kept it waiting too long.
+// The gate's words: kOpen, set by the host to release the device; kTimedOut, set by a gate that
+// gave up waiting.
 constexpr int kOpen = 0;
 constexpr int kTimedOut = 1;
 
@@ -49,7 +49,7 @@ Status LinkBench::create(const LinkBenchLimits& limits, std::unique_ptr<LinkBenc
   OVERLAP_CUDA_TRY(cudaMalloc(&b->deviceOut_, bytes));
   OVERLAP_CUDA_TRY(cudaMemset(b->deviceOut_, 0x3c, bytes));
   if (limits.maxPageableBytes > 0) {
-    b->pageable_.reset(new unsigned char[limits.maxPageableBytes]);
+    b->pageable_.reset(new char[limits.maxPageableBytes]);
     std::memset(b->pageable_.get(), 0x69, limits.maxPageableBytes);
   }
 
@@ -102,45 +102,43 @@ void LinkBench::release() {
   }
 }
 
-Status LinkBench::begin() {
-  cudaStream_t first = pool_.stream(0);
-  for (int word : {kOpen, kTimedOut})
-    static_cast<volatile int*>(gate_.as<int>())[word] = 0;
-  std::atomic_thread_fence(std::memory_order_seq_cst);
-  OVERLAP_TRY(launchGate(gateDevice_ + kOpen, gateDevice_ + kTimedOut, kGateTimeoutNs, first));
-  const cudaError_t recorded = cudaEventRecord(start_.get(), first);
-  if (recorded != cudaSuccess) {
-    release(); // the caller returns at once: the gate must not wait out its timeout
-    return OVERLAP_STATUS_OF(cudaEventRecord(start_.get(), first), recorded);
-  }
-  return Status::success();
-}
-
 Status LinkBench::finish() {
   release();
   OVERLAP_CUDA_TRY(cudaDeviceSynchronize());
   if (static_cast<volatile int*>(gate_.as<int>())[kTimedOut] != 0)
-    return Status{cudaErrorTimeout, "gate_kernel: the host did not release the device within 10 s",
+    return Status{cudaErrorTimeout, "gateKernel: the host did not release the device within 10 s",
                   __FILE__, __LINE__};
   return Status::success();
 }
 
 Status LinkBench::copy(TransferDirection direction, std::size_t offset, std::size_t bytes,
-                       cudaStream_t stream) {
-  if (direction == TransferDirection::HostToDevice)
-    OVERLAP_CUDA_TRY(cudaMemcpyAsync(static_cast<char*>(deviceIn_) + offset,
-                                     hostIn_.as<char>() + offset, bytes, cudaMemcpyHostToDevice,
-                                     stream));
-  else
-    OVERLAP_CUDA_TRY(cudaMemcpyAsync(hostOut_.as<char>() + offset,
-                                     static_cast<char*>(deviceOut_) + offset, bytes,
-                                     cudaMemcpyDeviceToHost, stream));
+                       cudaStream_t stream, char* host) {
+  const bool in = direction == TransferDirection::HostToDevice;
+  char* device = static_cast<char*>(in ? deviceIn_ : deviceOut_) + offset;
+  host = (host != nullptr ? host : (in ? hostIn_ : hostOut_).as<char>()) + offset;
+  OVERLAP_CUDA_TRY(cudaMemcpyAsync(in ? device : host, in ? host : device, bytes,
+                                   in ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToHost, stream));
   return Status::success();
 }
 
-// The pieces on streams 0 .. pieces - 1, each behind the start event; endFirst_ when all are done.
-Status LinkBench::issuePieces(TransferDirection direction, std::size_t bytes, int pieces) {
+// Behind the gate on stream 0: the start event; with `backgroundBytes`, the other direction's
+// copies on the stream after the pieces' (endSecond_ when done); the pieces on the first `pieces`
+// streams, each behind the start event (endFirst_ when all are done).
+Status LinkBench::issue(TransferDirection direction, std::size_t bytes, int pieces,
+                        std::size_t backgroundBytes) {
   cudaStream_t lead = pool_.stream(0);
+  OVERLAP_CUDA_TRY(cudaEventRecord(start_.get(), lead));
+  if (backgroundBytes > 0) {
+    // The other direction uses the other pair of buffers.
+    const TransferDirection other = direction == TransferDirection::HostToDevice
+                                        ? TransferDirection::DeviceToHost
+                                        : TransferDirection::HostToDevice;
+    cudaStream_t background = pool_.stream(pieces);
+    OVERLAP_CUDA_TRY(cudaStreamWaitEvent(background, start_.get(), 0));
+    for (std::size_t issued = 0; issued < backgroundBytes; issued += limits_.maxBytes)
+      OVERLAP_TRY(copy(other, 0, std::min(backgroundBytes - issued, limits_.maxBytes), background));
+    OVERLAP_CUDA_TRY(cudaEventRecord(endSecond_.get(), background));
+  }
   for (int i = 0; i < pieces; ++i) {
     cudaStream_t stream = pool_.stream(i);
     long long lo = 0;
@@ -165,25 +163,13 @@ Status LinkBench::transfer(TransferDirection direction, std::size_t bytes, int p
                            double* backgroundSeconds) {
   if (bytes > limits_.maxBytes || pieces < 1 || pieces > limits_.maxPieces)
     return beyond("LinkBench::transfer: size or pieces beyond the limits");
-  OVERLAP_TRY(begin());
-  // The other direction uses the other pair of buffers, on the stream after the pieces'.
-  const TransferDirection other = direction == TransferDirection::HostToDevice
-                                      ? TransferDirection::DeviceToHost
-                                      : TransferDirection::HostToDevice;
-  cudaStream_t background = pool_.stream(pieces);
-  auto issue = [&]() -> Status {
-    if (backgroundBytes > 0)
-      OVERLAP_CUDA_TRY(cudaStreamWaitEvent(background, start_.get(), 0));
-    for (std::size_t issued = 0; issued < backgroundBytes;) {
-      const std::size_t chunk = std::min(backgroundBytes - issued, limits_.maxBytes);
-      OVERLAP_TRY(copy(other, 0, chunk, background));
-      issued += chunk;
-    }
-    if (backgroundBytes > 0)
-      OVERLAP_CUDA_TRY(cudaEventRecord(endSecond_.get(), background));
-    return issuePieces(direction, bytes, pieces);
-  };
-  Status status = issue();
+  for (int word : {kOpen, kTimedOut})
+    static_cast<volatile int*>(gate_.as<int>())[word] = 0;
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+  OVERLAP_TRY(
+      launchGate(gateDevice_ + kOpen, gateDevice_ + kTimedOut, kGateTimeoutNs, pool_.stream(0)));
+  // finish() releases the gate also after a failure: it must not wait out its timeout.
+  Status status = issue(direction, bytes, pieces, backgroundBytes);
   keepFirst(status, finish());
   OVERLAP_TRY(status);
   OVERLAP_TRY(elapsedSeconds(start_, endFirst_, seconds));
@@ -193,15 +179,10 @@ Status LinkBench::transfer(TransferDirection direction, std::size_t bytes, int p
 
 Status LinkBench::pageableCopy(TransferDirection direction, std::size_t bytes, double* seconds) {
   if (bytes > limits_.maxPageableBytes || !pageable_)
-    return beyond("LinkBench::pageable_copy: beyond the pageable buffer");
+    return beyond("LinkBench::pageableCopy: beyond the pageable buffer");
   cudaStream_t stream = pool_.stream(0);
   const Clock::time_point begin = Clock::now();
-  if (direction == TransferDirection::HostToDevice)
-    OVERLAP_CUDA_TRY(
-        cudaMemcpyAsync(deviceIn_, pageable_.get(), bytes, cudaMemcpyHostToDevice, stream));
-  else
-    OVERLAP_CUDA_TRY(
-        cudaMemcpyAsync(pageable_.get(), deviceOut_, bytes, cudaMemcpyDeviceToHost, stream));
+  OVERLAP_TRY(copy(direction, 0, bytes, stream, pageable_.get()));
   OVERLAP_CUDA_TRY(cudaStreamSynchronize(stream));
   *seconds = secondsSince(begin);
   return Status::success();
@@ -210,7 +191,7 @@ Status LinkBench::pageableCopy(TransferDirection direction, std::size_t bytes, d
 Status LinkBench::mappedKernel(MappedAccess access, int elementBytes, std::size_t bytes,
                                double* seconds) {
   if (bytes > limits_.maxBytes)
-    return beyond("LinkBench::mapped_kernel: beyond the buffers");
+    return beyond("LinkBench::mappedKernel: beyond the buffers");
   cudaStream_t stream = pool_.stream(0);
   // The buffers of the copies: each maxBytes long, and mapped in create().
   void* mapped = access == MappedAccess::Read ? hostInMapped_ : hostOutMapped_;
@@ -224,7 +205,7 @@ Status LinkBench::mappedKernel(MappedAccess access, int elementBytes, std::size_
 
 Status LinkBench::launchBurst(int launches, double* secondsPerLaunch) {
   if (launches < 1)
-    return beyond("LinkBench::launch_burst: no launches");
+    return beyond("LinkBench::launchBurst: no launches");
   cudaStream_t stream = pool_.stream(0);
   Status issued = Status::success();
   const Clock::time_point begin = Clock::now();
@@ -252,7 +233,7 @@ Status LinkBench::launchSyncOverhead(int iterations, double* secondsPerIteration
 Status LinkBench::round(int streams, std::size_t bytes, bool withKernels, double* issueSeconds) {
   if (streams < 1 || streams > 2 * limits_.maxPieces ||
       bytes * static_cast<std::size_t>(streams) > limits_.maxBytes)
-    return beyond("LinkBench::streamed_round or copy_calls: beyond the limits");
+    return beyond("LinkBench::streamedRound or copyCalls: beyond the limits");
   const Clock::time_point begin = Clock::now();
   Status issued = Status::success();
   for (int i = 0; i < streams && issued.ok(); ++i) {

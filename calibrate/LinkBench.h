@@ -1,15 +1,14 @@
 // The measurements of the calibration on one GPU: pinned buffers, streams and events allocated
 // once, and one method per kind of timed operation. Each method times one run; repeating and
-// fitting are the caller's business.
+// fitting are the caller's business. First the kernels it launches (CalibrationKernels.cu): each
+// launch first clears the runtime's record of an earlier, already reported error, so the status
+// it returns is the launch's own.
 //
 // Gating: a one-thread kernel holds the first stream until the host has issued every piece and
-// set a flag in mapped memory; the timed interval then starts when the device is released. This
-// measures the link as paper 001 §V models it (a single port, pieces back to back, g the gap the
-// device needs between them) without the host's issue rate, which for 256 pieces of 64 KiB is
-// slower than the link itself.
+// set a flag in mapped memory; the timed interval starts when the device is released. This
+// measures the link as paper 001 §V models it (one port, pieces back to back, g the gap the device
+// needs between them) without the host's issue rate, slower than the link for 256 pieces of 64 KiB.
 #pragma once
-
-#include "CalibrationKernels.h"
 
 #include "overlap/PinnedBuffer.h"
 #include "overlap/Status.h"
@@ -22,6 +21,24 @@
 #include <memory>
 
 namespace overlap::calibration {
+
+// The gate: one thread spinning until the host sets *open non-zero; after `timeoutNs` it gives up
+// and sets *timedOut, which the caller reports. Both point into mapped host memory.
+Status launchGate(const int* open, int* timedOut, long long timeoutNs, cudaStream_t stream);
+
+// Does nothing: what launch overhead is measured with (paper 002 §4.1.3).
+Status launchEmpty(cudaStream_t stream);
+
+enum class MappedAccess : unsigned char { Read, Write };
+
+// One pass over `bytes` of mapped host memory, `mapped` its device pointer, in elements of
+// `elementBytes` (1, 2, 4, 8 or 16; `bytes` a multiple of it) over `blocks` blocks of 256
+// threads, thread i of the grid touching element i, then i + grid size, ...: a warp asks for 32
+// consecutive elements at once, as `out[i] = f(in[i])` over uchar, short, float, double or
+// float4 does. The traffic of the Mapped and Hybrid variants. Reads are folded into
+// sink[blockIdx.x] (one per block) so they are not optimized away.
+Status launchMappedTraffic(MappedAccess access, int elementBytes, void* mapped, std::size_t bytes,
+                           unsigned long long* sink, int blocks, cudaStream_t stream);
 
 enum class TransferDirection : unsigned char { HostToDevice, DeviceToHost };
 
@@ -51,13 +68,12 @@ public:
   // One copy from/to pageable host memory, host clock to completion.
   Status pageableCopy(TransferDirection direction, std::size_t bytes, double* seconds);
   // One pass of a kernel reading or writing `bytes` of mapped host memory in elements of
-  // `element_bytes` (CalibrationKernels.h), timed with events.
+  // `elementBytes` (launchMappedTraffic), timed with events.
   Status mappedKernel(MappedAccess access, int elementBytes, std::size_t bytes, double* seconds);
   // Host time per empty-kernel launch (paper 002 eq. 4.7) over a burst of `launches` launches on
   // one stream, the host clock stopped when the last call returns; the stream is synchronized
   // after the clock stops, so each burst starts with an idle device, as a pipeline's few dozen
-  // calls do. (Thousands back to back could fill the launch queue and time the device instead;
-  // on the H100 they measured the same, 4.31 / 4.07 us against bursts' 4.35 / 3.87 us.)
+  // calls do (bench/README.md, "Calibration").
   Status launchBurst(int launches, double* secondsPerLaunch);
   // Host time per launch followed by cudaStreamSynchronize (paper 002 eq. 4.1).
   Status launchSyncOverhead(int iterations, double* secondsPerIteration);
@@ -72,12 +88,13 @@ public:
 private:
   LinkBench() = default;
 
-  Status begin();
-  Status finish();
-  void release(); // sets the gate's open flag, which the gate kernel polls
-  Status issuePieces(TransferDirection direction, std::size_t bytes, int pieces);
+  Status issue(TransferDirection direction, std::size_t bytes, int pieces,
+               std::size_t backgroundBytes);
+  Status finish(); // releases the gate, waits for the device, reports a gate that timed out
+  void release();  // sets the gate's open flag, which the gate kernel polls
+  // From/to the pinned buffers at `offset`, or `host` (+ offset) when given.
   Status copy(TransferDirection direction, std::size_t offset, std::size_t bytes,
-              cudaStream_t stream);
+              cudaStream_t stream, char* host = nullptr);
   // On each of the first `streams` streams a copy in of `bytes`, an empty kernel when
   // `withKernels`, and a copy out; the host's seconds to issue them; then every stream waited for.
   Status round(int streams, std::size_t bytes, bool withKernels, double* issueSeconds);
@@ -88,7 +105,7 @@ private:
   void* deviceIn_ = nullptr;
   void* deviceOut_ = nullptr;
   unsigned long long* sink_ = nullptr;
-  std::unique_ptr<unsigned char[]> pageable_;
+  std::unique_ptr<char[]> pageable_;
   PinnedBuffer gate_; // flags in mapped memory: open, timed out (LinkBench.cpp)
   int* gateDevice_ = nullptr;
   void* hostInMapped_ = nullptr;

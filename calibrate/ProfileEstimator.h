@@ -1,7 +1,6 @@
 // What one calibration run measured, every repeat of every point (Calibrator.h records it), and
-// from it a hardware profile: one estimator per parameter the model reads, the fits' quality,
-// and the reasons a profile must not be written. CUDA-free, so the fits are tested on synthetic
-// measurements.
+// from it a hardware profile: one estimator per parameter the model reads, the fits' quality, and
+// the reasons a profile must not be written. CUDA-free: tested on synthetic measurements.
 #pragma once
 
 #include "LinearFit.h"
@@ -36,8 +35,7 @@ struct DirectionMeasurements {
   Series pageableSizes;
 };
 
-// A kernel reading and one writing mapped host memory with elements of one width, each thread
-// touching consecutive elements.
+// The mapped read and write kernels (launchMappedTraffic) with elements of one width.
 struct MappedWidthSeries {
   int elementBytes = 0;
   Series readSizes;
@@ -59,7 +57,6 @@ struct CalibrationMeasurements {
 struct FitReport {
   std::string quantity; // the profile field, e.g. "host_to_device.seconds_per_byte"
   LinearFit fit;        // on the medians of the repeats
-  std::string problem;  // empty when the fit meets its requirement
 };
 
 struct ProfileEstimate {
@@ -72,19 +69,9 @@ struct ProfileEstimate {
   bool acceptable() const { return problems.empty(); }
 };
 
-// How each parameter is estimated, every fit on the medians of the repeats
-// (docs/hardware-profiles.md has the table):
-//  - L+o: median of the 1-byte transfers.
-//  - G, bidirectional G: paper 001 §V-A, G = (sum t_k - n (L+o)) / sum k, with
-//    the one-way L+o; the line (L+o) + kG must then meet its requirement.
-//  - g, bidirectional g: one least-squares slope of t over (n - 1) shared by every message size,
-//    each size with its own intercept; a slope below 0 is stored as 0 and judged as such.
-//  - pageable G, mapped kernels per element width (read/write: the 16-byte width's), t_sc:
-//    slope of a least-squares line.
-//  - kernel launch, launch + synchronize and copy call: the lower quartile of the samples;
-//    stream sync: launch + synchronize minus the launch.
+// One estimator per parameter, every fit on the medians of the repeats: the table of
+// docs/hardware-profiles.md, "Calibration", says which estimator and requirement each has.
 // Missing series leave their parameter 0 ("not known") without a problem, except L+o, G and g.
-ProfileEstimate estimateProfile(const CalibrationMeasurements& measurements,
-                                const QualityThresholds& thresholds = {});
+ProfileEstimate estimateProfile(const CalibrationMeasurements& measurements);
 
 } // namespace overlap::calibration

@@ -3,6 +3,8 @@
 #include <nlohmann/json.hpp>
 
 #include <cmath>
+#include <ctime>
+#include <filesystem>
 #include <fstream>
 #include <initializer_list>
 #include <sstream>
@@ -425,14 +427,29 @@ ProfileError writeProfileFile(const std::string& path, const HardwareProfile& pr
   ProfileError checked = checkProfile(profile, path);
   if (!checked.ok())
     return checked;
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  if (!out)
-    return ProfileError{path, "", "cannot open the file for writing"};
-  out << profileToJson(profile);
-  out.close();
-  if (!out)
-    return ProfileError{path, "", "write error"};
+  if (!writeTextFile(path, profileToJson(profile)))
+    return ProfileError{path, "", "cannot write the file"};
   return {};
+}
+
+bool writeTextFile(const std::string& path, const std::string& text) {
+  std::error_code ignored; // a directory that cannot be made shows as the write's failure
+  const std::filesystem::path parent = std::filesystem::path(path).parent_path();
+  if (!parent.empty())
+    std::filesystem::create_directories(parent, ignored);
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out << text;
+  out.close();
+  return static_cast<bool>(out);
+}
+
+std::string todayUtc() {
+  const std::time_t now = std::time(nullptr);
+  std::tm utc{};
+  gmtime_r(&now, &utc);
+  char text[16];
+  std::strftime(text, sizeof(text), "%Y-%m-%d", &utc);
+  return text;
 }
 
 ProfileError checkProfile(const HardwareProfile& profile, const std::string& origin) {

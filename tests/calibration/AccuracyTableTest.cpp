@@ -109,8 +109,8 @@ TEST(AccuracySummary, FindsTheWorstPointPerCase) {
   EXPECT_EQ(cases[0].which, AccuracyCase::HostToDevice);
   EXPECT_EQ(cases[0].points, 2);
   EXPECT_NEAR(cases[0].maxAbsError, 0.02, 1e-12);
-  EXPECT_NEAR(cases[0].worstError, -0.02, 1e-12);
-  EXPECT_EQ(cases[0].worstPieces, 256);
+  EXPECT_NEAR(cases[0].worst.error(), -0.02, 1e-12);
+  EXPECT_EQ(cases[0].worst.pieces, 256);
   EXPECT_NEAR(cases[0].meanAbsError, 0.015, 1e-12);
   EXPECT_TRUE(cases[0].withinTarget);
   EXPECT_EQ(cases[1].which, AccuracyCase::DeviceToHost);

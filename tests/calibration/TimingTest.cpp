@@ -1,7 +1,7 @@
 #include "overlap/Timing.h"
 
-#include "CalibrationKernels.h"
 #include "GpuTestSupport.h"
+#include "LinkBench.h"
 
 #include <gtest/gtest.h>
 

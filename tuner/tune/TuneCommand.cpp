@@ -3,6 +3,7 @@
 #include "model/WorkloadFromDescriptor.h"
 #include "overlap/Device.h"
 #include "overlap/ProfileCatalog.h"
+#include "overlap/ProfileIo.h"
 #include "tune/ArgumentSlots.h"
 #include "tune/ConsoleSummary.h"
 #include "tune/CrossoverPlot.h"
@@ -24,32 +25,18 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
-#include <ctime>
 #include <filesystem>
-#include <fstream>
 #include <memory>
 #include <random>
 
 namespace overlap::tune {
 namespace {
 
-std::string todayUtc() {
-  const std::time_t now = std::time(nullptr);
-  std::tm utc{};
-  gmtime_r(&now, &utc);
-  char text[16];
-  std::strftime(text, sizeof text, "%Y-%m-%d", &utc);
-  return text;
-}
-
 bool writeText(const std::string& path, const std::string& text, std::ostream& err) {
-  std::ofstream out(path, std::ios::trunc);
-  out << text;
-  if (!out) {
-    err << "overlap-tune: cannot write " << path << "\n";
-    return false;
-  }
-  return true;
+  if (writeTextFile(path, text))
+    return true;
+  err << "overlap-tune: cannot write " << path << "\n";
+  return false;
 }
 
 // The device to run on, or why there is none.

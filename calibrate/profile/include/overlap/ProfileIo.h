@@ -35,7 +35,16 @@ ProfileError profileFromJson(const std::string& text, const std::string& origin,
 ProfileError readProfileFile(const std::string& path, HardwareProfile* profile);
 
 // Validates the profile first (see checkProfile), so nothing is written that could not be read.
+// Creates the file's directory (the first user profile directory may not exist yet).
 ProfileError writeProfileFile(const std::string& path, const HardwareProfile& profile);
+
+// Writes `text` to `path`, creating its parent directories; false when the file cannot be
+// written. Profiles are written with it, and so are the tools' reports (accuracy tables, tuning
+// reports).
+bool writeTextFile(const std::string& path, const std::string& text);
+
+// Today's date in UTC, "YYYY-MM-DD": the form of HardwareProfile::date, and of the tuner's runs.
+std::string todayUtc();
 
 // The rules a profile must meet to be written or read: a usable name (letters, digits, '.', '_',
 // '-': it names a file in a profile directory), finite non-negative parameters, a non-negative
