@@ -6,7 +6,9 @@ set(OVERLAP_RUNTIME_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/src/Descriptor.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/Device.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/DeviceContext.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/src/DeviceMemoryBudget.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/DeviceMemoryCache.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/src/DeviceLayout.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/DeviceNvml.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/Dispatch.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/DispatchDevice.cpp

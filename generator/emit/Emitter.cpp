@@ -123,10 +123,14 @@ public:
     const std::string sep = params.empty() ? "" : ", ";
     out << "overlap::Status " << name() << "_explicit(" << params << ");\n";
     out << "overlap::Status " << name() << "_mapped(" << params << ");\n";
-    out << "overlap::Status " << name() << "_streams(" << params << sep
-        << "int streams, overlap::IssueOrder order = overlap::IssueOrder::DepthFirst);\n";
-    out << "overlap::Status " << name() << "_hybrid(" << params << sep
-        << "int streams, overlap::IssueOrder order = overlap::IssueOrder::DepthFirst);\n";
+    for (const char* variant : {"streams", "hybrid"})
+      out << "overlap::Status " << name() << "_" << variant << "(" << params << sep
+          << "int streams, overlap::IssueOrder order = overlap::IssueOrder::DepthFirst);\n";
+    out << "// With every setting: chunks apart from streams, device buffers and budget, pageable "
+           "arrays.\n";
+    for (const char* variant : {"streams", "hybrid"})
+      out << "overlap::Status " << name() << "_" << variant << "(" << params << sep
+          << "const overlap::StreamsConfig& config);\n";
     out << "// The variant tuned for the current device (overlap/Dispatch.h says how it is "
            "chosen).\n";
     out << "overlap::Status " << name() << "_tuned(" << params << ");\n";
@@ -626,7 +630,10 @@ private:
       out << "overlap::Status " << name() << "_" << variant << "(" << params << sep
           << "int streams, overlap::IssueOrder order) {\n"
           << "  return overlap::" << strategy << "(" << binding
-          << ", overlap::StreamsConfig{streams, order});\n}\n\n";
+          << ", overlap::StreamsConfig{streams, order});\n}\n\n"
+          << "overlap::Status " << name() << "_" << variant << "(" << params << sep
+          << "const overlap::StreamsConfig& config) {\n"
+          << "  return overlap::" << strategy << "(" << binding << ", config);\n}\n\n";
   }
 
   void emitDescriptor(std::ostream& out) const {

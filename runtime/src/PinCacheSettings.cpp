@@ -1,11 +1,10 @@
 #include "overlap/PinCacheSettings.h"
 
+#include "overlap/ByteSize.h"
+
 #include <unistd.h>
 
 #include <cctype>
-#include <cmath>
-#include <cstdlib>
-#include <limits>
 
 namespace overlap {
 namespace {
@@ -14,32 +13,6 @@ std::string lower(std::string text) {
   for (char& c : text)
     c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return text;
-}
-
-// "512M", "1.5GiB", "268435456" -> bytes; false for anything else.
-bool parseBytes(const std::string& text, std::size_t* bytes) {
-  const char* const begin = text.c_str();
-  char* end = nullptr;
-  const double number = std::strtod(begin, &end);
-  if (end == begin || !std::isfinite(number) || number < 0)
-    return false;
-  std::string suffix = lower(end);
-  double scale = 1;
-  if (!suffix.empty()) {
-    const std::string units = "kmgt";
-    const std::size_t unit = units.find(suffix[0]);
-    if (unit != std::string::npos) {
-      scale = std::pow(1024.0, static_cast<double>(unit + 1));
-      suffix.erase(0, 1);
-    }
-    if (suffix != "" && suffix != "b" && suffix != "ib")
-      return false;
-  }
-  const double value = number * scale;
-  if (value >= static_cast<double>(std::numeric_limits<std::size_t>::max()))
-    return false;
-  *bytes = static_cast<std::size_t>(value);
-  return true;
 }
 
 } // namespace
@@ -64,7 +37,7 @@ PinCacheSettings parsePinCacheSetting(const char* value, std::size_t physicalByt
     return settings;
   }
   std::size_t bytes = 0;
-  if (!parseBytes(text, &bytes)) {
+  if (!parseMemorySize(text, &bytes)) {
     settings.error = std::string("OVERLAP_PIN_CACHE='") + value +
                      "' is neither on, off nor a size such as 512M or 4G; ignored";
     return settings;

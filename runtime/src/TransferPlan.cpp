@@ -68,7 +68,8 @@ std::vector<Section> mergeSections(std::vector<Section> sections) {
   return merged;
 }
 
-TransferPlan planTransfers(const std::vector<ArrayTransferNeeds>& needs, int chunkCount) {
+TransferPlan planTransfers(const std::vector<ArrayTransferNeeds>& needs, int chunkCount,
+                           bool shareAcrossChunks) {
   TransferPlan plan;
   plan.chunks.resize(static_cast<std::size_t>(std::max(chunkCount, 0)));
   std::vector<IssuedCopies> issued(needs.size());
@@ -96,8 +97,11 @@ TransferPlan planTransfers(const std::vector<ArrayTransferNeeds>& needs, int chu
       const int array = static_cast<int>(i);
       if (needs[i].copyIn) {
         std::vector<Section> copies;
+        // Unshared, a chunk claims against its own copies and the broadcast ones only.
+        IssuedCopies own = shareAcrossChunks ? IssuedCopies() : issued[i];
+        IssuedCopies& claims = shareAcrossChunks ? issued[i] : own;
         for (const Section& s : sections)
-          issued[i].claim(s, c, &copies, &owners);
+          claims.claim(s, c, &copies, &owners);
         appendMerged(array, std::move(copies), &chunk.copyIn);
       }
       if (needs[i].copyOut)

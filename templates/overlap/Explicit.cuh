@@ -55,7 +55,7 @@ template <class B> Status runExplicit(const B& binding) {
   for (std::size_t i = 0; i < arrays.size(); ++i)
     onDevice[i] = !detail::absent(arrays[i]);
   std::vector<void*> bases(arrays.size(), nullptr);
-  OVERLAP_TRY(detail::placeDeviceBuffers(context.memory(), arrays, onDevice, &bases));
+  OVERLAP_TRY(detail::placeDeviceBuffers(context.memory(), arrays, onDevice, "Explicit", &bases));
   Status first = detail::issueExplicit(binding, arrays, bases, onDevice, partition, stream);
   // Also after a failure: the cached buffers must be idle before the next call reuses them.
   keepFirst(first, detail::synchronize(stream));

@@ -57,7 +57,7 @@ Status runMapped(const B& binding, PageableMode pageable = PageableMode::Default
     for (std::size_t i = 0; i < arrays.size(); ++i)
       if (!onDevice[i])
         bases[i] = pinning.devicePointer(static_cast<int>(i));
-    first = detail::placeDeviceBuffers(context.memory(), arrays, onDevice, &bases);
+    first = detail::placeDeviceBuffers(context.memory(), arrays, onDevice, "Mapped", &bases);
   }
   if (first.ok()) {
     const NvtxRange range("h2d");

@@ -114,6 +114,25 @@ TEST(TransferPlan, HaloLevelsAreCopiedOnceAndAwaitedByTheNextChunk) {
   EXPECT_FALSE(plan.chunks[3].awaited);
 }
 
+TEST(TransferPlan, UnsharedEveryChunkCopiesItsWholeHaloAndWaitsForNone) {
+  // The out-of-core ring: chunk c's slot holds nothing of chunk c-1's copies.
+  const long long plane = 10;
+  ArrayTransferNeeds halo = verticalHaloInput(8, plane, 4);
+  halo.broadcast.clear(); // a ringed array has no broadcast sections
+  const TransferPlan plan = overlap::planTransfers({halo, tiled(80, 4, false, true)}, 4, false);
+  EXPECT_TRUE(plan.broadcastIn.empty());
+  EXPECT_EQ(rangesOf(plan.chunks[0].copyIn, 0), (Ranges{{0, 20}}));
+  for (int c = 0; c < 4; ++c) {
+    SCOPED_TRACE(c);
+    const auto& chunk = plan.chunks[static_cast<std::size_t>(c)];
+    if (c > 0)
+      EXPECT_EQ(rangesOf(chunk.copyIn, 0), (Ranges{{(2 * c - 1) * plane, (2 * c + 2) * plane}}));
+    EXPECT_TRUE(chunk.waitsFor.empty());
+    EXPECT_FALSE(chunk.awaited);
+    EXPECT_EQ(rangesOf(chunk.copyOut, 1), (Ranges{{20 * c, 20 * c + 20}}));
+  }
+}
+
 TEST(TransferPlan, SectionsInsideTheBroadcastNeedNeitherCopiesNorWaits) {
   ArrayTransferNeeds needs;
   needs.copyIn = true;

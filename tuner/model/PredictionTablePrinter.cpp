@@ -138,19 +138,6 @@ void printSummary(std::ostream& out, const PredictionReport& report) {
 
 } // namespace
 
-std::string formatBytes(double bytes) {
-  static const char* const units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-  int unit = 0;
-  double value = bytes;
-  while (std::abs(value) >= 1024 && unit < 4) {
-    value /= 1024;
-    ++unit;
-  }
-  if (unit == 0)
-    return printfString("%.0f", value) + " B";
-  return printfString("%.1f", value) + " " + units[unit];
-}
-
 std::string describeCategory(const HardwareProfile& profile) {
   std::string text = std::to_string(profile.copyEngines) +
                      (profile.copyEngines == 1 ? " copy engine, " : " copy engines, ");

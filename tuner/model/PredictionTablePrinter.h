@@ -5,6 +5,7 @@
 
 #include "model/CandidateSet.h"
 #include "model/StreamCountEstimates.h"
+#include "overlap/ByteSize.h"
 
 #include <ostream>
 #include <string>
@@ -23,8 +24,8 @@ struct PredictionReport {
 
 void printPredictionReport(std::ostream& out, const PredictionReport& report);
 
-// "1.50 GiB", "512.0 MiB", "12 B": binary units, for sizes in tables.
-std::string formatBytes(double bytes);
+// Sizes in tables: the runtime's "512.0 MiB", "1.5 GiB".
+using overlap::formatBytes;
 // The device category of paper 001 §IV, with Hyper-Q: "3 copy engines, no implicit
 // synchronization, Hyper-Q".
 std::string describeCategory(const HardwareProfile& profile);

@@ -151,11 +151,42 @@ struct StagingConfig {
   int slots = 0;             // slots of the ring
 };
 
+// Where a streamed call keeps its arrays on the device (docs/generated-code.md, "Device memory").
+enum class DeviceBuffers : unsigned char {
+  // Full buffers when they fit the call's device-memory budget, else the ring.
+  Auto,
+  // A buffer of each array's full extent (element e at offset e): what a call that fits takes.
+  Full,
+  // Out of core: one slot per stream holding one chunk's sections of every chunked array at a
+  // time, reused by the stream's next chunk; whole and broadcast arrays stay resident.
+  Ring
+};
+
+inline const char* to_string(DeviceBuffers buffers) {
+  switch (buffers) {
+  case DeviceBuffers::Auto:
+    return "auto";
+  case DeviceBuffers::Full:
+    return "full";
+  case DeviceBuffers::Ring:
+    return "ring";
+  }
+  return "?";
+}
+
+// Members are only ever appended, so that aggregate initialisers such as {streams, order} keep
+// their meaning.
 struct StreamsConfig {
   int streams = 4;
   IssueOrder order = IssueOrder::DepthFirst;
   PageableMode pageable = PageableMode::Default;
   StagingConfig staging = {};
+  // Chunks the partition is cut into, chunk c on stream c % streams; never more than ceil(P / G).
+  // 0: one per stream, or, out of core, as many as the budget needs.
+  int chunks = 0;
+  DeviceBuffers buffers = DeviceBuffers::Auto;
+  // Bytes of device memory the call may take; 0: the process's budget (DeviceMemoryBudget.h).
+  std::size_t deviceMemoryBudget = 0;
 };
 
 inline const char* to_string(Variant variant) {
@@ -177,7 +208,8 @@ inline const char* to_string(IssueOrder order) {
 }
 
 // A variant as reports, reasons and logs name it: "Explicit", "Mapped", "Mapped(registered per
-// call)", "Streams(16, depth-first)", "Hybrid(4, breadth-first, staged)". The pageable mode only
+// call)", "Streams(16, depth-first)", "Hybrid(4, breadth-first, staged)", "Streams(4, 64 chunks,
+// depth-first, ring)". The chunks only where they are not one per stream, the pageable mode only
 // where it is not the default (Explicit registers nothing; Stage is Default for Mapped, which
 // copies nothing), so that the names that always were stay as they were.
 inline std::string describe(Variant variant, const StreamsConfig& config) {
@@ -193,9 +225,15 @@ inline std::string describe(Variant variant, const StreamsConfig& config) {
   case Variant::Hybrid:
     break;
   }
-  return std::string(to_string(variant)) + "(" + std::to_string(config.streams) + ", " +
+  // Chunks only where they differ from the streams, so that one chunk per stream reads as always.
+  const bool ownChunks = config.chunks > 0 && config.chunks != config.streams;
+  return std::string(to_string(variant)) + "(" + std::to_string(config.streams) +
+         (ownChunks ? ", " + std::to_string(config.chunks) + " chunks" : std::string()) + ", " +
          to_string(config.order) +
-         (config.pageable == PageableMode::Default ? std::string() : ", " + mode) + ")";
+         (config.pageable == PageableMode::Default ? std::string() : ", " + mode) +
+         (config.buffers == DeviceBuffers::Auto ? std::string()
+                                                : std::string(", ") + to_string(config.buffers)) +
+         ")";
 }
 
 // The staging ring a call of `stagedBytes` (both directions) uses, given what was asked for and
@@ -244,10 +282,11 @@ inline long long granuleCount(const Partition& partition) {
   return partition.extent > 0 ? (partition.extent - 1) / partition.granule + 1 : 0;
 }
 
-// C = min(streams, ceil(P / G)): one chunk per stream, but never an empty one.
-inline long long chunkCount(const Partition& partition, long long streams) {
+// C = min(asked, ceil(P / G)): the chunks asked for (one per stream unless StreamsConfig::chunks
+// says otherwise), but never an empty one.
+inline long long chunkCount(const Partition& partition, long long asked) {
   const long long granules = granuleCount(partition);
-  return streams < granules ? streams : granules;
+  return asked < granules ? asked : granules;
 }
 
 // The chunk [lo, hi) that chunk `index` of `count` covers: whole granules, split so that the

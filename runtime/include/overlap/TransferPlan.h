@@ -48,7 +48,10 @@ struct TransferPlan {
 // Chunks are planned in index order: chunk c copies what chunks 0..c-1 did not. Every element a
 // chunk needs is then either its own copy, a broadcast copy (every kernel waits for those), or a
 // copy of a chunk in waitsFor. needs[i].chunked must have chunkCount entries for copyIn or
-// copyOut arrays.
-TransferPlan planTransfers(const std::vector<ArrayTransferNeeds>& needs, int chunkCount);
+// copyOut arrays. Without shareAcrossChunks (the out-of-core ring, DeviceLayout.h, where an
+// earlier chunk's copy lies in another slot or was overwritten) every chunk copies all of its
+// sections itself and waits for none.
+TransferPlan planTransfers(const std::vector<ArrayTransferNeeds>& needs, int chunkCount,
+                           bool shareAcrossChunks = true);
 
 } // namespace overlap

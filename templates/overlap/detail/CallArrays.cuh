@@ -5,6 +5,8 @@
 
 #include "overlap/Binding.cuh"
 #include "overlap/DeviceContext.h"
+#include "overlap/DeviceLayout.h"
+#include "overlap/DeviceMemoryBudget.h"
 #include "overlap/DeviceMemoryCache.h"
 #include "overlap/KernelTypes.h"
 #include "overlap/Status.h"
@@ -26,10 +28,6 @@
 
 namespace overlap {
 namespace detail {
-
-// Alignment of each device buffer inside the cached block: cudaMalloc's own, enough for any
-// element type and for coalesced access from the first element.
-constexpr std::size_t kDeviceBufferAlignment = 256;
 
 // The partition a binding answers, checked: P < 0, G < 1 and an end B + P past the range of
 // long long are errors. P == 0 is a call with nothing to do, which every strategy answers with
@@ -151,36 +149,46 @@ std::vector<Section> wholeCallSections(const B& binding, int i, const Partition&
   return mergeSections(std::move(sections));
 }
 
+// The arrays as DeviceLayout.h sees them.
+inline std::vector<LayoutArray> layoutArrays(const std::vector<HostArray>& arrays,
+                                             const std::vector<bool>& onDevice) {
+  std::vector<LayoutArray> out;
+  for (std::size_t i = 0; i < arrays.size(); ++i)
+    out.push_back({arrays[i].elementSize, arrays[i].extent, onDevice[i]});
+  return out;
+}
+
+// The device budget of a call asking for `asked` bytes (0: the process's) that needs `needed`.
+inline Status callBudget(DeviceMemoryCache& cache, std::size_t asked, std::size_t needed,
+                         DeviceMemoryBudget* budget) {
+  return resolveDeviceMemoryBudget(asked, cache.capacity(), needed, budget);
+}
+
 // Gives every array with onDevice[i] a full-extent buffer in the device's cached block (element
 // e of the array is element e of its buffer) and stores its address in (*bases)[i]; the other
-// entries are left alone.
+// entries are left alone. A call whose buffers exceed the process's device-memory budget fails,
+// naming both (`who` says which strategy asked), before anything is allocated.
 inline Status placeDeviceBuffers(DeviceMemoryCache& cache, const std::vector<HostArray>& arrays,
-                                 const std::vector<bool>& onDevice, std::vector<void*>* bases) {
-  std::vector<std::size_t> offsets(arrays.size(), 0);
-  std::size_t total = 0;
-  for (std::size_t i = 0; i < arrays.size(); ++i) {
-    if (!onDevice[i])
-      continue;
-    offsets[i] = total;
-    const std::size_t bytes = arrayBytes(arrays[i]);
-    const std::size_t padded =
-        (bytes + kDeviceBufferAlignment - 1) / kDeviceBufferAlignment * kDeviceBufferAlignment;
-    if (padded < bytes || total + padded < total)
-      return OVERLAP_DETAIL_INVALID_BINDING("Binding: the arrays' total size overflows");
-    total += padded;
-  }
+                                 const std::vector<bool>& onDevice, const char* who,
+                                 std::vector<void*>* bases) {
+  const DeviceLayout layout = fullLayout(layoutArrays(arrays, onDevice));
+  DeviceMemoryBudget budget;
+  OVERLAP_TRY(callBudget(cache, 0, layout.totalBytes(), &budget));
+  if (layout.totalBytes() > budget.bytes)
+    return overBudget(who, layout.totalBytes(), budget,
+                      ": Streams and Hybrid run a call this large out of core");
   void* block = nullptr;
-  OVERLAP_TRY(cache.reserve(total, &block));
+  OVERLAP_TRY(cache.reserve(layout.totalBytes(), &block));
   for (std::size_t i = 0; i < arrays.size(); ++i)
     if (onDevice[i])
-      (*bases)[i] = static_cast<char*>(block) + offsets[i];
+      (*bases)[i] = layout.base(block, static_cast<int>(i), -1);
   return Status::success();
 }
 
 enum class CopyDirection : unsigned char { ToDevice, ToHost };
 
-// Where `elements` of an array lie, in bytes: the same in the user's array and in its full-extent
-// device buffer.
+// Where `elements` of an array lie, in bytes: the same in the user's array and from its device
+// base (a full buffer, or a ring window's base: DeviceLayout.h).
 struct SectionBytes {
   std::size_t offset = 0;
   std::size_t bytes = 0;
@@ -190,7 +198,8 @@ inline SectionBytes sectionBytes(const HostArray& array, Section elements) {
           static_cast<std::size_t>(elements.size()) * array.elementSize};
 }
 
-// Copies `elements` of an array between the user's memory and its full-extent device buffer.
+// Copies `elements` of an array between the user's memory and its device buffer at `buffer` (the
+// address of element 0).
 // cudaMemcpyDefault lets the same call serve pageable, pinned, managed and device user memory.
 inline Status copySection(const HostArray& array, void* buffer, Section elements,
                           CopyDirection direction, cudaStream_t stream) {

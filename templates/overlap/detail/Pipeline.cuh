@@ -1,10 +1,18 @@
-// The chunked pipeline behind Streams and Hybrid: the partition [B, B + P) is cut into
-// C = min(N, ceil(P / G)) chunks (chunk c = chunkBounds(partition, C, c) on pooled stream c % N);
-// each chunk copies in what it needs and no earlier chunk copied (TransferPlan.h), after waiting
-// with an event for the latest earlier chunk whose copies it shares (halos; so the copy engine
-// serves a halo chain in order), runs its kernel once the other earlier copies it shares are in,
-// and copies its outputs back. Broadcast sections go first, on stream 0, and every kernel waits
-// for them. The issue order is depth-first or breadth-first (paper 003).
+// The chunked pipeline behind Streams and Hybrid: the partition [B, B + P) is cut into C chunks
+// (StreamsConfig::chunks, else one per stream; never more than ceil(P / G)); chunk c =
+// chunkBounds(partition, C, c) runs on pooled stream c % N. Each chunk copies in what it needs and
+// no earlier chunk copied (TransferPlan.h), after waiting with an event for the latest earlier
+// chunk whose copies it shares (halos; so the copy engine serves a halo chain in order), runs its
+// kernel once the other earlier copies it shares are in, and copies its outputs back. Broadcast
+// sections go first, on stream 0, and every kernel waits for them. The issue order is depth-first
+// or breadth-first (paper 003).
+//
+// Device memory (DeviceLayout.h): full buffers when they fit the call's budget
+// (DeviceMemoryBudget.h), else out of core, a ring of one slot per stream that holds one chunk's
+// sections at a time; a stream's next chunk reuses its slot after the stream's own earlier work,
+// so the ring needs no events of its own. Each chunk then copies all of its sections itself (an
+// earlier chunk's halo lies in another slot), and breadth-first issue goes by waves of one chunk
+// per slot (a slot cannot take the next chunk's inputs before its kernel ran).
 //
 // Hybrid differs only in its pure outputs (Direction::Out), which the kernels write straight into
 // mapped host memory instead of device buffers that are copied back (paper 001 §VII). InOut
@@ -20,6 +28,8 @@
 
 #include "overlap/Binding.cuh"
 #include "overlap/DeviceContext.h"
+#include "overlap/DeviceLayout.h"
+#include "overlap/DeviceMemoryBudget.h"
 #include "overlap/HostArrayPinning.h"
 #include "overlap/KernelTypes.h"
 #include "overlap/NvtxRange.h"
@@ -30,6 +40,8 @@
 #include "overlap/detail/CallArrays.cuh"
 
 #include <algorithm>
+#include <cstdint>
+#include <string>
 #include <vector>
 
 namespace overlap {
@@ -43,9 +55,10 @@ enum class OutputPath : unsigned char {
 enum class PipelineStep : unsigned char { CopyIn, Launch, CopyOut };
 
 // The order the chunks' steps are issued in (paper 003), between the broadcast copies in and out:
-// step(kind, first, last) does one kind of step for chunks [first, last). One definition for
+// step(kind, first, last) does one kind of step for chunks [first, last). Breadth-first goes by
+// waves of `wave` chunks (all of them, unless the ring's slots bound it). One definition for
 // issuing the steps and for planning the staged copies they make.
-template <class Step> Status inIssueOrder(IssueOrder order, int chunks, Step&& step) {
+template <class Step> Status inIssueOrder(IssueOrder order, int chunks, int wave, Step&& step) {
   if (order == IssueOrder::DepthFirst) {
     for (int c = 0; c < chunks; ++c) {
       OVERLAP_TRY(step(PipelineStep::CopyIn, c, c + 1));
@@ -54,10 +67,53 @@ template <class Step> Status inIssueOrder(IssueOrder order, int chunks, Step&& s
     }
     return Status::success();
   }
-  OVERLAP_TRY(step(PipelineStep::CopyIn, 0, chunks));
-  OVERLAP_TRY(step(PipelineStep::Launch, 0, chunks));
-  return step(PipelineStep::CopyOut, 0, chunks);
+  for (int first = 0; first < chunks; first += wave) {
+    const int last = std::min(chunks, first + wave);
+    OVERLAP_TRY(step(PipelineStep::CopyIn, first, last));
+    OVERLAP_TRY(step(PipelineStep::Launch, first, last));
+    OVERLAP_TRY(step(PipelineStep::CopyOut, first, last));
+  }
+  return Status::success();
 }
+
+// How one call is cut and where its arrays live, as shapePipeline decides.
+struct PipelineShape {
+  int chunks = 0;
+  int streams = 0; // min(StreamsConfig::streams, chunks): also the ring's slots
+  DeviceLayout layout;
+  TransferPlan plan;
+
+  // Breadth-first waves: a ring slot takes one chunk at a time.
+  int wave() const { return layout.ring ? streams : chunks; }
+};
+
+// The device addresses of one call's arrays: layout.base in the leased block, or the host
+// pointer a kernel addresses directly (Hybrid's mapped outputs; null for absent arrays).
+class ArrayBases {
+public:
+  ArrayBases(const DeviceLayout& layout, void* block, std::vector<void*> hostBases)
+      : layout_(layout), block_(block), hostBases_(std::move(hostBases)) {}
+
+  // Array i's element 0 for chunk c; chunk -1 for the copies before and after the chunks.
+  void* of(int i, int chunk) const {
+    if (layout_.placement[static_cast<std::size_t>(i)] == ArrayPlacement::Host)
+      return hostBases_[static_cast<std::size_t>(i)];
+    return layout_.base(block_, i, chunk);
+  }
+  // Every array's, for chunk c's launch (valid until the next call).
+  void* const* forChunk(int c) {
+    scratch_.resize(hostBases_.size());
+    for (std::size_t i = 0; i < scratch_.size(); ++i)
+      scratch_[i] = of(static_cast<int>(i), c);
+    return scratch_.data();
+  }
+
+private:
+  const DeviceLayout& layout_;
+  void* const block_;
+  const std::vector<void*> hostBases_;
+  std::vector<void*> scratch_;
+};
 
 // The copy of `elements` between an array and its buffer at `base`, as the staging ring sees it.
 inline StagedCopy stagedCopyOf(const HostArray& array, void* base, Section elements,
@@ -69,33 +125,35 @@ inline StagedCopy stagedCopyOf(const HostArray& array, void* base, Section eleme
 }
 
 // The copies of the arrays with staged[i] in the order the pipeline issues them.
-inline std::vector<StagedCopy> stagedCopies(const TransferPlan& plan, IssueOrder order,
+inline std::vector<StagedCopy> stagedCopies(const PipelineShape& shape, IssueOrder order,
                                             const std::vector<HostArray>& arrays,
-                                            const std::vector<void*>& bases,
+                                            const ArrayBases& bases,
                                             const std::vector<bool>& staged) {
+  const TransferPlan& plan = shape.plan;
   std::vector<StagedCopy> copies;
-  const auto add = [&](const ArrayCopy& copy, CopyDirection direction) {
+  const auto add = [&](const ArrayCopy& copy, CopyDirection direction, int chunk) {
     const std::size_t i = static_cast<std::size_t>(copy.array);
     if (staged[i] && !copy.elements.empty())
-      copies.push_back(stagedCopyOf(arrays[i], bases[i], copy.elements, direction));
+      copies.push_back(
+          stagedCopyOf(arrays[i], bases.of(copy.array, chunk), copy.elements, direction));
   };
   for (const ArrayCopy& copy : plan.broadcastIn)
-    add(copy, CopyDirection::ToDevice);
-  (void)inIssueOrder(order, static_cast<int>(plan.chunks.size()),
+    add(copy, CopyDirection::ToDevice, -1);
+  (void)inIssueOrder(order, shape.chunks, shape.wave(),
                      [&](PipelineStep step, int first, int last) {
                        for (int c = first; c < last; ++c) {
                          const ChunkTransfers& chunk = plan.chunks[static_cast<std::size_t>(c)];
                          if (step == PipelineStep::CopyIn)
                            for (const ArrayCopy& copy : chunk.copyIn)
-                             add(copy, CopyDirection::ToDevice);
+                             add(copy, CopyDirection::ToDevice, c);
                          if (step == PipelineStep::CopyOut)
                            for (const ArrayCopy& copy : chunk.copyOut)
-                             add(copy, CopyDirection::ToHost);
+                             add(copy, CopyDirection::ToHost, c);
                        }
                        return Status::success();
                      });
   for (const ArrayCopy& copy : plan.broadcastOut)
-    add(copy, CopyDirection::ToHost);
+    add(copy, CopyDirection::ToHost, -1);
   return copies;
 }
 
@@ -103,42 +161,42 @@ inline std::vector<StagedCopy> stagedCopies(const TransferPlan& plan, IssueOrder
 // staged[i] go through `ring`, the others straight between the user's memory and the device.
 template <class B> class PipelineIssuer {
 public:
-  PipelineIssuer(const B& binding, const TransferPlan& plan, const std::vector<HostArray>& arrays,
-                 const std::vector<void*>& bases, const StreamEventPool& pool, int streams,
-                 const Partition& partition, const std::vector<bool>& staged, StagingRing* ring)
-      : binding_(binding), plan_(plan), arrays_(arrays), bases_(bases), pool_(pool),
-        streams_(streams), partition_(partition), staged_(staged), ring_(ring) {}
+  PipelineIssuer(const B& binding, const PipelineShape& shape, const std::vector<HostArray>& arrays,
+                 ArrayBases& bases, const StreamEventPool& pool, const Partition& partition,
+                 const std::vector<bool>& staged, StagingRing* ring)
+      : binding_(binding), shape_(shape), plan_(shape.plan), arrays_(arrays), bases_(bases),
+        pool_(pool), partition_(partition), staged_(staged), ring_(ring) {}
 
   Status issue(IssueOrder order) {
     OVERLAP_TRY(copyBroadcastIn());
-    return inIssueOrder(order, chunkCount(), [this](PipelineStep step, int first, int last) {
-      switch (step) {
-      case PipelineStep::CopyIn:
-        return phase("h2d", first, last, &PipelineIssuer::copyIn);
-      case PipelineStep::Launch:
-        return phase("kernel", first, last, &PipelineIssuer::launch);
-      case PipelineStep::CopyOut:
-        break;
-      }
-      return phase("d2h", first, last, &PipelineIssuer::copyOut);
-    });
+    return inIssueOrder(order, shape_.chunks, shape_.wave(),
+                        [this](PipelineStep step, int first, int last) {
+                          switch (step) {
+                          case PipelineStep::CopyIn:
+                            return phase("h2d", first, last, &PipelineIssuer::copyIn);
+                          case PipelineStep::Launch:
+                            return phase("kernel", first, last, &PipelineIssuer::launch);
+                          case PipelineStep::CopyOut:
+                            break;
+                          }
+                          return phase("d2h", first, last, &PipelineIssuer::copyOut);
+                        });
   }
 
   // The broadcast outputs, once every kernel is done (the caller synchronized the streams).
   Status copyBroadcastOut() {
     const NvtxRange range("d2h");
     for (const ArrayCopy& copy : plan_.broadcastOut)
-      OVERLAP_TRY(transfer(copy, CopyDirection::ToHost, streamOf(0)));
+      OVERLAP_TRY(transfer(copy, CopyDirection::ToHost, -1, streamOf(0)));
     return Status::success();
   }
 
 private:
   using Step = Status (PipelineIssuer::*)(int);
 
-  int chunkCount() const { return static_cast<int>(plan_.chunks.size()); }
-  cudaStream_t streamOf(int chunk) const { return pool_.stream(chunk % streams_); }
-  cudaEvent_t copiedInEvent(int chunk) const { return pool_.event(chunk); }
-  cudaEvent_t broadcastEvent() const { return pool_.event(chunkCount()); }
+  cudaStream_t streamOf(int chunk) const { return pool_.stream(chunk % shape_.streams); }
+  cudaEvent_t broadcastEvent() const { return pool_.event(0); }
+  cudaEvent_t copiedInEvent(int chunk) const { return pool_.event(chunk + 1); }
   const ChunkTransfers& chunk(int c) const { return plan_.chunks[static_cast<std::size_t>(c)]; }
 
   Status phase(const char* name, int first, int last, Step step) {
@@ -148,11 +206,12 @@ private:
     return Status::success();
   }
 
-  Status transfer(const ArrayCopy& copy, CopyDirection direction, cudaStream_t stream) {
+  Status transfer(const ArrayCopy& copy, CopyDirection direction, int chunk, cudaStream_t stream) {
     const std::size_t i = static_cast<std::size_t>(copy.array);
+    void* const base = bases_.of(copy.array, chunk);
     if (!staged_[i] || copy.elements.empty())
-      return copySection(arrays_[i], bases_[i], copy.elements, direction, stream);
-    return ring_->issue(stagedCopyOf(arrays_[i], bases_[i], copy.elements, direction), stream);
+      return copySection(arrays_[i], base, copy.elements, direction, stream);
+    return ring_->issue(stagedCopyOf(arrays_[i], base, copy.elements, direction), stream);
   }
 
   Status copyBroadcastIn() {
@@ -160,7 +219,7 @@ private:
       return Status::success();
     const NvtxRange range("h2d");
     for (const ArrayCopy& copy : plan_.broadcastIn)
-      OVERLAP_TRY(transfer(copy, CopyDirection::ToDevice, streamOf(0)));
+      OVERLAP_TRY(transfer(copy, CopyDirection::ToDevice, -1, streamOf(0)));
     OVERLAP_CUDA_TRY(cudaEventRecord(broadcastEvent(), streamOf(0)));
     return Status::success();
   }
@@ -178,7 +237,7 @@ private:
         OVERLAP_CUDA_TRY(cudaStreamWaitEvent(streamOf(c), copiedInEvent(latest), 0));
     }
     for (const ArrayCopy& copy : chunk(c).copyIn)
-      OVERLAP_TRY(transfer(copy, CopyDirection::ToDevice, streamOf(c)));
+      OVERLAP_TRY(transfer(copy, CopyDirection::ToDevice, c, streamOf(c)));
     if (chunk(c).awaited)
       OVERLAP_CUDA_TRY(cudaEventRecord(copiedInEvent(c), streamOf(c)));
     return Status::success();
@@ -196,55 +255,40 @@ private:
         OVERLAP_CUDA_TRY(cudaStreamWaitEvent(stream, copiedInEvent(earlierChunks[i]), 0));
     long long lo = 0;
     long long hi = 0;
-    chunkBounds(partition_, chunkCount(), c, lo, hi);
+    chunkBounds(partition_, shape_.chunks, c, lo, hi);
     if (hi <= lo)
       return Status::success();
-    return binding_.launch(bases_.data(), lo, hi, stream);
+    return binding_.launch(bases_.forChunk(c), lo, hi, stream);
   }
 
   Status copyOut(int c) {
     for (const ArrayCopy& copy : chunk(c).copyOut)
-      OVERLAP_TRY(transfer(copy, CopyDirection::ToHost, streamOf(c)));
+      OVERLAP_TRY(transfer(copy, CopyDirection::ToHost, c, streamOf(c)));
     return Status::success();
   }
 
   const B& binding_;
+  const PipelineShape& shape_;
   const TransferPlan& plan_;
   const std::vector<HostArray>& arrays_;
-  const std::vector<void*>& bases_;
+  ArrayBases& bases_;
   const StreamEventPool& pool_;
-  const int streams_;
   const Partition partition_;
   const std::vector<bool>& staged_;
   StagingRing* const ring_;
 };
 
-template <class B> Status runPipeline(const B& binding, StreamsConfig config, OutputPath outputs) {
-  Partition partition;
-  std::vector<HostArray> arrays;
-  OVERLAP_TRY(beginCall(binding, &partition, &arrays));
-  if (partition.extent == 0)
-    return Status::success();
-  if (config.streams < 1)
-    return OVERLAP_DETAIL_INVALID_BINDING("StreamsConfig::streams < 1");
-  if (config.order != IssueOrder::DepthFirst && config.order != IssueOrder::BreadthFirst)
-    return OVERLAP_DETAIL_INVALID_BINDING("StreamsConfig::order is not an IssueOrder");
-  if (static_cast<unsigned>(config.pageable) > static_cast<unsigned>(PageableMode::Stage))
-    return OVERLAP_DETAIL_INVALID_BINDING("StreamsConfig::pageable is not a PageableMode");
-
-  const int chunks = static_cast<int>(chunkCount(partition, config.streams));
-  const int streams = std::min(config.streams, chunks);
+// What chunk c of `chunks` needs of each array on the device: its broadcast and chunked sections.
+template <class B>
+std::vector<ArrayTransferNeeds> chunkNeeds(const B& binding, const std::vector<HostArray>& arrays,
+                                           const std::vector<bool>& onDevice,
+                                           const Partition& partition, int chunks) {
   std::vector<ArrayTransferNeeds> needs(arrays.size());
-  std::vector<HostArrayUse> uses(arrays.size());
-  std::vector<bool> onDevice(arrays.size(), false);
   for (std::size_t i = 0; i < arrays.size(); ++i) {
-    const HostArray& array = arrays[i];
-    const int index = static_cast<int>(i);
-    const bool mapped = outputs == OutputPath::Mapped && array.direction == Direction::Out;
-    onDevice[i] = !mapped && !absent(array);
-    uses[i] = {array.host, arrayBytes(array), writes(array.direction), mapped};
     if (!onDevice[i])
       continue;
+    const HostArray& array = arrays[i];
+    const int index = static_cast<int>(i);
     ArrayTransferNeeds& need = needs[i];
     need.copyIn = reads(array.direction);
     need.copyOut = writes(array.direction);
@@ -258,13 +302,111 @@ template <class B> Status runPipeline(const B& binding, StreamsConfig config, Ou
           chunkSections(binding, index, lo, hi, array.extent);
     }
   }
-  const TransferPlan plan = planTransfers(needs, chunks);
+  return needs;
+}
+
+// More chunks than this are never made to fit a ring into its budget: each costs an event and
+// a few host microseconds to issue, and a ring still over budget at this many is better refused.
+constexpr int kMaxRingChunks = 1 << 16;
+
+// Cuts the call into chunks and places its arrays: full buffers with StreamsConfig's chunks when
+// they fit the budget (or DeviceBuffers::Full says so), else the ring, with the chunks asked for,
+// or, when none were, the fewest of C, 2C, 4C, ... (C: one per stream) whose ring fits.
+template <class B>
+Status shapePipeline(const B& binding, const StreamsConfig& config, Variant variant,
+                     const Partition& partition, const std::vector<HostArray>& arrays,
+                     const std::vector<bool>& onDevice, DeviceMemoryCache& cache,
+                     PipelineShape* shape) {
+  const std::vector<LayoutArray> placed = layoutArrays(arrays, onDevice);
+  const int asked =
+      static_cast<int>(chunkCount(partition, config.chunks > 0 ? config.chunks : config.streams));
+  const auto take = [&](int chunks, DeviceLayout layout, std::vector<ArrayTransferNeeds> needs) {
+    shape->chunks = chunks;
+    shape->streams = std::min(config.streams, chunks);
+    shape->plan = planTransfers(needs, chunks, !layout.ring);
+    shape->layout = std::move(layout);
+    return Status::success();
+  };
+  const std::string who = describe(variant, config);
+  DeviceMemoryBudget budget;
+  if (config.buffers != DeviceBuffers::Ring) {
+    DeviceLayout full = fullLayout(placed);
+    OVERLAP_TRY(callBudget(cache, config.deviceMemoryBudget, full.totalBytes(), &budget));
+    if (full.totalBytes() <= budget.bytes)
+      return take(asked, std::move(full), chunkNeeds(binding, arrays, onDevice, partition, asked));
+    if (config.buffers == DeviceBuffers::Full)
+      return overBudget(who + " with full buffers", full.totalBytes(), budget,
+                        ": leave StreamsConfig::buffers Auto to run it out of core");
+  } else {
+    OVERLAP_TRY(callBudget(cache, config.deviceMemoryBudget, SIZE_MAX, &budget));
+  }
+  const long long granules = granuleCount(partition);
+  std::size_t smallest = SIZE_MAX;
+  for (long long chunks = asked;;) {
+    const int c = static_cast<int>(chunks);
+    std::vector<ArrayTransferNeeds> needs = chunkNeeds(binding, arrays, onDevice, partition, c);
+    DeviceLayout ring = ringLayout(placed, needs, c, std::min(config.streams, c));
+    if (ring.unwindowable >= 0)
+      return overBudget(
+          who, fullLayout(placed).totalBytes(), budget,
+          std::string(": out of core, array '") +
+              arrays[static_cast<std::size_t>(ring.unwindowable)].name +
+              "' cannot have a window per chunk: it has broadcast sections beside its chunked "
+              "ones, and the kernel addresses both through one pointer (docs/generated-code.md, "
+              "\"Device memory\")");
+    smallest = std::min(smallest, ring.totalBytes());
+    if (ring.totalBytes() <= budget.bytes)
+      return take(c, std::move(ring), std::move(needs));
+    const long long next = std::min({chunks * 2, granules, static_cast<long long>(kMaxRingChunks)});
+    if (config.chunks > 0 || next <= chunks)
+      break;
+    chunks = next;
+  }
+  return overBudget(who + "'s ring of " + std::to_string(std::min(config.streams, asked)) +
+                        " slots",
+                    smallest, budget,
+                    config.chunks > 0 ? ": more chunks make smaller slots"
+                                      : ": even at the most chunks the partition allows");
+}
+
+template <class B> Status runPipeline(const B& binding, StreamsConfig config, OutputPath outputs) {
+  Partition partition;
+  std::vector<HostArray> arrays;
+  OVERLAP_TRY(beginCall(binding, &partition, &arrays));
+  if (partition.extent == 0)
+    return Status::success();
+  if (config.streams < 1)
+    return OVERLAP_DETAIL_INVALID_BINDING("StreamsConfig::streams < 1");
+  if (config.chunks < 0)
+    return OVERLAP_DETAIL_INVALID_BINDING("StreamsConfig::chunks < 0");
+  if (config.order != IssueOrder::DepthFirst && config.order != IssueOrder::BreadthFirst)
+    return OVERLAP_DETAIL_INVALID_BINDING("StreamsConfig::order is not an IssueOrder");
+  if (static_cast<unsigned>(config.pageable) > static_cast<unsigned>(PageableMode::Stage))
+    return OVERLAP_DETAIL_INVALID_BINDING("StreamsConfig::pageable is not a PageableMode");
+  if (static_cast<unsigned>(config.buffers) > static_cast<unsigned>(DeviceBuffers::Ring))
+    return OVERLAP_DETAIL_INVALID_BINDING("StreamsConfig::buffers is not a DeviceBuffers");
+
+  std::vector<HostArrayUse> uses(arrays.size());
+  std::vector<bool> onDevice(arrays.size(), false);
+  for (std::size_t i = 0; i < arrays.size(); ++i) {
+    const HostArray& array = arrays[i];
+    const bool mapped = outputs == OutputPath::Mapped && array.direction == Direction::Out;
+    onDevice[i] = !mapped && !absent(array);
+    uses[i] = {array.host, arrayBytes(array), writes(array.direction), mapped};
+  }
 
   DeviceContextLease lease;
-  OVERLAP_TRY(leaseDevice(&lease, streams));
+  OVERLAP_TRY(lease.acquire());
   DeviceContext& context = lease.context();
+  PipelineShape shape;
+  OVERLAP_TRY(shapePipeline(binding, config,
+                            outputs == OutputPath::Mapped ? Variant::Hybrid : Variant::Streams,
+                            partition, arrays, onDevice, context.memory(), &shape));
+  const int streams = shape.streams;
   StreamEventPool& pool = context.pool();
-  OVERLAP_TRY(pool.reserveEvents(chunks + 1)); // one per chunk, one for the broadcast copies
+  OVERLAP_TRY(pool.reserveStreams(streams));
+  // One for the broadcast copies, one per chunk whose copies another chunk awaits.
+  OVERLAP_TRY(pool.reserveEvents(shape.layout.ring ? 1 : shape.chunks + 1));
   bool readOnlySupported = false;
   OVERLAP_TRY(context.readOnlyRegistrationSupported(&readOnlySupported));
 
@@ -273,28 +415,30 @@ template <class B> Status runPipeline(const B& binding, StreamsConfig config, Ou
   HostArrayPinning pinning;
   Status first =
       pinning.pin(uses, readOnlySupported, pinningPolicy(resolvePageableMode(config.pageable)));
-  std::vector<void*> bases(arrays.size(), nullptr);
+  std::vector<void*> hostBases(arrays.size(), nullptr);
   std::vector<bool> staged(arrays.size(), false);
+  void* block = nullptr;
   if (first.ok()) {
     for (std::size_t i = 0; i < arrays.size(); ++i) {
       staged[i] = onDevice[i] && pinning.staged(static_cast<int>(i));
       if (!onDevice[i])
-        bases[i] = pinning.devicePointer(static_cast<int>(i));
+        hostBases[i] = pinning.devicePointer(static_cast<int>(i));
     }
-    first = placeDeviceBuffers(context.memory(), arrays, onDevice, &bases);
+    first = context.memory().reserve(shape.layout.totalBytes(), &block);
   }
+  ArrayBases bases(shape.layout, block, std::move(hostBases));
   StagingRing ring;
   if (first.ok() && std::find(staged.begin(), staged.end(), true) != staged.end())
-    first = ring.start(context.staging(), stagedCopies(plan, config.order, arrays, bases, staged),
+    first = ring.start(context.staging(), stagedCopies(shape, config.order, arrays, bases, staged),
                        config.staging);
-  PipelineIssuer<B> issuer(binding, plan, arrays, bases, pool, streams, partition, staged, &ring);
+  PipelineIssuer<B> issuer(binding, shape, arrays, bases, pool, partition, staged, &ring);
   if (first.ok())
     first = issuer.issue(config.order);
   // Also after a failure: nothing issued may still run when the buffers are reused or the
   // registrations go.
   for (int s = 0; s < streams; ++s)
     keepFirst(first, synchronize(pool.stream(s)));
-  if (first.ok() && !plan.broadcastOut.empty()) {
+  if (first.ok() && !shape.plan.broadcastOut.empty()) {
     first = issuer.copyBroadcastOut();
     keepFirst(first, synchronize(pool.stream(0)));
   }
