@@ -18,6 +18,7 @@ set(OVERLAP_RUNTIME_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/src/HostRangeKind.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/HostRegistration.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/NvtxRange.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/src/PagedArrays.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/PageRange.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/PinCache.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/PinCacheSettings.cpp

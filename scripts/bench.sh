@@ -11,6 +11,9 @@
 #   OUT=... scripts/bench.sh pageable            # on the GPU: issue 25, every application with
 #                                                 # pageable arrays (staged, cached, registered per
 #                                                 # call, Explicit) against pinned; small saxpy calls
+#   OUT=... scripts/bench.sh outofcore [BUDGET]   # on the GPU: issue 22, saxpy, sepia and buoydiff
+#                                                 # with arrays 4x the budget (default 1GiB), out
+#                                                 # of core against full buffers and the link
 #   OUT=... scripts/bench.sh trace APP [--detail "Streams 6 depth"]   # on the GPU: APP's runs,
 #                                                 # operation by operation (bench/trace)
 #                                                 # (OVERLAP_MODEL_CLI=path/overlap-model: + paper 000's estimate)
@@ -368,6 +371,11 @@ summarize() {
 case "${1:-}" in
 run) run_benchmark ;;
 pageable) run_pageable ;;
+outofcore)
+  mkdir -p "${OUT:?set OUT}"
+  build_targets $BENCH_BUILD "$OUT" bench_out_of_core &&
+    $BENCH_BUILD/bench/bench_out_of_core --budget "${2:-1GiB}" --output "$OUT"
+  ;;
 sizes)
   shift
   run_sizes "$@"
@@ -379,7 +387,7 @@ trace)
   trace_application "$@"
   ;;
 *)
-  echo "usage: $0 run | pageable | corpus [PART] | sizes [NAME...] | summarize RAW_DIR OUTPUT_PREFIX | trace APPLICATION [flags]" >&2
+  echo "usage: $0 run | pageable | outofcore [BUDGET] | corpus [PART] | sizes [NAME...] | summarize RAW_DIR OUTPUT_PREFIX | trace APPLICATION [flags]" >&2
   exit 2
   ;;
 esac

@@ -6,6 +6,7 @@
 #
 #   scripts/pregenerate.sh .gpu-carry/generated      # here, before the call
 #   OUT=... scripts/gpu-check.sh [phase...]          # there; phases: build test sanitize examples tune
+#                                                     # (and outofcore: issue 22's benchmark)
 #
 # The device tool brings back at most 8 files: everything lands in $OUT/gpu-check.tar.gz, with
 # summary.txt beside it.
@@ -113,6 +114,14 @@ if [[ " $phases " == *" tune "* ]]; then
   } >"$OUT/tune.log" 2>&1
   rc=$?; record tune $rc
   tail -40 "$OUT/tune.log"
+fi
+if [[ " $phases " == *" outofcore "* ]]; then
+  step "out of core: saxpy, sepia, buoydiff at 4x the device-memory budget (issue 22)"
+  $build/bench/bench_out_of_core --budget "${OUTOFCORE_BUDGET:-1GiB}" --output "$OUT" \
+    >"$OUT/outofcore.log" 2>&1
+  rc=$?; record outofcore $rc
+  cat "$OUT/outofcore.log"
+  cp "$OUT"/outofcore.md "$OUT"/outofcore.json "$final_out/" 2>/dev/null
 fi
 cat "$OUT/summary.txt"
 cp "$OUT/summary.txt" "$final_out/"

@@ -1,5 +1,7 @@
 #include "overlap/DeviceContext.h"
 
+#include "overlap/PagedArrays.h"
+
 #include <cuda_runtime_api.h>
 
 #include <map>
@@ -62,6 +64,15 @@ Status DeviceContext::readOnlyRegistrationSupported(bool* supported) {
     readOnlySupported_ = value != 0 ? 1 : 0;
   }
   *supported = readOnlySupported_ == 1;
+  return Status::success();
+}
+
+Status DeviceContext::pageBytes(std::size_t* bytes) {
+  if (!pageBytesAsked_) {
+    OVERLAP_TRY(devicePageBytes(device_, &pageBytes_));
+    pageBytesAsked_ = true;
+  }
+  *bytes = pageBytes_;
   return Status::success();
 }
 

@@ -35,17 +35,101 @@ DeviceLayout emptyLayout(const std::vector<LayoutArray>& arrays) {
   DeviceLayout layout;
   layout.placement.assign(arrays.size(), ArrayPlacement::Host);
   layout.offset.assign(arrays.size(), 0);
+  layout.residentPages.assign(arrays.size(), {});
+  layout.residentElements.assign(arrays.size(), {});
+  layout.slotPages.assign(arrays.size(), 0);
+  layout.reservedPages.assign(arrays.size(), 0);
   for (const LayoutArray& array : arrays)
     layout.elementSize.push_back(array.elementSize);
   return layout;
 }
 
+// The pages that hold elements [begin, end) of an array of `elementSize` bytes.
+PageRun pagesOf(Section elements, std::size_t elementSize, std::size_t pageBytes) {
+  if (elements.empty())
+    return {};
+  const auto page = static_cast<long long>(pageBytes);
+  const auto size = static_cast<long long>(elementSize);
+  return {elements.begin * size / page, (elements.end * size + page - 1) / page};
+}
+
+// A window's pages less the resident ones: one run, or false where the window reaches past the
+// resident pages on both sides.
+bool ownPages(PageRun window, PageRun resident, PageRun* own) {
+  if (window.empty() || resident.empty() || window.end <= resident.begin ||
+      window.begin >= resident.end) {
+    *own = window;
+    return true;
+  }
+  const bool before = window.begin < resident.begin;
+  const bool after = window.end > resident.end;
+  if (before && after)
+    return false;
+  *own = before  ? PageRun{window.begin, resident.begin}
+         : after ? PageRun{resident.end, window.end}
+                 : PageRun{};
+  return true;
+}
+
+// Makes array i paged, or says why it cannot be (layout.unwindowable, layout.why).
+void page(DeviceLayout& layout, std::size_t i, const LayoutArray& array,
+          const ArrayTransferNeeds& need, int chunks) {
+  const auto refuse = [&](const char* why) {
+    if (layout.unwindowable < 0) {
+      layout.unwindowable = static_cast<int>(i);
+      layout.why = why;
+    }
+  };
+  if (layout.pageBytes == 0)
+    return refuse("it has broadcast sections beside its chunked ones, which the kernel addresses "
+                  "through one pointer, and the device maps no pages of virtual memory");
+  if (need.copyOut)
+    return refuse("an output with broadcast sections beside its chunked ones");
+  if (layout.pageBytes % array.elementSize != 0)
+    return refuse("its element size does not divide the device's page size, which paging it "
+                  "needs beside its broadcast sections");
+  const std::vector<Section> broadcast = mergeSections(need.broadcast);
+  const PageRun resident =
+      pagesOf({broadcast.front().begin, broadcast.back().end}, array.elementSize, layout.pageBytes);
+  const long long perPage = static_cast<long long>(layout.pageBytes / array.elementSize);
+  layout.placement[i] = ArrayPlacement::Paged;
+  layout.reservedPages[i] = pagesOf({0, array.extent}, array.elementSize, layout.pageBytes).end;
+  layout.residentPages[i] = resident;
+  layout.residentElements[i] =
+      clip({resident.begin * perPage, resident.end * perPage}, array.extent);
+  for (int c = 0; c < chunks; ++c) {
+    const Section window = layout.windows[static_cast<std::size_t>(c)][i];
+    PageRun own;
+    if (!ownPages(pagesOf(window, array.elementSize, layout.pageBytes), resident, &own))
+      return refuse("a chunk's window reaches past its broadcast sections on both sides");
+    layout.chunkPages[static_cast<std::size_t>(c)][i] = own;
+    layout.slotPages[i] = std::max(layout.slotPages[i], own.size());
+  }
+}
+
 } // namespace
 
-std::size_t DeviceLayout::totalBytes() const {
+std::size_t DeviceLayout::pagedBytes(int array) const {
+  const std::size_t i = static_cast<std::size_t>(array);
+  if (placement[i] != ArrayPlacement::Paged)
+    return 0;
+  const double pages = static_cast<double>(residentPages[i].size()) +
+                       static_cast<double>(slots) * static_cast<double>(slotPages[i]);
+  const double bytes = pages * static_cast<double>(pageBytes);
+  return bytes >= static_cast<double>(SIZE_MAX) ? SIZE_MAX : static_cast<std::size_t>(bytes);
+}
+
+std::size_t DeviceLayout::blockBytes() const {
   std::size_t total = residentBytes;
   for (int s = 0; s < slots; ++s)
     add(&total, slotBytes);
+  return total;
+}
+
+std::size_t DeviceLayout::totalBytes() const {
+  std::size_t total = blockBytes();
+  for (std::size_t i = 0; i < placement.size(); ++i)
+    add(&total, pagedBytes(static_cast<int>(i)));
   return total;
 }
 
@@ -57,6 +141,9 @@ void* DeviceLayout::base(void* block, int array, int chunk) const {
     return nullptr;
   case ArrayPlacement::Resident:
     return reinterpret_cast<void*>(address + offset[i]);
+  case ArrayPlacement::Paged:
+    assert(false && "a paged array's addresses are its PagedArrays'");
+    return nullptr;
   case ArrayPlacement::Windowed:
     break;
   }
@@ -84,12 +171,15 @@ DeviceLayout fullLayout(const std::vector<LayoutArray>& arrays) {
 }
 
 DeviceLayout ringLayout(const std::vector<LayoutArray>& arrays,
-                        const std::vector<ArrayTransferNeeds>& needs, int chunks, int slots) {
+                        const std::vector<ArrayTransferNeeds>& needs, int chunks, int slots,
+                        std::size_t pageBytes) {
   assert(needs.size() == arrays.size() && chunks >= 1 && slots >= 1);
   DeviceLayout layout = emptyLayout(arrays);
   layout.ring = true;
   layout.slots = std::min(slots, chunks);
+  layout.pageBytes = pageBytes;
   layout.windows.assign(static_cast<std::size_t>(chunks), std::vector<Section>(arrays.size()));
+  layout.chunkPages.assign(static_cast<std::size_t>(chunks), std::vector<PageRun>(arrays.size()));
   std::vector<std::size_t> capacity(arrays.size(), 0);
   for (std::size_t i = 0; i < arrays.size(); ++i) {
     if (!arrays[i].onDevice)
@@ -104,8 +194,6 @@ DeviceLayout ringLayout(const std::vector<LayoutArray>& arrays,
       add(&layout.residentBytes, alignUp(fullBytes(arrays[i])));
       continue;
     }
-    if (anyNonEmpty(need.broadcast) && layout.unwindowable < 0)
-      layout.unwindowable = static_cast<int>(i);
     layout.placement[i] = ArrayPlacement::Windowed;
     for (int c = 0; c < chunks; ++c) {
       const std::vector<Section> merged = mergeSections(need.chunked[static_cast<std::size_t>(c)]);
@@ -117,6 +205,8 @@ DeviceLayout ringLayout(const std::vector<LayoutArray>& arrays,
           std::max(capacity[i], misalignment(hull.begin, arrays[i].elementSize) +
                                     static_cast<std::size_t>(hull.size()) * arrays[i].elementSize);
     }
+    if (anyNonEmpty(need.broadcast))
+      page(layout, i, arrays[i], need, chunks);
   }
   for (std::size_t i = 0; i < arrays.size(); ++i) {
     if (layout.placement[i] != ArrayPlacement::Windowed)

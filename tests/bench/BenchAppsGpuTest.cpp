@@ -65,6 +65,8 @@ struct Case {
   overlap::Variant variant;
   int streams; // Streams and Hybrid only
   overlap::IssueOrder order;
+  int chunks = 0;    // 0: one per stream
+  bool ring = false; // out of core: DeviceBuffers::Ring, one slot per stream
 };
 
 std::string describe(const Case& c) {
@@ -73,7 +75,8 @@ std::string describe(const Case& c) {
   if (c.variant == overlap::Variant::Mapped)
     return "Mapped";
   return std::string(c.variant == overlap::Variant::Streams ? "Streams" : "Hybrid") +
-         std::to_string(c.streams) +
+         std::to_string(c.streams) + (c.chunks > 0 ? "x" + std::to_string(c.chunks) : "") +
+         (c.ring ? "Ring" : "") +
          (c.order == overlap::IssueOrder::DepthFirst ? "DepthFirst" : "BreadthFirst");
 }
 
@@ -85,10 +88,16 @@ std::vector<Case> allCases() {
   std::vector<Case> cases = {{overlap::Variant::Explicit, 0, overlap::IssueOrder::DepthFirst},
                              {overlap::Variant::Mapped, 0, overlap::IssueOrder::DepthFirst}};
   for (overlap::Variant variant : {overlap::Variant::Streams, overlap::Variant::Hybrid})
-    for (int streams : {1, 2, 3, 16})
-      for (overlap::IssueOrder order :
-           {overlap::IssueOrder::DepthFirst, overlap::IssueOrder::BreadthFirst})
+    for (overlap::IssueOrder order :
+         {overlap::IssueOrder::DepthFirst, overlap::IssueOrder::BreadthFirst}) {
+      for (int streams : {1, 2, 3, 16})
         cases.push_back({variant, streams, order});
+      // More chunks than streams; then out of core, the ring turning 2, 3 and many times (as
+      // many as the partition has granules: 5 to 7 frames or levels, 1009 pixels).
+      cases.push_back({variant, 2, order, 5});
+      for (const auto& [streams, chunks] : {std::pair<int, int>{2, 4}, {3, 9}, {2, 1009}})
+        cases.push_back({variant, streams, order, chunks, true});
+    }
   return cases;
 }
 
@@ -114,6 +123,9 @@ protected:
     config.variant = GetParam().variant;
     config.streams.streams = GetParam().streams;
     config.streams.order = GetParam().order;
+    config.streams.chunks = GetParam().chunks;
+    config.streams.buffers =
+        GetParam().ring ? overlap::DeviceBuffers::Ring : overlap::DeviceBuffers::Auto;
     return kernel.run(args, config);
   }
 

@@ -53,6 +53,8 @@ struct Case {
   overlap::Variant variant;
   int streams; // Streams and Hybrid only
   overlap::IssueOrder order;
+  int chunks = 0;    // 0: one per stream
+  bool ring = false; // out of core: DeviceBuffers::Ring, one slot per stream
 };
 
 std::string describe(const Case& c);
@@ -76,18 +78,35 @@ std::string describe(const Case& c) {
     break;
   }
   return std::string(c.variant == overlap::Variant::Streams ? "Streams" : "Hybrid") +
-         std::to_string(c.streams) +
+         std::to_string(c.streams) + (c.chunks > 0 ? "x" + std::to_string(c.chunks) : "") +
+         (c.ring ? "Ring" : "") +
          (c.order == overlap::IssueOrder::DepthFirst ? "DepthFirst" : "BreadthFirst");
 }
 
+// The StreamsConfig of a streamed case.
+overlap::StreamsConfig configOf(const Case& c) {
+  overlap::StreamsConfig config{c.streams, c.order};
+  config.chunks = c.chunks;
+  config.buffers = c.ring ? overlap::DeviceBuffers::Ring : overlap::DeviceBuffers::Auto;
+  return config;
+}
+
 std::vector<Case> allCases() {
-  std::vector<Case> cases = {{overlap::Variant::Explicit, 0, overlap::IssueOrder::DepthFirst},
-                             {overlap::Variant::Mapped, 0, overlap::IssueOrder::DepthFirst}};
+  using overlap::IssueOrder;
+  std::vector<Case> cases = {{overlap::Variant::Explicit, 0, IssueOrder::DepthFirst},
+                             {overlap::Variant::Mapped, 0, IssueOrder::DepthFirst}};
   for (overlap::Variant variant : {overlap::Variant::Streams, overlap::Variant::Hybrid})
-    for (int streams : {1, 2, 3, 7, 16, 64})
-      for (overlap::IssueOrder order :
-           {overlap::IssueOrder::DepthFirst, overlap::IssueOrder::BreadthFirst})
+    for (IssueOrder order : {IssueOrder::DepthFirst, IssueOrder::BreadthFirst}) {
+      for (int streams : {1, 2, 3, 7, 16, 64})
         cases.push_back({variant, streams, order});
+      // More chunks than streams, in full buffers; then out of core, where the ring of one slot
+      // per stream turns 2, 3 and many times (never more chunks than elements, so the smaller
+      // sizes turn fewer times).
+      cases.push_back({variant, 3, order, 10});
+      for (const auto& [streams, chunks] :
+           {std::pair<int, int>{1, 1}, {2, 4}, {3, 9}, {7, 259}, {2, 1024}})
+        cases.push_back({variant, streams, order, chunks, true});
+    }
   return cases;
 }
 
@@ -110,20 +129,23 @@ protected:
     trace_.emplace(__FILE__, __LINE__, random().trace());
   }
 
-  // Runs the case's variant through the generated function `run(variant functions...)`.
+  // Runs the case's variant through the generated function `run(variant functions...)`: the
+  // streamed ones with (streams, order) where the case has no other setting, else with their
+  // StreamsConfig, the two entry points a user calls.
   template <class Explicit, class Mapped, class Streams, class Hybrid>
   overlap::Status runVariant(Explicit&& explicitFn, Mapped&& mappedFn, Streams&& streamsFn,
                              Hybrid&& hybridFn) const {
     const Case& c = GetParam();
+    const bool plain = c.chunks == 0 && !c.ring;
     switch (c.variant) {
     case overlap::Variant::Explicit:
       return explicitFn();
     case overlap::Variant::Mapped:
       return mappedFn();
     case overlap::Variant::Streams:
-      return streamsFn(c.streams, c.order);
+      return plain ? streamsFn(c.streams, c.order) : streamsFn(configOf(c));
     case overlap::Variant::Hybrid:
-      return hybridFn(c.streams, c.order);
+      return plain ? hybridFn(c.streams, c.order) : hybridFn(configOf(c));
     }
     return {cudaErrorInvalidValue, "unknown variant", __FILE__, __LINE__};
   }
@@ -190,16 +212,13 @@ TEST_P(ExampleTest, SaxpyMatchesExplicitAndCpu) {
     const int n = static_cast<int>(extent);
     const float* x = data.inputs[0].data();
     std::vector<float> y = data.inputs[1];
-    OVERLAP_EXPECT_MATCHES(data,
-                           runVariant([&] { return saxpy_explicit(n, kSaxpyA, x, y.data()); },
-                                      [&] { return saxpy_mapped(n, kSaxpyA, x, y.data()); },
-                                      [&](int s, overlap::IssueOrder o) {
-                                        return saxpy_streams(n, kSaxpyA, x, y.data(), s, o);
-                                      },
-                                      [&](int s, overlap::IssueOrder o) {
-                                        return saxpy_hybrid(n, kSaxpyA, x, y.data(), s, o);
-                                      }),
-                           y);
+    OVERLAP_EXPECT_MATCHES(
+        data,
+        runVariant([&] { return saxpy_explicit(n, kSaxpyA, x, y.data()); },
+                   [&] { return saxpy_mapped(n, kSaxpyA, x, y.data()); },
+                   [&](auto&&... how) { return saxpy_streams(n, kSaxpyA, x, y.data(), how...); },
+                   [&](auto&&... how) { return saxpy_hybrid(n, kSaxpyA, x, y.data(), how...); }),
+        y);
   }
 }
 
@@ -237,16 +256,13 @@ TEST_P(ExampleTest, MatmulMatchesExplicitAndCpu) {
     const float* a = data.inputs[0].data();
     const float* b = data.inputs[1].data();
     std::vector<float> c = randomFloats(1LL * m * n); // stale values must be overwritten
-    OVERLAP_EXPECT_MATCHES(data,
-                           runVariant([&] { return matmul_explicit(m, n, k, a, b, c.data()); },
-                                      [&] { return matmul_mapped(m, n, k, a, b, c.data()); },
-                                      [&](int s, overlap::IssueOrder o) {
-                                        return matmul_streams(m, n, k, a, b, c.data(), s, o);
-                                      },
-                                      [&](int s, overlap::IssueOrder o) {
-                                        return matmul_hybrid(m, n, k, a, b, c.data(), s, o);
-                                      }),
-                           c);
+    OVERLAP_EXPECT_MATCHES(
+        data,
+        runVariant([&] { return matmul_explicit(m, n, k, a, b, c.data()); },
+                   [&] { return matmul_mapped(m, n, k, a, b, c.data()); },
+                   [&](auto&&... how) { return matmul_streams(m, n, k, a, b, c.data(), how...); },
+                   [&](auto&&... how) { return matmul_hybrid(m, n, k, a, b, c.data(), how...); }),
+        c);
   }
 }
 
@@ -285,14 +301,11 @@ TEST_P(ExampleTest, BuoydiffMatchesExplicitAndCpu) {
     std::vector<float> out = randomFloats(levels * plane);
     OVERLAP_EXPECT_MATCHES(
         data,
-        runVariant([&] { return buoydiff_explicit(levels, plane, rho, out.data()); },
-                   [&] { return buoydiff_mapped(levels, plane, rho, out.data()); },
-                   [&](int s, overlap::IssueOrder o) {
-                     return buoydiff_streams(levels, plane, rho, out.data(), s, o);
-                   },
-                   [&](int s, overlap::IssueOrder o) {
-                     return buoydiff_hybrid(levels, plane, rho, out.data(), s, o);
-                   }),
+        runVariant(
+            [&] { return buoydiff_explicit(levels, plane, rho, out.data()); },
+            [&] { return buoydiff_mapped(levels, plane, rho, out.data()); },
+            [&](auto&&... how) { return buoydiff_streams(levels, plane, rho, out.data(), how...); },
+            [&](auto&&... how) { return buoydiff_hybrid(levels, plane, rho, out.data(), how...); }),
         out);
   }
 }

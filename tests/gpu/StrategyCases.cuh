@@ -1,5 +1,6 @@
 // The strategy configurations every GPU test runs: Explicit, Mapped, and Streams and Hybrid for
-// N in {1, 2, 3, 7, 16, 64} (or other counts) in both issue orders; plus dispatch and readable
+// N in {1, 2, 3, 7, 16, 64} (or other counts) in both issue orders, and out of core (the ring of
+// DeviceLayout.h, one slot per stream) turning 2, 3 and many times; plus dispatch and readable
 // test names.
 #pragma once
 
@@ -11,6 +12,7 @@
 #include "overlap/Streams.cuh"
 
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace overlap::test {
@@ -20,23 +22,36 @@ struct StrategyCase {
   StreamsConfig streams;
 };
 
-// A GoogleTest-safe name, e.g. "Streams_N16_BreadthFirst".
+// A GoogleTest-safe name, e.g. "Streams_N16_BreadthFirst", "Hybrid_N3_C9_Ring_DepthFirst".
 inline std::string nameOf(const StrategyCase& c) {
   std::string name = to_string(c.variant);
   if (c.variant == Variant::Streams || c.variant == Variant::Hybrid) {
     name += "_N" + std::to_string(c.streams.streams);
+    if (c.streams.chunks > 0)
+      name += "_C" + std::to_string(c.streams.chunks);
+    if (c.streams.buffers == DeviceBuffers::Ring)
+      name += "_Ring";
     name += c.streams.order == IssueOrder::DepthFirst ? "_DepthFirst" : "_BreadthFirst";
   }
   return name;
 }
 
-// Explicit, Mapped, and Streams and Hybrid for each stream count in both issue orders.
+// Explicit, Mapped, and Streams and Hybrid for each stream count in both issue orders; then
+// Streams and Hybrid out of core, their ring turning 2, 3 and many times (no more than the
+// partition has granules: fewer at small sizes).
 inline std::vector<StrategyCase> strategyCases(const std::vector<int>& streamCounts) {
   std::vector<StrategyCase> cases = {{Variant::Explicit, {}}, {Variant::Mapped, {}}};
   for (Variant variant : {Variant::Streams, Variant::Hybrid})
-    for (int streams : streamCounts)
-      for (IssueOrder order : {IssueOrder::DepthFirst, IssueOrder::BreadthFirst})
+    for (IssueOrder order : {IssueOrder::DepthFirst, IssueOrder::BreadthFirst}) {
+      for (int streams : streamCounts)
         cases.push_back({variant, {streams, order}});
+      for (const auto& [streams, chunks] : {std::pair<int, int>{2, 4}, {3, 9}, {7, 259}}) {
+        StreamsConfig ring{streams, order};
+        ring.chunks = chunks;
+        ring.buffers = DeviceBuffers::Ring;
+        cases.push_back({variant, ring});
+      }
+    }
   return cases;
 }
 

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <random>
+#include <string>
 #include <vector>
 
 namespace {
@@ -98,7 +99,7 @@ TEST(DeviceLayout, RingWindowsTiledArraysAndKeepsBroadcastOnesResident) {
   needs[2].copyIn = true;
   needs[2].broadcast = {{0, 50}};
   needs[2].chunked.assign(chunks, {});
-  const DeviceLayout layout = overlap::ringLayout(arrays, needs, chunks, 3);
+  const DeviceLayout layout = overlap::ringLayout(arrays, needs, chunks, 3, 0);
   ASSERT_TRUE(layout.ring);
   EXPECT_EQ(layout.unwindowable, -1);
   EXPECT_EQ(layout.slots, 3);
@@ -128,7 +129,7 @@ TEST(DeviceLayout, HaloWindowsHoldTheHaloAndStayAlignedAsInAFullBuffer) {
   const std::vector<ArrayTransferNeeds> needs = {
       rowsOf(partition, chunks, 37, 3 * 37, 3 * 37, false),
       rowsOf(partition, chunks, 37, 0, 0, true)};
-  const DeviceLayout layout = overlap::ringLayout(arrays, needs, chunks, 2);
+  const DeviceLayout layout = overlap::ringLayout(arrays, needs, chunks, 2, 0);
   expectWindowsInSlots(layout, arrays, chunks);
   for (int c = 0; c < chunks; ++c)
     EXPECT_EQ(layout.windows[static_cast<std::size_t>(c)][0].begin,
@@ -153,23 +154,77 @@ TEST(DeviceLayout, ManyRandomRingsKeepEveryWindowInsideItsSlot) {
     const std::vector<LayoutArray> arrays = {{size, elements, true}, {4, elements, true}};
     const std::vector<ArrayTransferNeeds> needs = {rowsOf(partition, chunks, k, halo, halo, false),
                                                    rowsOf(partition, chunks, k, 0, 0, true)};
-    const DeviceLayout layout = overlap::ringLayout(arrays, needs, chunks, slots);
+    const DeviceLayout layout = overlap::ringLayout(arrays, needs, chunks, slots, 0);
     SCOPED_TRACE("trial " + std::to_string(trial));
     EXPECT_EQ(layout.slots, std::min(slots, chunks));
     expectWindowsInSlots(layout, arrays, chunks);
   }
 }
 
-TEST(DeviceLayout, AnArrayWithBroadcastAndChunkedSectionsCannotBeWindowed) {
-  // buoydiff's rho: level 0 for every chunk and levels lo-1 .. hi-1, through one pointer.
-  const Partition partition{0, 42, 1};
-  const int chunks = 6;
-  const long long plane = 100;
-  const std::vector<LayoutArray> arrays = {{4, 42 * plane, true}, {4, 42 * plane, true}};
+// buoydiff's rho: level 0 for every chunk and levels lo-1 .. hi-1, through one pointer.
+std::vector<ArrayTransferNeeds> buoydiffNeeds(const Partition& partition, int chunks,
+                                              long long plane) {
   std::vector<ArrayTransferNeeds> needs = {rowsOf(partition, chunks, plane, plane, 0, false),
                                            rowsOf(partition, chunks, plane, 0, 0, true)};
   needs[0].broadcast = {{0, plane}};
-  EXPECT_EQ(overlap::ringLayout(arrays, needs, chunks, 2).unwindowable, 0);
+  return needs;
+}
+
+TEST(DeviceLayout, WithoutPagesAnArrayWithBroadcastAndChunkedSectionsCannotBeWindowed) {
+  const Partition partition{0, 42, 1};
+  const long long plane = 100;
+  const std::vector<LayoutArray> arrays = {{4, 42 * plane, true}, {4, 42 * plane, true}};
+  const DeviceLayout layout =
+      overlap::ringLayout(arrays, buoydiffNeeds(partition, 6, plane), 6, 2, 0);
+  EXPECT_EQ(layout.unwindowable, 0);
+  EXPECT_NE(std::string(layout.why).find("maps no pages"), std::string::npos) << layout.why;
+}
+
+TEST(DeviceLayout, PagedArraysKeepTheBroadcastPagesAndMapEachChunksOthers) {
+  const Partition partition{0, 42, 1};
+  const long long plane = 1000; // 4000 bytes a level, pages of 4096 bytes
+  const std::size_t page = 4096;
+  const int chunks = 7;
+  const std::vector<LayoutArray> arrays = {{4, 42 * plane, true}, {4, 42 * plane, true}};
+  const std::vector<ArrayTransferNeeds> needs = buoydiffNeeds(partition, chunks, plane);
+  const DeviceLayout layout = overlap::ringLayout(arrays, needs, chunks, 3, page);
+  ASSERT_EQ(layout.unwindowable, -1) << layout.why;
+  EXPECT_EQ(layout.placement[0], ArrayPlacement::Paged);
+  EXPECT_EQ(layout.placement[1], ArrayPlacement::Windowed);
+  EXPECT_EQ(layout.residentPages[0], (overlap::PageRun{0, 1}));
+  EXPECT_EQ(layout.residentElements[0].begin, 0);
+  EXPECT_EQ(layout.residentElements[0].end, 1024); // the whole first page, past level 0
+  long long most = 0;
+  for (int c = 0; c < chunks; ++c) {
+    SCOPED_TRACE("chunk " + std::to_string(c));
+    const overlap::PageRun own = layout.chunkPages[static_cast<std::size_t>(c)][0];
+    const Section window = layout.windows[static_cast<std::size_t>(c)][0];
+    // Every element of the window lies in the resident pages or in the chunk's own.
+    const long long perPage = static_cast<long long>(page / 4);
+    EXPECT_TRUE(window.begin >= own.begin * perPage || window.begin < 1024);
+    EXPECT_LE(window.end, std::max(own.end * perPage, 1024LL));
+    EXPECT_GE(own.begin, 1) << "the resident page is not the chunk's";
+    most = std::max(most, own.size());
+  }
+  EXPECT_EQ(layout.slotPages[0], most);
+  EXPECT_EQ(layout.pagedBytes(0), (1 + 3 * static_cast<std::size_t>(most)) * page);
+  EXPECT_EQ(layout.totalBytes(), 3 * layout.slotBytes + layout.pagedBytes(0));
+  EXPECT_LT(layout.totalBytes(), overlap::fullLayout(arrays).totalBytes());
+}
+
+TEST(DeviceLayout, ArraysThatCannotBePagedSayWhy) {
+  const Partition partition{0, 40, 1};
+  const std::size_t page = 4096;
+  // A broadcast section in the middle that the chunk windows reach past on both sides.
+  std::vector<ArrayTransferNeeds> straddle = {rowsOf(partition, 2, 1000, 0, 0, false)};
+  straddle[0].broadcast = {{15000, 16000}};
+  EXPECT_EQ(overlap::ringLayout({{4, 40000, true}}, straddle, 2, 2, page).unwindowable, 0);
+  // 12-byte elements do not tile 4096-byte pages.
+  std::vector<ArrayTransferNeeds> wide = buoydiffNeeds(partition, 4, 1000);
+  const DeviceLayout layout =
+      overlap::ringLayout({{12, 40000, true}, {4, 40000, true}}, wide, 4, 2, page);
+  EXPECT_EQ(layout.unwindowable, 0);
+  EXPECT_NE(std::string(layout.why).find("element size"), std::string::npos) << layout.why;
 }
 
 } // namespace

@@ -30,6 +30,8 @@ public:
   StagingResources& staging() { return staging_; }
   // cudaDevAttrHostRegisterReadOnlySupported, asked once.
   Status readOnlyRegistrationSupported(bool* supported);
+  // The device's page size for paged arrays (PagedArrays.h), 0 where it has none; asked once.
+  Status pageBytes(std::size_t* bytes);
 
   // Both wait for the call holding the context, so neither may run inside a lease of it. Release
   // (of the device memory and the staging slots) makes this context's device current (cudaFree
@@ -47,6 +49,8 @@ private:
   DeviceMemoryCache memory_;
   StagingResources staging_;
   int readOnlySupported_ = -1; // -1: not asked yet
+  std::size_t pageBytes_ = 0;
+  bool pageBytesAsked_ = false;
 };
 
 // The current device's context, locked while the lease lives.

@@ -33,6 +33,7 @@
 #include "overlap/HostArrayPinning.h"
 #include "overlap/KernelTypes.h"
 #include "overlap/NvtxRange.h"
+#include "overlap/PagedArrays.h"
 #include "overlap/PinCache.h"
 #include "overlap/StagingRing.h"
 #include "overlap/Status.h"
@@ -91,13 +92,22 @@ struct PipelineShape {
 // pointer a kernel addresses directly (Hybrid's mapped outputs; null for absent arrays).
 class ArrayBases {
 public:
-  ArrayBases(const DeviceLayout& layout, void* block, std::vector<void*> hostBases)
-      : layout_(layout), block_(block), hostBases_(std::move(hostBases)) {}
+  ArrayBases(const DeviceLayout& layout, void* block, const PagedArrays& paged,
+             std::vector<void*> hostBases)
+      : layout_(layout), block_(block), paged_(paged), hostBases_(std::move(hostBases)) {}
 
-  // Array i's element 0 for chunk c; chunk -1 for the copies before and after the chunks.
+  // Array i's element 0 for chunk c; chunk -1 for the copies before and after the chunks (a
+  // paged array's resident pages lie under every slot's addresses: slot 0's do).
   void* of(int i, int chunk) const {
-    if (layout_.placement[static_cast<std::size_t>(i)] == ArrayPlacement::Host)
+    switch (layout_.placement[static_cast<std::size_t>(i)]) {
+    case ArrayPlacement::Host:
       return hostBases_[static_cast<std::size_t>(i)];
+    case ArrayPlacement::Paged:
+      return paged_.base(i, chunk < 0 ? 0 : chunk % layout_.slots);
+    case ArrayPlacement::Resident:
+    case ArrayPlacement::Windowed:
+      break;
+    }
     return layout_.base(block_, i, chunk);
   }
   // Every array's, for chunk c's launch (valid until the next call).
@@ -111,6 +121,7 @@ public:
 private:
   const DeviceLayout& layout_;
   void* const block_;
+  const PagedArrays& paged_;
   const std::vector<void*> hostBases_;
   std::vector<void*> scratch_;
 };
@@ -162,10 +173,10 @@ inline std::vector<StagedCopy> stagedCopies(const PipelineShape& shape, IssueOrd
 template <class B> class PipelineIssuer {
 public:
   PipelineIssuer(const B& binding, const PipelineShape& shape, const std::vector<HostArray>& arrays,
-                 ArrayBases& bases, const StreamEventPool& pool, const Partition& partition,
-                 const std::vector<bool>& staged, StagingRing* ring)
+                 ArrayBases& bases, PagedArrays& paged, const StreamEventPool& pool,
+                 const Partition& partition, const std::vector<bool>& staged, StagingRing* ring)
       : binding_(binding), shape_(shape), plan_(shape.plan), arrays_(arrays), bases_(bases),
-        pool_(pool), partition_(partition), staged_(staged), ring_(ring) {}
+        paged_(paged), pool_(pool), partition_(partition), staged_(staged), ring_(ring) {}
 
   Status issue(IssueOrder order) {
     OVERLAP_TRY(copyBroadcastIn());
@@ -196,7 +207,10 @@ private:
 
   cudaStream_t streamOf(int chunk) const { return pool_.stream(chunk % shape_.streams); }
   cudaEvent_t broadcastEvent() const { return pool_.event(0); }
+  // Full buffers: after chunk c's copies in, for chunks that share them (halos).
   cudaEvent_t copiedInEvent(int chunk) const { return pool_.event(chunk + 1); }
+  // The ring with paged arrays: after the last chunk of slot s, before its pages move.
+  cudaEvent_t slotDoneEvent(int slot) const { return pool_.event(slot + 1); }
   const ChunkTransfers& chunk(int c) const { return plan_.chunks[static_cast<std::size_t>(c)]; }
 
   Status phase(const char* name, int first, int last, Step step) {
@@ -224,7 +238,22 @@ private:
     return Status::success();
   }
 
+  // A paged array's slot moves its pages under chunk c's once the slot's previous chunk is done:
+  // the host waits for it (the mapping is the host's call), while the other slots' chunks run.
+  Status mapPages(int c) {
+    if (paged_.empty())
+      return Status::success();
+    const int slot = c % shape_.streams;
+    if (c >= shape_.streams)
+      OVERLAP_CUDA_TRY(cudaEventSynchronize(slotDoneEvent(slot)));
+    for (std::size_t i = 0; i < arrays_.size(); ++i)
+      if (shape_.layout.placement[i] == ArrayPlacement::Paged)
+        OVERLAP_TRY(paged_.mapChunk(shape_.layout, static_cast<int>(i), slot, c));
+    return Status::success();
+  }
+
   Status copyIn(int c) {
+    OVERLAP_TRY(mapPages(c));
     // A chunk whose kernel needs an earlier chunk's copies (a halo) also starts its own copies
     // after them. Left alone, the copy engine does not serve the streams in issue order (the
     // H100 with 8 connections drained them grouped by stream % 4), and a kernel then waits for
@@ -264,6 +293,8 @@ private:
   Status copyOut(int c) {
     for (const ArrayCopy& copy : chunk(c).copyOut)
       OVERLAP_TRY(transfer(copy, CopyDirection::ToHost, c, streamOf(c)));
+    if (!paged_.empty())
+      OVERLAP_CUDA_TRY(cudaEventRecord(slotDoneEvent(c % shape_.streams), streamOf(c)));
     return Status::success();
   }
 
@@ -272,6 +303,7 @@ private:
   const TransferPlan& plan_;
   const std::vector<HostArray>& arrays_;
   ArrayBases& bases_;
+  PagedArrays& paged_;
   const StreamEventPool& pool_;
   const Partition partition_;
   const std::vector<bool>& staged_;
@@ -315,12 +347,18 @@ constexpr int kMaxRingChunks = 1 << 16;
 template <class B>
 Status shapePipeline(const B& binding, const StreamsConfig& config, Variant variant,
                      const Partition& partition, const std::vector<HostArray>& arrays,
-                     const std::vector<bool>& onDevice, DeviceMemoryCache& cache,
+                     const std::vector<bool>& onDevice, DeviceContext& context,
                      PipelineShape* shape) {
+  DeviceMemoryCache& cache = context.memory();
   const std::vector<LayoutArray> placed = layoutArrays(arrays, onDevice);
   const int asked =
       static_cast<int>(chunkCount(partition, config.chunks > 0 ? config.chunks : config.streams));
   const auto take = [&](int chunks, DeviceLayout layout, std::vector<ArrayTransferNeeds> needs) {
+    // A paged array's resident pages are copied in whole before the chunks, which then copy
+    // only the rest of their windows.
+    for (std::size_t i = 0; i < needs.size(); ++i)
+      if (layout.placement[i] == ArrayPlacement::Paged)
+        needs[i].broadcast = {layout.residentElements[i]};
     shape->chunks = chunks;
     shape->streams = std::min(config.streams, chunks);
     shape->plan = planTransfers(needs, chunks, !layout.ring);
@@ -340,20 +378,20 @@ Status shapePipeline(const B& binding, const StreamsConfig& config, Variant vari
   } else {
     OVERLAP_TRY(callBudget(cache, config.deviceMemoryBudget, SIZE_MAX, &budget));
   }
+  std::size_t pageBytes = 0;
+  OVERLAP_TRY(context.pageBytes(&pageBytes));
   const long long granules = granuleCount(partition);
   std::size_t smallest = SIZE_MAX;
   for (long long chunks = asked;;) {
     const int c = static_cast<int>(chunks);
     std::vector<ArrayTransferNeeds> needs = chunkNeeds(binding, arrays, onDevice, partition, c);
-    DeviceLayout ring = ringLayout(placed, needs, c, std::min(config.streams, c));
+    DeviceLayout ring = ringLayout(placed, needs, c, std::min(config.streams, c), pageBytes);
     if (ring.unwindowable >= 0)
-      return overBudget(
-          who, fullLayout(placed).totalBytes(), budget,
-          std::string(": out of core, array '") +
-              arrays[static_cast<std::size_t>(ring.unwindowable)].name +
-              "' cannot have a window per chunk: it has broadcast sections beside its chunked "
-              "ones, and the kernel addresses both through one pointer (docs/generated-code.md, "
-              "\"Device memory\")");
+      return overBudget(who, fullLayout(placed).totalBytes(), budget,
+                        std::string(": out of core, array '") +
+                            arrays[static_cast<std::size_t>(ring.unwindowable)].name +
+                            "' can have neither a window nor pages per chunk: " + ring.why +
+                            " (docs/generated-code.md, \"Device memory\")");
     smallest = std::min(smallest, ring.totalBytes());
     if (ring.totalBytes() <= budget.bytes)
       return take(c, std::move(ring), std::move(needs));
@@ -401,12 +439,13 @@ template <class B> Status runPipeline(const B& binding, StreamsConfig config, Ou
   PipelineShape shape;
   OVERLAP_TRY(shapePipeline(binding, config,
                             outputs == OutputPath::Mapped ? Variant::Hybrid : Variant::Streams,
-                            partition, arrays, onDevice, context.memory(), &shape));
+                            partition, arrays, onDevice, context, &shape));
   const int streams = shape.streams;
   StreamEventPool& pool = context.pool();
   OVERLAP_TRY(pool.reserveStreams(streams));
-  // One for the broadcast copies, one per chunk whose copies another chunk awaits.
-  OVERLAP_TRY(pool.reserveEvents(shape.layout.ring ? 1 : shape.chunks + 1));
+  // One for the broadcast copies, then one per chunk whose copies another chunk awaits (full
+  // buffers) or one per slot (the ring, for paged arrays).
+  OVERLAP_TRY(pool.reserveEvents(1 + (shape.layout.ring ? streams : shape.chunks)));
   bool readOnlySupported = false;
   OVERLAP_TRY(context.readOnlyRegistrationSupported(&readOnlySupported));
 
@@ -424,14 +463,17 @@ template <class B> Status runPipeline(const B& binding, StreamsConfig config, Ou
       if (!onDevice[i])
         hostBases[i] = pinning.devicePointer(static_cast<int>(i));
     }
-    first = context.memory().reserve(shape.layout.totalBytes(), &block);
+    first = context.memory().reserve(shape.layout.blockBytes(), &block);
   }
-  ArrayBases bases(shape.layout, block, std::move(hostBases));
+  PagedArrays paged; // its pages are freed below, once the streams are synchronized
+  if (first.ok())
+    first = paged.create(shape.layout, context.device());
+  ArrayBases bases(shape.layout, block, paged, std::move(hostBases));
   StagingRing ring;
   if (first.ok() && std::find(staged.begin(), staged.end(), true) != staged.end())
     first = ring.start(context.staging(), stagedCopies(shape, config.order, arrays, bases, staged),
                        config.staging);
-  PipelineIssuer<B> issuer(binding, shape, arrays, bases, pool, partition, staged, &ring);
+  PipelineIssuer<B> issuer(binding, shape, arrays, bases, paged, pool, partition, staged, &ring);
   if (first.ok())
     first = issuer.issue(config.order);
   // Also after a failure: nothing issued may still run when the buffers are reused or the
@@ -448,6 +490,7 @@ template <class B> Status runPipeline(const B& binding, StreamsConfig config, Ou
     first = ring.finish();
   else
     ring.abandon();
+  keepFirst(first, paged.release());
   keepFirst(first, pinning.release());
   return first;
 }

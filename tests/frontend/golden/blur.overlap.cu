@@ -150,8 +150,16 @@ overlap::Status blur_streams(long n, const float * in, float * out, int streams,
   return overlap::runStreams(blur_binding{n, in, out}, overlap::StreamsConfig{streams, order});
 }
 
+overlap::Status blur_streams(long n, const float * in, float * out, const overlap::StreamsConfig& config) {
+  return overlap::runStreams(blur_binding{n, in, out}, config);
+}
+
 overlap::Status blur_hybrid(long n, const float * in, float * out, int streams, overlap::IssueOrder order) {
   return overlap::runHybrid(blur_binding{n, in, out}, overlap::StreamsConfig{streams, order});
+}
+
+overlap::Status blur_hybrid(long n, const float * in, float * out, const overlap::StreamsConfig& config) {
+  return overlap::runHybrid(blur_binding{n, in, out}, config);
 }
 
 const overlap::KernelDescriptor blur_descriptor = {

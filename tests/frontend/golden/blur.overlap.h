@@ -13,6 +13,9 @@ overlap::Status blur_explicit(long n, const float * in, float * out);
 overlap::Status blur_mapped(long n, const float * in, float * out);
 overlap::Status blur_streams(long n, const float * in, float * out, int streams, overlap::IssueOrder order = overlap::IssueOrder::DepthFirst);
 overlap::Status blur_hybrid(long n, const float * in, float * out, int streams, overlap::IssueOrder order = overlap::IssueOrder::DepthFirst);
+// With every setting: chunks apart from streams, device buffers and budget, pageable arrays.
+overlap::Status blur_streams(long n, const float * in, float * out, const overlap::StreamsConfig& config);
+overlap::Status blur_hybrid(long n, const float * in, float * out, const overlap::StreamsConfig& config);
 // The variant tuned for the current device (overlap/Dispatch.h says how it is chosen).
 overlap::Status blur_tuned(long n, const float * in, float * out);
 extern const overlap::KernelDescriptor blur_descriptor;

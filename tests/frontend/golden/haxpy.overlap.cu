@@ -153,8 +153,16 @@ overlap::Status haxpy_streams(int n, __half a, const __half * x, __half * y, int
   return overlap::runStreams(haxpy_binding{n, a, x, y}, overlap::StreamsConfig{streams, order});
 }
 
+overlap::Status haxpy_streams(int n, __half a, const __half * x, __half * y, const overlap::StreamsConfig& config) {
+  return overlap::runStreams(haxpy_binding{n, a, x, y}, config);
+}
+
 overlap::Status haxpy_hybrid(int n, __half a, const __half * x, __half * y, int streams, overlap::IssueOrder order) {
   return overlap::runHybrid(haxpy_binding{n, a, x, y}, overlap::StreamsConfig{streams, order});
+}
+
+overlap::Status haxpy_hybrid(int n, __half a, const __half * x, __half * y, const overlap::StreamsConfig& config) {
+  return overlap::runHybrid(haxpy_binding{n, a, x, y}, config);
 }
 
 const overlap::KernelDescriptor haxpy_descriptor = {

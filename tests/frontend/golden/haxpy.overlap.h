@@ -14,6 +14,9 @@ overlap::Status haxpy_explicit(int n, __half a, const __half * x, __half * y);
 overlap::Status haxpy_mapped(int n, __half a, const __half * x, __half * y);
 overlap::Status haxpy_streams(int n, __half a, const __half * x, __half * y, int streams, overlap::IssueOrder order = overlap::IssueOrder::DepthFirst);
 overlap::Status haxpy_hybrid(int n, __half a, const __half * x, __half * y, int streams, overlap::IssueOrder order = overlap::IssueOrder::DepthFirst);
+// With every setting: chunks apart from streams, device buffers and budget, pageable arrays.
+overlap::Status haxpy_streams(int n, __half a, const __half * x, __half * y, const overlap::StreamsConfig& config);
+overlap::Status haxpy_hybrid(int n, __half a, const __half * x, __half * y, const overlap::StreamsConfig& config);
 // The variant tuned for the current device (overlap/Dispatch.h says how it is chosen).
 overlap::Status haxpy_tuned(int n, __half a, const __half * x, __half * y);
 extern const overlap::KernelDescriptor haxpy_descriptor;

@@ -164,8 +164,16 @@ overlap::Status matmul_streams(int m, int k, int n, const double * a, const doub
   return overlap::runStreams(matmul_binding{m, k, n, a, b, c}, overlap::StreamsConfig{streams, order});
 }
 
+overlap::Status matmul_streams(int m, int k, int n, const double * a, const double * b, double * c, const overlap::StreamsConfig& config) {
+  return overlap::runStreams(matmul_binding{m, k, n, a, b, c}, config);
+}
+
 overlap::Status matmul_hybrid(int m, int k, int n, const double * a, const double * b, double * c, int streams, overlap::IssueOrder order) {
   return overlap::runHybrid(matmul_binding{m, k, n, a, b, c}, overlap::StreamsConfig{streams, order});
+}
+
+overlap::Status matmul_hybrid(int m, int k, int n, const double * a, const double * b, double * c, const overlap::StreamsConfig& config) {
+  return overlap::runHybrid(matmul_binding{m, k, n, a, b, c}, config);
 }
 
 const overlap::KernelDescriptor matmul_descriptor = {

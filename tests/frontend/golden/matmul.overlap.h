@@ -13,6 +13,9 @@ overlap::Status matmul_explicit(int m, int k, int n, const double * a, const dou
 overlap::Status matmul_mapped(int m, int k, int n, const double * a, const double * b, double * c);
 overlap::Status matmul_streams(int m, int k, int n, const double * a, const double * b, double * c, int streams, overlap::IssueOrder order = overlap::IssueOrder::DepthFirst);
 overlap::Status matmul_hybrid(int m, int k, int n, const double * a, const double * b, double * c, int streams, overlap::IssueOrder order = overlap::IssueOrder::DepthFirst);
+// With every setting: chunks apart from streams, device buffers and budget, pageable arrays.
+overlap::Status matmul_streams(int m, int k, int n, const double * a, const double * b, double * c, const overlap::StreamsConfig& config);
+overlap::Status matmul_hybrid(int m, int k, int n, const double * a, const double * b, double * c, const overlap::StreamsConfig& config);
 // The variant tuned for the current device (overlap/Dispatch.h says how it is chosen).
 overlap::Status matmul_tuned(int m, int k, int n, const double * a, const double * b, double * c);
 extern const overlap::KernelDescriptor matmul_descriptor;

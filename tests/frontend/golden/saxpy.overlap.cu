@@ -151,8 +151,16 @@ overlap::Status saxpy_streams(int n, float a, const float * x, float * y, int st
   return overlap::runStreams(saxpy_binding{n, a, x, y}, overlap::StreamsConfig{streams, order});
 }
 
+overlap::Status saxpy_streams(int n, float a, const float * x, float * y, const overlap::StreamsConfig& config) {
+  return overlap::runStreams(saxpy_binding{n, a, x, y}, config);
+}
+
 overlap::Status saxpy_hybrid(int n, float a, const float * x, float * y, int streams, overlap::IssueOrder order) {
   return overlap::runHybrid(saxpy_binding{n, a, x, y}, overlap::StreamsConfig{streams, order});
+}
+
+overlap::Status saxpy_hybrid(int n, float a, const float * x, float * y, const overlap::StreamsConfig& config) {
+  return overlap::runHybrid(saxpy_binding{n, a, x, y}, config);
 }
 
 const overlap::KernelDescriptor saxpy_descriptor = {

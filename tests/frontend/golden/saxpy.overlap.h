@@ -13,6 +13,9 @@ overlap::Status saxpy_explicit(int n, float a, const float * x, float * y);
 overlap::Status saxpy_mapped(int n, float a, const float * x, float * y);
 overlap::Status saxpy_streams(int n, float a, const float * x, float * y, int streams, overlap::IssueOrder order = overlap::IssueOrder::DepthFirst);
 overlap::Status saxpy_hybrid(int n, float a, const float * x, float * y, int streams, overlap::IssueOrder order = overlap::IssueOrder::DepthFirst);
+// With every setting: chunks apart from streams, device buffers and budget, pageable arrays.
+overlap::Status saxpy_streams(int n, float a, const float * x, float * y, const overlap::StreamsConfig& config);
+overlap::Status saxpy_hybrid(int n, float a, const float * x, float * y, const overlap::StreamsConfig& config);
 // The variant tuned for the current device (overlap/Dispatch.h says how it is chosen).
 overlap::Status saxpy_tuned(int n, float a, const float * x, float * y);
 extern const overlap::KernelDescriptor saxpy_descriptor;

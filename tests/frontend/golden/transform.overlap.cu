@@ -149,8 +149,16 @@ overlap::Status transform_float_256_streams(const float * in, float * out, int n
   return overlap::runStreams(transform_float_256_binding{in, out, n}, overlap::StreamsConfig{streams, order});
 }
 
+overlap::Status transform_float_256_streams(const float * in, float * out, int n, const overlap::StreamsConfig& config) {
+  return overlap::runStreams(transform_float_256_binding{in, out, n}, config);
+}
+
 overlap::Status transform_float_256_hybrid(const float * in, float * out, int n, int streams, overlap::IssueOrder order) {
   return overlap::runHybrid(transform_float_256_binding{in, out, n}, overlap::StreamsConfig{streams, order});
+}
+
+overlap::Status transform_float_256_hybrid(const float * in, float * out, int n, const overlap::StreamsConfig& config) {
+  return overlap::runHybrid(transform_float_256_binding{in, out, n}, config);
 }
 
 const overlap::KernelDescriptor transform_float_256_descriptor = {
@@ -318,8 +326,16 @@ overlap::Status transform_d_streams(const double * in, double * out, int n, int 
   return overlap::runStreams(transform_d_binding{in, out, n}, overlap::StreamsConfig{streams, order});
 }
 
+overlap::Status transform_d_streams(const double * in, double * out, int n, const overlap::StreamsConfig& config) {
+  return overlap::runStreams(transform_d_binding{in, out, n}, config);
+}
+
 overlap::Status transform_d_hybrid(const double * in, double * out, int n, int streams, overlap::IssueOrder order) {
   return overlap::runHybrid(transform_d_binding{in, out, n}, overlap::StreamsConfig{streams, order});
+}
+
+overlap::Status transform_d_hybrid(const double * in, double * out, int n, const overlap::StreamsConfig& config) {
+  return overlap::runHybrid(transform_d_binding{in, out, n}, config);
 }
 
 const overlap::KernelDescriptor transform_d_descriptor = {

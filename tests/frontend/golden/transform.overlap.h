@@ -14,6 +14,9 @@ overlap::Status transform_float_256_explicit(const float * in, float * out, int 
 overlap::Status transform_float_256_mapped(const float * in, float * out, int n);
 overlap::Status transform_float_256_streams(const float * in, float * out, int n, int streams, overlap::IssueOrder order = overlap::IssueOrder::DepthFirst);
 overlap::Status transform_float_256_hybrid(const float * in, float * out, int n, int streams, overlap::IssueOrder order = overlap::IssueOrder::DepthFirst);
+// With every setting: chunks apart from streams, device buffers and budget, pageable arrays.
+overlap::Status transform_float_256_streams(const float * in, float * out, int n, const overlap::StreamsConfig& config);
+overlap::Status transform_float_256_hybrid(const float * in, float * out, int n, const overlap::StreamsConfig& config);
 // The variant tuned for the current device (overlap/Dispatch.h says how it is chosen).
 overlap::Status transform_float_256_tuned(const float * in, float * out, int n);
 extern const overlap::KernelDescriptor transform_float_256_descriptor;
@@ -25,6 +28,9 @@ overlap::Status transform_d_explicit(const double * in, double * out, int n);
 overlap::Status transform_d_mapped(const double * in, double * out, int n);
 overlap::Status transform_d_streams(const double * in, double * out, int n, int streams, overlap::IssueOrder order = overlap::IssueOrder::DepthFirst);
 overlap::Status transform_d_hybrid(const double * in, double * out, int n, int streams, overlap::IssueOrder order = overlap::IssueOrder::DepthFirst);
+// With every setting: chunks apart from streams, device buffers and budget, pageable arrays.
+overlap::Status transform_d_streams(const double * in, double * out, int n, const overlap::StreamsConfig& config);
+overlap::Status transform_d_hybrid(const double * in, double * out, int n, const overlap::StreamsConfig& config);
 // The variant tuned for the current device (overlap/Dispatch.h says how it is chosen).
 overlap::Status transform_d_tuned(const double * in, double * out, int n);
 extern const overlap::KernelDescriptor transform_d_descriptor;
