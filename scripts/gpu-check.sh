@@ -6,7 +6,9 @@
 #
 #   scripts/pregenerate.sh .gpu-carry/generated      # here, before the call
 #   OUT=... scripts/gpu-check.sh [phase...]          # there; phases: build test sanitize examples tune
-#                                                     # (and outofcore: issue 22's benchmark)
+#                                                     # (and ringcheck: the sanitizers on the
+#                                                     # out-of-core ring alone; outofcore: issue
+#                                                     # 22's benchmark)
 #
 # The device tool brings back at most 8 files: everything lands in $OUT/gpu-check.tar.gz, with
 # summary.txt beside it.
@@ -48,8 +50,11 @@ if [[ " $phases " == *" test "* ]]; then
   step "ctest"
   # Parallel: the GPU tests are mostly host-side data preparation; tests that need the whole
   # device (out-of-memory faults) are RUN_SERIAL in their CMakeLists.
-  ctest --test-dir $build --output-on-failure --timeout 600 -j 8 >"$OUT/ctest.log" 2>&1
-  rc=$?; record ctest $rc
+  # The log also goes straight to $final_out, so a call cut short by the device's time limit
+  # still brings back what ran.
+  ctest --test-dir $build --output-on-failure --timeout 600 -j "${CTEST_JOBS:-8}" 2>&1 |
+    tee "$final_out/ctest.log" >"$OUT/ctest.log"
+  rc=${PIPESTATUS[0]}; record ctest $rc
   tail -15 "$OUT/ctest.log"
 fi
 
@@ -87,6 +92,26 @@ if [[ " $phases " == *" sanitize "* ]]; then
       --tool memcheck --error-exitcode 3 "$binary" --gtest_brief=1 >"$log" 2>&1
     rc=$?; record "memcheck $name" $rc
     grep -E "ERROR SUMMARY|tests? ran|PASSED|FAILED" "$log" | tail -3
+  done
+fi
+
+if [[ " $phases " == *" ringcheck "* ]]; then
+  step "compute-sanitizer memcheck and racecheck on the out-of-core ring (small sizes)"
+  # The ring's cases (DeviceBuffers::Ring: windows, paged arrays, slots reused by each stream's
+  # next chunk) of the strategy tests, the examples and the applications: the quick subset of
+  # the sanitize phase for a change to the ring.
+  for run in "memcheck overlap_strategy_gpu_tests *Ring*" "memcheck overlap_example_gpu_tests *Ring*" \
+    "memcheck bench_apps_gpu_tests *Ring*" "racecheck overlap_example_gpu_tests *Ring*" \
+    "racecheck bench_apps_gpu_tests *Ring*"; do
+    read -r tool name filter <<<"$run"
+    binary=$(find $build -name "$name" -type f -perm -u+x | head -1)
+    [ -n "$binary" ] || continue
+    log="$OUT/ring-$tool-$name.log"
+    OVERLAP_TEST_MAX_EXTENT=1009 timeout "${SANITIZER_TIMEOUT:-150}" compute-sanitizer \
+      --tool "$tool" --error-exitcode 3 "$binary" --gtest_brief=1 --gtest_filter="$filter" \
+      >"$log" 2>&1
+    rc=$?; record "ring $tool $name" $rc
+    grep -E "ERROR SUMMARY|RACECHECK SUMMARY|tests? ran|PASSED|FAILED" "$log" | tail -3
   done
 fi
 

@@ -24,13 +24,13 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <functional>
 #include <memory>
-#include <random>
 #include <string>
 #include <vector>
 
@@ -64,6 +64,31 @@ double seconds(const std::function<overlap::Status()>& call, const std::string& 
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
+// SplitMix64: gigabytes of random inputs in seconds (std::mt19937_64 would take a minute).
+class Random {
+public:
+  explicit Random(std::uint64_t seed) : state_(seed) {}
+  std::uint64_t next() {
+    std::uint64_t z = (state_ += 0x9E3779B97F4A7C15ULL);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+  }
+  // Uniform in [low, high), 24 random bits.
+  float uniform(float low, float high) {
+    return low + (high - low) * static_cast<float>(next() >> 40) / 16777216.0f;
+  }
+  void bytes(unsigned char* out, std::size_t count) {
+    for (std::size_t i = 0; i < count; i += 8) {
+      const std::uint64_t bits = next();
+      std::memcpy(out + i, &bits, std::min<std::size_t>(8, count - i));
+    }
+  }
+
+private:
+  std::uint64_t state_;
+};
+
 double median(std::vector<double> values) {
   std::sort(values.begin(), values.end());
   const std::size_t n = values.size();
@@ -79,7 +104,9 @@ struct App {
   std::function<overlap::Status(const overlap::StreamsConfig&)> run;
   std::function<overlap::Status()> runExplicit;
   std::function<bool()> verify; // the output against the CPU's, bit for bit
-  std::function<void()> scribble;
+  // Restores what a call reads and writes (saxpy's y) and scribbles over pure outputs, before a
+  // call that is verified; timed calls repeat without it (saxpy's y then grows, as in a loop).
+  std::function<void()> reset;
 };
 
 template <class T> T* pinned(std::size_t count, std::vector<overlap::PinnedBuffer>* keep) {
@@ -93,18 +120,16 @@ std::size_t fullBytes(const App& app) {
   return app.inBytes + app.outBytes;
 }
 
-App saxpyApp(std::size_t deviceBytes, std::mt19937_64& random,
-             std::vector<overlap::PinnedBuffer>* keep) {
+App saxpyApp(std::size_t deviceBytes, Random& random, std::vector<overlap::PinnedBuffer>* keep) {
   const int n = static_cast<int>(deviceBytes / (2 * sizeof(float)));
   float* x = pinned<float>(static_cast<std::size_t>(n), keep);
   float* y = pinned<float>(static_cast<std::size_t>(n), keep);
   auto y0 = std::make_shared<std::vector<float>>(static_cast<std::size_t>(n));
   auto expected = std::make_shared<std::vector<float>>(static_cast<std::size_t>(n));
-  std::uniform_real_distribution<float> value(0.5f, 2.0f);
   const float a = 1.75f;
   for (int i = 0; i < n; ++i) {
-    x[i] = value(random);
-    (*y0)[static_cast<std::size_t>(i)] = value(random);
+    x[i] = random.uniform(0.5f, 2.0f);
+    (*y0)[static_cast<std::size_t>(i)] = random.uniform(0.5f, 2.0f);
     (*expected)[static_cast<std::size_t>(i)] =
         std::fmaf(a, x[i], (*y0)[static_cast<std::size_t>(i)]);
   }
@@ -114,24 +139,21 @@ App saxpyApp(std::size_t deviceBytes, std::mt19937_64& random,
   app.inBytes = 2 * sizeof(float) * static_cast<std::size_t>(n);
   app.outBytes = sizeof(float) * static_cast<std::size_t>(n);
   app.run = [=](const overlap::StreamsConfig& config) {
-    std::memcpy(y, y0->data(), y0->size() * sizeof(float)); // y is read and written
     return saxpy_streams(n, a, x, y, config);
   };
   app.runExplicit = [=] { return saxpy_explicit(n, a, x, y); };
   app.verify = [=] {
     return std::memcmp(y, expected->data(), expected->size() * sizeof(float)) == 0;
   };
-  app.scribble = [=] { std::memset(y, 0xff, sizeof(float) * static_cast<std::size_t>(n)); };
+  app.reset = [=] { std::memcpy(y, y0->data(), y0->size() * sizeof(float)); };
   return app;
 }
 
-App sepiaApp(std::size_t deviceBytes, std::mt19937_64& random,
-             std::vector<overlap::PinnedBuffer>* keep) {
+App sepiaApp(std::size_t deviceBytes, Random& random, std::vector<overlap::PinnedBuffer>* keep) {
   const int pixels = static_cast<int>(deviceBytes / 6);
   const std::size_t bytes = 3 * static_cast<std::size_t>(pixels);
   std::vector<unsigned char> rgb(bytes);
-  for (unsigned char& v : rgb)
-    v = static_cast<unsigned char>(random());
+  random.bytes(rgb.data(), bytes);
   auto expected = std::make_shared<std::vector<unsigned char>>(bench::sepia(rgb));
   unsigned char* in = pinned<unsigned char>(bytes, keep);
   unsigned char* out = pinned<unsigned char>(bytes, keep);
@@ -145,12 +167,11 @@ App sepiaApp(std::size_t deviceBytes, std::mt19937_64& random,
     return sepia_streams(pixels, in, out, config);
   };
   app.verify = [=] { return std::memcmp(out, expected->data(), bytes) == 0; };
-  app.scribble = [=] { std::memset(out, 0x5a, bytes); };
+  app.reset = [=] { std::memset(out, 0x5a, bytes); };
   return app;
 }
 
-App buoydiffApp(std::size_t deviceBytes, std::mt19937_64& random,
-                std::vector<overlap::PinnedBuffer>* keep) {
+App buoydiffApp(std::size_t deviceBytes, Random& random, std::vector<overlap::PinnedBuffer>* keep) {
   // A deep grid: each chunk re-sends the level above its first as its halo out of core, so the
   // extra traffic is one level per chunk (bench/README.md).
   const int levels = 512;
@@ -158,9 +179,8 @@ App buoydiffApp(std::size_t deviceBytes, std::mt19937_64& random,
   const std::size_t count = static_cast<std::size_t>(levels * plane);
   float* rho = pinned<float>(count, keep);
   float* out = pinned<float>(count, keep);
-  std::uniform_real_distribution<float> value(1020.0f, 1030.0f);
   for (std::size_t i = 0; i < count; ++i)
-    rho[i] = value(random);
+    rho[i] = random.uniform(1020.0f, 1030.0f);
   auto expected = std::make_shared<std::vector<float>>(count);
   for (int k = 0; k < levels; ++k)
     for (long long p = 0; p < plane; ++p) {
@@ -178,7 +198,7 @@ App buoydiffApp(std::size_t deviceBytes, std::mt19937_64& random,
     return buoydiff_streams(levels, plane, rho, out, config);
   };
   app.verify = [=] { return std::memcmp(out, expected->data(), count * sizeof(float)) == 0; };
-  app.scribble = [=] { std::memset(out, 0x7f, count * sizeof(float)); };
+  app.reset = [=] { std::memset(out, 0x7f, count * sizeof(float)); };
   return app;
 }
 
@@ -268,7 +288,7 @@ Row measure(const App& app, const Options& options, LinkLimit& link) {
   ring.deviceMemoryBudget = options.budget;
   row.verified = true;
   for (const overlap::StreamsConfig* config : {&full, &ring}) {
-    app.scribble();
+    app.reset();
     check(app.run(*config), app.name + " " + overlap::describe(overlap::Variant::Streams, *config));
     row.verified = row.verified && app.verify();
   }
@@ -295,7 +315,7 @@ Row measure(const App& app, const Options& options, LinkLimit& link) {
 
 // saxpy with most of the device's memory taken: the automatic budget (free memory less the
 // margin) is what is left, and Explicit is refused.
-Row ballast(const Options& options, std::mt19937_64& random, LinkLimit& link) {
+Row ballast(const Options& options, Random& random, LinkLimit& link) {
   check(overlap::releaseCachedDeviceMemory(), "releaseCachedDeviceMemory");
   std::size_t free = 0, total = 0;
   checkCuda(cudaMemGetInfo(&free, &total), "cudaMemGetInfo");
@@ -312,7 +332,7 @@ Row ballast(const Options& options, std::mt19937_64& random, LinkLimit& link) {
   row.bytes = fullBytes(app);
   row.streams = options.streams;
   overlap::StreamsConfig config{options.streams, overlap::IssueOrder::DepthFirst};
-  app.scribble();
+  app.reset();
   check(app.run(config), "saxpy beside the ballast");
   row.verified = app.verify();
   std::vector<double> times, linkTimes;
@@ -419,7 +439,7 @@ int main(int argc, char** argv) {
   checkCuda(cudaGetDeviceProperties(&properties, 0), "cudaGetDeviceProperties");
   std::printf("%s, budget %s, arrays 4x the budget, %d repeats\n", properties.name,
               overlap::formatBytes(static_cast<double>(options.budget)).c_str(), options.repeats);
-  std::mt19937_64 random(20261126);
+  Random random(20261126);
   LinkLimit link(std::size_t{8} << 20);
   std::vector<Row> rows;
   for (const auto make : {&saxpyApp, &sepiaApp, &buoydiffApp}) {

@@ -370,13 +370,27 @@ Kept decisionForCall(const KernelDescriptor& kernel, ArgPointers args,
   return {kept, limited, shape};
 }
 
-// Whether a failed run may be repeated as Explicit: it did nothing the repeat could see.
+// Where a choice that failed before doing any work runs again: Explicit, unless it was Explicit
+// that did not fit the device's memory (its budget, DeviceMemoryBudget.h); then Streams, which
+// runs out of core in what the budget allows.
+RunConfig fallbackConfig(const VariantChoice& failed, const Status& status) {
+  RunConfig config;
+  if (failed.config.variant == Variant::Explicit && status.code == cudaErrorMemoryAllocation) {
+    config.variant = Variant::Streams;
+    config.streams = StreamsConfig{4, IssueOrder::DepthFirst};
+  }
+  return config;
+}
+
+// Whether a failed run may be repeated (fallbackConfig): it did nothing the repeat could see.
 bool mayFallBack(const KernelDescriptor& kernel, const VariantChoice& choice,
                  const Status& status) {
-  if (choice.source == ChoiceSource::Environment || choice.config.variant == Variant::Explicit)
+  if (choice.source == ChoiceSource::Environment)
     return false; // an override is an experiment: its failure is the answer
   if (status.code == cudaErrorMemoryAllocation)
     return true; // every variant allocates, leases and registers before it copies or launches
+  if (choice.config.variant == Variant::Explicit)
+    return false;
   if (status.code != cudaErrorInvalidConfiguration && status.code != cudaErrorLaunchOutOfResources)
     return false;
   // A launch of a later chunk fails after earlier chunks were written back: only where every
@@ -387,15 +401,17 @@ bool mayFallBack(const KernelDescriptor& kernel, const VariantChoice& choice,
   return true;
 }
 
-// Explicit, after `decision` failed with `status` before doing any work.
+// fallbackConfig's choice, after `decision` failed with `status` before doing any work.
 detail::Decision fallbackAfter(const KernelDescriptor& kernel, const detail::Decision& decision,
                                const Status& status, const CallShape& shape) {
   detail::Decision made;
   made.choice.source = ChoiceSource::Fallback;
   made.choice.memory = decision.choice.memory;
+  made.choice.config = fallbackConfig(decision.choice, status);
+  const std::string ran = describe(made.choice.config);
   made.choice.reason =
-      decision.label + " failed before doing any work (" + status.message() + "): run as Explicit";
-  made.label = std::string(kernel.name) + "_tuned ran Explicit after " + decision.label +
+      decision.label + " failed before doing any work (" + status.message() + "): run as " + ran;
+  made.label = std::string(kernel.name) + "_tuned ran " + ran + " after " + decision.label +
                " failed (" + status.message() + ")";
   logChoice(kernel, shape, made.choice);
   return made;
@@ -531,7 +547,7 @@ Status dispatch(const KernelDescriptor& kernel, ArgPointers args) {
     fallback = &choices.findOrMake(
         key, generation, [&] { return fallbackAfter(kernel, decision, status, kept.shape); });
   choices.setLast(fallback);
-  const Status repeated = kernel.run(args, RunConfig{});
+  const Status repeated = kernel.run(args, fallback->choice.config);
   return repeated.ok() ? repeated : withChoice(repeated, fallback->label);
 }
 

@@ -2,8 +2,9 @@
 // choice computed once per (kernel, device, size class) -- counted through a model chooser that
 // counts its evaluations --, the stream count limited to the call's chunks, a new generation
 // after a registration, the baked sizes per device, the fallback to Explicit of a choice that
-// fails before doing any work, and the log of each distinct choice. Over a hand-written
-// descriptor whose run() records its configuration, so no GPU is needed.
+// fails before doing any work (to Streams out of core of an Explicit over its memory budget), and
+// the log of each distinct choice. Over a hand-written descriptor whose run() records its
+// configuration, so no GPU is needed.
 #include "overlap/Dispatch.h"
 #include "DispatchEnvironment.h"
 #include "overlap/SizeClass.h"
@@ -289,6 +290,38 @@ TEST_F(Dispatch, OutOfMemoryBeforeAnyWorkFallsBackToExplicit) {
     EXPECT_NE(last->reason.find("Streams(8, depth-first)"), std::string::npos) << last->reason;
     EXPECT_NE(last->reason.find("cudaMalloc(&block, bytes)"), std::string::npos) << last->reason;
   }
+}
+
+// Explicit over the device-memory budget: Streams runs the call out of core instead.
+overlap::Status explicitOverBudget(overlap::ArgPointers, const RunConfig& config) {
+  gRuns.push_back(config);
+  return config.variant == Variant::Explicit
+             ? overlap::Status{cudaErrorMemoryAllocation, "Explicit needs 16.0 GiB", "f.cuh", 1}
+             : overlap::Status{};
+}
+
+bool explicitModel(const overlap::KernelDescriptor&, overlap::ArgPointers, const std::string&,
+                   RunConfig* config, std::string* why) {
+  *config = RunConfig{};
+  *why = "a model that says Explicit";
+  return true;
+}
+
+TEST_F(Dispatch, ExplicitOverTheBudgetRunsAsStreamsOutOfCore) {
+  overlap::setModelChooser(&explicitModel);
+  static overlap::KernelDescriptor kernel = descriptor("dispatch_explicit_over_budget", kInOut);
+  kernel.run = &explicitOverBudget;
+  Call call;
+  ASSERT_TRUE(overlap::dispatch(kernel, call.args).ok());
+  ASSERT_EQ(gRuns.size(), 2u);
+  EXPECT_EQ(gRuns[0].variant, Variant::Explicit);
+  EXPECT_EQ(gRuns[1].variant, Variant::Streams);
+  EXPECT_EQ(gRuns[1].streams.buffers, overlap::DeviceBuffers::Auto);
+  const std::optional<overlap::VariantChoice> last = overlap::lastDispatchChoice(kernel);
+  ASSERT_TRUE(last.has_value());
+  EXPECT_EQ(last->source, ChoiceSource::Fallback);
+  EXPECT_NE(last->reason.find("Explicit needs 16.0 GiB"), std::string::npos) << last->reason;
+  EXPECT_NE(last->reason.find("run as Streams(4, depth-first)"), std::string::npos) << last->reason;
 }
 
 TEST_F(Dispatch, ALaunchErrorFallsBackOnlyWhereNothingWrittenCanBeReadAgain) {

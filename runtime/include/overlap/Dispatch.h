@@ -65,7 +65,8 @@ using ModelPredictor = bool (*)(const KernelDescriptor& kernel, ArgPointers args
                                 std::optional<double>* seconds);
 bool setModelPredictor(ModelPredictor predictor);
 
-// Fallback: the choice failed before doing any work and Explicit ran instead (dispatch()).
+// Fallback: the choice failed before doing any work and Explicit ran instead, or Streams out of
+// core where Explicit did not fit (dispatch()).
 enum class ChoiceSource : unsigned char { Environment, Baked, Model, Default, Fallback };
 const char* to_string(ChoiceSource source);
 
@@ -109,8 +110,9 @@ const VariantChoice& chooseForCall(const KernelDescriptor& kernel, ArgPointers a
 // What K_tuned(...) calls: the choice, then the run. A choice other than OVERLAP_VARIANT's that
 // fails before doing any work -- out of memory (every variant allocates, leases and registers
 // before it copies), or a launch-configuration error of a kernel without in-out or reduction
-// arrays (Explicit then rewrites every output from untouched inputs) -- is run again as Explicit,
-// and lastDispatchChoice() says so (ChoiceSource::Fallback, with the first failure). Any other
+// arrays (Explicit then rewrites every output from untouched inputs) -- is run again as Explicit
+// (as Streams(4) out of core where Explicit itself did not fit the device-memory budget), and
+// lastDispatchChoice() says so (ChoiceSource::Fallback, with the first failure). Any other
 // failure is returned with the choice in the status text ("saxpy_tuned chose Streams(16,
 // depth-first) (tuning results, P in [65536, 81920)): cudaMalloc(...) failed at ...").
 // OVERLAP_DISPATCH_LOG=1 prints each distinct choice once to stderr: kernel, size class, variant
