@@ -52,7 +52,8 @@ bool chooseByModel(const KernelDescriptor& kernel, ArgPointers args, const std::
   if (!profile.found)
     return false;
   const std::unique_ptr<model::PerformanceModel> model = model::makeModel(model::ModelKind::Modern);
-  const model::Workload workload = model::workloadFromDescriptor(kernel, args, 0);
+  model::Workload workload = model::workloadFromDescriptor(kernel, args, 0);
+  workload.deviceMemory.budgetBytes = model::deviceMemoryBudgetFromEnvironment();
   const model::Prediction prediction = model::predict(*model, profile.profile, workload);
   if (!prediction.best)
     return false;
@@ -72,12 +73,15 @@ bool predictByModel(const KernelDescriptor& kernel, ArgPointers args, const std:
   const std::unique_ptr<model::PerformanceModel> model = model::makeModel(model::ModelKind::Modern);
   model::Workload workload = model::workloadFromDescriptor(kernel, args, kernelSeconds);
   workload.transfers.hostMemoryPinned = memory == CallMemory::Pinned;
+  workload.deviceMemory.budgetBytes = model::deviceMemoryBudgetFromEnvironment();
   for (int i = 0; i < count; ++i) {
     const bool streamed =
         configs[i].variant == Variant::Streams || configs[i].variant == Variant::Hybrid;
     // Explicit and Mapped are candidates of one stream, as the tuner enumerates them.
     model::Candidate candidate{configs[i].variant, streamed ? configs[i].streams.streams : 1,
                                streamed ? configs[i].streams.order : IssueOrder::DepthFirst};
+    if (streamed)
+      candidate.chunks = configs[i].streams.chunks;
     if (configs[i].variant != Variant::Explicit)
       candidate.pageable = configs[i].streams.pageable;
     seconds[i] = model->predictSeconds(profile.completed, workload, candidate);
