@@ -195,7 +195,9 @@ public:
   }
 };
 
-TEST(ChunkCount, EnumerationFollowsEachStreamCountWithItsChunkCountsInBothOrders) {
+TEST(ChunkCount, EnumerationFollowsEachStreamCountWithItsChunkCounts) {
+  // Breadth-first only where the device tells the orders apart (the scripted model never does):
+  // on the others it can only hold a stream's kernels behind its later copies in.
   ScriptedModel model;
   model.seconds = [](const Candidate&) { return 1.0; };
   SearchOptions options;
@@ -209,16 +211,11 @@ TEST(ChunkCount, EnumerationFollowsEachStreamCountWithItsChunkCountsInBothOrders
       Candidate{Variant::Mapped, 1, IssueOrder::DepthFirst},
       streamsWithChunks(1, 0),
       streamsWithChunks(1, 2),
-      streamsWithChunks(1, 2, IssueOrder::BreadthFirst),
       streamsWithChunks(1, 4),
-      streamsWithChunks(1, 4, IssueOrder::BreadthFirst),
       streamsWithChunks(1, 8),
-      streamsWithChunks(1, 8, IssueOrder::BreadthFirst),
       streamsWithChunks(2, 0),
       streamsWithChunks(2, 4),
-      streamsWithChunks(2, 4, IssueOrder::BreadthFirst),
       streamsWithChunks(2, 8),
-      streamsWithChunks(2, 8, IssueOrder::BreadthFirst),
   };
   ASSERT_EQ(candidates.size(), expected.size());
   for (std::size_t i = 0; i < expected.size(); ++i)

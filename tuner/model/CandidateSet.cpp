@@ -63,10 +63,11 @@ std::vector<Candidate> enumerateCandidates(const PerformanceModel& model,
     if (!fitsDeviceMemory(workload, candidate))
       return;
     candidates.push_back(candidate);
-    // More chunks than streams: a stream's chunks follow one another, so breadth-first issue
-    // changes what each stream waits for, on any device.
-    const PipelineShape shape = pipelineShape(workload, candidate);
-    if (model.distinguishesIssueOrder(profile, candidate.streams) || shape.chunks > shape.streams) {
+    // Where the device does not tell the orders apart for one chunk per stream, breadth-first
+    // issue of more chunks than streams can only hold a stream's kernels behind its later copies
+    // in (full buffers: a stream runs its work in issue order), or gives every stream the same
+    // sequence as depth-first (the ring's waves): it is not proposed.
+    if (model.distinguishesIssueOrder(profile, candidate.streams)) {
       candidate.order = IssueOrder::BreadthFirst;
       candidates.push_back(candidate);
     }

@@ -65,7 +65,7 @@ std::vector<int> candidateChunkCounts(const Workload& workload, Variant variant,
 
 // Explicit, Mapped, then Streams and Hybrid for every stream count, each with one chunk per
 // stream and then with the candidateChunkCounts, in both issue orders where the model says they
-// differ or the candidate has more chunks than streams (else depth-first only). Hybrid only when
+// differ for its stream count (else depth-first only). Hybrid only when
 // the call has pure outputs: without them (in-out arrays are copied back as in Streams) Hybrid
 // runs exactly what Streams runs. A Streams or Hybrid candidate that cannot run out of core
 // (fitsDeviceMemory) is left out; Explicit never is (it is the reference), but out of core the

@@ -54,7 +54,12 @@ bool chooseByModel(const KernelDescriptor& kernel, ArgPointers args, const std::
   const std::unique_ptr<model::PerformanceModel> model = model::makeModel(model::ModelKind::Modern);
   model::Workload workload = model::workloadFromDescriptor(kernel, args, 0);
   workload.deviceMemory.budgetBytes = model::deviceMemoryBudgetFromEnvironment();
-  const model::Prediction prediction = model::predict(*model, profile.profile, workload);
+  // One chunk per stream: predicted at the call, on the host's clock, every chunk count of a large
+  // call costs a good part of a second (hundreds of simulated pipelines of up to 512 chunks);
+  // the tuner measures them instead.
+  model::SearchOptions options;
+  options.maxChunksPerStream = 1;
+  const model::Prediction prediction = model::predict(*model, profile.profile, workload, options);
   if (!prediction.best)
     return false;
   const model::Candidate best = prediction.rows[*prediction.best].candidate;
