@@ -116,6 +116,18 @@ TEST(OutOfCore, ResidentArraysTakeTheirPartOfTheBudget) {
   EXPECT_FALSE(fitsDeviceMemory(workload, pipelined(Variant::Streams, 1)));
 }
 
+TEST(OutOfCore, AnArrayTheRingCannotWindowKeepsTheCallInCoreOnly) {
+  Workload workload = outOfCore();
+  workload.deviceMemory.unwindowable = true;
+  EXPECT_FALSE(fitsDeviceMemory(workload, pipelined(Variant::Streams, 4)));
+  EXPECT_NE(deviceMemoryProblem(workload, pipelined(Variant::Hybrid, 2, 64)).find("cannot window"),
+            std::string::npos);
+  EXPECT_TRUE(fitsDeviceMemory(workload, {Variant::Mapped, 1, IssueOrder::DepthFirst}));
+  // In core it matters not.
+  workload.deviceMemory.budgetBytes = 0;
+  EXPECT_TRUE(fitsDeviceMemory(workload, pipelined(Variant::Streams, 4)));
+}
+
 TEST(OutOfCore, TheRingCopiesEveryChunksHalo) {
   const HardwareProfile profile = testing::h100Like();
   // 16 chunks: 15 boundaries, each halo sent to both its chunks.

@@ -92,6 +92,8 @@ PipelineShape pipelineShape(const Workload& workload, const Candidate& candidate
   };
   if (!runsOutOfCore(workload, candidate.variant))
     return {static_cast<int>(chunks), slotsFor(chunks), false};
+  if (workload.deviceMemory.unwindowable)
+    return {0, 0, true};
   const double budget = workload.deviceMemory.budgetBytes;
   for (;;) {
     if (ringDeviceBytes(workload, candidate.variant, slotsFor(chunks), chunks) <= budget)
@@ -130,6 +132,10 @@ std::string deviceMemoryProblem(const Workload& workload, const Candidate& candi
     return describe(candidate) + " cannot run: its device buffers take " +
            formatBytes(fullDeviceBytes(workload, candidate.variant)) + ", over the budget of " +
            budget + " (only Streams and Hybrid run a call this large, out of core)";
+  if (workload.deviceMemory.unwindowable)
+    return describe(candidate) +
+           " cannot run: out of core, and an array has broadcast sections beside its chunked "
+           "ones, which the ring cannot window";
   // The chunks asked for, or without any asked the most the runtime would try.
   const long long granules = granuleCount(workload);
   long long chunks = candidate.chunks > 0 ? candidate.chunks : kMaxRingChunks;

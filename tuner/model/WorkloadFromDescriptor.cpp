@@ -182,8 +182,12 @@ Workload workloadFromDescriptor(const KernelDescriptor& descriptor, ArgPointers 
       }
       continue;
     }
+    bool broadcast = false;
+    bool chunked = false;
     for (int s = 0; s < sections; ++s) {
       const double whole = sectionBytes(descriptor, args, a, s, lo, hi, extent, array.elementSize);
+      broadcast |= !descriptor.sectionIsChunked(a, s) && whole > 0;
+      chunked |= descriptor.sectionIsChunked(a, s);
       if (!descriptor.sectionIsChunked(a, s)) {
         if (reads(array.direction)) {
           workload.transfers.broadcastBytes += whole;
@@ -211,6 +215,8 @@ Workload workloadFromDescriptor(const KernelDescriptor& descriptor, ArgPointers 
         ++chunkedOutputs;
       }
     }
+    // One pointer for both: the out-of-core ring cannot give such an array a window per slot.
+    workload.deviceMemory.unwindowable |= broadcast && chunked;
   }
 
   fillLaunchGeometry(descriptor, args, partition, workload);
