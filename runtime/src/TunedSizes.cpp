@@ -22,12 +22,30 @@ RunConfig configOf(const TunedSize& size) {
   config.variant = size.variant;
   config.streams =
       StreamsConfig{streamed(size.variant) ? size.streams : 1, size.order, size.pageable};
+  config.streams.chunks = streamed(size.variant) ? size.chunks : 0;
   return config;
 }
 
 bool sameConfig(const TunedSize& a, const TunedSize& b) {
   return a.variant == b.variant && a.pageable == b.pageable &&
-         (!streamed(a.variant) || (a.streams == b.streams && a.order == b.order));
+         (!streamed(a.variant) ||
+          (a.streams == b.streams && a.order == b.order && a.chunks == b.chunks));
+}
+
+// Whether two streamed winners cut their calls alike: one chunk per stream, or as many per stream.
+bool sameChunksPerStream(const TunedSize& a, const TunedSize& b) {
+  return static_cast<long long>(a.chunks) * b.streams ==
+         static_cast<long long>(b.chunks) * a.streams;
+}
+
+// `config` at `streams` streams, with as many chunks per stream as it had.
+RunConfig withStreams(RunConfig config, int streams) {
+  const StreamsConfig& was = config.streams;
+  if (was.chunks > 0)
+    config.streams.chunks = static_cast<int>(
+        std::max(1LL, static_cast<long long>(was.chunks) * streams / std::max(1, was.streams)));
+  config.streams.streams = streams;
+  return config;
 }
 
 std::string milliseconds(double seconds) {
@@ -61,11 +79,8 @@ std::optional<RunConfig> fewestStreamsWithinTie(const RunConfig& config,
                                                 const std::vector<int>& counts,
                                                 double kernelSeconds, SizePredictor& model) {
   std::vector<RunConfig> configs;
-  for (int streams : counts) {
-    RunConfig candidate = config;
-    candidate.streams.streams = streams;
-    configs.push_back(candidate);
-  }
+  for (int streams : counts)
+    configs.push_back(withStreams(config, streams));
   const std::vector<std::optional<double>> predicted = model.predict(configs, kernelSeconds);
   std::optional<double> fastest;
   for (std::size_t i = 0; i < predicted.size() && i < configs.size(); ++i)
@@ -97,7 +112,7 @@ SizeChoice between(const TunedSize& lo, const TunedSize& hi, long long extent,
   const double kernelSeconds =
       std::max(0.0, lo.kernelSeconds + t * (hi.kernelSeconds - lo.kernelSeconds));
   if (model && streamed(lo.variant) && lo.variant == hi.variant && lo.order == hi.order &&
-      lo.pageable == hi.pageable) {
+      lo.pageable == hi.pageable && sameChunksPerStream(lo, hi)) {
     // One family at two counts: a count between them, not only either.
     const int fewest = std::min(lo.streams, hi.streams), most = std::max(lo.streams, hi.streams);
     std::vector<int> counts = {fewest};

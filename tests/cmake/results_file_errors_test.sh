@@ -69,7 +69,7 @@ expect defaults "" "$(file '{"kernel": "k", "device": "d", "memory": "pinned", "
 expect escaped "" "$(file '{"kernel": "k", "device": "GPU \"x\" \\ y", "memory": "pinned", "sizes": [{"extent": 1, "variant": "Mapped"}]}')"
 expect foreign "not a tuning-results file" '{"name": "h100-pcie5", "link": {}}'
 expect truncated "not JSON" '{"schema": "overlap-tuning-results", "entries": [{'
-expect old-schema "schema_version: 1, this build reads version 3" \
+expect old-schema "schema_version: 1, this build reads versions 3 and 4" \
   '{"schema": "overlap-tuning-results", "schema_version": 1, "entries": [{"kernel": "k", "device": "d", "variant": "Mapped"}]}'
 expect no-entries "entries: missing" '{"schema": "overlap-tuning-results", "schema_version": 3}'
 expect no-kernel "entries[0].kernel: missing" "$(file '{"device": "d", "memory": "pinned", "sizes": [{"extent": 1, "variant": "Mapped"}]}')"
@@ -78,6 +78,6 @@ expect bad-streams "entries[0].sizes[0].streams: has the wrong type" "$(file "{$
 expect zero-streams "entries[0].sizes[0].streams: Streams needs streams >= 1" "$(file "{${entry/\"streams\": 4/\"streams\": 0}}")"
 expect bad-order "entries[0].sizes[0].order: unknown order" "$(file "{${entry/depth-first/sideways}}")"
 expect bad-memory "entries[0].memory: \"shared\" is neither" "$(file "{${entry/\"pinned\"/\"shared\"}}")"
-expect old-2 "schema_version: 2, this build reads version 3" \
+expect old-2 "schema_version: 2, this build reads versions 3 and 4" \
   '{"schema": "overlap-tuning-results", "schema_version": 2, "entries": []}'
 

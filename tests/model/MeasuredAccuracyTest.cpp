@@ -315,7 +315,10 @@ TEST_F(MeasuredAccuracy, PruningMeetsIssueFiveOnTheMeasuredSaxpyGrid) {
   Workload workload = saxpyWorkload();
   workload.launch.kernelSeconds =
       inferredKernelSeconds(profile, workload, *measuredExplicit(truth));
-  const PruningCheck p = pruneAgainst(profile, workload, truth, SearchOptions{});
+  // The grids measured one chunk per stream: the candidates with more are left out here.
+  SearchOptions onePerStream;
+  onePerStream.maxChunksPerStream = 1;
+  const PruningCheck p = pruneAgainst(profile, workload, truth, onePerStream);
   EXPECT_EQ(p.keptMeasured, p.kept) << "every kept candidate was measured";
   EXPECT_LE(static_cast<double>(p.kept), 0.30 * static_cast<double>(p.grid)) << p.keptList;
   EXPECT_LE(p.loss(), 0.03) << p.keptList;
@@ -329,7 +332,7 @@ TEST_F(MeasuredAccuracy, PruningMeetsIssueFiveOnTheMeasuredSaxpyGrid) {
   const auto tables = examplesTable(readText(kResults + "/examples-h200-2026-11-21.md"));
   const std::map<std::string, Workload> workloads = {
       {"saxpy", saxpyWorkload()}, {"matmul", matmulWorkload()}, {"buoydiff", buoydiffWorkload()}};
-  SearchOptions upTo16;
+  SearchOptions upTo16 = onePerStream;
   upTo16.maxStreams = 16;
   for (const auto& [name, rows] : tables) {
     Workload example = workloads.at(name);

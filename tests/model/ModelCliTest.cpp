@@ -133,6 +133,29 @@ TEST(ModelCli, PrintsTheTableForABuiltInProfile) {
   EXPECT_TRUE(contains(result.out, "assumed:  kernel launch overhead unknown"));
 }
 
+TEST(ModelCli, ChunkCountsAndADeviceBudget) {
+  const ModelCliParse parsed = parseModelCli(
+      {"--profile", "x", "--h2d-bytes", "512MiB", "--d2h-bytes", "256MiB", "--kernel-ms", "1",
+       "--max-chunks-per-stream", "4", "--min-chunk-bytes", "4MiB", "--device-budget", "256MiB"});
+  ASSERT_TRUE(parsed.options) << parsed.error;
+  EXPECT_EQ(parsed.options->search.maxChunksPerStream, 4);
+  EXPECT_EQ(parsed.options->search.minChunkBytes, 4.0 * 1024 * 1024);
+  // Without --device-bytes the buffers are the arrays the sizes describe: 768 MiB.
+  const Workload::DeviceMemory& memory = parsed.options->workload.deviceMemory;
+  EXPECT_EQ(memory.budgetBytes, 256.0 * 1024 * 1024);
+  EXPECT_EQ(memory.fullBytes, 768.0 * 1024 * 1024);
+  EXPECT_EQ(memory.pureOutputFullBytes, 256.0 * 1024 * 1024);
+
+  const CliRun result =
+      run({"--profile", "gtx-titan-pcie3", "--h2d-bytes", "512MiB", "--d2h-bytes", "256MiB",
+           "--kernel-ms", "20", "--extent", "1048576", "--device-budget", "256MiB"});
+  ASSERT_EQ(result.status, 0) << result.err;
+  EXPECT_TRUE(contains(result.out, "768.0 MiB of full-size buffers, budget 256.0 MiB: out of core"))
+      << result.out;
+  EXPECT_TRUE(contains(result.out, "excluded: Explicit cannot run")) << result.out;
+  EXPECT_TRUE(contains(result.out, "variant   streams  chunks  order")) << result.out;
+}
+
 TEST(ModelCli, ReadsAProfileFile) {
   HardwareProfile profile = testing::h100Like();
   profile.name = "h100-test";

@@ -5,6 +5,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+#include <string>
+
 namespace overlap::model {
 namespace {
 
@@ -63,6 +66,12 @@ TEST(WorkloadFromDescriptor, Saxpy) {
   EXPECT_DOUBLE_EQ(workload.mapped.bytesByWidth[0].readBytes, 8000);
   EXPECT_DOUBLE_EQ(workload.mapped.bytesByWidth[0].pureOutputBytes, 0);
   EXPECT_DOUBLE_EQ(workload.mapped.bytesByWidth[0].inoutOutputBytes, 4000);
+  // Device buffers: x and y at full extent, each padded to 256 bytes as the runtime places them;
+  // no pure outputs, nothing resident out of core; no budget of the workload's own.
+  EXPECT_DOUBLE_EQ(workload.deviceMemory.fullBytes, 2 * 4096);
+  EXPECT_DOUBLE_EQ(workload.deviceMemory.pureOutputFullBytes, 0);
+  EXPECT_DOUBLE_EQ(workload.deviceMemory.residentBytes, 0);
+  EXPECT_DOUBLE_EQ(workload.deviceMemory.budgetBytes, 0);
 }
 
 // frame_histogram(int frames, int pixels, const unsigned char* video, unsigned int* histograms):
@@ -226,6 +235,11 @@ TEST(WorkloadFromDescriptor, MatrixMultiplicationBroadcastsB) {
   ASSERT_EQ(workload.mapped.bytesByWidth.size(), 1u);
   EXPECT_DOUBLE_EQ(workload.mapped.bytesByWidth[0].readBytes, (64.0 * 16 + 16.0 * 32) * 4);
   EXPECT_DOUBLE_EQ(workload.mapped.bytesByWidth[0].pureOutputBytes, 64.0 * 32 * 4);
+  // Every matrix on the device; C is a pure output (Hybrid maps it), B stays resident out of core.
+  EXPECT_DOUBLE_EQ(workload.deviceMemory.fullBytes, (64.0 * 16 + 16.0 * 32 + 64.0 * 32) * 4);
+  EXPECT_DOUBLE_EQ(workload.deviceMemory.pureOutputFullBytes, 64.0 * 32 * 4);
+  EXPECT_DOUBLE_EQ(workload.deviceMemory.residentBytes, 16.0 * 32 * 4);
+  EXPECT_FALSE(workload.deviceMemory.unwindowable); // B is broadcast only: resident
 }
 
 // buoydiff-like, range mode: buoy(int levels, int plane, const float* t, float* out) with
@@ -253,6 +267,8 @@ TEST(WorkloadFromDescriptor, LevelKernelWithHaloAndBroadcastLevel) {
   const void* args[] = {&levels, &plane, &pointer, &pointer};
   const Workload workload = workloadFromDescriptor(descriptor, args, 1e-3);
   EXPECT_DOUBLE_EQ(workload.transfers.broadcastBytes, 100 * 4); // level 0
+  // Level 0 and the chunk's levels of t through one pointer: no window per ring slot.
+  EXPECT_TRUE(workload.deviceMemory.unwindowable);
   // Levels -1..41 clipped to 0..41.
   EXPECT_DOUBLE_EQ(workload.transfers.h2dBytes, 4200 * 4);
   // Every chunk but the first also needs the level before it: one plane per boundary.
@@ -427,6 +443,25 @@ TEST(WorkloadFromDescriptor, AbsentOptionalArraysAreNotCountedUnlessTheTunerAllo
   sumPointer = nullptr;
   EXPECT_DOUBLE_EQ(workloadFromDescriptor(dotDescriptor(), args, 0).transfers.reductionBytes,
                    4 + 1024);
+}
+
+TEST(WorkloadFromDescriptor, TheBudgetOfTheEnvironmentAsTheRuntimeReadsIt) {
+  const char* const name = "OVERLAP_DEVICE_MEMORY_BUDGET";
+  const char* const before = std::getenv(name);
+  const std::string saved = before ? before : "";
+  std::string error;
+  unsetenv(name);
+  EXPECT_EQ(deviceMemoryBudgetFromEnvironment(&error), 0);
+  setenv(name, "1.5GiB", 1);
+  EXPECT_EQ(deviceMemoryBudgetFromEnvironment(&error), 1.5 * (1 << 30));
+  EXPECT_TRUE(error.empty());
+  setenv(name, "lots", 1);
+  EXPECT_EQ(deviceMemoryBudgetFromEnvironment(&error), 0);
+  EXPECT_NE(error.find("OVERLAP_DEVICE_MEMORY_BUDGET='lots'"), std::string::npos) << error;
+  if (before)
+    setenv(name, saved.c_str(), 1);
+  else
+    unsetenv(name);
 }
 
 } // namespace

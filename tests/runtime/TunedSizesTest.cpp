@@ -160,6 +160,49 @@ TEST(TunedSizes, BetweenTwoCountsOfOneFamilyTheModelPicksACountBetween) {
   EXPECT_EQ(flat.asked.size(), 2u);
 }
 
+TunedSize withChunks(TunedSize size, int chunks) {
+  size.chunks = chunks;
+  return size;
+}
+
+TEST(TunedSizes, AWinnersChunksRunWithIt) {
+  // Tuned: 4 streams of 8 chunks each at 10^6, one chunk per stream at 1000.
+  const std::vector<TunedSize> sizes = {size(1000, Variant::Streams, 4),
+                                        withChunks(size(1000000, Variant::Streams, 4), 32)};
+  const overlap::SizeChoice at = choose(sizes, 1000000);
+  EXPECT_EQ(at.config.streams.streams, 4);
+  EXPECT_EQ(at.config.streams.chunks, 32);
+  EXPECT_NE(at.reason.find("Streams(4, 32 chunks, depth-first)"), std::string::npos) << at.reason;
+  EXPECT_EQ(choose(sizes, 1000).config.streams.chunks, 0);
+  // The same variant, order and streams, but not the same chunks: not one winner between them.
+  ScriptedModel model([](const RunConfig& c) { return c.streams.chunks > 0 ? 1.0 : 2.0; });
+  const overlap::SizeChoice between = choose(sizes, 30000, &model);
+  EXPECT_EQ(between.config.streams.chunks, 32) << between.reason;
+  EXPECT_EQ(model.asked.size(), 2u) << "the two winners compared, no counts between them";
+  // Explicit and Mapped have none, whatever the file said.
+  EXPECT_EQ(choose({withChunks(size(1000, Variant::Mapped), 8)}, 1000).config.streams.chunks, 0);
+}
+
+TEST(TunedSizes, OtherStreamCountsKeepTheWinnersChunksPerStream) {
+  // Beyond 10^6: 4 streams with 8 chunks each, the model asked about 4, 8, ... 64 streams, each
+  // with 8 chunks per stream; it finds 16 fastest.
+  const std::vector<TunedSize> sizes = {withChunks(size(1000000, Variant::Hybrid, 4), 32)};
+  ScriptedModel model([](const RunConfig& c) { return c.streams.streams == 16 ? 1.0 : 2.0; });
+  const overlap::SizeChoice beyond = choose(sizes, 100000000, &model);
+  EXPECT_EQ(beyond.config.streams.streams, 16);
+  EXPECT_EQ(beyond.config.streams.chunks, 128);
+  ASSERT_FALSE(model.asked.empty());
+  for (const RunConfig& asked : model.asked)
+    EXPECT_EQ(asked.streams.chunks, 8 * asked.streams.streams);
+  // Between two counts of one family with as many chunks per stream: the counts between too.
+  const std::vector<TunedSize> family = {withChunks(size(1000, Variant::Streams, 2), 8),
+                                         withChunks(size(1000000, Variant::Streams, 8), 32)};
+  ScriptedModel middle([](const RunConfig& c) { return c.streams.streams == 4 ? 1.0 : 2.0; });
+  const overlap::SizeChoice choice = choose(family, 30000, &middle);
+  EXPECT_EQ(choice.config.streams.streams, 4) << choice.reason;
+  EXPECT_EQ(choice.config.streams.chunks, 16) << choice.reason;
+}
+
 TEST(TunedSizes, AModelThatCannotCompareLeavesItToTheNearerSize) {
   ScriptedModel blind([](const RunConfig& c) -> std::optional<double> {
     if (c.variant == Variant::Mapped)

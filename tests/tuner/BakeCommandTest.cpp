@@ -74,6 +74,19 @@ TEST(DispatchTableSource, APageableTuningIsAnEntryOfItsOwnWithItsModes) {
   EXPECT_NE(source.find("registerBakedChoices(choices, 2);"), std::string::npos) << source;
 }
 
+TEST(DispatchTableSource, AWinnersChunksAreTheLastMemberOnlyWhereItHasThem) {
+  ResultsFile file = sweepFile();
+  file.entries[0].sizes[1].choice.chunks = 64;
+  const std::string source = renderDispatchTable(file, {"the test", false});
+  // TunedSize::chunks, appended last: one chunk per stream leaves the line as it always was.
+  EXPECT_NE(source.find("0.0107, 1e-05, 2e-06, overlap::PageableMode::Default, 64}"),
+            std::string::npos)
+      << source;
+  EXPECT_NE(source.find("1.25e-05, 1e-05, 2e-06, overlap::PageableMode::Default}"),
+            std::string::npos)
+      << source;
+}
+
 TEST(DispatchTableSource, AnEmptyFileIsAnEmptyTableAndTheModelIsInstalledOnRequest) {
   const std::string source = renderDispatchTable(ResultsFile{}, {"nothing", true});
   EXPECT_NE(source.find("const overlap::BakedChoice* const choices = nullptr;"), std::string::npos);
@@ -158,7 +171,7 @@ TEST_F(BakeCommand, CorruptForeignAndOldFilesAreRefusedNamingTheFileAndTheField)
       {"corrupt", "{\"schema\": \"overlap-tuning-results\", \"entr", ": not JSON"},
       {"foreign", R"({"name": "h100-pcie5", "link": {}})", ": not a tuning-results file"},
       {"old schema", R"({"schema": "overlap-tuning-results", "schema_version": 1, "entries": []})",
-       ": schema_version: 1, this build reads version 3"},
+       ": schema_version: 1, this build reads versions 3 and 4"},
       {"a bad field", R"({"schema": "overlap-tuning-results", "schema_version": 3, "entries":
            [{"kernel": "k", "device": "d", "memory": "pinned",
              "sizes": [{"extent": 1, "variant": "Fastest"}]}]})",

@@ -69,6 +69,44 @@ TEST(NextNeighbours, BothStreamCountsBesideTheBestAndTheOtherOrderOfLeadingFamil
   EXPECT_TRUE(c[5].runReason.empty());
 }
 
+CandidateOutcome chunked(int streams, int chunks, IssueOrder order = IssueOrder::DepthFirst) {
+  CandidateOutcome c = predicted(Variant::Streams, streams, 10e-3);
+  c.candidate.chunks = chunks;
+  c.candidate.order = order;
+  return c;
+}
+
+TEST(NextNeighbours, ChunkCountsBesideTheBestAndStreamCountsWithAsManyChunksPerStream) {
+  std::vector<CandidateOutcome> c = {predicted(Variant::Explicit, 1, 20e-3),
+                                     chunked(4, 0),
+                                     chunked(4, 8),
+                                     chunked(4, 16),
+                                     chunked(4, 32),
+                                     chunked(2, 0),
+                                     chunked(2, 8),
+                                     chunked(8, 32),
+                                     chunked(8, 0),
+                                     chunked(4, 16, IssueOrder::BreadthFirst),
+                                     chunked(2, 4)};
+  measure(c[0], 20e-3);
+  measure(c[3], 10e-3); // Streams(4, 16 chunks)
+  // Chunks 8 and 32 on 4 streams; 2 and 8 streams with 4 chunks each; the other order. Not one
+  // chunk per stream (two steps down), nor 2 streams with 2 chunks each.
+  EXPECT_EQ(nextNeighbours(c, 0.02), (std::vector<std::size_t>{2, 4, 6, 7, 9}));
+  EXPECT_NE(c[2].runReason.find("a neighbour of Streams(4, 16 chunks, depth-first)"),
+            std::string::npos);
+  // From one chunk per stream the chunk axis goes up only.
+  std::vector<CandidateOutcome> d = {predicted(Variant::Explicit, 1, 20e-3),
+                                     chunked(4, 0),
+                                     chunked(4, 8),
+                                     chunked(4, 16),
+                                     chunked(2, 0),
+                                     chunked(2, 4)};
+  measure(d[0], 20e-3);
+  measure(d[1], 10e-3);
+  EXPECT_EQ(nextNeighbours(d, 0.02), (std::vector<std::size_t>{2, 4}));
+}
+
 // Through the tuner: a model that ranks Mapped last and keeps Streams(64) only, on a machine
 // where Mapped measures fastest and Streams is best at 8 streams.
 class CandidateSearchThroughTheTuner : public ::testing::Test {
@@ -140,6 +178,33 @@ TEST_F(CandidateSearchThroughTheTuner, TheLocalSearchWalksTheCurveToTheMeasuredB
       EXPECT_FALSE(c.runReason.empty()) << model::describe(c.candidate);
     }
   }
+}
+
+TEST_F(CandidateSearchThroughTheTuner, TheLocalSearchWalksTheChunkCountsToo) {
+  // Streams fastest at 4 streams with 8 chunks each, every step away 4 % slower: wherever the
+  // model starts, the search walks both axes there.
+  testing::FakeRunner runner([](const model::Candidate& k) {
+    switch (k.variant) {
+    case Variant::Explicit:
+      return 20e-3;
+    case Variant::Mapped:
+      return 30e-3;
+    case Variant::Hybrid:
+      return 25e-3;
+    default:
+      break;
+    }
+    const double perStream = static_cast<double>(model::askedChunks(k)) / k.streams;
+    return 10e-3 *
+           (1 + 0.04 * (std::abs(std::log2(k.streams) - 2) + std::abs(std::log2(perStream) - 3))) *
+           (k.order == IssueOrder::BreadthFirst ? 1.05 : 1.0);
+  });
+  const TuningRun run = tune(runner, setup_, options_, TuningCache(""), [](const std::string&) {});
+  ASSERT_TRUE(run.winner);
+  EXPECT_EQ(model::describe(run.candidates[*run.winner].candidate),
+            "Streams(4, 32 chunks, depth-first)");
+  EXPECT_LT(run.runCount(), static_cast<int>(run.candidates.size()) / 2)
+      << "a local search, not the whole grid";
 }
 
 } // namespace

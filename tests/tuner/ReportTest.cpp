@@ -91,6 +91,58 @@ TEST(ReportJson, AReportWithoutTheLowerBoundFlagReadsAsExactPredictions) {
     EXPECT_FALSE(c.predictedIsLowerBound) << model::describe(c.candidate);
 }
 
+// sampleRun with Streams(4, 32 chunks, depth-first) run and the winner.
+TuningRun chunkedWinner() {
+  TuningRun run = sampleRun();
+  model::Candidate chunked{Variant::Streams, 4};
+  chunked.chunks = 32;
+  run.candidates.push_back(
+      outcome(chunked, 9.5e-3, {9.6e-3, 9.7e-3, 9.6e-3}, Verification::Passed));
+  run.winner = run.candidates.size() - 1;
+  run.withinNoise = {*run.winner};
+  run.winnerReason = "Streams(4, 32 chunks, depth-first) has the smallest median";
+  return run;
+}
+
+TEST(ReportJson, ChunkCountsRoundTripAndOlderReportsReadAsOnePerStream) {
+  const TuningRun run = chunkedWinner();
+  const std::string text = toJsonText(run);
+  EXPECT_NE(text.find("\"chunks\": 32"), std::string::npos);
+  EXPECT_NE(text.find("\"winner_name\": \"Streams(4, 32 chunks, depth-first)\""),
+            std::string::npos);
+  TuningRun back;
+  std::string error;
+  ASSERT_TRUE(fromJsonText(text, &back, &error)) << error;
+  EXPECT_EQ(back.candidates.back().candidate.chunks, 32);
+  EXPECT_EQ(back.candidates.back().candidate, run.candidates.back().candidate);
+  // Reports from before chunk counts have no "chunks": one per stream.
+  std::string older = toJsonText(sampleRun());
+  for (std::size_t at; (at = older.find("\"chunks\"")) != std::string::npos;)
+    older.erase(at, older.find('\n', at) - at);
+  ASSERT_TRUE(fromJsonText(older, &back, &error)) << error;
+  for (const CandidateOutcome& c : back.candidates)
+    EXPECT_EQ(c.candidate.chunks, 0) << model::describe(c.candidate);
+  // Negative chunks are refused with the field.
+  std::string negative = text;
+  negative.replace(negative.find("\"chunks\": 32"), 12, "\"chunks\": -3");
+  EXPECT_FALSE(fromJsonText(negative, &back, &error));
+  EXPECT_NE(error.find("candidates[5].chunks: is negative"), std::string::npos) << error;
+}
+
+TEST(ReportMarkdown, ChunkCountsAreNamedInTheTablesThePlotAndTheSummary) {
+  const TuningRun run = chunkedWinner();
+  const std::string markdown = renderMarkdown(run, "saxpy.tuning.svg");
+  EXPECT_NE(markdown.find("**Streams(4, 32 chunks, depth-first)**"), std::string::npos);
+  EXPECT_NE(markdown.find("| Streams(4, 32 chunks, depth-first) |"), std::string::npos);
+  std::ostringstream console;
+  printConsoleSummary(console, run);
+  EXPECT_NE(console.str().find("winner Streams(4, 32 chunks, depth-first)"), std::string::npos)
+      << console.str();
+  const std::string svg = renderSvgPlot(run);
+  EXPECT_NE(svg.find("Streams, depth-first, 8 chunks/stream"), std::string::npos);
+  EXPECT_NE(svg.find("winner: Streams(4, 32 chunks, depth-first)"), std::string::npos);
+}
+
 TEST(ReportTable, MarksALowerBoundPrediction) {
   const ReportTable table = candidateTable(sampleRun(), false);
   ASSERT_GE(table.rows.size(), 3u);

@@ -87,6 +87,33 @@ TEST(ResultsFile, ASweepKeepsEverySizeAscending) {
   EXPECT_EQ(read.sizes[2].extent, 1 << 26);
 }
 
+TEST(ResultsFile, AWinnersChunksRoundTripAndOnlyThenTheFileIsVersionFour) {
+  ResultsFile file;
+  ResultsEntry sweep = entry("NVIDIA H100 80GB HBM3", Variant::Streams, 4);
+  sweep.sizes.push_back(size(1 << 30, Variant::Hybrid, 8));
+  file.put(sweep);
+  // One chunk per stream everywhere: what version 3 wrote, without a "chunks" field.
+  const std::string plain = toJsonText(file);
+  EXPECT_NE(plain.find("\"schema_version\": 3"), std::string::npos) << plain;
+  EXPECT_EQ(plain.find("\"chunks\""), std::string::npos) << plain;
+  file.entries[0].sizes[1].choice.chunks = 64;
+  const std::string chunked = toJsonText(file);
+  EXPECT_NE(chunked.find("\"schema_version\": 4"), std::string::npos) << chunked;
+  ResultsFile back;
+  std::string error;
+  ASSERT_TRUE(fromJsonText(chunked, &back, &error)) << error;
+  const std::vector<ResultsSize>& sizes = back.entries.at(0).sizes;
+  ASSERT_EQ(sizes.size(), 2u);
+  EXPECT_EQ(sizes[0].choice.chunks, 0);
+  model::Candidate hybrid{Variant::Hybrid, 8};
+  hybrid.chunks = 64;
+  EXPECT_EQ(sizes[1].choice, hybrid);
+  EXPECT_EQ(model::describe(sizes[1].choice), "Hybrid(8, 64 chunks, depth-first)");
+  // Absent reads as one per stream, so version 3 files stay valid.
+  ASSERT_TRUE(fromJsonText(plain, &back, &error)) << error;
+  EXPECT_EQ(back.entries.at(0).sizes[1].choice.chunks, 0);
+}
+
 std::string withSizes(const std::string& sizes) {
   return R"({"schema": "overlap-tuning-results", "schema_version": 3,
              "entries": [{"kernel": "k", "device": "d", "memory": "pinned", "sizes": )" +
@@ -98,8 +125,9 @@ TEST(ResultsFile, RejectsWhatItCannotTrust) {
   std::string error;
   EXPECT_FALSE(fromJsonText("not json", &file, &error));
   EXPECT_FALSE(
-      fromJsonText(R"({"schema": "overlap-tuning-results", "schema_version": 4})", &file, &error));
-  EXPECT_NE(error.find("schema_version: 4"), std::string::npos) << error;
+      fromJsonText(R"({"schema": "overlap-tuning-results", "schema_version": 5})", &file, &error));
+  EXPECT_NE(error.find("schema_version: 5"), std::string::npos) << error;
+  EXPECT_NE(error.find("written by a newer Overlap"), std::string::npos) << error;
   EXPECT_FALSE(fromJsonText(withSizes(R"([{"extent": 1, "variant": "Turbo"}])"), &file, &error));
   EXPECT_NE(error.find("entries[0].sizes[0].variant: unknown variant \"Turbo\""), std::string::npos)
       << error;
@@ -188,6 +216,12 @@ TEST(ResultsFile, CorruptOrForeignTextIsRefusedNamingTheField) {
        "entries[0].sizes[0].arguments.n: has the wrong type"},
       {"a negative time", withSizes(R"([{"extent": 1, "variant": "Mapped", "median_s": -1}])"),
        "entries[0].sizes[0].median_s: is negative"},
+      {"negative chunks",
+       withSizes(R"([{"extent": 1, "variant": "Streams", "streams": 2, "chunks": -4}])"),
+       "entries[0].sizes[0].chunks: is negative"},
+      {"chunks of the wrong type",
+       withSizes(R"([{"extent": 1, "variant": "Hybrid", "streams": 2, "chunks": 2.5}])"),
+       "entries[0].sizes[0].chunks: has the wrong type"},
       {"a missing kernel", R"({"schema": "overlap-tuning-results", "schema_version": 3,
           "entries": [{"device": "d", "memory": "pinned", "sizes": [{"extent": 1, "variant": "Mapped"}]}]})",
        "entries[0].kernel: missing"},
@@ -206,9 +240,7 @@ TEST(ResultsFile, AnEmptyFileOnDiskIsRefusedNamingThePath) {
   const std::string path = (std::filesystem::temp_directory_path() /
                             ("overlap-results-empty-" + std::to_string(::getpid()) + ".json"))
                                .string();
-  {
-    std::ofstream create(path);
-  }
+  { std::ofstream create(path); }
   ResultsFile file;
   std::string error;
   EXPECT_FALSE(readResultsFile(path, &file, &error));

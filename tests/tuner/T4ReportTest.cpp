@@ -21,6 +21,13 @@ CandidateOutcome outcome(Variant variant, int streams, Verification verification
   return testing::outcomeOf({variant, streams}, verification, std::move(samples), error);
 }
 
+// Streams(4, 32 chunks, depth-first).
+model::Candidate chunked() {
+  model::Candidate candidate{Variant::Streams, 4};
+  candidate.chunks = 32;
+  return candidate;
+}
+
 TuningRun sampleRun() {
   TuningRun run;
   run.kernel = "saxpy";
@@ -32,7 +39,7 @@ TuningRun sampleRun() {
       outcome(Variant::Explicit, 1, Verification::Reference, {2e-3, 2.1e-3, 2.2e-3}),
       outcome(Variant::Mapped, 1, Verification::WrongResult, {}, "y: 3 of 100 elements differ"),
       outcome(Variant::Streams, 8, Verification::Passed, {1e-3, 1.2e-3, 1.1e-3}),
-      outcome(Variant::Streams, 16, Verification::Failed, {}, "cudaMalloc(&p, n) failed"),
+      testing::outcomeOf(chunked(), Verification::Failed, {}, "cudaMalloc(&p, n) failed"),
       outcome(Variant::Hybrid, 4, Verification::Failed, {},
               "stopped after 60 s: exceeded the candidate time bound"),
       outcome(Variant::Hybrid, 8, Verification::NotRun, {})};
@@ -78,10 +85,13 @@ TEST(T4Report, EveryCandidateThatRanIsAResultWithItsValidity) {
   EXPECT_EQ(invalidity,
             (std::vector<std::string>{"correct", "correctness", "correct", "runtime", "timeout"}));
   EXPECT_EQ(results[1].at("correctness"), 0);
+  // Every configuration has the same parameters: chunks 0 is one chunk per stream.
   EXPECT_EQ(results[2].at("configuration"), (json{{"variant", "Streams"},
                                                   {"streams", 8},
                                                   {"order", "depth-first"},
-                                                  {"pageable", "default"}}));
+                                                  {"pageable", "default"},
+                                                  {"chunks", 0}}));
+  EXPECT_EQ(results[3].at("configuration").at("chunks"), 32);
   EXPECT_EQ(results[2].at("times").at("runtimes"), (json{1.0, 1.2, 1.1}));
   ASSERT_EQ(results[2].at("measurements").size(), 1u);
   EXPECT_DOUBLE_EQ(results[2].at("measurements")[0].at("value").get<double>(), 1.1);

@@ -244,5 +244,25 @@ TEST_F(TunerTest, PredictOnlyRunsNothingAndKeepsThePrunedSet) {
                           [](const CandidateOutcome& c) { return c.keptByModel; }));
 }
 
+TEST_F(TunerTest, OutOfCoreTheReportSaysWhatCannotRunAndTheCacheKeyKnowsTheBudget) {
+  const std::string inCore = cacheKey(setup_, options_);
+  // saxpy's 768 MiB of buffers (x, and y in and out) against a budget of 256 MiB.
+  setup_.workload.deviceMemory.fullBytes = 3 * 256.0 * (1 << 20);
+  setup_.workload.deviceMemory.budgetBytes = 256.0 * (1 << 20);
+  EXPECT_NE(cacheKey(setup_, options_), inCore);
+  const TuningRun run = predictOnly(setup_, options_, 0.2e-3, "given");
+  EXPECT_TRUE(std::any_of(run.notes.begin(), run.notes.end(), [](const std::string& note) {
+    return note.rfind("device memory: Explicit cannot run", 0) == 0;
+  }));
+  const std::optional<std::size_t> explicitRow = run.explicitIndex();
+  ASSERT_TRUE(explicitRow);
+  EXPECT_FALSE(run.candidates[*explicitRow].predictedSeconds.has_value());
+  for (const CandidateOutcome& c : run.candidates)
+    if (c.candidate.variant == Variant::Streams) {
+      EXPECT_TRUE(model::fitsDeviceMemory(setup_.workload, c.candidate))
+          << model::describe(c.candidate);
+    }
+}
+
 } // namespace
 } // namespace overlap::tune

@@ -24,20 +24,64 @@ std::vector<int> candidateStreamCounts(long long extent, int bound) {
   return counts;
 }
 
+std::vector<int> candidateChunkCounts(const Workload& workload, Variant variant, int streams,
+                                      const SearchOptions& options) {
+  std::vector<int> counts;
+  const long long granules = granuleCount(workload);
+  if (granules <= 0)
+    return counts;
+  // Out of core one chunk per stream already takes the fewest chunks whose ring fits.
+  const int resolved = chunkCount(workload, Candidate{variant, streams, IssueOrder::DepthFirst});
+  const double linkBytes = workload.transfers.h2dBytes + workload.transfers.d2hBytes;
+  for (long long perStream = 2; perStream <= options.maxChunksPerStream; perStream *= 2) {
+    const long long chunks = perStream * streams;
+    if (chunks > granules || linkBytes / static_cast<double>(chunks) < options.minChunkBytes)
+      break;
+    Candidate candidate{variant, streams, IssueOrder::DepthFirst};
+    candidate.chunks = static_cast<int>(chunks);
+    if (chunks != resolved && fitsDeviceMemory(workload, candidate))
+      counts.push_back(candidate.chunks);
+  }
+  return counts;
+}
+
+namespace {
+
+bool hasPureOutputs(const Workload& workload) {
+  return workload.transfers.d2hBytes > workload.transfers.inoutD2hBytes;
+}
+
+} // namespace
+
 std::vector<Candidate> enumerateCandidates(const PerformanceModel& model,
                                            const HardwareProfile& profile, const Workload& workload,
                                            const SearchOptions& options) {
   std::vector<Candidate> candidates = {Candidate{Variant::Explicit, 1, IssueOrder::DepthFirst},
                                        Candidate{Variant::Mapped, 1, IssueOrder::DepthFirst}};
   const std::vector<int> counts = candidateStreamCounts(granuleCount(workload), options.maxStreams);
-  const bool hasPureOutputs = workload.transfers.d2hBytes > workload.transfers.inoutD2hBytes;
+  const auto add = [&](Candidate candidate) {
+    if (!fitsDeviceMemory(workload, candidate))
+      return;
+    candidates.push_back(candidate);
+    // Where the device does not tell the orders apart for one chunk per stream, breadth-first
+    // issue of more chunks than streams can only hold a stream's kernels behind its later copies
+    // in (full buffers: a stream runs its work in issue order), or gives every stream the same
+    // sequence as depth-first (the ring's waves): it is not proposed.
+    if (model.distinguishesIssueOrder(profile, candidate.streams)) {
+      candidate.order = IssueOrder::BreadthFirst;
+      candidates.push_back(candidate);
+    }
+  };
   for (Variant variant : {Variant::Streams, Variant::Hybrid}) {
-    if (variant == Variant::Hybrid && !hasPureOutputs)
+    if (variant == Variant::Hybrid && !hasPureOutputs(workload))
       continue;
     for (int streams : counts) {
-      candidates.push_back(Candidate{variant, streams, IssueOrder::DepthFirst});
-      if (model.distinguishesIssueOrder(profile, streams))
-        candidates.push_back(Candidate{variant, streams, IssueOrder::BreadthFirst});
+      Candidate candidate{variant, streams, IssueOrder::DepthFirst};
+      add(candidate);
+      for (int chunks : candidateChunkCounts(workload, variant, streams, options)) {
+        candidate.chunks = chunks;
+        add(candidate);
+      }
     }
   }
   // On pageable memory every candidate but Explicit registers per call, said explicitly so that
@@ -58,6 +102,36 @@ std::vector<Candidate> enumerateCandidates(const PerformanceModel& model,
     }
   }
   return candidates;
+}
+
+std::vector<std::string> deviceMemoryNotes(const Workload& workload, const SearchOptions& options) {
+  std::vector<std::string> notes;
+  if (runsOutOfCore(workload, Variant::Explicit))
+    notes.push_back(deviceMemoryProblem(workload, Candidate{}) + "; not predicted");
+  const std::vector<int> counts = candidateStreamCounts(granuleCount(workload), options.maxStreams);
+  for (Variant variant : {Variant::Streams, Variant::Hybrid}) {
+    if (variant == Variant::Hybrid && !hasPureOutputs(workload))
+      continue;
+    std::string first;
+    int more = 0;
+    for (int streams : counts) {
+      const std::string problem =
+          deviceMemoryProblem(workload, Candidate{variant, streams, IssueOrder::DepthFirst});
+      if (problem.empty())
+        continue;
+      if (first.empty())
+        first = problem;
+      else
+        ++more;
+    }
+    if (!first.empty())
+      notes.push_back(first +
+                      (more > 0 ? "; likewise " + std::to_string(more) + " more stream counts of " +
+                                      to_string(variant)
+                                : std::string()) +
+                      "; left out");
+  }
+  return notes;
 }
 
 std::vector<Candidate> Prediction::kept() const {
@@ -87,6 +161,8 @@ bool simpler(const Candidate& a, const Candidate& b) {
     return a.variant < b.variant;
   if (a.streams != b.streams)
     return a.streams < b.streams;
+  if (askedChunks(a) != askedChunks(b))
+    return askedChunks(a) < askedChunks(b);
   return a.order < b.order;
 }
 
@@ -125,7 +201,8 @@ void selectPrunedSet(Prediction& prediction, bool mappedIsLowerBound,
   if (!prediction.best && !order.empty() && prediction.rows[order.front()].seconds)
     prediction.best = order.front(); // only lower bounds: the best of them
 
-  // The best prediction of each variant and issue order: the reference of streamTolerance.
+  // The best prediction of each variant and issue order, over its stream and chunk counts: the
+  // reference of streamTolerance.
   std::map<std::pair<Variant, IssueOrder>, double> familyBest;
   for (const PredictedCandidate& row : prediction.rows) {
     if (!row.seconds || isLowerBound(row))
@@ -160,6 +237,7 @@ Prediction predict(const PerformanceModel& model, const HardwareProfile& profile
   const CompletedProfile completed = completeProfile(profile);
   Prediction prediction;
   prediction.assumptions = completed.assumptions;
+  prediction.excluded = deviceMemoryNotes(workload, options);
   if (!workload.transfers.hostMemoryPinned && (profile.hostToDevice.pageableSecondsPerByte <= 0 ||
                                                profile.deviceToHost.pageableSecondsPerByte <= 0))
     prediction.assumptions.push_back(

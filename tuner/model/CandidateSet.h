@@ -43,21 +43,42 @@ struct SearchOptions {
   double streamTolerance = pruningTolerance(kModelErrorAlongStreamCounts, kAcceptableLoss);
   // If positive, at most this many of the kept candidates (best first) besides Explicit.
   int maxKept = 0;
+  // Streams and Hybrid also cut the call into 2, 4, ... up to this many chunks per stream (more
+  // chunks on few streams shorten the pipeline's fill and drain); 1: one chunk per stream only.
+  int maxChunksPerStream = 8;
+  // ...but only while each chunk still moves at least this many bytes over the link (both
+  // directions together): below it the per-copy latency and the launches dominate.
+  double minChunkBytes = 1 << 20;
 };
 
 // Powers of two and divisors of `extent`, ascending, from 1 up to min(bound, extent); with an
 // unknown extent (≤ 0) the powers of two up to `bound`.
 std::vector<int> candidateStreamCounts(long long extent, int bound);
 
-// Explicit, Mapped, then Streams and Hybrid for every stream count, in both issue orders where the
-// model says they differ (else depth-first only). Hybrid only when the call has pure outputs:
-// without them (in-out arrays are copied back as in Streams) Hybrid runs exactly what Streams
-// runs. On pageable memory every candidate but Explicit registers per call
+// The chunk counts proposed besides one per stream (Candidate::chunks 0) for `streams` streams:
+// 2N, 4N, ... up to options.maxChunksPerStream·N, only where P is known, never more than
+// ceil(P / G) and each chunk moving at least options.minChunkBytes; out of core only those
+// whose ring fits and that differ from the chunks one per stream resolves to (the fewest whose
+// ring fits). Ascending.
+std::vector<int> candidateChunkCounts(const Workload& workload, Variant variant, int streams,
+                                      const SearchOptions& options);
+
+// Explicit, Mapped, then Streams and Hybrid for every stream count, each with one chunk per
+// stream and then with the candidateChunkCounts, in both issue orders where the model says they
+// differ for its stream count (else depth-first only). Hybrid only when
+// the call has pure outputs: without them (in-out arrays are copied back as in Streams) Hybrid
+// runs exactly what Streams runs. A Streams or Hybrid candidate that cannot run out of core
+// (fitsDeviceMemory) is left out; Explicit never is (it is the reference), but out of core the
+// model does not predict it. On pageable memory every candidate but Explicit registers per call
 // (PageableMode::Register), and every Streams and Hybrid candidate comes twice: registered and
 // staged (PageableMode::Stage).
 std::vector<Candidate> enumerateCandidates(const PerformanceModel& model,
                                            const HardwareProfile& profile, const Workload& workload,
                                            const SearchOptions& options);
+
+// Why enumerateCandidates leaves out or cannot predict candidates that cannot run out of core,
+// one sentence per variant; empty when the call fits the device.
+std::vector<std::string> deviceMemoryNotes(const Workload& workload, const SearchOptions& options);
 
 struct PredictedCandidate {
   Candidate candidate;
@@ -77,6 +98,8 @@ struct Prediction {
   double streamTolerance = 0;
   // What completeProfile assumed for parameters the profile does not know.
   std::vector<std::string> assumptions;
+  // Candidates that cannot run within the device-memory budget (deviceMemoryNotes).
+  std::vector<std::string> excluded;
 
   std::vector<Candidate> kept() const;
   // The predicted best of one variant, if any of its rows has a prediction.
@@ -94,7 +117,9 @@ void selectPrunedSet(Prediction& prediction, bool mappedIsLowerBound, const Sear
 // (mappedPredictionIsLowerBound) is kept when within `tolerance` of the best of the others,
 // but is neither the predicted best nor the reference the others are measured against. Among equal
 // predictions the simpler candidate is the best (Explicit < Mapped < Streams < Hybrid, fewer
-// streams, depth-first), as the tuner prefers it too.
+// streams, fewer chunks, depth-first), as the tuner prefers it too. Chunk counts join their
+// variant and order's curve: streamTolerance compares a candidate with the best prediction over
+// every stream and chunk count of its variant and order.
 Prediction predict(const PerformanceModel& model, const HardwareProfile& profile,
                    const Workload& workload, const SearchOptions& options = {});
 

@@ -5,6 +5,7 @@
 #include "overlap/ProfileCatalog.h"
 #include "overlap/ProfileIo.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
@@ -41,7 +42,7 @@ std::optional<long long> parseInteger(const std::string& text) {
 // What one option does with its value; an error message when the value is unusable.
 using OptionHandler = std::function<std::string(ModelCliOptions&, const std::string&)>;
 
-OptionHandler bytesInto(double Workload::Transfers::* field) {
+OptionHandler bytesInto(double Workload::Transfers::*field) {
   return [field](ModelCliOptions& options, const std::string& value) -> std::string {
     const std::optional<double> bytes = parseByteSize(value);
     if (!bytes)
@@ -132,6 +133,33 @@ const std::map<std::string, OptionHandler>& valueOptions() {
          options.search.streamTolerance = *tolerance;
          return {};
        }},
+      {"--max-chunks-per-stream",
+       countInto([](ModelCliOptions& o, long long v) { o.search.maxChunksPerStream = int(v); }, 1,
+                 1024)},
+      {"--min-chunk-bytes",
+       [](ModelCliOptions& options, const std::string& value) -> std::string {
+         const std::optional<double> bytes = parseByteSize(value);
+         if (!bytes)
+           return "expected a byte size such as 1MiB";
+         options.search.minChunkBytes = *bytes;
+         return {};
+       }},
+      {"--device-budget",
+       [](ModelCliOptions& options, const std::string& value) -> std::string {
+         const std::optional<double> bytes = parseByteSize(value);
+         if (!bytes)
+           return "expected a byte size such as 16GiB";
+         options.workload.deviceMemory.budgetBytes = *bytes;
+         return {};
+       }},
+      {"--device-bytes",
+       [](ModelCliOptions& options, const std::string& value) -> std::string {
+         const std::optional<double> bytes = parseByteSize(value);
+         if (!bytes)
+           return "expected a byte size such as 24GiB";
+         options.workload.deviceMemory.fullBytes = *bytes;
+         return {};
+       }},
       {"--max-kept",
        countInto([](ModelCliOptions& o, long long v) { o.search.maxKept = int(v); }, 0, 1 << 20)},
       {"--hardware-queues",
@@ -212,6 +240,13 @@ search:
   --tolerance X           keep candidates within X of the predicted best (default 0.1 = 10 %)
   --stream-tolerance X    ... and within X of their own variant's best (default 0.03 = 3 %)
   --max-kept K            keep at most K candidates besides Explicit (default: no limit)
+  --max-chunks-per-stream K  also 2, 4, ... K chunks per stream (default 8; 1: one per stream)
+  --min-chunk-bytes SIZE  ... while each chunk moves at least SIZE both ways (default 1MiB)
+device memory:
+  --device-budget SIZE    device memory a call may take (default: unlimited); over it the call
+                          runs out of core: no Explicit, Streams and Hybrid on the ring
+  --device-bytes SIZE     the call's full-size device buffers (default: its arrays' bytes
+                          from the sizes above)
 model:
   --model KIND            modern (default), paper000, paper001 or paper002
   --halo-twice            send halo elements once per chunk needing them (default: once)
@@ -275,6 +310,15 @@ ModelCliParse parseModelCli(const std::vector<std::string>& args) {
   workload.transfers.explicitH2dCopies =
       workload.transfers.h2dCopiesPerChunk + (workload.transfers.broadcastBytes > 0);
   workload.transfers.explicitD2hCopies = workload.transfers.d2hCopiesPerChunk;
+  // The arrays' device buffers as the sizes above describe them: each input once (in-out arrays
+  // among them), the pure outputs, the broadcast inputs and the reductions.
+  Workload::DeviceMemory& memory = workload.deviceMemory;
+  const Workload::Transfers& transfers = workload.transfers;
+  memory.pureOutputFullBytes = std::max(0.0, transfers.d2hBytes - transfers.inoutD2hBytes);
+  memory.residentBytes = transfers.broadcastBytes + transfers.reductionBytes;
+  if (memory.fullBytes <= 0)
+    memory.fullBytes = transfers.h2dBytes + memory.pureOutputFullBytes + memory.residentBytes;
+  memory.pureOutputFullBytes = std::min(memory.pureOutputFullBytes, memory.fullBytes);
   return {options, {}};
 }
 

@@ -46,10 +46,10 @@ double registrationSeconds(const HardwareProfile& profile, const Workload& workl
 
 StagingConfig modelStaging(const Workload& workload, const Candidate& candidate) {
   // The bytes the ring moves: every copy of the pipeline, as pipelinedH2dBytes counts them.
-  const int chunks = chunkCount(workload, candidate.streams);
+  const PipelineShape shape = pipelineShape(workload, candidate);
   const double copiedOut = candidate.variant == Variant::Hybrid ? workload.transfers.inoutD2hBytes
                                                                 : workload.transfers.d2hBytes;
-  const double staged = pipelinedH2dBytes(workload, chunks, false) +
+  const double staged = pipelinedH2dBytes(workload, std::max(1, shape.chunks), shape.ring) +
                         workload.transfers.broadcastBytes + copiedOut +
                         2 * workload.transfers.reductionBytes;
   return resolvedStaging(candidate.staging, static_cast<long long>(staged), kModelHardwareThreads);
@@ -224,14 +224,22 @@ std::vector<SimOp> mappedOperations(const HardwareProfile& profile, const Worklo
   return ops;
 }
 
-// Streams, or Hybrid when `mapOutputs`: chunk c on stream c, its input copied, its kernel run
-// after that and after the broadcast copy, its outputs copied back (or, in Hybrid, written by
-// the kernel through mapped memory, except in-out arrays, which are copied as in Streams).
+// Streams, or Hybrid when `mapOutputs`: C chunks (pipelineShape) on N streams, chunk c on stream
+// c % N, its input copied, its kernel run after that and after the broadcast copy, its outputs
+// copied back (or, in Hybrid, written by the kernel through mapped memory, except in-out arrays,
+// which are copied as in Streams). A stream's chunks follow one another in its order, so
+// breadth-first issue of more chunks than streams queues a stream's later copies in before its
+// first kernel. Out of core (the ring) each chunk copies its whole halo, its slot being reused
+// by the stream's next chunk, and breadth-first issue goes in waves of N chunks, one per slot.
 std::vector<SimOp> pipelinedOperations(const HardwareProfile& profile, const Workload& workload,
                                        const Candidate& candidate, bool mapOutputs,
                                        bool haloSentTwice) {
-  const int chunks = chunkCount(workload, candidate.streams);
-  const double input = pipelinedH2dBytes(workload, chunks, haloSentTwice) / chunks;
+  const PipelineShape shape = pipelineShape(workload, candidate);
+  if (shape.chunks < 1)
+    return {};
+  const int chunks = shape.chunks;
+  const int streams = shape.streams;
+  const double input = pipelinedH2dBytes(workload, chunks, haloSentTwice || shape.ring) / chunks;
   const double copiedOutput =
       (mapOutputs ? workload.transfers.inoutD2hBytes : workload.transfers.d2hBytes) / chunks;
   const double mappedOutput =
@@ -264,12 +272,13 @@ std::vector<SimOp> pipelinedOperations(const HardwareProfile& profile, const Wor
   std::vector<int> kernels;
   auto copyIn = [&](int c) {
     if (input > 0) {
-      ops.push_back(copy(OpKind::CopyToDevice, c, input, workload.transfers.h2dCopiesPerChunk));
+      ops.push_back(
+          copy(OpKind::CopyToDevice, c % streams, input, workload.transfers.h2dCopiesPerChunk));
       issued(hostCosts.copyS * workload.transfers.h2dCopiesPerChunk);
     }
   };
   auto run = [&](int c) {
-    SimOp op = kernel(c, kernelTime);
+    SimOp op = kernel(c % streams, kernelTime);
     op.gpuShare = kernelShare;
     op.mappedWriteBytes = mappedOutput;
     op.mappedWriteSecondsPerByte = mappedOutputSecondsPerByte;
@@ -280,8 +289,8 @@ std::vector<SimOp> pipelinedOperations(const HardwareProfile& profile, const Wor
   };
   auto copyOut = [&](int c) {
     if (copiedOutput > 0) {
-      ops.push_back(
-          copy(OpKind::CopyToHost, c, copiedOutput, workload.transfers.d2hCopiesPerChunk));
+      ops.push_back(copy(OpKind::CopyToHost, c % streams, copiedOutput,
+                         workload.transfers.d2hCopiesPerChunk));
       issued(hostCosts.copyS * workload.transfers.d2hCopiesPerChunk);
     }
   };
@@ -292,12 +301,17 @@ std::vector<SimOp> pipelinedOperations(const HardwareProfile& profile, const Wor
       copyOut(c);
     }
   } else {
-    for (int c = 0; c < chunks; ++c)
-      copyIn(c);
-    for (int c = 0; c < chunks; ++c)
-      run(c);
-    for (int c = 0; c < chunks; ++c)
-      copyOut(c);
+    // A ring slot takes one chunk at a time: waves of one chunk per stream.
+    const int wave = shape.ring ? streams : chunks;
+    for (int first = 0; first < chunks; first += wave) {
+      const int last = std::min(chunks, first + wave);
+      for (int c = first; c < last; ++c)
+        copyIn(c);
+      for (int c = first; c < last; ++c)
+        run(c);
+      for (int c = first; c < last; ++c)
+        copyOut(c);
+    }
   }
   if (workload.transfers.reductionBytes > 0) {
     // Issued once every stream is done; its synchronization is charged like a stream's.
@@ -365,6 +379,9 @@ std::vector<SimOp> ModernModel::operations(const HardwareProfile& profile, const
 std::optional<double> ModernModel::predictSeconds(const HardwareProfile& profile,
                                                   const Workload& workload,
                                                   const Candidate& candidate) const {
+  // Out of core Explicit cannot run, nor a Streams or Hybrid whose ring does not fit.
+  if (!fitsDeviceMemory(workload, candidate))
+    return std::nullopt;
   SimDevice device = simDeviceOf(profile, options_.hardwareQueues);
   if (staged(workload, candidate))
     device.hostCopyLanes = modelStaging(workload, candidate).threads;

@@ -17,6 +17,12 @@
 //   and every kernel waits for them; halo elements shared by neighbouring chunks are sent once,
 //   as the runtime does (detail/Pipeline.cuh), or once per chunk that needs them (twice per
 //   boundary, the issue's assumption) when the options say so;
+// - C chunks on N streams (Candidate::chunks; one per stream unless it says otherwise), chunk c on
+//   stream c % N: per-chunk kernel time, GPU share, copies and host issue calls by C, the streams'
+//   synchronization by N. Out of core (Workload::DeviceMemory: the full-size buffers exceed the
+//   budget) Explicit cannot run (no prediction), and Streams and Hybrid run the runtime's ring of
+//   one slot per stream: every chunk copies its whole halo, breadth-first issue goes in waves of
+//   N chunks, and a candidate whose ring does not fit has no prediction either;
 // - Mapped: one kernel whose reads and writes cross the link while it computes, each input byte
 //   once unless the workload says it is read several times; Hybrid: Streams for the inputs,
 //   outputs written through mapped memory by the kernels (paper 001 §VII);

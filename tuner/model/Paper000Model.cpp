@@ -82,6 +82,9 @@ std::string Model::name() const {
 std::optional<double> Model::predictSeconds(const HardwareProfile& profile,
                                             const Workload& workload,
                                             const Candidate& candidate) const {
+  // The paper knows one chunk per stream on full-size buffers only.
+  if (!oneChunkPerStreamInCore(workload, candidate))
+    return std::nullopt;
   const Call call = callOf(profile, workload);
   switch (candidate.variant) {
   case Variant::Explicit:

@@ -149,6 +149,9 @@ std::string Model::name() const {
 std::optional<double> Model::predictSeconds(const HardwareProfile& profile,
                                             const Workload& workload,
                                             const Candidate& candidate) const {
+  // The paper knows one chunk per stream on full-size buffers only.
+  if (!oneChunkPerStreamInCore(workload, candidate))
+    return std::nullopt;
   StreamedCall call = callOf(profile, workload);
   switch (candidate.variant) {
   case Variant::Explicit:

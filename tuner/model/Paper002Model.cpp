@@ -83,6 +83,9 @@ std::string Model::name() const {
 std::optional<double> Model::predictSeconds(const HardwareProfile& profile,
                                             const Workload& workload,
                                             const Candidate& candidate) const {
+  // The paper knows one chunk per stream on full-size buffers only.
+  if (!oneChunkPerStreamInCore(workload, candidate))
+    return std::nullopt;
   const double send = (workload.transfers.h2dBytes + workload.transfers.broadcastBytes) *
                       profile.hostToDevice.secondsPerByte;
   const double receive = workload.transfers.d2hBytes * profile.deviceToHost.secondsPerByte;

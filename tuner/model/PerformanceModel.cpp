@@ -10,11 +10,18 @@ namespace overlap::model {
 bool operator==(const Candidate& a, const Candidate& b) {
   return a.variant == b.variant && a.streams == b.streams && a.order == b.order &&
          a.pageable == b.pageable && a.staging.threads == b.staging.threads &&
-         a.staging.slotBytes == b.staging.slotBytes && a.staging.slots == b.staging.slots;
+         a.staging.slotBytes == b.staging.slotBytes && a.staging.slots == b.staging.slots &&
+         a.chunks == b.chunks;
+}
+
+int askedChunks(const Candidate& candidate) {
+  return candidate.chunks > 0 ? candidate.chunks : candidate.streams;
 }
 
 StreamsConfig streamsConfig(const Candidate& candidate) {
-  return StreamsConfig{candidate.streams, candidate.order, candidate.pageable, candidate.staging};
+  StreamsConfig config{candidate.streams, candidate.order, candidate.pageable, candidate.staging};
+  config.chunks = candidate.chunks;
+  return config;
 }
 
 std::string describe(const Candidate& candidate) {

@@ -14,7 +14,8 @@
 namespace overlap::model {
 
 // One way of running a call that the tuner can measure. Explicit and Mapped use no streams; their
-// `streams` is 1 and their order is irrelevant (DepthFirst).
+// `streams` is 1 and their order is irrelevant (DepthFirst). Members are only ever appended, so
+// that aggregate initialisers such as {variant, streams, order} keep their meaning.
 struct Candidate {
   Variant variant = Variant::Explicit;
   int streams = 1;
@@ -25,12 +26,21 @@ struct Candidate {
   // Stage (Streams and Hybrid; Mapped registers) through the staging ring sized by `staging`.
   PageableMode pageable = PageableMode::Default;
   StagingConfig staging = {}; // 0: the runtime's automatic choice (resolvedStaging)
+  // Streams and Hybrid: the chunks the partition is cut into, chunk c on stream c % streams
+  // (StreamsConfig::chunks); 0: one per stream (out of core: as many as the ring needs), so that
+  // the candidates that always were keep their names and results.
+  int chunks = 0;
 };
 
 bool operator==(const Candidate& a, const Candidate& b);
 inline bool operator!=(const Candidate& a, const Candidate& b) {
   return !(a == b);
 }
+
+// The chunks the candidate asks for: its `chunks`, or one per stream when that is 0 (before
+// ceil(P / G) or the ring limits them: chunkCount(Workload, Candidate) says what it gets). The
+// measure of simplicity among candidates of one stream count: fewer chunks are simpler.
+int askedChunks(const Candidate& candidate);
 
 // The StreamsConfig the runtime runs the candidate with (its variant is RunConfig's): every
 // candidate field, so that what is measured is what was predicted.
@@ -39,7 +49,7 @@ StreamsConfig streamsConfig(const Candidate& candidate);
 // The names of variants, issue orders and pageable modes are the runtime's (KernelTypes.h).
 using overlap::to_string;
 // overlap::describe of the candidate's variant and StreamsConfig: "Streams(16, depth-first)",
-// "Explicit", "Streams(16, depth-first, staged)", ...
+// "Explicit", "Streams(16, depth-first, staged)", "Streams(4, 32 chunks, depth-first)", ...
 std::string describe(const Candidate& candidate);
 
 class PerformanceModel {
@@ -55,8 +65,9 @@ public:
                                                const Workload& workload,
                                                const Candidate& candidate) const = 0;
 
-  // Whether the two issue orders can differ on this device with this many streams: when they
-  // cannot, the candidate set holds only one of them.
+  // Whether the two issue orders can differ on this device with this many streams and one chunk
+  // per stream: when they cannot, the candidate set holds only one of them. (With more chunks
+  // than streams they always differ: CandidateSet.cpp.)
   virtual bool distinguishesIssueOrder(const HardwareProfile& profile, int streams) const {
     (void)profile;
     (void)streams;

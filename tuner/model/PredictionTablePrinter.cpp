@@ -53,12 +53,18 @@ void printHeader(std::ostream& out, const PredictionReport& report) {
       << formatBytes(workload.transfers.broadcastBytes) << ", D2H "
       << formatBytes(workload.transfers.d2hBytes) << ", t_E "
       << milliseconds(workload.launch.kernelSeconds) << " ms\n";
+  if (workload.deviceMemory.budgetBytes > 0)
+    out << "device:   " << formatBytes(workload.deviceMemory.fullBytes)
+        << " of full-size buffers, budget " << formatBytes(workload.deviceMemory.budgetBytes)
+        << (runsOutOfCore(workload, Variant::Streams) ? ": out of core" : "") << "\n";
   for (const std::string& assumption : report.prediction->assumptions)
     out << "assumed:  " << assumption << "\n";
+  for (const std::string& excluded : report.prediction->excluded)
+    out << "excluded: " << excluded << "\n";
   out << "\n";
 }
 
-void printRows(std::ostream& out, const Prediction& prediction) {
+void printRows(std::ostream& out, const Prediction& prediction, const Workload& workload) {
   // 0 where there is none (a predicted time is positive); plain doubles, not optionals, which
   // GCC 13 takes for uninitialized in the branches below (-Wmaybe-uninitialized).
   const double explicitSeconds =
@@ -70,8 +76,8 @@ void printRows(std::ostream& out, const Prediction& prediction) {
   bool modes = false;
   for (const PredictedCandidate& row : prediction.rows)
     modes |= row.candidate.pageable != PageableMode::Default;
-  out << pad("variant", 9, false) << pad("streams", 8, true) << "  " << pad("order", 14, false)
-      << (modes ? pad("pageable arrays", 21, false) : std::string())
+  out << pad("variant", 9, false) << pad("streams", 8, true) << pad("chunks", 8, true) << "  "
+      << pad("order", 14, false) << (modes ? pad("pageable arrays", 21, false) : std::string())
       << pad("predicted ms", 13, true) << pad("vs best", 10, true) << pad("speed-up", 10, true)
       << "  run by the tuner\n";
   for (std::size_t i = 0; i < prediction.rows.size(); ++i) {
@@ -80,7 +86,9 @@ void printRows(std::ostream& out, const Prediction& prediction) {
     const bool streamed =
         candidate.variant == Variant::Streams || candidate.variant == Variant::Hybrid;
     out << pad(to_string(candidate.variant), 9, false)
-        << pad(streamed ? std::to_string(candidate.streams) : "-", 8, true) << "  "
+        << pad(streamed ? std::to_string(candidate.streams) : "-", 8, true)
+        // What it runs: one per stream resolves to ceil(P / G) or, out of core, to the ring's.
+        << pad(streamed ? std::to_string(chunkCount(workload, candidate)) : "-", 8, true) << "  "
         << pad(streamed ? to_string(candidate.order) : "-", 14, false);
     if (modes)
       out << pad(candidate.variant == Variant::Explicit ? "-" : to_string(candidate.pageable), 21,
@@ -152,7 +160,7 @@ std::string describeCategory(const HardwareProfile& profile) {
 
 void printPredictionReport(std::ostream& out, const PredictionReport& report) {
   printHeader(out, report);
-  printRows(out, *report.prediction);
+  printRows(out, *report.prediction, *report.workload);
   printSummary(out, report);
 }
 

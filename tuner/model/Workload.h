@@ -5,6 +5,7 @@
 #pragma once
 
 #include "overlap/HardwareProfile.h"
+#include "overlap/KernelTypes.h"
 
 #include <cstddef>
 #include <string>
@@ -121,11 +122,35 @@ struct Workload {
     int residentBlocksPerSm = 0;
   };
 
+  // Whether the call fits the device (docs/generated-code.md, "Device memory"). A call whose
+  // full-size buffers exceed the budget runs out of core: Explicit cannot run it; Streams and
+  // Hybrid keep one ring slot per stream, each holding one chunk's sections at a time.
+  struct DeviceMemory {
+    // Bytes of device memory a call may take (OVERLAP_DEVICE_MEMORY_BUDGET); 0: unlimited, every
+    // call fits (the default: no prediction changes unless a budget is given).
+    double budgetBytes = 0;
+    // The full-extent buffers of every array the copying variants keep on the device, each
+    // padded to the runtime's 256-byte alignment (Explicit, Streams); 0: unknown, taken as fits.
+    double fullBytes = 0;
+    // The part of fullBytes that belongs to pure outputs, which Hybrid maps instead.
+    double pureOutputFullBytes = 0;
+    // Out of core, what stays resident at full extent: arrays without chunked sections (whole
+    // and broadcast-only inputs, reduction arrays); the chunked ones get a window per slot.
+    double residentBytes = 0;
+    // An array has a broadcast section beside chunked ones (buoydiff's level 0 of t): the kernel
+    // addresses both through one pointer, so the runtime cannot window it, and the call cannot
+    // run out of core at all (DeviceLayout::unwindowable).
+    bool unwindowable = false;
+  };
+
   Partition partition;
   Transfers transfers;
   MappedTraffic mapped;
   Launch launch;
+  DeviceMemory deviceMemory;
 };
+
+struct Candidate; // PerformanceModel.h
 
 // 128 bytes (one L2 line) over a warp's 32 threads: the narrowest element whose coalesced access
 // still asks the link for whole lines, as the calibration's kernel does.
@@ -141,6 +166,35 @@ bool mappedPredictionIsLowerBound(const Workload& workload, const HardwareProfil
 // The number of chunks a pipelined variant makes with `streams` streams: one per stream, but
 // never more than ceil(P / G) (the runtime never launches an empty chunk).
 int chunkCount(const Workload& workload, int streams);
+
+// How a Streams or Hybrid candidate cuts the call and where its arrays live, as the runtime's
+// shapePipeline decides (templates/overlap/detail/Pipeline.cuh): the chunks asked for
+// (askedChunks) up to ceil(P / G), full buffers when they fit the budget; out of core the ring,
+// with the chunks asked for or, when the candidate asks for none, the fewest of C, 2C, 4C, ... (C
+// one per stream) whose ring fits.
+struct PipelineShape {
+  int chunks = 0;  // 0: the candidate cannot run (out of core, its ring does not fit the budget)
+  int streams = 0; // min(candidate streams, chunks): also the ring's slots
+  bool ring = false;
+};
+PipelineShape pipelineShape(const Workload& workload, const Candidate& candidate);
+// pipelineShape(...).chunks for Streams and Hybrid; 1 for Explicit and Mapped.
+int chunkCount(const Workload& workload, const Candidate& candidate);
+
+// The device memory a variant's full-size buffers take (Hybrid: without its mapped outputs).
+double fullDeviceBytes(const Workload& workload, Variant variant);
+// Whether those exceed the workload's budget: Explicit cannot run then, Streams and Hybrid run
+// the ring. Never for Mapped, whose arrays stay in host memory.
+bool runsOutOfCore(const Workload& workload, Variant variant);
+// The device memory of the out-of-core ring of `slots` slots for `chunks` chunks: the resident
+// arrays and one slot per stream holding the largest chunk's sections (halo included), padded.
+double ringDeviceBytes(const Workload& workload, Variant variant, int slots, long long chunks);
+// Whether the candidate can run within the budget: in core, or out of core on a ring that fits.
+bool fitsDeviceMemory(const Workload& workload, const Candidate& candidate);
+// What the papers describe: one chunk per stream in core. Their models predict nothing else.
+bool oneChunkPerStreamInCore(const Workload& workload, const Candidate& candidate);
+// Why a candidate cannot run (fitsDeviceMemory false), for the reports; empty when it can.
+std::string deviceMemoryProblem(const Workload& workload, const Candidate& candidate);
 
 // ceil(P / G): the most chunks the partition can be cut into; 0 when P is unknown.
 long long granuleCount(const Workload& workload);

@@ -1,6 +1,11 @@
 #include "model/WorkloadFromDescriptor.h"
 
+#include "overlap/ByteSize.h"
+#include "overlap/DeviceLayout.h"
+
 #include <algorithm>
+#include <cmath>
+#include <cstdlib>
 #include <limits>
 
 namespace overlap::model {
@@ -98,7 +103,41 @@ bool absent(const KernelDescriptor& descriptor, ArgPointers args, int array,
          *static_cast<const void* const*>(args[a.param]) == nullptr;
 }
 
+// The array's full-extent buffer, padded as the runtime places it (DeviceLayout.h), in the
+// workload's device memory: every present array has one in Explicit and Streams; Hybrid maps the
+// pure outputs; out of core the arrays without chunked sections stay resident.
+void addDeviceBytes(const KernelDescriptor& descriptor, ArgPointers args, int a, long long extent,
+                    Workload::DeviceMemory& memory) {
+  const ArrayDescriptor& array = descriptor.arrays[a];
+  const double bytes =
+      static_cast<double>(std::max(0LL, extent)) * static_cast<double>(array.elementSize);
+  const double padded =
+      std::ceil(bytes / kDeviceBufferAlignment) * static_cast<double>(kDeviceBufferAlignment);
+  memory.fullBytes += padded;
+  if (array.direction == Direction::Out && array.reduce == ReduceOp::None)
+    memory.pureOutputFullBytes += padded;
+  bool chunked = false;
+  for (int s = 0; s < descriptor.sectionCount(args, a) && !chunked; ++s)
+    chunked = descriptor.sectionIsChunked(a, s);
+  if (array.reduce != ReduceOp::None || !chunked)
+    memory.residentBytes += padded;
+}
+
 } // namespace
+
+double deviceMemoryBudgetFromEnvironment(std::string* error) {
+  const char* value = std::getenv("OVERLAP_DEVICE_MEMORY_BUDGET");
+  if (value == nullptr || *value == '\0')
+    return 0;
+  std::size_t bytes = 0;
+  if (parseMemorySize(value, &bytes))
+    return static_cast<double>(bytes);
+  if (error)
+    *error = std::string("OVERLAP_DEVICE_MEMORY_BUDGET='") + value +
+             "' is not a size such as 2G or 512MiB; the model takes the device memory as "
+             "unlimited";
+  return 0;
+}
 
 Workload workloadFromDescriptor(const KernelDescriptor& descriptor, ArgPointers args,
                                 double kernelSeconds, OptionalArrays optional) {
@@ -119,6 +158,7 @@ Workload workloadFromDescriptor(const KernelDescriptor& descriptor, ArgPointers 
       continue;
     const ArrayDescriptor& array = descriptor.arrays[a];
     const long long extent = descriptor.arrayExtent(args, a);
+    addDeviceBytes(descriptor, args, a, extent, workload.deviceMemory);
     if (array.reduce != ReduceOp::None) {
       // Copied whole, once each way, in every variant; never mapped.
       workload.transfers.reductionBytes +=
@@ -142,8 +182,12 @@ Workload workloadFromDescriptor(const KernelDescriptor& descriptor, ArgPointers 
       }
       continue;
     }
+    bool broadcast = false;
+    bool chunked = false;
     for (int s = 0; s < sections; ++s) {
       const double whole = sectionBytes(descriptor, args, a, s, lo, hi, extent, array.elementSize);
+      broadcast |= !descriptor.sectionIsChunked(a, s) && whole > 0;
+      chunked |= descriptor.sectionIsChunked(a, s);
       if (!descriptor.sectionIsChunked(a, s)) {
         if (reads(array.direction)) {
           workload.transfers.broadcastBytes += whole;
@@ -171,6 +215,8 @@ Workload workloadFromDescriptor(const KernelDescriptor& descriptor, ArgPointers 
         ++chunkedOutputs;
       }
     }
+    // One pointer for both: the out-of-core ring cannot give such an array a window per slot.
+    workload.deviceMemory.unwindowable |= broadcast && chunked;
   }
 
   fillLaunchGeometry(descriptor, args, partition, workload);

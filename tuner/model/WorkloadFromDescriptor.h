@@ -7,6 +7,8 @@
 #include "model/Workload.h"
 #include "overlap/Descriptor.h"
 
+#include <string>
+
 namespace overlap::model {
 
 // Whether an optional array passed null counts. Dispatch (model_choice) passes the caller's
@@ -27,8 +29,16 @@ enum class OptionalArrays : unsigned char { AsPassed, AllPresent };
 // the occupancy) and the grid grows with the chunk; otherwise it stays 0 (unknown: no fill
 // penalty), as for a grid-stride launch, whose chunks always have a full grid. The caller sets
 // any of these it knows better. mapped.bytesByWidth: each array's bytes under its element size.
+// deviceMemory: every array's full extent (padded as the runtime pads it), the pure outputs' part
+// and what stays resident out of core; its budget stays 0 (unlimited) for the caller to set.
 Workload workloadFromDescriptor(const KernelDescriptor& descriptor, ArgPointers args,
                                 double kernelSeconds,
                                 OptionalArrays optional = OptionalArrays::AsPassed);
+
+// The budget OVERLAP_DEVICE_MEMORY_BUDGET gives every call of the process that names none of its
+// own (DeviceMemoryBudget.h), for Workload::DeviceMemory::budgetBytes; 0 when it is unset or
+// malformed, with `error` (if given) saying why a set value was ignored. The automatic budget
+// (the device's free memory) is left out: the model does not know what the process holds.
+double deviceMemoryBudgetFromEnvironment(std::string* error = nullptr);
 
 } // namespace overlap::model

@@ -26,20 +26,42 @@ void add(std::vector<std::size_t>& chosen, std::vector<CandidateOutcome>& candid
   chosen.push_back(i);
 }
 
-// The neighbour of `from` along its variant and order's stream counts: the next smaller
-// (direction -1) or larger (+1) count enumerated.
-std::optional<std::size_t> alongCurve(const std::vector<CandidateOutcome>& candidates,
-                                      std::size_t from, int direction) {
+// Where a candidate lies on one of the two axes the local search walks.
+enum class Axis { Streams, Chunks };
+
+int coordinate(const model::Candidate& c, Axis axis) {
+  return axis == Axis::Streams ? c.streams : model::askedChunks(c);
+}
+
+// Whether `other` lies on `c`'s line along `axis`: the same but for the stream count with as many
+// chunks per stream (one each, or the same multiple), or the same but for the chunk count.
+bool onLine(const model::Candidate& c, const model::Candidate& other, Axis axis) {
+  model::Candidate same = other;
+  if (axis == Axis::Chunks) {
+    same.chunks = c.chunks;
+    return same == c;
+  }
+  same.streams = c.streams;
+  same.chunks = c.chunks;
+  return same == c && static_cast<long long>(other.chunks) * c.streams ==
+                          static_cast<long long>(c.chunks) * other.streams;
+}
+
+// The neighbour of `from` along `axis`: the next smaller (direction -1) or larger (+1) stream
+// count, or chunk count at its stream count (the enumeration's powers of two per stream),
+// enumerated.
+std::optional<std::size_t> along(const std::vector<CandidateOutcome>& candidates, std::size_t from,
+                                 Axis axis, int direction) {
   const model::Candidate& c = candidates[from].candidate;
+  const int at = coordinate(c, axis);
   std::optional<std::size_t> best;
   for (std::size_t i = 0; i < candidates.size(); ++i) {
     const model::Candidate& other = candidates[i].candidate;
-    model::Candidate sameCurve = other;
-    sameCurve.streams = c.streams;
-    if (sameCurve != c || (other.streams - c.streams) * direction <= 0)
+    const int there = coordinate(other, axis);
+    if (!onLine(c, other, axis) || (there - at) * direction <= 0)
       continue;
-    if (!best || std::abs(other.streams - c.streams) <
-                     std::abs(candidates[*best].candidate.streams - c.streams))
+    if (!best ||
+        std::abs(there - at) < std::abs(coordinate(candidates[*best].candidate, axis) - at))
       best = i;
   }
   return best;
@@ -127,7 +149,8 @@ std::vector<std::size_t> nextNeighbours(std::vector<CandidateOutcome>& candidate
     const std::string reason = "a neighbour of " + model::describe(candidates[best].candidate) +
                                ", the measured best of its family (local search)";
     for (const std::optional<std::size_t> next :
-         {alongCurve(candidates, best, -1), alongCurve(candidates, best, +1),
+         {along(candidates, best, Axis::Streams, -1), along(candidates, best, Axis::Streams, +1),
+          along(candidates, best, Axis::Chunks, -1), along(candidates, best, Axis::Chunks, +1),
           otherOrder(candidates, best)})
       if (next)
         add(chosen, candidates, *next, reason);

@@ -3,8 +3,10 @@
 // variant family (Explicit, Mapped, Streams, Hybrid), so a family the model misprices is still
 // measured. Then a local search: from the measured best of each leading family (within the
 // model's own error on this tuning of the fastest), its unmeasured neighbours -- the next smaller
-// and larger stream count of the same variant and order, and the other issue order -- until none
-// is left or none improves. CUDA-free: the tests script the timings.
+// and larger stream count of the same variant and order (with as many chunks per stream), the next
+// smaller and larger chunk count at its stream count (powers of two per stream, as enumerated),
+// and the other issue order -- until none is left or none improves. CUDA-free: the tests script
+// the timings.
 #pragma once
 
 #include "tune/TuningRun.h"

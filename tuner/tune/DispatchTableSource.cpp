@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <sstream>
+#include <string>
 
 namespace overlap::tune {
 namespace {
@@ -86,8 +87,11 @@ std::string renderDispatchTable(const ResultsFile& file, const DispatchTableOpti
           << size.choice.streams << ", overlap::IssueOrder::"
           << (size.choice.order == IssueOrder::BreadthFirst ? "BreadthFirst" : "DepthFirst") << ", "
           << doubleLiteral(size.medianSeconds) << ", " << doubleLiteral(size.predictedSeconds)
-          << ", " << doubleLiteral(size.kernelSeconds)
-          << ", overlap::PageableMode::" << pageableEnumerator(size.choice.pageable) << "},\n";
+          << ", " << doubleLiteral(size.kernelSeconds) << ", overlap::PageableMode::"
+          << pageableEnumerator(size.choice.pageable)
+          // Only where it is not one per stream, as the results file has it.
+          << (size.choice.chunks > 0 ? ", " + std::to_string(size.choice.chunks) : std::string())
+          << "},\n";
     out << "};\n";
   }
   if (file.entries.empty()) {

@@ -25,7 +25,8 @@ nlohmann::json candidateJson(const model::Candidate& c) {
   return {{"variant", model::to_string(c.variant)},
           {"streams", c.streams},
           {"order", model::to_string(c.order)},
-          {"pageable", to_string(c.pageable)}};
+          {"pageable", to_string(c.pageable)},
+          {"chunks", c.chunks}};
 }
 
 model::Candidate candidateFrom(const nlohmann::json& j, const std::string& path) {
@@ -45,6 +46,7 @@ model::Candidate candidateFrom(const nlohmann::json& j, const std::string& path)
   else
     throw JsonFieldError(fieldPath(path, "order"), "unknown issue order \"" + order + "\"");
   c.pageable = pageableField(j, path);
+  c.chunks = chunksField(j, path);
   return c;
 }
 
@@ -56,6 +58,13 @@ PageableMode pageableField(const nlohmann::json& j, const std::string& path) {
     if (text == to_string(mode))
       return mode;
   throw JsonFieldError(fieldPath(path, "pageable"), "unknown pageable mode \"" + text + "\"");
+}
+
+int chunksField(const nlohmann::json& j, const std::string& path) {
+  const int chunks = optionalValue<int>(j, path, "chunks", 0);
+  if (chunks < 0)
+    throw JsonFieldError(fieldPath(path, "chunks"), "is negative");
+  return chunks;
 }
 
 } // namespace overlap::tune

@@ -65,11 +65,14 @@ T optionalValue(const nlohmann::json& parent, const std::string& parentPath, con
   return fieldValue<T>(parent.at(key), fieldPath(parentPath, key));
 }
 
-// A candidate as the reports write it: variant, streams, order and what it does with pageable
-// arrays ("pageable", a to_string(PageableMode) name; absent when reading: Default).
+// A candidate as the reports write it: variant, streams, order, what it does with pageable
+// arrays ("pageable", a to_string(PageableMode) name; absent when reading: Default) and its chunks
+// ("chunks", 0: one per stream; absent when reading, as in reports older than chunk counts: 0).
 nlohmann::json candidateJson(const model::Candidate& c);
 model::Candidate candidateFrom(const nlohmann::json& j, const std::string& path);
 // The optional member "pageable" of `j` (at `path`); absent: PageableMode::Default.
 PageableMode pageableField(const nlohmann::json& j, const std::string& path);
+// The optional member "chunks" of `j` (at `path`), not negative; absent: 0.
+int chunksField(const nlohmann::json& j, const std::string& path);
 
 } // namespace overlap::tune

@@ -52,8 +52,14 @@ bool chooseByModel(const KernelDescriptor& kernel, ArgPointers args, const std::
   if (!profile.found)
     return false;
   const std::unique_ptr<model::PerformanceModel> model = model::makeModel(model::ModelKind::Modern);
-  const model::Workload workload = model::workloadFromDescriptor(kernel, args, 0);
-  const model::Prediction prediction = model::predict(*model, profile.profile, workload);
+  model::Workload workload = model::workloadFromDescriptor(kernel, args, 0);
+  workload.deviceMemory.budgetBytes = model::deviceMemoryBudgetFromEnvironment();
+  // One chunk per stream: predicted at the call, on the host's clock, every chunk count of a large
+  // call costs a good part of a second (hundreds of simulated pipelines of up to 512 chunks);
+  // the tuner measures them instead.
+  model::SearchOptions options;
+  options.maxChunksPerStream = 1;
+  const model::Prediction prediction = model::predict(*model, profile.profile, workload, options);
   if (!prediction.best)
     return false;
   const model::Candidate best = prediction.rows[*prediction.best].candidate;
@@ -72,12 +78,15 @@ bool predictByModel(const KernelDescriptor& kernel, ArgPointers args, const std:
   const std::unique_ptr<model::PerformanceModel> model = model::makeModel(model::ModelKind::Modern);
   model::Workload workload = model::workloadFromDescriptor(kernel, args, kernelSeconds);
   workload.transfers.hostMemoryPinned = memory == CallMemory::Pinned;
+  workload.deviceMemory.budgetBytes = model::deviceMemoryBudgetFromEnvironment();
   for (int i = 0; i < count; ++i) {
     const bool streamed =
         configs[i].variant == Variant::Streams || configs[i].variant == Variant::Hybrid;
     // Explicit and Mapped are candidates of one stream, as the tuner enumerates them.
     model::Candidate candidate{configs[i].variant, streamed ? configs[i].streams.streams : 1,
                                streamed ? configs[i].streams.order : IssueOrder::DepthFirst};
+    if (streamed)
+      candidate.chunks = configs[i].streams.chunks;
     if (configs[i].variant != Variant::Explicit)
       candidate.pageable = configs[i].streams.pageable;
     seconds[i] = model->predictSeconds(profile.completed, workload, candidate);

@@ -65,6 +65,7 @@ const ResultsEntry* ResultsFile::find(const std::string& kernel, const std::stri
 
 std::string toJsonText(const ResultsFile& file) {
   json entries = json::array();
+  bool chunks = false;
   for (const ResultsEntry& e : file.entries) {
     std::vector<ResultsSize> ascending = e.sizes;
     std::sort(ascending.begin(), ascending.end(),
@@ -74,17 +75,23 @@ std::string toJsonText(const ResultsFile& file) {
       json arguments = json::object();
       for (const auto& [name, value] : size.arguments)
         arguments[name] = value;
-      sizes.push_back({{"extent", size.extent},
-                       {"arguments", arguments},
-                       {"variant", model::to_string(size.choice.variant)},
-                       {"streams", size.choice.streams},
-                       {"order", model::to_string(size.choice.order)},
-                       {"pageable", to_string(size.choice.pageable)},
-                       {"median_s", size.medianSeconds},
-                       {"predicted_s", size.predictedSeconds},
-                       {"kernel_s", size.kernelSeconds},
-                       {"speedup_over_explicit", size.speedupOverExplicit},
-                       {"report", size.report}});
+      json fields = {{"extent", size.extent},
+                     {"arguments", arguments},
+                     {"variant", model::to_string(size.choice.variant)},
+                     {"streams", size.choice.streams},
+                     {"order", model::to_string(size.choice.order)},
+                     {"pageable", to_string(size.choice.pageable)},
+                     {"median_s", size.medianSeconds},
+                     {"predicted_s", size.predictedSeconds},
+                     {"kernel_s", size.kernelSeconds},
+                     {"speedup_over_explicit", size.speedupOverExplicit},
+                     {"report", size.report}};
+      // Only where it is not one per stream: such a file stays what version 3 wrote.
+      if (size.choice.chunks > 0) {
+        fields["chunks"] = size.choice.chunks;
+        chunks = true;
+      }
+      sizes.push_back(fields);
     }
     entries.push_back({{"kernel", e.kernel},
                        {"device", e.device},
@@ -93,8 +100,8 @@ std::string toJsonText(const ResultsFile& file) {
                        {"sweep", e.sweep},
                        {"sizes", sizes}});
   }
-  return json{{"schema", kSchema}, {"schema_version", kResultsSchemaVersion}, {"entries", entries}}
-             .dump(2) +
+  const int version = chunks ? kResultsSchemaVersion : kOldestResultsSchemaVersion;
+  return json{{"schema", kSchema}, {"schema_version", version}, {"entries", entries}}.dump(2) +
          "\n";
 }
 
@@ -134,7 +141,9 @@ ResultsSize sizeFrom(const json& j, const std::string& where) {
     throw JsonFieldError(fieldPath(where, "streams"),
                          std::string(model::to_string(size.choice.variant)) +
                              " needs streams >= 1");
-  if (!streamed) {
+  if (streamed)
+    size.choice.chunks = chunksField(j, where);
+  else {
     size.choice.streams = 1;
     size.choice.order = IssueOrder::DepthFirst;
   }
@@ -174,12 +183,13 @@ bool fromJsonText(const std::string& text, ResultsFile* file, std::string* error
       return false;
     }
     const int version = requiredValue<int>(document, "", "schema_version");
-    if (version != kResultsSchemaVersion) {
+    if (version < kOldestResultsSchemaVersion || version > kResultsSchemaVersion) {
       if (older)
-        *older = version < kResultsSchemaVersion;
-      *error = "schema_version: " + std::to_string(version) + ", this build reads version " +
+        *older = version < kOldestResultsSchemaVersion;
+      *error = "schema_version: " + std::to_string(version) + ", this build reads versions " +
+               std::to_string(kOldestResultsSchemaVersion) + " and " +
                std::to_string(kResultsSchemaVersion) +
-               (version < kResultsSchemaVersion
+               (version < kOldestResultsSchemaVersion
                     ? " (winners at every tuned size, per host memory): re-run overlap_tune "
                       "(the <target>_tuning target) to tune again"
                     : ": written by a newer Overlap");

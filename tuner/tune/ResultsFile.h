@@ -1,10 +1,13 @@
 // The tuning-results file a user keeps in their source tree, like a lock file: for every kernel
 // and device the winner at each size it was tuned at. overlap_tune() writes it; overlap-bake
 // (BakeCommand.h) turns it into the table the generated entry points dispatch by
-// (overlap/Dispatch.h, overlap/TunedSizes.h). Schema "overlap-tuning-results" version 3,
+// (overlap/Dispatch.h, overlap/TunedSizes.h). Schema "overlap-tuning-results" version 4,
 // documented in docs/tuner.md: an entry per kernel, device and host memory (pinned or pageable).
-// Versions 1 (one size per kernel) and 2 (no memory: pageable tunings were not told from pinned
-// ones) are refused with the advice to re-tune.
+// Version 4 adds a winner's chunk count ("chunks", absent: one per stream); a file without one is
+// written as version 3, which is version 4 without chunks, so that builds reading only version 3
+// still read it, and refuse (as written by a newer Overlap) a file whose winners they would run
+// with the wrong chunk count. Versions 1 (one size per kernel) and 2 (no memory: pageable tunings
+// were not told from pinned ones) are refused with the advice to re-tune.
 #pragma once
 
 #include "model/PerformanceModel.h"
@@ -16,7 +19,9 @@
 
 namespace overlap::tune {
 
-inline constexpr int kResultsSchemaVersion = 3;
+inline constexpr int kResultsSchemaVersion = 4;
+// The oldest version read: version 4 without chunks.
+inline constexpr int kOldestResultsSchemaVersion = 3;
 
 // The winner at one size.
 struct ResultsSize {
@@ -48,6 +53,8 @@ struct ResultsFile {
                            CallMemory memory = CallMemory::Pinned) const;
 };
 
+// Version kOldestResultsSchemaVersion when no winner has chunks of its own, else
+// kResultsSchemaVersion.
 std::string toJsonText(const ResultsFile& file);
 // False with `error` set when the text is not a results file of this schema version or a field is
 // missing or wrong; the error names the field by its path ("entries[0].sizes[2].variant"). `older`,

@@ -7,6 +7,8 @@
 #include <cstdio>
 #include <map>
 #include <sstream>
+#include <string>
+#include <tuple>
 #include <vector>
 
 namespace overlap::tune {
@@ -40,6 +42,24 @@ private:
   double maxMs_;
 };
 
+// Chunks per stream of a streamed candidate: 1 for one per stream (chunks 0).
+int chunksPerStream(const model::Candidate& c) {
+  return c.chunks > 0 ? std::max(1, c.chunks / std::max(1, c.streams)) : 1;
+}
+
+// `color` ("#rrggbb") mixed towards white by `fraction`: a variant's curves of more chunks per
+// stream in paler shades of its colour.
+std::string paler(const std::string& color, double fraction) {
+  char text[8];
+  int rgb[3];
+  for (int i = 0; i < 3; ++i) {
+    const int channel = std::stoi(color.substr(1 + 2 * i, 2), nullptr, 16);
+    rgb[i] = channel + static_cast<int>((255 - channel) * fraction);
+  }
+  std::snprintf(text, sizeof text, "#%02x%02x%02x", rgb[0], rgb[1], rgb[2]);
+  return text;
+}
+
 void polyline(std::ostringstream& out, const Axes& axes,
               const std::vector<std::pair<int, double>>& points, const std::string& color,
               bool dashed) {
@@ -52,7 +72,8 @@ void polyline(std::ostringstream& out, const Axes& axes,
 } // namespace
 
 std::string renderSvgPlot(const TuningRun& run) {
-  std::map<std::pair<int, int>, Series> streamed; // (variant, order) -> series
+  // (variant, order, chunks per stream) -> series
+  std::map<std::tuple<int, int, int>, Series> streamed;
   double maxSeconds = 0;
   int maxStreams = 2;
   std::optional<double> explicitMeasured, explicitPredicted, mappedMeasured, mappedPredicted;
@@ -69,11 +90,14 @@ std::string renderSvgPlot(const TuningRun& run) {
       continue;
     }
     maxStreams = std::max(maxStreams, c.candidate.streams);
-    Series& series =
-        streamed[{static_cast<int>(c.candidate.variant), static_cast<int>(c.candidate.order)}];
+    const int perStream = chunksPerStream(c.candidate);
+    Series& series = streamed[{static_cast<int>(c.candidate.variant),
+                               static_cast<int>(c.candidate.order), perStream}];
     series.label = std::string(model::to_string(c.candidate.variant)) + ", " +
-                   model::to_string(c.candidate.order);
-    series.color = variantColor(c.candidate.variant, c.candidate.order);
+                   model::to_string(c.candidate.order) +
+                   (perStream > 1 ? ", " + std::to_string(perStream) + " chunks/stream" : "");
+    series.color = paler(variantColor(c.candidate.variant, c.candidate.order),
+                         std::min(0.75, 0.25 * std::log2(perStream)));
     if (c.predictedSeconds)
       series.predicted.emplace_back(c.candidate.streams, *c.predictedSeconds);
     if (c.usable())

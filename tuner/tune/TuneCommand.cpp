@@ -206,6 +206,12 @@ SizeTuning tuneSize(const KernelTuning& k, const std::map<std::string, long long
   setup.workload = model::workloadFromDescriptor(descriptor, slots.pointers(), 0,
                                                  model::OptionalArrays::AllPresent);
   setup.workload.transfers.hostMemoryPinned = k.memory == CallMemory::Pinned;
+  // The worker's calls obey the environment's budget: the model must know it to predict them.
+  std::string budgetProblem;
+  setup.workload.deviceMemory.budgetBytes =
+      model::deviceMemoryBudgetFromEnvironment(&budgetProblem);
+  if (!budgetProblem.empty())
+    header.notes.push_back(budgetProblem);
   setup.kernelIdentity = kernelIdentity(descriptor);
 
   const auto progress = [&](const std::string& line) {

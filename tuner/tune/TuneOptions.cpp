@@ -48,6 +48,8 @@ Explicit's, times each call (transfers included) to a stable median, and picks t
   --tolerance X          relative tolerance for floating-point outputs (default 0: exact)
   --noise X              medians within X of the fastest are ties (default 0.02)
   --max-streams N        largest stream count considered (default 64)
+  --max-chunks-per-stream N  Streams and Hybrid also cut the call into 2, 4, ... N chunks per
+                         stream, each moving at least 1 MiB (default 8; 1: one per stream)
   --kernel-time SECONDS  t_E for the model (default: inferred from Explicit's measurement)
   --memory LIST          host memory of the tuned calls, tuned in turn: pinned, pageable or
                          pinned,pageable (default pinned); K_tuned dispatches a call by its
@@ -173,17 +175,20 @@ bool parseTuneOptions(const std::vector<std::string>& args, TuneOptions* options
         return false;
       }
       out.workerFd = static_cast<int>(integer);
-    } else if (arg == "--max-streams" || arg == "--seed" || arg == "--device" ||
-               arg == "--final-rounds") {
+    } else if (arg == "--max-streams" || arg == "--max-chunks-per-stream" || arg == "--seed" ||
+               arg == "--device" || arg == "--final-rounds") {
       if (!value(&text))
         return false;
-      if (!parseLong(text, &integer) || integer < (arg == "--max-streams" ? 1 : 0) ||
-          (arg == "--final-rounds" && integer > 1000)) {
+      const bool count = arg == "--max-streams" || arg == "--max-chunks-per-stream";
+      if (!parseLong(text, &integer) || integer < (count ? 1 : 0) ||
+          (arg == "--final-rounds" && integer > 1000) || (count && integer > 1 << 20)) {
         *error = arg + " wants a non-negative integer, got \"" + text + "\"";
         return false;
       }
       if (arg == "--max-streams")
         out.tuner.search.maxStreams = static_cast<int>(integer);
+      else if (arg == "--max-chunks-per-stream")
+        out.tuner.search.maxChunksPerStream = static_cast<int>(integer);
       else if (arg == "--seed")
         out.seed = static_cast<std::uint64_t>(integer);
       else if (arg == "--final-rounds")

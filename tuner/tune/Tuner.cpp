@@ -44,6 +44,8 @@ TuningRun withPredictions(const TuningSetup& setup, const TunerOptions& options,
       model::predict(*setup.model, *setup.profile, workload, options.search);
   for (const std::string& assumption : prediction.assumptions)
     run.notes.push_back("model assumption: " + assumption);
+  for (const std::string& excluded : prediction.excluded)
+    run.notes.push_back("device memory: " + excluded);
   for (const model::PredictedCandidate& row : prediction.rows) {
     CandidateOutcome outcome;
     outcome.candidate = row.candidate;
@@ -105,7 +107,9 @@ std::string cacheKey(const TuningSetup& setup, const TunerOptions& options) {
       << h.tolerance << "|exhaustive " << options.exhaustive << "|noise "
       << options.noise.relativeNoise << "|search " << options.search.maxStreams << " "
       << options.search.tolerance << " " << options.search.streamTolerance << " "
-      << options.search.maxKept << "|final rounds " << options.finalRounds;
+      << options.search.maxKept << " " << options.search.maxChunksPerStream << " "
+      << options.search.minChunkBytes << "|device budget "
+      << setup.workload.deviceMemory.budgetBytes << "|final rounds " << options.finalRounds;
   if (options.kernelSeconds)
     key << "|t_E " << *options.kernelSeconds;
   return key.str();

@@ -1,10 +1,11 @@
 // Picks the winner among the verified, timed candidates. Medians closer than the measurement noise
 // are not a real difference: among those the simplest candidate wins (Explicit < Mapped < Streams
-// < Hybrid, then fewer streams, then depth-first), so repeated tunings on the same machine keep
-// picking the same code instead of whichever happened to be lucky this time. After a final round
-// (FinalRound.h) the finalists are compared round by round instead: the fastest has the smallest
-// median of its time over each round's fastest, and a tie is a median per-round ratio, and a ratio
-// of the rounds' medians, within the noise or within twice that ratio's standard error.
+// < Hybrid, then fewer streams, then fewer chunks, then depth-first), so repeated tunings on the
+// same machine keep picking the same code instead of whichever happened to be lucky this time.
+// After a final round (FinalRound.h) the finalists are compared round by round instead: the fastest
+// has the smallest median of its time over each round's fastest, and a tie is a median per-round
+// ratio, and a ratio of the rounds' medians, within the noise or within twice that ratio's standard
+// error.
 #pragma once
 
 #include "tune/TuningRun.h"

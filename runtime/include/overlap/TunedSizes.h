@@ -23,6 +23,9 @@ struct TunedSize {
   double kernelSeconds;    // t_E the tuning used there (inferred from Explicit)
   // What the winner does with pageable arrays (a tuning on pageable memory measures the modes).
   PageableMode pageable = PageableMode::Default;
+  // Streams and Hybrid: the chunks the winner cut the call into (StreamsConfig::chunks); 0: one
+  // per stream. Last, as every member added, so that older initialisers keep their meaning.
+  int chunks = 0;
 };
 
 // The model's predicted time of each configuration for the call being dispatched, with kernel
@@ -48,9 +51,10 @@ inline constexpr double kModelTie = 0.03;
 // `extent` (`granules` = ceil(P / G) of it):
 //  - at a tuned size, its winner;
 //  - between two tuned sizes with the same winner, that winner;
-//  - between two whose winners are one variant and issue order at two stream counts, the fewest
-//    streams the model predicts within kModelTie of the fastest among the two counts and the
-//    powers of two between them (t_E interpolated linearly in P);
+//  - between two whose winners are one variant and issue order at two stream counts (with as
+//    many chunks per stream), the fewest streams the model predicts within kModelTie of the
+//    fastest among the two counts and the powers of two between them (t_E interpolated linearly
+//    in P);
 //  - between two whose winners differ, the one the model predicts faster at the call's size, each
 //    prediction scaled by its winner's measured/predicted ratio at its own size (t_E interpolated
 //    linearly in P between the two); without a model or a prediction, the nearer on a log scale
@@ -60,7 +64,9 @@ inline constexpr double kModelTie = 0.03;
 //    and the powers of two above it -- below the smallest size: under it -- up to
 //    kMaxModelStreams and granules; t_E scaled with P); without a model, the nearest size's
 //    winner as it is.
-// `model` may be null. The stream count may still exceed `granules`: the caller clamps it.
+// A winner with chunks of its own keeps its chunks per stream at every other stream count the
+// rule tries. `model` may be null. The stream count may still exceed `granules`: the caller
+// clamps it (the chunks the runtime clamps).
 SizeChoice chooseBySize(const TunedSize* sizes, int count, long long extent, long long granules,
                         SizePredictor* model);
 
