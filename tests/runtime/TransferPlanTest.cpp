@@ -125,8 +125,9 @@ TEST(TransferPlan, UnsharedEveryChunkCopiesItsWholeHaloAndWaitsForNone) {
   for (int c = 0; c < 4; ++c) {
     SCOPED_TRACE(c);
     const auto& chunk = plan.chunks[static_cast<std::size_t>(c)];
-    if (c > 0)
+    if (c > 0) {
       EXPECT_EQ(rangesOf(chunk.copyIn, 0), (Ranges{{(2 * c - 1) * plane, (2 * c + 2) * plane}}));
+    }
     EXPECT_TRUE(chunk.waitsFor.empty());
     EXPECT_FALSE(chunk.awaited);
     EXPECT_EQ(rangesOf(chunk.copyOut, 1), (Ranges{{20 * c, 20 * c + 20}}));

@@ -409,6 +409,42 @@ TEST(TunerOnGpu, BuoydiffWithABroadcastSectionAndAHaloIsTunedAndVerified) {
   EXPECT_TRUE(streamedRan) << "no chunked candidate ran, so the halo was never exercised";
 }
 
+// Over the device-memory budget, which the tuning worker inherits from the environment, Explicit
+// cannot run: Streams on one stream, out of core, makes the reference, Explicit is recorded as
+// failed naming what it needs, and an out-of-core winner is picked from verified candidates.
+TEST(TunerOnGpu, OverItsMemoryBudgetSaxpyIsTunedOutOfCore) {
+  SKIP_WITHOUT_GPU();
+  const ScopedDispatchEnvironment budget("OVERLAP_DEVICE_MEMORY_BUDGET", "8MiB");
+  const TemporaryDirectory dir;
+  ASSERT_FALSE(dir.path().empty());
+  // 32 MiB of arrays: x and y of 4 Mi floats.
+  ASSERT_EQ(tuneCommand({"--kernel", "saxpy", "--arg", "n=4194304", "--output-dir", dir.path()}),
+            0);
+  TuningRun run;
+  std::string error;
+  ASSERT_TRUE(
+      overlap::tune::fromJsonText(readText(dir.path() + "/saxpy.tuning.json"), &run, &error))
+      << error;
+  ASSERT_TRUE(run.explicitIndex());
+  const overlap::tune::CandidateOutcome& explicitRow = run.candidates[*run.explicitIndex()];
+  EXPECT_EQ(explicitRow.verification, Verification::Failed);
+  EXPECT_NE(explicitRow.error.find("Explicit needs 32.0 MiB of device memory; the budget is 8.0 "
+                                   "MiB (OVERLAP_DEVICE_MEMORY_BUDGET)"),
+            std::string::npos)
+      << explicitRow.error;
+  int passed = 0;
+  for (const overlap::tune::CandidateOutcome& c : run.candidates) {
+    if (!c.run || c.candidate == overlap::model::Candidate{})
+      continue;
+    EXPECT_TRUE(c.verification == Verification::Reference || c.verification == Verification::Passed)
+        << overlap::model::describe(c.candidate) << ": " << c.error;
+    passed += c.verification == Verification::Passed ? 1 : 0;
+  }
+  EXPECT_GE(passed, 1) << "no candidate was verified against the out-of-core reference";
+  ASSERT_TRUE(run.winner) << run.winnerReason;
+  EXPECT_NE(run.candidates[*run.winner].candidate.variant, Variant::Explicit);
+}
+
 // A copy of saxpy's descriptor whose run is replaced by a test function, so faults can be injected
 // and the calls observed without touching the tuner.
 const overlap::KernelDescriptor* gWrapped = nullptr;

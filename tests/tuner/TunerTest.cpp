@@ -137,6 +137,43 @@ TEST_F(TunerTest, AFailingReferenceLeavesNoWinner) {
   EXPECT_NE(run.winnerReason.find("cudaMalloc failed"), std::string::npos);
 }
 
+// Over the device-memory budget Explicit cannot run: the runner's substitute made the reference,
+// and the tuning goes on against it.
+TEST_F(TunerTest, WhenExplicitDoesNotFitItsSubstituteMakesTheReferenceAndTheTuningGoesOn) {
+  class OutOfCoreRunner final : public CandidateRunner {
+  public:
+    FakeRunner fake{saxpyLike};
+    RunResult runReference(const TimingPlan& plan) override {
+      RunResult result = fake.runCandidate({Variant::Streams, 1}, plan);
+      result.verification = Verification::Reference;
+      result.substitute = model::Candidate{Variant::Streams, 1};
+      result.explicitError = "Explicit needs 768.0 MiB of device memory; the budget is 256.0 MiB";
+      return result;
+    }
+    RunResult runCandidate(const model::Candidate& c, const TimingPlan& plan) override {
+      EXPECT_NE(c, model::Candidate{}) << "Explicit ran as a candidate";
+      return fake.runCandidate(c, plan);
+    }
+  } runner;
+  const TuningRun run = tune(runner, setup_, options_, TuningCache(""), progress_);
+  ASSERT_TRUE(run.complete);
+  ASSERT_TRUE(run.winner) << run.winnerReason;
+  const CandidateOutcome& failed = run.candidates[*run.explicitIndex()];
+  EXPECT_EQ(failed.verification, Verification::Failed);
+  EXPECT_NE(failed.error.find("the budget is 256.0 MiB"), std::string::npos) << failed.error;
+  const std::optional<std::size_t> substitute = run.find({Variant::Streams, 1});
+  ASSERT_TRUE(substitute);
+  EXPECT_EQ(run.candidates[*substitute].verification, Verification::Reference);
+  EXPECT_FALSE(run.candidates[*substitute].runReason.empty());
+  EXPECT_EQ(std::count(runner.fake.ran.begin(), runner.fake.ran.end(),
+                       model::Candidate{Variant::Streams, 1}),
+            1)
+      << "the reference's maker is not run again";
+  EXPECT_NE(run.kernelSecondsSource.find("Streams(1, depth-first)'s measured"), std::string::npos)
+      << run.kernelSecondsSource;
+  EXPECT_NE(*run.winner, *run.explicitIndex());
+}
+
 TEST_F(TunerTest, ACompleteCachedTuningIsReusedWhenNothingChanged) {
   const TuningCache cache(directory_.string());
   FakeRunner first(saxpyLike);

@@ -36,9 +36,6 @@ bool pipelined(Variant variant) {
   return variant == Variant::Streams || variant == Variant::Hybrid;
 }
 
-// The runtime's bound on the chunks it makes to fit a ring into its budget
-// (detail::kMaxRingChunks, templates/overlap/detail/Pipeline.cuh, which the model cannot include).
-constexpr long long kMaxRingChunks = 1 << 16;
 // The runtime aligns every window, which also starts at its first element's misalignment: up to
 // two alignments beyond its bytes.
 constexpr double kWindowPadding = 2.0 * kDeviceBufferAlignment;

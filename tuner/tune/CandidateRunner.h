@@ -6,6 +6,7 @@
 #include "tune/StableTiming.h"
 #include "tune/TuningRun.h"
 
+#include <optional>
 #include <string>
 
 namespace overlap::tune {
@@ -14,13 +15,19 @@ struct RunResult {
   Verification verification = Verification::NotRun;
   std::string error; // why it failed or differs
   TimedSamples timing;
+  // runReference only: the candidate whose outputs are the reference and whose timing this is,
+  // when Explicit could not run the call (over the device-memory budget), and why it could not.
+  std::optional<model::Candidate> substitute;
+  std::string explicitError;
 };
 
 class CandidateRunner {
 public:
   virtual ~CandidateRunner() = default;
   // Runs Explicit on fresh random inputs, keeps its outputs as the reference, then times it.
-  // Verification is Reference on success, Failed otherwise.
+  // Verification is Reference on success, Failed otherwise. Where Explicit does not fit the
+  // device-memory budget, Streams on one stream, which runs out of core, makes the reference
+  // instead (RunResult::substitute).
   virtual RunResult runReference(const TimingPlan& plan) = 0;
   // Runs the candidate once on the reference's inputs and compares its outputs; only a candidate
   // that passes is timed.

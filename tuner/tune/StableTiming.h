@@ -24,6 +24,7 @@ struct TimingPlan {
 struct Sample {
   double seconds = 0;
   std::string error; // empty: the run succeeded
+  int code = 0;      // the failing call's cudaError_t, 0 when it succeeded
 };
 
 struct TimedSamples {

@@ -116,23 +116,25 @@ std::string cacheKey(const TuningSetup& setup, const TunerOptions& options) {
 }
 
 double inferKernelSeconds(const model::PerformanceModel& model, const HardwareProfile& profile,
-                          model::Workload workload, double explicitSeconds, std::string* source) {
+                          model::Workload workload, double measuredSeconds, std::string* source,
+                          const model::Candidate& measured) {
   workload.launch.kernelSeconds = 0;
-  const std::optional<double> transfers =
-      model.predictSeconds(profile, workload, model::Candidate{});
-  const double floor = 0.01 * explicitSeconds;
+  const std::optional<double> transfers = model.predictSeconds(profile, workload, measured);
+  const double floor = 0.01 * measuredSeconds;
+  const std::string name = model::describe(measured);
   if (!transfers) {
-    *source = "1 % of Explicit's measured time: the model does not predict Explicit's transfers";
+    *source =
+        "1 % of " + name + "'s measured time: the model does not predict " + name + "'s transfers";
     return floor;
   }
-  const double inferred = explicitSeconds - *transfers;
+  const double inferred = measuredSeconds - *transfers;
   if (inferred < floor) {
-    *source = "1 % of Explicit's measured time: the profile predicts transfers (" +
+    *source = "1 % of " + name + "'s measured time: the profile predicts transfers (" +
               milliseconds(*transfers) + ") leaving less than 1 % of the whole measured call (" +
-              milliseconds(explicitSeconds) + "); is the profile of another machine?";
+              milliseconds(measuredSeconds) + "); is the profile of another machine?";
     return floor;
   }
-  *source = "Explicit's measured median " + milliseconds(explicitSeconds) +
+  *source = name + "'s measured median " + milliseconds(measuredSeconds) +
             " minus its predicted transfers " + milliseconds(*transfers);
   return inferred;
 }
@@ -167,33 +169,60 @@ TuningRun tune(CandidateRunner& runner, const TuningSetup& setup, const TunerOpt
                                      candidateTimeBound(options, std::nullopt)});
     return runner.runReference(options.timing);
   }();
-  CandidateOutcome explicitOutcome;
-  record(explicitOutcome, reference);
-  if (explicitOutcome.verification == Verification::Reference && explicitOutcome.timing.count == 0)
+  // The reference's outcome is Explicit's, unless Explicit did not fit the device's memory and
+  // another candidate made the reference (RunResult::substitute): Explicit then failed.
+  const model::Candidate referenceCandidate = reference.substitute.value_or(model::Candidate{});
+  CandidateOutcome referenceOutcome;
+  record(referenceOutcome, reference);
+  referenceOutcome.candidate = referenceCandidate;
+  if (referenceOutcome.verification == Verification::Reference &&
+      referenceOutcome.timing.count == 0)
+    referenceOutcome.verification = Verification::Failed;
+  CandidateOutcome explicitOutcome = referenceOutcome;
+  if (reference.substitute) {
+    explicitOutcome = CandidateOutcome{};
+    explicitOutcome.run = true;
     explicitOutcome.verification = Verification::Failed;
+    explicitOutcome.error = reference.explicitError;
+    progress("[reference] Explicit failed (" + reference.explicitError +
+             "): " + model::describe(referenceCandidate) + " made the reference, out of core");
+  }
 
   double kernelSeconds = 0;
   std::string kernelSecondsSource;
   if (options.kernelSeconds) {
     kernelSeconds = *options.kernelSeconds;
     kernelSecondsSource = "given by the user";
-  } else if (explicitOutcome.usable()) {
+  } else if (referenceOutcome.usable()) {
     kernelSeconds = inferKernelSeconds(*setup.model, *setup.profile, setup.workload,
-                                       explicitOutcome.timing.median, &kernelSecondsSource);
+                                       referenceOutcome.timing.median, &kernelSecondsSource,
+                                       referenceCandidate);
   } else {
-    kernelSecondsSource = "unknown: Explicit failed";
+    kernelSecondsSource = "unknown: the reference failed";
   }
   TuningRun run = withPredictions(setup, options, kernelSeconds, kernelSecondsSource);
-  const std::optional<std::size_t> explicitRow = run.explicitIndex();
-  if (explicitRow)
-    run.candidates[*explicitRow] = [&] {
-      CandidateOutcome outcome = explicitOutcome;
-      outcome.predictedSeconds = run.candidates[*explicitRow].predictedSeconds;
-      outcome.keptByModel = true;
-      return outcome;
-    }();
-  if (!explicitOutcome.usable()) {
-    run.winnerReason = "the reference (Explicit) failed: " + explicitOutcome.error;
+  // The outcomes measured so far go into their rows, with what the model says of them.
+  const auto place = [&run](const CandidateOutcome& measured, const std::string& reason) {
+    const std::optional<std::size_t> row = run.find(measured.candidate);
+    if (!row)
+      return;
+    CandidateOutcome outcome = measured;
+    outcome.predictedSeconds = run.candidates[*row].predictedSeconds;
+    outcome.predictedIsLowerBound = run.candidates[*row].predictedIsLowerBound;
+    outcome.keptByModel = true;
+    outcome.runReason = reason;
+    run.candidates[*row] = outcome;
+  };
+  place(explicitOutcome, "");
+  if (reference.substitute) {
+    place(referenceOutcome, "the reference, since Explicit did not fit the device's memory");
+    run.notes.push_back("Explicit did not fit the device's memory (" + reference.explicitError +
+                        "): every candidate was verified against " +
+                        model::describe(referenceCandidate) + ", out of core");
+  }
+  if (!referenceOutcome.usable()) {
+    run.winnerReason = "the reference (" + model::describe(referenceCandidate) +
+                       ") failed: " + referenceOutcome.error;
     run.complete = true;
     run.wallSeconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -205,7 +234,8 @@ TuningRun tune(CandidateRunner& runner, const TuningSetup& setup, const TunerOpt
     int resumed = 0;
     for (CandidateOutcome& outcome : run.candidates) {
       const std::optional<std::size_t> before = cached->find(outcome.candidate);
-      if (outcome.candidate == model::Candidate{} || !before || !cached->candidates[*before].run)
+      if (outcome.candidate == model::Candidate{} || outcome.candidate == referenceCandidate ||
+          !before || !cached->candidates[*before].run)
         continue;
       // What was measured comes from the cache whole; what the model says, from this run.
       CandidateOutcome measured = cached->candidates[*before];
@@ -227,7 +257,7 @@ TuningRun tune(CandidateRunner& runner, const TuningSetup& setup, const TunerOpt
   // Every candidate is in the cache before the first one runs, so one that has to be stopped can
   // be recorded there.
   save(cache, key, run, progress);
-  const double bound = candidateTimeBound(options, explicitOutcome.timing.median);
+  const double bound = candidateTimeBound(options, referenceOutcome.timing.median);
   const auto runBatch = [&](const std::vector<std::size_t>& batch, const std::string& phase) {
     for (std::size_t n = 0; n < batch.size(); ++n) {
       CandidateOutcome& outcome = run.candidates[batch[n]];

@@ -72,12 +72,13 @@ using Progress = std::function<void(const std::string& line)>;
 // The cache key of a setup under these options.
 std::string cacheKey(const TuningSetup& setup, const TunerOptions& options);
 
-// t_E from Explicit's measured wall time: what the model's Explicit (copies in, kernel, copies out)
-// leaves for the kernel once its transfers are predicted. Never below 1 % of the measured time,
-// since a profile of another machine can predict transfers slower than this one's whole call.
-// `source` says how it was obtained.
+// t_E from the reference's measured wall time (Explicit's, or out of core its substitute's): what
+// the model's prediction of that candidate leaves for the kernel once its transfers are predicted.
+// Never below 1 % of the measured time, since a profile of another machine can predict transfers
+// slower than this one's whole call. `source` says how it was obtained.
 double inferKernelSeconds(const model::PerformanceModel& model, const HardwareProfile& profile,
-                          model::Workload workload, double explicitSeconds, std::string* source);
+                          model::Workload workload, double measuredSeconds, std::string* source,
+                          const model::Candidate& measured = model::Candidate{});
 
 // Predictions only, nothing run: the report of a machine without a GPU.
 TuningRun predictOnly(const TuningSetup& setup, const TunerOptions& options, double kernelSeconds,

@@ -35,6 +35,11 @@ namespace overlap {
 // coalesced access from the first element.
 constexpr std::size_t kDeviceBufferAlignment = 256;
 
+// More chunks than this are never made to fit a ring into its budget: each costs a few host
+// microseconds to issue, and a ring still over budget at this many is better refused. The
+// runtime's choice (detail/Pipeline.cuh) and the model's (tuner/model/Workload.cpp) share it.
+constexpr long long kMaxRingChunks = 1 << 16;
+
 enum class ArrayPlacement : unsigned char {
   Host,     // no device memory: an absent array, or an output Hybrid maps
   Resident, // a full-extent buffer for the whole call

@@ -337,10 +337,6 @@ std::vector<ArrayTransferNeeds> chunkNeeds(const B& binding, const std::vector<H
   return needs;
 }
 
-// More chunks than this are never made to fit a ring into its budget: each costs an event and
-// a few host microseconds to issue, and a ring still over budget at this many is better refused.
-constexpr int kMaxRingChunks = 1 << 16;
-
 // Cuts the call into chunks and places its arrays: full buffers with StreamsConfig's chunks when
 // they fit the budget (or DeviceBuffers::Full says so), else the ring, with the chunks asked for,
 // or, when none were, the fewest of C, 2C, 4C, ... (C: one per stream) whose ring fits.
@@ -395,7 +391,7 @@ Status shapePipeline(const B& binding, const StreamsConfig& config, Variant vari
     smallest = std::min(smallest, ring.totalBytes());
     if (ring.totalBytes() <= budget.bytes)
       return take(c, std::move(ring), std::move(needs));
-    const long long next = std::min({chunks * 2, granules, static_cast<long long>(kMaxRingChunks)});
+    const long long next = std::min({chunks * 2, granules, kMaxRingChunks});
     if (config.chunks > 0 || next <= chunks)
       break;
     chunks = next;
