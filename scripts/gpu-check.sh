@@ -52,7 +52,9 @@ if [[ " $phases " == *" test "* ]]; then
   # device (out-of-memory faults) are RUN_SERIAL in their CMakeLists.
   # The log also goes straight to $final_out, so a call cut short by the device's time limit
   # still brings back what ran.
-  ctest --test-dir $build --output-on-failure --timeout 600 -j "${CTEST_JOBS:-8}" 2>&1 |
+  # CTEST_ARGS narrows the run (-LE cmake: the CMake build-step tests, which need no GPU).
+  # shellcheck disable=SC2086
+  ctest --test-dir $build --output-on-failure --timeout 600 -j "${CTEST_JOBS:-8}" ${CTEST_ARGS:-} 2>&1 |
     tee "$final_out/ctest.log" >"$OUT/ctest.log"
   rc=${PIPESTATUS[0]}; record ctest $rc
   tail -15 "$OUT/ctest.log"
