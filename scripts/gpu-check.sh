@@ -60,6 +60,21 @@ if [[ " $phases " == *" test "* ]]; then
   tail -15 "$OUT/ctest.log"
 fi
 
+# sanitize LOG_PREFIX TOOL TEST_BINARY FILTER: one compute-sanitizer run over a GoogleTest binary
+# of the build at small sizes, bounded by SANITIZER_TIMEOUT, recorded in the summary.
+sanitize() {
+  local prefix=$1 tool=$2 name=$3 filter=$4 binary log
+  binary=$(find $build -name "$name" -type f -perm -u+x | head -1)
+  [ -n "$binary" ] || return 0
+  log="$OUT/$prefix-$tool-$name.log"
+  OVERLAP_TEST_MAX_EXTENT=1009 timeout "${SANITIZER_TIMEOUT:-150}" compute-sanitizer \
+    --tool "$tool" --error-exitcode 3 "$binary" --gtest_brief=1 --gtest_filter="$filter" \
+    >"$log" 2>&1
+  local rc=$?
+  record "$([ "$prefix" = ring ] && echo "ring ")$tool $name" $rc
+  grep -E "ERROR SUMMARY|RACECHECK SUMMARY|tests? ran|PASSED|FAILED" "$log" | tail -3
+}
+
 if [[ " $phases " == *" sanitize "* ]]; then
   step "compute-sanitizer memcheck, racecheck, synccheck on every variant (small sizes)"
   # memcheck: the examples' generated variants (every variant, both issue orders, N in
@@ -77,14 +92,7 @@ if [[ " $phases " == *" sanitize "* ]]; then
     "racecheck overlap_example_gpu_tests $few_streams" "racecheck bench_apps_gpu_tests $few_streams" \
     "synccheck overlap_example_gpu_tests $few_streams" "synccheck bench_apps_gpu_tests $few_streams"; do
     read -r tool name filter <<<"$run"
-    binary=$(find $build -name "$name" -type f -perm -u+x | head -1)
-    [ -n "$binary" ] || continue
-    log="$OUT/sanitizer-$tool-$name.log"
-    OVERLAP_TEST_MAX_EXTENT=1009 timeout "${SANITIZER_TIMEOUT:-150}" compute-sanitizer \
-      --tool "$tool" --error-exitcode 3 "$binary" --gtest_brief=1 --gtest_filter="$filter" \
-      >"$log" 2>&1
-    rc=$?; record "$tool $name" $rc
-    grep -E "ERROR SUMMARY|RACECHECK SUMMARY|tests? ran|PASSED|FAILED" "$log" | tail -3
+    sanitize sanitizer "$tool" "$name" "$filter"
   done
   # The corpus (tests/corpus): memcheck on every case's small calls, fewer stream counts.
   for binary in $(find $build/tests/corpus -maxdepth 1 -name 'overlap_corpus_*_gpu_tests' -type f); do
@@ -106,14 +114,7 @@ if [[ " $phases " == *" ringcheck "* ]]; then
     "memcheck bench_apps_gpu_tests *Ring*" "racecheck overlap_example_gpu_tests *Ring*" \
     "racecheck bench_apps_gpu_tests *Ring*"; do
     read -r tool name filter <<<"$run"
-    binary=$(find $build -name "$name" -type f -perm -u+x | head -1)
-    [ -n "$binary" ] || continue
-    log="$OUT/ring-$tool-$name.log"
-    OVERLAP_TEST_MAX_EXTENT=1009 timeout "${SANITIZER_TIMEOUT:-150}" compute-sanitizer \
-      --tool "$tool" --error-exitcode 3 "$binary" --gtest_brief=1 --gtest_filter="$filter" \
-      >"$log" 2>&1
-    rc=$?; record "ring $tool $name" $rc
-    grep -E "ERROR SUMMARY|RACECHECK SUMMARY|tests? ran|PASSED|FAILED" "$log" | tail -3
+    sanitize ring "$tool" "$name" "$filter"
   done
 fi
 

@@ -158,6 +158,16 @@ void* DeviceLayout::base(void* block, int array, int chunk) const {
   return reinterpret_cast<void*>(address + windowStart + begin % kDeviceBufferAlignment - begin);
 }
 
+PageRun slotMapping(PageRun own, PageRun resident, long long slotPages) {
+  if (own.empty())
+    return {};
+  assert(own.size() <= slotPages && "a chunk's own pages exceed its slot's allocation");
+  if (own.begin >= resident.end)
+    return {own.begin, own.begin + slotPages};
+  assert(own.end <= resident.begin && "a chunk's own pages overlap the resident ones");
+  return {own.end - slotPages, own.end};
+}
+
 DeviceLayout fullLayout(const std::vector<LayoutArray>& arrays) {
   DeviceLayout layout = emptyLayout(arrays);
   for (std::size_t i = 0; i < arrays.size(); ++i) {

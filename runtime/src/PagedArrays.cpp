@@ -116,6 +116,12 @@ const PagedArrays::Array* PagedArrays::find(int array) const {
   return nullptr;
 }
 
+std::uintptr_t PagedArrays::pageAddress(const Slot& slot, long long page) const {
+  return static_cast<std::uintptr_t>(static_cast<std::intptr_t>(slot.origin) +
+                                     static_cast<std::intptr_t>(page) *
+                                         static_cast<std::intptr_t>(pageBytes_));
+}
+
 Status PagedArrays::create(const DeviceLayout& layout, int device) {
   OVERLAP_TRY(release());
   pageBytes_ = layout.pageBytes;
@@ -132,8 +138,10 @@ Status PagedArrays::create(const DeviceLayout& layout, int device) {
     Array& array = arrays_.back();
     array.index = static_cast<int>(i);
     array.residentPages = layout.residentPages[i];
-    array.reserved = static_cast<std::size_t>(layout.reservedPages[i]) * pageBytes_;
-    const std::size_t own = static_cast<std::size_t>(layout.slotPages[i]) * pageBytes_;
+    array.slotPages = layout.slotPages[i];
+    array.reserved =
+        static_cast<std::size_t>(layout.reservedPages[i] + 2 * array.slotPages) * pageBytes_;
+    const std::size_t own = static_cast<std::size_t>(array.slotPages) * pageBytes_;
     if (!array.residentPages.empty())
       OVERLAP_CUDA_TRY(asRuntimeError(
           d.create(&array.resident,
@@ -144,9 +152,9 @@ Status PagedArrays::create(const DeviceLayout& layout, int device) {
       CUdeviceptr range = 0;
       OVERLAP_CUDA_TRY(asRuntimeError(d.reserve(&range, array.reserved, 0, 0, 0)));
       slot.range = static_cast<std::uintptr_t>(range);
+      slot.origin = slot.range + static_cast<std::size_t>(array.slotPages) * pageBytes_;
       if (!array.residentPages.empty()) {
-        const CUdeviceptr at =
-            range + static_cast<std::size_t>(array.residentPages.begin) * pageBytes_;
+        const CUdeviceptr at = pageAddress(slot, array.residentPages.begin);
         const std::size_t bytes = static_cast<std::size_t>(array.residentPages.size()) * pageBytes_;
         OVERLAP_CUDA_TRY(asRuntimeError(d.map(at, bytes, 0, array.resident, 0)));
         slot.residentMapped = true;
@@ -162,27 +170,27 @@ Status PagedArrays::create(const DeviceLayout& layout, int device) {
 void* PagedArrays::base(int array, int slot) const {
   const Array* a = find(array);
   assert(a != nullptr && "not a paged array");
-  return reinterpret_cast<void*>(a->slots[static_cast<std::size_t>(slot)].range);
+  return reinterpret_cast<void*>(a->slots[static_cast<std::size_t>(slot)].origin);
 }
 
 Status PagedArrays::mapChunk(const DeviceLayout& layout, int array, int slot, int chunk) {
   Array* a = find(array);
   assert(a != nullptr && "not a paged array");
   Slot& s = a->slots[static_cast<std::size_t>(slot)];
-  const PageRun wanted =
-      layout.chunkPages[static_cast<std::size_t>(chunk)][static_cast<std::size_t>(array)];
+  const PageRun wanted = slotMapping(
+      layout.chunkPages[static_cast<std::size_t>(chunk)][static_cast<std::size_t>(array)],
+      a->residentPages, a->slotPages);
   if (wanted == s.mapped)
     return Status::success();
   const DriverCalls& d = driver();
   if (!s.mapped.empty()) {
-    const CUdeviceptr at = s.range + static_cast<std::size_t>(s.mapped.begin) * pageBytes_;
-    OVERLAP_CUDA_TRY(
-        asRuntimeError(d.unmap(at, static_cast<std::size_t>(s.mapped.size()) * pageBytes_)));
+    OVERLAP_CUDA_TRY(asRuntimeError(d.unmap(
+        pageAddress(s, s.mapped.begin), static_cast<std::size_t>(s.mapped.size()) * pageBytes_)));
     s.mapped = {};
   }
   if (wanted.empty())
     return Status::success();
-  const CUdeviceptr at = s.range + static_cast<std::size_t>(wanted.begin) * pageBytes_;
+  const CUdeviceptr at = pageAddress(s, wanted.begin);
   const std::size_t bytes = static_cast<std::size_t>(wanted.size()) * pageBytes_;
   OVERLAP_CUDA_TRY(asRuntimeError(d.map(at, bytes, 0, s.own, 0)));
   s.mapped = wanted;
@@ -201,11 +209,11 @@ Status PagedArrays::release() {
   for (Array& array : arrays_) {
     for (Slot& slot : array.slots) {
       if (!slot.mapped.empty())
-        keep(d.unmap(slot.range + static_cast<std::size_t>(slot.mapped.begin) * pageBytes_,
+        keep(d.unmap(pageAddress(slot, slot.mapped.begin),
                      static_cast<std::size_t>(slot.mapped.size()) * pageBytes_),
              "cuMemUnmap(chunk pages)");
       if (slot.residentMapped)
-        keep(d.unmap(slot.range + static_cast<std::size_t>(array.residentPages.begin) * pageBytes_,
+        keep(d.unmap(pageAddress(slot, array.residentPages.begin),
                      static_cast<std::size_t>(array.residentPages.size()) * pageBytes_),
              "cuMemUnmap(resident pages)");
       if (slot.own != 0)

@@ -61,7 +61,8 @@ void checkVectorLoads(const StrategyCase& c, HostMemory memory, long long n, Ran
 long long expectedTileLaunches(const StrategyCase& c, long long n) {
   const Partition partition{0, n, TileBinding::kTile};
   const bool chunked = c.variant == Variant::Streams || c.variant == Variant::Hybrid;
-  const long long chunks = chunked ? chunkCount(partition, c.streams.streams) : 1;
+  const int asked = c.streams.chunks > 0 ? c.streams.chunks : c.streams.streams;
+  const long long chunks = chunked ? chunkCount(partition, asked) : 1;
   long long launches = 0;
   for (long long k = 0; k < chunks; ++k) {
     long long lo = 0;

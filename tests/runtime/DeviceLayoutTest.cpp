@@ -212,6 +212,49 @@ TEST(DeviceLayout, PagedArraysKeepTheBroadcastPagesAndMapEachChunksOthers) {
   EXPECT_LT(layout.totalBytes(), overlap::fullLayout(arrays).totalBytes());
 }
 
+// The driver maps whole allocations only (cuMemMap answered a part of one with "operation not
+// supported" on the H100): each chunk's mapping spans the slot's whole allocation, holds the
+// chunk's own pages, stays off the resident ones and inside the reserved margins.
+void expectWholeMappings(const DeviceLayout& layout, int array, int chunks) {
+  const std::size_t i = static_cast<std::size_t>(array);
+  const long long slotPages = layout.slotPages[i];
+  for (int c = 0; c < chunks; ++c) {
+    SCOPED_TRACE("chunk " + std::to_string(c));
+    const overlap::PageRun own = layout.chunkPages[static_cast<std::size_t>(c)][i];
+    const overlap::PageRun mapped = overlap::slotMapping(own, layout.residentPages[i], slotPages);
+    if (own.empty()) {
+      EXPECT_TRUE(mapped.empty());
+      continue;
+    }
+    EXPECT_EQ(mapped.size(), slotPages);
+    EXPECT_LE(mapped.begin, own.begin);
+    EXPECT_GE(mapped.end, own.end);
+    EXPECT_TRUE(mapped.end <= layout.residentPages[i].begin ||
+                mapped.begin >= layout.residentPages[i].end);
+    EXPECT_GE(mapped.begin, -slotPages);
+    EXPECT_LE(mapped.end, layout.reservedPages[i] + slotPages);
+  }
+}
+
+TEST(DeviceLayout, ChunkMappingsSpanTheWholeSlotAllocationOnEitherSideOfTheResidentPages) {
+  const Partition partition{0, 42, 1};
+  const long long plane = 1000;
+  const std::size_t page = 4096;
+  const std::vector<LayoutArray> arrays = {{4, 42 * plane, true}, {4, 42 * plane, true}};
+  // The broadcast level first (buoydiff's surface): the chunks' pages lie after it.
+  const std::vector<ArrayTransferNeeds> first = buoydiffNeeds(partition, 9, plane);
+  const DeviceLayout after = overlap::ringLayout(arrays, first, 9, 2, page);
+  ASSERT_EQ(after.unwindowable, -1) << after.why;
+  expectWholeMappings(after, 0, 9);
+  // The broadcast level last: the chunks' pages lie before it, and their mappings reach back.
+  std::vector<ArrayTransferNeeds> last = {rowsOf(partition, 9, plane, 0, plane, false),
+                                          rowsOf(partition, 9, plane, 0, 0, true)};
+  last[0].broadcast = {{41 * plane, 42 * plane}};
+  const DeviceLayout before = overlap::ringLayout(arrays, last, 9, 3, page);
+  ASSERT_EQ(before.unwindowable, -1) << before.why;
+  expectWholeMappings(before, 0, 9);
+}
+
 TEST(DeviceLayout, ArraysThatCannotBePagedSayWhy) {
   const Partition partition{0, 40, 1};
   const std::size_t page = 4096;

@@ -111,6 +111,14 @@ struct DeviceLayout {
 // Full buffers for the arrays with onDevice.
 DeviceLayout fullLayout(const std::vector<LayoutArray>& arrays);
 
+// Where a paged array's slot allocation of `slotPages` pages lies for a chunk whose own pages
+// are `own` (DeviceLayout::chunkPages; empty: nothing mapped). The driver maps only whole
+// allocations (cuMemMap refuses a part of one on the H100 of 2026-11-26), so the mapping spans
+// all `slotPages`: from own.begin on where `own` lies after the resident pages, up to own.end
+// where it lies before them. It thus holds `own`, never overlaps `resident`, and stays within
+// pages [-slotPages, reserved + slotPages) of the array's addresses, which PagedArrays reserves.
+PageRun slotMapping(PageRun own, PageRun resident, long long slotPages);
+
 // The ring of `slots` slots for the chunks whose sections `needs` lists (needs[i].chunked has one
 // entry per chunk for the arrays with onDevice; broadcast sections and arrays without chunked
 // sections make the resident part). `pageBytes`: the device's page size for paged arrays, 0 where

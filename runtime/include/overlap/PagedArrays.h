@@ -43,18 +43,25 @@ public:
 
 private:
   struct Slot {
-    std::uintptr_t range = 0;   // the reserved addresses
+    // The reserved addresses: the array's pages with `slotPages` more on either side, where the
+    // slot's allocation may reach out (slotMapping). `origin` is the array's element 0.
+    std::uintptr_t range = 0;
+    std::uintptr_t origin = 0;
     unsigned long long own = 0; // the slot's physical allocation (a CUmemGenericAllocationHandle)
-    PageRun mapped;             // the pages of `range` it is mapped under now
+    PageRun mapped;             // the pages from `origin` it is mapped under now
     bool residentMapped = false;
   };
   struct Array {
     int index = -1;
     std::size_t reserved = 0;        // bytes of each slot's range
+    long long slotPages = 0;         // pages of each slot's allocation
     unsigned long long resident = 0; // the broadcast pages' allocation, 0 if none
     PageRun residentPages;
     std::vector<Slot> slots;
   };
+
+  // The address of page `page` (negative: in the reserved margin before element 0).
+  std::uintptr_t pageAddress(const Slot& slot, long long page) const;
 
   Array* find(int array);
   const Array* find(int array) const;
