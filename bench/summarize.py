@@ -313,6 +313,7 @@ def summarize_app(app, pruned, exhaustive, profile, kernel_info, estimate_stream
     row["per_variant"] = per_variant
 
     row["streams_count"] = streams_count_row(cands)
+    row["chunks"] = chunks_row(cands)
     row["implementation"] = implementation_row(pruned, by_name, fastest, per_variant,
                                                lower_bound_reason, row["noise"])
 
@@ -370,6 +371,23 @@ def streams_count_row(cands):
             "measured_s": median_of(measured), "measured_optimum_within_1pc": optimum,
             "loss": median_of(model) / median_of(measured),
             "hit": model["streams"] in optimum}
+
+
+def chunks_row(cands):
+    """Issue 22: the fastest pipeline (Streams or Hybrid) with chunks apart from streams against
+    the fastest with one chunk per stream, both measured in the same exhaustive run."""
+    pipelines = [c for c in cands if c["variant"] in ("Streams", "Hybrid")
+                 and median_of(c) is not None]
+    apart = [c for c in pipelines if c.get("chunks", 0) not in (0, c["streams"])]
+    one_per_stream = [c for c in pipelines if c.get("chunks", 0) in (0, c["streams"])]
+    if not apart or not one_per_stream:
+        return None
+    best_apart = min(apart, key=median_of)
+    best_one = min(one_per_stream, key=median_of)
+    return {"one_per_stream_name": best_one["name"], "one_per_stream_s": median_of(best_one),
+            "apart_name": best_apart["name"], "apart_s": median_of(best_apart),
+            "apart_candidates": len(apart),
+            "gain": median_of(best_one) / median_of(best_apart)}
 
 
 def implementation_row(pruned, by_name, fastest, per_variant, lower_bound_reason, noise):
@@ -599,6 +617,24 @@ def render_markdown(summary):
               "the whole, so no pipeline hides it and the pick's ratio to the limit above is not "
               "reachable; -: the kernel's grid does not follow the chunk (bench/summarize.py, "
               "`KERNELS`). Not applied to a Mapped pick, which reads while it computes.\n")
+
+    md.append("## Chunks apart from streams (exhaustive)\n")
+    md.append("| app | best, one chunk per stream | [ms] | best, chunks apart | [ms] | gain | "
+              "candidates with chunks apart |")
+    md.append("| --- | --- | ---: | --- | ---: | ---: | ---: |")
+    for r in done:
+        ch = r.get("chunks")
+        if not ch:
+            md.append("| %s | no candidate with chunks apart (chunks under 1 MiB) |  |  |  |  |"
+                      "  |" % r["app"])
+            continue
+        md.append("| %s | %s | %s | %s | %s | %s | %d |" % (
+            r["app"], ch["one_per_stream_name"], ms(ch["one_per_stream_s"]), ch["apart_name"],
+            ms(ch["apart_s"]), ratio(ch["gain"]), ch["apart_candidates"]))
+    md.append("\nGain: the best pipeline with one chunk per stream over the best with more chunks "
+              "than streams (> 1: more chunks win), both Streams or Hybrid medians of the same "
+              "exhaustive run. The tuner offers 2, 4 and 8 chunks per stream where each chunk "
+              "keeps at least 1 MiB.\n")
 
     md.append("## Best measured per variant (exhaustive)\n")
     md.append("| app | Explicit | Mapped | Streams (count) | Hybrid (count) | fastest | "

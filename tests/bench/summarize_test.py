@@ -197,6 +197,26 @@ class HandComputed(unittest.TestCase):
         first = report("S8", [("S4", 1.08), ("S8", 1.0)], 0.05)
         self.assertFalse(summarize.exhaustive_agreement(first, again)["agree"])
 
+    def test_chunks_apart_from_streams(self):
+        # The synthetic runs have one chunk per stream only: no comparison, said so.
+        self.assertIsNone(self.rows["saxpy-small"]["chunks"])
+        self.assertIn("| saxpy-small | no candidate with chunks apart", self.md)
+        sys.path.insert(0, os.path.dirname(SCRIPT))
+        import summarize
+
+        def pipeline(variant, streams, chunks, measured):
+            c = candidate(variant, streams, None, measured)
+            c["chunks"] = chunks
+            return c
+        row = summarize.chunks_row([
+            candidate("Mapped", 1, None, 0.5e-3),  # faster, but not a pipeline
+            pipeline("Streams", 4, 0, 2.0e-3), pipeline("Hybrid", 2, 2, 1.8e-3),
+            pipeline("Streams", 4, 16, 1.5e-3), pipeline("Streams", 2, 8, 1.6e-3),
+            pipeline("Hybrid", 8, 32, None)])  # not timed
+        self.assertEqual((row["one_per_stream_s"], row["apart_s"]), (1.8e-3, 1.5e-3))
+        self.assertAlmostEqual(row["gain"], 1.2)
+        self.assertEqual(row["apart_candidates"], 2)
+
     def test_physical_limit_with_fixed_costs_and_bidirectional_g(self):
         limit = self.rows["saxpy-small"]["limit"]
         self.assertEqual((limit["h2d_bytes"], limit["d2h_bytes"]), (8000, 4000))

@@ -8,11 +8,13 @@
 #include "SaxpyBinding.h"
 #include "StrategyCases.cuh"
 #include "overlap/DeviceContext.h"
+#include "overlap/DeviceMemoryBudget.h"
 #include "overlap/FaultInjection.h"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <string>
@@ -633,20 +635,33 @@ TEST(FaultInjection, RealOutOfMemoryLosesNothingAndTheMemoryComesBack) {
       DeviceMemoryHog hog;
       hog.holdAllBut(32u << 20);
       ASSERT_LT(freeDeviceBytes(), 128u << 20) << "could not fill the device's memory";
-      for (const StrategyCase& c : cases) {
-        SCOPED_TRACE(nameOf(c));
-        restore(binding, initial);
-        const Status status = runCase(binding, c);
-        if (c.variant == Variant::Mapped) {
-          // Needs no device buffers: works in what is left.
-          EXPECT_TRUE(status.ok()) << status.message();
-          EXPECT_EQ(differingArrays(binding, expected, false), "");
-        } else {
-          EXPECT_EQ(status.code, cudaErrorMemoryAllocation) << status.message();
-          ASSERT_NE(status.call, nullptr);
-          EXPECT_EQ(std::string(status.call).find("cudaMalloc"), 0u) << status.message();
+      struct BudgetReset {
+        ~BudgetReset() { setDeviceMemoryBudget(0); }
+      } reset;
+      // First the automatic budget (what is free, less a margin) refuses the buffers before any
+      // allocation; then a budget that ignores the hog lets cudaMalloc itself fail.
+      for (const std::size_t budget : {std::size_t{0}, std::size_t{1} << 50}) {
+        SCOPED_TRACE(budget == 0 ? "automatic budget" : "a budget past the device's memory");
+        setDeviceMemoryBudget(budget);
+        for (const StrategyCase& c : cases) {
+          SCOPED_TRACE(nameOf(c));
+          restore(binding, initial);
+          const Status status = runCase(binding, c);
+          if (c.variant == Variant::Mapped) {
+            // Needs no device buffers: works in what is left.
+            EXPECT_TRUE(status.ok()) << status.message();
+            EXPECT_EQ(differingArrays(binding, expected, false), "");
+          } else {
+            EXPECT_EQ(status.code, cudaErrorMemoryAllocation) << status.message();
+            ASSERT_NE(status.call, nullptr);
+            if (budget == 0)
+              EXPECT_NE(status.message().find("of device memory; the budget is"), std::string::npos)
+                  << status.message();
+            else
+              EXPECT_EQ(std::string(status.call).find("cudaMalloc"), 0u) << status.message();
+          }
+          expectNothingLost(binding, memory, initial);
         }
-        expectNothingLost(binding, memory, initial);
       }
     }
     for (const StrategyCase& c : cases) {
