@@ -464,5 +464,21 @@ TEST(WorkloadFromDescriptor, TheBudgetOfTheEnvironmentAsTheRuntimeReadsIt) {
     unsetenv(name);
 }
 
+TEST(WorkloadFromDescriptor, TheAutomaticBudgetOnlyForACallLargerThanIt) {
+  const double mib = 1 << 20;
+  Workload workload;
+  workload.deviceMemory.fullBytes = 3000 * mib;
+  // Fits: unlimited, whatever is free.
+  EXPECT_EQ(automaticDeviceMemoryBudget(workload, 3000 * mib), 0);
+  EXPECT_EQ(automaticDeviceMemoryBudget(workload, 80000 * mib), 0);
+  // Does not fit: the free memory, rounded down to 256 MiB, so that a few MiB more or less free
+  // give the same budget.
+  EXPECT_EQ(automaticDeviceMemoryBudget(workload, 1100 * mib), 1024 * mib);
+  EXPECT_EQ(automaticDeviceMemoryBudget(workload, 1030 * mib), 1024 * mib);
+  EXPECT_EQ(automaticDeviceMemoryBudget(workload, 2999 * mib), 2816 * mib);
+  // Almost nothing free: still a budget (0 would mean unlimited).
+  EXPECT_EQ(automaticDeviceMemoryBudget(workload, 0), 256 * mib);
+}
+
 } // namespace
 } // namespace overlap::model

@@ -139,6 +139,15 @@ double deviceMemoryBudgetFromEnvironment(std::string* error) {
   return 0;
 }
 
+double automaticDeviceMemoryBudget(const Workload& workload, double automaticBytes) {
+  if (workload.deviceMemory.fullBytes <= automaticBytes)
+    return 0;
+  // A step coarse against the free memory's drift between tunings, so that a call tuned out of
+  // core keeps its key; at least one step, since 0 would mean unlimited.
+  constexpr double kStep = 256.0 * 1024 * 1024;
+  return std::max(kStep, std::floor(automaticBytes / kStep) * kStep);
+}
+
 Workload workloadFromDescriptor(const KernelDescriptor& descriptor, ArgPointers args,
                                 double kernelSeconds, OptionalArrays optional) {
   Workload workload;

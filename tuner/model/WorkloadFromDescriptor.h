@@ -41,4 +41,10 @@ Workload workloadFromDescriptor(const KernelDescriptor& descriptor, ArgPointers 
 // (the device's free memory) is left out: the model does not know what the process holds.
 double deviceMemoryBudgetFromEnvironment(std::string* error = nullptr);
 
+// For a tuner whose calls run under the automatic budget (`automaticBytes`: the device's free
+// memory less the runtime's margin, as the tuner sees it): that budget, rounded down to 256 MiB,
+// where the call's full buffers exceed it (the call runs out of core and the model must say so),
+// else 0 (the call fits: no prediction changes, and the tuning's key does not follow free memory).
+double automaticDeviceMemoryBudget(const Workload& workload, double automaticBytes);
+
 } // namespace overlap::model

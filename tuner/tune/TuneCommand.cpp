@@ -1,7 +1,9 @@
 #include "tune/TuneCommand.h"
 
 #include "model/WorkloadFromDescriptor.h"
+#include "overlap/ByteSize.h"
 #include "overlap/Device.h"
+#include "overlap/DeviceMemoryBudget.h"
 #include "overlap/ProfileCatalog.h"
 #include "overlap/ProfileIo.h"
 #include "tune/ArgumentSlots.h"
@@ -212,6 +214,27 @@ SizeTuning tuneSize(const KernelTuning& k, const std::map<std::string, long long
       model::deviceMemoryBudgetFromEnvironment(&budgetProblem);
   if (!budgetProblem.empty())
     header.notes.push_back(budgetProblem);
+  // Without one, the calls take the device's free memory less a margin: a call larger than that
+  // runs out of core, and the model predicts it so.
+  if (setup.workload.deviceMemory.budgetBytes == 0 && k.gpu.present) {
+    std::size_t freeBytes = 0;
+    std::size_t totalBytes = 0;
+    if (cudaMemGetInfo(&freeBytes, &totalBytes) == cudaSuccess) {
+      const double automatic = freeBytes > kDeviceMemoryMargin
+                                   ? static_cast<double>(freeBytes - kDeviceMemoryMargin)
+                                   : 0;
+      setup.workload.deviceMemory.budgetBytes =
+          model::automaticDeviceMemoryBudget(setup.workload, automatic);
+      if (setup.workload.deviceMemory.budgetBytes > 0)
+        header.notes.push_back(
+            "the call's full buffers (" + formatBytes(setup.workload.deviceMemory.fullBytes) +
+            ") exceed the device's free memory less 256 MiB (" + formatBytes(automatic) +
+            "): the model predicts it out of core within " +
+            formatBytes(setup.workload.deviceMemory.budgetBytes));
+    } else {
+      (void)cudaGetLastError();
+    }
+  }
   setup.kernelIdentity = kernelIdentity(descriptor);
 
   const auto progress = [&](const std::string& line) {
