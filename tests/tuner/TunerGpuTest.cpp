@@ -445,6 +445,48 @@ TEST(TunerOnGpu, OverItsMemoryBudgetSaxpyIsTunedOutOfCore) {
   EXPECT_NE(run.candidates[*run.winner].candidate.variant, Variant::Explicit);
 }
 
+// With no budget of its own, a call larger than what the device has free (most of it taken here by
+// a ballast allocation) runs out of core under the automatic budget: the model is told (the
+// report's notes), Explicit is recorded as failed naming that budget, and a winner is picked.
+TEST(TunerOnGpu, LargerThanTheFreeDeviceMemorySaxpyIsTunedOutOfCore) {
+  SKIP_WITHOUT_GPU();
+  const ScopedDispatchEnvironment noBudget("OVERLAP_DEVICE_MEMORY_BUDGET", std::nullopt);
+  ASSERT_TRUE(overlap::releaseCachedDeviceMemory().ok());
+  std::size_t freeBytes = 0;
+  std::size_t totalBytes = 0;
+  ASSERT_EQ(cudaMemGetInfo(&freeBytes, &totalBytes), cudaSuccess);
+  const std::size_t leave = std::size_t{512} << 20;
+  if (freeBytes < 2 * leave)
+    GTEST_SKIP() << "the device has only " << freeBytes << " bytes free";
+  void* ballast = nullptr;
+  ASSERT_EQ(cudaMalloc(&ballast, freeBytes - leave), cudaSuccess);
+  const std::unique_ptr<void, cudaError_t (*)(void*)> freeBallast(ballast, cudaFree);
+  const TemporaryDirectory dir;
+  ASSERT_FALSE(dir.path().empty());
+  // 512 MiB of arrays (x and y of 64 Mi floats) against about 256 MiB of budget. In this process
+  // (--no-supervise): a worker's own context would take memory the test does not control.
+  ASSERT_EQ(tuneCommand({"--kernel", "saxpy", "--arg", "n=67108864", "--no-supervise",
+                         "--output-dir", dir.path()}),
+            0);
+  TuningRun run;
+  std::string error;
+  ASSERT_TRUE(
+      overlap::tune::fromJsonText(readText(dir.path() + "/saxpy.tuning.json"), &run, &error))
+      << error;
+  EXPECT_TRUE(std::any_of(run.notes.begin(), run.notes.end(), [](const std::string& note) {
+    return note.find("the model predicts it out of core") != std::string::npos;
+  })) << "the model was not told of the automatic budget";
+  ASSERT_TRUE(run.explicitIndex());
+  const overlap::tune::CandidateOutcome& explicitRow = run.candidates[*run.explicitIndex()];
+  EXPECT_EQ(explicitRow.verification, Verification::Failed);
+  EXPECT_NE(explicitRow.error.find("Explicit needs 512.0 MiB of device memory"), std::string::npos)
+      << explicitRow.error;
+  EXPECT_NE(explicitRow.error.find("free device memory less 256 MiB"), std::string::npos)
+      << explicitRow.error;
+  ASSERT_TRUE(run.winner) << run.winnerReason;
+  EXPECT_NE(run.candidates[*run.winner].candidate.variant, Variant::Explicit);
+}
+
 // A copy of saxpy's descriptor whose run is replaced by a test function, so faults can be injected
 // and the calls observed without touching the tuner.
 const overlap::KernelDescriptor* gWrapped = nullptr;
