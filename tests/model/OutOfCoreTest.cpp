@@ -116,16 +116,24 @@ TEST(OutOfCore, ResidentArraysTakeTheirPartOfTheBudget) {
   EXPECT_FALSE(fitsDeviceMemory(workload, pipelined(Variant::Streams, 1)));
 }
 
-TEST(OutOfCore, AnArrayTheRingCannotWindowKeepsTheCallInCoreOnly) {
+TEST(OutOfCore, APagedArrayTakesWholePagesInEverySlot) {
   Workload workload = outOfCore();
-  workload.deviceMemory.unwindowable = true;
+  workload.deviceMemory.pagedArrays = 1;
+  // Two pages of 2 MiB more per slot.
+  EXPECT_DOUBLE_EQ(ringDeviceBytes(workload, Variant::Streams, 4, 16) -
+                       ringDeviceBytes(outOfCore(), Variant::Streams, 4, 16),
+                   4 * 4 * kMiB);
+  // Within 6 MiB four slots of at least 4 MiB cannot fit, one can (with many chunks).
   EXPECT_FALSE(fitsDeviceMemory(workload, pipelined(Variant::Streams, 4)));
-  EXPECT_NE(deviceMemoryProblem(workload, pipelined(Variant::Hybrid, 2, 64)).find("cannot window"),
+  EXPECT_NE(deviceMemoryProblem(workload, pipelined(Variant::Streams, 4)).find("ring"),
             std::string::npos);
-  EXPECT_TRUE(fitsDeviceMemory(workload, {Variant::Mapped, 1, IssueOrder::DepthFirst}));
-  // In core it matters not.
-  workload.deviceMemory.budgetBytes = 0;
-  EXPECT_TRUE(fitsDeviceMemory(workload, pipelined(Variant::Streams, 4)));
+  EXPECT_TRUE(fitsDeviceMemory(workload, pipelined(Variant::Streams, 1)));
+  workload.deviceMemory.budgetBytes = 16 * kMiB;
+  workload.deviceMemory.fullBytes = 64 * kMiB;
+  const PipelineShape shape = pipelineShape(workload, pipelined(Variant::Streams, 2));
+  EXPECT_TRUE(shape.ring);
+  EXPECT_GT(shape.chunks, 0);
+  EXPECT_LE(ringDeviceBytes(workload, Variant::Streams, shape.streams, shape.chunks), 16 * kMiB);
 }
 
 TEST(OutOfCore, TheRingCopiesEveryChunksHalo) {

@@ -239,7 +239,7 @@ TEST(WorkloadFromDescriptor, MatrixMultiplicationBroadcastsB) {
   EXPECT_DOUBLE_EQ(workload.deviceMemory.fullBytes, (64.0 * 16 + 16.0 * 32 + 64.0 * 32) * 4);
   EXPECT_DOUBLE_EQ(workload.deviceMemory.pureOutputFullBytes, 64.0 * 32 * 4);
   EXPECT_DOUBLE_EQ(workload.deviceMemory.residentBytes, 16.0 * 32 * 4);
-  EXPECT_FALSE(workload.deviceMemory.unwindowable); // B is broadcast only: resident
+  EXPECT_EQ(workload.deviceMemory.pagedArrays, 0); // B is broadcast only: resident
 }
 
 // buoydiff-like, range mode: buoy(int levels, int plane, const float* t, float* out) with
@@ -267,8 +267,9 @@ TEST(WorkloadFromDescriptor, LevelKernelWithHaloAndBroadcastLevel) {
   const void* args[] = {&levels, &plane, &pointer, &pointer};
   const Workload workload = workloadFromDescriptor(descriptor, args, 1e-3);
   EXPECT_DOUBLE_EQ(workload.transfers.broadcastBytes, 100 * 4); // level 0
-  // Level 0 and the chunk's levels of t through one pointer: no window per ring slot.
-  EXPECT_TRUE(workload.deviceMemory.unwindowable);
+  // Level 0 and the chunk's levels of t through one pointer: paged out of core, level 0 resident.
+  EXPECT_EQ(workload.deviceMemory.pagedArrays, 1);
+  EXPECT_DOUBLE_EQ(workload.deviceMemory.residentBytes, 100 * 4);
   // Levels -1..41 clipped to 0..41.
   EXPECT_DOUBLE_EQ(workload.transfers.h2dBytes, 4200 * 4);
   // Every chunk but the first also needs the level before it: one plane per boundary.

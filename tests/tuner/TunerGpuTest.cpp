@@ -445,6 +445,37 @@ TEST(TunerOnGpu, OverItsMemoryBudgetSaxpyIsTunedOutOfCore) {
   EXPECT_NE(run.candidates[*run.winner].candidate.variant, Variant::Explicit);
 }
 
+// Out of core, buoydiff's t (level 0 beside each chunk's levels, through one pointer) is paged by
+// the runtime: the model must know it can run there, so that the tuning has a reference and a
+// winner.
+TEST(TunerOnGpu, BuoydiffOverItsMemoryBudgetIsTunedOutOfCoreWithTPaged) {
+  SKIP_WITHOUT_GPU();
+  const ScopedDispatchEnvironment budget("OVERLAP_DEVICE_MEMORY_BUDGET", "24MiB");
+  const TemporaryDirectory dir;
+  ASSERT_FALSE(dir.path().empty());
+  ASSERT_EQ(tuneCommand({"--kernel", "buoydiff", "--arg", "levels=16", "--arg", "plane=262144",
+                         "--output-dir", dir.path()}),
+            0);
+  TuningRun run;
+  std::string error;
+  ASSERT_TRUE(
+      overlap::tune::fromJsonText(readText(dir.path() + "/buoydiff.tuning.json"), &run, &error))
+      << error;
+  ASSERT_TRUE(run.explicitIndex());
+  const overlap::tune::CandidateOutcome& explicitRow = run.candidates[*run.explicitIndex()];
+  EXPECT_EQ(explicitRow.verification, Verification::Failed);
+  EXPECT_NE(explicitRow.error.find("the budget is 24.0 MiB (OVERLAP_DEVICE_MEMORY_BUDGET)"),
+            std::string::npos)
+      << explicitRow.error;
+  int pipelinesPassed = 0;
+  for (const overlap::tune::CandidateOutcome& c : run.candidates)
+    pipelinesPassed +=
+        c.run && c.verification == Verification::Passed &&
+        (c.candidate.variant == Variant::Streams || c.candidate.variant == Variant::Hybrid);
+  EXPECT_GE(pipelinesPassed, 1) << "no pipeline ran out of core against the reference";
+  ASSERT_TRUE(run.winner) << run.winnerReason;
+}
+
 // With no budget of its own, a call larger than what the device has free (most of it taken here by
 // a ballast allocation) runs out of core under the automatic budget: the model is told (the
 // report's notes), Explicit is recorded as failed naming that budget, and a winner is picked.

@@ -39,6 +39,9 @@ bool pipelined(Variant variant) {
 // The runtime aligns every window, which also starts at its first element's misalignment: up to
 // two alignments beyond its bytes.
 constexpr double kWindowPadding = 2.0 * kDeviceBufferAlignment;
+// A paged array's slot allocation: its chunk's pages, rounded out to whole pages of 2 MiB (an
+// H100's granularity) at both ends.
+constexpr double kPagedArrayPadding = 2.0 * 2 * 1024 * 1024;
 
 } // namespace
 
@@ -75,8 +78,9 @@ double ringDeviceBytes(const Workload& workload, Variant variant, int slots, lon
                                            : 1.0 / static_cast<double>(chunks);
   // At most one window per chunked section.
   const int windows = transfers.h2dCopiesPerChunk + transfers.d2hCopiesPerChunk;
-  const double slot =
-      windowed * largestShare + transfers.haloBytesPerBoundary + windows * kWindowPadding;
+  const double slot = windowed * largestShare + transfers.haloBytesPerBoundary +
+                      windows * kWindowPadding +
+                      workload.deviceMemory.pagedArrays * kPagedArrayPadding;
   return workload.deviceMemory.residentBytes + slots * slot;
 }
 
@@ -89,8 +93,6 @@ PipelineShape pipelineShape(const Workload& workload, const Candidate& candidate
   };
   if (!runsOutOfCore(workload, candidate.variant))
     return {static_cast<int>(chunks), slotsFor(chunks), false};
-  if (workload.deviceMemory.unwindowable)
-    return {0, 0, true};
   const double budget = workload.deviceMemory.budgetBytes;
   for (;;) {
     if (ringDeviceBytes(workload, candidate.variant, slotsFor(chunks), chunks) <= budget)
@@ -129,10 +131,6 @@ std::string deviceMemoryProblem(const Workload& workload, const Candidate& candi
     return describe(candidate) + " cannot run: its device buffers take " +
            formatBytes(fullDeviceBytes(workload, candidate.variant)) + ", over the budget of " +
            budget + " (only Streams and Hybrid run a call this large, out of core)";
-  if (workload.deviceMemory.unwindowable)
-    return describe(candidate) +
-           " cannot run: out of core, and an array has broadcast sections beside its chunked "
-           "ones, which the ring cannot window";
   // The chunks asked for, or without any asked the most the runtime would try.
   const long long granules = granuleCount(workload);
   long long chunks = candidate.chunks > 0 ? candidate.chunks : kMaxRingChunks;

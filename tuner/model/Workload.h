@@ -137,10 +137,11 @@ struct Workload {
     // Out of core, what stays resident at full extent: arrays without chunked sections (whole
     // and broadcast-only inputs, reduction arrays); the chunked ones get a window per slot.
     double residentBytes = 0;
-    // An array has a broadcast section beside chunked ones (buoydiff's level 0 of t): the kernel
-    // addresses both through one pointer, so the runtime cannot window it, and the call cannot
-    // run out of core at all (DeviceLayout::unwindowable).
-    bool unwindowable = false;
+    // Arrays with a broadcast section beside chunked ones (buoydiff's level 0 of t), which the
+    // kernel addresses through one pointer: out of core the runtime pages them (PagedArrays.h),
+    // their broadcast pages resident (in residentBytes) and each slot holding its chunk's part
+    // rounded out to whole pages (kPagedArrayPadding per slot).
+    int pagedArrays = 0;
   };
 
   Partition partition;

@@ -191,13 +191,13 @@ Workload workloadFromDescriptor(const KernelDescriptor& descriptor, ArgPointers 
       }
       continue;
     }
-    bool broadcast = false;
+    double broadcastBytes = 0;
     bool chunked = false;
     for (int s = 0; s < sections; ++s) {
       const double whole = sectionBytes(descriptor, args, a, s, lo, hi, extent, array.elementSize);
-      broadcast |= !descriptor.sectionIsChunked(a, s) && whole > 0;
       chunked |= descriptor.sectionIsChunked(a, s);
       if (!descriptor.sectionIsChunked(a, s)) {
+        broadcastBytes += whole;
         if (reads(array.direction)) {
           workload.transfers.broadcastBytes += whole;
           bytesOfWidth(workload, array.elementSize).readBytes += whole;
@@ -224,8 +224,12 @@ Workload workloadFromDescriptor(const KernelDescriptor& descriptor, ArgPointers 
         ++chunkedOutputs;
       }
     }
-    // One pointer for both: the out-of-core ring cannot give such an array a window per slot.
-    workload.deviceMemory.unwindowable |= broadcast && chunked;
+    // One pointer for both: out of core the runtime pages such an array, its broadcast pages
+    // resident beside every slot's chunk.
+    if (broadcastBytes > 0 && chunked) {
+      ++workload.deviceMemory.pagedArrays;
+      workload.deviceMemory.residentBytes += broadcastBytes;
+    }
   }
 
   fillLaunchGeometry(descriptor, args, partition, workload);
