@@ -409,6 +409,20 @@ TEST(TunerOnGpu, BuoydiffWithABroadcastSectionAndAHaloIsTunedAndVerified) {
   EXPECT_TRUE(streamedRan) << "no chunked candidate ran, so the halo was never exercised";
 }
 
+// Reads `kernel`'s JSON report in `dir` into *run and checks that Explicit failed with an error
+// that says `why` (Explicit cannot run over the call's budget). Call under ASSERT_NO_FATAL_FAILURE.
+void readTuningWhoseExplicitFailed(const std::string& dir, const std::string& kernel,
+                                   const std::string& why, TuningRun* run) {
+  std::string error;
+  ASSERT_TRUE(
+      overlap::tune::fromJsonText(readText(dir + "/" + kernel + ".tuning.json"), run, &error))
+      << error;
+  ASSERT_TRUE(run->explicitIndex());
+  const overlap::tune::CandidateOutcome& explicitRow = run->candidates[*run->explicitIndex()];
+  EXPECT_EQ(explicitRow.verification, Verification::Failed);
+  EXPECT_NE(explicitRow.error.find(why), std::string::npos) << explicitRow.error;
+}
+
 // Over the device-memory budget, which the tuning worker inherits from the environment, Explicit
 // cannot run: Streams on one stream, out of core, makes the reference, Explicit is recorded as
 // failed naming what it needs, and an out-of-core winner is picked from verified candidates.
@@ -421,17 +435,11 @@ TEST(TunerOnGpu, OverItsMemoryBudgetSaxpyIsTunedOutOfCore) {
   ASSERT_EQ(tuneCommand({"--kernel", "saxpy", "--arg", "n=4194304", "--output-dir", dir.path()}),
             0);
   TuningRun run;
-  std::string error;
-  ASSERT_TRUE(
-      overlap::tune::fromJsonText(readText(dir.path() + "/saxpy.tuning.json"), &run, &error))
-      << error;
-  ASSERT_TRUE(run.explicitIndex());
-  const overlap::tune::CandidateOutcome& explicitRow = run.candidates[*run.explicitIndex()];
-  EXPECT_EQ(explicitRow.verification, Verification::Failed);
-  EXPECT_NE(explicitRow.error.find("Explicit needs 32.0 MiB of device memory; the budget is 8.0 "
-                                   "MiB (OVERLAP_DEVICE_MEMORY_BUDGET)"),
-            std::string::npos)
-      << explicitRow.error;
+  ASSERT_NO_FATAL_FAILURE(readTuningWhoseExplicitFailed(
+      dir.path(), "saxpy",
+      "Explicit needs 32.0 MiB of device memory; the budget is 8.0 MiB "
+      "(OVERLAP_DEVICE_MEMORY_BUDGET)",
+      &run));
   int passed = 0;
   for (const overlap::tune::CandidateOutcome& c : run.candidates) {
     if (!c.run || c.candidate == overlap::model::Candidate{})
@@ -457,16 +465,8 @@ TEST(TunerOnGpu, BuoydiffOverItsMemoryBudgetIsTunedOutOfCoreWithTPaged) {
                          "--output-dir", dir.path()}),
             0);
   TuningRun run;
-  std::string error;
-  ASSERT_TRUE(
-      overlap::tune::fromJsonText(readText(dir.path() + "/buoydiff.tuning.json"), &run, &error))
-      << error;
-  ASSERT_TRUE(run.explicitIndex());
-  const overlap::tune::CandidateOutcome& explicitRow = run.candidates[*run.explicitIndex()];
-  EXPECT_EQ(explicitRow.verification, Verification::Failed);
-  EXPECT_NE(explicitRow.error.find("the budget is 24.0 MiB (OVERLAP_DEVICE_MEMORY_BUDGET)"),
-            std::string::npos)
-      << explicitRow.error;
+  ASSERT_NO_FATAL_FAILURE(readTuningWhoseExplicitFailed(
+      dir.path(), "buoydiff", "the budget is 24.0 MiB (OVERLAP_DEVICE_MEMORY_BUDGET)", &run));
   int pipelinesPassed = 0;
   for (const overlap::tune::CandidateOutcome& c : run.candidates)
     pipelinesPassed +=
@@ -500,18 +500,12 @@ TEST(TunerOnGpu, LargerThanTheFreeDeviceMemorySaxpyIsTunedOutOfCore) {
                          "--output-dir", dir.path()}),
             0);
   TuningRun run;
-  std::string error;
-  ASSERT_TRUE(
-      overlap::tune::fromJsonText(readText(dir.path() + "/saxpy.tuning.json"), &run, &error))
-      << error;
+  ASSERT_NO_FATAL_FAILURE(readTuningWhoseExplicitFailed(
+      dir.path(), "saxpy", "Explicit needs 512.0 MiB of device memory", &run));
   EXPECT_TRUE(std::any_of(run.notes.begin(), run.notes.end(), [](const std::string& note) {
     return note.find("the model predicts it out of core") != std::string::npos;
   })) << "the model was not told of the automatic budget";
-  ASSERT_TRUE(run.explicitIndex());
   const overlap::tune::CandidateOutcome& explicitRow = run.candidates[*run.explicitIndex()];
-  EXPECT_EQ(explicitRow.verification, Verification::Failed);
-  EXPECT_NE(explicitRow.error.find("Explicit needs 512.0 MiB of device memory"), std::string::npos)
-      << explicitRow.error;
   EXPECT_NE(explicitRow.error.find("free device memory less 256 MiB"), std::string::npos)
       << explicitRow.error;
   ASSERT_TRUE(run.winner) << run.winnerReason;

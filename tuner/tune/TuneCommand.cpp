@@ -26,6 +26,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdint>
 #include <cstdlib>
 #include <filesystem>
 #include <memory>
@@ -217,20 +218,18 @@ SizeTuning tuneSize(const KernelTuning& k, const std::map<std::string, long long
   // Without one, the calls take the device's free memory less a margin: a call larger than that
   // runs out of core, and the model predicts it so.
   if (setup.workload.deviceMemory.budgetBytes == 0 && k.gpu.present) {
-    std::size_t freeBytes = 0;
-    std::size_t totalBytes = 0;
-    if (cudaMemGetInfo(&freeBytes, &totalBytes) == cudaSuccess) {
-      const double automatic = freeBytes > kDeviceMemoryMargin
-                                   ? static_cast<double>(freeBytes - kDeviceMemoryMargin)
-                                   : 0;
+    // The runtime's own rule (the environment's budget is unset here, so it is the automatic one).
+    DeviceMemoryBudget available;
+    if (resolveDeviceMemoryBudget(0, 0, SIZE_MAX, &available).ok()) {
+      const double automatic = static_cast<double>(available.bytes);
       setup.workload.deviceMemory.budgetBytes =
           model::automaticDeviceMemoryBudget(setup.workload, automatic);
       if (setup.workload.deviceMemory.budgetBytes > 0)
-        header.notes.push_back(
-            "the call's full buffers (" + formatBytes(setup.workload.deviceMemory.fullBytes) +
-            ") exceed the device's free memory less 256 MiB (" + formatBytes(automatic) +
-            "): the model predicts it out of core within " +
-            formatBytes(setup.workload.deviceMemory.budgetBytes));
+        header.notes.push_back("the call's full buffers (" +
+                               formatBytes(setup.workload.deviceMemory.fullBytes) +
+                               ") exceed the budget of " + formatBytes(automatic) + " (" +
+                               available.source + "): the model predicts it out of core within " +
+                               formatBytes(setup.workload.deviceMemory.budgetBytes));
     } else {
       (void)cudaGetLastError();
     }
