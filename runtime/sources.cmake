@@ -28,6 +28,7 @@ set(OVERLAP_RUNTIME_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/src/StagingSchedule.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/Status.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/StreamEventPool.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/src/StreamOrderedMemory.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/Timing.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/TransferPlan.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/TunedSizes.cpp

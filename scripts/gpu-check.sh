@@ -7,8 +7,9 @@
 #   scripts/pregenerate.sh .gpu-carry/generated      # here, before the call
 #   OUT=... scripts/gpu-check.sh [phase...]          # there; phases: build test sanitize examples tune
 #                                                     # (and ringcheck: the sanitizers on the
-#                                                     # out-of-core ring alone; outofcore: issue
-#                                                     # 22's benchmark)
+#                                                     # out-of-core ring alone; asynccheck: on
+#                                                     # the asynchronous calls alone; outofcore:
+#                                                     # issue 22's benchmark)
 #
 # The device tool brings back at most 8 files: everything lands in $OUT/gpu-check.tar.gz, with
 # summary.txt beside it.
@@ -71,7 +72,7 @@ sanitize() {
     --tool "$tool" --error-exitcode 3 "$binary" --gtest_brief=1 --gtest_filter="$filter" \
     >"$log" 2>&1
   local rc=$?
-  record "$([ "$prefix" = ring ] && echo "ring ")$tool $name" $rc
+  record "$([ "$prefix" != sanitizer ] && echo "$prefix ")$tool $name" $rc
   grep -E "ERROR SUMMARY|RACECHECK SUMMARY|tests? ran|PASSED|FAILED" "$log" | tail -3
 }
 
@@ -118,12 +119,22 @@ if [[ " $phases " == *" ringcheck "* ]]; then
   done
 fi
 
+if [[ " $phases " == *" asynccheck "* ]]; then
+  step "compute-sanitizer memcheck, racecheck and synccheck on the asynchronous entry points"
+  # The quick subset of the sanitize phase for a change to the asynchronous calls: the caller's
+  # stream forked to the pool's and joined back, stream-ordered buffers, host steps on the stream.
+  for tool in memcheck racecheck synccheck; do
+    sanitize async "$tool" overlap_example_gpu_tests '*Async*'
+  done
+fi
+
 if [[ " $phases " == *" examples "* ]]; then
   step "examples"
   {
     $build/examples/saxpy/saxpy_example 67108864
     $build/examples/matmul/matmul_example 4096 1024 1024
     $build/examples/buoydiff/buoydiff_example 42 1048576
+    $build/examples/frameloop/frameloop_example 200
   } >"$OUT/examples.log" 2>&1
   rc=$?; record examples $rc
   cat "$OUT/examples.log"

@@ -134,6 +134,19 @@ public:
     out << "// The variant tuned for the current device (overlap/Dispatch.h says how it is "
            "chosen).\n";
     out << "overlap::Status " << name() << "_tuned(" << params << ");\n";
+    out << "// Asynchronous forms, on the caller's stream: ordered after what `stream` holds, and "
+           "what\n// follows on `stream` after the call's last copy; they return without waiting. "
+           "The host\n// arrays stay untouched until `stream` gets there; pageable ones make the "
+           "call synchronous\n// (overlap/detail/AsyncCall.cuh).\n";
+    out << "overlap::Status " << name() << "_explicit_async(" << params << sep
+        << "cudaStream_t stream);\n";
+    out << "overlap::Status " << name() << "_mapped_async(" << params << sep
+        << "cudaStream_t stream);\n";
+    for (const char* variant : {"streams", "hybrid"})
+      out << "overlap::Status " << name() << "_" << variant << "_async(" << params << sep
+          << "const overlap::StreamsConfig& config, cudaStream_t stream);\n";
+    out << "overlap::Status " << name() << "_tuned_async(" << params << sep
+        << "cudaStream_t stream);\n";
     out << "extern const overlap::KernelDescriptor " << descriptorName() << ";\n";
     out << closeNamespaces(qualified_) << "\n";
   }
@@ -634,6 +647,16 @@ private:
           << "overlap::Status " << name() << "_" << variant << "(" << params << sep
           << "const overlap::StreamsConfig& config) {\n"
           << "  return overlap::" << strategy << "(" << binding << ", config);\n}\n\n";
+    out << "overlap::Status " << name() << "_explicit_async(" << params << sep
+        << "cudaStream_t stream) {\n"
+        << "  return overlap::runExplicitAsync(" << binding << ", stream);\n}\n\n";
+    out << "overlap::Status " << name() << "_mapped_async(" << params << sep
+        << "cudaStream_t stream) {\n"
+        << "  return overlap::runMappedAsync(" << binding << ", stream);\n}\n\n";
+    for (const auto& [variant, strategy] : pipelined)
+      out << "overlap::Status " << name() << "_" << variant << "_async(" << params << sep
+          << "const overlap::StreamsConfig& config, cudaStream_t stream) {\n"
+          << "  return overlap::" << strategy << "Async(" << binding << ", config, stream);\n}\n\n";
   }
 
   void emitDescriptor(std::ostream& out) const {
@@ -655,16 +678,29 @@ private:
         << "    &overlap::glue::launchGeometry<" << b << ">,\n"
         << "    &overlap::glue::partitionBegin<" << b << ">,\n"
         << "    &overlap::glue::granule<" << b << ">,\n"
+        << "    &overlap::glue::runAsyncFromArgs<" << b << ">,\n"
         << "};\n";
     out << "namespace {\nconst bool " << name() << "_registered = overlap::registerKernel(&"
         << descriptorName() << ");\n}\n";
     emitTunedEntry(out);
   }
 
-  // K_tuned: the caller's arguments in descriptor-parameter order; the range bounds the generated
-  // code sets get placeholders.
+  // K_tuned and K_tuned_async: the caller's arguments in descriptor-parameter order; the range
+  // bounds the generated code sets get placeholders.
   void emitTunedEntry(std::ostream& out) const {
-    out << "\noverlap::Status " << name() << "_tuned(" << hostParameters() << ") {\n";
+    const std::string params = hostParameters();
+    const std::string sep = params.empty() ? "" : ", ";
+    out << "\noverlap::Status " << name() << "_tuned(" << params << ") {\n";
+    emitArgPointers(out);
+    out << "  return overlap::dispatch(" << descriptorName() << ", overlap_args);\n}\n";
+    out << "\noverlap::Status " << name() << "_tuned_async(" << params << sep
+        << "cudaStream_t stream) {\n";
+    emitArgPointers(out);
+    out << "  return overlap::dispatchAsync(" << descriptorName()
+        << ", overlap_args, stream);\n}\n";
+  }
+
+  void emitArgPointers(std::ostream& out) const {
     std::string pointers;
     for (int i = 0; i < paramCount(); ++i) {
       std::string value = member(i);
@@ -678,7 +714,6 @@ private:
       out << "  const void* const* overlap_args = nullptr;\n";
     else
       out << "  const void* overlap_args[] = {" << pointers << "};\n";
-    out << "  return overlap::dispatch(" << descriptorName() << ", overlap_args);\n}\n";
   }
 
   const Kernel& kernel_;

@@ -527,13 +527,17 @@ const VariantChoice& chooseForCall(const KernelDescriptor& kernel, ArgPointers a
       .decision->choice;
 }
 
-Status dispatch(const KernelDescriptor& kernel, ArgPointers args) {
+namespace {
+
+// dispatch()'s choice and fallback, each run by run(config).
+template <class Run>
+Status dispatchWith(const KernelDescriptor& kernel, ArgPointers args, Run&& run) {
   detail::KernelChoices& choices = detail::choicesOf(kernel);
   const Kept kept = decisionForCall(kernel, args, detail::currentDispatchDevice(), choices,
                                     classifyCallMemory(kernel, args));
   const detail::Decision& decision = *kept.decision;
   choices.setLast(&decision);
-  const Status status = kernel.run(args, decision.choice.config);
+  const Status status = run(decision.choice.config);
   if (status.ok())
     return status;
   if (!mayFallBack(kernel, decision.choice, status))
@@ -547,8 +551,24 @@ Status dispatch(const KernelDescriptor& kernel, ArgPointers args) {
     fallback = &choices.findOrMake(
         key, generation, [&] { return fallbackAfter(kernel, decision, status, kept.shape); });
   choices.setLast(fallback);
-  const Status repeated = kernel.run(args, fallback->choice.config);
+  const Status repeated = run(fallback->choice.config);
   return repeated.ok() ? repeated : withChoice(repeated, fallback->label);
+}
+
+} // namespace
+
+Status dispatch(const KernelDescriptor& kernel, ArgPointers args) {
+  return dispatchWith(kernel, args,
+                      [&](const RunConfig& config) { return kernel.run(args, config); });
+}
+
+Status dispatchAsync(const KernelDescriptor& kernel, ArgPointers args, cudaStream_t stream) {
+  return dispatchWith(kernel, args, [&](const RunConfig& config) -> Status {
+    if (kernel.runAsync != nullptr)
+      return kernel.runAsync(args, config, stream);
+    OVERLAP_CUDA_TRY(cudaStreamSynchronize(stream));
+    return kernel.run(args, config);
+  });
 }
 
 std::optional<VariantChoice> lastDispatchChoice(const KernelDescriptor& kernel) {

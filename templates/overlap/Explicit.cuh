@@ -5,12 +5,16 @@
 //
 // Pageable user arrays are not pinned: the copies are synchronous with one another anyway, and
 // pinning costs about one more copy (HostArrayPinning.h). P == 0 returns success untouched.
+//
+// runExplicitAsync issues the same on the caller's stream, its buffers stream-ordered
+// (detail/AsyncCall.cuh; pageable arrays make it synchronous).
 #pragma once
 
 #include "overlap/Binding.cuh"
 #include "overlap/DeviceContext.h"
 #include "overlap/NvtxRange.h"
 #include "overlap/Status.h"
+#include "overlap/detail/AsyncCall.cuh"
 #include "overlap/detail/CallArrays.cuh"
 
 #include <vector>
@@ -18,22 +22,12 @@
 namespace overlap {
 namespace detail {
 
-template <class B>
-Status issueExplicit(const B& binding, const std::vector<HostArray>& arrays,
-                     const std::vector<void*>& bases, const std::vector<bool>& onDevice,
-                     const Partition& partition, cudaStream_t stream) {
-  {
-    const NvtxRange range("h2d");
-    OVERLAP_TRY(copyWholeCall(binding, arrays, bases, onDevice, partition, CopyDirection::ToDevice,
-                              stream));
-  }
-  {
-    const NvtxRange range("kernel");
-    OVERLAP_TRY(
-        binding.launch(bases.data(), partition.begin, partition.begin + partition.extent, stream));
-  }
-  const NvtxRange range("d2h");
-  return copyWholeCall(binding, arrays, bases, onDevice, partition, CopyDirection::ToHost, stream);
+// Every array present has a device buffer; absent optional arrays have none (a null base).
+inline std::vector<bool> explicitBuffers(const std::vector<HostArray>& arrays) {
+  std::vector<bool> onDevice(arrays.size());
+  for (std::size_t i = 0; i < arrays.size(); ++i)
+    onDevice[i] = !absent(arrays[i]);
+  return onDevice;
 }
 
 } // namespace detail
@@ -50,16 +44,25 @@ template <class B> Status runExplicit(const B& binding) {
   DeviceContext& context = lease.context();
   const cudaStream_t stream = context.pool().stream(0);
 
-  // Every array present has a device buffer; absent optional arrays have none (a null base).
-  std::vector<bool> onDevice(arrays.size());
-  for (std::size_t i = 0; i < arrays.size(); ++i)
-    onDevice[i] = !detail::absent(arrays[i]);
+  const std::vector<bool> onDevice = detail::explicitBuffers(arrays);
   std::vector<void*> bases(arrays.size(), nullptr);
   OVERLAP_TRY(detail::placeDeviceBuffers(context.memory(), arrays, onDevice, "Explicit", &bases));
-  Status first = detail::issueExplicit(binding, arrays, bases, onDevice, partition, stream);
+  Status first = detail::issueWholeCall(binding, arrays, bases, onDevice, partition, stream);
   // Also after a failure: the cached buffers must be idle before the next call reuses them.
   keepFirst(first, detail::synchronize(stream));
   return first;
+}
+
+template <class B> Status runExplicitAsync(const B& binding, cudaStream_t stream) {
+  const NvtxRange callRange("overlap:explicit-async");
+  return detail::asyncCall(
+      binding, stream, [&] { return runExplicit(binding); },
+      [&](const Partition& partition, const std::vector<HostArray>& arrays, DeviceContext& context,
+          bool*) {
+        return detail::issueWholeCallAsync(binding, context, "Explicit", arrays,
+                                           detail::explicitBuffers(arrays), partition,
+                                           std::vector<void*>(arrays.size(), nullptr), stream);
+      });
 }
 
 } // namespace overlap

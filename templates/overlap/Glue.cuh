@@ -57,6 +57,22 @@ template <class B> Status run(const B& binding, const RunConfig& config) {
   return Status{cudaErrorInvalidValue, "overlap::glue::run: unknown variant", __FILE__, __LINE__};
 }
 
+// run() on the caller's stream (detail/AsyncCall.cuh).
+template <class B> Status runAsync(const B& binding, const RunConfig& config, cudaStream_t stream) {
+  switch (config.variant) {
+  case Variant::Explicit:
+    return runExplicitAsync(binding, stream);
+  case Variant::Mapped:
+    return runMappedAsync(binding, stream);
+  case Variant::Streams:
+    return runStreamsAsync(binding, config.streams, stream);
+  case Variant::Hybrid:
+    return runHybridAsync(binding, config.streams, stream);
+  }
+  return Status{cudaErrorInvalidValue, "overlap::glue::runAsync: unknown variant", __FILE__,
+                __LINE__};
+}
+
 // Descriptor entry points (Descriptor.h) for any Binding with a static fromArgs(ArgPointers).
 template <class B> long long partitionExtent(ArgPointers args) {
   return B::fromArgs(args).partitionExtent();
@@ -82,6 +98,10 @@ template <class B> bool sectionIsChunked(int array, int index) {
 }
 template <class B> Status runFromArgs(ArgPointers args, const RunConfig& config) {
   return run(B::fromArgs(args), config);
+}
+template <class B>
+Status runAsyncFromArgs(ArgPointers args, const RunConfig& config, cudaStream_t stream) {
+  return runAsync(B::fromArgs(args), config, stream);
 }
 
 // The geometry of B's launch over [lo, hi): B::launchConfig, the code its launch() runs, and

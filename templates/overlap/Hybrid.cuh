@@ -15,4 +15,10 @@ template <class B> Status runHybrid(const B& binding, StreamsConfig config) {
   return detail::runPipeline(binding, config, detail::OutputPath::Mapped);
 }
 
+template <class B>
+Status runHybridAsync(const B& binding, StreamsConfig config, cudaStream_t stream) {
+  const NvtxRange callRange("overlap:hybrid-async");
+  return detail::runPipelineAsync(binding, config, detail::OutputPath::Mapped, stream);
+}
+
 } // namespace overlap

@@ -6,6 +6,9 @@
 // the call or through the registration cache, as `pageable` says (PageableMode::Stage, which
 // copies, is Default here: Mapped copies nothing), and a registration failure is an error here,
 // since the kernel cannot address pageable memory. P == 0 returns success untouched.
+//
+// runMappedAsync issues the same on the caller's stream (detail/AsyncCall.cuh: pageable arrays
+// make it synchronous).
 #pragma once
 
 #include "overlap/Binding.cuh"
@@ -14,11 +17,39 @@
 #include "overlap/NvtxRange.h"
 #include "overlap/PinCache.h"
 #include "overlap/Status.h"
+#include "overlap/detail/AsyncCall.cuh"
 #include "overlap/detail/CallArrays.cuh"
 
 #include <vector>
 
 namespace overlap {
+
+namespace detail {
+
+// Reduction arrays live on the device: every thread's atomics would otherwise cross the bus.
+// Pageable ones are registered like the others all the same (not mapped, so a failure only costs
+// an asynchronous copy): a page they share with an input must not be registered read-only, since
+// their copy back writes it.
+inline void placeMapped(const std::vector<HostArray>& arrays, std::vector<bool>* onDevice,
+                        std::vector<HostArrayUse>* uses) {
+  onDevice->assign(arrays.size(), false);
+  uses->clear();
+  for (std::size_t i = 0; i < arrays.size(); ++i) {
+    const HostArray& array = arrays[i];
+    (*onDevice)[i] = array.reduction && !absent(array);
+    uses->push_back({array.host, arrayBytes(array), writes(array.direction), !(*onDevice)[i]});
+  }
+}
+
+// Where the kernel addresses the mapped arrays, once pinned.
+inline void mappedBases(const HostArrayPinning& pinning, const std::vector<bool>& onDevice,
+                        std::vector<void*>* bases) {
+  for (std::size_t i = 0; i < onDevice.size(); ++i)
+    if (!onDevice[i])
+      (*bases)[i] = pinning.devicePointer(static_cast<int>(i));
+}
+
+} // namespace detail
 
 template <class B>
 Status runMapped(const B& binding, PageableMode pageable = PageableMode::Default) {
@@ -39,45 +70,41 @@ Status runMapped(const B& binding, PageableMode pageable = PageableMode::Default
   bool readOnlySupported = false;
   OVERLAP_TRY(context.readOnlyRegistrationSupported(&readOnlySupported));
 
-  // Reduction arrays live on the device: every thread's atomics would otherwise cross the bus.
-  // Pageable ones are registered like the others all the same (not mapped, so a failure only
-  // costs an asynchronous copy): a page they share with an input must not be registered
-  // read-only, since their copy back writes it.
-  std::vector<bool> onDevice(arrays.size());
+  std::vector<bool> onDevice;
   std::vector<HostArrayUse> uses;
-  for (std::size_t i = 0; i < arrays.size(); ++i) {
-    const HostArray& array = arrays[i];
-    onDevice[i] = array.reduction && !detail::absent(array);
-    uses.push_back({array.host, detail::arrayBytes(array), writes(array.direction), !onDevice[i]});
-  }
+  detail::placeMapped(arrays, &onDevice, &uses);
   HostArrayPinning pinning;
   Status first = pinning.pin(uses, readOnlySupported, pinningPolicy(resolvePageableMode(pageable)));
   std::vector<void*> bases(arrays.size(), nullptr);
   if (first.ok()) {
-    for (std::size_t i = 0; i < arrays.size(); ++i)
-      if (!onDevice[i])
-        bases[i] = pinning.devicePointer(static_cast<int>(i));
+    detail::mappedBases(pinning, onDevice, &bases);
     first = detail::placeDeviceBuffers(context.memory(), arrays, onDevice, "Mapped", &bases);
   }
-  if (first.ok()) {
-    const NvtxRange range("h2d");
-    first = detail::copyWholeCall(binding, arrays, bases, onDevice, partition,
-                                  detail::CopyDirection::ToDevice, stream);
-  }
-  if (first.ok()) {
-    const NvtxRange range("kernel");
-    first =
-        binding.launch(bases.data(), partition.begin, partition.begin + partition.extent, stream);
-  }
-  if (first.ok()) {
-    const NvtxRange range("d2h");
-    first = detail::copyWholeCall(binding, arrays, bases, onDevice, partition,
-                                  detail::CopyDirection::ToHost, stream);
-  }
+  if (first.ok())
+    first = detail::issueWholeCall(binding, arrays, bases, onDevice, partition, stream);
   // The registrations may only go once the kernel stopped touching the memory.
   keepFirst(first, detail::synchronize(stream));
   keepFirst(first, pinning.release());
   return first;
+}
+
+template <class B> Status runMappedAsync(const B& binding, cudaStream_t stream) {
+  const NvtxRange callRange("overlap:mapped-async");
+  return detail::asyncCall(
+      binding, stream, [&] { return runMapped(binding); },
+      [&](const Partition& partition, const std::vector<HostArray>& arrays, DeviceContext& context,
+          bool*) {
+        std::vector<bool> onDevice;
+        std::vector<HostArrayUse> uses;
+        detail::placeMapped(arrays, &onDevice, &uses);
+        // No array is pageable: pin() registers nothing, it finds the mapped addresses.
+        HostArrayPinning pinning;
+        OVERLAP_TRY(pinning.pin(uses, false, PinningPolicy{}));
+        std::vector<void*> bases(arrays.size(), nullptr);
+        detail::mappedBases(pinning, onDevice, &bases);
+        return detail::issueWholeCallAsync(binding, context, "Mapped", arrays, onDevice, partition,
+                                           std::move(bases), stream);
+      });
 }
 
 } // namespace overlap

@@ -15,4 +15,10 @@ template <class B> Status runStreams(const B& binding, StreamsConfig config) {
   return detail::runPipeline(binding, config, detail::OutputPath::Copied);
 }
 
+template <class B>
+Status runStreamsAsync(const B& binding, StreamsConfig config, cudaStream_t stream) {
+  const NvtxRange callRange("overlap:streams-async");
+  return detail::runPipelineAsync(binding, config, detail::OutputPath::Copied, stream);
+}
+
 } // namespace overlap

@@ -4,6 +4,7 @@
 // does, with pageable std::vector memory.
 //
 // OVERLAP_TEST_MAX_EXTENT=<n> drops the larger sizes (the compute-sanitizer run uses it).
+#include "ExampleCases.h"
 #include "GpuTestSupport.h"
 #include "buoydiff.overlap.h"
 #include "matmul.overlap.h"
@@ -49,47 +50,9 @@ testing::AssertionResult sameBits(const std::vector<float>& got, const std::vect
   return bitwiseEqual(want.data(), got.data(), got.size());
 }
 
-struct Case {
-  overlap::Variant variant;
-  int streams; // Streams and Hybrid only
-  overlap::IssueOrder order;
-  int chunks = 0;    // 0: one per stream
-  bool ring = false; // out of core: DeviceBuffers::Ring, one slot per stream
-};
-
-std::string describe(const Case& c);
-
-// Readable parameters in gtest's and ctest's output.
-void PrintTo(const Case& c, std::ostream* out) {
-  *out << describe(c);
-}
-
-std::string caseName(const testing::TestParamInfo<Case>& info) {
-  return describe(info.param);
-}
-
-std::string describe(const Case& c) {
-  switch (c.variant) {
-  case overlap::Variant::Explicit:
-    return "Explicit";
-  case overlap::Variant::Mapped:
-    return "Mapped";
-  default:
-    break;
-  }
-  return std::string(c.variant == overlap::Variant::Streams ? "Streams" : "Hybrid") +
-         std::to_string(c.streams) + (c.chunks > 0 ? "x" + std::to_string(c.chunks) : "") +
-         (c.ring ? "Ring" : "") +
-         (c.order == overlap::IssueOrder::DepthFirst ? "DepthFirst" : "BreadthFirst");
-}
-
-// The StreamsConfig of a streamed case.
-overlap::StreamsConfig configOf(const Case& c) {
-  overlap::StreamsConfig config{c.streams, c.order};
-  config.chunks = c.chunks;
-  config.buffers = c.ring ? overlap::DeviceBuffers::Ring : overlap::DeviceBuffers::Auto;
-  return config;
-}
+using Case = overlap::test::ExampleCase;
+using overlap::test::caseName;
+using overlap::test::configOf;
 
 std::vector<Case> allCases() {
   using overlap::IssueOrder;

@@ -2,7 +2,8 @@
 # every PageableMode on pageable, user-registered and pinned memory, and out of core.
 add_executable(overlap_example_gpu_tests ${CMAKE_CURRENT_LIST_DIR}/ExamplesGpuTest.cpp
                                          ${CMAKE_CURRENT_LIST_DIR}/OutOfCoreExamplesTest.cpp
-                                         ${CMAKE_CURRENT_LIST_DIR}/PageableExamplesTest.cpp)
+                                         ${CMAKE_CURRENT_LIST_DIR}/PageableExamplesTest.cpp
+                                         ${CMAKE_CURRENT_LIST_DIR}/AsyncExamplesTest.cpp)
 target_link_libraries(overlap_example_gpu_tests PRIVATE overlap_gpu_test_support GTest::gtest_main)
 overlap_add_kernels(overlap_example_gpu_tests SOURCES
   ${PROJECT_SOURCE_DIR}/examples/saxpy/saxpy.cu

@@ -106,6 +106,10 @@ struct KernelDescriptor {
   // aggregate initialisers written before a member existed stay valid and leave it null.
   long long (*partitionBegin)(ArgPointers args);
   long long (*granule)(ArgPointers args);
+
+  // run() on the caller's stream, returning without waiting for the device (the generated
+  // K_<variant>_async; detail/AsyncCall.cuh says what it promises). Null in older descriptors.
+  Status (*runAsync)(ArgPointers args, const RunConfig& config, cudaStream_t stream);
 };
 
 // The partition of one call, the defaults filled in where the descriptor predates them.

@@ -12,6 +12,7 @@
 #include "overlap/StagingRing.h"
 #include "overlap/Status.h"
 #include "overlap/StreamEventPool.h"
+#include "overlap/StreamOrderedMemory.h"
 
 #include <cstddef>
 #include <mutex>
@@ -20,7 +21,7 @@ namespace overlap {
 
 class DeviceContext {
 public:
-  explicit DeviceContext(int device) : device_(device), staging_(device) {}
+  explicit DeviceContext(int device) : device_(device), staging_(device), asyncMemory_(device) {}
   DeviceContext(const DeviceContext&) = delete;
   DeviceContext& operator=(const DeviceContext&) = delete;
 
@@ -28,14 +29,16 @@ public:
   StreamEventPool& pool() { return pool_; }
   DeviceMemoryCache& memory() { return memory_; }
   StagingResources& staging() { return staging_; }
+  // The device memory of asynchronous calls, which outlives the lease (StreamOrderedMemory.h).
+  StreamOrderedMemory& asyncMemory() { return asyncMemory_; }
   // cudaDevAttrHostRegisterReadOnlySupported, asked once.
   Status readOnlyRegistrationSupported(bool* supported);
   // The device's page size for paged arrays (PagedArrays.h), 0 where it has none; asked once.
   Status pageBytes(std::size_t* bytes);
 
   // Both wait for the call holding the context, so neither may run inside a lease of it. Release
-  // (of the device memory and the staging slots) makes this context's device current (cudaFree
-  // must run there) and leaves it current.
+  // (of the device memory, the staging slots and what asynchronous calls no longer hold) makes
+  // this context's device current (cudaFree must run there) and leaves it current.
   Status releaseMemoryWhenIdle();
   std::size_t cachedBytesWhenIdle();
   Status scribbleMemoryWhenIdle(unsigned char value);
@@ -48,6 +51,7 @@ private:
   StreamEventPool pool_;
   DeviceMemoryCache memory_;
   StagingResources staging_;
+  StreamOrderedMemory asyncMemory_;
   int readOnlySupported_ = -1; // -1: not asked yet
   std::size_t pageBytes_ = 0;
   bool pageBytesAsked_ = false;
@@ -69,8 +73,9 @@ private:
   std::unique_lock<std::mutex> lock_;
 };
 
-// Frees the device memory and the staging slots every context cached (waiting for calls in
-// flight on each device), so that the memory is the program's again. Streams and events stay
+// Frees the device memory and the staging slots every context cached (waiting for synchronous
+// calls in flight on each device; asynchronous ones keep their memory until their streams reach
+// its end), so that the memory is the program's again. Streams and events stay
 // pooled. The first failure is returned; the other devices are still released.
 Status releaseCachedDeviceMemory();
 

@@ -119,6 +119,10 @@ const VariantChoice& chooseForCall(const KernelDescriptor& kernel, ArgPointers a
 // and why (and each fallback, once per choice).
 Status dispatch(const KernelDescriptor& kernel, ArgPointers args);
 
+// What K_tuned_async(..., stream) calls: dispatch()'s choice and fallback, each run on the caller's
+// stream (KernelDescriptor::runAsync; a descriptor without it runs synchronously after the stream).
+Status dispatchAsync(const KernelDescriptor& kernel, ArgPointers args, cudaStream_t stream);
+
 // Introspection for tests and tools that must know which variant a K_tuned(...) call ran: the
 // choice of the latest dispatch() of `kernel` (by descriptor address; recorded just before the
 // variant runs, whatever its status), or nullopt when it was never dispatched. Thread-safe; with

@@ -35,4 +35,24 @@ private:
   std::vector<cudaEvent_t> events_;
 };
 
+// The streams one call issues on: the pool's, or, for an asynchronous call, the caller's stream
+// as stream 0 and the pool's from 1 on. A call on one stream then runs on the caller's stream
+// alone, and such calls in flight on different streams of the program overlap instead of taking
+// turns on the pool's stream 0. The events are the pool's.
+class CallStreams {
+public:
+  explicit CallStreams(const StreamEventPool& pool) : pool_(pool) {}
+  CallStreams(const StreamEventPool& pool, cudaStream_t caller)
+      : pool_(pool), caller_(caller), hasCaller_(true) {}
+  cudaStream_t stream(int index) const {
+    return index == 0 && hasCaller_ ? caller_ : pool_.stream(index);
+  }
+  cudaEvent_t event(int index) const { return pool_.event(index); }
+
+private:
+  const StreamEventPool& pool_;
+  const cudaStream_t caller_ = nullptr;
+  const bool hasCaller_ = false;
+};
+
 } // namespace overlap

@@ -9,6 +9,7 @@
 #include "overlap/DeviceMemoryBudget.h"
 #include "overlap/DeviceMemoryCache.h"
 #include "overlap/KernelTypes.h"
+#include "overlap/NvtxRange.h"
 #include "overlap/Status.h"
 #include "overlap/TransferPlan.h"
 
@@ -158,30 +159,52 @@ inline std::vector<LayoutArray> layoutArrays(const std::vector<HostArray>& array
   return out;
 }
 
-// The device budget of a call asking for `asked` bytes (0: the process's) that needs `needed`.
-inline Status callBudget(DeviceMemoryCache& cache, std::size_t asked, std::size_t needed,
-                         DeviceMemoryBudget* budget) {
-  return resolveDeviceMemoryBudget(asked, cache.capacity(), needed, budget);
+// What Overlap holds already of the device memory a call takes from: the cached block for a
+// synchronous call, the stream-ordered pool for an asynchronous one (StreamOrderedMemory.h).
+inline std::size_t heldFor(DeviceContext& context, bool async) {
+  return async ? context.asyncMemory().reservedBytes() : context.memory().capacity();
 }
 
-// Gives every array with onDevice[i] a full-extent buffer in the device's cached block (element
-// e of the array is element e of its buffer) and stores its address in (*bases)[i]; the other
-// entries are left alone. A call whose buffers exceed the process's device-memory budget fails,
-// naming both (`who` says which strategy asked), before anything is allocated.
+// The device budget of a call asking for `asked` bytes (0: the process's) that needs `needed`,
+// where Overlap holds `held` bytes for it.
+inline Status callBudget(std::size_t held, std::size_t asked, std::size_t needed,
+                         DeviceMemoryBudget* budget) {
+  return resolveDeviceMemoryBudget(asked, held, needed, budget);
+}
+
+// The full-extent buffers of the arrays with onDevice[i] (element e of an array is element e of
+// its buffer), checked against the process's device-memory budget: a call over it fails, naming
+// both (`who` says which strategy asked), before anything is allocated.
+inline Status budgetedFullLayout(std::size_t held, const std::vector<HostArray>& arrays,
+                                 const std::vector<bool>& onDevice, const char* who,
+                                 DeviceLayout* layout) {
+  *layout = fullLayout(layoutArrays(arrays, onDevice));
+  DeviceMemoryBudget budget;
+  OVERLAP_TRY(callBudget(held, 0, layout->totalBytes(), &budget));
+  if (layout->totalBytes() > budget.bytes)
+    return overBudget(who, layout->totalBytes(), budget,
+                      ": Streams and Hybrid run a call this large out of core");
+  return Status::success();
+}
+
+// Stores the address of every array with onDevice[i] in `block` into (*bases)[i]; the other
+// entries are left alone.
+inline void assignFullBuffers(const DeviceLayout& layout, void* block,
+                              const std::vector<bool>& onDevice, std::vector<void*>* bases) {
+  for (std::size_t i = 0; i < onDevice.size(); ++i)
+    if (onDevice[i])
+      (*bases)[i] = layout.base(block, static_cast<int>(i), -1);
+}
+
+// budgetedFullLayout's buffers in the device's cached block.
 inline Status placeDeviceBuffers(DeviceMemoryCache& cache, const std::vector<HostArray>& arrays,
                                  const std::vector<bool>& onDevice, const char* who,
                                  std::vector<void*>* bases) {
-  const DeviceLayout layout = fullLayout(layoutArrays(arrays, onDevice));
-  DeviceMemoryBudget budget;
-  OVERLAP_TRY(callBudget(cache, 0, layout.totalBytes(), &budget));
-  if (layout.totalBytes() > budget.bytes)
-    return overBudget(who, layout.totalBytes(), budget,
-                      ": Streams and Hybrid run a call this large out of core");
+  DeviceLayout layout;
+  OVERLAP_TRY(budgetedFullLayout(cache.capacity(), arrays, onDevice, who, &layout));
   void* block = nullptr;
   OVERLAP_TRY(cache.reserve(layout.totalBytes(), &block));
-  for (std::size_t i = 0; i < arrays.size(); ++i)
-    if (onDevice[i])
-      (*bases)[i] = layout.base(block, static_cast<int>(i), -1);
+  assignFullBuffers(layout, block, onDevice, bases);
   return Status::success();
 }
 
@@ -235,6 +258,26 @@ Status copyWholeCall(const B& binding, const std::vector<HostArray>& arrays,
       OVERLAP_TRY(copySection(array, bases[i], s, direction, stream));
   }
   return Status::success();
+}
+
+// One launch over the whole partition on `stream`, between the copies of copyWholeCall: Explicit's
+// call, and Mapped's (whose only device buffers are its reduction arrays').
+template <class B>
+Status issueWholeCall(const B& binding, const std::vector<HostArray>& arrays,
+                      const std::vector<void*>& bases, const std::vector<bool>& onDevice,
+                      const Partition& partition, cudaStream_t stream) {
+  {
+    const NvtxRange range("h2d");
+    OVERLAP_TRY(copyWholeCall(binding, arrays, bases, onDevice, partition, CopyDirection::ToDevice,
+                              stream));
+  }
+  {
+    const NvtxRange range("kernel");
+    OVERLAP_TRY(
+        binding.launch(bases.data(), partition.begin, partition.begin + partition.extent, stream));
+  }
+  const NvtxRange range("d2h");
+  return copyWholeCall(binding, arrays, bases, onDevice, partition, CopyDirection::ToHost, stream);
 }
 
 // Waits until nothing issued on `stream` runs any more, so that the caller may reuse the device

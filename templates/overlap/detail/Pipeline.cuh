@@ -38,6 +38,7 @@
 #include "overlap/StagingRing.h"
 #include "overlap/Status.h"
 #include "overlap/TransferPlan.h"
+#include "overlap/detail/AsyncCall.cuh"
 #include "overlap/detail/CallArrays.cuh"
 
 #include <algorithm>
@@ -173,10 +174,10 @@ inline std::vector<StagedCopy> stagedCopies(const PipelineShape& shape, IssueOrd
 template <class B> class PipelineIssuer {
 public:
   PipelineIssuer(const B& binding, const PipelineShape& shape, const std::vector<HostArray>& arrays,
-                 ArrayBases& bases, PagedArrays& paged, const StreamEventPool& pool,
+                 ArrayBases& bases, PagedArrays& paged, const CallStreams& streams,
                  const Partition& partition, const std::vector<bool>& staged, StagingRing* ring)
       : binding_(binding), shape_(shape), plan_(shape.plan), arrays_(arrays), bases_(bases),
-        paged_(paged), pool_(pool), partition_(partition), staged_(staged), ring_(ring) {}
+        paged_(paged), streams_(streams), partition_(partition), staged_(staged), ring_(ring) {}
 
   Status issue(IssueOrder order) {
     OVERLAP_TRY(copyBroadcastIn());
@@ -205,12 +206,12 @@ public:
 private:
   using Step = Status (PipelineIssuer::*)(int);
 
-  cudaStream_t streamOf(int chunk) const { return pool_.stream(chunk % shape_.streams); }
-  cudaEvent_t broadcastEvent() const { return pool_.event(0); }
+  cudaStream_t streamOf(int chunk) const { return streams_.stream(chunk % shape_.streams); }
+  cudaEvent_t broadcastEvent() const { return streams_.event(0); }
   // Full buffers: after chunk c's copies in, for chunks that share them (halos).
-  cudaEvent_t copiedInEvent(int chunk) const { return pool_.event(chunk + 1); }
+  cudaEvent_t copiedInEvent(int chunk) const { return streams_.event(chunk + 1); }
   // The ring with paged arrays: after the last chunk of slot s, before its pages move.
-  cudaEvent_t slotDoneEvent(int slot) const { return pool_.event(slot + 1); }
+  cudaEvent_t slotDoneEvent(int slot) const { return streams_.event(slot + 1); }
   const ChunkTransfers& chunk(int c) const { return plan_.chunks[static_cast<std::size_t>(c)]; }
 
   Status phase(const char* name, int first, int last, Step step) {
@@ -304,7 +305,7 @@ private:
   const std::vector<HostArray>& arrays_;
   ArrayBases& bases_;
   PagedArrays& paged_;
-  const StreamEventPool& pool_;
+  const CallStreams& streams_;
   const Partition partition_;
   const std::vector<bool>& staged_;
   StagingRing* const ring_;
@@ -339,13 +340,14 @@ std::vector<ArrayTransferNeeds> chunkNeeds(const B& binding, const std::vector<H
 
 // Cuts the call into chunks and places its arrays: full buffers with StreamsConfig's chunks when
 // they fit the budget (or DeviceBuffers::Full says so), else the ring, with the chunks asked for,
-// or, when none were, the fewest of C, 2C, 4C, ... (C: one per stream) whose ring fits.
+// or, when none were, the fewest of C, 2C, 4C, ... (C: one per stream) whose ring fits. `async`:
+// the call's memory is stream-ordered, not the cached block.
 template <class B>
 Status shapePipeline(const B& binding, const StreamsConfig& config, Variant variant,
                      const Partition& partition, const std::vector<HostArray>& arrays,
-                     const std::vector<bool>& onDevice, DeviceContext& context,
+                     const std::vector<bool>& onDevice, DeviceContext& context, bool async,
                      PipelineShape* shape) {
-  DeviceMemoryCache& cache = context.memory();
+  const std::size_t held = heldFor(context, async);
   const std::vector<LayoutArray> placed = layoutArrays(arrays, onDevice);
   const int asked =
       static_cast<int>(chunkCount(partition, config.chunks > 0 ? config.chunks : config.streams));
@@ -365,14 +367,14 @@ Status shapePipeline(const B& binding, const StreamsConfig& config, Variant vari
   DeviceMemoryBudget budget;
   if (config.buffers != DeviceBuffers::Ring) {
     DeviceLayout full = fullLayout(placed);
-    OVERLAP_TRY(callBudget(cache, config.deviceMemoryBudget, full.totalBytes(), &budget));
+    OVERLAP_TRY(callBudget(held, config.deviceMemoryBudget, full.totalBytes(), &budget));
     if (full.totalBytes() <= budget.bytes)
       return take(asked, std::move(full), chunkNeeds(binding, arrays, onDevice, partition, asked));
     if (config.buffers == DeviceBuffers::Full)
       return overBudget(who + " with full buffers", full.totalBytes(), budget,
                         ": leave StreamsConfig::buffers Auto to run it out of core");
   } else {
-    OVERLAP_TRY(callBudget(cache, config.deviceMemoryBudget, SIZE_MAX, &budget));
+    OVERLAP_TRY(callBudget(held, config.deviceMemoryBudget, SIZE_MAX, &budget));
   }
   std::size_t pageBytes = 0;
   OVERLAP_TRY(context.pageBytes(&pageBytes));
@@ -403,12 +405,7 @@ Status shapePipeline(const B& binding, const StreamsConfig& config, Variant vari
                                       : ": even at the most chunks the partition allows");
 }
 
-template <class B> Status runPipeline(const B& binding, StreamsConfig config, OutputPath outputs) {
-  Partition partition;
-  std::vector<HostArray> arrays;
-  OVERLAP_TRY(beginCall(binding, &partition, &arrays));
-  if (partition.extent == 0)
-    return Status::success();
+inline Status checkStreamsConfig(const StreamsConfig& config) {
   if (config.streams < 1)
     return OVERLAP_DETAIL_INVALID_BINDING("StreamsConfig::streams < 1");
   if (config.chunks < 0)
@@ -419,15 +416,39 @@ template <class B> Status runPipeline(const B& binding, StreamsConfig config, Ou
     return OVERLAP_DETAIL_INVALID_BINDING("StreamsConfig::pageable is not a PageableMode");
   if (static_cast<unsigned>(config.buffers) > static_cast<unsigned>(DeviceBuffers::Ring))
     return OVERLAP_DETAIL_INVALID_BINDING("StreamsConfig::buffers is not a DeviceBuffers");
+  return Status::success();
+}
 
-  std::vector<HostArrayUse> uses(arrays.size());
-  std::vector<bool> onDevice(arrays.size(), false);
+// Which arrays have device buffers (all present ones but Hybrid's mapped outputs) and how the
+// pipeline uses the host arrays.
+inline void placePipelineArrays(const std::vector<HostArray>& arrays, OutputPath outputs,
+                                std::vector<HostArrayUse>* uses, std::vector<bool>* onDevice) {
+  uses->assign(arrays.size(), HostArrayUse{});
+  onDevice->assign(arrays.size(), false);
   for (std::size_t i = 0; i < arrays.size(); ++i) {
     const HostArray& array = arrays[i];
     const bool mapped = outputs == OutputPath::Mapped && array.direction == Direction::Out;
-    onDevice[i] = !mapped && !absent(array);
-    uses[i] = {array.host, arrayBytes(array), writes(array.direction), mapped};
+    (*onDevice)[i] = !mapped && !absent(array);
+    (*uses)[i] = {array.host, arrayBytes(array), writes(array.direction), mapped};
   }
+}
+
+// Events of one call: one for the broadcast copies, then one per chunk whose copies another chunk
+// awaits (full buffers) or one per slot (the ring, for paged arrays).
+inline int pipelineEvents(const PipelineShape& shape) {
+  return 1 + (shape.layout.ring ? shape.streams : shape.chunks);
+}
+
+template <class B> Status runPipeline(const B& binding, StreamsConfig config, OutputPath outputs) {
+  Partition partition;
+  std::vector<HostArray> arrays;
+  OVERLAP_TRY(beginCall(binding, &partition, &arrays));
+  if (partition.extent == 0)
+    return Status::success();
+  OVERLAP_TRY(checkStreamsConfig(config));
+  std::vector<HostArrayUse> uses;
+  std::vector<bool> onDevice;
+  placePipelineArrays(arrays, outputs, &uses, &onDevice);
 
   DeviceContextLease lease;
   OVERLAP_TRY(lease.acquire());
@@ -435,13 +456,11 @@ template <class B> Status runPipeline(const B& binding, StreamsConfig config, Ou
   PipelineShape shape;
   OVERLAP_TRY(shapePipeline(binding, config,
                             outputs == OutputPath::Mapped ? Variant::Hybrid : Variant::Streams,
-                            partition, arrays, onDevice, context, &shape));
+                            partition, arrays, onDevice, context, false, &shape));
   const int streams = shape.streams;
   StreamEventPool& pool = context.pool();
   OVERLAP_TRY(pool.reserveStreams(streams));
-  // One for the broadcast copies, then one per chunk whose copies another chunk awaits (full
-  // buffers) or one per slot (the ring, for paged arrays).
-  OVERLAP_TRY(pool.reserveEvents(1 + (shape.layout.ring ? streams : shape.chunks)));
+  OVERLAP_TRY(pool.reserveEvents(pipelineEvents(shape)));
   bool readOnlySupported = false;
   OVERLAP_TRY(context.readOnlyRegistrationSupported(&readOnlySupported));
 
@@ -469,7 +488,9 @@ template <class B> Status runPipeline(const B& binding, StreamsConfig config, Ou
   if (first.ok() && std::find(staged.begin(), staged.end(), true) != staged.end())
     first = ring.start(context.staging(), stagedCopies(shape, config.order, arrays, bases, staged),
                        config.staging);
-  PipelineIssuer<B> issuer(binding, shape, arrays, bases, paged, pool, partition, staged, &ring);
+  const CallStreams callStreams(pool);
+  PipelineIssuer<B> issuer(binding, shape, arrays, bases, paged, callStreams, partition, staged,
+                           &ring);
   if (first.ok())
     first = issuer.issue(config.order);
   // Also after a failure: nothing issued may still run when the buffers are reused or the
@@ -489,6 +510,71 @@ template <class B> Status runPipeline(const B& binding, StreamsConfig config, Ou
   keepFirst(first, paged.release());
   keepFirst(first, pinning.release());
   return first;
+}
+
+// The pipeline of one asynchronous call, issued under the device's lease: *synchronous is set,
+// and nothing issued, where it needs the host between chunks (paged arrays).
+template <class B>
+Status issuePipelineAsync(const B& binding, const StreamsConfig& config, OutputPath outputs,
+                          const Partition& partition, const std::vector<HostArray>& arrays,
+                          DeviceContext& context, cudaStream_t stream, bool* synchronous) {
+  std::vector<HostArrayUse> uses;
+  std::vector<bool> onDevice;
+  placePipelineArrays(arrays, outputs, &uses, &onDevice);
+  PipelineShape shape;
+  OVERLAP_TRY(shapePipeline(binding, config,
+                            outputs == OutputPath::Mapped ? Variant::Hybrid : Variant::Streams,
+                            partition, arrays, onDevice, context, true, &shape));
+  const std::vector<ArrayPlacement>& placement = shape.layout.placement;
+  *synchronous =
+      std::find(placement.begin(), placement.end(), ArrayPlacement::Paged) != placement.end();
+  if (*synchronous)
+    return Status::success();
+  const int streams = shape.streams;
+  StreamEventPool& pool = context.pool();
+  OVERLAP_TRY(pool.reserveStreams(streams));
+  OVERLAP_TRY(pool.reserveEvents(pipelineEvents(shape) + StreamFork::eventsNeeded(streams)));
+  // No array is pageable: pin() registers nothing, it finds the mapped outputs' addresses.
+  HostArrayPinning pinning;
+  OVERLAP_TRY(pinning.pin(uses, false, PinningPolicy{}));
+  std::vector<void*> hostBases(arrays.size(), nullptr);
+  for (std::size_t i = 0; i < arrays.size(); ++i)
+    if (!onDevice[i])
+      hostBases[i] = pinning.devicePointer(static_cast<int>(i));
+  AsyncBlock block(context.asyncMemory(), stream);
+  OVERLAP_TRY(block.allocate(shape.layout.blockBytes()));
+  PagedArrays paged; // none: those calls run synchronously
+  ArrayBases bases(shape.layout, block.get(), paged, std::move(hostBases));
+  const std::vector<bool> staged(arrays.size(), false);
+  const CallStreams callStreams(pool, stream);
+  PipelineIssuer<B> issuer(binding, shape, arrays, bases, paged, callStreams, partition, staged,
+                           nullptr);
+  const StreamFork fork(callStreams, pipelineEvents(shape), streams);
+  Status first = fork.fork();
+  if (first.ok())
+    first = issuer.issue(config.order);
+  if (first.ok() && !shape.plan.broadcastOut.empty()) {
+    first = fork.gather(callStreams.stream(0));
+    if (first.ok())
+      first = issuer.copyBroadcastOut();
+  }
+  // Also after a failure: the caller's stream, and the block's release, wait for what was issued.
+  keepFirst(first, fork.join());
+  keepFirst(first, block.end());
+  return first;
+}
+
+template <class B>
+Status runPipelineAsync(const B& binding, StreamsConfig config, OutputPath outputs,
+                        cudaStream_t stream) {
+  OVERLAP_TRY(checkStreamsConfig(config));
+  return asyncCall(
+      binding, stream, [&] { return runPipeline(binding, config, outputs); },
+      [&](const Partition& partition, const std::vector<HostArray>& arrays, DeviceContext& context,
+          bool* synchronous) {
+        return issuePipelineAsync(binding, config, outputs, partition, arrays, context, stream,
+                                  synchronous);
+      });
 }
 
 } // namespace detail

@@ -162,6 +162,22 @@ overlap::Status blur_hybrid(long n, const float * in, float * out, const overlap
   return overlap::runHybrid(blur_binding{n, in, out}, config);
 }
 
+overlap::Status blur_explicit_async(long n, const float * in, float * out, cudaStream_t stream) {
+  return overlap::runExplicitAsync(blur_binding{n, in, out}, stream);
+}
+
+overlap::Status blur_mapped_async(long n, const float * in, float * out, cudaStream_t stream) {
+  return overlap::runMappedAsync(blur_binding{n, in, out}, stream);
+}
+
+overlap::Status blur_streams_async(long n, const float * in, float * out, const overlap::StreamsConfig& config, cudaStream_t stream) {
+  return overlap::runStreamsAsync(blur_binding{n, in, out}, config, stream);
+}
+
+overlap::Status blur_hybrid_async(long n, const float * in, float * out, const overlap::StreamsConfig& config, cudaStream_t stream) {
+  return overlap::runHybridAsync(blur_binding{n, in, out}, config, stream);
+}
+
 const overlap::KernelDescriptor blur_descriptor = {
     "blur", "blur.cu", 9,
     5, blur_params, 2, blur_arrays,
@@ -175,6 +191,7 @@ const overlap::KernelDescriptor blur_descriptor = {
     &overlap::glue::launchGeometry<blur_binding>,
     &overlap::glue::partitionBegin<blur_binding>,
     &overlap::glue::granule<blur_binding>,
+    &overlap::glue::runAsyncFromArgs<blur_binding>,
 };
 namespace {
 const bool blur_registered = overlap::registerKernel(&blur_descriptor);
@@ -185,6 +202,13 @@ overlap::Status blur_tuned(long n, const float * in, float * out) {
   long overlap_bound_2{};
   const void* overlap_args[] = {&n, &overlap_bound_1, &overlap_bound_2, &in, &out};
   return overlap::dispatch(blur_descriptor, overlap_args);
+}
+
+overlap::Status blur_tuned_async(long n, const float * in, float * out, cudaStream_t stream) {
+  long overlap_bound_1{};
+  long overlap_bound_2{};
+  const void* overlap_args[] = {&n, &overlap_bound_1, &overlap_bound_2, &in, &out};
+  return overlap::dispatchAsync(blur_descriptor, overlap_args, stream);
 }
 
 const overlap::KernelDescriptor* const overlap_blur_kernels[1] = {

@@ -18,6 +18,15 @@ overlap::Status blur_streams(long n, const float * in, float * out, const overla
 overlap::Status blur_hybrid(long n, const float * in, float * out, const overlap::StreamsConfig& config);
 // The variant tuned for the current device (overlap/Dispatch.h says how it is chosen).
 overlap::Status blur_tuned(long n, const float * in, float * out);
+// Asynchronous forms, on the caller's stream: ordered after what `stream` holds, and what
+// follows on `stream` after the call's last copy; they return without waiting. The host
+// arrays stay untouched until `stream` gets there; pageable ones make the call synchronous
+// (overlap/detail/AsyncCall.cuh).
+overlap::Status blur_explicit_async(long n, const float * in, float * out, cudaStream_t stream);
+overlap::Status blur_mapped_async(long n, const float * in, float * out, cudaStream_t stream);
+overlap::Status blur_streams_async(long n, const float * in, float * out, const overlap::StreamsConfig& config, cudaStream_t stream);
+overlap::Status blur_hybrid_async(long n, const float * in, float * out, const overlap::StreamsConfig& config, cudaStream_t stream);
+overlap::Status blur_tuned_async(long n, const float * in, float * out, cudaStream_t stream);
 extern const overlap::KernelDescriptor blur_descriptor;
 
 // Every annotated kernel of this file, for tuners.

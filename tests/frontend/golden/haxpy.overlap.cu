@@ -165,6 +165,22 @@ overlap::Status haxpy_hybrid(int n, __half a, const __half * x, __half * y, cons
   return overlap::runHybrid(haxpy_binding{n, a, x, y}, config);
 }
 
+overlap::Status haxpy_explicit_async(int n, __half a, const __half * x, __half * y, cudaStream_t stream) {
+  return overlap::runExplicitAsync(haxpy_binding{n, a, x, y}, stream);
+}
+
+overlap::Status haxpy_mapped_async(int n, __half a, const __half * x, __half * y, cudaStream_t stream) {
+  return overlap::runMappedAsync(haxpy_binding{n, a, x, y}, stream);
+}
+
+overlap::Status haxpy_streams_async(int n, __half a, const __half * x, __half * y, const overlap::StreamsConfig& config, cudaStream_t stream) {
+  return overlap::runStreamsAsync(haxpy_binding{n, a, x, y}, config, stream);
+}
+
+overlap::Status haxpy_hybrid_async(int n, __half a, const __half * x, __half * y, const overlap::StreamsConfig& config, cudaStream_t stream) {
+  return overlap::runHybridAsync(haxpy_binding{n, a, x, y}, config, stream);
+}
+
 const overlap::KernelDescriptor haxpy_descriptor = {
     "haxpy", "haxpy.cu", 9,
     4, haxpy_params, 2, haxpy_arrays,
@@ -178,6 +194,7 @@ const overlap::KernelDescriptor haxpy_descriptor = {
     &overlap::glue::launchGeometry<haxpy_binding>,
     &overlap::glue::partitionBegin<haxpy_binding>,
     &overlap::glue::granule<haxpy_binding>,
+    &overlap::glue::runAsyncFromArgs<haxpy_binding>,
 };
 namespace {
 const bool haxpy_registered = overlap::registerKernel(&haxpy_descriptor);
@@ -186,6 +203,11 @@ const bool haxpy_registered = overlap::registerKernel(&haxpy_descriptor);
 overlap::Status haxpy_tuned(int n, __half a, const __half * x, __half * y) {
   const void* overlap_args[] = {&n, &a, &x, &y};
   return overlap::dispatch(haxpy_descriptor, overlap_args);
+}
+
+overlap::Status haxpy_tuned_async(int n, __half a, const __half * x, __half * y, cudaStream_t stream) {
+  const void* overlap_args[] = {&n, &a, &x, &y};
+  return overlap::dispatchAsync(haxpy_descriptor, overlap_args, stream);
 }
 
 const overlap::KernelDescriptor* const overlap_haxpy_kernels[1] = {

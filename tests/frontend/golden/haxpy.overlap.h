@@ -19,6 +19,15 @@ overlap::Status haxpy_streams(int n, __half a, const __half * x, __half * y, con
 overlap::Status haxpy_hybrid(int n, __half a, const __half * x, __half * y, const overlap::StreamsConfig& config);
 // The variant tuned for the current device (overlap/Dispatch.h says how it is chosen).
 overlap::Status haxpy_tuned(int n, __half a, const __half * x, __half * y);
+// Asynchronous forms, on the caller's stream: ordered after what `stream` holds, and what
+// follows on `stream` after the call's last copy; they return without waiting. The host
+// arrays stay untouched until `stream` gets there; pageable ones make the call synchronous
+// (overlap/detail/AsyncCall.cuh).
+overlap::Status haxpy_explicit_async(int n, __half a, const __half * x, __half * y, cudaStream_t stream);
+overlap::Status haxpy_mapped_async(int n, __half a, const __half * x, __half * y, cudaStream_t stream);
+overlap::Status haxpy_streams_async(int n, __half a, const __half * x, __half * y, const overlap::StreamsConfig& config, cudaStream_t stream);
+overlap::Status haxpy_hybrid_async(int n, __half a, const __half * x, __half * y, const overlap::StreamsConfig& config, cudaStream_t stream);
+overlap::Status haxpy_tuned_async(int n, __half a, const __half * x, __half * y, cudaStream_t stream);
 extern const overlap::KernelDescriptor haxpy_descriptor;
 
 // Every annotated kernel of this file, for tuners.

@@ -176,6 +176,22 @@ overlap::Status matmul_hybrid(int m, int k, int n, const double * a, const doubl
   return overlap::runHybrid(matmul_binding{m, k, n, a, b, c}, config);
 }
 
+overlap::Status matmul_explicit_async(int m, int k, int n, const double * a, const double * b, double * c, cudaStream_t stream) {
+  return overlap::runExplicitAsync(matmul_binding{m, k, n, a, b, c}, stream);
+}
+
+overlap::Status matmul_mapped_async(int m, int k, int n, const double * a, const double * b, double * c, cudaStream_t stream) {
+  return overlap::runMappedAsync(matmul_binding{m, k, n, a, b, c}, stream);
+}
+
+overlap::Status matmul_streams_async(int m, int k, int n, const double * a, const double * b, double * c, const overlap::StreamsConfig& config, cudaStream_t stream) {
+  return overlap::runStreamsAsync(matmul_binding{m, k, n, a, b, c}, config, stream);
+}
+
+overlap::Status matmul_hybrid_async(int m, int k, int n, const double * a, const double * b, double * c, const overlap::StreamsConfig& config, cudaStream_t stream) {
+  return overlap::runHybridAsync(matmul_binding{m, k, n, a, b, c}, config, stream);
+}
+
 const overlap::KernelDescriptor matmul_descriptor = {
     "matmul", "matmul.cu", 9,
     6, matmul_params, 3, matmul_arrays,
@@ -189,6 +205,7 @@ const overlap::KernelDescriptor matmul_descriptor = {
     &overlap::glue::launchGeometry<matmul_binding>,
     &overlap::glue::partitionBegin<matmul_binding>,
     &overlap::glue::granule<matmul_binding>,
+    &overlap::glue::runAsyncFromArgs<matmul_binding>,
 };
 namespace {
 const bool matmul_registered = overlap::registerKernel(&matmul_descriptor);
@@ -197,6 +214,11 @@ const bool matmul_registered = overlap::registerKernel(&matmul_descriptor);
 overlap::Status matmul_tuned(int m, int k, int n, const double * a, const double * b, double * c) {
   const void* overlap_args[] = {&m, &k, &n, &a, &b, &c};
   return overlap::dispatch(matmul_descriptor, overlap_args);
+}
+
+overlap::Status matmul_tuned_async(int m, int k, int n, const double * a, const double * b, double * c, cudaStream_t stream) {
+  const void* overlap_args[] = {&m, &k, &n, &a, &b, &c};
+  return overlap::dispatchAsync(matmul_descriptor, overlap_args, stream);
 }
 
 const overlap::KernelDescriptor* const overlap_matmul_kernels[1] = {

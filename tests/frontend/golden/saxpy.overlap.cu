@@ -163,6 +163,22 @@ overlap::Status saxpy_hybrid(int n, float a, const float * x, float * y, const o
   return overlap::runHybrid(saxpy_binding{n, a, x, y}, config);
 }
 
+overlap::Status saxpy_explicit_async(int n, float a, const float * x, float * y, cudaStream_t stream) {
+  return overlap::runExplicitAsync(saxpy_binding{n, a, x, y}, stream);
+}
+
+overlap::Status saxpy_mapped_async(int n, float a, const float * x, float * y, cudaStream_t stream) {
+  return overlap::runMappedAsync(saxpy_binding{n, a, x, y}, stream);
+}
+
+overlap::Status saxpy_streams_async(int n, float a, const float * x, float * y, const overlap::StreamsConfig& config, cudaStream_t stream) {
+  return overlap::runStreamsAsync(saxpy_binding{n, a, x, y}, config, stream);
+}
+
+overlap::Status saxpy_hybrid_async(int n, float a, const float * x, float * y, const overlap::StreamsConfig& config, cudaStream_t stream) {
+  return overlap::runHybridAsync(saxpy_binding{n, a, x, y}, config, stream);
+}
+
 const overlap::KernelDescriptor saxpy_descriptor = {
     "saxpy", "saxpy.cu", 9,
     4, saxpy_params, 2, saxpy_arrays,
@@ -176,6 +192,7 @@ const overlap::KernelDescriptor saxpy_descriptor = {
     &overlap::glue::launchGeometry<saxpy_binding>,
     &overlap::glue::partitionBegin<saxpy_binding>,
     &overlap::glue::granule<saxpy_binding>,
+    &overlap::glue::runAsyncFromArgs<saxpy_binding>,
 };
 namespace {
 const bool saxpy_registered = overlap::registerKernel(&saxpy_descriptor);
@@ -184,6 +201,11 @@ const bool saxpy_registered = overlap::registerKernel(&saxpy_descriptor);
 overlap::Status saxpy_tuned(int n, float a, const float * x, float * y) {
   const void* overlap_args[] = {&n, &a, &x, &y};
   return overlap::dispatch(saxpy_descriptor, overlap_args);
+}
+
+overlap::Status saxpy_tuned_async(int n, float a, const float * x, float * y, cudaStream_t stream) {
+  const void* overlap_args[] = {&n, &a, &x, &y};
+  return overlap::dispatchAsync(saxpy_descriptor, overlap_args, stream);
 }
 
 const overlap::KernelDescriptor* const overlap_saxpy_kernels[1] = {

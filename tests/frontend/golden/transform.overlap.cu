@@ -161,6 +161,22 @@ overlap::Status transform_float_256_hybrid(const float * in, float * out, int n,
   return overlap::runHybrid(transform_float_256_binding{in, out, n}, config);
 }
 
+overlap::Status transform_float_256_explicit_async(const float * in, float * out, int n, cudaStream_t stream) {
+  return overlap::runExplicitAsync(transform_float_256_binding{in, out, n}, stream);
+}
+
+overlap::Status transform_float_256_mapped_async(const float * in, float * out, int n, cudaStream_t stream) {
+  return overlap::runMappedAsync(transform_float_256_binding{in, out, n}, stream);
+}
+
+overlap::Status transform_float_256_streams_async(const float * in, float * out, int n, const overlap::StreamsConfig& config, cudaStream_t stream) {
+  return overlap::runStreamsAsync(transform_float_256_binding{in, out, n}, config, stream);
+}
+
+overlap::Status transform_float_256_hybrid_async(const float * in, float * out, int n, const overlap::StreamsConfig& config, cudaStream_t stream) {
+  return overlap::runHybridAsync(transform_float_256_binding{in, out, n}, config, stream);
+}
+
 const overlap::KernelDescriptor transform_float_256_descriptor = {
     "img::transform_float_256", "transform.cu", 19,
     3, transform_float_256_params, 2, transform_float_256_arrays,
@@ -174,6 +190,7 @@ const overlap::KernelDescriptor transform_float_256_descriptor = {
     &overlap::glue::launchGeometry<transform_float_256_binding>,
     &overlap::glue::partitionBegin<transform_float_256_binding>,
     &overlap::glue::granule<transform_float_256_binding>,
+    &overlap::glue::runAsyncFromArgs<transform_float_256_binding>,
 };
 namespace {
 const bool transform_float_256_registered = overlap::registerKernel(&transform_float_256_descriptor);
@@ -182,6 +199,11 @@ const bool transform_float_256_registered = overlap::registerKernel(&transform_f
 overlap::Status transform_float_256_tuned(const float * in, float * out, int n) {
   const void* overlap_args[] = {&in, &out, &n};
   return overlap::dispatch(transform_float_256_descriptor, overlap_args);
+}
+
+overlap::Status transform_float_256_tuned_async(const float * in, float * out, int n, cudaStream_t stream) {
+  const void* overlap_args[] = {&in, &out, &n};
+  return overlap::dispatchAsync(transform_float_256_descriptor, overlap_args, stream);
 }
 } // namespace img
 
@@ -338,6 +360,22 @@ overlap::Status transform_d_hybrid(const double * in, double * out, int n, const
   return overlap::runHybrid(transform_d_binding{in, out, n}, config);
 }
 
+overlap::Status transform_d_explicit_async(const double * in, double * out, int n, cudaStream_t stream) {
+  return overlap::runExplicitAsync(transform_d_binding{in, out, n}, stream);
+}
+
+overlap::Status transform_d_mapped_async(const double * in, double * out, int n, cudaStream_t stream) {
+  return overlap::runMappedAsync(transform_d_binding{in, out, n}, stream);
+}
+
+overlap::Status transform_d_streams_async(const double * in, double * out, int n, const overlap::StreamsConfig& config, cudaStream_t stream) {
+  return overlap::runStreamsAsync(transform_d_binding{in, out, n}, config, stream);
+}
+
+overlap::Status transform_d_hybrid_async(const double * in, double * out, int n, const overlap::StreamsConfig& config, cudaStream_t stream) {
+  return overlap::runHybridAsync(transform_d_binding{in, out, n}, config, stream);
+}
+
 const overlap::KernelDescriptor transform_d_descriptor = {
     "img::transform_d", "transform.cu", 19,
     3, transform_d_params, 2, transform_d_arrays,
@@ -351,6 +389,7 @@ const overlap::KernelDescriptor transform_d_descriptor = {
     &overlap::glue::launchGeometry<transform_d_binding>,
     &overlap::glue::partitionBegin<transform_d_binding>,
     &overlap::glue::granule<transform_d_binding>,
+    &overlap::glue::runAsyncFromArgs<transform_d_binding>,
 };
 namespace {
 const bool transform_d_registered = overlap::registerKernel(&transform_d_descriptor);
@@ -359,6 +398,11 @@ const bool transform_d_registered = overlap::registerKernel(&transform_d_descrip
 overlap::Status transform_d_tuned(const double * in, double * out, int n) {
   const void* overlap_args[] = {&in, &out, &n};
   return overlap::dispatch(transform_d_descriptor, overlap_args);
+}
+
+overlap::Status transform_d_tuned_async(const double * in, double * out, int n, cudaStream_t stream) {
+  const void* overlap_args[] = {&in, &out, &n};
+  return overlap::dispatchAsync(transform_d_descriptor, overlap_args, stream);
 }
 } // namespace img
 

@@ -19,6 +19,15 @@ overlap::Status transform_float_256_streams(const float * in, float * out, int n
 overlap::Status transform_float_256_hybrid(const float * in, float * out, int n, const overlap::StreamsConfig& config);
 // The variant tuned for the current device (overlap/Dispatch.h says how it is chosen).
 overlap::Status transform_float_256_tuned(const float * in, float * out, int n);
+// Asynchronous forms, on the caller's stream: ordered after what `stream` holds, and what
+// follows on `stream` after the call's last copy; they return without waiting. The host
+// arrays stay untouched until `stream` gets there; pageable ones make the call synchronous
+// (overlap/detail/AsyncCall.cuh).
+overlap::Status transform_float_256_explicit_async(const float * in, float * out, int n, cudaStream_t stream);
+overlap::Status transform_float_256_mapped_async(const float * in, float * out, int n, cudaStream_t stream);
+overlap::Status transform_float_256_streams_async(const float * in, float * out, int n, const overlap::StreamsConfig& config, cudaStream_t stream);
+overlap::Status transform_float_256_hybrid_async(const float * in, float * out, int n, const overlap::StreamsConfig& config, cudaStream_t stream);
+overlap::Status transform_float_256_tuned_async(const float * in, float * out, int n, cudaStream_t stream);
 extern const overlap::KernelDescriptor transform_float_256_descriptor;
 } // namespace img
 
@@ -33,6 +42,15 @@ overlap::Status transform_d_streams(const double * in, double * out, int n, cons
 overlap::Status transform_d_hybrid(const double * in, double * out, int n, const overlap::StreamsConfig& config);
 // The variant tuned for the current device (overlap/Dispatch.h says how it is chosen).
 overlap::Status transform_d_tuned(const double * in, double * out, int n);
+// Asynchronous forms, on the caller's stream: ordered after what `stream` holds, and what
+// follows on `stream` after the call's last copy; they return without waiting. The host
+// arrays stay untouched until `stream` gets there; pageable ones make the call synchronous
+// (overlap/detail/AsyncCall.cuh).
+overlap::Status transform_d_explicit_async(const double * in, double * out, int n, cudaStream_t stream);
+overlap::Status transform_d_mapped_async(const double * in, double * out, int n, cudaStream_t stream);
+overlap::Status transform_d_streams_async(const double * in, double * out, int n, const overlap::StreamsConfig& config, cudaStream_t stream);
+overlap::Status transform_d_hybrid_async(const double * in, double * out, int n, const overlap::StreamsConfig& config, cudaStream_t stream);
+overlap::Status transform_d_tuned_async(const double * in, double * out, int n, cudaStream_t stream);
 extern const overlap::KernelDescriptor transform_d_descriptor;
 } // namespace img
 

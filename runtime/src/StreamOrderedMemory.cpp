@@ -1,0 +1,53 @@
+#include "overlap/StreamOrderedMemory.h"
+
+#include <cstdint>
+
+namespace overlap {
+
+Status StreamOrderedMemory::create() {
+  cudaMemPoolProps props = {};
+  props.allocType = cudaMemAllocationTypePinned;
+  props.location.type = cudaMemLocationTypeDevice;
+  props.location.id = device_;
+  OVERLAP_CUDA_TRY(cudaMemPoolCreate(&pool_, &props));
+  unsigned long long unlimited = ~0ULL; // the attribute is a cuuint64_t
+  const cudaError_t error = OVERLAP_CUDA_CALL(
+      cudaMemPoolSetAttribute(pool_, cudaMemPoolAttrReleaseThreshold, &unlimited));
+  if (error != cudaSuccess) {
+    (void)cudaMemPoolDestroy(pool_);
+    pool_ = nullptr;
+    return OVERLAP_STATUS_OF(cudaMemPoolSetAttribute, error);
+  }
+  return Status::success();
+}
+
+Status StreamOrderedMemory::allocate(std::size_t bytes, cudaStream_t stream, void** block) {
+  if (pool_ == nullptr)
+    OVERLAP_TRY(create());
+  OVERLAP_CUDA_TRY(cudaMallocFromPoolAsync(block, bytes, pool_, stream));
+  return Status::success();
+}
+
+Status StreamOrderedMemory::free(void* block, cudaStream_t stream) {
+  if (block == nullptr)
+    return Status::success();
+  OVERLAP_CUDA_TRY(cudaFreeAsync(block, stream));
+  return Status::success();
+}
+
+Status StreamOrderedMemory::trim() {
+  if (pool_ == nullptr)
+    return Status::success();
+  OVERLAP_CUDA_TRY(cudaMemPoolTrimTo(pool_, 0));
+  return Status::success();
+}
+
+std::size_t StreamOrderedMemory::reservedBytes() const {
+  unsigned long long bytes = 0;
+  if (pool_ == nullptr ||
+      cudaMemPoolGetAttribute(pool_, cudaMemPoolAttrReservedMemCurrent, &bytes) != cudaSuccess)
+    return 0;
+  return static_cast<std::size_t>(bytes);
+}
+
+} // namespace overlap
