@@ -14,6 +14,8 @@
 #   OUT=... scripts/bench.sh outofcore [BUDGET]   # on the GPU: issue 22, saxpy, sepia and buoydiff
 #                                                 # with arrays 4x the budget (default 1GiB), out
 #                                                 # of core against full buffers and the link
+#   OUT=... scripts/bench.sh frameloop [FRAMES]   # on the GPU: issue 23, the frame loop example
+#                                                 # (sync against async calls, per variant)
 #   OUT=... scripts/bench.sh trace APP [--detail "Streams 6 depth"]   # on the GPU: APP's runs,
 #                                                 # operation by operation (bench/trace)
 #                                                 # (OVERLAP_MODEL_CLI=path/overlap-model: + paper 000's estimate)
@@ -376,6 +378,17 @@ outofcore)
   build_targets $BENCH_BUILD "$OUT" bench_out_of_core &&
     $BENCH_BUILD/bench/bench_out_of_core --budget "${2:-1GiB}" --output "$OUT"
   ;;
+frameloop)
+  mkdir -p "${OUT:?set OUT}"
+  build_targets $BENCH_BUILD "$OUT" frameloop_example || exit 1
+  for variant in explicit mapped hybrid:1 streams:1; do
+    for in_flight in 2 8; do
+      echo "== OVERLAP_VARIANT=$variant, $in_flight frames in flight"
+      OVERLAP_VARIANT=$variant timeout 120 $BENCH_BUILD/examples/frameloop/frameloop_example \
+        --in-flight $in_flight --json "$OUT/frameloop-${variant/:/}-$in_flight.json" "${2:-1000}"
+    done
+  done
+  ;;
 sizes)
   shift
   run_sizes "$@"
@@ -387,7 +400,7 @@ trace)
   trace_application "$@"
   ;;
 *)
-  echo "usage: $0 run | pageable | outofcore [BUDGET] | corpus [PART] | sizes [NAME...] | summarize RAW_DIR OUTPUT_PREFIX | trace APPLICATION [flags]" >&2
+  echo "usage: $0 run | pageable | outofcore [BUDGET] | frameloop [FRAMES] | corpus [PART] | sizes [NAME...] | summarize RAW_DIR OUTPUT_PREFIX | trace APPLICATION [flags]" >&2
   exit 2
   ;;
 esac
