@@ -16,6 +16,8 @@
 #                                                 # of core against full buffers and the link
 #   OUT=... scripts/bench.sh frameloop [FRAMES]   # on the GPU: issue 23, the frame loop example
 #                                                 # (sync against async calls, per variant)
+#   OUT=... scripts/bench.sh asyncloop            # on the GPU: issue 23, loops of 100 calls of
+#                                                 # saxpy, sepia, buoydiff: sync, async, graph
 #   OUT=... scripts/bench.sh trace APP [--detail "Streams 6 depth"]   # on the GPU: APP's runs,
 #                                                 # operation by operation (bench/trace)
 #                                                 # (OVERLAP_MODEL_CLI=path/overlap-model: + paper 000's estimate)
@@ -389,6 +391,11 @@ frameloop)
     done
   done
   ;;
+asyncloop)
+  mkdir -p "${OUT:?set OUT}"
+  build_targets $BENCH_BUILD "$OUT" bench_async_loop &&
+    timeout 300 $BENCH_BUILD/bench/bench_async_loop --output "$OUT"
+  ;;
 sizes)
   shift
   run_sizes "$@"
@@ -400,7 +407,7 @@ trace)
   trace_application "$@"
   ;;
 *)
-  echo "usage: $0 run | pageable | outofcore [BUDGET] | frameloop [FRAMES] | corpus [PART] | sizes [NAME...] | summarize RAW_DIR OUTPUT_PREFIX | trace APPLICATION [flags]" >&2
+  echo "usage: $0 run | pageable | outofcore [BUDGET] | frameloop [FRAMES] | asyncloop | corpus [PART] | sizes [NAME...] | summarize RAW_DIR OUTPUT_PREFIX | trace APPLICATION [flags]" >&2
   exit 2
   ;;
 esac

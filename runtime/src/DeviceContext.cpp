@@ -78,7 +78,7 @@ Status DeviceContext::pageBytes(std::size_t* bytes) {
 
 Status DeviceContext::releaseMemoryWhenIdle() {
   const std::lock_guard<std::mutex> lock(mutex_);
-  if (memory_.capacity() == 0 && staging_.bytes() == 0 && asyncMemory_.reservedBytes() == 0)
+  if (memory_.capacity() == 0 && staging_.bytes() == 0 && asyncMemory_.heldBytes() == 0)
     return Status::success();
   OVERLAP_CUDA_TRY(cudaSetDevice(device_));
   Status first = memory_.capacity() > 0 ? memory_.release() : Status::success();

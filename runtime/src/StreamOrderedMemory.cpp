@@ -25,6 +25,7 @@ Status StreamOrderedMemory::allocate(std::size_t bytes, cudaStream_t stream, voi
   if (pool_ == nullptr)
     OVERLAP_TRY(create());
   OVERLAP_CUDA_TRY(cudaMallocFromPoolAsync(block, bytes, pool_, stream));
+  largest_ = bytes > largest_ ? bytes : largest_;
   return Status::success();
 }
 
@@ -39,15 +40,8 @@ Status StreamOrderedMemory::trim() {
   if (pool_ == nullptr)
     return Status::success();
   OVERLAP_CUDA_TRY(cudaMemPoolTrimTo(pool_, 0));
+  largest_ = 0;
   return Status::success();
-}
-
-std::size_t StreamOrderedMemory::reservedBytes() const {
-  unsigned long long bytes = 0;
-  if (pool_ == nullptr ||
-      cudaMemPoolGetAttribute(pool_, cudaMemPoolAttrReservedMemCurrent, &bytes) != cudaSuccess)
-    return 0;
-  return static_cast<std::size_t>(bytes);
 }
 
 } // namespace overlap

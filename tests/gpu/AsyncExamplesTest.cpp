@@ -3,8 +3,9 @@
 // orders, full buffers and out of core; work the caller queued before the call is done before the
 // call reads its inputs (a host function on the stream writes them late), work queued after it
 // sees its outputs; the call returns before its stream runs (the host function waits for the
-// return); calls in flight at once on one stream and on two keep their own device memory; and
-// pageable arrays make the call synchronous, still ordered on the stream.
+// return); calls in flight at once on one stream and on two keep their own device memory; a call
+// captured into a CUDA graph replays correctly; and pageable arrays make the call synchronous,
+// still ordered on the stream.
 #include "ExampleCases.h"
 #include "GpuTestSupport.h"
 #include "buoydiff.overlap.h"
@@ -289,6 +290,58 @@ TEST_P(AsyncExampleTest, PageableArraysMakeTheCallSynchronousAndOrdered) {
   // No synchronization: the results are in already.
   EXPECT_TRUE(bitwiseEqual(want.data(), hostY.data(), want.size()));
   EXPECT_EQ(cudaStreamQuery(stream.get()), cudaSuccess);
+}
+
+// The caller captures an asynchronous call into a CUDA graph (stream capture) and replays it: the
+// fork and join, copies, kernels and stream-ordered buffers of the call become the graph's nodes,
+// and every replay computes the call again on what the host arrays then hold.
+TEST_P(AsyncExampleTest, ACallCapturedIntoACudaGraphReplaysCorrectly) {
+  SCOPED_TRACE(random_.trace());
+  const AsyncCase& c = GetParam();
+  const UserStream stream;
+  ASSERT_TRUE(stream.ok());
+  const int n = static_cast<int>(std::min(100003LL, overlap::test::maxTestExtent()));
+  HostBuffer<float> hostX;
+  HostBuffer<float> hostY;
+  OVERLAP_ASSERT_OK(HostBuffer<float>::allocate(n, HostMemory::Pinned, &hostX));
+  OVERLAP_ASSERT_OK(HostBuffer<float>::allocate(n, HostMemory::Pinned, &hostY));
+  const auto call = [&] {
+    return runAsyncCase(
+        c, [&] { return saxpy_explicit_async(n, 0.25f, hostX.data(), hostY.data(), stream.get()); },
+        [&] { return saxpy_mapped_async(n, 0.25f, hostX.data(), hostY.data(), stream.get()); },
+        [&](const overlap::StreamsConfig& config) {
+          return saxpy_streams_async(n, 0.25f, hostX.data(), hostY.data(), config, stream.get());
+        },
+        [&](const overlap::StreamsConfig& config) {
+          return saxpy_hybrid_async(n, 0.25f, hostX.data(), hostY.data(), config, stream.get());
+        });
+  };
+  // Outside the capture: the pools grow (a capture may not allocate streams or memory pools).
+  fillFrom(hostX, randomFloats(random_, static_cast<std::size_t>(n)));
+  fillFrom(hostY, randomFloats(random_, static_cast<std::size_t>(n)));
+  OVERLAP_ASSERT_OK(call());
+  ASSERT_EQ(cudaStreamSynchronize(stream.get()), cudaSuccess);
+
+  cudaGraph_t graph = nullptr;
+  ASSERT_EQ(cudaStreamBeginCapture(stream.get(), cudaStreamCaptureModeThreadLocal), cudaSuccess);
+  const overlap::Status captured = call();
+  ASSERT_EQ(cudaStreamEndCapture(stream.get(), &graph), cudaSuccess);
+  const std::unique_ptr<CUgraph_st, cudaError_t (*)(cudaGraph_t)> ownGraph(graph, cudaGraphDestroy);
+  OVERLAP_ASSERT_OK(captured);
+  cudaGraphExec_t exec = nullptr;
+  ASSERT_EQ(cudaGraphInstantiate(&exec, graph, 0), cudaSuccess);
+  const std::unique_ptr<CUgraphExec_st, cudaError_t (*)(cudaGraphExec_t)> ownExec(
+      exec, cudaGraphExecDestroy);
+  for (int replay = 0; replay < 3; ++replay) {
+    const std::vector<float> x = randomFloats(random_, static_cast<std::size_t>(n));
+    std::vector<float> want = randomFloats(random_, static_cast<std::size_t>(n));
+    fillFrom(hostX, x);
+    fillFrom(hostY, want);
+    OVERLAP_ASSERT_OK(saxpy_explicit(n, 0.25f, x.data(), want.data()));
+    ASSERT_EQ(cudaGraphLaunch(exec, stream.get()), cudaSuccess);
+    ASSERT_EQ(cudaStreamSynchronize(stream.get()), cudaSuccess);
+    EXPECT_TRUE(bitwiseEqual(want.data(), hostY.data(), want.size())) << "replay " << replay;
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(AllVariants, AsyncExampleTest, testing::ValuesIn(asyncCases()), caseName);

@@ -30,14 +30,17 @@ public:
   Status free(void* block, cudaStream_t stream);
   // Returns to the device what no call holds (the memory of calls in flight stays theirs).
   Status trim();
-  // Bytes the pool holds from the device (in use or kept), 0 before the first allocation.
-  std::size_t reservedBytes() const;
+  // A lower bound of what the pool holds from the device (in use or kept): the largest block it
+  // handed out since it was last trimmed. Counted here, since a stream being captured into a graph
+  // may not ask the pool (cudaMemPoolGetAttribute invalidates the capture).
+  std::size_t heldBytes() const { return largest_; }
 
 private:
   Status create();
 
   const int device_;
   cudaMemPool_t pool_ = nullptr;
+  std::size_t largest_ = 0;
 };
 
 } // namespace overlap

@@ -162,7 +162,7 @@ inline std::vector<LayoutArray> layoutArrays(const std::vector<HostArray>& array
 // What Overlap holds already of the device memory a call takes from: the cached block for a
 // synchronous call, the stream-ordered pool for an asynchronous one (StreamOrderedMemory.h).
 inline std::size_t heldFor(DeviceContext& context, bool async) {
-  return async ? context.asyncMemory().reservedBytes() : context.memory().capacity();
+  return async ? context.asyncMemory().heldBytes() : context.memory().capacity();
 }
 
 // The device budget of a call asking for `asked` bytes (0: the process's) that needs `needed`,
