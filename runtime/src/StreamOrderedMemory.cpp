@@ -1,7 +1,5 @@
 #include "overlap/StreamOrderedMemory.h"
 
-#include <cstdint>
-
 namespace overlap {
 
 Status StreamOrderedMemory::create() {
@@ -16,7 +14,8 @@ Status StreamOrderedMemory::create() {
   if (error != cudaSuccess) {
     (void)cudaMemPoolDestroy(pool_);
     pool_ = nullptr;
-    return OVERLAP_STATUS_OF(cudaMemPoolSetAttribute, error);
+    return OVERLAP_STATUS_OF(
+        cudaMemPoolSetAttribute(pool_, cudaMemPoolAttrReleaseThreshold, &unlimited), error);
   }
   return Status::success();
 }

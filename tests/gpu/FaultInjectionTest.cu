@@ -24,13 +24,18 @@ namespace overlap::test {
 namespace {
 
 // The configurations faults are injected into: every variant, the pipelined ones in both orders
-// and with one stream, fewer streams than chunks would need, and the default four.
+// and with one stream, fewer streams than chunks would need, and the default four; then every
+// variant asynchronous (on pageable memory they run synchronously after the stream).
 std::vector<StrategyCase> faultCases() {
   std::vector<StrategyCase> cases = {{Variant::Explicit, {}}, {Variant::Mapped, {}}};
   for (IssueOrder order : {IssueOrder::DepthFirst, IssueOrder::BreadthFirst}) {
     for (int streams : {1, 3, 4})
       cases.push_back({Variant::Streams, {streams, order}});
     cases.push_back({Variant::Hybrid, {3, order}});
+  }
+  for (StrategyCase c : oneCasePerVariant()) {
+    c.async = true;
+    cases.push_back(c);
   }
   return cases;
 }

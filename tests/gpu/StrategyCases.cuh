@@ -20,6 +20,7 @@ namespace overlap::test {
 struct StrategyCase {
   Variant variant = Variant::Explicit;
   StreamsConfig streams;
+  bool async = false; // run<Variant>Async on asyncTestStream(), then wait for the stream
 };
 
 // A GoogleTest-safe name, e.g. "Streams_N16_BreadthFirst", "Hybrid_N3_C9_Ring_DepthFirst".
@@ -33,7 +34,7 @@ inline std::string nameOf(const StrategyCase& c) {
       name += "_Ring";
     name += c.streams.order == IssueOrder::DepthFirst ? "_DepthFirst" : "_BreadthFirst";
   }
-  return name;
+  return c.async ? name + "_Async" : name;
 }
 
 // Explicit, Mapped, and Streams and Hybrid for each stream count in both issue orders; then
@@ -67,7 +68,40 @@ inline std::vector<StrategyCase> oneCasePerVariant() {
           {Variant::Hybrid, {3, IssueOrder::BreadthFirst}}};
 }
 
+// The stream the asynchronous cases run on: a blocking stream of the test's own, as most programs
+// have (created once, never destroyed).
+inline cudaStream_t asyncTestStream() {
+  static const cudaStream_t stream = [] {
+    cudaStream_t made = nullptr;
+    return cudaStreamCreate(&made) == cudaSuccess ? made : nullptr;
+  }();
+  return stream;
+}
+
+template <class B> Status runAsyncCase(const B& binding, const StrategyCase& c) {
+  const cudaStream_t stream = asyncTestStream();
+  Status first;
+  switch (c.variant) {
+  case Variant::Explicit:
+    first = runExplicitAsync(binding, stream);
+    break;
+  case Variant::Mapped:
+    first = runMappedAsync(binding, stream);
+    break;
+  case Variant::Streams:
+    first = runStreamsAsync(binding, c.streams, stream);
+    break;
+  case Variant::Hybrid:
+    first = runHybridAsync(binding, c.streams, stream);
+    break;
+  }
+  keepFirst(first, detail::synchronize(stream));
+  return first;
+}
+
 template <class B> Status runCase(const B& binding, const StrategyCase& c) {
+  if (c.async)
+    return runAsyncCase(binding, c);
   switch (c.variant) {
   case Variant::Explicit:
     return runExplicit(binding);
