@@ -11,6 +11,7 @@
 #include "saxpy.overlap.h"
 #include "sepia.overlap.h"
 
+#include "BenchCheck.h"
 #include "overlap/Dispatch.h"
 #include "overlap/PinnedBuffer.h"
 
@@ -30,20 +31,9 @@
 
 namespace {
 
-[[noreturn]] void fail(const std::string& why) {
-  std::fprintf(stderr, "bench_async_loop: %s\n", why.c_str());
-  std::exit(1);
-}
-
-void check(const overlap::Status& status, const std::string& what) {
-  if (!status.ok())
-    fail(what + ": " + status.message());
-}
-
-void checkCuda(cudaError_t error, const char* what) {
-  if (error != cudaSuccess)
-    fail(std::string(what) + ": " + cudaGetErrorString(error));
-}
+using bench::check;
+using bench::checkCuda;
+using bench::fail;
 
 overlap::PinnedBuffer pinned(std::size_t bytes) {
   overlap::PinnedBuffer buffer;

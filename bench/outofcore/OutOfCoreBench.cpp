@@ -13,6 +13,7 @@
 #include "saxpy.overlap.h"
 #include "sepia.overlap.h"
 
+#include "BenchCheck.h"
 #include "Reference.h"
 #include "overlap/ByteSize.h"
 #include "overlap/DeviceContext.h"
@@ -43,20 +44,9 @@ struct Options {
   std::string output;
 };
 
-[[noreturn]] void fail(const std::string& why) {
-  std::fprintf(stderr, "bench_out_of_core: %s\n", why.c_str());
-  std::exit(1);
-}
-
-void check(const overlap::Status& status, const std::string& what) {
-  if (!status.ok())
-    fail(what + ": " + status.message());
-}
-
-void checkCuda(cudaError_t error, const char* what) {
-  if (error != cudaSuccess)
-    fail(std::string(what) + ": " + cudaGetErrorString(error));
-}
+using bench::check;
+using bench::checkCuda;
+using bench::fail;
 
 double seconds(const std::function<overlap::Status()>& call, const std::string& what) {
   const auto start = std::chrono::steady_clock::now();
@@ -138,9 +128,7 @@ App saxpyApp(std::size_t deviceBytes, Random& random, std::vector<overlap::Pinne
   app.shape = "n = " + std::to_string(n);
   app.inBytes = 2 * sizeof(float) * static_cast<std::size_t>(n);
   app.outBytes = sizeof(float) * static_cast<std::size_t>(n);
-  app.run = [=](const overlap::StreamsConfig& config) {
-    return saxpy_streams(n, a, x, y, config);
-  };
+  app.run = [=](const overlap::StreamsConfig& config) { return saxpy_streams(n, a, x, y, config); };
   app.runExplicit = [=] { return saxpy_explicit(n, a, x, y); };
   app.verify = [=] {
     return std::memcmp(y, expected->data(), expected->size() * sizeof(float)) == 0;

@@ -67,6 +67,20 @@ overlap::Status runAsyncCase(const AsyncCase& c, Explicit&& explicitFn, Mapped&&
   return hybridFn(configOf(c));
 }
 
+// The case's asynchronous saxpy on `stream`.
+overlap::Status saxpyAsync(const AsyncCase& c, int n, float a, const float* x, float* y,
+                           cudaStream_t stream) {
+  return runAsyncCase(
+      c, [&] { return saxpy_explicit_async(n, a, x, y, stream); },
+      [&] { return saxpy_mapped_async(n, a, x, y, stream); },
+      [&](const overlap::StreamsConfig& config) {
+        return saxpy_streams_async(n, a, x, y, config, stream);
+      },
+      [&](const overlap::StreamsConfig& config) {
+        return saxpy_hybrid_async(n, a, x, y, config, stream);
+      });
+}
+
 // A stream of the test's own (blocking, like most applications'), destroyed at the end.
 class UserStream {
 public:
@@ -141,17 +155,7 @@ TEST_P(AsyncExampleTest, SaxpyIsOrderedOnTheCallersStreamAndEqualsExplicit) {
     std::fill(hostX.data(), hostX.data() + n, 3.0f); // not the inputs: the step writes them
     std::fill(hostY.data(), hostY.data() + n, 5.0f);
     // A first call grows the pools of streams and memory; the one checked below finds them.
-    const auto call = [&] {
-      return runAsyncCase(
-          c, [&] { return saxpy_explicit_async(n, a, hostX.data(), hostY.data(), stream.get()); },
-          [&] { return saxpy_mapped_async(n, a, hostX.data(), hostY.data(), stream.get()); },
-          [&](const overlap::StreamsConfig& config) {
-            return saxpy_streams_async(n, a, hostX.data(), hostY.data(), config, stream.get());
-          },
-          [&](const overlap::StreamsConfig& config) {
-            return saxpy_hybrid_async(n, a, hostX.data(), hostY.data(), config, stream.get());
-          });
-    };
+    const auto call = [&] { return saxpyAsync(c, n, a, hostX.data(), hostY.data(), stream.get()); };
     OVERLAP_ASSERT_OK(call());
     ASSERT_EQ(cudaStreamSynchronize(stream.get()), cudaSuccess);
     std::fill(hostX.data(), hostX.data() + n, 3.0f);
@@ -240,15 +244,7 @@ TEST_P(AsyncExampleTest, CallsInFlightAtOnceKeepTheirOwnDeviceMemory) {
     const cudaStream_t stream = (i % 2 == 0 ? first : second).get();
     float* const x = xs[i].data();
     float* const y = ys[i].data();
-    OVERLAP_ASSERT_OK(runAsyncCase(
-        c, [&] { return saxpy_explicit_async(n, -0.75f, x, y, stream); },
-        [&] { return saxpy_mapped_async(n, -0.75f, x, y, stream); },
-        [&](const overlap::StreamsConfig& config) {
-          return saxpy_streams_async(n, -0.75f, x, y, config, stream);
-        },
-        [&](const overlap::StreamsConfig& config) {
-          return saxpy_hybrid_async(n, -0.75f, x, y, config, stream);
-        }));
+    OVERLAP_ASSERT_OK(saxpyAsync(c, n, -0.75f, x, y, stream));
   }
   ASSERT_EQ(cudaStreamSynchronize(first.get()), cudaSuccess);
   ASSERT_EQ(cudaStreamSynchronize(second.get()), cudaSuccess);
@@ -278,15 +274,7 @@ TEST_P(AsyncExampleTest, PageableArraysMakeTheCallSynchronousAndOrdered) {
     hostY = y0;
   });
   ASSERT_EQ(writeInputs.enqueue(stream.get()), cudaSuccess);
-  OVERLAP_ASSERT_OK(runAsyncCase(
-      c, [&] { return saxpy_explicit_async(n, 2.5f, hostX.data(), hostY.data(), stream.get()); },
-      [&] { return saxpy_mapped_async(n, 2.5f, hostX.data(), hostY.data(), stream.get()); },
-      [&](const overlap::StreamsConfig& config) {
-        return saxpy_streams_async(n, 2.5f, hostX.data(), hostY.data(), config, stream.get());
-      },
-      [&](const overlap::StreamsConfig& config) {
-        return saxpy_hybrid_async(n, 2.5f, hostX.data(), hostY.data(), config, stream.get());
-      }));
+  OVERLAP_ASSERT_OK(saxpyAsync(c, n, 2.5f, hostX.data(), hostY.data(), stream.get()));
   // No synchronization: the results are in already.
   EXPECT_TRUE(bitwiseEqual(want.data(), hostY.data(), want.size()));
   EXPECT_EQ(cudaStreamQuery(stream.get()), cudaSuccess);
@@ -306,15 +294,7 @@ TEST_P(AsyncExampleTest, ACallCapturedIntoACudaGraphReplaysCorrectly) {
   OVERLAP_ASSERT_OK(HostBuffer<float>::allocate(n, HostMemory::Pinned, &hostX));
   OVERLAP_ASSERT_OK(HostBuffer<float>::allocate(n, HostMemory::Pinned, &hostY));
   const auto call = [&] {
-    return runAsyncCase(
-        c, [&] { return saxpy_explicit_async(n, 0.25f, hostX.data(), hostY.data(), stream.get()); },
-        [&] { return saxpy_mapped_async(n, 0.25f, hostX.data(), hostY.data(), stream.get()); },
-        [&](const overlap::StreamsConfig& config) {
-          return saxpy_streams_async(n, 0.25f, hostX.data(), hostY.data(), config, stream.get());
-        },
-        [&](const overlap::StreamsConfig& config) {
-          return saxpy_hybrid_async(n, 0.25f, hostX.data(), hostY.data(), config, stream.get());
-        });
+    return saxpyAsync(c, n, 0.25f, hostX.data(), hostY.data(), stream.get());
   };
   // Outside the capture: the pools grow (a capture may not allocate streams or memory pools).
   fillFrom(hostX, randomFloats(random_, static_cast<std::size_t>(n)));
