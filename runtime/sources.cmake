@@ -10,6 +10,7 @@ set(OVERLAP_RUNTIME_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/src/DeviceMemoryCache.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/DeviceLayout.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/DeviceNvml.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/src/DeviceSplit.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/Dispatch.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/DispatchDevice.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/HostArrayPinning.cpp

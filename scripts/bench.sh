@@ -14,6 +14,9 @@
 #   OUT=... scripts/bench.sh outofcore [BUDGET]   # on the GPU: issue 22, saxpy, sepia and buoydiff
 #                                                 # with arrays 4x the budget (default 1GiB), out
 #                                                 # of core against full buffers and the link
+#   OUT=... scripts/bench.sh multigpu [TRAFFIC]   # on a multi-GPU kind: issue 24, saxpy, sepia,
+#                                                 # pop-state, buoydiff (default 4GiB a call) on
+#                                                 # one GPU and split across all
 #   OUT=... scripts/bench.sh frameloop [FRAMES]   # on the GPU: issue 23, the frame loop example
 #                                                 # (sync against async calls, per variant)
 #   OUT=... scripts/bench.sh asyncloop            # on the GPU: issue 23, loops of 100 calls of
@@ -380,6 +383,11 @@ outofcore)
   build_targets $BENCH_BUILD "$OUT" bench_out_of_core &&
     $BENCH_BUILD/bench/bench_out_of_core --budget "${2:-1GiB}" --output "$OUT"
   ;;
+multigpu)
+  mkdir -p "${OUT:?set OUT}"
+  build_targets $BENCH_BUILD "$OUT" bench_multi_gpu &&
+    $BENCH_BUILD/bench/bench_multi_gpu --traffic "${2:-4GiB}" --output "$OUT"
+  ;;
 frameloop)
   mkdir -p "${OUT:?set OUT}"
   build_targets $BENCH_BUILD "$OUT" frameloop_example || exit 1
@@ -407,7 +415,7 @@ trace)
   trace_application "$@"
   ;;
 *)
-  echo "usage: $0 run | pageable | outofcore [BUDGET] | frameloop [FRAMES] | asyncloop | corpus [PART] | sizes [NAME...] | summarize RAW_DIR OUTPUT_PREFIX | trace APPLICATION [flags]" >&2
+  echo "usage: $0 run | pageable | outofcore [BUDGET] | multigpu [TRAFFIC] | frameloop [FRAMES] | asyncloop | corpus [PART] | sizes [NAME...] | summarize RAW_DIR OUTPUT_PREFIX | trace APPLICATION [flags]" >&2
   exit 2
   ;;
 esac

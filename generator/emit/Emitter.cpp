@@ -99,8 +99,10 @@ std::string withNamespaces(const QualifiedName& name, const std::string& unquali
 // Everything the emitter prints about one kernel (or one instantiation of a kernel template).
 class KernelEmitter {
 public:
-  explicit KernelEmitter(const Kernel& kernel)
-      : kernel_(kernel), qualified_(splitQualified(kernel.signature.name)) {
+  // `deviceGlobals`: the kernel's file declares __constant__ or __device__ variables.
+  KernelEmitter(const Kernel& kernel, bool deviceGlobals)
+      : kernel_(kernel), qualified_(splitQualified(kernel.signature.name)),
+        deviceGlobals_(deviceGlobals) {
     for (std::size_t i = 0; i < kernel_.arrays.size(); ++i)
       arrayOfParam_[kernel_.arrays[i].param] = static_cast<int>(i);
   }
@@ -280,7 +282,11 @@ private:
     for (int i = 0; i < paramCount(); ++i)
       if (isCaller(i))
         out << "  " << param(i).type << " " << member(i) << ";\n";
-    out << "\n  static constexpr int kArrays = " << kernel_.arrays.size() << ";\n\n";
+    out << "\n  static constexpr int kArrays = " << kernel_.arrays.size() << ";\n";
+    if (deviceGlobals_)
+      out << "  // The file's __constant__ and __device__ variables live on one device: no "
+             "multi-GPU calls.\n  static constexpr bool kDeviceGlobals = true;\n";
+    out << "\n";
 
     emitFromArgs(out);
     out << "  long long partitionExtent() const { return " << cxx(kernel_.partition) << "; }\n\n";
@@ -718,6 +724,7 @@ private:
 
   const Kernel& kernel_;
   QualifiedName qualified_;
+  const bool deviceGlobals_;
   std::map<int, int> arrayOfParam_; // parameter index -> array index
 };
 
@@ -801,7 +808,7 @@ GeneratedFiles emitFiles(const ir::SourceFile& file, const EmitOptions& options)
   if (!file.header.declarations.empty())
     header << "\n";
   for (const Kernel& kernel : file.kernels)
-    KernelEmitter(kernel).emitDeclarations(header);
+    KernelEmitter(kernel, !file.globals.empty()).emitDeclarations(header);
   for (const ir::DeviceGlobal& global : file.globals)
     GlobalEmitter(global).emitDeclarations(header);
   header << "// Every annotated kernel of this file, for tuners.\n"
@@ -818,7 +825,7 @@ GeneratedFiles emitFiles(const ir::SourceFile& file, const EmitOptions& options)
          << "#include " << quoted(options.headerInclude) << "\n\n";
   std::string entries;
   for (const Kernel& kernel : file.kernels) {
-    const KernelEmitter emitter(kernel);
+    const KernelEmitter emitter(kernel, !file.globals.empty());
     emitter.emitDefinitions(source);
     entries += "    " + emitter.descriptorAddress() + ",\n";
   }

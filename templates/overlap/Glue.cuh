@@ -10,6 +10,7 @@
 #include "overlap/Launch.cuh"
 #include "overlap/Mapped.cuh"
 #include "overlap/Streams.cuh"
+#include "overlap/detail/MultiDevice.cuh"
 
 #include <cuda_runtime_api.h>
 
@@ -44,10 +45,20 @@ template <class T> Status narrow(long long v, const char* what, T* out) {
 using ::overlap::launchStatus;
 
 template <class B> Status run(const B& binding, const RunConfig& config) {
+  const bool split = config.streams.devices != 1;
   switch (config.variant) {
   case Variant::Explicit:
+    if (split)
+      return detail::runOnDevices(
+          binding, config.streams, detail::MappedArrays::None, false,
+          [](const auto& slice, const StreamsConfig&) { return runExplicit(slice); });
     return runExplicit(binding);
   case Variant::Mapped:
+    if (split)
+      return detail::runOnDevices(binding, config.streams, detail::MappedArrays::All, true,
+                                  [](const auto& slice, const StreamsConfig& one) {
+                                    return runMapped(slice, one.pageable);
+                                  });
     return runMapped(binding, config.streams.pageable);
   case Variant::Streams:
     return runStreams(binding, config.streams);
@@ -59,6 +70,7 @@ template <class B> Status run(const B& binding, const RunConfig& config) {
 
 // run() on the caller's stream (detail/AsyncCall.cuh).
 template <class B> Status runAsync(const B& binding, const RunConfig& config, cudaStream_t stream) {
+  OVERLAP_TRY(detail::refuseAsyncSplit(config.streams));
   switch (config.variant) {
   case Variant::Explicit:
     return runExplicitAsync(binding, stream);

@@ -6,11 +6,17 @@
 #pragma once
 
 #include "overlap/NvtxRange.h"
+#include "overlap/detail/MultiDevice.cuh"
 #include "overlap/detail/Pipeline.cuh"
 
 namespace overlap {
 
 template <class B> Status runHybrid(const B& binding, StreamsConfig config) {
+  if constexpr (!detail::IsPartitionSlice<B>::value)
+    if (config.devices != 1)
+      return detail::runOnDevices(
+          binding, config, detail::MappedArrays::Outputs, true,
+          [](const auto& slice, const StreamsConfig& one) { return runHybrid(slice, one); });
   const NvtxRange callRange("overlap:hybrid");
   return detail::runPipeline(binding, config, detail::OutputPath::Mapped);
 }
@@ -18,6 +24,7 @@ template <class B> Status runHybrid(const B& binding, StreamsConfig config) {
 template <class B>
 Status runHybridAsync(const B& binding, StreamsConfig config, cudaStream_t stream) {
   const NvtxRange callRange("overlap:hybrid-async");
+  OVERLAP_TRY(detail::refuseAsyncSplit(config));
   return detail::runPipelineAsync(binding, config, detail::OutputPath::Mapped, stream);
 }
 

@@ -6,11 +6,17 @@
 #pragma once
 
 #include "overlap/NvtxRange.h"
+#include "overlap/detail/MultiDevice.cuh"
 #include "overlap/detail/Pipeline.cuh"
 
 namespace overlap {
 
 template <class B> Status runStreams(const B& binding, StreamsConfig config) {
+  if constexpr (!detail::IsPartitionSlice<B>::value)
+    if (config.devices != 1)
+      return detail::runOnDevices(
+          binding, config, detail::MappedArrays::None, true,
+          [](const auto& slice, const StreamsConfig& one) { return runStreams(slice, one); });
   const NvtxRange callRange("overlap:streams");
   return detail::runPipeline(binding, config, detail::OutputPath::Copied);
 }
@@ -18,6 +24,7 @@ template <class B> Status runStreams(const B& binding, StreamsConfig config) {
 template <class B>
 Status runStreamsAsync(const B& binding, StreamsConfig config, cudaStream_t stream) {
   const NvtxRange callRange("overlap:streams-async");
+  OVERLAP_TRY(detail::refuseAsyncSplit(config));
   return detail::runPipelineAsync(binding, config, detail::OutputPath::Copied, stream);
 }
 

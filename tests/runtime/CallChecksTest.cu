@@ -193,5 +193,73 @@ TEST(PersistentText, EqualTextsShareOneCopyThatOutlivesTheString) {
   EXPECT_NE(persistentText("array 'r' is null"), first);
 }
 
+// A binding whose kernel file declares __constant__ or __device__ variables.
+struct GlobalsBinding : ProbeBinding {
+  static constexpr bool kDeviceGlobals = true;
+};
+
+StreamsConfig onTwoDevices() {
+  StreamsConfig config{3, IssueOrder::DepthFirst};
+  config.devices = 2;
+  return config;
+}
+
+// Multi-GPU calls that cannot be split are refused before any device is asked (no GPU here).
+TEST(MultiDeviceCall, RefusesOutputsEveryChunkWrites) {
+  float x[8] = {}, y[8] = {};
+  ProbeBinding binding;
+  binding.arrays[0].host = x;
+  binding.arrays[1] = {y, 4, 8, Direction::InOut, "histogram", false, true};
+  binding.sections[1] = 0;
+  for (const Status& status :
+       {runStreams(binding, onTwoDevices()), runHybrid(binding, onTwoDevices())}) {
+    EXPECT_EQ(status.code, cudaErrorNotSupported) << status.message();
+    EXPECT_TRUE(mentions(status, "cannot split array 'histogram': every chunk writes it"))
+        << status.message();
+  }
+}
+
+TEST(MultiDeviceCall, RefusesKernelsWithDeviceVariables) {
+  float x[8] = {}, y[8] = {};
+  GlobalsBinding binding;
+  binding.arrays[0].host = x;
+  binding.arrays[1].host = y;
+  const Status status = runStreams(binding, onTwoDevices());
+  EXPECT_EQ(status.code, cudaErrorNotSupported) << status.message();
+  EXPECT_TRUE(mentions(status, "__constant__ or __device__ variables")) << status.message();
+}
+
+TEST(MultiDeviceCall, AsynchronousCallsStayOnOneDevice) {
+  float x[8] = {}, y[8] = {};
+  ProbeBinding binding;
+  binding.arrays[0].host = x;
+  binding.arrays[1].host = y;
+  for (const Status& status : {runStreamsAsync(binding, onTwoDevices(), nullptr),
+                               runHybridAsync(binding, onTwoDevices(), nullptr)}) {
+    EXPECT_EQ(status.code, cudaErrorNotSupported) << status.message();
+    EXPECT_TRUE(mentions(status, "is synchronous")) << status.message();
+  }
+}
+
+TEST(MultiDeviceCall, ASliceIsTheBindingOverPartOfItsPartition) {
+  int checks = 0;
+  ProbeBinding binding;
+  binding.begin = 5;
+  binding.extent = 100;
+  binding.granuleValue = 4;
+  binding.callChecks = &checks;
+  const detail::PartitionSlice<ProbeBinding> slice(binding, 45, 105);
+  EXPECT_EQ(slice.partitionBegin(), 45);
+  EXPECT_EQ(slice.partitionExtent(), 60);
+  EXPECT_EQ(slice.granule(), 4);
+  EXPECT_TRUE(slice.checkCall().ok());
+  EXPECT_EQ(checks, 1);
+  EXPECT_EQ(slice.section(0, 0, 45, 49).begin, 45);
+  EXPECT_TRUE(detail::IsPartitionSlice<decltype(slice)>::value == false); // const-qualified
+  EXPECT_TRUE((detail::IsPartitionSlice<detail::PartitionSlice<ProbeBinding>>::value));
+  EXPECT_TRUE(detail::HasDeviceGlobals<GlobalsBinding>::value);
+  EXPECT_FALSE(detail::HasDeviceGlobals<ProbeBinding>::value);
+}
+
 } // namespace
 } // namespace overlap

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 
 namespace overlap {
@@ -187,6 +188,11 @@ struct StreamsConfig {
   DeviceBuffers buffers = DeviceBuffers::Auto;
   // Bytes of device memory the call may take; 0: the process's budget (DeviceMemoryBudget.h).
   std::size_t deviceMemoryBudget = 0;
+  // GPUs the partition is split across (MultiGpu.cuh): 1, the current device; G > 1, the first G
+  // of the selected devices; 0, all of them. Selected: those of deviceMask (bit d: device d), else
+  // OVERLAP_DEVICES's list (0,1), else every visible device (DeviceSplit.h).
+  int devices = 1;
+  std::uint64_t deviceMask = 0;
 };
 
 inline const char* to_string(Variant variant) {
@@ -207,6 +213,14 @@ inline const char* to_string(IssueOrder order) {
   return order == IssueOrder::DepthFirst ? "depth-first" : "breadth-first";
 }
 
+// " on 2 GPUs", " on all GPUs", or nothing for a call on the current device.
+inline std::string describeDevices(const StreamsConfig& config) {
+  if (config.devices == 1)
+    return std::string();
+  return " on " + (config.devices == 0 ? std::string("all") : std::to_string(config.devices)) +
+         " GPUs";
+}
+
 // A variant as reports, reasons and logs name it: "Explicit", "Mapped", "Mapped(registered per
 // call)", "Streams(16, depth-first)", "Hybrid(4, breadth-first, staged)", "Streams(4, 64 chunks,
 // depth-first, ring)". The chunks only where they are not one per stream, the pageable mode only
@@ -216,11 +230,12 @@ inline std::string describe(Variant variant, const StreamsConfig& config) {
   const std::string mode = to_string(config.pageable);
   switch (variant) {
   case Variant::Explicit:
-    return to_string(variant);
+    return to_string(variant) + describeDevices(config);
   case Variant::Mapped:
-    return config.pageable == PageableMode::Default || config.pageable == PageableMode::Stage
-               ? std::string(to_string(variant))
-               : std::string(to_string(variant)) + "(" + mode + ")";
+    return (config.pageable == PageableMode::Default || config.pageable == PageableMode::Stage
+                ? std::string(to_string(variant))
+                : std::string(to_string(variant)) + "(" + mode + ")") +
+           describeDevices(config);
   case Variant::Streams:
   case Variant::Hybrid:
     break;
@@ -233,7 +248,7 @@ inline std::string describe(Variant variant, const StreamsConfig& config) {
          (config.pageable == PageableMode::Default ? std::string() : ", " + mode) +
          (config.buffers == DeviceBuffers::Auto ? std::string()
                                                 : std::string(", ") + to_string(config.buffers)) +
-         ")";
+         ")" + describeDevices(config);
 }
 
 // The staging ring a call of `stagedBytes` (both directions) uses, given what was asked for and

@@ -113,7 +113,15 @@ public:
     }
     return Status::success();
   }
-  Status join() const { return gather(streams_.stream(0)); }
+  // The caller's stream waits for the others; where that fails, the host waits for them instead,
+  // since the call's block is freed in the caller's stream's order next.
+  Status join() const {
+    const Status status = gather(streams_.stream(0));
+    if (!status.ok())
+      for (int s = 1; s < count_; ++s)
+        (void)synchronize(streams_.stream(s)); // the join's failure is the one to report
+    return status;
+  }
 
 private:
   const CallStreams& streams_;

@@ -20,6 +20,8 @@ struct transform_float_256_binding {
   int n;
 
   static constexpr int kArrays = 2;
+  // The file's __constant__ and __device__ variables live on one device: no multi-GPU calls.
+  static constexpr bool kDeviceGlobals = true;
 
   static transform_float_256_binding fromArgs(overlap::ArgPointers args) {
     return {overlap::glue::arg<const float *>(args, 0), overlap::glue::arg<float *>(args, 1), overlap::glue::arg<int>(args, 2)};
@@ -219,6 +221,8 @@ struct transform_d_binding {
   int n;
 
   static constexpr int kArrays = 2;
+  // The file's __constant__ and __device__ variables live on one device: no multi-GPU calls.
+  static constexpr bool kDeviceGlobals = true;
 
   static transform_d_binding fromArgs(overlap::ArgPointers args) {
     return {overlap::glue::arg<const double *>(args, 0), overlap::glue::arg<double *>(args, 1), overlap::glue::arg<int>(args, 2)};

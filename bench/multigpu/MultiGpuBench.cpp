@@ -1,0 +1,266 @@
+// The multi-GPU benchmark of issue 24 (scripts/bench.sh multigpu): saxpy, sepia, pop-state and
+// buoydiff with gigabytes of traffic per call (inputs in plus outputs back), each variant on one
+// GPU and split across the GPUs (StreamsConfig::devices), interleaved call by call, against the
+// link limit of one GPU and of all of them at once (the same bytes copied both ways, nothing
+// else). Pinned arrays; whole calls on the host clock, medians; every variant's result checked
+// against the CPU's bit for bit.
+//
+//   bench_multi_gpu [--traffic 4GiB] [--streams 4] [--repeats 5] --output DIR
+//
+// Writes DIR/multigpu.json and DIR/multigpu.md.
+#include "LargeApps.h"
+#include "overlap/ByteSize.h"
+#include "overlap/DeviceContext.h"
+
+#include <cuda_runtime_api.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace {
+
+using bench::App;
+using bench::check;
+using bench::checkCuda;
+using bench::fail;
+using bench::jsonString;
+using bench::LinkLimit;
+using bench::median;
+using bench::Random;
+using bench::seconds;
+
+struct Options {
+  std::size_t traffic = std::size_t{4} << 30;
+  int streams = 4;
+  int repeats = 5;
+  std::string output;
+};
+
+// One link limit per device, run at once from one thread each.
+class DeviceLinks {
+public:
+  explicit DeviceLinks(int devices) {
+    for (int d = 0; d < devices; ++d) {
+      checkCuda(cudaSetDevice(d), "cudaSetDevice");
+      links_.push_back(std::make_unique<LinkLimit>(std::size_t{8} << 20));
+    }
+    checkCuda(cudaSetDevice(0), "cudaSetDevice");
+  }
+  // `devices` links at once, each carrying 1/devices of the bytes.
+  overlap::Status copy(int devices, std::size_t inBytes, std::size_t outBytes) {
+    std::vector<overlap::Status> results(static_cast<std::size_t>(devices));
+    std::vector<std::thread> threads;
+    for (int d = 0; d < devices; ++d)
+      threads.emplace_back([&, d] {
+        const cudaError_t set = cudaSetDevice(d);
+        results[static_cast<std::size_t>(d)] =
+            set != cudaSuccess
+                ? overlap::Status{set, "cudaSetDevice", __FILE__, __LINE__}
+                : links_[static_cast<std::size_t>(d)]->copy(inBytes / devices, outBytes / devices);
+      });
+    for (std::thread& thread : threads)
+      thread.join();
+    for (const overlap::Status& status : results)
+      OVERLAP_TRY(status);
+    return overlap::Status::success();
+  }
+
+private:
+  std::vector<std::unique_ptr<LinkLimit>> links_;
+};
+
+struct Candidate {
+  overlap::RunConfig config;
+  std::string name;
+  double seconds = 0;
+  bool verified = false;
+};
+
+struct Row {
+  std::string app;
+  std::string shape;
+  std::size_t traffic = 0;
+  std::vector<Candidate> candidates;
+  double link1 = 0; // one GPU's link limit
+  double linkAll = 0;
+  int devices = 0;
+};
+
+std::vector<Candidate> candidates(int devices, int streams) {
+  std::vector<Candidate> out;
+  for (int g : {1, devices})
+    for (overlap::Variant variant : {overlap::Variant::Explicit, overlap::Variant::Mapped,
+                                     overlap::Variant::Streams, overlap::Variant::Hybrid}) {
+      overlap::RunConfig config{variant, overlap::StreamsConfig{streams}};
+      config.streams.devices = g;
+      out.push_back({config, overlap::describe(variant, config.streams)});
+    }
+  return out;
+}
+
+const Candidate& best(const Row& row, bool split) {
+  const Candidate* found = nullptr;
+  for (const Candidate& c : row.candidates)
+    if ((c.config.streams.devices != 1) == split &&
+        (found == nullptr || c.seconds < found->seconds))
+      found = &c;
+  return *found;
+}
+
+Row measure(const App& app, int devices, const Options& options, DeviceLinks& links) {
+  Row row;
+  row.app = app.name;
+  row.shape = app.shape;
+  row.traffic = app.inBytes + app.outBytes;
+  row.devices = devices;
+  row.candidates = candidates(devices, options.streams);
+  for (Candidate& c : row.candidates) {
+    app.reset();
+    check(app.run(c.config), app.name + " " + c.name);
+    c.verified = app.verify();
+  }
+  std::vector<std::vector<double>> times(row.candidates.size());
+  std::vector<double> link1, linkAll;
+  for (int r = 0; r < options.repeats; ++r) {
+    for (std::size_t k = 0; k < row.candidates.size(); ++k)
+      times[k].push_back(seconds([&] { return app.run(row.candidates[k].config); },
+                                 app.name + " " + row.candidates[k].name));
+    link1.push_back(seconds([&] { return links.copy(1, app.inBytes, app.outBytes); }, "link"));
+    linkAll.push_back(
+        seconds([&] { return links.copy(devices, app.inBytes, app.outBytes); }, "links"));
+  }
+  for (std::size_t k = 0; k < row.candidates.size(); ++k)
+    row.candidates[k].seconds = median(times[k]);
+  row.link1 = median(link1);
+  row.linkAll = median(linkAll);
+  const Candidate& one = best(row, false);
+  const Candidate& split = best(row, true);
+  std::printf("%-9s %-34s %5.2f GiB  one GPU: %-28s %8.2f ms  %d GPUs: %-36s %8.2f ms  speed-up "
+              "%.2fx  (links: one %.2f ms, all %.2f ms)\n",
+              row.app.c_str(), row.shape.c_str(), static_cast<double>(row.traffic) / (1 << 30),
+              one.name.c_str(), one.seconds * 1e3, devices, split.name.c_str(), split.seconds * 1e3,
+              one.seconds / split.seconds, row.link1 * 1e3, row.linkAll * 1e3);
+  for (const Candidate& c : row.candidates)
+    std::printf("    %-40s %8.2f ms %s\n", c.name.c_str(), c.seconds * 1e3,
+                c.verified ? "verified" : "WRONG RESULT");
+  return row;
+}
+
+std::string ms(double s) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.1f ms", s * 1e3);
+  return text;
+}
+
+std::string ratio(double a, double b) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.2f", a / b);
+  return text;
+}
+
+void write(const Options& options, const std::vector<Row>& rows, const std::string& device) {
+  std::ofstream json(options.output + "/multigpu.json");
+  json << "{\n  \"device\": " << jsonString(device) << ",\n  \"devices\": " << rows[0].devices
+       << ",\n  \"streams\": " << options.streams << ",\n  \"repeats\": " << options.repeats
+       << ",\n  \"rows\": [\n";
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const Row& r = rows[i];
+    json << "    {\"app\": " << jsonString(r.app) << ", \"shape\": " << jsonString(r.shape)
+         << ", \"traffic_bytes\": " << r.traffic << ", \"link_one_s\": " << r.link1
+         << ", \"link_all_s\": " << r.linkAll << ", \"candidates\": [";
+    for (std::size_t k = 0; k < r.candidates.size(); ++k) {
+      const Candidate& c = r.candidates[k];
+      json << (k > 0 ? ", " : "") << "{\"variant\": " << jsonString(c.name)
+           << ", \"devices\": " << c.config.streams.devices << ", \"seconds\": " << c.seconds
+           << ", \"verified\": " << (c.verified ? "true" : "false") << "}";
+    }
+    json << "]}" << (i + 1 < rows.size() ? ",\n" : "\n");
+  }
+  json << "  ]\n}\n";
+  std::ofstream md(options.output + "/multigpu.md");
+  md << "| application | traffic | best on one GPU | best on " << rows[0].devices
+     << " GPUs | speed-up | link limit, one GPU | link limit, all | split / its limit | "
+        "verified |\n|---|---|---|---|---:|---:|---:|---:|---|\n";
+  for (const Row& r : rows) {
+    const Candidate& one = best(r, false);
+    const Candidate& split = best(r, true);
+    bool verified = true;
+    for (const Candidate& c : r.candidates)
+      verified = verified && c.verified;
+    md << "| " << r.app << " (" << r.shape << ") | "
+       << overlap::formatBytes(static_cast<double>(r.traffic)) << " | " << one.name << ": "
+       << ms(one.seconds) << " | " << split.name << ": " << ms(split.seconds) << " | "
+       << ratio(one.seconds, split.seconds) << "x | " << ms(r.link1) << " | " << ms(r.linkAll)
+       << " | " << ratio(split.seconds, r.linkAll) << " | " << (verified ? "yes" : "NO") << " |\n";
+  }
+  md << "\n| application | variant | time |\n|---|---|---:|\n";
+  for (const Row& r : rows)
+    for (const Candidate& c : r.candidates)
+      md << "| " << r.app << " | " << c.name << " | " << ms(c.seconds) << " |\n";
+}
+
+Options parse(int argc, char** argv) {
+  Options options;
+  const std::string usage =
+      "usage: bench_multi_gpu [--traffic 4GiB] [--streams 4] [--repeats 5] --output DIR";
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    const auto value = [&]() -> std::string {
+      if (i + 1 >= argc)
+        fail(arg + " needs a value");
+      return argv[++i];
+    };
+    if (arg == "--traffic") {
+      if (!overlap::parseMemorySize(value(), &options.traffic))
+        fail("--traffic takes a size such as 4GiB");
+    } else if (arg == "--streams") {
+      options.streams = std::atoi(value().c_str());
+    } else if (arg == "--repeats") {
+      options.repeats = std::atoi(value().c_str());
+    } else if (arg == "--output") {
+      options.output = value();
+    } else {
+      fail("unknown argument " + arg + "; " + usage);
+    }
+  }
+  if (options.output.empty() || options.streams < 1 || options.repeats < 1)
+    fail(usage);
+  return options;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+  const Options options = parse(argc, argv);
+  int devices = 0;
+  checkCuda(cudaGetDeviceCount(&devices), "cudaGetDeviceCount");
+  if (devices < 2)
+    fail("needs 2 or more GPUs, " + std::to_string(devices) + " visible");
+  cudaDeviceProp properties{};
+  checkCuda(cudaGetDeviceProperties(&properties, 0), "cudaGetDeviceProperties");
+  std::printf("%d x %s, %s of traffic per call, %d streams, %d repeats\n", devices, properties.name,
+              overlap::formatBytes(static_cast<double>(options.traffic)).c_str(), options.streams,
+              options.repeats);
+  Random random(20261127);
+  DeviceLinks links(devices);
+  std::vector<Row> rows;
+  // Full buffers hold the traffic once: inputs and outputs are each copied once.
+  for (const auto make :
+       {&bench::saxpyApp, &bench::sepiaApp, &bench::popStateApp, &bench::buoydiffApp}) {
+    std::vector<overlap::PinnedBuffer> keep;
+    const App app = make(options.traffic, random, &keep);
+    rows.push_back(measure(app, devices, options, links));
+    check(overlap::releaseCachedDeviceMemory(), "releaseCachedDeviceMemory");
+  }
+  write(options, rows, std::to_string(devices) + " x " + properties.name);
+  for (const Row& row : rows)
+    for (const Candidate& c : row.candidates)
+      if (!c.verified)
+        return 2;
+  return 0;
+}
