@@ -169,7 +169,8 @@ inline App buoydiffApp(std::size_t deviceBytes, Random& random,
   app.inBytes = count * sizeof(float);
   app.outBytes = count * sizeof(float);
   app.run = [=](const overlap::RunConfig& config) {
-    const void* args[] = {&levels, &plane, &rho, &out};
+    const int chunkBounds = 0; // k_begin, k_end: the strategies set them per chunk
+    const void* args[] = {&levels, &plane, &chunkBounds, &chunkBounds, &rho, &out};
     return buoydiff_descriptor.run(args, config);
   };
   app.verify = [=] { return std::memcmp(out, expected->data(), count * sizeof(float)) == 0; };
@@ -199,7 +200,9 @@ inline App popStateApp(std::size_t deviceBytes, Random& random,
   app.inBytes = 2 * count * sizeof(float);
   app.outBytes = count * sizeof(float);
   app.run = [=](const overlap::RunConfig& config) {
-    const void* args[] = {&levels, &plane, &temperature, &salinity, &density};
+    const int chunkBounds = 0; // k_begin, k_end: the strategies set them per chunk
+    const void* args[] = {&levels,      &plane,    &chunkBounds, &chunkBounds,
+                          &temperature, &salinity, &density};
     return pop_state_descriptor.run(args, config);
   };
   app.verify = [=] { return std::memcmp(density, expected->data(), count * sizeof(float)) == 0; };

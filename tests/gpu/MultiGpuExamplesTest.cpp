@@ -178,7 +178,8 @@ TEST_P(SplitTest, BuoydiffEqualsExplicit) {
     HostBuffer<float> out = randomBuffer(extent * plane, GetParam().memory);
     const float* rhop = rho.data();
     float* outp = nullptr;
-    const void* argv[] = {&levels, &plane, &rhop, &outp};
+    int chunkBounds = 0; // k_begin, k_end: the strategies set them per chunk
+    const void* argv[] = {&levels, &plane, &chunkBounds, &chunkBounds, &rhop, &outp};
     expectSameAsExplicit(
         buoydiff_descriptor,
         [&](float* output) -> const void* const* {
