@@ -317,6 +317,22 @@ void logChoice(const KernelDescriptor& kernel, const CallShape& shape,
                choice.reason.c_str());
 }
 
+// A split tuned on more GPUs than this machine shows runs across those it has.
+void limitToVisibleDevices(VariantChoice* choice) {
+  StreamsConfig& config = choice->config.streams;
+  if (config.devices <= 1)
+    return;
+  int visible = 0;
+  if (cudaGetDeviceCount(&visible) != cudaSuccess) {
+    (void)cudaGetLastError();
+    visible = 1;
+  }
+  if (config.devices <= visible)
+    return;
+  config.devices = std::max(1, visible);
+  choice->reason += "; on " + std::to_string(config.devices) + " GPU(s): no more are visible";
+}
+
 // A kept decision and the key it is kept under.
 struct Kept {
   const detail::Decision* decision;
@@ -329,6 +345,7 @@ detail::Decision decide(const KernelDescriptor& kernel, ArgPointers args,
                         CallMemory memory) {
   detail::Decision made;
   made.choice = choose(kernel, args, device.name, memory, settings());
+  limitToVisibleDevices(&made.choice);
   made.label = labelOf(kernel, made.choice, shape.extent);
   logChoice(kernel, shape, made.choice);
   return made;
@@ -563,7 +580,10 @@ Status dispatch(const KernelDescriptor& kernel, ArgPointers args) {
 }
 
 Status dispatchAsync(const KernelDescriptor& kernel, ArgPointers args, cudaStream_t stream) {
-  return dispatchWith(kernel, args, [&](const RunConfig& config) -> Status {
+  return dispatchWith(kernel, args, [&](RunConfig config) -> Status {
+    // On the caller's stream the call stays on its stream's device (a split is synchronous).
+    config.streams.devices = 1;
+    config.streams.deviceMask = 0;
     if (kernel.runAsync != nullptr)
       return kernel.runAsync(args, config, stream);
     OVERLAP_CUDA_TRY(cudaStreamSynchronize(stream));

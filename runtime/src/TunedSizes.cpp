@@ -23,11 +23,12 @@ RunConfig configOf(const TunedSize& size) {
   config.streams =
       StreamsConfig{streamed(size.variant) ? size.streams : 1, size.order, size.pageable};
   config.streams.chunks = streamed(size.variant) ? size.chunks : 0;
+  config.streams.devices = size.devices;
   return config;
 }
 
 bool sameConfig(const TunedSize& a, const TunedSize& b) {
-  return a.variant == b.variant && a.pageable == b.pageable &&
+  return a.variant == b.variant && a.pageable == b.pageable && a.devices == b.devices &&
          (!streamed(a.variant) ||
           (a.streams == b.streams && a.order == b.order && a.chunks == b.chunks));
 }

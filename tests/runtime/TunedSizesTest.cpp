@@ -165,6 +165,17 @@ TunedSize withChunks(TunedSize size, int chunks) {
   return size;
 }
 
+TEST(TunedSizes, ASplitWinnerRunsSplit) {
+  TunedSize split = size(1000000, Variant::Mapped, 1);
+  split.devices = 2;
+  const std::vector<TunedSize> sizes = {size(1000, Variant::Mapped, 1), split};
+  EXPECT_EQ(choose(sizes, 1000000).config.streams.devices, 2);
+  EXPECT_EQ(choose(sizes, 1000).config.streams.devices, 1);
+  // Mapped on one GPU and on two are not one winner: between them the model decides.
+  ScriptedModel model([](const RunConfig& c) { return c.streams.devices == 2 ? 1.0 : 2.0; });
+  EXPECT_EQ(choose(sizes, 30000, &model).config.streams.devices, 2);
+}
+
 TEST(TunedSizes, AWinnersChunksRunWithIt) {
   // Tuned: 4 streams of 8 chunks each at 10^6, one chunk per stream at 1000.
   const std::vector<TunedSize> sizes = {size(1000, Variant::Streams, 4),

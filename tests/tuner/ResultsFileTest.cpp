@@ -114,6 +114,20 @@ TEST(ResultsFile, AWinnersChunksRoundTripAndOnlyThenTheFileIsVersionFour) {
   EXPECT_EQ(back.entries.at(0).sizes[1].choice.chunks, 0);
 }
 
+TEST(ResultsFile, ASplitWinnersDevicesRoundTrip) {
+  ResultsFile file;
+  file.put(entry("NVIDIA H100 80GB HBM3", Variant::Mapped, 1));
+  EXPECT_EQ(toJsonText(file).find("\"devices\""), std::string::npos);
+  file.entries[0].sizes[0].choice.devices = 2;
+  const std::string split = toJsonText(file);
+  EXPECT_NE(split.find("\"devices\": 2"), std::string::npos) << split;
+  ResultsFile back;
+  std::string error;
+  ASSERT_TRUE(fromJsonText(split, &back, &error)) << error;
+  EXPECT_EQ(back.entries.at(0).sizes[0].choice.devices, 2);
+  EXPECT_EQ(model::describe(back.entries.at(0).sizes[0].choice), "Mapped on 2 GPUs");
+}
+
 std::string withSizes(const std::string& sizes) {
   return R"({"schema": "overlap-tuning-results", "schema_version": 3,
              "entries": [{"kernel": "k", "device": "d", "memory": "pinned", "sizes": )" +
@@ -216,6 +230,8 @@ TEST(ResultsFile, CorruptOrForeignTextIsRefusedNamingTheField) {
        "entries[0].sizes[0].arguments.n: has the wrong type"},
       {"a negative time", withSizes(R"([{"extent": 1, "variant": "Mapped", "median_s": -1}])"),
        "entries[0].sizes[0].median_s: is negative"},
+      {"no devices", withSizes(R"([{"extent": 1, "variant": "Mapped", "devices": 0}])"),
+       "entries[0].sizes[0].devices: is not a device count (1 or more)"},
       {"negative chunks",
        withSizes(R"([{"extent": 1, "variant": "Streams", "streams": 2, "chunks": -4}])"),
        "entries[0].sizes[0].chunks: is negative"},

@@ -8,10 +8,11 @@ namespace {
 TEST(TuneOptions, ParsesTheCommandLine) {
   TuneOptions o;
   std::string error;
-  ASSERT_TRUE(parseTuneOptions({"--kernel", "saxpy", "--arg", "n=67108864", "--exhaustive",
-                                "--noise", "0.05", "--repeats", "3:9", "--pageable",
-                                "--results-file", "r.json", "--no-cache", "--seed", "42"},
-                               &o, &error))
+  ASSERT_TRUE(
+      parseTuneOptions({"--kernel", "saxpy", "--arg", "n=67108864", "--exhaustive", "--noise",
+                        "0.05", "--repeats", "3:9", "--pageable", "--results-file", "r.json",
+                        "--no-cache", "--seed", "42", "--devices", "2"},
+                       &o, &error))
       << error;
   EXPECT_EQ(o.kernels, std::vector<std::string>{"saxpy"});
   EXPECT_EQ(o.arguments.at("n"), 67108864);
@@ -24,6 +25,7 @@ TEST(TuneOptions, ParsesTheCommandLine) {
   ASSERT_TRUE(o.cacheDir);
   EXPECT_TRUE(o.cacheDir->empty());
   EXPECT_EQ(o.seed, 42u);
+  EXPECT_EQ(o.tuner.search.devices, 2);
 }
 
 TEST(TuneOptions, TunesTheMemoriesAskedForInTurn) {
@@ -69,6 +71,7 @@ TEST(TuneOptions, RejectsMalformedValues) {
   EXPECT_FALSE(parseTuneOptions({"--repeats", "9:3"}, &o, &error));
   EXPECT_FALSE(parseTuneOptions({"--profile"}, &o, &error));
   EXPECT_NE(error.find("needs a value"), std::string::npos);
+  EXPECT_FALSE(parseTuneOptions({"--devices", "0"}, &o, &error));
   EXPECT_FALSE(parseTuneOptions({"--fast"}, &o, &error));
   EXPECT_NE(error.find("unknown option"), std::string::npos);
 }

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <map>
 #include <numeric>
+#include <tuple>
 
 namespace overlap::model {
 
@@ -88,6 +89,14 @@ std::vector<Candidate> enumerateCandidates(const PerformanceModel& model,
   // a tuning records what it measured whatever OVERLAP_PIN_CACHE made of Default; and each
   // pipelined one also goes through the staging ring (no registration): what a one-off call on
   // pageable data needs.
+  if (options.devices > 1 && workload.transfers.reductionBytes <= 0) {
+    const std::size_t oneDevice = candidates.size();
+    for (std::size_t i = 0; i < oneDevice; ++i) {
+      Candidate split = candidates[i];
+      split.devices = options.devices;
+      candidates.push_back(split);
+    }
+  }
   if (!workload.transfers.hostMemoryPinned) {
     const std::size_t registered = candidates.size();
     for (std::size_t i = 0; i < registered; ++i) {
@@ -157,6 +166,8 @@ namespace {
 
 // Simpler first: the order in which ties are broken.
 bool simpler(const Candidate& a, const Candidate& b) {
+  if (a.devices != b.devices)
+    return a.devices < b.devices;
   if (a.variant != b.variant)
     return a.variant < b.variant;
   if (a.streams != b.streams)
@@ -188,10 +199,13 @@ void selectPrunedSet(Prediction& prediction, bool mappedIsLowerBound,
   });
 
   for (std::size_t i = 0; i < prediction.rows.size(); ++i)
-    if (prediction.rows[i].candidate.variant == Variant::Explicit)
+    if (prediction.rows[i].candidate.variant == Variant::Explicit &&
+        prediction.rows[i].candidate.devices == 1)
       prediction.explicitRow = i;
+  // A split's prediction leaves out the host side its links share (MultiDeviceEstimate.h).
   for (PredictedCandidate& row : prediction.rows)
-    row.lower_bound = mappedIsLowerBound && row.candidate.variant == Variant::Mapped;
+    row.lower_bound = (mappedIsLowerBound && row.candidate.variant == Variant::Mapped) ||
+                      row.candidate.devices != 1;
   auto isLowerBound = [](const PredictedCandidate& row) { return row.lower_bound; };
   for (std::size_t i : order)
     if (prediction.rows[i].seconds && !isLowerBound(prediction.rows[i])) {
@@ -201,13 +215,20 @@ void selectPrunedSet(Prediction& prediction, bool mappedIsLowerBound,
   if (!prediction.best && !order.empty() && prediction.rows[order.front()].seconds)
     prediction.best = order.front(); // only lower bounds: the best of them
 
-  // The best prediction of each variant and issue order, over its stream and chunk counts: the
-  // reference of streamTolerance.
-  std::map<std::pair<Variant, IssueOrder>, double> familyBest;
+  // The best prediction of each variant, issue order and device count, over its stream and chunk
+  // counts: the reference of streamTolerance. Splits are lower bounds all alike, so their curves
+  // still compare within themselves.
+  const auto hasCurve = [&](const PredictedCandidate& row) {
+    return !isLowerBound(row) || row.candidate.devices != 1;
+  };
+  const auto familyOf = [](const Candidate& c) {
+    return std::make_tuple(c.variant, c.order, c.devices);
+  };
+  std::map<std::tuple<Variant, IssueOrder, int>, double> familyBest;
   for (const PredictedCandidate& row : prediction.rows) {
-    if (!row.seconds || isLowerBound(row))
+    if (!row.seconds || !hasCurve(row))
       continue;
-    const auto family = std::make_pair(row.candidate.variant, row.candidate.order);
+    const auto family = familyOf(row.candidate);
     const auto found = familyBest.find(family);
     if (found == familyBest.end() || *row.seconds < found->second)
       familyBest[family] = *row.seconds;
@@ -216,16 +237,16 @@ void selectPrunedSet(Prediction& prediction, bool mappedIsLowerBound,
   int keptBesidesExplicit = 0;
   for (std::size_t i : order) {
     PredictedCandidate& row = prediction.rows[i];
-    if (row.candidate.variant == Variant::Explicit || !row.seconds) {
+    if ((row.candidate.variant == Variant::Explicit && row.candidate.devices == 1) ||
+        !row.seconds) {
       row.kept = true;
       continue;
     }
     const double best = *prediction.rows[*prediction.best].seconds;
     // A lower bound is the only prediction of its variant, so it has no curve to be measured on.
     const bool within = *row.seconds <= best * (1 + options.tolerance) &&
-                        (isLowerBound(row) ||
-                         *row.seconds <= familyBest[{row.candidate.variant, row.candidate.order}] *
-                                             (1 + options.streamTolerance));
+                        (!hasCurve(row) || *row.seconds <= familyBest[familyOf(row.candidate)] *
+                                                               (1 + options.streamTolerance));
     const bool room = options.maxKept <= 0 || keptBesidesExplicit < options.maxKept;
     row.kept = within && room;
     keptBesidesExplicit += row.kept ? 1 : 0;

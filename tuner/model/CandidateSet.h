@@ -49,6 +49,9 @@ struct SearchOptions {
   // ...but only while each chunk still moves at least this many bytes over the link (both
   // directions together): below it the per-copy latency and the launches dominate.
   double minChunkBytes = 1 << 20;
+  // GPUs a call may be split across: above 1, every candidate also comes split across this
+  // many (Candidate::devices), unless the call has reduction arrays, which cannot be split.
+  int devices = 1;
 };
 
 // Powers of two and divisors of `extent`, ascending, from 1 up to min(bound, extent); with an

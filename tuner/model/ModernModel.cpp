@@ -1,6 +1,7 @@
 #include "model/ModernModel.h"
 
 #include "model/MappedWidthCost.h"
+#include "model/MultiDeviceEstimate.h"
 
 #include <algorithm>
 #include <cmath>
@@ -379,6 +380,11 @@ std::vector<SimOp> ModernModel::operations(const HardwareProfile& profile, const
 std::optional<double> ModernModel::predictSeconds(const HardwareProfile& profile,
                                                   const Workload& workload,
                                                   const Candidate& candidate) const {
+  if (candidate.devices != 1)
+    return splitSeconds(profile, workload, candidate,
+                        [&](const Workload& share, const Candidate& one) {
+                          return predictSeconds(profile, share, one);
+                        });
   // Out of core Explicit cannot run, nor a Streams or Hybrid whose ring does not fit.
   if (!fitsDeviceMemory(workload, candidate))
     return std::nullopt;

@@ -11,7 +11,7 @@ bool operator==(const Candidate& a, const Candidate& b) {
   return a.variant == b.variant && a.streams == b.streams && a.order == b.order &&
          a.pageable == b.pageable && a.staging.threads == b.staging.threads &&
          a.staging.slotBytes == b.staging.slotBytes && a.staging.slots == b.staging.slots &&
-         a.chunks == b.chunks;
+         a.chunks == b.chunks && a.devices == b.devices;
 }
 
 int askedChunks(const Candidate& candidate) {
@@ -21,6 +21,7 @@ int askedChunks(const Candidate& candidate) {
 StreamsConfig streamsConfig(const Candidate& candidate) {
   StreamsConfig config{candidate.streams, candidate.order, candidate.pageable, candidate.staging};
   config.chunks = candidate.chunks;
+  config.devices = candidate.devices;
   return config;
 }
 

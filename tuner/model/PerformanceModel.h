@@ -30,6 +30,10 @@ struct Candidate {
   // (StreamsConfig::chunks); 0: one per stream (out of core: as many as the ring needs), so that
   // the candidates that always were keep their names and results.
   int chunks = 0;
+  // GPUs the call is split across (StreamsConfig::devices, templates/overlap/detail/
+  // MultiDevice.cuh); the modern model prices a split as its largest share on one device
+  // (MultiDeviceEstimate.h), the papers' models not at all.
+  int devices = 1;
 };
 
 bool operator==(const Candidate& a, const Candidate& b);

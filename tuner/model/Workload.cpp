@@ -117,7 +117,7 @@ bool fitsDeviceMemory(const Workload& workload, const Candidate& candidate) {
 }
 
 bool oneChunkPerStreamInCore(const Workload& workload, const Candidate& candidate) {
-  if (runsOutOfCore(workload, candidate.variant))
+  if (candidate.devices != 1 || runsOutOfCore(workload, candidate.variant))
     return false;
   return !pipelined(candidate.variant) ||
          chunkCount(workload, candidate) == chunkCount(workload, candidate.streams);

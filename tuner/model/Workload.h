@@ -192,7 +192,8 @@ bool runsOutOfCore(const Workload& workload, Variant variant);
 double ringDeviceBytes(const Workload& workload, Variant variant, int slots, long long chunks);
 // Whether the candidate can run within the budget: in core, or out of core on a ring that fits.
 bool fitsDeviceMemory(const Workload& workload, const Candidate& candidate);
-// What the papers describe: one chunk per stream in core. Their models predict nothing else.
+// What the papers describe: one chunk per stream in core, on one GPU. Their models predict nothing
+// else.
 bool oneChunkPerStreamInCore(const Workload& workload, const Candidate& candidate);
 // Why a candidate cannot run (fitsDeviceMemory false), for the reports; empty when it can.
 std::string deviceMemoryProblem(const Workload& workload, const Candidate& candidate);

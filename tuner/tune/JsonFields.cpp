@@ -22,11 +22,15 @@ const nlohmann::json& requiredField(const nlohmann::json& parent, const std::str
 }
 
 nlohmann::json candidateJson(const model::Candidate& c) {
-  return {{"variant", model::to_string(c.variant)},
-          {"streams", c.streams},
-          {"order", model::to_string(c.order)},
-          {"pageable", to_string(c.pageable)},
-          {"chunks", c.chunks}};
+  nlohmann::json j = {{"variant", model::to_string(c.variant)},
+                      {"streams", c.streams},
+                      {"order", model::to_string(c.order)},
+                      {"pageable", to_string(c.pageable)},
+                      {"chunks", c.chunks}};
+  // Only for a split, so that the candidates that always were read as they did.
+  if (c.devices != 1)
+    j["devices"] = c.devices;
+  return j;
 }
 
 model::Candidate candidateFrom(const nlohmann::json& j, const std::string& path) {
@@ -47,6 +51,7 @@ model::Candidate candidateFrom(const nlohmann::json& j, const std::string& path)
     throw JsonFieldError(fieldPath(path, "order"), "unknown issue order \"" + order + "\"");
   c.pageable = pageableField(j, path);
   c.chunks = chunksField(j, path);
+  c.devices = devicesField(j, path);
   return c;
 }
 
@@ -65,6 +70,13 @@ int chunksField(const nlohmann::json& j, const std::string& path) {
   if (chunks < 0)
     throw JsonFieldError(fieldPath(path, "chunks"), "is negative");
   return chunks;
+}
+
+int devicesField(const nlohmann::json& j, const std::string& path) {
+  const int devices = optionalValue<int>(j, path, "devices", 1);
+  if (devices < 1)
+    throw JsonFieldError(fieldPath(path, "devices"), "is not a device count (1 or more)");
+  return devices;
 }
 
 } // namespace overlap::tune

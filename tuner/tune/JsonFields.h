@@ -74,5 +74,7 @@ model::Candidate candidateFrom(const nlohmann::json& j, const std::string& path)
 PageableMode pageableField(const nlohmann::json& j, const std::string& path);
 // The optional member "chunks" of `j` (at `path`), not negative; absent: 0.
 int chunksField(const nlohmann::json& j, const std::string& path);
+// A candidate's optional "devices" (GPUs it is split across; absent: 1).
+int devicesField(const nlohmann::json& j, const std::string& path);
 
 } // namespace overlap::tune

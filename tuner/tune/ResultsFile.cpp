@@ -91,6 +91,11 @@ std::string toJsonText(const ResultsFile& file) {
         fields["chunks"] = size.choice.chunks;
         chunks = true;
       }
+      // Only for a split (GPUs it runs on), likewise.
+      if (size.choice.devices != 1) {
+        fields["devices"] = size.choice.devices;
+        chunks = true;
+      }
       sizes.push_back(fields);
     }
     entries.push_back({{"kernel", e.kernel},
@@ -149,6 +154,7 @@ ResultsSize sizeFrom(const json& j, const std::string& where) {
   }
   if (size.choice.variant != Variant::Explicit)
     size.choice.pageable = pageableField(j, where);
+  size.choice.devices = devicesField(j, where);
   const auto nonNegative = [&](const char* key) {
     const double value = optionalValue<double>(j, where, key, 0.0);
     if (!(value >= 0))

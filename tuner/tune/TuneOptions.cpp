@@ -50,6 +50,8 @@ Explicit's, times each call (transfers included) to a stable median, and picks t
   --max-streams N        largest stream count considered (default 64)
   --max-chunks-per-stream N  Streams and Hybrid also cut the call into 2, 4, ... N chunks per
                          stream, each moving at least 1 MiB (default 8; 1: one per stream)
+  --devices N            also split every candidate across N GPUs (StreamsConfig::devices;
+                         default 1: one GPU only)
   --kernel-time SECONDS  t_E for the model (default: inferred from Explicit's measurement)
   --memory LIST          host memory of the tuned calls, tuned in turn: pinned, pageable or
                          pinned,pageable (default pinned); K_tuned dispatches a call by its
@@ -176,10 +178,11 @@ bool parseTuneOptions(const std::vector<std::string>& args, TuneOptions* options
       }
       out.workerFd = static_cast<int>(integer);
     } else if (arg == "--max-streams" || arg == "--max-chunks-per-stream" || arg == "--seed" ||
-               arg == "--device" || arg == "--final-rounds") {
+               arg == "--device" || arg == "--final-rounds" || arg == "--devices") {
       if (!value(&text))
         return false;
-      const bool count = arg == "--max-streams" || arg == "--max-chunks-per-stream";
+      const bool count =
+          arg == "--max-streams" || arg == "--max-chunks-per-stream" || arg == "--devices";
       if (!parseLong(text, &integer) || integer < (count ? 1 : 0) ||
           (arg == "--final-rounds" && integer > 1000) || (count && integer > 1 << 20)) {
         *error = arg + " wants a non-negative integer, got \"" + text + "\"";
@@ -189,6 +192,8 @@ bool parseTuneOptions(const std::vector<std::string>& args, TuneOptions* options
         out.tuner.search.maxStreams = static_cast<int>(integer);
       else if (arg == "--max-chunks-per-stream")
         out.tuner.search.maxChunksPerStream = static_cast<int>(integer);
+      else if (arg == "--devices")
+        out.tuner.search.devices = static_cast<int>(integer);
       else if (arg == "--seed")
         out.seed = static_cast<std::uint64_t>(integer);
       else if (arg == "--final-rounds")

@@ -108,7 +108,7 @@ std::string cacheKey(const TuningSetup& setup, const TunerOptions& options) {
       << options.noise.relativeNoise << "|search " << options.search.maxStreams << " "
       << options.search.tolerance << " " << options.search.streamTolerance << " "
       << options.search.maxKept << " " << options.search.maxChunksPerStream << " "
-      << options.search.minChunkBytes << "|device budget "
+      << options.search.minChunkBytes << " " << options.search.devices << "|device budget "
       << setup.workload.deviceMemory.budgetBytes << "|final rounds " << options.finalRounds;
   if (options.kernelSeconds)
     key << "|t_E " << *options.kernelSeconds;

@@ -26,6 +26,8 @@ struct TunedSize {
   // Streams and Hybrid: the chunks the winner cut the call into (StreamsConfig::chunks); 0: one
   // per stream. Last, as every member added, so that older initialisers keep their meaning.
   int chunks = 0;
+  // GPUs the winner split the call across (StreamsConfig::devices).
+  int devices = 1;
 };
 
 // The model's predicted time of each configuration for the call being dispatched, with kernel

@@ -1,0 +1,120 @@
+// Calls split across GPUs in the model (MultiDeviceEstimate.h, Candidate::devices): the share each
+// device runs, the modern model's price of a split, the papers' silence about it, the candidates
+// the search adds and how pruning treats their lower-bound predictions.
+#include "model/CandidateSet.h"
+#include "model/MultiDeviceEstimate.h"
+
+#include "ModelTestProfiles.h"
+#include "model/ModernModel.h"
+#include "model/Paper000Model.h"
+#include "model/Paper001Model.h"
+#include "model/Paper002Model.h"
+
+#include <gtest/gtest.h>
+
+namespace overlap::model {
+namespace {
+
+Workload transferBound(long long extent) {
+  Workload workload;
+  workload.partition.extent = extent;
+  workload.transfers.h2dBytes = 8.0 * extent;
+  workload.transfers.d2hBytes = 4.0 * extent;
+  workload.transfers.broadcastBytes = 4096;
+  workload.transfers.haloBytesPerBoundary = 64;
+  workload.launch.kernelSeconds = 1e-4;
+  workload.launch.totalBlocks = extent / 256;
+  return workload;
+}
+
+TEST(DeviceShare, TheLargestShareOfWholeGranules) {
+  Workload workload = transferBound(1001);
+  workload.partition.granule = 10; // 101 granules, the last one short
+  const Workload share = deviceShare(workload, 2);
+  EXPECT_EQ(share.partition.extent, 510); // 51 of 101 granules
+  const double fraction = 51.0 / 101.0;
+  EXPECT_DOUBLE_EQ(share.transfers.h2dBytes, workload.transfers.h2dBytes * fraction);
+  EXPECT_DOUBLE_EQ(share.transfers.d2hBytes, workload.transfers.d2hBytes * fraction);
+  EXPECT_DOUBLE_EQ(share.launch.kernelSeconds, workload.launch.kernelSeconds * fraction);
+  // Every device gets the broadcast sections and its halos whole.
+  EXPECT_EQ(share.transfers.broadcastBytes, workload.transfers.broadcastBytes);
+  EXPECT_EQ(share.transfers.haloBytesPerBoundary, workload.transfers.haloBytesPerBoundary);
+  EXPECT_EQ(deviceShare(workload, 1).partition.extent, 1001);
+  EXPECT_EQ(deviceShare(transferBound(1), 4).partition.extent, 1);
+}
+
+TEST(SplitPrediction, ATransferBoundCallTakesAboutItsShare) {
+  const ModernModel model;
+  const HardwareProfile profile = testing::h100Like();
+  const Workload workload = transferBound(64 << 20);
+  for (Variant variant : {Variant::Explicit, Variant::Mapped, Variant::Streams}) {
+    Candidate one{variant, variant == Variant::Streams ? 4 : 1, IssueOrder::DepthFirst};
+    Candidate two = one;
+    two.devices = 2;
+    const auto oneSeconds = model.predictSeconds(profile, workload, one);
+    const auto twoSeconds = model.predictSeconds(profile, workload, two);
+    ASSERT_TRUE(oneSeconds && twoSeconds) << to_string(variant);
+    EXPECT_GT(*twoSeconds, *oneSeconds * 0.45) << to_string(variant);
+    EXPECT_LT(*twoSeconds, *oneSeconds * 0.6) << to_string(variant);
+    // Exactly the half's prediction plus a synchronization per device.
+    const auto half = model.predictSeconds(profile, deviceShare(workload, 2), one);
+    EXPECT_DOUBLE_EQ(*twoSeconds, *half + 2 * profile.streamSyncS);
+  }
+  Candidate all{Variant::Streams, 4, IssueOrder::DepthFirst};
+  all.devices = 0; // "every device": the model needs the count
+  EXPECT_FALSE(model.predictSeconds(profile, workload, all));
+}
+
+TEST(SplitPrediction, ThePapersDoNotDescribeIt) {
+  const HardwareProfile profile = testing::h100Like();
+  const Workload workload = transferBound(1 << 20);
+  Candidate split{Variant::Streams, 4, IssueOrder::DepthFirst};
+  split.devices = 2;
+  EXPECT_FALSE(paper000::Model().predictSeconds(profile, workload, split));
+  EXPECT_FALSE(paper001::Model().predictSeconds(profile, workload, split));
+  EXPECT_FALSE(paper002::Model().predictSeconds(profile, workload, split));
+}
+
+TEST(SplitSearch, EveryCandidateAlsoSplitButNotReductions) {
+  const ModernModel model;
+  const HardwareProfile profile = testing::h100Like();
+  Workload workload = transferBound(1 << 20);
+  SearchOptions options;
+  options.maxChunksPerStream = 1;
+  const std::size_t alone = enumerateCandidates(model, profile, workload, options).size();
+  options.devices = 2;
+  const std::vector<Candidate> both = enumerateCandidates(model, profile, workload, options);
+  ASSERT_EQ(both.size(), 2 * alone);
+  for (std::size_t i = 0; i < alone; ++i) {
+    Candidate split = both[i];
+    split.devices = 2;
+    EXPECT_EQ(both[alone + i], split);
+  }
+  workload.transfers.reductionBytes = 1024;
+  EXPECT_EQ(enumerateCandidates(model, profile, workload, options).size(), alone);
+}
+
+TEST(SplitSearch, SplitsAreLowerBoundsThatNeverPruneTheOthers) {
+  const Workload workload = transferBound(64 << 20);
+  SearchOptions options;
+  options.devices = 2;
+  options.maxChunksPerStream = 1;
+  const Prediction prediction = predict(ModernModel(), testing::h100Like(), workload, options);
+  ASSERT_TRUE(prediction.best && prediction.explicitRow);
+  EXPECT_EQ(prediction.rows[*prediction.best].candidate.devices, 1);
+  EXPECT_EQ(prediction.rows[*prediction.explicitRow].candidate.devices, 1);
+  int keptSplits = 0;
+  for (const PredictedCandidate& row : prediction.rows) {
+    if (row.candidate.devices == 1)
+      continue;
+    EXPECT_TRUE(row.lower_bound);
+    keptSplits += row.kept ? 1 : 0;
+  }
+  // Predicted about twice as fast, a split is kept, but along its own stream counts only the
+  // best of each variant.
+  EXPECT_GE(keptSplits, 1);
+  EXPECT_LE(keptSplits, 4);
+}
+
+} // namespace
+} // namespace overlap::model

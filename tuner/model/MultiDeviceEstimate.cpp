@@ -1,0 +1,26 @@
+#include "model/MultiDeviceEstimate.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace overlap::model {
+
+Workload deviceShare(const Workload& workload, int devices) {
+  const long long granules = granuleCount(workload);
+  if (devices <= 1 || granules <= 0)
+    return workload;
+  const long long shareGranules = (granules + devices - 1) / devices;
+  const double fraction = static_cast<double>(shareGranules) / static_cast<double>(granules);
+  Workload share = workload;
+  share.partition.extent =
+      std::min(workload.partition.extent, shareGranules * workload.partition.granule);
+  share.transfers.h2dBytes *= fraction;
+  share.transfers.d2hBytes *= fraction;
+  share.transfers.inoutD2hBytes *= fraction;
+  share.launch.kernelSeconds *= fraction;
+  share.launch.totalBlocks = static_cast<long long>(
+      std::ceil(static_cast<double>(workload.launch.totalBlocks) * fraction));
+  return share;
+}
+
+} // namespace overlap::model
