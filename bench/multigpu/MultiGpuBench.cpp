@@ -10,6 +10,7 @@
 // Writes DIR/multigpu.json and DIR/multigpu.md.
 #include "LargeApps.h"
 #include "overlap/ByteSize.h"
+#include "overlap/Device.h"
 #include "overlap/DeviceContext.h"
 
 #include <cuda_runtime_api.h>
@@ -163,11 +164,30 @@ std::string ratio(double a, double b) {
   return text;
 }
 
-void write(const Options& options, const std::vector<Row>& rows, const std::string& device) {
+// Each device's bus, NUMA node and near CPUs: where the host side of its link lies.
+std::vector<std::string> topology(int devices) {
+  std::vector<std::string> lines;
+  for (int d = 0; d < devices; ++d) {
+    overlap::DeviceDescription description;
+    check(overlap::describeDevice(d, &description), "describeDevice");
+    lines.push_back("device " + std::to_string(d) + ": bus " + description.pciBusId + ", " +
+                    description.pcie.describe() + ", NUMA node " +
+                    (description.numaNode >= 0 ? std::to_string(description.numaNode)
+                                               : std::string("unknown")) +
+                    ", CPUs " +
+                    (description.localCpus.empty() ? "unknown" : description.localCpus));
+  }
+  return lines;
+}
+
+void write(const Options& options, const std::vector<Row>& rows, const std::string& device,
+           const std::vector<std::string>& placement) {
   std::ofstream json(options.output + "/multigpu.json");
-  json << "{\n  \"device\": " << jsonString(device) << ",\n  \"devices\": " << rows[0].devices
-       << ",\n  \"streams\": " << options.streams << ",\n  \"repeats\": " << options.repeats
-       << ",\n  \"rows\": [\n";
+  json << "{\n  \"device\": " << jsonString(device) << ",\n  \"topology\": [";
+  for (std::size_t i = 0; i < placement.size(); ++i)
+    json << (i > 0 ? ", " : "") << jsonString(placement[i]);
+  json << "],\n  \"devices\": " << rows[0].devices << ",\n  \"streams\": " << options.streams
+       << ",\n  \"repeats\": " << options.repeats << ",\n  \"rows\": [\n";
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const Row& r = rows[i];
     json << "    {\"app\": " << jsonString(r.app) << ", \"shape\": " << jsonString(r.shape)
@@ -183,6 +203,9 @@ void write(const Options& options, const std::vector<Row>& rows, const std::stri
   }
   json << "  ]\n}\n";
   std::ofstream md(options.output + "/multigpu.md");
+  for (const std::string& line : placement)
+    md << "- " << line << "\n";
+  md << "\n";
   md << "| application | traffic | best on one GPU | best on " << rows[0].devices
      << " GPUs | speed-up | link limit, one GPU | link limit, all | split / its limit | "
         "verified |\n|---|---|---|---|---:|---:|---:|---:|---|\n";
@@ -246,6 +269,9 @@ int main(int argc, char** argv) {
   std::printf("%d x %s, %s of traffic per call, %d streams, %d repeats\n", devices, properties.name,
               overlap::formatBytes(static_cast<double>(options.traffic)).c_str(), options.streams,
               options.repeats);
+  const std::vector<std::string> placement = topology(devices);
+  for (const std::string& line : placement)
+    std::printf("%s\n", line.c_str());
   Random random(20261127);
   DeviceLinks links(devices);
   std::vector<Row> rows;
@@ -257,7 +283,7 @@ int main(int argc, char** argv) {
     rows.push_back(measure(app, devices, options, links));
     check(overlap::releaseCachedDeviceMemory(), "releaseCachedDeviceMemory");
   }
-  write(options, rows, std::to_string(devices) + " x " + properties.name);
+  write(options, rows, std::to_string(devices) + " x " + properties.name, placement);
   for (const Row& row : rows)
     for (const Candidate& c : row.candidates)
       if (!c.verified)

@@ -2,7 +2,10 @@
 
 #include "DeviceNvml.h"
 
+#include <cctype>
+#include <fstream>
 #include <sstream>
+#include <string>
 
 namespace overlap {
 
@@ -52,6 +55,23 @@ std::string currentDeviceName() {
   return properties.name;
 }
 
+namespace {
+
+// The NUMA node and local CPUs of the device's PCI function (sysfs names it in lower case).
+void readHostPlacement(DeviceDescription* d) {
+  std::string bus = d->pciBusId;
+  for (char& c : bus)
+    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  const std::string dir = "/sys/bus/pci/devices/" + bus + "/";
+  std::ifstream node(dir + "numa_node");
+  if (!(node >> d->numaNode))
+    d->numaNode = -1;
+  std::ifstream cpus(dir + "local_cpulist");
+  std::getline(cpus, d->localCpus);
+}
+
+} // namespace
+
 Status describeDevice(int device, DeviceDescription* description) {
   DeviceDescription d;
   d.ordinal = device;
@@ -76,6 +96,7 @@ Status describeDevice(int device, DeviceDescription* description) {
   d.pcie = nvml.pcie;
   d.driverVersion = nvml.driverVersion.empty() ? "unknown" : nvml.driverVersion;
   d.nvmlProblem = nvml.problem;
+  readHostPlacement(&d);
 
   *description = std::move(d);
   return Status::success();
@@ -105,6 +126,8 @@ std::string toText(const DeviceDescription& d) {
   if (d.pcie.generation > 0)
     out << " (now Gen" << d.pcie.generation << " x" << d.pcie.width << ")";
   out << ", bus " << d.pciBusId << "\n"
+      << "  host: NUMA node " << (d.numaNode >= 0 ? std::to_string(d.numaNode) : "unknown")
+      << ", CPUs " << (d.localCpus.empty() ? "unknown" : d.localCpus) << "\n"
       << "  driver: " << d.driverVersion << " (CUDA driver " << cudaVersion(d.cudaDriverVersion)
       << ", runtime " << cudaVersion(d.cudaRuntimeVersion) << ")\n";
   if (!d.nvmlProblem.empty())

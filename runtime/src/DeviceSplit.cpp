@@ -2,9 +2,14 @@
 
 #include <cuda_runtime_api.h>
 
+#include <pthread.h>
+#include <sched.h>
+
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
 #include <map>
 #include <mutex>
 
@@ -137,19 +142,68 @@ double linkWeight(const PcieLink& link) {
   return kLane[generation - 1] * link.maxWidth;
 }
 
-Status deviceSplitWeight(int device, double* weight) {
+// describeDevice once per device and process (it asks NVML and reads sysfs).
+static Status describedDevice(int device, DeviceDescription* out) {
   static std::mutex mutex;
-  static std::map<int, double>* const weights = new std::map<int, double>;
+  static std::map<int, DeviceDescription>* const described = new std::map<int, DeviceDescription>;
   const std::lock_guard<std::mutex> lock(mutex);
-  const auto known = weights->find(device);
-  if (known != weights->end()) {
-    *weight = known->second;
+  const auto known = described->find(device);
+  if (known != described->end()) {
+    *out = known->second;
     return Status::success();
   }
   DeviceDescription description;
   OVERLAP_TRY(describeDevice(device, &description));
-  *weight = (*weights)[device] = linkWeight(description.pcie);
+  *out = (*described)[device] = description;
   return Status::success();
+}
+
+Status deviceSplitWeight(int device, double* weight) {
+  DeviceDescription description;
+  OVERLAP_TRY(describedDevice(device, &description));
+  *weight = linkWeight(description.pcie);
+  return Status::success();
+}
+
+std::vector<int> parseCpuList(const std::string& text) {
+  std::vector<int> cpus;
+  std::size_t position = 0;
+  while (position < text.size()) {
+    const std::size_t comma = std::min(text.find(',', position), text.size());
+    const std::string item = text.substr(position, comma - position);
+    const std::size_t dash = item.find('-');
+    const std::string first = item.substr(0, dash);
+    const std::string last = dash == std::string::npos ? first : item.substr(dash + 1);
+    const auto number = [](const std::string& digits) {
+      return !digits.empty() && digits.size() < 7 &&
+             digits.find_first_not_of("0123456789") == std::string::npos;
+    };
+    if (!number(first) || !number(last) || std::stoi(last) < std::stoi(first))
+      return {};
+    for (int cpu = std::stoi(first); cpu <= std::stoi(last); ++cpu)
+      cpus.push_back(cpu);
+    position = comma + 1;
+  }
+  return cpus;
+}
+
+void placeThreadNearDevice(int device) {
+  static const bool severalNodes = [] {
+    std::ifstream second("/sys/devices/system/node/node1/cpulist");
+    return second.good();
+  }();
+  DeviceDescription description;
+  if (!severalNodes || !describedDevice(device, &description).ok())
+    return;
+  const std::vector<int> cpus = parseCpuList(description.localCpus);
+  if (cpus.empty())
+    return;
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  for (int cpu : cpus)
+    if (cpu < CPU_SETSIZE)
+      CPU_SET(cpu, &set);
+  (void)pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
 }
 
 } // namespace overlap

@@ -11,10 +11,14 @@
 #include "saxpy.overlap.h"
 
 #include "overlap/Descriptor.h"
+#include "overlap/Device.h"
+#include "overlap/Dispatch.h"
+#include "overlap/TunedSizes.h"
 
 #include <cuda_runtime_api.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -218,6 +222,35 @@ TEST(SplitCall, DeviceMaskAndTooManyDevices) {
   EXPECT_NE(tooMany.message().find("StreamsConfig::devices = " + std::to_string(visible + 1)),
             std::string::npos)
       << tooMany.message();
+}
+
+// K_tuned with a split baked in (what overlap-tune --devices 2 writes): it runs across two GPUs
+// where there are two, on the one there is otherwise (saying so), and computes what Explicit does.
+TEST(SplitCall, TheTunedCallRunsABakedSplit) {
+  OVERLAP_SKIP_WITHOUT_GPU();
+  static std::string deviceName;
+  deviceName = overlap::currentDeviceName();
+  const int n = 1000003; // prime
+  static overlap::TunedSize sizes[] = {
+      {n, Variant::Streams, 4, IssueOrder::DepthFirst, 1e-3, 1e-3, 1e-5}};
+  sizes[0].devices = 2;
+  static const overlap::BakedChoice baked[] = {{"saxpy", deviceName.c_str(), sizes, 1}};
+  ASSERT_TRUE(overlap::registerBakedChoices(baked, 1));
+
+  HostBuffer<float> x = randomBuffer(n, HostMemory::Pinned);
+  HostBuffer<float> y = randomBuffer(n, HostMemory::Pinned);
+  std::vector<float> expected(y.data(), y.data() + n);
+  ASSERT_TRUE(saxpy_explicit(n, 0.25f, x.data(), expected.data()).ok());
+  const overlap::Status status = saxpy_tuned(n, 0.25f, x.data(), y.data());
+  ASSERT_TRUE(status.ok()) << status.message();
+  EXPECT_TRUE(overlap::test::bitwiseEqual(expected.data(), y.data(), y.size()));
+  const std::optional<overlap::VariantChoice> last = overlap::lastDispatchChoice(saxpy_descriptor);
+  ASSERT_TRUE(last.has_value());
+  EXPECT_EQ(last->source, overlap::ChoiceSource::Baked) << last->reason;
+  EXPECT_EQ(last->config.streams.devices, std::min(2, visibleDevices())) << last->reason;
+  if (visibleDevices() < 2) {
+    EXPECT_NE(last->reason.find("no more are visible"), std::string::npos) << last->reason;
+  }
 }
 
 } // namespace

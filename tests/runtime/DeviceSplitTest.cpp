@@ -133,6 +133,13 @@ TEST(DeviceChoice, TooManyOrInvisibleDevicesAreErrors) {
   EXPECT_FALSE(overlap::chooseDevices(0, 0, {}, 0, &devices).ok());
 }
 
+TEST(CpuList, ParsesRangesAndSingles) {
+  EXPECT_EQ(overlap::parseCpuList("0-3,8,10-11"), (std::vector<int>{0, 1, 2, 3, 8, 10, 11}));
+  EXPECT_EQ(overlap::parseCpuList("5"), std::vector<int>{5});
+  for (const char* bad : {"", "a", "3-1", "0-", ",1", "1,,2"})
+    EXPECT_TRUE(overlap::parseCpuList(bad).empty()) << bad;
+}
+
 TEST(DeviceSplitWeight, LinkBandwidthOrEqualShares) {
   overlap::PcieLink gen5;
   gen5.maxGeneration = 5;

@@ -47,6 +47,10 @@ struct DeviceDescription {
   bool unifiedAddressing = false;
   bool pageableMemoryAccess = false;
   std::string pciBusId; // "0000:01:00.0"
+  // Where the device sits in the host, as Linux's sysfs says: its NUMA node (-1: unknown or
+  // none) and the CPUs near it ("0-31,64-95"; empty: unknown).
+  int numaNode = -1;
+  std::string localCpus;
   PcieLink pcie;
   std::string driverVersion;  // NVML's string, e.g. "580.159.04", or "unknown"
   int cudaDriverVersion = 0;  // cudaDriverGetVersion, e.g. 13000

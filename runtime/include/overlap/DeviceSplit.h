@@ -55,4 +55,15 @@ double linkWeight(const PcieLink& link);
 // linkWeight of `device`, described once per process.
 Status deviceSplitWeight(int device, double* weight);
 
+// The CPUs of a Linux CPU list ("0-31,64-95", as sysfs's local_cpulist); empty where it is
+// malformed. CUDA-free.
+std::vector<int> parseCpuList(const std::string& text);
+
+// On a host of several NUMA nodes, keeps the calling thread on the CPUs near `device`
+// (DeviceDescription::localCpus), so that a split call's thread for that device issues from there
+// and the pinned memory it first touches (its staging slots) lies on the device's node. Nothing
+// on a host of one node, or where the placement is unknown; a failure to move the thread only
+// costs the placement, so it is not an error.
+void placeThreadNearDevice(int device);
+
 } // namespace overlap

@@ -108,6 +108,7 @@ template <class B> Status checkSplittable(const B& binding, const std::vector<Ho
 // Runs `run` with `device` current on the calling thread, which it leaves on that device (the
 // thread is the call's own).
 template <class Run> Status onDevice(int device, Run&& run) {
+  placeThreadNearDevice(device);
   OVERLAP_CUDA_TRY(cudaSetDevice(device));
   Status status = run();
   if (!status.ok() && status.call != nullptr)
