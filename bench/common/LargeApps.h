@@ -10,6 +10,7 @@
 
 #include "BenchCheck.h"
 #include "Reference.h"
+#include "overlap/ByteSize.h"
 #include "overlap/Descriptor.h"
 #include "overlap/PinnedBuffer.h"
 
@@ -19,6 +20,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <functional>
 #include <memory>
@@ -257,6 +259,45 @@ inline std::string jsonString(const std::string& text) {
   for (char c : text)
     out += c == '"' || c == '\\' ? std::string("\\") + c : std::string(1, c);
   return out + "\"";
+}
+
+// The command line of the large-call benchmarks: `sizeFlag` SIZE (a size such as 4GiB),
+// --streams N, --repeats N, --output DIR; anything else ends the program with `usage`.
+struct LargeCallOptions {
+  // The size flag's value: the out-of-core budget, the multi-GPU traffic per call.
+  std::size_t size = 0;
+  int streams = 4;
+  int repeats = 5;
+  std::string output;
+};
+
+inline LargeCallOptions parseLargeCallOptions(int argc, char** argv, const std::string& sizeFlag,
+                                              std::size_t defaultSize, const std::string& usage) {
+  LargeCallOptions options;
+  options.size = defaultSize;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    const auto value = [&]() -> std::string {
+      if (i + 1 >= argc)
+        fail(arg + " needs a value");
+      return argv[++i];
+    };
+    if (arg == sizeFlag) {
+      if (!overlap::parseMemorySize(value(), &options.size))
+        fail(sizeFlag + " takes a size such as 4GiB");
+    } else if (arg == "--streams") {
+      options.streams = std::atoi(value().c_str());
+    } else if (arg == "--repeats") {
+      options.repeats = std::atoi(value().c_str());
+    } else if (arg == "--output") {
+      options.output = value();
+    } else {
+      fail("unknown argument " + arg + "; " + usage);
+    }
+  }
+  if (options.output.empty() || options.streams < 1 || options.repeats < 1)
+    fail(usage);
+  return options;
 }
 
 } // namespace bench

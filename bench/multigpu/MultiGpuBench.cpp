@@ -35,12 +35,7 @@ using bench::median;
 using bench::Random;
 using bench::seconds;
 
-struct Options {
-  std::size_t traffic = std::size_t{4} << 30;
-  int streams = 4;
-  int repeats = 5;
-  std::string output;
-};
+using Options = bench::LargeCallOptions;
 
 // One link limit per device, run at once from one thread each.
 class DeviceLinks {
@@ -228,32 +223,9 @@ void write(const Options& options, const std::vector<Row>& rows, const std::stri
 }
 
 Options parse(int argc, char** argv) {
-  Options options;
-  const std::string usage =
-      "usage: bench_multi_gpu [--traffic 4GiB] [--streams 4] [--repeats 5] --output DIR";
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    const auto value = [&]() -> std::string {
-      if (i + 1 >= argc)
-        fail(arg + " needs a value");
-      return argv[++i];
-    };
-    if (arg == "--traffic") {
-      if (!overlap::parseMemorySize(value(), &options.traffic))
-        fail("--traffic takes a size such as 4GiB");
-    } else if (arg == "--streams") {
-      options.streams = std::atoi(value().c_str());
-    } else if (arg == "--repeats") {
-      options.repeats = std::atoi(value().c_str());
-    } else if (arg == "--output") {
-      options.output = value();
-    } else {
-      fail("unknown argument " + arg + "; " + usage);
-    }
-  }
-  if (options.output.empty() || options.streams < 1 || options.repeats < 1)
-    fail(usage);
-  return options;
+  return bench::parseLargeCallOptions(
+      argc, argv, "--traffic", std::size_t{4} << 30,
+      "usage: bench_multi_gpu [--traffic 4GiB] [--streams 4] [--repeats 5] --output DIR");
 }
 
 } // namespace
@@ -267,7 +239,7 @@ int main(int argc, char** argv) {
   cudaDeviceProp properties{};
   checkCuda(cudaGetDeviceProperties(&properties, 0), "cudaGetDeviceProperties");
   std::printf("%d x %s, %s of traffic per call, %d streams, %d repeats\n", devices, properties.name,
-              overlap::formatBytes(static_cast<double>(options.traffic)).c_str(), options.streams,
+              overlap::formatBytes(static_cast<double>(options.size)).c_str(), options.streams,
               options.repeats);
   const std::vector<std::string> placement = topology(devices);
   for (const std::string& line : placement)
@@ -279,7 +251,7 @@ int main(int argc, char** argv) {
   for (const auto make :
        {&bench::saxpyApp, &bench::sepiaApp, &bench::popStateApp, &bench::buoydiffApp}) {
     std::vector<overlap::PinnedBuffer> keep;
-    const App app = make(options.traffic, random, &keep);
+    const App app = make(options.size, random, &keep);
     rows.push_back(measure(app, devices, options, links));
     check(overlap::releaseCachedDeviceMemory(), "releaseCachedDeviceMemory");
   }

@@ -24,12 +24,7 @@
 
 namespace {
 
-struct Options {
-  std::size_t budget = std::size_t{1} << 30;
-  int streams = 4;
-  int repeats = 5;
-  std::string output;
-};
+using Options = bench::LargeCallOptions;
 
 using bench::App;
 using bench::check;
@@ -67,7 +62,7 @@ int ringChunks(const App& app, const Options& options) {
     overlap::StreamsConfig config{options.streams, overlap::IssueOrder::DepthFirst};
     config.chunks = chunks;
     config.buffers = overlap::DeviceBuffers::Ring;
-    config.deviceMemoryBudget = options.budget;
+    config.deviceMemoryBudget = options.size;
     if (runStreams(app, config).ok())
       return chunks;
     (void)cudaGetLastError();
@@ -88,7 +83,7 @@ Row measure(const App& app, const Options& options, LinkLimit& link) {
   full.deviceMemoryBudget = SIZE_MAX;
   overlap::StreamsConfig ring = full;
   ring.buffers = overlap::DeviceBuffers::Ring;
-  ring.deviceMemoryBudget = options.budget;
+  ring.deviceMemoryBudget = options.size;
   row.verified = true;
   for (const overlap::StreamsConfig* config : {&full, &ring}) {
     app.reset();
@@ -123,11 +118,11 @@ Row ballast(const Options& options, Random& random, LinkLimit& link) {
   check(overlap::releaseCachedDeviceMemory(), "releaseCachedDeviceMemory");
   std::size_t free = 0, total = 0;
   checkCuda(cudaMemGetInfo(&free, &total), "cudaMemGetInfo");
-  const std::size_t leave = options.budget + overlap::kDeviceMemoryMargin;
+  const std::size_t leave = options.size + overlap::kDeviceMemoryMargin;
   void* ballastBlock = nullptr;
   checkCuda(cudaMalloc(&ballastBlock, free - leave), "cudaMalloc(ballast)");
   std::vector<overlap::PinnedBuffer> keep;
-  const App app = bench::saxpyApp(4 * options.budget, random, &keep);
+  const App app = bench::saxpyApp(4 * options.size, random, &keep);
   Row row;
   row.name = app.name;
   row.shape = app.shape;
@@ -159,7 +154,7 @@ Row ballast(const Options& options, Random& random, LinkLimit& link) {
 
 void write(const Options& options, const std::vector<Row>& rows, const std::string& device) {
   std::ofstream json(options.output + "/outofcore.json");
-  json << "{\n  \"device\": " << jsonString(device) << ",\n  \"budget_bytes\": " << options.budget
+  json << "{\n  \"device\": " << jsonString(device) << ",\n  \"budget_bytes\": " << options.size
        << ",\n  \"repeats\": " << options.repeats << ",\n  \"rows\": [\n";
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const Row& r = rows[i];
@@ -201,31 +196,9 @@ void write(const Options& options, const std::vector<Row>& rows, const std::stri
 }
 
 Options parse(int argc, char** argv) {
-  Options options;
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    const auto value = [&]() -> std::string {
-      if (i + 1 >= argc)
-        fail(arg + " needs a value");
-      return argv[++i];
-    };
-    if (arg == "--budget") {
-      if (!overlap::parseMemorySize(value(), &options.budget))
-        fail("--budget takes a size such as 1GiB");
-    } else if (arg == "--streams") {
-      options.streams = std::atoi(value().c_str());
-    } else if (arg == "--repeats") {
-      options.repeats = std::atoi(value().c_str());
-    } else if (arg == "--output") {
-      options.output = value();
-    } else {
-      fail("unknown argument " + arg +
-           "; usage: bench_out_of_core [--budget 1GiB] [--streams 4] [--repeats 5] --output DIR");
-    }
-  }
-  if (options.output.empty() || options.streams < 1 || options.repeats < 1)
-    fail("usage: bench_out_of_core [--budget 1GiB] [--streams 4] [--repeats 5] --output DIR");
-  return options;
+  return bench::parseLargeCallOptions(
+      argc, argv, "--budget", std::size_t{1} << 30,
+      "usage: bench_out_of_core [--budget 1GiB] [--streams 4] [--repeats 5] --output DIR");
 }
 
 } // namespace
@@ -235,13 +208,13 @@ int main(int argc, char** argv) {
   cudaDeviceProp properties{};
   checkCuda(cudaGetDeviceProperties(&properties, 0), "cudaGetDeviceProperties");
   std::printf("%s, budget %s, arrays 4x the budget, %d repeats\n", properties.name,
-              overlap::formatBytes(static_cast<double>(options.budget)).c_str(), options.repeats);
+              overlap::formatBytes(static_cast<double>(options.size)).c_str(), options.repeats);
   Random random(20261126);
   LinkLimit link(std::size_t{8} << 20);
   std::vector<Row> rows;
   for (const auto make : {&bench::saxpyApp, &bench::sepiaApp, &bench::buoydiffApp}) {
     std::vector<overlap::PinnedBuffer> keep;
-    const App app = make(4 * options.budget, random, &keep);
+    const App app = make(4 * options.size, random, &keep);
     rows.push_back(measure(app, options, link));
     check(overlap::releaseCachedDeviceMemory(), "releaseCachedDeviceMemory");
   }
