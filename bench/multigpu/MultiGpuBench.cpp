@@ -1,8 +1,8 @@
 // The multi-GPU benchmark of issue 24 (scripts/bench.sh multigpu): saxpy, sepia, pop-state and
-// buoydiff with gigabytes of traffic per call (inputs in plus outputs back), each variant on one
-// GPU and split across the GPUs (StreamsConfig::devices), interleaved call by call, against the
-// link limit of one GPU and of all of them at once (the same bytes copied both ways, nothing
-// else). Pinned arrays; whole calls on the host clock, medians; every variant's result checked
+// buoydiff with gigabytes of traffic per call (inputs in plus outputs back), each variant (the
+// pipelines at two stream and chunk counts) on one GPU and split across the GPUs
+// (StreamsConfig::devices), interleaved call by call, against the link limit of one GPU and of
+// all of them at once (the same bytes copied both ways, nothing else). Pinned arrays; whole calls on the host clock, medians; every variant's result checked
 // against the CPU's bit for bit.
 //
 //   bench_multi_gpu [--traffic 4GiB] [--streams 4] [--repeats 5] --output DIR
@@ -87,15 +87,24 @@ struct Row {
   int devices = 0;
 };
 
+// Every variant on one GPU and split, the pipelines also with 4x the streams and 4 chunks a
+// stream (what tunings of these calls pick: bench/results/h100x2-2026-11-27-multigpu.md).
 std::vector<Candidate> candidates(int devices, int streams) {
   std::vector<Candidate> out;
-  for (int g : {1, devices})
-    for (overlap::Variant variant : {overlap::Variant::Explicit, overlap::Variant::Mapped,
-                                     overlap::Variant::Streams, overlap::Variant::Hybrid}) {
-      overlap::RunConfig config{variant, overlap::StreamsConfig{streams}};
+  for (int g : {1, devices}) {
+    const auto add = [&](overlap::Variant variant, int streamCount, int chunks) {
+      overlap::RunConfig config{variant, overlap::StreamsConfig{streamCount}};
+      config.streams.chunks = chunks;
       config.streams.devices = g;
       out.push_back({config, overlap::describe(variant, config.streams)});
+    };
+    add(overlap::Variant::Explicit, 1, 0);
+    add(overlap::Variant::Mapped, 1, 0);
+    for (overlap::Variant variant : {overlap::Variant::Streams, overlap::Variant::Hybrid}) {
+      add(variant, streams, 0);
+      add(variant, 4 * streams, 16 * streams);
     }
+  }
   return out;
 }
 
