@@ -30,6 +30,25 @@ const std::vector<int>& environmentDevices(int visible) {
   return devices;
 }
 
+// The items of a comma-separated list, empty ones included ("0,,1" has three, "" one).
+std::vector<std::string> commaItems(const std::string& text) {
+  std::vector<std::string> items;
+  std::size_t position = 0;
+  for (;;) {
+    const std::size_t comma = text.find(',', position);
+    items.push_back(text.substr(position, comma - position));
+    if (comma == std::string::npos)
+      return items;
+    position = comma + 1;
+  }
+}
+
+// A non-negative decimal of at most six digits (device and CPU numbers).
+bool isSmallDecimal(const std::string& digits) {
+  return !digits.empty() && digits.size() <= 6 &&
+         digits.find_first_not_of("0123456789") == std::string::npos;
+}
+
 } // namespace
 
 DeviceListSetting parseDeviceList(const char* value, int visible) {
@@ -42,12 +61,8 @@ DeviceListSetting parseDeviceList(const char* value, int visible) {
     setting.error = "OVERLAP_DEVICES='" + text + "': " + why + "; every visible device is used";
     return setting;
   };
-  std::size_t position = 0;
-  while (position <= text.size()) {
-    const std::size_t comma = std::min(text.find(',', position), text.size());
-    const std::string item = text.substr(position, comma - position);
-    if (item.empty() || item.find_first_not_of("0123456789") != std::string::npos ||
-        item.size() > 6)
+  for (const std::string& item : commaItems(text)) {
+    if (!isSmallDecimal(item))
       return refuse("'" + item + "' is not a device ordinal (a list such as 0,1)");
     const int device = std::atoi(item.c_str());
     if (device >= visible)
@@ -57,7 +72,6 @@ DeviceListSetting parseDeviceList(const char* value, int visible) {
       if (earlier == device)
         return refuse("device " + item + " is listed twice");
     setting.devices.push_back(device);
-    position = comma + 1;
   }
   return setting;
 }
@@ -167,22 +181,14 @@ Status deviceSplitWeight(int device, double* weight) {
 
 std::vector<int> parseCpuList(const std::string& text) {
   std::vector<int> cpus;
-  std::size_t position = 0;
-  while (position < text.size()) {
-    const std::size_t comma = std::min(text.find(',', position), text.size());
-    const std::string item = text.substr(position, comma - position);
+  for (const std::string& item : commaItems(text)) {
     const std::size_t dash = item.find('-');
     const std::string first = item.substr(0, dash);
     const std::string last = dash == std::string::npos ? first : item.substr(dash + 1);
-    const auto number = [](const std::string& digits) {
-      return !digits.empty() && digits.size() < 7 &&
-             digits.find_first_not_of("0123456789") == std::string::npos;
-    };
-    if (!number(first) || !number(last) || std::stoi(last) < std::stoi(first))
+    if (!isSmallDecimal(first) || !isSmallDecimal(last) || std::stoi(last) < std::stoi(first))
       return {};
     for (int cpu = std::stoi(first); cpu <= std::stoi(last); ++cpu)
       cpus.push_back(cpu);
-    position = comma + 1;
   }
   return cpus;
 }

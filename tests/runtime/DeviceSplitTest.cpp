@@ -136,7 +136,7 @@ TEST(DeviceChoice, TooManyOrInvisibleDevicesAreErrors) {
 TEST(CpuList, ParsesRangesAndSingles) {
   EXPECT_EQ(overlap::parseCpuList("0-3,8,10-11"), (std::vector<int>{0, 1, 2, 3, 8, 10, 11}));
   EXPECT_EQ(overlap::parseCpuList("5"), std::vector<int>{5});
-  for (const char* bad : {"", "a", "3-1", "0-", ",1", "1,,2"})
+  for (const char* bad : {"", "a", "3-1", "0-", ",1", "1,,2", "1,"})
     EXPECT_TRUE(overlap::parseCpuList(bad).empty()) << bad;
 }
 

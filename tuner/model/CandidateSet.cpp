@@ -237,8 +237,7 @@ void selectPrunedSet(Prediction& prediction, bool mappedIsLowerBound,
   int keptBesidesExplicit = 0;
   for (std::size_t i : order) {
     PredictedCandidate& row = prediction.rows[i];
-    if ((row.candidate.variant == Variant::Explicit && row.candidate.devices == 1) ||
-        !row.seconds) {
+    if (i == prediction.explicitRow || !row.seconds) {
       row.kept = true;
       continue;
     }

@@ -381,10 +381,7 @@ std::optional<double> ModernModel::predictSeconds(const HardwareProfile& profile
                                                   const Workload& workload,
                                                   const Candidate& candidate) const {
   if (candidate.devices != 1)
-    return splitSeconds(profile, workload, candidate,
-                        [&](const Workload& share, const Candidate& one) {
-                          return predictSeconds(profile, share, one);
-                        });
+    return splitSeconds(*this, profile, workload, candidate);
   // Out of core Explicit cannot run, nor a Streams or Hybrid whose ring does not fit.
   if (!fitsDeviceMemory(workload, candidate))
     return std::nullopt;

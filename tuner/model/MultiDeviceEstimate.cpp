@@ -23,4 +23,17 @@ Workload deviceShare(const Workload& workload, int devices) {
   return share;
 }
 
+std::optional<double> splitSeconds(const PerformanceModel& model, const HardwareProfile& profile,
+                                   const Workload& workload, const Candidate& candidate) {
+  if (candidate.devices < 1)
+    return std::nullopt;
+  Candidate one = candidate;
+  one.devices = 1;
+  const std::optional<double> share =
+      model.predictSeconds(profile, deviceShare(workload, candidate.devices), one);
+  if (!share)
+    return std::nullopt;
+  return *share + candidate.devices * profile.streamSyncS;
+}
+
 } // namespace overlap::model

@@ -23,20 +23,10 @@ namespace overlap::model {
 // (each device takes full buffers). The workload itself when devices <= 1 or P is unknown.
 Workload deviceShare(const Workload& workload, int devices);
 
-// The split candidate's time: `oneDevice` (a model's prediction of a one-GPU candidate) on the
-// largest share, plus a host synchronization per device for its thread; nullopt where that
-// prediction is, or for devices = 0 (the count must be known).
-template <class PredictOne>
-std::optional<double> splitSeconds(const HardwareProfile& profile, const Workload& workload,
-                                   const Candidate& candidate, PredictOne&& oneDevice) {
-  if (candidate.devices < 1)
-    return std::nullopt;
-  Candidate one = candidate;
-  one.devices = 1;
-  const std::optional<double> share = oneDevice(deviceShare(workload, candidate.devices), one);
-  if (!share)
-    return std::nullopt;
-  return *share + candidate.devices * profile.streamSyncS;
-}
+// The split candidate's time: `model`'s prediction of its one-GPU form on the largest share,
+// plus a host synchronization per device for its thread; nullopt where that prediction is, or for
+// devices = 0 (the count must be known).
+std::optional<double> splitSeconds(const PerformanceModel& model, const HardwareProfile& profile,
+                                   const Workload& workload, const Candidate& candidate);
 
 } // namespace overlap::model

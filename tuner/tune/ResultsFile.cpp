@@ -65,7 +65,7 @@ const ResultsEntry* ResultsFile::find(const std::string& kernel, const std::stri
 
 std::string toJsonText(const ResultsFile& file) {
   json entries = json::array();
-  bool chunks = false;
+  bool versionFourFields = false; // chunks or devices: what version 3 cannot say
   for (const ResultsEntry& e : file.entries) {
     std::vector<ResultsSize> ascending = e.sizes;
     std::sort(ascending.begin(), ascending.end(),
@@ -89,12 +89,12 @@ std::string toJsonText(const ResultsFile& file) {
       // Only where it is not one per stream: such a file stays what version 3 wrote.
       if (size.choice.chunks > 0) {
         fields["chunks"] = size.choice.chunks;
-        chunks = true;
+        versionFourFields = true;
       }
       // Only for a split (GPUs it runs on), likewise.
       if (size.choice.devices != 1) {
         fields["devices"] = size.choice.devices;
-        chunks = true;
+        versionFourFields = true;
       }
       sizes.push_back(fields);
     }
@@ -105,7 +105,7 @@ std::string toJsonText(const ResultsFile& file) {
                        {"sweep", e.sweep},
                        {"sizes", sizes}});
   }
-  const int version = chunks ? kResultsSchemaVersion : kOldestResultsSchemaVersion;
+  const int version = versionFourFields ? kResultsSchemaVersion : kOldestResultsSchemaVersion;
   return json{{"schema", kSchema}, {"schema_version", version}, {"entries", entries}}.dump(2) +
          "\n";
 }

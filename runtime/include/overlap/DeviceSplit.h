@@ -1,6 +1,6 @@
 // Which GPUs a multi-GPU call runs on and which part of its partition each one takes
-// (templates/overlap/MultiGpu.cuh). Each GPU of a host has its own PCIe link, so a transfer-bound
-// call split across G of them can move up to G times the bytes in the same time.
+// (templates/overlap/detail/MultiDevice.cuh). Each GPU of a host has its own PCIe link, so a
+// transfer-bound call split across G of them can move up to G times the bytes in the same time.
 #pragma once
 
 #include "overlap/Device.h"

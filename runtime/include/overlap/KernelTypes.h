@@ -188,9 +188,9 @@ struct StreamsConfig {
   DeviceBuffers buffers = DeviceBuffers::Auto;
   // Bytes of device memory the call may take; 0: the process's budget (DeviceMemoryBudget.h).
   std::size_t deviceMemoryBudget = 0;
-  // GPUs the partition is split across (MultiGpu.cuh): 1, the current device; G > 1, the first G
-  // of the selected devices; 0, all of them. Selected: those of deviceMask (bit d: device d), else
-  // OVERLAP_DEVICES's list (0,1), else every visible device (DeviceSplit.h).
+  // GPUs the partition is split across (detail/MultiDevice.cuh): 1, the current device; G > 1, the
+  // first G of the selected devices; 0, all of them. Selected: those of deviceMask (bit d: device
+  // d), else OVERLAP_DEVICES's list (0,1), else every visible device (DeviceSplit.h).
   int devices = 1;
   std::uint64_t deviceMask = 0;
 };
