@@ -13,6 +13,7 @@ set(OVERLAP_RUNTIME_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/src/DeviceSplit.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/Dispatch.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/DispatchDevice.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/src/GraphCache.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/HostArrayPinning.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/HostCopyWorkers.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/HostMemoryKind.cpp

@@ -78,18 +78,26 @@ Status DeviceContext::pageBytes(std::size_t* bytes) {
 
 Status DeviceContext::releaseMemoryWhenIdle() {
   const std::lock_guard<std::mutex> lock(mutex_);
-  if (memory_.capacity() == 0 && staging_.bytes() == 0 && asyncMemory_.heldBytes() == 0)
+  if (memory_.capacity() == 0 && staging_.bytes() == 0 && asyncMemory_.heldBytes() == 0 &&
+      graphs_.empty())
     return Status::success();
   OVERLAP_CUDA_TRY(cudaSetDevice(device_));
   Status first = memory_.capacity() > 0 ? memory_.release() : Status::success();
   keepFirst(first, staging_.release());
   keepFirst(first, asyncMemory_.trim());
+  if (!graphs_.empty())
+    keepFirst(first, graphs_.release(device_));
   return first;
 }
 
 std::size_t DeviceContext::cachedBytesWhenIdle() {
   const std::lock_guard<std::mutex> lock(mutex_);
   return memory_.capacity();
+}
+
+GraphCacheStats DeviceContext::graphStatsWhenIdle() {
+  const std::lock_guard<std::mutex> lock(mutex_);
+  return graphs_.stats();
 }
 
 Status DeviceContext::scribbleMemoryWhenIdle(unsigned char value) {
@@ -110,16 +118,37 @@ Status DeviceContextLease::acquire() {
   return Status::success();
 }
 
-Status releaseCachedDeviceMemory() {
-  // Contexts are never destroyed, so their addresses outlive the table lock; waiting for calls in
-  // flight without holding it lets other threads start calls on other devices meanwhile.
+namespace {
+
+// Contexts are never destroyed, so their addresses outlive the table lock; waiting for calls in
+// flight without holding it lets other threads start calls on other devices meanwhile.
+std::vector<DeviceContext*> allContexts() {
   std::vector<DeviceContext*> contexts;
-  {
-    ContextTable& table = contextTable();
-    const std::lock_guard<std::mutex> tableLock(table.mutex);
-    for (auto& entry : table.contexts)
-      contexts.push_back(entry.second.get());
+  ContextTable& table = contextTable();
+  const std::lock_guard<std::mutex> tableLock(table.mutex);
+  for (auto& entry : table.contexts)
+    contexts.push_back(entry.second.get());
+  return contexts;
+}
+
+} // namespace
+
+GraphCacheStats graphCacheStats() {
+  GraphCacheStats sum;
+  for (DeviceContext* context : allContexts()) {
+    const GraphCacheStats one = context->graphStatsWhenIdle();
+    sum.replays += one.replays;
+    sum.captures += one.captures;
+    sum.instantiations += one.instantiations;
+    sum.updates += one.updates;
+    sum.evictions += one.evictions;
+    sum.uncaptured += one.uncaptured;
   }
+  return sum;
+}
+
+Status releaseCachedDeviceMemory() {
+  const std::vector<DeviceContext*> contexts = allContexts();
   if (contexts.empty())
     return Status::success(); // a program that never ran a strategy makes no CUDA call here
   CurrentDeviceGuard guard;

@@ -15,8 +15,9 @@ struct ExampleCase {
   Variant variant;
   int streams = 0; // Streams and Hybrid only
   IssueOrder order = IssueOrder::DepthFirst;
-  int chunks = 0;    // 0: one per stream
-  bool ring = false; // out of core: DeviceBuffers::Ring, one slot per stream
+  int chunks = 0;     // 0: one per stream
+  bool ring = false;  // out of core: DeviceBuffers::Ring, one slot per stream
+  bool graph = false; // StreamsConfig::graph: Graph-Streams, Graph-Hybrid
 };
 
 inline std::string describe(const ExampleCase& c) {
@@ -28,9 +29,9 @@ inline std::string describe(const ExampleCase& c) {
   default:
     break;
   }
-  return std::string(c.variant == Variant::Streams ? "Streams" : "Hybrid") +
-         std::to_string(c.streams) + (c.chunks > 0 ? "x" + std::to_string(c.chunks) : "") +
-         (c.ring ? "Ring" : "") +
+  return std::string(c.graph ? "Graph" : "") +
+         (c.variant == Variant::Streams ? "Streams" : "Hybrid") + std::to_string(c.streams) +
+         (c.chunks > 0 ? "x" + std::to_string(c.chunks) : "") + (c.ring ? "Ring" : "") +
          (c.order == IssueOrder::DepthFirst ? "DepthFirst" : "BreadthFirst");
 }
 
@@ -48,6 +49,7 @@ inline StreamsConfig configOf(const ExampleCase& c) {
   StreamsConfig config{c.streams, c.order};
   config.chunks = c.chunks;
   config.buffers = c.ring ? DeviceBuffers::Ring : DeviceBuffers::Auto;
+  config.graph = c.graph;
   return config;
 }
 

@@ -4,6 +4,7 @@ add_executable(overlap_example_gpu_tests ${CMAKE_CURRENT_LIST_DIR}/ExamplesGpuTe
                                          ${CMAKE_CURRENT_LIST_DIR}/OutOfCoreExamplesTest.cpp
                                          ${CMAKE_CURRENT_LIST_DIR}/PageableExamplesTest.cpp
                                          ${CMAKE_CURRENT_LIST_DIR}/AsyncExamplesTest.cpp
+                                         ${CMAKE_CURRENT_LIST_DIR}/GraphExamplesTest.cpp
                                          ${CMAKE_CURRENT_LIST_DIR}/MultiGpuExamplesTest.cpp)
 target_link_libraries(overlap_example_gpu_tests PRIVATE overlap_gpu_test_support GTest::gtest_main)
 overlap_add_kernels(overlap_example_gpu_tests SOURCES

@@ -9,6 +9,7 @@
 #pragma once
 
 #include "overlap/DeviceMemoryCache.h"
+#include "overlap/GraphCache.h"
 #include "overlap/StagingRing.h"
 #include "overlap/Status.h"
 #include "overlap/StreamEventPool.h"
@@ -31,6 +32,8 @@ public:
   StagingResources& staging() { return staging_; }
   // The device memory of asynchronous calls, which outlives the lease (StreamOrderedMemory.h).
   StreamOrderedMemory& asyncMemory() { return asyncMemory_; }
+  // Executable graphs of earlier calls (StreamsConfig::graph).
+  GraphCache& graphs() { return graphs_; }
   // cudaDevAttrHostRegisterReadOnlySupported, asked once.
   Status readOnlyRegistrationSupported(bool* supported);
   // The device's page size for paged arrays (PagedArrays.h), 0 where it has none; asked once.
@@ -41,6 +44,7 @@ public:
   // this context's device current (cudaFree must run there) and leaves it current.
   Status releaseMemoryWhenIdle();
   std::size_t cachedBytesWhenIdle();
+  GraphCacheStats graphStatsWhenIdle();
   Status scribbleMemoryWhenIdle(unsigned char value);
 
 private:
@@ -52,6 +56,7 @@ private:
   DeviceMemoryCache memory_;
   StagingResources staging_;
   StreamOrderedMemory asyncMemory_;
+  GraphCache graphs_;
   int readOnlySupported_ = -1; // -1: not asked yet
   std::size_t pageBytes_ = 0;
   bool pageBytesAsked_ = false;
@@ -73,9 +78,9 @@ private:
   std::unique_lock<std::mutex> lock_;
 };
 
-// Frees the device memory and the staging slots every context cached (waiting for synchronous
-// calls in flight on each device; asynchronous ones keep their memory until their streams reach
-// its end), so that the memory is the program's again. Streams and events stay
+// Frees the device memory, the staging slots and the graphs every context cached (waiting for
+// synchronous calls in flight on each device; asynchronous ones keep their memory until their
+// streams reach its end), so that the memory is the program's again. Streams and events stay
 // pooled. The first failure is returned; the other devices are still released.
 Status releaseCachedDeviceMemory();
 

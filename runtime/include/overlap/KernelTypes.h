@@ -193,6 +193,9 @@ struct StreamsConfig {
   // d), else OVERLAP_DEVICES's list (0,1), else every visible device (DeviceSplit.h).
   int devices = 1;
   std::uint64_t deviceMask = 0;
+  // Streams and Hybrid: replay the pipeline as a CUDA graph captured from an earlier call of the
+  // same shape (GraphCache.h), the Graph-Streams and Graph-Hybrid variants.
+  bool graph = false;
 };
 
 inline const char* to_string(Variant variant) {
@@ -223,9 +226,9 @@ inline std::string describeDevices(const StreamsConfig& config) {
 
 // A variant as reports, reasons and logs name it: "Explicit", "Mapped", "Mapped(registered per
 // call)", "Streams(16, depth-first)", "Hybrid(4, breadth-first, staged)", "Streams(4, 64 chunks,
-// depth-first, ring)". The chunks only where they are not one per stream, the pageable mode only
-// where it is not the default (Explicit registers nothing; Stage is Default for Mapped, which
-// copies nothing), so that the names that always were stay as they were.
+// depth-first, ring)", "Graph-Streams(4, depth-first)". The chunks only where they are not one per
+// stream, the pageable mode only where it is not the default (Explicit registers nothing; Stage is
+// Default for Mapped, which copies nothing), so that the names that always were stay as they were.
 inline std::string describe(Variant variant, const StreamsConfig& config) {
   const std::string mode = to_string(config.pageable);
   switch (variant) {
@@ -242,7 +245,8 @@ inline std::string describe(Variant variant, const StreamsConfig& config) {
   }
   // Chunks only where they differ from the streams, so that one chunk per stream reads as always.
   const bool ownChunks = config.chunks > 0 && config.chunks != config.streams;
-  return std::string(to_string(variant)) + "(" + std::to_string(config.streams) +
+  return std::string(config.graph ? "Graph-" : "") + to_string(variant) + "(" +
+         std::to_string(config.streams) +
          (ownChunks ? ", " + std::to_string(config.chunks) + " chunks" : std::string()) + ", " +
          to_string(config.order) +
          (config.pageable == PageableMode::Default ? std::string() : ", " + mode) +

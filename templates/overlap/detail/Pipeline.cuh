@@ -40,6 +40,7 @@
 #include "overlap/TransferPlan.h"
 #include "overlap/detail/AsyncCall.cuh"
 #include "overlap/detail/CallArrays.cuh"
+#include "overlap/detail/GraphCall.cuh"
 
 #include <algorithm>
 #include <cstdint>
@@ -439,7 +440,28 @@ inline int pipelineEvents(const PipelineShape& shape) {
   return 1 + (shape.layout.ring ? shape.streams : shape.chunks);
 }
 
+template <class B>
+Status runPipelineAsync(const B& binding, StreamsConfig config, OutputPath outputs,
+                        cudaStream_t stream);
+
+// A synchronous call of the graph form: the asynchronous one on the graph cache's own stream,
+// waited for.
+template <class B>
+Status runPipelineGraph(const B& binding, const StreamsConfig& config, OutputPath outputs) {
+  cudaStream_t stream = nullptr;
+  {
+    DeviceContextLease lease;
+    OVERLAP_TRY(lease.acquire());
+    OVERLAP_TRY(lease.context().graphs().callStream(&stream));
+  }
+  Status first = runPipelineAsync(binding, config, outputs, stream);
+  keepFirst(first, synchronize(stream));
+  return first;
+}
+
 template <class B> Status runPipeline(const B& binding, StreamsConfig config, OutputPath outputs) {
+  if (config.graph)
+    return runPipelineGraph(binding, config, outputs);
   Partition partition;
   std::vector<HostArray> arrays;
   OVERLAP_TRY(beginCall(binding, &partition, &arrays));
@@ -568,12 +590,20 @@ template <class B>
 Status runPipelineAsync(const B& binding, StreamsConfig config, OutputPath outputs,
                         cudaStream_t stream) {
   OVERLAP_TRY(checkStreamsConfig(config));
+  StreamsConfig plain = config; // the graph form's synchronous fallback and captured call
+  plain.graph = false;
   return asyncCall(
-      binding, stream, [&] { return runPipeline(binding, config, outputs); },
+      binding, stream, [&] { return runPipeline(binding, plain, outputs); },
       [&](const Partition& partition, const std::vector<HostArray>& arrays, DeviceContext& context,
           bool* synchronous) {
-        return issuePipelineAsync(binding, config, outputs, partition, arrays, context, stream,
-                                  synchronous);
+        const auto issue = [&](cudaStream_t on, bool* issuedNothing) {
+          return issuePipelineAsync(binding, plain, outputs, partition, arrays, context, on,
+                                    issuedNothing);
+        };
+        if (!config.graph)
+          return issue(stream, synchronous);
+        return issueAsGraph(binding, config, outputs == OutputPath::Mapped, partition, arrays,
+                            context, stream, synchronous, issue);
       });
 }
 

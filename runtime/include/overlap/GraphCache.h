@@ -1,0 +1,99 @@
+// Executable CUDA graphs of earlier calls' pipelines, per device (StreamsConfig::graph;
+// detail/GraphCall.cuh). A pipeline issues tens of copies, launches and event operations; replayed
+// as one graph, the host issues it with one cudaGraphLaunch. An entry is keyed on the call's shape
+// (the kernel, its configuration, sizes and memory kinds: what fixes the graph's nodes and edges)
+// and its arguments (pointers and scalars: what only the nodes' parameters hold). A call whose
+// shape and arguments match an entry replays it. Otherwise the call is captured, and the graph
+// becomes executable: a new entry while the cache has room; where it is full, the least recently
+// used entry of the same shape is updated in place (cudaGraphExecUpdate, no new instantiation),
+// else the least recently used entry is evicted. A shape's first call runs uncaptured: it grows the
+// pools of streams, events and memory (which a capture may not), and a call made once never pays
+// for an instantiation.
+#pragma once
+
+#include "overlap/Status.h"
+
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace overlap {
+
+// What a cache did since the process started (all devices' caches for graphCacheStats()).
+struct GraphCacheStats {
+  long long replays = 0;        // calls that launched an entry as it was
+  long long captures = 0;       // calls captured into a graph
+  long long instantiations = 0; // captured graphs made executable as new entries
+  long long updates = 0;        // entries updated in place to a call's arguments
+  long long evictions = 0;      // entries destroyed to make room
+  long long uncaptured = 0;     // first calls of a shape, run without a graph
+};
+
+struct GraphCacheEntry {
+  std::string shape;
+  std::string arguments;
+  cudaGraphExec_t exec = nullptr;
+  unsigned long long lastUse = 0;
+};
+
+// Where a captured graph goes: a new entry, an update of entries[entry] (same shape), or in place
+// of entries[entry] after evicting it.
+enum class GraphSlotAction { Append, Update, Replace };
+struct GraphSlot {
+  GraphSlotAction action = GraphSlotAction::Append;
+  std::size_t entry = 0;
+};
+GraphSlot chooseGraphSlot(const std::vector<GraphCacheEntry>& entries, const std::string& shape,
+                          std::size_t capacity);
+
+class GraphCache {
+public:
+  static constexpr std::size_t kDefaultCapacity = 8;
+
+  GraphCache() = default;
+  GraphCache(const GraphCache&) = delete;
+  GraphCache& operator=(const GraphCache&) = delete;
+  // Keeps its graphs and stream, for the reason DeviceMemoryCache keeps its memory.
+  ~GraphCache() = default;
+
+  // The entry of this shape and these arguments, or null; a hit counts as a replay.
+  cudaGraphExec_t find(const std::string& shape, const std::string& arguments);
+  // True the first time a shape is asked about (the call then runs uncaptured), false after.
+  bool firstOfShape(const std::string& shape);
+  // Streams of the cache's own (non-blocking, created on first use): one to capture calls on, one
+  // for synchronous calls to launch their graphs on (never a capturing one, which they could not
+  // wait for).
+  Status captureStream(cudaStream_t* stream) { return ownStream(&captureStream_, stream); }
+  Status callStream(cudaStream_t* stream) { return ownStream(&callStream_, stream); }
+  // Makes `graph` (captured from a call of `shape` with `arguments`; the cache does not take it)
+  // executable in the slot chooseGraphSlot picks. On failure the slot's old entry is gone.
+  Status install(const std::string& shape, const std::string& arguments, cudaGraph_t graph,
+                 cudaGraphExec_t* exec);
+  void countCapture() { ++stats_.captures; }
+
+  // Destroys every entry (waiting for nothing: a launched graph runs to its end after
+  // cudaGraphExecDestroy) and returns the graphs' memory to the device.
+  Status release(int device);
+  bool empty() const { return entries_.empty(); }
+  const GraphCacheStats& stats() const { return stats_; }
+
+private:
+  static Status ownStream(cudaStream_t* slot, cudaStream_t* stream);
+
+  std::vector<GraphCacheEntry> entries_;
+  std::vector<std::string> seenShapes_; // the most recent first calls, bounded
+  unsigned long long clock_ = 0;
+  cudaStream_t captureStream_ = nullptr;
+  cudaStream_t callStream_ = nullptr;
+  GraphCacheStats stats_;
+};
+
+// The sum of every device's cache statistics.
+GraphCacheStats graphCacheStats();
+// Entries per device's cache from now on (at least 1; kDefaultCapacity unless set). Entries beyond
+// a smaller capacity go as new graphs need their slots.
+void setGraphCacheCapacity(std::size_t capacity);
+
+} // namespace overlap

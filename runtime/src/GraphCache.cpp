@@ -1,0 +1,114 @@
+#include "overlap/GraphCache.h"
+
+#include <algorithm>
+#include <atomic>
+
+namespace overlap {
+namespace {
+
+std::atomic<std::size_t> graphCapacity{GraphCache::kDefaultCapacity};
+// First calls remembered; a shape forgotten since runs uncaptured once more, which costs nothing.
+constexpr std::size_t kSeenShapes = 64;
+
+} // namespace
+
+void setGraphCacheCapacity(std::size_t capacity) {
+  graphCapacity.store(capacity < 1 ? 1 : capacity);
+}
+
+GraphSlot chooseGraphSlot(const std::vector<GraphCacheEntry>& entries, const std::string& shape,
+                          std::size_t capacity) {
+  if (entries.size() < capacity)
+    return {GraphSlotAction::Append, entries.size()};
+  std::size_t oldest = 0;
+  std::size_t oldestOfShape = entries.size();
+  for (std::size_t i = 0; i < entries.size(); ++i) {
+    if (entries[i].lastUse < entries[oldest].lastUse)
+      oldest = i;
+    if (entries[i].shape == shape &&
+        (oldestOfShape == entries.size() || entries[i].lastUse < entries[oldestOfShape].lastUse))
+      oldestOfShape = i;
+  }
+  if (oldestOfShape != entries.size())
+    return {GraphSlotAction::Update, oldestOfShape};
+  return {GraphSlotAction::Replace, oldest};
+}
+
+cudaGraphExec_t GraphCache::find(const std::string& shape, const std::string& arguments) {
+  for (GraphCacheEntry& entry : entries_)
+    if (entry.shape == shape && entry.arguments == arguments) {
+      entry.lastUse = ++clock_;
+      ++stats_.replays;
+      return entry.exec;
+    }
+  return nullptr;
+}
+
+bool GraphCache::firstOfShape(const std::string& shape) {
+  if (std::find(seenShapes_.begin(), seenShapes_.end(), shape) != seenShapes_.end())
+    return false;
+  for (const GraphCacheEntry& entry : entries_)
+    if (entry.shape == shape)
+      return false;
+  if (seenShapes_.size() == kSeenShapes)
+    seenShapes_.erase(seenShapes_.begin());
+  seenShapes_.push_back(shape);
+  ++stats_.uncaptured;
+  return true;
+}
+
+Status GraphCache::ownStream(cudaStream_t* slot, cudaStream_t* stream) {
+  if (*slot == nullptr)
+    OVERLAP_CUDA_TRY(cudaStreamCreateWithFlags(slot, cudaStreamNonBlocking));
+  *stream = *slot;
+  return Status::success();
+}
+
+Status GraphCache::install(const std::string& shape, const std::string& arguments,
+                           cudaGraph_t graph, cudaGraphExec_t* exec) {
+  const GraphSlot slot = chooseGraphSlot(entries_, shape, graphCapacity.load());
+  if (slot.action == GraphSlotAction::Update) {
+    GraphCacheEntry& entry = entries_[slot.entry];
+    cudaGraphExecUpdateResultInfo info = {};
+    // A refused update (the graph differs in more than parameters) is no error: the entry is
+    // instantiated anew below. The call is not checked through OVERLAP_CUDA_CALL for that reason.
+    if (cudaGraphExecUpdate(entry.exec, graph, &info) == cudaSuccess) {
+      entry.arguments = arguments;
+      entry.lastUse = ++clock_;
+      ++stats_.updates;
+      *exec = entry.exec;
+      return Status::success();
+    }
+    (void)cudaGetLastError();
+  }
+  if (slot.action != GraphSlotAction::Append) {
+    const cudaGraphExec_t old = entries_[slot.entry].exec;
+    entries_.erase(entries_.begin() + static_cast<std::ptrdiff_t>(slot.entry));
+    ++stats_.evictions;
+    OVERLAP_CUDA_TRY(cudaGraphExecDestroy(old));
+  }
+  cudaGraphExec_t made = nullptr;
+  OVERLAP_CUDA_TRY(cudaGraphInstantiate(&made, graph, 0));
+  entries_.push_back({shape, arguments, made, ++clock_});
+  ++stats_.instantiations;
+  *exec = made;
+  return Status::success();
+}
+
+Status GraphCache::release(int device) {
+  Status first;
+  for (const GraphCacheEntry& entry : entries_) {
+    const cudaError_t error = OVERLAP_CUDA_CALL(cudaGraphExecDestroy(entry.exec));
+    if (error != cudaSuccess)
+      keepFirst(first, OVERLAP_STATUS_OF(cudaGraphExecDestroy(entry.exec), error));
+  }
+  entries_.clear();
+  seenShapes_.clear();
+  // Graph allocations stay mapped for the next launch until trimmed.
+  const cudaError_t trimmed = OVERLAP_CUDA_CALL(cudaDeviceGraphMemTrim(device));
+  if (trimmed != cudaSuccess)
+    keepFirst(first, OVERLAP_STATUS_OF(cudaDeviceGraphMemTrim(device), trimmed));
+  return first;
+}
+
+} // namespace overlap
