@@ -198,6 +198,11 @@ Status measureLink(LinkBench& bench, const CalibrationPlan& plan, const Progress
       {static_cast<double>(plan.copyCallStreams)}, [&bench, roundBytes](double n, double* s) {
         return bench.copyCalls(static_cast<int>(n), roundBytes, s);
       });
+  add("host time per graph launch (a streamed round captured on 16 streams)", true, samples,
+      &m->graphLaunch, {static_cast<double>(plan.copyCallStreams)},
+      [&bench, roundBytes](double n, double* s) {
+        return bench.graphLaunch(static_cast<int>(n), roundBytes, s);
+      });
   add("per-stream overhead t_sc (minimal streamed rounds)", true, plan.streamRoundRepeats,
       &m->streamRounds, asDoubles(plan.streamCounts), [&bench, roundBytes](double n, double* s) {
         return bench.streamedRound(static_cast<int>(n), roundBytes, s);

@@ -90,6 +90,8 @@ LinkBench::~LinkBench() {
   release();
   // Nothing may still copy into memory about to be freed; failures cannot be reported here.
   cudaDeviceSynchronize();
+  if (roundGraph_ != nullptr)
+    cudaGraphExecDestroy(roundGraph_);
   cudaFree(deviceIn_);
   cudaFree(deviceOut_);
   cudaFree(sink_);
@@ -230,21 +232,34 @@ Status LinkBench::launchSyncOverhead(int iterations, double* secondsPerIteration
   return Status::success();
 }
 
+Status LinkBench::issueRound(int streams, std::size_t bytes, bool withKernels, bool fork) {
+  if (fork && streams > 1) {
+    OVERLAP_CUDA_TRY(cudaEventRecord(pool_.event(0), pool_.stream(0)));
+    for (int i = 1; i < streams; ++i)
+      OVERLAP_CUDA_TRY(cudaStreamWaitEvent(pool_.stream(i), pool_.event(0), 0));
+  }
+  for (int i = 0; i < streams; ++i) {
+    cudaStream_t stream = pool_.stream(i);
+    const std::size_t offset = static_cast<std::size_t>(i) * bytes;
+    OVERLAP_TRY(copy(TransferDirection::HostToDevice, offset, bytes, stream));
+    if (withKernels)
+      OVERLAP_TRY(launchEmpty(stream));
+    OVERLAP_TRY(copy(TransferDirection::DeviceToHost, offset, bytes, stream));
+  }
+  if (fork)
+    for (int i = 1; i < streams; ++i) {
+      OVERLAP_CUDA_TRY(cudaEventRecord(pool_.event(i), pool_.stream(i)));
+      OVERLAP_CUDA_TRY(cudaStreamWaitEvent(pool_.stream(0), pool_.event(i), 0));
+    }
+  return Status::success();
+}
+
 Status LinkBench::round(int streams, std::size_t bytes, bool withKernels, double* issueSeconds) {
   if (streams < 1 || streams > 2 * limits_.maxPieces ||
       bytes * static_cast<std::size_t>(streams) > limits_.maxBytes)
     return beyond("LinkBench::streamedRound or copyCalls: beyond the limits");
   const Clock::time_point begin = Clock::now();
-  Status issued = Status::success();
-  for (int i = 0; i < streams && issued.ok(); ++i) {
-    cudaStream_t stream = pool_.stream(i);
-    const std::size_t offset = static_cast<std::size_t>(i) * bytes;
-    issued = copy(TransferDirection::HostToDevice, offset, bytes, stream);
-    if (issued.ok() && withKernels)
-      issued = launchEmpty(stream);
-    if (issued.ok())
-      issued = copy(TransferDirection::DeviceToHost, offset, bytes, stream);
-  }
+  const Status issued = issueRound(streams, bytes, withKernels, false);
   *issueSeconds = secondsSince(begin);
   // Also after a failed call: what was issued must finish before the buffers are reused.
   for (int i = 0; i < streams; ++i)
@@ -264,6 +279,36 @@ Status LinkBench::copyCalls(int streams, std::size_t bytesPerCopy, double* secon
   double issueSeconds = 0;
   OVERLAP_TRY(round(streams, bytesPerCopy, false, &issueSeconds));
   *secondsPerCall = issueSeconds / (2.0 * streams);
+  return Status::success();
+}
+
+Status LinkBench::graphLaunch(int streams, std::size_t bytesPerCopy, double* secondsPerLaunch) {
+  if (streams < 1 || streams > 2 * limits_.maxPieces ||
+      bytesPerCopy * static_cast<std::size_t>(streams) > limits_.maxBytes)
+    return beyond("LinkBench::graphLaunch: beyond the limits");
+  if (roundGraph_ == nullptr || roundGraphStreams_ != streams) {
+    if (roundGraph_ != nullptr)
+      OVERLAP_CUDA_TRY(cudaGraphExecDestroy(roundGraph_));
+    roundGraph_ = nullptr;
+    OVERLAP_CUDA_TRY(cudaStreamBeginCapture(pool_.stream(0), cudaStreamCaptureModeThreadLocal));
+    const Status issued = issueRound(streams, bytesPerCopy, true, true);
+    cudaGraph_t graph = nullptr;
+    const cudaError_t ended = OVERLAP_CUDA_CALL(cudaStreamEndCapture(pool_.stream(0), &graph));
+    OVERLAP_TRY(issued);
+    if (ended != cudaSuccess)
+      return OVERLAP_STATUS_OF(cudaStreamEndCapture(pool_.stream(0), &graph), ended);
+    const cudaError_t made = OVERLAP_CUDA_CALL(cudaGraphInstantiate(&roundGraph_, graph, 0));
+    (void)cudaGraphDestroy(graph);
+    if (made != cudaSuccess)
+      return OVERLAP_STATUS_OF(cudaGraphInstantiate(&roundGraph_, graph, 0), made);
+    roundGraphStreams_ = streams;
+  }
+  const Clock::time_point begin = Clock::now();
+  const cudaError_t launched = OVERLAP_CUDA_CALL(cudaGraphLaunch(roundGraph_, pool_.stream(0)));
+  *secondsPerLaunch = secondsSince(begin);
+  if (launched != cudaSuccess)
+    return OVERLAP_STATUS_OF(cudaGraphLaunch(roundGraph_, pool_.stream(0)), launched);
+  OVERLAP_CUDA_TRY(cudaStreamSynchronize(pool_.stream(0)));
   return Status::success();
 }
 

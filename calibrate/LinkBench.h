@@ -84,6 +84,10 @@ public:
   // `bytesPerCopy`, the host clock stopped when the last call returns (the synchronization
   // after it is not timed). A pipeline's host pays this per copy while the device works.
   Status copyCalls(int streams, std::size_t bytesPerCopy, double* secondsPerCall);
+  // Host time of one cudaGraphLaunch of the round of `streams` streams (copies of `bytesPerCopy`
+  // and empty kernels, forked from and joined to stream 0) captured into a graph, which is
+  // captured on the first call and kept; the launch is waited for after the clock stops.
+  Status graphLaunch(int streams, std::size_t bytesPerCopy, double* secondsPerLaunch);
 
 private:
   LinkBench() = default;
@@ -98,6 +102,9 @@ private:
   // On each of the first `streams` streams a copy in of `bytes`, an empty kernel when
   // `withKernels`, and a copy out; the host's seconds to issue them; then every stream waited for.
   Status round(int streams, std::size_t bytes, bool withKernels, double* issueSeconds);
+  // The round's issue alone (no clock, no synchronization); `fork` orders streams 1.. after 0
+  // and 0 after them (events), as a captured pipeline is.
+  Status issueRound(int streams, std::size_t bytes, bool withKernels, bool fork);
 
   LinkBenchLimits limits_;
   PinnedBuffer hostIn_;  // source of host-to-device copies, read by mapped read kernels
@@ -112,6 +119,8 @@ private:
   void* hostOutMapped_ = nullptr;
   int mappedBlocks_ = 0;
   StreamEventPool pool_;
+  cudaGraphExec_t roundGraph_ = nullptr; // graphLaunch's, of roundGraphStreams_ streams
+  int roundGraphStreams_ = 0;
   Event start_;
   Event endFirst_;
   Event endSecond_;

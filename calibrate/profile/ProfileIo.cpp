@@ -325,11 +325,15 @@ public:
     const json* overheads = object(root, "", "overheads");
     if (!overheads ||
         !onlyKeys(*overheads, "overheads",
-                  {"kernel_launch_s", "stream_sync_s", "stream_overhead_s", "copy_call_s"}) ||
+                  {"kernel_launch_s", "stream_sync_s", "stream_overhead_s", "copy_call_s",
+                   "graph_launch_s"}) ||
         !parameter(*overheads, "overheads", "kernel_launch_s", &out->kernelLaunchS) ||
         !parameter(*overheads, "overheads", "stream_sync_s", &out->streamSyncS) ||
         !parameter(*overheads, "overheads", "stream_overhead_s", &out->streamOverheadS) ||
-        !parameter(*overheads, "overheads", "copy_call_s", &out->copyCallS))
+        !parameter(*overheads, "overheads", "copy_call_s", &out->copyCallS) ||
+        // Profiles from before graphs were calibrated have none.
+        (overheads->contains("graph_launch_s") &&
+         !parameter(*overheads, "overheads", "graph_launch_s", &out->graphLaunchS)))
       return false;
     return hostCopy(root, out);
   }
@@ -384,7 +388,8 @@ std::string profileToJson(const HardwareProfile& profile) {
       nlohmann::ordered_json{{"kernel_launch_s", parameter(profile.kernelLaunchS)},
                              {"stream_sync_s", parameter(profile.streamSyncS)},
                              {"stream_overhead_s", parameter(profile.streamOverheadS)},
-                             {"copy_call_s", parameter(profile.copyCallS)}};
+                             {"copy_call_s", parameter(profile.copyCallS)},
+                             {"graph_launch_s", parameter(profile.graphLaunchS)}};
   out["host_copy"] = nlohmann::ordered_json{
       {"seconds_per_byte", parameter(profile.hostCopySecondsPerByte)},
       {"parallel_seconds_per_byte", parameter(profile.hostCopyParallelSecondsPerByte)}};
@@ -498,6 +503,7 @@ ProfileError checkProfile(const HardwareProfile& profile, const std::string& ori
       {"overheads.stream_sync_s", profile.streamSyncS},
       {"overheads.stream_overhead_s", profile.streamOverheadS},
       {"overheads.copy_call_s", profile.copyCallS},
+      {"overheads.graph_launch_s", profile.graphLaunchS},
       {"host_copy.seconds_per_byte", profile.hostCopySecondsPerByte},
       {"host_copy.parallel_seconds_per_byte", profile.hostCopyParallelSecondsPerByte}};
   for (const auto& [field, value] : parameters)

@@ -24,13 +24,14 @@ RunConfig configOf(const TunedSize& size) {
       StreamsConfig{streamed(size.variant) ? size.streams : 1, size.order, size.pageable};
   config.streams.chunks = streamed(size.variant) ? size.chunks : 0;
   config.streams.devices = size.devices;
+  config.streams.graph = streamed(size.variant) && size.graph;
   return config;
 }
 
 bool sameConfig(const TunedSize& a, const TunedSize& b) {
   return a.variant == b.variant && a.pageable == b.pageable && a.devices == b.devices &&
-         (!streamed(a.variant) ||
-          (a.streams == b.streams && a.order == b.order && a.chunks == b.chunks));
+         (!streamed(a.variant) || (a.streams == b.streams && a.order == b.order &&
+                                   a.chunks == b.chunks && a.graph == b.graph));
 }
 
 // Whether two streamed winners cut their calls alike: one chunk per stream, or as many per stream.
@@ -113,7 +114,7 @@ SizeChoice between(const TunedSize& lo, const TunedSize& hi, long long extent,
   const double kernelSeconds =
       std::max(0.0, lo.kernelSeconds + t * (hi.kernelSeconds - lo.kernelSeconds));
   if (model && streamed(lo.variant) && lo.variant == hi.variant && lo.order == hi.order &&
-      lo.pageable == hi.pageable && sameChunksPerStream(lo, hi)) {
+      lo.pageable == hi.pageable && lo.graph == hi.graph && sameChunksPerStream(lo, hi)) {
     // One family at two counts: a count between them, not only either.
     const int fewest = std::min(lo.streams, hi.streams), most = std::max(lo.streams, hi.streams);
     std::vector<int> counts = {fewest};

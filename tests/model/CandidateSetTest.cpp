@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <functional>
 
 namespace overlap::model {
@@ -75,6 +76,54 @@ TEST(Enumeration, BothOrdersOnlyWhereTheModelDistinguishesThem) {
   EXPECT_EQ(both[1], (Candidate{Variant::Mapped, 1, IssueOrder::DepthFirst}));
   EXPECT_EQ(both[3], (Candidate{Variant::Streams, 2, IssueOrder::DepthFirst}));
   EXPECT_EQ(both[4], (Candidate{Variant::Streams, 2, IssueOrder::BreadthFirst}));
+}
+
+// The graph forms: a twin of every Streams and Hybrid candidate, on pinned arrays that fit the
+// device only, never split, and simpler plain than as a graph among equal predictions.
+TEST(Enumeration, GraphFormsTwinTheStreamedCandidatesOnPinnedArrays) {
+  ScriptedModel model;
+  model.seconds = [](const Candidate&) { return 1.0; };
+  const HardwareProfile profile = testing::h100Like();
+  SearchOptions options;
+  options.maxStreams = 4;
+  options.maxChunksPerStream = 1;
+  options.graphs = true;
+  Workload workload = saxpyLike(1 << 20);
+  workload.transfers.d2hBytes = 4 * (1 << 20); // pure outputs: Hybrid too
+  const std::vector<Candidate> candidates = enumerateCandidates(model, profile, workload, options);
+  ASSERT_EQ(candidates.size(), 2u + 2 * (2 * 3));
+  int graphs = 0;
+  for (const Candidate& c : candidates) {
+    if (!c.graph)
+      continue;
+    ++graphs;
+    EXPECT_TRUE(c.variant == Variant::Streams || c.variant == Variant::Hybrid) << describe(c);
+    Candidate plain = c;
+    plain.graph = false;
+    EXPECT_NE(std::find(candidates.begin(), candidates.end(), plain), candidates.end())
+        << describe(c);
+    EXPECT_EQ(describe(c).rfind("Graph-", 0), 0u) << describe(c);
+  }
+  EXPECT_EQ(graphs, 2 * 3);
+
+  options.devices = 2;
+  for (const Candidate& c : enumerateCandidates(model, profile, workload, options))
+    EXPECT_FALSE(c.graph && c.devices != 1) << describe(c);
+  options.devices = 1;
+  workload.transfers.hostMemoryPinned = false;
+  for (const Candidate& c : enumerateCandidates(model, profile, workload, options))
+    EXPECT_FALSE(c.graph) << describe(c);
+
+  workload.transfers.hostMemoryPinned = true;
+  const Prediction prediction = [&] {
+    Prediction p;
+    for (const Candidate& c : enumerateCandidates(model, profile, workload, options))
+      p.rows.push_back({c, 1.0, false});
+    selectPrunedSet(p, false, options);
+    return p;
+  }();
+  ASSERT_TRUE(prediction.best);
+  EXPECT_FALSE(prediction.rows[*prediction.best].candidate.graph);
 }
 
 TEST(Enumeration, HybridOnlyWithPureOutputs) {

@@ -629,5 +629,35 @@ TEST(ModernModel, AGranuleLimitsTheChunks) {
   EXPECT_FALSE(validate(workload).empty());
 }
 
+// A graph form issues its whole pipeline with one launch: where the host's calls bound a small
+// call of many chunks it is predicted faster than the plain form, by about the calls it saves,
+// and the profile's graph launch cost is what it pays instead.
+TEST(ModernModel, GraphFormPaysOneLaunchForTheHostsIssue) {
+  HardwareProfile profile = testing::h100Like();
+  profile.copyCallS = 3e-6;
+  profile.graphLaunchS = 5e-6;
+  Workload workload;
+  workload.partition.extent = 1 << 16;
+  workload.transfers.h2dBytes = 8 << 16;
+  workload.transfers.d2hBytes = 4 << 16;
+  workload.transfers.inoutD2hBytes = workload.transfers.d2hBytes;
+  workload.launch.kernelSeconds = 5e-6;
+  Candidate plain{Variant::Streams, 16, IssueOrder::DepthFirst};
+  plain.chunks = 64;
+  Candidate graph = plain;
+  graph.graph = true;
+  const ModernModel model;
+  const std::optional<double> plainSeconds = model.predictSeconds(profile, workload, plain);
+  const std::optional<double> graphSeconds = model.predictSeconds(profile, workload, graph);
+  ASSERT_TRUE(plainSeconds && graphSeconds);
+  // 64 chunks of a copy in, a launch and a copy out: about 64 * (2 * 3 + launch) us of calls.
+  EXPECT_LT(*graphSeconds, *plainSeconds - 64 * 2 * profile.copyCallS * 0.5);
+  profile.graphLaunchS = 10e-3; // a launch dearer than the calls it replaces
+  const std::optional<double> dearGraph = model.predictSeconds(profile, workload, graph);
+  ASSERT_TRUE(dearGraph);
+  EXPECT_GT(*dearGraph, *plainSeconds);
+  EXPECT_GE(*dearGraph, profile.graphLaunchS);
+}
+
 } // namespace
 } // namespace overlap::model

@@ -176,6 +176,17 @@ TEST(TunedSizes, ASplitWinnerRunsSplit) {
   EXPECT_EQ(choose(sizes, 30000, &model).config.streams.devices, 2);
 }
 
+TEST(TunedSizes, AGraphWinnerRunsAsAGraph) {
+  TunedSize graph = size(1000000, Variant::Streams, 4);
+  graph.graph = true;
+  const std::vector<TunedSize> sizes = {size(1000, Variant::Streams, 4), graph};
+  EXPECT_TRUE(choose(sizes, 1000000).config.streams.graph);
+  EXPECT_FALSE(choose(sizes, 1000).config.streams.graph);
+  // Streams(4) plain and as a graph are not one winner: between them the model decides.
+  ScriptedModel model([](const RunConfig& c) { return c.streams.graph ? 1.0 : 2.0; });
+  EXPECT_TRUE(choose(sizes, 30000, &model).config.streams.graph);
+}
+
 TEST(TunedSizes, AWinnersChunksRunWithIt) {
   // Tuned: 4 streams of 8 chunks each at 10^6, one chunk per stream at 1000.
   const std::vector<TunedSize> sizes = {size(1000, Variant::Streams, 4),

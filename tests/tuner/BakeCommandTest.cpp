@@ -96,6 +96,15 @@ TEST(DispatchTableSource, ASplitWinnersDevicesFollowItsChunks) {
       << source;
 }
 
+TEST(DispatchTableSource, AGraphWinnerSaysSoLast) {
+  ResultsFile file = sweepFile();
+  file.entries[0].sizes[1].choice.graph = true;
+  const std::string source = renderDispatchTable(file, {"the test", false});
+  EXPECT_NE(source.find("0.0107, 1e-05, 2e-06, overlap::PageableMode::Default, 0, 1, true}"),
+            std::string::npos)
+      << source;
+}
+
 TEST(DispatchTableSource, AnEmptyFileIsAnEmptyTableAndTheModelIsInstalledOnRequest) {
   const std::string source = renderDispatchTable(ResultsFile{}, {"nothing", true});
   EXPECT_NE(source.find("const overlap::BakedChoice* const choices = nullptr;"), std::string::npos);

@@ -128,6 +128,26 @@ TEST(ResultsFile, ASplitWinnersDevicesRoundTrip) {
   EXPECT_EQ(model::describe(back.entries.at(0).sizes[0].choice), "Mapped on 2 GPUs");
 }
 
+TEST(ResultsFile, AGraphWinnerRoundTripsAndOnlyStreamedOnesHaveIt) {
+  ResultsFile file;
+  file.put(entry("NVIDIA H100 80GB HBM3", Variant::Streams, 4));
+  EXPECT_EQ(toJsonText(file).find("\"graph\""), std::string::npos);
+  file.entries[0].sizes[0].choice.graph = true;
+  const std::string graph = toJsonText(file);
+  EXPECT_NE(graph.find("\"graph\": true"), std::string::npos) << graph;
+  EXPECT_NE(graph.find("\"schema_version\": 4"), std::string::npos) << graph;
+  ResultsFile back;
+  std::string error;
+  ASSERT_TRUE(fromJsonText(graph, &back, &error)) << error;
+  EXPECT_TRUE(back.entries.at(0).sizes[0].choice.graph);
+  EXPECT_EQ(model::describe(back.entries.at(0).sizes[0].choice), "Graph-Streams(4, depth-first)");
+  std::string mapped = graph;
+  mapped.replace(mapped.find("\"Streams\""), 9, "\"Mapped\"");
+  EXPECT_FALSE(fromJsonText(mapped, &back, &error));
+  EXPECT_NE(error.find("graph: only Streams and Hybrid have a graph form"), std::string::npos)
+      << error;
+}
+
 std::string withSizes(const std::string& sizes) {
   return R"({"schema": "overlap-tuning-results", "schema_version": 3,
              "entries": [{"kernel": "k", "device": "d", "memory": "pinned", "sizes": )" +

@@ -11,7 +11,7 @@ TEST(TuneOptions, ParsesTheCommandLine) {
   ASSERT_TRUE(
       parseTuneOptions({"--kernel", "saxpy", "--arg", "n=67108864", "--exhaustive", "--noise",
                         "0.05", "--repeats", "3:9", "--pageable", "--results-file", "r.json",
-                        "--no-cache", "--seed", "42", "--devices", "2"},
+                        "--no-cache", "--seed", "42", "--devices", "2", "--graphs"},
                        &o, &error))
       << error;
   EXPECT_EQ(o.kernels, std::vector<std::string>{"saxpy"});
@@ -26,6 +26,7 @@ TEST(TuneOptions, ParsesTheCommandLine) {
   EXPECT_TRUE(o.cacheDir->empty());
   EXPECT_EQ(o.seed, 42u);
   EXPECT_EQ(o.tuner.search.devices, 2);
+  EXPECT_TRUE(o.tuner.search.graphs);
 }
 
 TEST(TuneOptions, TunesTheMemoriesAskedForInTurn) {

@@ -85,6 +85,18 @@ std::vector<Candidate> enumerateCandidates(const PerformanceModel& model,
       }
     }
   }
+  if (options.graphs && workload.transfers.hostMemoryPinned) {
+    const std::size_t plain = candidates.size();
+    for (std::size_t i = 0; i < plain; ++i) {
+      const Candidate& candidate = candidates[i];
+      if ((candidate.variant == Variant::Streams || candidate.variant == Variant::Hybrid) &&
+          !runsOutOfCore(workload, candidate.variant)) {
+        Candidate graph = candidate;
+        graph.graph = true;
+        candidates.push_back(graph);
+      }
+    }
+  }
   // On pageable memory every candidate but Explicit registers per call, said explicitly so that
   // a tuning records what it measured whatever OVERLAP_PIN_CACHE made of Default; and each
   // pipelined one also goes through the staging ring (no registration): what a one-off call on
@@ -92,6 +104,8 @@ std::vector<Candidate> enumerateCandidates(const PerformanceModel& model,
   if (options.devices > 1 && workload.transfers.reductionBytes <= 0) {
     const std::size_t oneDevice = candidates.size();
     for (std::size_t i = 0; i < oneDevice; ++i) {
+      if (candidates[i].graph)
+        continue; // a split's device threads would each keep graphs of their slices: not tried
       Candidate split = candidates[i];
       split.devices = options.devices;
       candidates.push_back(split);
@@ -168,6 +182,8 @@ namespace {
 bool simpler(const Candidate& a, const Candidate& b) {
   if (a.devices != b.devices)
     return a.devices < b.devices;
+  if (a.graph != b.graph)
+    return !a.graph;
   if (a.variant != b.variant)
     return a.variant < b.variant;
   if (a.streams != b.streams)
@@ -215,16 +231,16 @@ void selectPrunedSet(Prediction& prediction, bool mappedIsLowerBound,
   if (!prediction.best && !order.empty() && prediction.rows[order.front()].seconds)
     prediction.best = order.front(); // only lower bounds: the best of them
 
-  // The best prediction of each variant, issue order and device count, over its stream and chunk
-  // counts: the reference of streamTolerance. Splits are lower bounds all alike, so their curves
-  // still compare within themselves.
+  // The best prediction of each variant, issue order, device count and form, over its stream and
+  // chunk counts: the reference of streamTolerance. Splits are lower bounds all alike, so their
+  // curves still compare within themselves.
   const auto hasCurve = [&](const PredictedCandidate& row) {
     return !isLowerBound(row) || row.candidate.devices != 1;
   };
   const auto familyOf = [](const Candidate& c) {
-    return std::make_tuple(c.variant, c.order, c.devices);
+    return std::make_tuple(c.variant, c.order, c.devices, c.graph);
   };
-  std::map<std::tuple<Variant, IssueOrder, int>, double> familyBest;
+  std::map<std::tuple<Variant, IssueOrder, int, bool>, double> familyBest;
   for (const PredictedCandidate& row : prediction.rows) {
     if (!row.seconds || !hasCurve(row))
       continue;
@@ -262,6 +278,9 @@ Prediction predict(const PerformanceModel& model, const HardwareProfile& profile
                                                profile.deviceToHost.pageableSecondsPerByte <= 0))
     prediction.assumptions.push_back(
         "pageable G unknown; pageable arrays are copied and registered at the pinned G");
+  if (options.graphs && profile.graphLaunchS <= 0)
+    prediction.assumptions.push_back(
+        "graph launch cost unknown; a graph form's launch is priced as one kernel launch");
   for (const Candidate& candidate :
        enumerateCandidates(model, completed.profile, workload, options))
     prediction.rows.push_back(PredictedCandidate{

@@ -52,6 +52,12 @@ struct SearchOptions {
   // GPUs a call may be split across: above 1, every candidate also comes split across this
   // many (Candidate::devices), unless the call has reduction arrays, which cannot be split.
   int devices = 1;
+  // Every Streams and Hybrid candidate also comes as its graph form (Candidate::graph) where the
+  // call's arrays are pinned and fit the device (on pageable or paged arrays the graph form runs
+  // the plain synchronous call). Off by default: the graph form pays for a capture whenever a call
+  // brings arrays or scalars its cache does not hold, so it suits calls repeated in a loop, which
+  // the tuner cannot see (`overlap-tune --graphs` says so).
+  bool graphs = false;
 };
 
 // Powers of two and divisors of `extent`, ascending, from 1 up to min(bound, extent); with an
@@ -74,7 +80,8 @@ std::vector<int> candidateChunkCounts(const Workload& workload, Variant variant,
 // (fitsDeviceMemory) is left out; Explicit never is (it is the reference), but out of core the
 // model does not predict it. On pageable memory every candidate but Explicit registers per call
 // (PageableMode::Register), and every Streams and Hybrid candidate comes twice: registered and
-// staged (PageableMode::Stage).
+// staged (PageableMode::Stage); on pinned memory in core, twice too: plain and as a graph
+// (SearchOptions::graphs).
 std::vector<Candidate> enumerateCandidates(const PerformanceModel& model,
                                            const HardwareProfile& profile, const Workload& workload,
                                            const SearchOptions& options);

@@ -164,6 +164,17 @@ HostIssueCosts hostIssueCosts(const HardwareProfile& profile) {
   return costs;
 }
 
+HostIssueCosts hostIssueCosts(const HardwareProfile& profile, const Candidate& candidate) {
+  HostIssueCosts costs = hostIssueCosts(profile);
+  if (!candidate.graph)
+    return costs;
+  // One cudaGraphLaunch issues every operation; the host then waits for the call's one stream.
+  costs.firstS = profile.graphLaunchS > 0 ? profile.graphLaunchS : profile.kernelLaunchS;
+  costs.launchS = 0;
+  costs.copyS = 0;
+  return costs;
+}
+
 namespace {
 
 SimOp copy(OpKind kind, int stream, double bytes, int copies) {
@@ -247,7 +258,7 @@ std::vector<SimOp> pipelinedOperations(const HardwareProfile& profile, const Wor
       mapOutputs ? (workload.transfers.d2hBytes - workload.transfers.inoutD2hBytes) / chunks : 0;
   // The launch is the host's time (hostIssueCosts), not the kernel's.
   const double kernelTime = chunkKernelSeconds(profile, workload, chunks);
-  const HostIssueCosts hostCosts = hostIssueCosts(profile);
+  const HostIssueCosts hostCosts = hostIssueCosts(profile, candidate);
   const double kernelShare = chunkGpuShare(profile, workload, chunks);
   const double mappedOutputSecondsPerByte =
       mapOutputs
@@ -255,7 +266,7 @@ std::vector<SimOp> pipelinedOperations(const HardwareProfile& profile, const Wor
           : 0.0;
 
   std::vector<SimOp> ops;
-  double hostSeconds = 0;
+  double hostSeconds = hostCosts.firstS;
   auto issued = [&](double callSeconds) {
     hostSeconds += callSeconds;
     ops.back().issuedAt = hostSeconds;
@@ -393,7 +404,11 @@ std::optional<double> ModernModel::predictSeconds(const HardwareProfile& profile
   double seconds = result.makespan;
   // Explicit's one synchronization is in its t_E, which is inferred from its measured time.
   if (candidate.variant == Variant::Streams || candidate.variant == Variant::Hybrid)
-    seconds = pipelineSynchronizedSeconds(ops, result, hostIssueCosts(profile).streamSyncCallS);
+    seconds =
+        candidate.graph
+            ? std::max(result.makespan, hostIssueCosts(profile, candidate).firstS) +
+                  hostIssueCosts(profile).streamSyncCallS
+            : pipelineSynchronizedSeconds(ops, result, hostIssueCosts(profile).streamSyncCallS);
   return seconds + registrationSeconds(profile, workload, candidate);
 }
 

@@ -11,7 +11,7 @@ bool operator==(const Candidate& a, const Candidate& b) {
   return a.variant == b.variant && a.streams == b.streams && a.order == b.order &&
          a.pageable == b.pageable && a.staging.threads == b.staging.threads &&
          a.staging.slotBytes == b.staging.slotBytes && a.staging.slots == b.staging.slots &&
-         a.chunks == b.chunks && a.devices == b.devices;
+         a.chunks == b.chunks && a.devices == b.devices && a.graph == b.graph;
 }
 
 int askedChunks(const Candidate& candidate) {
@@ -22,6 +22,7 @@ StreamsConfig streamsConfig(const Candidate& candidate) {
   StreamsConfig config{candidate.streams, candidate.order, candidate.pageable, candidate.staging};
   config.chunks = candidate.chunks;
   config.devices = candidate.devices;
+  config.graph = candidate.graph;
   return config;
 }
 

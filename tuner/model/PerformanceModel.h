@@ -34,6 +34,10 @@ struct Candidate {
   // MultiDevice.cuh); the modern model prices a split as its largest share on one device
   // (MultiDeviceEstimate.h), the papers' models not at all.
   int devices = 1;
+  // Streams and Hybrid: the graph form (StreamsConfig::graph), a call of a loop replaying the
+  // pipeline its shape's earlier call captured. Priced with one graph launch for the host's issue
+  // (ModernModel.cpp, hostIssueCosts).
+  bool graph = false;
 };
 
 bool operator==(const Candidate& a, const Candidate& b);

@@ -90,11 +90,13 @@ std::string renderDispatchTable(const ResultsFile& file, const DispatchTableOpti
           << ", " << doubleLiteral(size.kernelSeconds) << ", overlap::PageableMode::"
           << pageableEnumerator(size.choice.pageable)
           // Only where it is not one per stream, as the results file has it.
-          << (size.choice.chunks > 0 || size.choice.devices != 1
+          << (size.choice.chunks > 0 || size.choice.devices != 1 || size.choice.graph
                   ? ", " + std::to_string(size.choice.chunks)
                   : std::string())
-          << (size.choice.devices != 1 ? ", " + std::to_string(size.choice.devices) : std::string())
-          << "},\n";
+          << (size.choice.devices != 1 || size.choice.graph
+                  ? ", " + std::to_string(size.choice.devices)
+                  : std::string())
+          << (size.choice.graph ? ", true" : "") << "},\n";
     out << "};\n";
   }
   if (file.entries.empty()) {

@@ -30,6 +30,8 @@ nlohmann::json candidateJson(const model::Candidate& c) {
   // Only for a split, so that the candidates that always were read as they did.
   if (c.devices != 1)
     j["devices"] = c.devices;
+  if (c.graph)
+    j["graph"] = true;
   return j;
 }
 
@@ -52,6 +54,7 @@ model::Candidate candidateFrom(const nlohmann::json& j, const std::string& path)
   c.pageable = pageableField(j, path);
   c.chunks = chunksField(j, path);
   c.devices = devicesField(j, path);
+  c.graph = graphField(j, path, c.variant);
   return c;
 }
 
@@ -77,6 +80,13 @@ int devicesField(const nlohmann::json& j, const std::string& path) {
   if (devices < 1)
     throw JsonFieldError(fieldPath(path, "devices"), "is not a device count (1 or more)");
   return devices;
+}
+
+bool graphField(const nlohmann::json& j, const std::string& path, Variant variant) {
+  const bool graph = optionalValue<bool>(j, path, "graph", false);
+  if (graph && variant != Variant::Streams && variant != Variant::Hybrid)
+    throw JsonFieldError(fieldPath(path, "graph"), "only Streams and Hybrid have a graph form");
+  return graph;
 }
 
 } // namespace overlap::tune

@@ -76,5 +76,7 @@ PageableMode pageableField(const nlohmann::json& j, const std::string& path);
 int chunksField(const nlohmann::json& j, const std::string& path);
 // A candidate's optional "devices" (GPUs it is split across; absent: 1).
 int devicesField(const nlohmann::json& j, const std::string& path);
+// A candidate's optional "graph" (the graph form; absent: false), only for Streams and Hybrid.
+bool graphField(const nlohmann::json& j, const std::string& path, Variant variant);
 
 } // namespace overlap::tune

@@ -65,7 +65,7 @@ const ResultsEntry* ResultsFile::find(const std::string& kernel, const std::stri
 
 std::string toJsonText(const ResultsFile& file) {
   json entries = json::array();
-  bool versionFourFields = false; // chunks or devices: what version 3 cannot say
+  bool versionFourFields = false; // chunks, devices or graph: what version 3 cannot say
   for (const ResultsEntry& e : file.entries) {
     std::vector<ResultsSize> ascending = e.sizes;
     std::sort(ascending.begin(), ascending.end(),
@@ -94,6 +94,10 @@ std::string toJsonText(const ResultsFile& file) {
       // Only for a split (GPUs it runs on), likewise.
       if (size.choice.devices != 1) {
         fields["devices"] = size.choice.devices;
+        versionFourFields = true;
+      }
+      if (size.choice.graph) {
+        fields["graph"] = true;
         versionFourFields = true;
       }
       sizes.push_back(fields);
@@ -155,6 +159,7 @@ ResultsSize sizeFrom(const json& j, const std::string& where) {
   if (size.choice.variant != Variant::Explicit)
     size.choice.pageable = pageableField(j, where);
   size.choice.devices = devicesField(j, where);
+  size.choice.graph = graphField(j, where, size.choice.variant);
   const auto nonNegative = [&](const char* key) {
     const double value = optionalValue<double>(j, where, key, 0.0);
     if (!(value >= 0))

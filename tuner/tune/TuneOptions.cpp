@@ -52,6 +52,9 @@ Explicit's, times each call (transfers included) to a stable median, and picks t
                          stream, each moving at least 1 MiB (default 8; 1: one per stream)
   --devices N            also split every candidate across N GPUs (StreamsConfig::devices;
                          default 1: one GPU only)
+  --graphs               also try every Streams and Hybrid candidate as a CUDA graph replayed
+                         by later calls (StreamsConfig::graph): for calls repeated in a loop on
+                         pinned arrays; each call on other arrays or scalars pays a capture
   --kernel-time SECONDS  t_E for the model (default: inferred from Explicit's measurement)
   --memory LIST          host memory of the tuned calls, tuned in turn: pinned, pageable or
                          pinned,pageable (default pinned); K_tuned dispatches a call by its
@@ -167,6 +170,8 @@ bool parseTuneOptions(const std::vector<std::string>& args, TuneOptions* options
         return false;
       }
       out.tuner.candidateTimeoutSeconds = number;
+    } else if (arg == "--graphs") {
+      out.tuner.search.graphs = true;
     } else if (arg == "--no-supervise") {
       out.supervise = false;
     } else if (arg == "--worker-fd") {

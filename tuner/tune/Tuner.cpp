@@ -108,7 +108,8 @@ std::string cacheKey(const TuningSetup& setup, const TunerOptions& options) {
       << options.noise.relativeNoise << "|search " << options.search.maxStreams << " "
       << options.search.tolerance << " " << options.search.streamTolerance << " "
       << options.search.maxKept << " " << options.search.maxChunksPerStream << " "
-      << options.search.minChunkBytes << " " << options.search.devices << "|device budget "
+      << options.search.minChunkBytes << " " << options.search.devices
+      << (options.search.graphs ? " graphs" : "") << "|device budget "
       << setup.workload.deviceMemory.budgetBytes << "|final rounds " << options.finalRounds;
   if (options.kernelSeconds)
     key << "|t_E " << *options.kernelSeconds;

@@ -100,8 +100,9 @@ std::string percent(double fraction) {
 bool simpler(const model::Candidate& a, const model::Candidate& b) {
   const bool aDepth = a.order == IssueOrder::DepthFirst;
   const bool bDepth = b.order == IssueOrder::DepthFirst;
-  return std::make_tuple(a.devices, rank(a.variant), a.streams, model::askedChunks(a), !aDepth) <
-         std::make_tuple(b.devices, rank(b.variant), b.streams, model::askedChunks(b), !bDepth);
+  return std::make_tuple(a.devices, a.graph, rank(a.variant), a.streams, model::askedChunks(a),
+                         !aDepth) < std::make_tuple(b.devices, b.graph, rank(b.variant), b.streams,
+                                                    model::askedChunks(b), !bDepth);
 }
 
 WinnerChoice chooseWinner(const std::vector<CandidateOutcome>& candidates,

@@ -28,6 +28,8 @@ struct TunedSize {
   int chunks = 0;
   // GPUs the winner split the call across (StreamsConfig::devices).
   int devices = 1;
+  // Streams and Hybrid: the winner is the graph form (StreamsConfig::graph).
+  bool graph = false;
 };
 
 // The model's predicted time of each configuration for the call being dispatched, with kernel
