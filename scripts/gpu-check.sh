@@ -123,8 +123,9 @@ if [[ " $phases " == *" asynccheck "* ]]; then
   step "compute-sanitizer memcheck, racecheck and synccheck on the asynchronous entry points"
   # The quick subset of the sanitize phase for a change to the asynchronous calls: the caller's
   # stream forked to the pool's and joined back, stream-ordered buffers, host steps on the stream.
+  # And the graph forms: captured calls, replays, in-place updates.
   for tool in memcheck racecheck synccheck; do
-    sanitize async "$tool" overlap_example_gpu_tests '*Async*'
+    sanitize async "$tool" overlap_example_gpu_tests '*Async*:*Graph*'
   done
 fi
 

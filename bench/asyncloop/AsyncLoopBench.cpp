@@ -2,9 +2,12 @@
 // saxpy (1 Mi floats), sepia (1 Mi pixels) and buoydiff (42 levels of a 16 Ki plane), per variant,
 // three ways: synchronous (K_<variant> per call), asynchronous (K_<variant>_async on one stream,
 // one synchronization after the loop) and as a CUDA graph (one asynchronous call captured by the
-// caller, replayed per call). Per call: the wall time of the loop and the host's issue time (until
-// the last call returned). Rounds interleave the three ways; medians. Pinned arrays; after the
-// loops one asynchronous call and one replay are checked bit for bit against Explicit's result.
+// caller, replayed per call). The variants: Explicit, Mapped, Streams(4), Hybrid(4),
+// Streams(4, 64 chunks), and the three pipelines' graph forms (StreamsConfig::graph), whose own
+// cache replays the call in the first two ways. Per call: the wall time of the loop and the host's
+// issue time (until the last call returned). Rounds interleave the three ways; medians. Pinned
+// arrays; after the loops one asynchronous call and one replay are checked bit for bit against
+// Explicit's result.
 //
 //   bench_async_loop [--calls 100] [--rounds 5] --output DIR   # DIR/asyncloop.{json,md}
 #include "buoydiff.overlap.h"
@@ -294,6 +297,13 @@ int main(int argc, char** argv) {
   configs[2].variant = overlap::Variant::Streams;
   configs[3].variant = overlap::Variant::Hybrid;
   configs[2].streams.streams = configs[3].streams.streams = 4;
+  // Many chunks, where the host's issue is most of a call; then each pipeline's graph form.
+  configs.push_back(configs[2]);
+  configs.back().streams.chunks = 64;
+  for (std::size_t i : {2, 3, 4}) {
+    configs.push_back(configs[i]);
+    configs.back().streams.graph = true;
+  }
 
   std::vector<Row> rows;
   bool allVerified = true;

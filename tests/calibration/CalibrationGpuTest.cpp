@@ -121,6 +121,7 @@ TEST_F(QuickCalibration, HostCostsFromShortBurstsArePlausible) {
   std::vector<double> launch;
   std::vector<double> launchSync;
   std::vector<double> copy;
+  std::vector<double> graph;
   for (int i = 0; i < standard.warmup + standard.hostCostSamples; ++i) {
     double seconds = 0;
     OVERLAP_ASSERT_OK(bench_->launchBurst(standard.launchBurst, &seconds));
@@ -130,21 +131,27 @@ TEST_F(QuickCalibration, HostCostsFromShortBurstsArePlausible) {
     OVERLAP_ASSERT_OK(
         bench_->copyCalls(standard.copyCallStreams, standard.streamRoundBytes, &seconds));
     copy.push_back(seconds);
+    OVERLAP_ASSERT_OK(
+        bench_->graphLaunch(standard.copyCallStreams, standard.streamRoundBytes, &seconds));
+    graph.push_back(seconds);
     if (i < standard.warmup) {
       launch.clear();
       launchSync.clear();
       copy.clear();
+      graph.clear();
     }
   }
   CalibrationMeasurements m;
   m.kernelLaunch.add(standard.launchBurst, launch);
   m.launchSync.add(standard.launchSyncCount, launchSync);
   m.copyCall.add(standard.copyCallStreams, copy);
+  m.graphLaunch.add(standard.copyCallStreams, graph);
   const ProfileEstimate estimate = estimateProfile(m);
   const HardwareProfile& p = estimate.profile;
   // Driver calls that only queue work, or wait for an empty kernel: above 100 ns, far below a
   // millisecond each.
-  for (double cost : {p.kernelLaunchS, p.copyCallS, p.kernelLaunchS + p.streamSyncS}) {
+  for (double cost :
+       {p.kernelLaunchS, p.copyCallS, p.kernelLaunchS + p.streamSyncS, p.graphLaunchS}) {
     EXPECT_GT(cost, 1e-7);
     EXPECT_LT(cost, 1e-3);
   }

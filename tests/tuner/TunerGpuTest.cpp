@@ -276,6 +276,46 @@ TEST(TunerOnGpu, SaxpyIsTunedVerifiedReportedAndItsEntryPointCallsTheWinner) {
   EXPECT_EQ(lastChoice(saxpy_descriptor).source, ChoiceSource::Baked);
 }
 
+// --graphs: every pipelined candidate also runs as its graph form, each measured and verified
+// against Explicit (a graph form's timed repeats replay its cached graph), and K_tuned runs the
+// winner in the form it won in.
+TEST(TunerOnGpu, GraphFormsAreMeasuredVerifiedAndTheirFormIsBaked) {
+  SKIP_WITHOUT_GPU();
+  const TemporaryDirectory dir;
+  ASSERT_FALSE(dir.path().empty());
+  const std::string resultsPath = dir.path() + "/results.json";
+  ASSERT_EQ(tuneCommand({"--kernel", "saxpy", "--arg", "n=262147", "--graphs", "--exhaustive",
+                         "--max-streams", "4", "--max-chunks-per-stream", "1", "--output-dir",
+                         dir.path(), "--results-file", resultsPath}),
+            0);
+  const TuningRun run = checkReports(dir.path(), "saxpy");
+  ASSERT_TRUE(run.winner.has_value());
+  int graphs = 0;
+  for (const overlap::tune::CandidateOutcome& c : run.candidates) {
+    if (!c.candidate.graph)
+      continue;
+    ++graphs;
+    EXPECT_TRUE(c.usable()) << overlap::model::describe(c.candidate) << ": " << c.error;
+    EXPECT_EQ(c.verification, overlap::tune::Verification::Passed)
+        << overlap::model::describe(c.candidate);
+  }
+  EXPECT_GE(graphs, 3) << "Graph-Streams at 1, 2 and 4 streams";
+  const overlap::model::Candidate winner = run.candidates[*run.winner].candidate;
+  overlap::tune::ResultsFile results;
+  std::string error;
+  ASSERT_TRUE(overlap::tune::readResultsFile(resultsPath, &results, &error)) << error;
+  ASSERT_TRUE(overlap::tune::registerResults(results));
+  const ScopedDispatchEnvironment noOverride("OVERLAP_VARIANT", std::nullopt);
+  for (int call = 0; call < 3; ++call) // uncaptured, captured, replayed where a graph won
+    callSaxpyTunedAndCheck(262147);
+  const overlap::VariantChoice choice = lastChoice(saxpy_descriptor);
+  EXPECT_EQ(choice.source, ChoiceSource::Baked) << choice.reason;
+  EXPECT_EQ(choice.config.streams.graph, winner.graph) << overlap::describe(choice.config);
+  EXPECT_TRUE(sameChoice(choice.config, winner))
+      << "ran " << overlap::describe(choice.config) << "; the winner is "
+      << overlap::model::describe(winner);
+}
+
 // buoydiff has no results for this device: the model chooses, and without a model, Explicit; both
 // compute what buoydiff_explicit computes.
 TEST(TunerOnGpu, WithoutResultsTheEntryPointFallsBackToTheModelThenExplicit) {
