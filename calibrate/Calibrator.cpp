@@ -198,7 +198,7 @@ Status measureLink(LinkBench& bench, const CalibrationPlan& plan, const Progress
       {static_cast<double>(plan.copyCallStreams)}, [&bench, roundBytes](double n, double* s) {
         return bench.copyCalls(static_cast<int>(n), roundBytes, s);
       });
-  add("host time per graph launch (a streamed round captured on 16 streams)", true, samples,
+  add("host time per operation of a graph launch (a streamed round on 16 streams)", true, samples,
       &m->graphLaunch, {static_cast<double>(plan.copyCallStreams)},
       [&bench, roundBytes](double n, double* s) {
         return bench.graphLaunch(static_cast<int>(n), roundBytes, s);

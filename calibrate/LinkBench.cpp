@@ -282,7 +282,7 @@ Status LinkBench::copyCalls(int streams, std::size_t bytesPerCopy, double* secon
   return Status::success();
 }
 
-Status LinkBench::graphLaunch(int streams, std::size_t bytesPerCopy, double* secondsPerLaunch) {
+Status LinkBench::graphLaunch(int streams, std::size_t bytesPerCopy, double* secondsPerOperation) {
   if (streams < 1 || streams > 2 * limits_.maxPieces ||
       bytesPerCopy * static_cast<std::size_t>(streams) > limits_.maxBytes)
     return beyond("LinkBench::graphLaunch: beyond the limits");
@@ -305,7 +305,7 @@ Status LinkBench::graphLaunch(int streams, std::size_t bytesPerCopy, double* sec
   }
   const Clock::time_point begin = Clock::now();
   const cudaError_t launched = OVERLAP_CUDA_CALL(cudaGraphLaunch(roundGraph_, pool_.stream(0)));
-  *secondsPerLaunch = secondsSince(begin);
+  *secondsPerOperation = secondsSince(begin) / (3.0 * streams);
   if (launched != cudaSuccess)
     return OVERLAP_STATUS_OF(cudaGraphLaunch(roundGraph_, pool_.stream(0)), launched);
   OVERLAP_CUDA_TRY(cudaStreamSynchronize(pool_.stream(0)));

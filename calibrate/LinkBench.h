@@ -84,10 +84,11 @@ public:
   // `bytesPerCopy`, the host clock stopped when the last call returns (the synchronization
   // after it is not timed). A pipeline's host pays this per copy while the device works.
   Status copyCalls(int streams, std::size_t bytesPerCopy, double* secondsPerCall);
-  // Host time of one cudaGraphLaunch of the round of `streams` streams (copies of `bytesPerCopy`
-  // and empty kernels, forked from and joined to stream 0) captured into a graph, which is
-  // captured on the first call and kept; the launch is waited for after the clock stops.
-  Status graphLaunch(int streams, std::size_t bytesPerCopy, double* secondsPerLaunch);
+  // Host time per operation (copy or launch) of one cudaGraphLaunch of the round of `streams`
+  // streams (copies of `bytesPerCopy` and empty kernels, forked from and joined to stream 0)
+  // captured into a graph, which is captured on the first call and kept; the launch is waited for
+  // after the clock stops.
+  Status graphLaunch(int streams, std::size_t bytesPerCopy, double* secondsPerOperation);
 
 private:
   LinkBench() = default;

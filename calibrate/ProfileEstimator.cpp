@@ -111,7 +111,7 @@ public:
     }
     p->copyCallS = hostCost(m.copyCall);
     if (!m.graphLaunch.empty())
-      p->graphLaunchS = hostCost(m.graphLaunch);
+      p->graphOpLaunchS = hostCost(m.graphLaunch);
     p->streamOverheadS = slope("stream_overhead_s", "t_sc over stream counts", m.streamRounds,
                                kStreamRoundFit, false);
     for (const MappedWidthSeries& w : m.mappedByWidth) {

@@ -49,7 +49,7 @@ struct CalibrationMeasurements {
   // Host costs, seconds per call, one sample per burst of calls.
   Series kernelLaunch;
   Series copyCall;                  // one cudaMemcpyAsync
-  Series graphLaunch;               // one cudaGraphLaunch of a streamed round's graph
+  Series graphLaunch;               // a cudaGraphLaunch of a streamed round, per operation
   Series launchSync;                // a launch and a cudaStreamSynchronize
   Series streamRounds;              // x = streams of a minimal streamed round: t_sc
   std::vector<std::string> skipped; // optional measurements that failed, and why

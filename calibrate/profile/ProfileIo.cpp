@@ -326,14 +326,14 @@ public:
     if (!overheads ||
         !onlyKeys(*overheads, "overheads",
                   {"kernel_launch_s", "stream_sync_s", "stream_overhead_s", "copy_call_s",
-                   "graph_launch_s"}) ||
+                   "graph_op_launch_s"}) ||
         !parameter(*overheads, "overheads", "kernel_launch_s", &out->kernelLaunchS) ||
         !parameter(*overheads, "overheads", "stream_sync_s", &out->streamSyncS) ||
         !parameter(*overheads, "overheads", "stream_overhead_s", &out->streamOverheadS) ||
         !parameter(*overheads, "overheads", "copy_call_s", &out->copyCallS) ||
         // Profiles from before graphs were calibrated have none.
-        (overheads->contains("graph_launch_s") &&
-         !parameter(*overheads, "overheads", "graph_launch_s", &out->graphLaunchS)))
+        (overheads->contains("graph_op_launch_s") &&
+         !parameter(*overheads, "overheads", "graph_op_launch_s", &out->graphOpLaunchS)))
       return false;
     return hostCopy(root, out);
   }
@@ -389,7 +389,7 @@ std::string profileToJson(const HardwareProfile& profile) {
                              {"stream_sync_s", parameter(profile.streamSyncS)},
                              {"stream_overhead_s", parameter(profile.streamOverheadS)},
                              {"copy_call_s", parameter(profile.copyCallS)},
-                             {"graph_launch_s", parameter(profile.graphLaunchS)}};
+                             {"graph_op_launch_s", parameter(profile.graphOpLaunchS)}};
   out["host_copy"] = nlohmann::ordered_json{
       {"seconds_per_byte", parameter(profile.hostCopySecondsPerByte)},
       {"parallel_seconds_per_byte", parameter(profile.hostCopyParallelSecondsPerByte)}};
@@ -503,7 +503,7 @@ ProfileError checkProfile(const HardwareProfile& profile, const std::string& ori
       {"overheads.stream_sync_s", profile.streamSyncS},
       {"overheads.stream_overhead_s", profile.streamOverheadS},
       {"overheads.copy_call_s", profile.copyCallS},
-      {"overheads.graph_launch_s", profile.graphLaunchS},
+      {"overheads.graph_op_launch_s", profile.graphOpLaunchS},
       {"host_copy.seconds_per_byte", profile.hostCopySecondsPerByte},
       {"host_copy.parallel_seconds_per_byte", profile.hostCopyParallelSecondsPerByte}};
   for (const auto& [field, value] : parameters)

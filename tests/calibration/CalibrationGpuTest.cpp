@@ -151,7 +151,7 @@ TEST_F(QuickCalibration, HostCostsFromShortBurstsArePlausible) {
   // Driver calls that only queue work, or wait for an empty kernel: above 100 ns, far below a
   // millisecond each.
   for (double cost :
-       {p.kernelLaunchS, p.copyCallS, p.kernelLaunchS + p.streamSyncS, p.graphLaunchS}) {
+       {p.kernelLaunchS, p.copyCallS, p.kernelLaunchS + p.streamSyncS, p.graphOpLaunchS}) {
     EXPECT_GT(cost, 1e-7);
     EXPECT_LT(cost, 1e-3);
   }

@@ -629,13 +629,15 @@ TEST(ModernModel, AGranuleLimitsTheChunks) {
   EXPECT_FALSE(validate(workload).empty());
 }
 
-// A graph form issues its whole pipeline with one launch: where the host's calls bound a small
-// call of many chunks it is predicted faster than the plain form, by about the calls it saves,
-// and the profile's graph launch cost is what it pays instead.
-TEST(ModernModel, GraphFormPaysOneLaunchForTheHostsIssue) {
+// A graph form issues its whole pipeline with one launch, at the launch's cost per node: where the
+// host's calls bound a small call of many chunks and a node costs less than a call, it is
+// predicted faster than the plain form; dearer nodes make it slower; without the profile's
+// parameter it is priced as the plain form.
+TEST(ModernModel, GraphFormPaysTheGraphLaunchPerOperation) {
   HardwareProfile profile = testing::h100Like();
   profile.copyCallS = 3e-6;
-  profile.graphLaunchS = 5e-6;
+  profile.kernelLaunchS = 4e-6;
+  profile.graphOpLaunchS = 1e-6;
   Workload workload;
   workload.partition.extent = 1 << 16;
   workload.transfers.h2dBytes = 8 << 16;
@@ -650,13 +652,16 @@ TEST(ModernModel, GraphFormPaysOneLaunchForTheHostsIssue) {
   const std::optional<double> plainSeconds = model.predictSeconds(profile, workload, plain);
   const std::optional<double> graphSeconds = model.predictSeconds(profile, workload, graph);
   ASSERT_TRUE(plainSeconds && graphSeconds);
-  // 64 chunks of a copy in, a launch and a copy out: about 64 * (2 * 3 + launch) us of calls.
-  EXPECT_LT(*graphSeconds, *plainSeconds - 64 * 2 * profile.copyCallS * 0.5);
-  profile.graphLaunchS = 10e-3; // a launch dearer than the calls it replaces
+  // 64 chunks of a copy in, a launch and a copy out: 64 * (3 + 4 + 3) us of calls against
+  // 64 * 3 * 1 us of graph nodes; the host bounds the call.
+  EXPECT_LT(*graphSeconds, *plainSeconds - 64 * 5e-6);
+  profile.graphOpLaunchS = 20e-6;
   const std::optional<double> dearGraph = model.predictSeconds(profile, workload, graph);
   ASSERT_TRUE(dearGraph);
   EXPECT_GT(*dearGraph, *plainSeconds);
-  EXPECT_GE(*dearGraph, profile.graphLaunchS);
+  EXPECT_GE(*dearGraph, 64 * 3 * profile.graphOpLaunchS);
+  profile.graphOpLaunchS = 0;
+  EXPECT_EQ(model.predictSeconds(profile, workload, graph), plainSeconds);
 }
 
 } // namespace

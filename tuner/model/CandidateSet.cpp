@@ -278,9 +278,9 @@ Prediction predict(const PerformanceModel& model, const HardwareProfile& profile
                                                profile.deviceToHost.pageableSecondsPerByte <= 0))
     prediction.assumptions.push_back(
         "pageable G unknown; pageable arrays are copied and registered at the pinned G");
-  if (options.graphs && profile.graphLaunchS <= 0)
+  if (options.graphs && profile.graphOpLaunchS <= 0)
     prediction.assumptions.push_back(
-        "graph launch cost unknown; a graph form's launch is priced as one kernel launch");
+        "graph launch cost per operation unknown; graph forms are priced as their plain forms");
   for (const Candidate& candidate :
        enumerateCandidates(model, completed.profile, workload, options))
     prediction.rows.push_back(PredictedCandidate{

@@ -166,13 +166,16 @@ HostIssueCosts hostIssueCosts(const HardwareProfile& profile) {
 
 HostIssueCosts hostIssueCosts(const HardwareProfile& profile, const Candidate& candidate) {
   HostIssueCosts costs = hostIssueCosts(profile);
-  if (!candidate.graph)
+  if (!pricedAsGraph(profile, candidate))
     return costs;
-  // One cudaGraphLaunch issues every operation; the host then waits for the call's one stream.
-  costs.firstS = profile.graphLaunchS > 0 ? profile.graphLaunchS : profile.kernelLaunchS;
-  costs.launchS = 0;
-  costs.copyS = 0;
+  // One cudaGraphLaunch issues every operation, at its cost per node.
+  costs.launchS = profile.graphOpLaunchS;
+  costs.copyS = profile.graphOpLaunchS;
   return costs;
+}
+
+bool pricedAsGraph(const HardwareProfile& profile, const Candidate& candidate) {
+  return candidate.graph && profile.graphOpLaunchS > 0;
 }
 
 namespace {
@@ -266,7 +269,7 @@ std::vector<SimOp> pipelinedOperations(const HardwareProfile& profile, const Wor
           : 0.0;
 
   std::vector<SimOp> ops;
-  double hostSeconds = hostCosts.firstS;
+  double hostSeconds = 0;
   auto issued = [&](double callSeconds) {
     hostSeconds += callSeconds;
     ops.back().issuedAt = hostSeconds;
@@ -336,8 +339,9 @@ std::vector<SimOp> pipelinedOperations(const HardwareProfile& profile, const Wor
 
 // When the host is done with a pipeline: after its last issue call it synchronizes the streams in
 // order, and each synchronization returns once its stream's work is done and costs its call.
+// `oneStream`: a graph form's host waits for the call's one stream, which the graph joins to.
 double pipelineSynchronizedSeconds(const std::vector<SimOp>& ops, const SimResult& result,
-                                   double streamSyncCallS) {
+                                   double streamSyncCallS, bool oneStream) {
   std::map<int, double> streamDone;
   double host = 0;
   for (std::size_t i = 0; i < ops.size(); ++i) {
@@ -347,6 +351,8 @@ double pipelineSynchronizedSeconds(const std::vector<SimOp>& ops, const SimResul
     done = std::max(done, result.timings[i].end);
     host = std::max(host, ops[i].issuedAt);
   }
+  if (oneStream)
+    return std::max(host, result.makespan) + streamSyncCallS;
   for (const auto& [stream, done] : streamDone)
     host = std::max(host, done) + streamSyncCallS;
   return std::max(host, result.makespan);
@@ -404,11 +410,8 @@ std::optional<double> ModernModel::predictSeconds(const HardwareProfile& profile
   double seconds = result.makespan;
   // Explicit's one synchronization is in its t_E, which is inferred from its measured time.
   if (candidate.variant == Variant::Streams || candidate.variant == Variant::Hybrid)
-    seconds =
-        candidate.graph
-            ? std::max(result.makespan, hostIssueCosts(profile, candidate).firstS) +
-                  hostIssueCosts(profile).streamSyncCallS
-            : pipelineSynchronizedSeconds(ops, result, hostIssueCosts(profile).streamSyncCallS);
+    seconds = pipelineSynchronizedSeconds(ops, result, hostIssueCosts(profile).streamSyncCallS,
+                                          pricedAsGraph(profile, candidate));
   return seconds + registrationSeconds(profile, workload, candidate);
 }
 

@@ -108,12 +108,12 @@ struct HostIssueCosts {
   // the launch is the per-stream synchronization. 0 where copy_call_s is not measured: copyS
   // then holds the whole of t_sc already.
   double streamSyncCallS = 0;
-  // Before the first operation: a graph form's one launch, which issues them all (then launchS and
-  // copyS are 0).
-  double firstS = 0;
 };
 HostIssueCosts hostIssueCosts(const HardwareProfile& profile);
+// A graph form's (Candidate::graph) operations cost the graph launch's per node instead, where
+// the profile knows it (pricedAsGraph); else the plain form's.
 HostIssueCosts hostIssueCosts(const HardwareProfile& profile, const Candidate& candidate);
+bool pricedAsGraph(const HardwareProfile& profile, const Candidate& candidate);
 
 // The time to page-lock pageable user arrays for one call: about one pageable copy of every
 // array's bytes (inputs and pure outputs); 0 when the arrays are pinned already.

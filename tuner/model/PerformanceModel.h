@@ -35,8 +35,8 @@ struct Candidate {
   // (MultiDeviceEstimate.h), the papers' models not at all.
   int devices = 1;
   // Streams and Hybrid: the graph form (StreamsConfig::graph), a call of a loop replaying the
-  // pipeline its shape's earlier call captured. Priced with one graph launch for the host's issue
-  // (ModernModel.cpp, hostIssueCosts).
+  // pipeline its shape's earlier call captured. Priced with the graph launch's cost per operation
+  // for the host's issue (ModernModel.h, hostIssueCosts).
   bool graph = false;
 };
 

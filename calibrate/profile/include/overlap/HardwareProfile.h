@@ -94,10 +94,12 @@ struct HardwareProfile {
   // spends per copy while the device works. 0: not known, and the model derives it from t_sc, whose
   // rounds also synchronize every stream.
   double copyCallS = 0;
-  // Host time of one cudaGraphLaunch of a pipeline's graph (a copy in, a kernel and a copy out on
-  // each of 16 streams): what a graph-form call (StreamsConfig::graph) spends issuing all of its
-  // pipeline. 0: not known, and the model takes one kernel launch for it.
-  double graphLaunchS = 0;
+  // Host time per operation of one cudaGraphLaunch of a pipeline's graph (a copy in, a kernel and
+  // a copy out on each of 16 streams): what a graph-form call (StreamsConfig::graph) spends per
+  // copy or launch in place of copyCallS and kernelLaunchS. The launch of a graph costs in
+  // proportion to its nodes (H100: 2 us per node, 100 us for 48). 0: not known, and the model
+  // prices graph forms as their plain forms.
+  double graphOpLaunchS = 0;
 
   // The host's copies between pageable and pinned memory, which the staging ring's threads make
   // (PageableMode::Stage): seconds per byte of one thread copying large blocks, and of several
