@@ -391,7 +391,7 @@ multigpu)
 frameloop)
   mkdir -p "${OUT:?set OUT}"
   build_targets $BENCH_BUILD "$OUT" frameloop_example || exit 1
-  for variant in explicit mapped hybrid:1 streams:1; do
+  for variant in explicit mapped hybrid:1 streams:1 graph-hybrid:1 graph-streams:1; do
     for in_flight in 2 8; do
       echo "== OVERLAP_VARIANT=$variant, $in_flight frames in flight"
       OVERLAP_VARIANT=$variant timeout 120 $BENCH_BUILD/examples/frameloop/frameloop_example \

@@ -92,14 +92,20 @@ bool streamed(Variant variant) {
   return variant == Variant::Streams || variant == Variant::Hybrid;
 }
 
-// "streams:16:breadth-first" and the like.
+// "streams:16:breadth-first", "graph-hybrid:4" and the like.
 bool parseConfig(const std::string& text, RunConfig* config, std::string* error) {
   std::vector<std::string> parts;
   std::stringstream in(text);
   for (std::string part; std::getline(in, part, ':');)
     parts.push_back(lower(part));
   RunConfig out;
-  const std::string& name = parts.empty() ? text : parts[0];
+  std::string name = parts.empty() ? text : parts[0];
+  const std::string graphPrefix = "graph-";
+  if (name.rfind(graphPrefix, 0) == 0 &&
+      (name == graphPrefix + "streams" || name == graphPrefix + "hybrid")) {
+    out.streams.graph = true;
+    name = name.substr(graphPrefix.size());
+  }
   if (name == "explicit")
     out.variant = Variant::Explicit;
   else if (name == "mapped")

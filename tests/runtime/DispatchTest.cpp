@@ -210,6 +210,15 @@ TEST_F(Dispatch, TheOverrideIsReadOncePerProcessAndAgainOnReload) {
   // Even an override runs with no more streams than chunks.
   noOverride_.set("streams:64");
   EXPECT_EQ(choose(kernel, 10).config.streams.streams, 10);
+  EXPECT_FALSE(choose(kernel, 10).config.streams.graph);
+  // The graph forms, by their names.
+  noOverride_.set("graph-hybrid:4:breadth-first");
+  const overlap::VariantChoice& graph = choose(kernel, 1000);
+  EXPECT_EQ(graph.config.variant, Variant::Hybrid);
+  EXPECT_TRUE(graph.config.streams.graph);
+  EXPECT_EQ(graph.config.streams.order, IssueOrder::BreadthFirst);
+  noOverride_.set("graph-mapped");
+  EXPECT_EQ(choose(kernel, 1000).source, ChoiceSource::Model) << "no such variant";
 }
 
 TEST_F(Dispatch, BakedSizesServeTheirKernelAndDeviceOnly) {
