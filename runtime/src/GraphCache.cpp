@@ -1,13 +1,12 @@
 #include "overlap/GraphCache.h"
 
-#include <algorithm>
 #include <atomic>
 
 namespace overlap {
 namespace {
 
 std::atomic<std::size_t> graphCapacity{GraphCache::kDefaultCapacity};
-// First calls remembered; a shape forgotten since runs uncaptured once more, which costs nothing.
+// Shapes remembered; a shape forgotten since runs uncaptured once more, which costs little.
 constexpr std::size_t kSeenShapes = 64;
 
 } // namespace
@@ -34,27 +33,43 @@ GraphSlot chooseGraphSlot(const std::vector<GraphCacheEntry>& entries, const std
   return {GraphSlotAction::Replace, oldest};
 }
 
+GraphCache::ShapeRecord* GraphCache::record(const std::string& shape) {
+  for (ShapeRecord& record : shapes_)
+    if (record.shape == shape)
+      return &record;
+  return nullptr;
+}
+
 cudaGraphExec_t GraphCache::find(const std::string& shape, const std::string& arguments) {
   for (GraphCacheEntry& entry : entries_)
     if (entry.shape == shape && entry.arguments == arguments) {
       entry.lastUse = ++clock_;
       ++stats_.replays;
+      if (ShapeRecord* seen = record(shape))
+        ++seen->replays;
       return entry.exec;
     }
   return nullptr;
 }
 
-bool GraphCache::firstOfShape(const std::string& shape) {
-  if (std::find(seenShapes_.begin(), seenShapes_.end(), shape) != seenShapes_.end())
+bool GraphCache::runsUncaptured(const std::string& shape) {
+  const ShapeRecord* seen = record(shape);
+  const long long thrashing = 2 * static_cast<long long>(graphCapacity.load());
+  if (seen != nullptr && (seen->captures < thrashing || seen->replays >= seen->captures))
     return false;
-  for (const GraphCacheEntry& entry : entries_)
-    if (entry.shape == shape)
-      return false;
-  if (seenShapes_.size() == kSeenShapes)
-    seenShapes_.erase(seenShapes_.begin());
-  seenShapes_.push_back(shape);
+  if (seen == nullptr) {
+    if (shapes_.size() == kSeenShapes)
+      shapes_.erase(shapes_.begin());
+    shapes_.push_back({shape, 0, 0});
+  }
   ++stats_.uncaptured;
   return true;
+}
+
+void GraphCache::countCapture(const std::string& shape) {
+  ++stats_.captures;
+  if (ShapeRecord* seen = record(shape))
+    ++seen->captures;
 }
 
 Status GraphCache::ownStream(cudaStream_t* slot, cudaStream_t* stream) {
@@ -103,7 +118,7 @@ Status GraphCache::release(int device) {
       keepFirst(first, OVERLAP_STATUS_OF(cudaGraphExecDestroy(entry.exec), error));
   }
   entries_.clear();
-  seenShapes_.clear();
+  shapes_.clear();
   // Graph allocations stay mapped for the next launch until trimmed.
   const cudaError_t trimmed = OVERLAP_CUDA_CALL(cudaDeviceGraphMemTrim(device));
   if (trimmed != cudaSuccess)

@@ -255,6 +255,29 @@ TEST_F(GraphCacheTest, ReplaysInstantiatesUpdatesAndEvictsAsDesigned) {
   expect(start, 8, 6, 3, 3, 1, 2);
 }
 
+// Calls whose arguments keep missing (two arrays in turn, one entry): after 2 x capacity captures
+// without replays the shape's calls run plain, still equal to Explicit.
+TEST_F(GraphCacheTest, AShapeWhoseCallsKeepMissingRunsPlain) {
+  SCOPED_TRACE(random_.trace());
+  overlap::setGraphCacheCapacity(1);
+  const int n = 1009;
+  Arrays a, b;
+  for (Arrays* arrays : {&a, &b}) {
+    OVERLAP_ASSERT_OK(HostBuffer<float>::allocate(n, HostMemory::Pinned, &arrays->in));
+    OVERLAP_ASSERT_OK(HostBuffer<float>::allocate(n, HostMemory::Pinned, &arrays->out));
+  }
+  const GraphCacheStats before = overlap::graphCacheStats();
+  run(a, n, 1.0f); // the shape's first call: uncaptured
+  run(b, n, 1.0f); // captured
+  run(a, n, 1.0f); // captured, b's entry updated to a
+  run(b, n, 1.0f); // 2 captures, no replay: plain from now on
+  run(a, n, 1.0f);
+  const GraphCacheStats did = since(before);
+  EXPECT_EQ(did.captures, 2) << describe(did);
+  EXPECT_EQ(did.uncaptured, 3) << describe(did);
+  EXPECT_EQ(did.replays, 0) << describe(did);
+}
+
 // releaseCachedDeviceMemory drops the graphs and what the cache knew: a shape's next call runs
 // uncaptured again.
 TEST_F(GraphCacheTest, ReleaseDropsTheGraphs) {

@@ -8,7 +8,10 @@
 // used entry of the same shape is updated in place (cudaGraphExecUpdate, no new instantiation),
 // else the least recently used entry is evicted. A shape's first call runs uncaptured: it grows the
 // pools of streams, events and memory (which a capture may not), and a call made once never pays
-// for an instantiation.
+// for an instantiation. So does every later call of a shape whose calls keep bringing arguments
+// the cache does not hold (2 x capacity captures, fewer replays than captures): capturing each
+// costs more than the plain call (bench/README.md, "Graph forms": a frame loop over 30 source
+// frames and 8 outputs).
 #pragma once
 
 #include "overlap/Status.h"
@@ -28,7 +31,7 @@ struct GraphCacheStats {
   long long instantiations = 0; // captured graphs made executable as new entries
   long long updates = 0;        // entries updated in place to a call's arguments
   long long evictions = 0;      // entries destroyed to make room
-  long long uncaptured = 0;     // first calls of a shape, run without a graph
+  long long uncaptured = 0;     // calls run without a graph: a shape's first, and those above
 };
 
 struct GraphCacheEntry {
@@ -60,8 +63,9 @@ public:
 
   // The entry of this shape and these arguments, or null; a hit counts as a replay.
   cudaGraphExec_t find(const std::string& shape, const std::string& arguments);
-  // True the first time a shape is asked about (the call then runs uncaptured), false after.
-  bool firstOfShape(const std::string& shape);
+  // Whether a call of this shape, which no entry holds, runs without a graph: the shape's first
+  // call, or its calls keep missing. Counts it where true.
+  bool runsUncaptured(const std::string& shape);
   // Streams of the cache's own (non-blocking, created on first use): one to capture calls on, one
   // for synchronous calls to launch their graphs on (never a capturing one, which they could not
   // wait for).
@@ -71,7 +75,7 @@ public:
   // executable in the slot chooseGraphSlot picks. On failure the slot's old entry is gone.
   Status install(const std::string& shape, const std::string& arguments, cudaGraph_t graph,
                  cudaGraphExec_t* exec);
-  void countCapture() { ++stats_.captures; }
+  void countCapture(const std::string& shape);
 
   // Destroys every entry (waiting for nothing: a launched graph runs to its end after
   // cudaGraphExecDestroy) and returns the graphs' memory to the device.
@@ -83,7 +87,15 @@ private:
   static Status ownStream(cudaStream_t* slot, cudaStream_t* stream);
 
   std::vector<GraphCacheEntry> entries_;
-  std::vector<std::string> seenShapes_; // the most recent first calls, bounded
+  // Per shape seen lately (bounded): its captures and replays.
+  struct ShapeRecord {
+    std::string shape;
+    long long captures = 0;
+    long long replays = 0;
+  };
+  ShapeRecord* record(const std::string& shape);
+
+  std::vector<ShapeRecord> shapes_;
   unsigned long long clock_ = 0;
   cudaStream_t captureStream_ = nullptr;
   cudaStream_t callStream_ = nullptr;

@@ -118,7 +118,7 @@ Status issueAsGraph(const B& binding, const StreamsConfig& config, bool mappedOu
       graphShape<B>(config, mappedOutputs, partition, arrays, context.device());
   cudaGraphExec_t exec = cache.find(shape, arguments);
   if (exec == nullptr) {
-    if (cache.firstOfShape(shape))
+    if (cache.runsUncaptured(shape))
       return issue(stream, synchronous);
     cudaStream_t capture = nullptr;
     OVERLAP_TRY(cache.captureStream(&capture));
@@ -126,7 +126,7 @@ Status issueAsGraph(const B& binding, const StreamsConfig& config, bool mappedOu
     OVERLAP_TRY(captureCall(capture, issue, synchronous, &graph));
     if (graph == nullptr)
       return Status::success(); // synchronous: the caller runs it
-    cache.countCapture();
+    cache.countCapture(shape);
     const Status installed = cache.install(shape, arguments, graph, &exec);
     (void)cudaGraphDestroy(graph); // the executable graph keeps what it needs
     OVERLAP_TRY(installed);
