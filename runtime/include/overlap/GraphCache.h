@@ -10,8 +10,8 @@
 // pools of streams, events and memory (which a capture may not), and a call made once never pays
 // for an instantiation. So does every later call of a shape whose calls keep bringing arguments
 // the cache does not hold (2 x capacity captures, fewer replays than captures): capturing each
-// costs more than the plain call (bench/README.md, "Graph forms": a frame loop over 30 source
-// frames and 8 outputs).
+// costs more than the plain call (bench/README.md, "Graph forms": the frame loop, 8 frames in
+// flight).
 #pragma once
 
 #include "overlap/Status.h"
