@@ -135,15 +135,8 @@ std::vector<DeviceContext*> allContexts() {
 
 GraphCacheStats graphCacheStats() {
   GraphCacheStats sum;
-  for (DeviceContext* context : allContexts()) {
-    const GraphCacheStats one = context->graphStatsWhenIdle();
-    sum.replays += one.replays;
-    sum.captures += one.captures;
-    sum.instantiations += one.instantiations;
-    sum.updates += one.updates;
-    sum.evictions += one.evictions;
-    sum.uncaptured += one.uncaptured;
-  }
+  for (DeviceContext* context : allContexts())
+    sum += context->graphStatsWhenIdle();
   return sum;
 }
 

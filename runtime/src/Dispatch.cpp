@@ -101,8 +101,7 @@ bool parseConfig(const std::string& text, RunConfig* config, std::string* error)
   RunConfig out;
   std::string name = parts.empty() ? text : parts[0];
   const std::string graphPrefix = "graph-";
-  if (name.rfind(graphPrefix, 0) == 0 &&
-      (name == graphPrefix + "streams" || name == graphPrefix + "hybrid")) {
+  if (name == graphPrefix + "streams" || name == graphPrefix + "hybrid") {
     out.streams.graph = true;
     name = name.substr(graphPrefix.size());
   }

@@ -9,7 +9,23 @@ std::atomic<std::size_t> graphCapacity{GraphCache::kDefaultCapacity};
 // Shapes remembered; a shape forgotten since runs uncaptured once more, which costs little.
 constexpr std::size_t kSeenShapes = 64;
 
+constexpr long long GraphCacheStats::*kCounts[] = {
+    &GraphCacheStats::replays, &GraphCacheStats::captures,  &GraphCacheStats::instantiations,
+    &GraphCacheStats::updates, &GraphCacheStats::evictions, &GraphCacheStats::uncaptured};
+
 } // namespace
+
+GraphCacheStats& operator+=(GraphCacheStats& sum, const GraphCacheStats& more) {
+  for (long long GraphCacheStats::*count : kCounts)
+    sum.*count += more.*count;
+  return sum;
+}
+
+GraphCacheStats operator-(GraphCacheStats after, const GraphCacheStats& before) {
+  for (long long GraphCacheStats::*count : kCounts)
+    after.*count -= before.*count;
+  return after;
+}
 
 void setGraphCacheCapacity(std::size_t capacity) {
   graphCapacity.store(capacity < 1 ? 1 : capacity);
@@ -20,17 +36,11 @@ GraphSlot chooseGraphSlot(const std::vector<GraphCacheEntry>& entries, const std
   if (entries.size() < capacity)
     return {GraphSlotAction::Append, entries.size()};
   std::size_t oldest = 0;
-  std::size_t oldestOfShape = entries.size();
-  for (std::size_t i = 0; i < entries.size(); ++i) {
+  for (std::size_t i = 1; i < entries.size(); ++i)
     if (entries[i].lastUse < entries[oldest].lastUse)
       oldest = i;
-    if (entries[i].shape == shape &&
-        (oldestOfShape == entries.size() || entries[i].lastUse < entries[oldestOfShape].lastUse))
-      oldestOfShape = i;
-  }
-  if (oldestOfShape != entries.size())
-    return {GraphSlotAction::Update, oldestOfShape};
-  return {GraphSlotAction::Replace, oldest};
+  return {entries[oldest].shape == shape ? GraphSlotAction::Update : GraphSlotAction::Replace,
+          oldest};
 }
 
 GraphCache::ShapeRecord* GraphCache::record(const std::string& shape) {
@@ -66,12 +76,6 @@ bool GraphCache::runsUncaptured(const std::string& shape) {
   return true;
 }
 
-void GraphCache::countCapture(const std::string& shape) {
-  ++stats_.captures;
-  if (ShapeRecord* seen = record(shape))
-    ++seen->captures;
-}
-
 Status GraphCache::ownStream(cudaStream_t* slot, cudaStream_t* stream) {
   if (*slot == nullptr)
     OVERLAP_CUDA_TRY(cudaStreamCreateWithFlags(slot, cudaStreamNonBlocking));
@@ -81,6 +85,9 @@ Status GraphCache::ownStream(cudaStream_t* slot, cudaStream_t* stream) {
 
 Status GraphCache::install(const std::string& shape, const std::string& arguments,
                            cudaGraph_t graph, cudaGraphExec_t* exec) {
+  ++stats_.captures;
+  if (ShapeRecord* seen = record(shape))
+    ++seen->captures;
   const GraphSlot slot = chooseGraphSlot(entries_, shape, graphCapacity.load());
   if (slot.action == GraphSlotAction::Update) {
     GraphCacheEntry& entry = entries_[slot.entry];

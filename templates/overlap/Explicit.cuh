@@ -57,8 +57,8 @@ template <class B> Status runExplicitAsync(const B& binding, cudaStream_t stream
   const NvtxRange callRange("overlap:explicit-async");
   return detail::asyncCall(
       binding, stream, [&] { return runExplicit(binding); },
-      [&](const Partition& partition, const std::vector<HostArray>& arrays, DeviceContext& context,
-          bool*) {
+      [&](const Partition& partition, const std::vector<HostArray>& arrays,
+          const std::vector<HostMemoryKind>&, DeviceContext& context, bool*) {
         return detail::issueWholeCallAsync(binding, context, "Explicit", arrays,
                                            detail::explicitBuffers(arrays), partition,
                                            std::vector<void*>(arrays.size(), nullptr), stream);

@@ -92,8 +92,8 @@ template <class B> Status runMappedAsync(const B& binding, cudaStream_t stream) 
   const NvtxRange callRange("overlap:mapped-async");
   return detail::asyncCall(
       binding, stream, [&] { return runMapped(binding); },
-      [&](const Partition& partition, const std::vector<HostArray>& arrays, DeviceContext& context,
-          bool*) {
+      [&](const Partition& partition, const std::vector<HostArray>& arrays,
+          const std::vector<HostMemoryKind>&, DeviceContext& context, bool*) {
         std::vector<bool> onDevice;
         std::vector<HostArrayUse> uses;
         detail::placeMapped(arrays, &onDevice, &uses);

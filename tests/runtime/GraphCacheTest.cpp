@@ -1,6 +1,7 @@
-// Where a captured graph goes (GraphCache.h): a new entry while there is room; where full, an
-// update of the least recently used entry of its shape, else the least recently used entry is
-// evicted. The cache's CUDA side is tested on the GPU (tests/gpu/GraphExamplesTest.cpp).
+// Where a captured graph goes (GraphCache.h): a new entry while there is room; where full, the
+// least recently used entry, updated where it has the graph's shape, else evicted; and the
+// statistics' arithmetic. The cache's CUDA side is tested on the GPU
+// (tests/gpu/GraphExamplesTest.cpp).
 #include "overlap/GraphCache.h"
 
 #include <gtest/gtest.h>
@@ -26,20 +27,49 @@ TEST(GraphSlot, AppendsWhileThereIsRoom) {
   EXPECT_EQ(chooseGraphSlot({}, "a", 1).action, GraphSlotAction::Append);
 }
 
-TEST(GraphSlot, WhenFullUpdatesTheLeastRecentEntryOfTheSameShape) {
-  const std::vector<GraphCacheEntry> entries = {entry("a", 5), entry("b", 1), entry("a", 3)};
+TEST(GraphSlot, WhenFullUpdatesTheLeastRecentEntryWhereItHasTheShape) {
+  const std::vector<GraphCacheEntry> entries = {entry("a", 5), entry("b", 4), entry("a", 3)};
   const GraphSlot slot = chooseGraphSlot(entries, "a", 3);
   EXPECT_EQ(slot.action, GraphSlotAction::Update);
-  EXPECT_EQ(slot.entry, 2u); // "a" used at 3, not the older "b"
+  EXPECT_EQ(slot.entry, 2u);
 }
 
-TEST(GraphSlot, WhenFullWithoutItsShapeReplacesTheLeastRecentEntry) {
+TEST(GraphSlot, WhenFullEvictsTheLeastRecentEntryEvenBesideOneOfTheShape) {
+  // A shape that came late to a full cache (the frame loop's larger frames): the stale "b" goes,
+  // not the "a" entry the call could update; else "a" would keep one entry, updated every call.
   const std::vector<GraphCacheEntry> entries = {entry("a", 5), entry("b", 1), entry("a", 3)};
-  const GraphSlot slot = chooseGraphSlot(entries, "c", 3);
-  EXPECT_EQ(slot.action, GraphSlotAction::Replace);
-  EXPECT_EQ(slot.entry, 1u);
+  for (const char* shape : {"a", "c"}) {
+    const GraphSlot slot = chooseGraphSlot(entries, shape, 3);
+    EXPECT_EQ(slot.action, GraphSlotAction::Replace) << shape;
+    EXPECT_EQ(slot.entry, 1u) << shape;
+  }
   // Over capacity (the capacity was lowered): still one entry in place of another, none added.
   EXPECT_EQ(chooseGraphSlot(entries, "c", 1).action, GraphSlotAction::Replace);
+}
+
+TEST(GraphCacheStatsArithmetic, SumsAndDifferencesEveryCount) {
+  GraphCacheStats one;
+  one.replays = 1;
+  one.captures = 2;
+  one.instantiations = 3;
+  one.updates = 4;
+  one.evictions = 5;
+  one.uncaptured = 6;
+  GraphCacheStats sum = one;
+  sum += one;
+  EXPECT_EQ(sum.replays, 2);
+  EXPECT_EQ(sum.captures, 4);
+  EXPECT_EQ(sum.instantiations, 6);
+  EXPECT_EQ(sum.updates, 8);
+  EXPECT_EQ(sum.evictions, 10);
+  EXPECT_EQ(sum.uncaptured, 12);
+  const GraphCacheStats back = sum - one;
+  EXPECT_EQ(back.replays, 1);
+  EXPECT_EQ(back.captures, 2);
+  EXPECT_EQ(back.instantiations, 3);
+  EXPECT_EQ(back.updates, 4);
+  EXPECT_EQ(back.evictions, 5);
+  EXPECT_EQ(back.uncaptured, 6);
 }
 
 } // namespace

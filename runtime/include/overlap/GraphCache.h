@@ -5,12 +5,14 @@
 // and its arguments (pointers and scalars: what only the nodes' parameters hold). A call whose
 // shape and arguments match an entry replays it. Otherwise the call is captured, and the graph
 // becomes executable: a new entry while the cache has room; where it is full, the least recently
-// used entry of the same shape is updated in place (cudaGraphExecUpdate, no new instantiation),
-// else the least recently used entry is evicted. A shape's first call runs uncaptured: it grows the
-// pools of streams, events and memory (which a capture may not), and a call made once never pays
-// for an instantiation. So does every later call of a shape whose calls keep bringing arguments
-// the cache does not hold (2 x capacity captures, fewer replays than captures): capturing each
-// costs more than the plain call (bench/README.md, "Graph forms": the frame loop, 8 frames in
+// used entry goes, updated in place where it has the call's shape (cudaGraphExecUpdate, no new
+// instantiation), else evicted. Pure LRU: a full cache that preferred its own shape's entries would
+// keep a new shape in one entry, updated on every call, while other shapes' stale graphs stayed
+// (bench/README.md, "Graph forms": the frame loop). A shape's first call runs uncaptured: it grows
+// the pools of streams, events and memory (which a capture may not), and a call made once never
+// pays for an instantiation. So does every later call of a shape whose calls keep bringing
+// arguments the cache does not hold (2 x capacity captures, fewer replays than captures): capturing
+// each costs more than the plain call (bench/README.md, "Graph forms": the frame loop, 8 frames in
 // flight).
 #pragma once
 
@@ -33,6 +35,9 @@ struct GraphCacheStats {
   long long evictions = 0;      // entries destroyed to make room
   long long uncaptured = 0;     // calls run without a graph: a shape's first, and those above
 };
+// Sums (every device's caches) and differences (what a stretch of calls did).
+GraphCacheStats& operator+=(GraphCacheStats& sum, const GraphCacheStats& more);
+GraphCacheStats operator-(GraphCacheStats after, const GraphCacheStats& before);
 
 struct GraphCacheEntry {
   std::string shape;
@@ -41,8 +46,8 @@ struct GraphCacheEntry {
   unsigned long long lastUse = 0;
 };
 
-// Where a captured graph goes: a new entry, an update of entries[entry] (same shape), or in place
-// of entries[entry] after evicting it.
+// Where a captured graph goes: a new entry while there is room, else in the least recently used
+// entries[entry]: updated where it has the graph's shape, else evicted and replaced.
 enum class GraphSlotAction { Append, Update, Replace };
 struct GraphSlot {
   GraphSlotAction action = GraphSlotAction::Append;
@@ -71,11 +76,10 @@ public:
   // wait for).
   Status captureStream(cudaStream_t* stream) { return ownStream(&captureStream_, stream); }
   Status callStream(cudaStream_t* stream) { return ownStream(&callStream_, stream); }
-  // Makes `graph` (captured from a call of `shape` with `arguments`; the cache does not take it)
-  // executable in the slot chooseGraphSlot picks. On failure the slot's old entry is gone.
+  // Counts a captured call and makes its `graph` (of `shape` with `arguments`; the cache does not
+  // take it) executable in the slot chooseGraphSlot picks. On failure the slot's old entry is gone.
   Status install(const std::string& shape, const std::string& arguments, cudaGraph_t graph,
                  cudaGraphExec_t* exec);
-  void countCapture(const std::string& shape);
 
   // Destroys every entry (waiting for nothing: a launched graph runs to its end after
   // cudaGraphExecDestroy) and returns the graphs' memory to the device.

@@ -27,27 +27,28 @@
 
 #include <cuda_runtime_api.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <vector>
 
 namespace overlap {
 namespace detail {
 
-// Whether an array of the call is pageable memory (the registration cache's pinning counts as
-// pageable: it does not outlive the call), which makes an asynchronous call synchronous.
-inline bool anyPageable(const std::vector<HostArray>& arrays) {
+// Each array's kind of memory, asked once per call (cudaPointerGetAttributes costs the host a
+// microsecond or so an array). The registration cache's pinning counts as pageable: it does not
+// outlive the call. Absent and empty arrays, which nothing copies, count as device memory.
+inline std::vector<HostMemoryKind> callMemoryKinds(const std::vector<HostArray>& arrays) {
   RegistrationCache* const cache = processRegistrationCache();
-  for (const HostArray& array : arrays) {
+  std::vector<HostMemoryKind> kinds(arrays.size(), HostMemoryKind::Device);
+  for (std::size_t i = 0; i < arrays.size(); ++i) {
+    const HostArray& array = arrays[i];
     if (absent(array) || array.extent == 0)
       continue;
     bool cached = false;
-    const HostMemoryKind kind = cache != nullptr
-                                    ? cache->classify(array.host, arrayBytes(array), &cached)
-                                    : classifyHostMemory(array.host);
-    if (kind == HostMemoryKind::Pageable)
-      return true;
+    kinds[i] = cache != nullptr ? cache->classify(array.host, arrayBytes(array), &cached)
+                                : classifyHostMemory(array.host);
   }
-  return false;
+  return kinds;
 }
 
 // The synchronous fallback of an asynchronous call: after what the caller's stream holds, the
@@ -130,9 +131,10 @@ private:
 };
 
 // The frame of every asynchronous call: the arrays read and checked, P == 0 answered, then
-// issue(partition, arrays, context, &synchronous) under the device's lease, unless an array is
-// pageable; that, or issue() setting `synchronous` without issuing anything, runs `synchronous`
-// (the strategy's synchronous call) after the stream instead.
+// issue(partition, arrays, kinds, context, &synchronous) under the device's lease (kinds: each
+// array's callMemoryKinds), unless an array is pageable; that, or issue() setting `synchronous`
+// without issuing anything, runs `synchronous` (the strategy's synchronous call) after the stream
+// instead.
 template <class B, class Synchronous, class Issue>
 Status asyncCall(const B& binding, cudaStream_t stream, Synchronous&& synchronous, Issue&& issue) {
   Partition partition;
@@ -140,11 +142,12 @@ Status asyncCall(const B& binding, cudaStream_t stream, Synchronous&& synchronou
   OVERLAP_TRY(beginCall(binding, &partition, &arrays));
   if (partition.extent == 0)
     return Status::success();
-  bool later = anyPageable(arrays);
+  const std::vector<HostMemoryKind> kinds = callMemoryKinds(arrays);
+  bool later = std::find(kinds.begin(), kinds.end(), HostMemoryKind::Pageable) != kinds.end();
   if (!later) {
     DeviceContextLease lease;
     OVERLAP_TRY(lease.acquire());
-    OVERLAP_TRY(issue(partition, arrays, lease.context(), &later));
+    OVERLAP_TRY(issue(partition, arrays, kinds, lease.context(), &later));
   }
   return later ? runAfterStream(stream, synchronous) : Status::success();
 }

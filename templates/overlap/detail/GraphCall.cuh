@@ -30,11 +30,12 @@ template <class T> void appendBytes(std::string* out, const T& value) {
 }
 
 // What fixes the nodes and edges of a call's graph: the kernel, the pipeline's configuration, the
-// partition and every array's size and kind of memory (a device array is copied device to device,
-// a pinned one over the link), on `device`.
+// partition and every array's size and kind of memory (`kinds`: a device array is copied device to
+// device, a pinned one over the link), on `device`.
 template <class B>
 std::string graphShape(const StreamsConfig& config, bool mappedOutputs, const Partition& partition,
-                       const std::vector<HostArray>& arrays, int device) {
+                       const std::vector<HostArray>& arrays,
+                       const std::vector<HostMemoryKind>& kinds, int device) {
   std::string shape;
   appendBytes(&shape, &GraphTag<B>::kTag);
   appendBytes(&shape, device);
@@ -47,10 +48,10 @@ std::string graphShape(const StreamsConfig& config, bool mappedOutputs, const Pa
   appendBytes(&shape, partition.begin);
   appendBytes(&shape, partition.extent);
   appendBytes(&shape, partition.granule);
-  for (const HostArray& array : arrays) {
-    appendBytes(&shape, array.extent);
-    appendBytes(&shape, array.elementSize);
-    appendBytes(&shape, absent(array) ? HostMemoryKind::Pageable : classifyHostMemory(array.host));
+  for (std::size_t i = 0; i < arrays.size(); ++i) {
+    appendBytes(&shape, arrays[i].extent);
+    appendBytes(&shape, arrays[i].elementSize);
+    appendBytes(&shape, kinds[i]);
   }
   return shape;
 }
@@ -102,12 +103,13 @@ Status captureCall(cudaStream_t capture, Issue&& issue, bool* synchronous, cudaG
 
 // The graph form of an asynchronous call under the device's lease: issue(stream, synchronous)
 // issues the plain call on `stream` (setting *synchronous, and issuing nothing, where it needs the
-// host between chunks). Within a capture of the caller's own, the plain call joins the caller's
-// graph.
+// host between chunks); `kinds` are the arrays' kinds of memory (callMemoryKinds). Within a
+// capture of the caller's own, the plain call joins the caller's graph.
 template <class B, class Issue>
 Status issueAsGraph(const B& binding, const StreamsConfig& config, bool mappedOutputs,
                     const Partition& partition, const std::vector<HostArray>& arrays,
-                    DeviceContext& context, cudaStream_t stream, bool* synchronous, Issue&& issue) {
+                    const std::vector<HostMemoryKind>& kinds, DeviceContext& context,
+                    cudaStream_t stream, bool* synchronous, Issue&& issue) {
   cudaStreamCaptureStatus capturing = cudaStreamCaptureStatusNone;
   OVERLAP_CUDA_TRY(cudaStreamIsCapturing(stream, &capturing));
   std::string arguments;
@@ -115,7 +117,7 @@ Status issueAsGraph(const B& binding, const StreamsConfig& config, bool mappedOu
     return issue(stream, synchronous);
   GraphCache& cache = context.graphs();
   const std::string shape =
-      graphShape<B>(config, mappedOutputs, partition, arrays, context.device());
+      graphShape<B>(config, mappedOutputs, partition, arrays, kinds, context.device());
   cudaGraphExec_t exec = cache.find(shape, arguments);
   if (exec == nullptr) {
     if (cache.runsUncaptured(shape))
@@ -126,7 +128,6 @@ Status issueAsGraph(const B& binding, const StreamsConfig& config, bool mappedOu
     OVERLAP_TRY(captureCall(capture, issue, synchronous, &graph));
     if (graph == nullptr)
       return Status::success(); // synchronous: the caller runs it
-    cache.countCapture(shape);
     const Status installed = cache.install(shape, arguments, graph, &exec);
     (void)cudaGraphDestroy(graph); // the executable graph keeps what it needs
     OVERLAP_TRY(installed);

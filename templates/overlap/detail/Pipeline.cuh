@@ -594,8 +594,8 @@ Status runPipelineAsync(const B& binding, StreamsConfig config, OutputPath outpu
   plain.graph = false;
   return asyncCall(
       binding, stream, [&] { return runPipeline(binding, plain, outputs); },
-      [&](const Partition& partition, const std::vector<HostArray>& arrays, DeviceContext& context,
-          bool* synchronous) {
+      [&](const Partition& partition, const std::vector<HostArray>& arrays,
+          const std::vector<HostMemoryKind>& kinds, DeviceContext& context, bool* synchronous) {
         const auto issue = [&](cudaStream_t on, bool* issuedNothing) {
           return issuePipelineAsync(binding, plain, outputs, partition, arrays, context, on,
                                     issuedNothing);
@@ -603,7 +603,7 @@ Status runPipelineAsync(const B& binding, StreamsConfig config, OutputPath outpu
         if (!config.graph)
           return issue(stream, synchronous);
         return issueAsGraph(binding, config, outputs == OutputPath::Mapped, partition, arrays,
-                            context, stream, synchronous, issue);
+                            kinds, context, stream, synchronous, issue);
       });
 }
 
