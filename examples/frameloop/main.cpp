@@ -12,6 +12,7 @@
 #include "gray_histogram.overlap.h"
 
 #include "overlap/Dispatch.h"
+#include "overlap/GraphCache.h"
 
 #include <cuda_runtime_api.h>
 
@@ -315,13 +316,20 @@ int main(int argc, char** argv) {
   bool allRight = true;
   for (const auto& [width, height] : sizes) {
     Measured m;
+    const overlap::GraphCacheStats before = overlap::graphCacheStats();
     if (!measure(width, height, frames, inFlight, rng, &m))
       return 1;
+    const overlap::GraphCacheStats graphs = overlap::graphCacheStats() - before;
     allRight &= m.wrong == 0;
     const std::string frame = std::to_string(width) + "x" + std::to_string(height);
     std::printf("%-9s %-26s %10.0f %10.0f %10.0f %8.2f %10.2f %10lld\n", frame.c_str(),
                 m.variant.c_str(), m.syncFps, m.asyncFps, m.limitFps, m.asyncFps / m.syncFps,
                 m.asyncFps / m.limitFps, m.wrong);
+    if (graphs.replays + graphs.captures + graphs.uncaptured > 0) // a graph form ran
+      std::printf("          graph cache: %lld replays, %lld captures, %lld updates, %lld "
+                  "evictions, %lld calls plain\n",
+                  graphs.replays, graphs.captures, graphs.updates, graphs.evictions,
+                  graphs.uncaptured);
     results.push_back(m);
   }
   if (!json.empty()) {

@@ -63,15 +63,24 @@ cudaGraphExec_t GraphCache::find(const std::string& shape, const std::string& ar
 }
 
 bool GraphCache::runsUncaptured(const std::string& shape) {
-  const ShapeRecord* seen = record(shape);
-  const long long thrashing = 2 * static_cast<long long>(graphCapacity.load());
-  if (seen != nullptr && (seen->captures < thrashing || seen->replays >= seen->captures))
-    return false;
+  ShapeRecord* seen = record(shape);
   if (seen == nullptr) {
     if (shapes_.size() == kSeenShapes)
       shapes_.erase(shapes_.begin());
-    shapes_.push_back({shape, 0, 0});
+    shapes_.push_back({shape, 1, 0});
+    ++stats_.uncaptured;
+    return true;
   }
+  ++seen->misses;
+  // A window over the shape's latest calls: a loop that settles into replays after misses (or
+  // starts missing after replays) is judged by what it does now.
+  const long long capacity = static_cast<long long>(graphCapacity.load());
+  if (seen->misses + seen->replays > 8 * capacity) {
+    seen->misses = (seen->misses + 1) / 2;
+    seen->replays /= 2;
+  }
+  if (seen->misses <= 2 * capacity || seen->misses < 2 * seen->replays)
+    return false;
   ++stats_.uncaptured;
   return true;
 }
@@ -86,8 +95,6 @@ Status GraphCache::ownStream(cudaStream_t* slot, cudaStream_t* stream) {
 Status GraphCache::install(const std::string& shape, const std::string& arguments,
                            cudaGraph_t graph, cudaGraphExec_t* exec) {
   ++stats_.captures;
-  if (ShapeRecord* seen = record(shape))
-    ++seen->captures;
   const GraphSlot slot = chooseGraphSlot(entries_, shape, graphCapacity.load());
   if (slot.action == GraphSlotAction::Update) {
     GraphCacheEntry& entry = entries_[slot.entry];

@@ -10,10 +10,11 @@
 // keep a new shape in one entry, updated on every call, while other shapes' stale graphs stayed
 // (bench/README.md, "Graph forms": the frame loop). A shape's first call runs uncaptured: it grows
 // the pools of streams, events and memory (which a capture may not), and a call made once never
-// pays for an instantiation. So does every later call of a shape whose calls keep bringing
-// arguments the cache does not hold (2 x capacity captures, fewer replays than captures): capturing
-// each costs more than the plain call (bench/README.md, "Graph forms": the frame loop, 8 frames in
-// flight).
+// pays for an instantiation. So does a later call of a shape whose calls keep bringing arguments
+// the cache does not hold (more than 2 x capacity misses, at least twice as many misses as
+// replays, among its latest 8 x capacity calls or so): capturing each costs more than the plain
+// call (bench/README.md, "Graph forms": the frame loop cycles 120 argument sets through 8
+// entries). Its calls that hit still replay.
 #pragma once
 
 #include "overlap/Status.h"
@@ -69,7 +70,7 @@ public:
   // The entry of this shape and these arguments, or null; a hit counts as a replay.
   cudaGraphExec_t find(const std::string& shape, const std::string& arguments);
   // Whether a call of this shape, which no entry holds, runs without a graph: the shape's first
-  // call, or its calls keep missing. Counts it where true.
+  // call, or its calls keep missing. Counts the miss, and the uncaptured call where true.
   bool runsUncaptured(const std::string& shape);
   // Streams of the cache's own (non-blocking, created on first use): one to capture calls on, one
   // for synchronous calls to launch their graphs on (never a capturing one, which they could not
@@ -91,10 +92,10 @@ private:
   static Status ownStream(cudaStream_t* slot, cudaStream_t* stream);
 
   std::vector<GraphCacheEntry> entries_;
-  // Per shape seen lately (bounded): its captures and replays.
+  // Per shape seen lately (bounded): its latest calls' misses and replays, halved as they grow.
   struct ShapeRecord {
     std::string shape;
-    long long captures = 0;
+    long long misses = 0;
     long long replays = 0;
   };
   ShapeRecord* record(const std::string& shape);
