@@ -1,4 +1,6 @@
 #include "Calibrator.h"
+
+#include "AllLinksBench.h"
 #include "Format.h"
 
 #include <algorithm>
@@ -207,6 +209,27 @@ Status measureLink(LinkBench& bench, const CalibrationPlan& plan, const Progress
       &m->streamRounds, asDoubles(plan.streamCounts), [&bench, roundBytes](double n, double* s) {
         return bench.streamedRound(static_cast<int>(n), roundBytes, s);
       });
+
+  // With several GPUs: copies to and from all of them at once, x the bytes in all.
+  int devices = 0;
+  std::unique_ptr<AllLinksBench> links;
+  if (cudaGetDeviceCount(&devices) == cudaSuccess && devices >= 2) {
+    const Status made = AllLinksBench::create(devices, std::size_t{8} << 20, &links);
+    if (made.ok()) {
+      m->allLinksDevices = devices;
+      std::vector<double> bytes;
+      for (double perDevice : {128.0, 512.0, 1024.0})
+        bytes.push_back(perDevice * (1 << 20) * devices);
+      add(format("all %d links at once (one host thread per device, both directions)", devices),
+          true, plan.repeats, &m->allLinks, bytes, [&links](double total, double* s) {
+            return links->copy(static_cast<std::size_t>(total), s);
+          });
+    } else {
+      m->skipped.push_back("all links at once: " + made.message());
+    }
+  } else {
+    (void)cudaGetLastError(); // no count: one device, as far as the calibration goes
+  }
   return runSteps(steps, plan.warmup, progress, &m->skipped);
 }
 

@@ -114,6 +114,12 @@ public:
       p->graphOpLaunchS = hostCost(m.graphLaunch);
     p->streamOverheadS = slope("stream_overhead_s", "t_sc over stream counts", m.streamRounds,
                                kStreamRoundFit, false);
+    if (!m.allLinks.empty()) {
+      p->allLinksSecondsPerByte =
+          slope("all_links.seconds_per_byte", "G of all links at once over sizes", m.allLinks,
+                kBidirectionalFit, false);
+      p->allLinksDevices = p->allLinksSecondsPerByte > 0 ? m.allLinksDevices : 0;
+    }
     for (const MappedWidthSeries& w : m.mappedByWidth) {
       if (w.readSizes.empty() || w.writeSizes.empty())
         continue; // a width not measured, not a width that costs nothing

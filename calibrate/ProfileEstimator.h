@@ -48,10 +48,13 @@ struct CalibrationMeasurements {
   std::vector<MappedWidthSeries> mappedByWidth; // widths ascending
   // Host costs, seconds per call, one sample per burst of calls.
   Series kernelLaunch;
-  Series copyCall;                  // one cudaMemcpyAsync
-  Series graphLaunch;               // a cudaGraphLaunch of a streamed round, per operation
-  Series launchSync;                // a launch and a cudaStreamSynchronize
-  Series streamRounds;              // x = streams of a minimal streamed round: t_sc
+  Series copyCall;     // one cudaMemcpyAsync
+  Series graphLaunch;  // a cudaGraphLaunch of a streamed round, per operation
+  Series launchSync;   // a launch and a cudaStreamSynchronize
+  Series streamRounds; // x = streams of a minimal streamed round: t_sc
+  // x = bytes copied to and from allLinksDevices devices at once (AllLinksBench); none on one GPU.
+  int allLinksDevices = 0;
+  Series allLinks;
   std::vector<std::string> skipped; // optional measurements that failed, and why
 };
 

@@ -217,6 +217,16 @@ public:
                      &out->hostCopyParallelSecondsPerByte);
   }
 
+  // Profiles from before several GPUs were calibrated have no all_links.
+  bool allLinks(const json& root, HardwareProfile* out) {
+    if (!root.contains("all_links"))
+      return true;
+    const json* links = object(root, "", "all_links");
+    return links && onlyKeys(*links, "all_links", {"devices", "seconds_per_byte"}) &&
+           integer(*links, "all_links", "devices", &out->allLinksDevices) &&
+           parameter(*links, "all_links", "seconds_per_byte", &out->allLinksSecondsPerByte);
+  }
+
   // mapped.by_width: widths 1, 2, 4, 8, 16 bytes, each at most once, ascending.
   bool mappedByWidth(const json& mapped, std::vector<MappedWidthCost>* out) {
     out->clear();
@@ -281,7 +291,7 @@ public:
       return false;
     if (!onlyKeys(root, "",
                   {"schema", "schema_version", "name", "source", "date", "notes", "device", "link",
-                   "mapped", "overheads", "host_copy"}) ||
+                   "mapped", "overheads", "host_copy", "all_links"}) ||
         !string(root, "", "name", &out->name) || !string(root, "", "source", &out->source) ||
         !string(root, "", "date", &out->date) || !string(root, "", "notes", &out->notes))
       return false;
@@ -335,7 +345,7 @@ public:
         (overheads->contains("graph_op_launch_s") &&
          !parameter(*overheads, "overheads", "graph_op_launch_s", &out->graphOpLaunchS)))
       return false;
-    return hostCopy(root, out);
+    return hostCopy(root, out) && allLinks(root, out);
   }
 
 private:
@@ -393,6 +403,9 @@ std::string profileToJson(const HardwareProfile& profile) {
   out["host_copy"] = nlohmann::ordered_json{
       {"seconds_per_byte", parameter(profile.hostCopySecondsPerByte)},
       {"parallel_seconds_per_byte", parameter(profile.hostCopyParallelSecondsPerByte)}};
+  out["all_links"] =
+      nlohmann::ordered_json{{"devices", profile.allLinksDevices},
+                             {"seconds_per_byte", parameter(profile.allLinksSecondsPerByte)}};
   return out.dump(2) + "\n";
 }
 
@@ -505,7 +518,8 @@ ProfileError checkProfile(const HardwareProfile& profile, const std::string& ori
       {"overheads.copy_call_s", profile.copyCallS},
       {"overheads.graph_op_launch_s", profile.graphOpLaunchS},
       {"host_copy.seconds_per_byte", profile.hostCopySecondsPerByte},
-      {"host_copy.parallel_seconds_per_byte", profile.hostCopyParallelSecondsPerByte}};
+      {"host_copy.parallel_seconds_per_byte", profile.hostCopyParallelSecondsPerByte},
+      {"all_links.seconds_per_byte", profile.allLinksSecondsPerByte}};
   for (const auto& [field, value] : parameters)
     if (!std::isfinite(value) || value < 0)
       return error(field, "must be a finite non-negative number (0 for not known), is " +
@@ -522,6 +536,11 @@ ProfileError checkProfile(const HardwareProfile& profile, const std::string& ori
       return error(std::string(field) + ".bidirectional_large_piece_seconds_per_byte",
                    "known without bidirectional_seconds_per_byte, the G of the smaller pieces");
   }
+  if ((profile.allLinksSecondsPerByte > 0) != (profile.allLinksDevices >= 2) ||
+      profile.allLinksDevices < 0)
+    return error("all_links.devices",
+                 "two or more devices where all_links.seconds_per_byte is known, else 0; is " +
+                     std::to_string(profile.allLinksDevices));
   for (std::size_t i = 0; i < profile.mappedByWidth.size(); ++i) {
     const MappedWidthCost& cost = profile.mappedByWidth[i];
     const std::string field = "mapped.by_width[" + std::to_string(i) + "]";

@@ -45,8 +45,11 @@ HardwareProfile fullProfile() {
   p.streamSyncS = 4.2e-6;
   p.streamOverheadS = 4.3e-6;
   p.copyCallS = 4.4e-6;
+  p.graphOpLaunchS = 4.5e-6;
   p.hostCopySecondsPerByte = 7.1e-11;
   p.hostCopyParallelSecondsPerByte = 7.2e-12;
+  p.allLinksDevices = 4;
+  p.allLinksSecondsPerByte = 8.1e-12;
   return p;
 }
 
@@ -90,8 +93,11 @@ void expectSame(const HardwareProfile& a, const HardwareProfile& b) {
   EXPECT_EQ(a.streamSyncS, b.streamSyncS);
   EXPECT_EQ(a.streamOverheadS, b.streamOverheadS);
   EXPECT_EQ(a.copyCallS, b.copyCallS);
+  EXPECT_EQ(a.graphOpLaunchS, b.graphOpLaunchS);
   EXPECT_EQ(a.hostCopySecondsPerByte, b.hostCopySecondsPerByte);
   EXPECT_EQ(a.hostCopyParallelSecondsPerByte, b.hostCopyParallelSecondsPerByte);
+  EXPECT_EQ(a.allLinksDevices, b.allLinksDevices);
+  EXPECT_EQ(a.allLinksSecondsPerByte, b.allLinksSecondsPerByte);
 }
 
 // The JSON of fullProfile() with one change applied, as text.
@@ -239,6 +245,37 @@ TEST(ProfileJson, BadMappedWidthEntriesAreNamed) {
     EXPECT_EQ(error.message().rfind("/some/dir/gpu.json: field '" + c.field + "'", 0), 0u)
         << error.message();
   }
+}
+
+// Profiles from before graphs and several GPUs were calibrated lack these: not known.
+TEST(ProfileJson, GraphLaunchAndAllLinksMayBeAbsent) {
+  HardwareProfile p;
+  ASSERT_TRUE(profileFromJson(edited([](nlohmann::json& j) {
+                                j.erase("all_links");
+                                j["overheads"].erase("graph_op_launch_s");
+                              }),
+                              "memory", &p)
+                  .ok());
+  EXPECT_EQ(p.allLinksDevices, 0);
+  EXPECT_EQ(p.allLinksSecondsPerByte, 0);
+  EXPECT_EQ(p.graphOpLaunchS, 0);
+}
+
+TEST(ProfileJson, AllLinksNeedTwoDevicesWhereKnown) {
+  EXPECT_EQ(parse(edited([](nlohmann::json& j) { j["all_links"]["devices"] = 1; })).field,
+            "all_links.devices");
+  EXPECT_EQ(
+      parse(edited([](nlohmann::json& j) { j["all_links"]["seconds_per_byte"] = nullptr; })).field,
+      "all_links.devices");
+  EXPECT_EQ(parse(edited([](nlohmann::json& j) { j["all_links"]["extra"] = 1; })).field,
+            "all_links.extra");
+  HardwareProfile p;
+  EXPECT_TRUE(profileFromJson(edited([](nlohmann::json& j) {
+                                j["all_links"]["devices"] = 0;
+                                j["all_links"]["seconds_per_byte"] = nullptr;
+                              }),
+                              "memory", &p)
+                  .ok());
 }
 
 TEST(ProfileJson, LargePieceFieldsMayBeNull) {

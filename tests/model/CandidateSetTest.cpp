@@ -119,7 +119,7 @@ TEST(Enumeration, GraphFormsTwinTheStreamedCandidatesOnPinnedArrays) {
     Prediction p;
     for (const Candidate& c : enumerateCandidates(model, profile, workload, options))
       p.rows.push_back({c, 1.0, false});
-    selectPrunedSet(p, false, options);
+    selectPrunedSet(p, false, true, options);
     return p;
   }();
   ASSERT_TRUE(prediction.best);
@@ -397,10 +397,10 @@ TEST(Pruning, SelectPrunedSetRedoesPredictOnGivenRows) {
   Workload workload = saxpyLike(8);
   const Prediction predicted = predict(model, testing::h100Like(), workload);
   Prediction redone = predicted;
-  selectPrunedSet(redone, true, SearchOptions{});
+  selectPrunedSet(redone, true, true, SearchOptions{});
   EXPECT_EQ(redone.rows[*redone.best].candidate, (Candidate{Variant::Streams, 1}));
   EXPECT_TRUE(row(redone, Variant::Streams, 1).kept);
-  selectPrunedSet(redone, false, SearchOptions{});
+  selectPrunedSet(redone, false, true, SearchOptions{});
   EXPECT_EQ(redone.best, predicted.best);
   EXPECT_EQ(redone.explicitRow, predicted.explicitRow);
   EXPECT_EQ(redone.kept(), predicted.kept());

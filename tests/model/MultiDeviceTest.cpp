@@ -65,6 +65,32 @@ TEST(SplitPrediction, ATransferBoundCallTakesAboutItsShare) {
   EXPECT_FALSE(model.predictSeconds(profile, workload, all));
 }
 
+// With the host side of the links measured, a split takes no less than the call's bytes over all
+// links at once: here one link and a third, as four H100s' links moved 2.3x of one.
+TEST(SplitPrediction, NoFasterThanAllLinksTogether) {
+  const ModernModel model;
+  HardwareProfile profile = testing::h100Like();
+  const Workload workload = transferBound(64 << 20);
+  Candidate one{Variant::Streams, 4, IssueOrder::DepthFirst};
+  Candidate four = one;
+  four.devices = 4;
+  const auto unbounded = model.predictSeconds(profile, workload, four);
+  const auto share = model.predictSeconds(profile, deviceShare(workload, 4), one);
+  ASSERT_TRUE(unbounded && share);
+  const double bytes = workload.transfers.h2dBytes + workload.transfers.d2hBytes +
+                       4 * workload.transfers.broadcastBytes;
+  profile.allLinksDevices = 4;
+  profile.allLinksSecondsPerByte = 1.0 / 100e9;
+  const auto bounded = model.predictSeconds(profile, workload, four);
+  ASSERT_TRUE(bounded);
+  EXPECT_DOUBLE_EQ(*bounded, bytes / 100e9 + 4 * profile.streamSyncS);
+  EXPECT_GT(*bounded, *unbounded);
+  // A host that outruns the links leaves the shares' prediction as it was.
+  profile.allLinksSecondsPerByte = 1.0 / 10e12;
+  EXPECT_DOUBLE_EQ(*model.predictSeconds(profile, workload, four), *unbounded);
+  EXPECT_DOUBLE_EQ(*unbounded, *share + 4 * profile.streamSyncS);
+}
+
 TEST(SplitPrediction, ThePapersDoNotDescribeIt) {
   const HardwareProfile profile = testing::h100Like();
   const Workload workload = transferBound(1 << 20);
@@ -114,6 +140,32 @@ TEST(SplitSearch, SplitsAreLowerBoundsThatNeverPruneTheOthers) {
   // best of each variant.
   EXPECT_GE(keptSplits, 1);
   EXPECT_LE(keptSplits, 4);
+}
+
+// Priced with the host side of the links, splits are predictions like the others: the best split
+// is the predicted best, and one-GPU candidates far slower than it are pruned.
+TEST(SplitSearch, WithAllLinksMeasuredSplitsArePrunedAndPruneLikeTheOthers) {
+  const Workload workload = transferBound(64 << 20);
+  HardwareProfile profile = testing::h100Like();
+  profile.allLinksDevices = 2;
+  profile.allLinksSecondsPerByte = 1 / 170e9; // 1.7x one link carrying both ways
+  SearchOptions options;
+  options.devices = 2;
+  options.maxChunksPerStream = 1;
+  const Prediction prediction = predict(ModernModel(), profile, workload, options);
+  ASSERT_TRUE(prediction.best);
+  EXPECT_EQ(prediction.rows[*prediction.best].candidate.devices, 2);
+  int keptOneGpu = 0;
+  int prunedOneGpu = 0;
+  for (const PredictedCandidate& row : prediction.rows) {
+    // (Mapped's stay lower bounds here for the broadcast input its model leaves out.)
+    if (row.candidate.variant != Variant::Mapped)
+      EXPECT_FALSE(row.lower_bound) << describe(row.candidate);
+    if (row.candidate.devices == 1)
+      (row.kept ? keptOneGpu : prunedOneGpu) += 1;
+  }
+  EXPECT_GT(prunedOneGpu, 0);
+  EXPECT_LT(keptOneGpu, prunedOneGpu);
 }
 
 } // namespace

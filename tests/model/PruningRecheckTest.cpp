@@ -76,7 +76,7 @@ std::vector<Recheck> recheckAll() {
     row.total = prediction.rows.size();
 
     // The rule of the run: only unknown broadcast re-reads made Mapped a lower bound.
-    selectPrunedSet(prediction, app.hasBroadcastInput, SearchOptions{});
+    selectPrunedSet(prediction, app.hasBroadcastInput, true, SearchOptions{});
     row.oldKept = prediction.kept();
     std::vector<Candidate> committed;
     for (const nlohmann::json& c : pruned.at("candidates"))
@@ -87,7 +87,7 @@ std::vector<Recheck> recheckAll() {
     Workload workload;
     workload.transfers.broadcastBytes = app.hasBroadcastInput ? 1 : 0;
     workload.mapped.narrowestElementBytes = app.narrowestElementBytes;
-    selectPrunedSet(prediction, mappedPredictionIsLowerBound(workload), SearchOptions{});
+    selectPrunedSet(prediction, mappedPredictionIsLowerBound(workload), true, SearchOptions{});
     row.newKept = prediction.kept();
 
     const std::vector<Timed> times = testing::measuredCandidates(exhaustive);

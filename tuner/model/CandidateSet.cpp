@@ -1,5 +1,6 @@
 #include "model/CandidateSet.h"
 
+#include "model/MultiDeviceEstimate.h"
 #include "model/ProfileCompletion.h"
 
 #include <algorithm>
@@ -195,7 +196,7 @@ bool simpler(const Candidate& a, const Candidate& b) {
 
 } // namespace
 
-void selectPrunedSet(Prediction& prediction, bool mappedIsLowerBound,
+void selectPrunedSet(Prediction& prediction, bool mappedIsLowerBound, bool splitsAreLowerBounds,
                      const SearchOptions& options) {
   prediction.tolerance = options.tolerance;
   prediction.streamTolerance = options.streamTolerance;
@@ -218,10 +219,11 @@ void selectPrunedSet(Prediction& prediction, bool mappedIsLowerBound,
     if (prediction.rows[i].candidate.variant == Variant::Explicit &&
         prediction.rows[i].candidate.devices == 1)
       prediction.explicitRow = i;
-  // A split's prediction leaves out the host side its links share (MultiDeviceEstimate.h).
+  // A split's prediction leaves out the host side its links share unless the profile measured
+  // it (MultiDeviceEstimate.h).
   for (PredictedCandidate& row : prediction.rows)
     row.lower_bound = (mappedIsLowerBound && row.candidate.variant == Variant::Mapped) ||
-                      row.candidate.devices != 1;
+                      (splitsAreLowerBounds && row.candidate.devices != 1);
   auto isLowerBound = [](const PredictedCandidate& row) { return row.lower_bound; };
   for (std::size_t i : order)
     if (prediction.rows[i].seconds && !isLowerBound(prediction.rows[i])) {
@@ -286,7 +288,8 @@ Prediction predict(const PerformanceModel& model, const HardwareProfile& profile
     prediction.rows.push_back(PredictedCandidate{
         candidate, model.predictSeconds(completed.profile, workload, candidate), false});
 
-  selectPrunedSet(prediction, mappedPredictionIsLowerBound(workload, completed.profile), options);
+  selectPrunedSet(prediction, mappedPredictionIsLowerBound(workload, completed.profile),
+                  splitIsLowerBound(completed.profile), options);
   return prediction;
 }
 

@@ -118,8 +118,10 @@ struct Prediction {
 
 // Sets `prediction`'s best, Explicit and kept rows from its rows' predicted times, as described
 // for predict() below. Separate so that the rows of a committed tuning report can be pruned again
-// under a changed rule without the workload that produced them.
-void selectPrunedSet(Prediction& prediction, bool mappedIsLowerBound, const SearchOptions& options);
+// under a changed rule without the workload that produced them. Mapped's predictions are lower
+// bounds where mappedIsLowerBound, and splits' where splitsAreLowerBounds.
+void selectPrunedSet(Prediction& prediction, bool mappedIsLowerBound, bool splitsAreLowerBounds,
+                     const SearchOptions& options);
 
 // Predicts every candidate on the completed profile (ProfileCompletion.h) and marks the pruned
 // set: the candidates within both tolerances (see SearchOptions), Explicit always, and every

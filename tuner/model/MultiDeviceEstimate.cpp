@@ -23,6 +23,10 @@ Workload deviceShare(const Workload& workload, int devices) {
   return share;
 }
 
+bool splitIsLowerBound(const HardwareProfile& profile) {
+  return profile.allLinksSecondsPerByte <= 0;
+}
+
 std::optional<double> splitSeconds(const PerformanceModel& model, const HardwareProfile& profile,
                                    const Workload& workload, const Candidate& candidate) {
   if (candidate.devices < 1)
@@ -33,7 +37,14 @@ std::optional<double> splitSeconds(const PerformanceModel& model, const Hardware
       model.predictSeconds(profile, deviceShare(workload, candidate.devices), one);
   if (!share)
     return std::nullopt;
-  return *share + candidate.devices * profile.streamSyncS;
+  double seconds = *share;
+  if (!splitIsLowerBound(profile)) {
+    // Every device takes the broadcast sections; the chunked bytes cross once in all.
+    const Workload::Transfers& t = workload.transfers;
+    const double bytes = t.h2dBytes + t.d2hBytes + candidate.devices * t.broadcastBytes;
+    seconds = std::max(seconds, bytes * profile.allLinksSecondsPerByte);
+  }
+  return seconds + candidate.devices * profile.streamSyncS;
 }
 
 } // namespace overlap::model

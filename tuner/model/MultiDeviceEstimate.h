@@ -1,13 +1,13 @@
 // A call split across several GPUs (Candidate::devices), as the modern model prices it: each
 // device runs its share of the partition as a one-GPU call would (the runtime's split,
 // templates/overlap/detail/MultiDevice.cuh), so the call takes as long as its largest share, plus
-// one host thread and synchronization per device.
-//
-// What this leaves out is the host side the links share (its memory, a root complex above both
-// GPUs): on two H100s the two links together moved a call's bytes only 1.47-1.77x faster than
-// one (bench/results/h100x2-2026-11-27-multigpu.md). The profile has no parameter for it yet, so a
-// split's prediction is a lower bound: pruning keeps a split that could win, but never measures
-// the others against it (CandidateSet.cpp).
+// one host thread and synchronization per device; and no less than the host side the links
+// share (its memory, a root complex above the GPUs) takes to move every device's bytes at once
+// (HardwareProfile::allLinksSecondsPerByte): two H100s' links together moved a call's bytes
+// 1.47-1.98x faster than one, four H100s' 2.3x (bench/results/h100x{2,4}-2026-11-27-multigpu.md).
+// A profile that has not measured it (one GPU, or an older profile) makes a split's prediction a
+// lower bound: pruning keeps a split that could win, but never measures the others against it
+// (CandidateSet.cpp).
 #pragma once
 
 #include "model/PerformanceModel.h"
@@ -23,9 +23,13 @@ namespace overlap::model {
 // (each device takes full buffers). The workload itself when devices <= 1 or P is unknown.
 Workload deviceShare(const Workload& workload, int devices);
 
-// The split candidate's time: `model`'s prediction of its one-GPU form on the largest share,
-// plus a host synchronization per device for its thread; nullopt where that prediction is, or for
-// devices = 0 (the count must be known).
+// Whether `profile` leaves a split's prediction a lower bound (the host side of its links unknown).
+bool splitIsLowerBound(const HardwareProfile& profile);
+
+// The split candidate's time: `model`'s prediction of its one-GPU form on the largest share, or
+// the call's bytes over all links at once where the profile knows that and it takes longer; plus
+// a host synchronization per device for its thread. nullopt where the share's prediction is, or
+// for devices = 0 (the count must be known).
 std::optional<double> splitSeconds(const PerformanceModel& model, const HardwareProfile& profile,
                                    const Workload& workload, const Candidate& candidate);
 

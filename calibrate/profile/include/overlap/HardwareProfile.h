@@ -107,6 +107,14 @@ struct HardwareProfile {
   // PipelineSimulator.h's defaults.
   double hostCopySecondsPerByte = 0;
   double hostCopyParallelSecondsPerByte = 0;
+
+  // The host side of several GPUs' links (calls split across GPUs, Candidate::devices): seconds
+  // per byte of copies to and from `allLinksDevices` devices at once, every device's bytes of both
+  // directions counted together. The host's memory and root complex give all the links together
+  // less than their sum (2 x H100: 1.5-2x one link; 4 x H100: 2.3x). 0: not measured (a machine of
+  // one GPU, or a profile from before), and a split's prediction is then a lower bound.
+  int allLinksDevices = 0;
+  double allLinksSecondsPerByte = 0;
 };
 
 } // namespace overlap

@@ -1,0 +1,49 @@
+// The host side of several GPUs' links (HardwareProfile::allLinksSecondsPerByte): bytes copied to
+// and from every device at once, one host thread per device, each device's copies in and out at
+// once in pieces through one device buffer each way. The host's memory and root complex give the
+// links together less than their sum (bench/results/h100x4-2026-11-27-multigpu.md), which bounds
+// a call split across the devices.
+#pragma once
+
+#include "overlap/PinnedBuffer.h"
+#include "overlap/Status.h"
+
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <memory>
+#include <vector>
+
+namespace overlap::calibration {
+
+class AllLinksBench {
+public:
+  // Buffers and streams on devices 0 .. devices - 1 (devices >= 2, pieceBytes > 0); the current
+  // device is kept.
+  static Status create(int devices, std::size_t pieceBytes, std::unique_ptr<AllLinksBench>* out);
+  AllLinksBench(const AllLinksBench&) = delete;
+  AllLinksBench& operator=(const AllLinksBench&) = delete;
+  ~AllLinksBench();
+
+  int devices() const { return static_cast<int>(links_.size()); }
+  // `bytes` in all, an equal share of it each way on each device, at once; the host's wall time.
+  Status copy(std::size_t bytes, double* seconds);
+
+private:
+  struct Link {
+    int device = 0;
+    void* deviceIn = nullptr;
+    void* deviceOut = nullptr;
+    cudaStream_t in = nullptr;
+    cudaStream_t out = nullptr;
+    PinnedBuffer hostIn;
+    PinnedBuffer hostOut;
+  };
+  explicit AllLinksBench(std::size_t pieceBytes) : pieceBytes_(pieceBytes) {}
+  Status copyOne(Link& link, std::size_t bytesEachWay) const;
+
+  std::size_t pieceBytes_;
+  std::vector<Link> links_;
+};
+
+} // namespace overlap::calibration
