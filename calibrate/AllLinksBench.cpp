@@ -7,12 +7,12 @@
 
 namespace overlap::calibration {
 
-Status AllLinksBench::create(int devices, std::size_t pieceBytes,
+Status AllLinksBench::create(int devices, std::size_t pieceBytes, std::size_t hostBytes,
                              std::unique_ptr<AllLinksBench>* out) {
-  assert(devices >= 2 && pieceBytes > 0);
+  assert(devices >= 2 && pieceBytes > 0 && hostBytes % pieceBytes == 0 && hostBytes > 0);
   int current = 0;
   OVERLAP_CUDA_TRY(cudaGetDevice(&current));
-  std::unique_ptr<AllLinksBench> bench(new AllLinksBench(pieceBytes));
+  std::unique_ptr<AllLinksBench> bench(new AllLinksBench(pieceBytes, hostBytes));
   bench->links_.resize(static_cast<std::size_t>(devices));
   for (int d = 0; d < devices; ++d) {
     Link& link = bench->links_[static_cast<std::size_t>(d)];
@@ -22,8 +22,8 @@ Status AllLinksBench::create(int devices, std::size_t pieceBytes,
     OVERLAP_CUDA_TRY(cudaMalloc(&link.deviceOut, pieceBytes));
     OVERLAP_CUDA_TRY(cudaStreamCreateWithFlags(&link.in, cudaStreamNonBlocking));
     OVERLAP_CUDA_TRY(cudaStreamCreateWithFlags(&link.out, cudaStreamNonBlocking));
-    OVERLAP_TRY(PinnedBuffer::allocate(pieceBytes, &link.hostIn));
-    OVERLAP_TRY(PinnedBuffer::allocate(pieceBytes, &link.hostOut));
+    OVERLAP_TRY(PinnedBuffer::allocate(hostBytes, &link.hostIn));
+    OVERLAP_TRY(PinnedBuffer::allocate(hostBytes, &link.hostOut));
   }
   *out = std::move(bench);
   OVERLAP_CUDA_TRY(cudaSetDevice(current));
@@ -48,9 +48,10 @@ Status AllLinksBench::copyOne(Link& link, std::size_t bytesEachWay) const {
   OVERLAP_CUDA_TRY(cudaSetDevice(link.device));
   for (std::size_t done = 0; done < bytesEachWay; done += pieceBytes_) {
     const std::size_t piece = std::min(pieceBytes_, bytesEachWay - done);
-    OVERLAP_CUDA_TRY(
-        cudaMemcpyAsync(link.deviceIn, link.hostIn.data(), piece, cudaMemcpyHostToDevice, link.in));
-    OVERLAP_CUDA_TRY(cudaMemcpyAsync(link.hostOut.data(), link.deviceOut, piece,
+    const std::size_t offset = done % hostBytes_;
+    OVERLAP_CUDA_TRY(cudaMemcpyAsync(link.deviceIn, link.hostIn.as<char>() + offset, piece,
+                                     cudaMemcpyHostToDevice, link.in));
+    OVERLAP_CUDA_TRY(cudaMemcpyAsync(link.hostOut.as<char>() + offset, link.deviceOut, piece,
                                      cudaMemcpyDeviceToHost, link.out));
   }
   OVERLAP_CUDA_TRY(cudaStreamSynchronize(link.in));

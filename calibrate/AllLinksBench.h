@@ -1,8 +1,10 @@
 // The host side of several GPUs' links (HardwareProfile::allLinksSecondsPerByte): bytes copied to
 // and from every device at once, one host thread per device, each device's copies in and out at
-// once in pieces through one device buffer each way. The host's memory and root complex give the
-// links together less than their sum (bench/results/h100x4-2026-11-27-multigpu.md), which bounds
-// a call split across the devices.
+// once in pieces through one device buffer each way, from and to host buffers larger than the
+// host's caches (a call's arrays are: a small buffer copied again and again measured 213 GB/s
+// on four H100s, where calls of gigabytes ran at 160-170). The host's memory and root complex give
+// the links together less than their sum (bench/results/h100x4-2026-11-27-multigpu.md), which
+// bounds a call split across the devices.
 #pragma once
 
 #include "overlap/PinnedBuffer.h"
@@ -18,9 +20,10 @@ namespace overlap::calibration {
 
 class AllLinksBench {
 public:
-  // Buffers and streams on devices 0 .. devices - 1 (devices >= 2, pieceBytes > 0); the current
-  // device is kept.
-  static Status create(int devices, std::size_t pieceBytes, std::unique_ptr<AllLinksBench>* out);
+  // Buffers and streams on devices 0 .. devices - 1 (devices >= 2; hostBytes a multiple of
+  // pieceBytes > 0); the current device is kept.
+  static Status create(int devices, std::size_t pieceBytes, std::size_t hostBytes,
+                       std::unique_ptr<AllLinksBench>* out);
   AllLinksBench(const AllLinksBench&) = delete;
   AllLinksBench& operator=(const AllLinksBench&) = delete;
   ~AllLinksBench();
@@ -39,10 +42,12 @@ private:
     PinnedBuffer hostIn;
     PinnedBuffer hostOut;
   };
-  explicit AllLinksBench(std::size_t pieceBytes) : pieceBytes_(pieceBytes) {}
+  AllLinksBench(std::size_t pieceBytes, std::size_t hostBytes)
+      : pieceBytes_(pieceBytes), hostBytes_(hostBytes) {}
   Status copyOne(Link& link, std::size_t bytesEachWay) const;
 
   std::size_t pieceBytes_;
+  std::size_t hostBytes_;
   std::vector<Link> links_;
 };
 

@@ -214,7 +214,8 @@ Status measureLink(LinkBench& bench, const CalibrationPlan& plan, const Progress
   int devices = 0;
   std::unique_ptr<AllLinksBench> links;
   if (cudaGetDeviceCount(&devices) == cudaSuccess && devices >= 2) {
-    const Status made = AllLinksBench::create(devices, std::size_t{8} << 20, &links);
+    const Status made =
+        AllLinksBench::create(devices, std::size_t{8} << 20, std::size_t{256} << 20, &links);
     if (made.ok()) {
       m->allLinksDevices = devices;
       std::vector<double> bytes;
