@@ -8,7 +8,8 @@
 #   OUT=... scripts/gpu-check.sh [phase...]          # there; phases: build test sanitize examples tune
 #                                                     # (and ringcheck: the sanitizers on the
 #                                                     # out-of-core ring alone; asynccheck: on
-#                                                     # the asynchronous calls alone; outofcore:
+#                                                     # the asynchronous calls alone; splitcheck:
+#                                                     # on calls split across GPUs; outofcore:
 #                                                     # issue 22's benchmark)
 #
 # The device tool brings back at most 8 files: everything lands in $OUT/gpu-check.tar.gz, with
@@ -126,6 +127,15 @@ if [[ " $phases " == *" asynccheck "* ]]; then
   # And the graph forms: captured calls, replays, in-place updates.
   for tool in memcheck racecheck synccheck; do
     sanitize async "$tool" overlap_example_gpu_tests '*Async*:*Graph*'
+  done
+fi
+
+if [[ " $phases " == *" splitcheck "* ]]; then
+  step "compute-sanitizer memcheck and racecheck on calls split across GPUs (needs 2+ devices)"
+  # One call's partition over several devices: a pool, streams and buffers per device, the
+  # device switched per range.
+  for tool in memcheck racecheck; do
+    sanitize split "$tool" overlap_example_gpu_tests 'Split*'
   done
 fi
 
