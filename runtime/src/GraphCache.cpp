@@ -1,6 +1,7 @@
 #include "overlap/GraphCache.h"
 
 #include <atomic>
+#include <cassert>
 
 namespace overlap {
 namespace {
@@ -8,6 +9,9 @@ namespace {
 std::atomic<std::size_t> graphCapacity{GraphCache::kDefaultCapacity};
 // Shapes remembered; a shape forgotten since runs uncaptured once more, which costs little.
 constexpr std::size_t kSeenShapes = 64;
+
+// The block of the call this thread captures for the cache (CapturedGraphBlockScope).
+thread_local GraphBlock* capturing = nullptr;
 
 constexpr long long GraphCacheStats::*kCounts[] = {
     &GraphCacheStats::replays, &GraphCacheStats::captures,  &GraphCacheStats::instantiations,
@@ -25,6 +29,48 @@ GraphCacheStats operator-(GraphCacheStats after, const GraphCacheStats& before) 
   for (long long GraphCacheStats::*count : kCounts)
     after.*count -= before.*count;
   return after;
+}
+
+GraphBlock* capturedGraphBlock() {
+  return capturing;
+}
+
+CapturedGraphBlockScope::CapturedGraphBlockScope(GraphBlock* block) : previous_(capturing) {
+  capturing = block;
+}
+
+CapturedGraphBlockScope::~CapturedGraphBlockScope() {
+  capturing = previous_;
+}
+
+Status GraphBlock::take(std::size_t bytes, void** block) {
+  // One block per captured call: a second would mean a pipeline the cache does not know.
+  assert(!taken_ && "a captured call takes one device block");
+  taken_ = true;
+  if (bytes > bytes_) {
+    // The capture records no cudaMalloc; a thread-local capture refuses the call, a relaxed one
+    // lets it through. The reused block (too small) stays its entry's.
+    cudaStreamCaptureMode mode = cudaStreamCaptureModeRelaxed;
+    OVERLAP_CUDA_TRY(cudaThreadExchangeStreamCaptureMode(&mode));
+    void* made = nullptr;
+    const cudaError_t error = OVERLAP_CUDA_CALL(cudaMalloc(&made, bytes));
+    (void)cudaThreadExchangeStreamCaptureMode(&mode);
+    if (error != cudaSuccess) {
+      failed_ = true;
+      return OVERLAP_STATUS_OF(cudaMalloc(&made, bytes), error);
+    }
+    block_ = made;
+    bytes_ = bytes;
+    fresh_ = true;
+  }
+  *block = block_;
+  return Status::success();
+}
+
+void GraphBlock::discard() {
+  if (fresh_)
+    (void)cudaFree(block_);
+  *this = GraphBlock();
 }
 
 void setGraphCacheCapacity(std::size_t capacity) {
@@ -50,16 +96,49 @@ GraphCache::ShapeRecord* GraphCache::record(const std::string& shape) {
   return nullptr;
 }
 
-cudaGraphExec_t GraphCache::find(const std::string& shape, const std::string& arguments) {
+GraphCacheEntry* GraphCache::find(const std::string& shape, const std::string& arguments) {
   for (GraphCacheEntry& entry : entries_)
     if (entry.shape == shape && entry.arguments == arguments) {
       entry.lastUse = ++clock_;
       ++stats_.replays;
       if (ShapeRecord* seen = record(shape))
         ++seen->replays;
-      return entry.exec;
+      return &entry;
     }
   return nullptr;
+}
+
+Status GraphCache::launch(GraphCacheEntry& entry, cudaStream_t stream) {
+  OVERLAP_CUDA_TRY(cudaGraphLaunch(entry.exec, stream));
+  OVERLAP_CUDA_TRY(cudaEventRecord(entry.launched, stream));
+  return Status::success();
+}
+
+GraphBlock GraphCache::blockFor(const std::string& shape) const {
+  const GraphSlot slot = chooseGraphSlot(entries_, shape, graphCapacity.load());
+  if (slot.action != GraphSlotAction::Update)
+    return {};
+  const GraphCacheEntry& entry = entries_[slot.entry];
+  return {entry.block, entry.blockBytes};
+}
+
+Status GraphCache::retire(GraphCacheEntry& entry, bool keepBlock) {
+  Status first;
+  const auto keep = [&first](cudaError_t error, const char* call) {
+    if (error != cudaSuccess)
+      keepFirst(first, Status{error, call, __FILE__, __LINE__});
+  };
+  // The block may be freed, or given to another graph, only once the last launch is done.
+  if (entry.launched != nullptr) {
+    keep(OVERLAP_CUDA_CALL(cudaEventSynchronize(entry.launched)), "cudaEventSynchronize");
+    keep(OVERLAP_CUDA_CALL(cudaEventDestroy(entry.launched)), "cudaEventDestroy");
+  }
+  if (entry.exec != nullptr)
+    keep(OVERLAP_CUDA_CALL(cudaGraphExecDestroy(entry.exec)), "cudaGraphExecDestroy");
+  if (!keepBlock && entry.block != nullptr)
+    keep(OVERLAP_CUDA_CALL(cudaFree(entry.block)), "cudaFree");
+  entry = GraphCacheEntry();
+  return first;
 }
 
 bool GraphCache::runsUncaptured(const std::string& shape) {
@@ -93,7 +172,7 @@ Status GraphCache::ownStream(cudaStream_t* slot, cudaStream_t* stream) {
 }
 
 Status GraphCache::install(const std::string& shape, const std::string& arguments,
-                           cudaGraph_t graph, cudaGraphExec_t* exec) {
+                           cudaGraph_t graph, GraphBlock& block, GraphCacheEntry** installed) {
   ++stats_.captures;
   const GraphSlot slot = chooseGraphSlot(entries_, shape, graphCapacity.load());
   if (slot.action == GraphSlotAction::Update) {
@@ -102,38 +181,73 @@ Status GraphCache::install(const std::string& shape, const std::string& argument
     // A refused update (the graph differs in more than parameters) is no error: the entry is
     // instantiated anew below. The call is not checked through OVERLAP_CUDA_CALL for that reason.
     if (cudaGraphExecUpdate(entry.exec, graph, &info) == cudaSuccess) {
+      if (block.fresh()) { // the entry's block was too small for this call: it takes the new one
+        GraphCacheEntry old;
+        old.launched = entry.launched;
+        old.block = entry.block;
+        entry.block = block.block();
+        entry.blockBytes = block.bytes();
+        block = GraphBlock();
+        OVERLAP_CUDA_TRY(cudaEventSynchronize(old.launched));
+        OVERLAP_CUDA_TRY(cudaFree(old.block));
+      }
       entry.arguments = arguments;
       entry.lastUse = ++clock_;
       ++stats_.updates;
-      *exec = entry.exec;
+      *installed = &entry;
       return Status::success();
     }
     (void)cudaGetLastError();
   }
+  GraphCacheEntry entry;
+  entry.shape = shape;
+  entry.arguments = arguments;
+  entry.block = block.block();
+  entry.blockBytes = block.bytes();
+  bool kept = block.fresh();
   if (slot.action != GraphSlotAction::Append) {
-    const cudaGraphExec_t old = entries_[slot.entry].exec;
+    GraphCacheEntry old = entries_[slot.entry];
     entries_.erase(entries_.begin() + static_cast<std::ptrdiff_t>(slot.entry));
     ++stats_.evictions;
-    OVERLAP_CUDA_TRY(cudaGraphExecDestroy(old));
+    // The graph was captured with the old entry's block (an update the driver refused): the new
+    // entry keeps it, used once the old graph's last launch is done.
+    const bool reused = !block.fresh() && block.block() != nullptr && block.block() == old.block;
+    kept = kept || reused;
+    const Status retired = retire(old, reused);
+    if (!retired.ok()) {
+      if (kept)
+        (void)cudaFree(entry.block);
+      block = GraphBlock();
+      return retired;
+    }
   }
-  cudaGraphExec_t made = nullptr;
-  OVERLAP_CUDA_TRY(cudaGraphInstantiate(&made, graph, 0));
-  entries_.push_back({shape, arguments, made, ++clock_});
+  if (!kept) { // captured without a block of its own: the call needs no device memory
+    entry.block = nullptr;
+    entry.blockBytes = 0;
+  }
+  block = GraphBlock(); // the entry owns it now
+  cudaError_t error = OVERLAP_CUDA_CALL(cudaGraphInstantiate(&entry.exec, graph, 0));
+  if (error == cudaSuccess)
+    error = OVERLAP_CUDA_CALL(cudaEventCreateWithFlags(&entry.launched, cudaEventDisableTiming));
+  if (error != cudaSuccess) {
+    (void)retire(entry, false);
+    return OVERLAP_STATUS_OF(cudaGraphInstantiate(&entry.exec, graph, 0), error);
+  }
+  entry.lastUse = ++clock_;
+  entries_.push_back(entry);
   ++stats_.instantiations;
-  *exec = made;
+  *installed = &entries_.back();
   return Status::success();
 }
 
 Status GraphCache::release(int device) {
   Status first;
-  for (const GraphCacheEntry& entry : entries_) {
-    const cudaError_t error = OVERLAP_CUDA_CALL(cudaGraphExecDestroy(entry.exec));
-    if (error != cudaSuccess)
-      keepFirst(first, OVERLAP_STATUS_OF(cudaGraphExecDestroy(entry.exec), error));
-  }
+  for (GraphCacheEntry& entry : entries_)
+    keepFirst(first, retire(entry, false));
   entries_.clear();
   shapes_.clear();
-  // Graph allocations stay mapped for the next launch until trimmed.
+  // Graph allocations (of the program's own graphs) stay mapped for their next launch until
+  // trimmed.
   const cudaError_t trimmed = OVERLAP_CUDA_CALL(cudaDeviceGraphMemTrim(device));
   if (trimmed != cudaSuccess)
     keepFirst(first, OVERLAP_STATUS_OF(cudaDeviceGraphMemTrim(device), trimmed));

@@ -294,6 +294,43 @@ TEST_F(GraphCacheTest, ReleaseDropsTheGraphs) {
   EXPECT_EQ(did.replays, 0) << describe(did);
 }
 
+// Each entry owns its device block, so the cache's graphs allocate no graph memory (memory nodes
+// share it between graphs, and graphs in flight on several streams waited for one another); an
+// in-place update and an eviction keep every call equal to Explicit.
+TEST_F(GraphCacheTest, EntriesOwnTheirBlocksAndHoldNoGraphMemory) {
+  SCOPED_TRACE(random_.trace());
+  overlap::setGraphCacheCapacity(1);
+  const int n = 1 << 20;
+  const int other = (1 << 20) + 7;
+  Arrays a, b;
+  for (Arrays* arrays : {&a, &b}) {
+    OVERLAP_ASSERT_OK(HostBuffer<float>::allocate(other, HostMemory::Pinned, &arrays->in));
+    OVERLAP_ASSERT_OK(HostBuffer<float>::allocate(other, HostMemory::Pinned, &arrays->out));
+  }
+  int device = 0;
+  ASSERT_EQ(cudaGetDevice(&device), cudaSuccess);
+  const GraphCacheStats before = overlap::graphCacheStats();
+  run(a, n, 1.5f); // uncaptured
+  run(a, n, 1.5f); // captured: the entry's block
+  for (int i = 0; i < 3; ++i)
+    run(a, n, 1.5f);   // replayed (enough that the next miss is captured, not run plain)
+  run(b, n, 1.5f);     // captured with the entry's block, updated in place
+  run(b, n, 1.5f);     // replayed
+  run(a, other, 1.5f); // another shape: uncaptured
+  run(a, other, 1.5f); // captured: the old entry evicted, its block freed
+  run(a, other, 1.5f); // replayed
+  const GraphCacheStats did = since(before);
+  EXPECT_EQ(did.captures, 3) << describe(did);
+  EXPECT_EQ(did.updates, 1) << describe(did);
+  EXPECT_EQ(did.evictions, 1) << describe(did);
+  EXPECT_EQ(did.replays, 5) << describe(did);
+  unsigned long long graphMemory = 1;
+  ASSERT_EQ(
+      cudaDeviceGetGraphMemAttribute(device, cudaGraphMemAttrReservedMemCurrent, &graphMemory),
+      cudaSuccess);
+  EXPECT_EQ(graphMemory, 0u);
+}
+
 // A pageable array makes the graph form's call the plain synchronous one: nothing is captured.
 TEST_F(GraphCacheTest, PageableArraysAreNeverCaptured) {
   SCOPED_TRACE(random_.trace());

@@ -13,8 +13,14 @@
 // pays for an instantiation. So does a later call of a shape whose calls keep bringing arguments
 // the cache does not hold (more than 2 x capacity misses, at least twice as many misses as
 // replays, among its latest 8 x capacity calls or so): capturing each costs more than the plain
-// call (bench/README.md, "Graph forms": the frame loop cycles 120 argument sets through 8
-// entries). Its calls that hit still replay.
+// call. Its calls that hit still replay.
+//
+// Each entry owns the device block its pipeline uses (GraphBlock, allocated outside the stream-
+// ordered pool while the call is captured), so its graph has no memory nodes: graphs with memory
+// nodes share the device's graph memory, and eight of them in flight on eight streams ran the
+// frame loop at half the plain form's rate (bench/README.md, "Graph forms"). An entry's block is
+// reused by its in-place updates (launches of one executable graph run one after another) and
+// freed when the entry goes, once its last launch is done.
 #pragma once
 
 #include "overlap/Status.h"
@@ -45,6 +51,50 @@ struct GraphCacheEntry {
   std::string arguments;
   cudaGraphExec_t exec = nullptr;
   unsigned long long lastUse = 0;
+  void* block = nullptr; // the device block the graph's nodes use
+  std::size_t blockBytes = 0;
+  cudaEvent_t launched = nullptr; // recorded after each launch
+};
+
+// The device block of a call being captured for the cache: an entry's own where the capture will
+// update that entry in place, else one allocated for the capture ("fresh"), which the entry the
+// graph goes to takes over.
+class GraphBlock {
+public:
+  GraphBlock() = default;
+  GraphBlock(void* reused, std::size_t bytes) : block_(reused), bytes_(bytes) {}
+
+  // `bytes` of device memory for the captured call (once per capture): the reused block where it
+  // is large enough, else a new one, allocated with cudaMalloc (the capture is relaxed for it: a
+  // capture records no allocation of this kind).
+  Status take(std::size_t bytes, void** block);
+  void* block() const { return block_; }
+  std::size_t bytes() const { return bytes_; }
+  bool fresh() const { return fresh_; }
+  // Whether take() failed: the device has no memory for an entry of its own.
+  bool failed() const { return failed_; }
+  // Frees a fresh block that no entry took.
+  void discard();
+
+private:
+  void* block_ = nullptr;
+  std::size_t bytes_ = 0;
+  bool fresh_ = false;
+  bool taken_ = false;
+  bool failed_ = false;
+};
+
+// The block of the call this thread is capturing for the cache, or null; set by the scope below.
+GraphBlock* capturedGraphBlock();
+class CapturedGraphBlockScope {
+public:
+  explicit CapturedGraphBlockScope(GraphBlock* block);
+  CapturedGraphBlockScope(const CapturedGraphBlockScope&) = delete;
+  CapturedGraphBlockScope& operator=(const CapturedGraphBlockScope&) = delete;
+  ~CapturedGraphBlockScope();
+
+private:
+  GraphBlock* previous_;
 };
 
 // Where a captured graph goes: a new entry while there is room, else in the least recently used
@@ -68,7 +118,9 @@ public:
   ~GraphCache() = default;
 
   // The entry of this shape and these arguments, or null; a hit counts as a replay.
-  cudaGraphExec_t find(const std::string& shape, const std::string& arguments);
+  GraphCacheEntry* find(const std::string& shape, const std::string& arguments);
+  // Launches the entry's graph on `stream`.
+  Status launch(GraphCacheEntry& entry, cudaStream_t stream);
   // Whether a call of this shape, which no entry holds, runs without a graph: the shape's first
   // call, or its calls keep missing. Counts the miss, and the uncaptured call where true.
   bool runsUncaptured(const std::string& shape);
@@ -77,19 +129,25 @@ public:
   // wait for).
   Status captureStream(cudaStream_t* stream) { return ownStream(&captureStream_, stream); }
   Status callStream(cudaStream_t* stream) { return ownStream(&callStream_, stream); }
-  // Counts a captured call and makes its `graph` (of `shape` with `arguments`; the cache does not
-  // take it) executable in the slot chooseGraphSlot picks. On failure the slot's old entry is gone.
+  // The block a call of `shape` is captured with: the block of the entry install() will update in
+  // place, else none yet.
+  GraphBlock blockFor(const std::string& shape) const;
+  // Counts a captured call and makes its `graph` (of `shape` with `arguments`, captured with
+  // `block`; the cache does not take the graph) executable in the slot chooseGraphSlot picks; the
+  // entry takes a fresh block. On failure the slot's old entry is gone, and the block discarded.
   Status install(const std::string& shape, const std::string& arguments, cudaGraph_t graph,
-                 cudaGraphExec_t* exec);
+                 GraphBlock& block, GraphCacheEntry** entry);
 
-  // Destroys every entry (waiting for nothing: a launched graph runs to its end after
-  // cudaGraphExecDestroy) and returns the graphs' memory to the device.
+  // Destroys every entry once its last launch is done, frees the entries' blocks and returns the
+  // graphs' memory to the device.
   Status release(int device);
   bool empty() const { return entries_.empty(); }
   const GraphCacheStats& stats() const { return stats_; }
 
 private:
   static Status ownStream(cudaStream_t* slot, cudaStream_t* stream);
+  // Waits for the entry's last launch and destroys it; its block too unless `keepBlock`.
+  static Status retire(GraphCacheEntry& entry, bool keepBlock);
 
   std::vector<GraphCacheEntry> entries_;
   // Per shape seen lately (bounded): its latest calls' misses and replays, halved as they grow.

@@ -17,6 +17,7 @@
 
 #include "overlap/Binding.cuh"
 #include "overlap/DeviceContext.h"
+#include "overlap/GraphCache.h"
 #include "overlap/HostMemoryKind.h"
 #include "overlap/PinCache.h"
 #include "overlap/RegistrationCache.h"
@@ -59,7 +60,9 @@ template <class Run> Status runAfterStream(cudaStream_t stream, Run&& run) {
 }
 
 // One asynchronous call's device block, from the device's stream-ordered memory: allocated in the
-// caller's stream's order and freed there by end(), after everything the call issued.
+// caller's stream's order and freed there by end(), after everything the call issued. A call
+// captured for the graph cache takes the block its cache entry will own instead
+// (capturedGraphBlock(), GraphCache.h): its graph then has no memory nodes.
 class AsyncBlock {
 public:
   AsyncBlock(StreamOrderedMemory& memory, cudaStream_t stream) : memory_(memory), stream_(stream) {}
@@ -70,6 +73,10 @@ public:
   Status allocate(std::size_t bytes) {
     if (bytes == 0)
       return Status::success();
+    if (GraphBlock* captured = capturedGraphBlock()) {
+      entryOwned_ = true;
+      return captured->take(bytes, &block_);
+    }
     return memory_.allocate(bytes, stream_, &block_);
   }
   void* get() const { return block_; }
@@ -77,13 +84,14 @@ public:
   Status end() {
     void* const block = block_;
     block_ = nullptr;
-    return memory_.free(block, stream_);
+    return entryOwned_ ? Status::success() : memory_.free(block, stream_);
   }
 
 private:
   StreamOrderedMemory& memory_;
   const cudaStream_t stream_;
   void* block_ = nullptr;
+  bool entryOwned_ = false;
 };
 
 // Orders the call's streams 1 .. streams - 1 after its stream 0, the caller's (fork), and the

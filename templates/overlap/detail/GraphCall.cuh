@@ -118,22 +118,34 @@ Status issueAsGraph(const B& binding, const StreamsConfig& config, bool mappedOu
   GraphCache& cache = context.graphs();
   const std::string shape =
       graphShape<B>(config, mappedOutputs, partition, arrays, kinds, context.device());
-  cudaGraphExec_t exec = cache.find(shape, arguments);
-  if (exec == nullptr) {
+  GraphCacheEntry* entry = cache.find(shape, arguments);
+  if (entry == nullptr) {
     if (cache.runsUncaptured(shape))
       return issue(stream, synchronous);
     cudaStream_t capture = nullptr;
     OVERLAP_TRY(cache.captureStream(&capture));
+    // The call's device block comes from `block` (AsyncBlock), not from the stream-ordered pool.
+    GraphBlock block = cache.blockFor(shape);
     cudaGraph_t graph = nullptr;
-    OVERLAP_TRY(captureCall(capture, issue, synchronous, &graph));
-    if (graph == nullptr)
-      return Status::success(); // synchronous: the caller runs it
-    const Status installed = cache.install(shape, arguments, graph, &exec);
+    Status captured;
+    {
+      const CapturedGraphBlockScope scope(&block);
+      captured = captureCall(capture, issue, synchronous, &graph);
+    }
+    if (!captured.ok() || graph == nullptr) {
+      const bool noMemory = block.failed();
+      block.discard();
+      if (noMemory) { // no room for an entry's own block: this call runs plain
+        (void)cudaGetLastError();
+        return issue(stream, synchronous);
+      }
+      return captured; // failed, or synchronous: the caller runs it
+    }
+    const Status installed = cache.install(shape, arguments, graph, block, &entry);
     (void)cudaGraphDestroy(graph); // the executable graph keeps what it needs
     OVERLAP_TRY(installed);
   }
-  OVERLAP_CUDA_TRY(cudaGraphLaunch(exec, stream));
-  return Status::success();
+  return cache.launch(*entry, stream);
 }
 
 } // namespace detail
