@@ -2,6 +2,7 @@
 set(OVERLAP_RUNTIME_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/src/CallMemory.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/ChoiceCache.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/src/CopyBatch.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/CudaPageRegistrar.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/Descriptor.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/Device.cpp

@@ -5,9 +5,11 @@
 // caller, replayed per call). The variants: Explicit, Mapped, Streams(4), Hybrid(4),
 // Streams(4, 64 chunks), and the three pipelines' graph forms (StreamsConfig::graph), whose own
 // cache replays the call in the first two ways. Per call: the wall time of the loop and the host's
-// issue time (until the last call returned). Rounds interleave the three ways; medians. Pinned
-// arrays; after the loops one asynchronous call and one replay are checked bit for bit against
-// Explicit's result.
+// issue time (until the last call returned). A fourth way, the asynchronous loop with each copy
+// issued alone (overlap::setBatchedCopies(false)), measures what batching a stream's copies into
+// one cudaMemcpyBatchAsync saves. Rounds interleave the four ways; medians. Pinned arrays; after
+// the loops one asynchronous call and one replay are checked bit for bit against Explicit's
+// result.
 //
 //   bench_async_loop [--calls 100] [--rounds 5] --output DIR   # DIR/asyncloop.{json,md}
 #include "buoydiff.overlap.h"
@@ -15,6 +17,7 @@
 #include "sepia.overlap.h"
 
 #include "BenchCheck.h"
+#include "overlap/CopyBatch.h"
 #include "overlap/Dispatch.h"
 #include "overlap/PinnedBuffer.h"
 
@@ -176,8 +179,9 @@ App buoydiffApp(int levels, long long plane, std::mt19937_64& rng) {
       });
 }
 
-enum class Way { Sync, Async, Graph };
-const char* const kWayNames[] = {"sync", "async", "graph"};
+enum class Way { Sync, Async, Graph, AsyncSingleCopies };
+constexpr int kWays = 4;
+const char* const kWayNames[] = {"sync", "async", "graph", "async_single_copies"};
 
 struct Timing {
   double wallUs = 0;  // per call, the loop until its results are in
@@ -205,23 +209,25 @@ cudaGraphExec_t captureCall(const App& app, const overlap::RunConfig& config, cu
 
 Timing timeLoop(const App& app, const overlap::RunConfig& config, Way way, int calls,
                 cudaStream_t stream, cudaGraphExec_t exec) {
+  overlap::setBatchedCopies(way != Way::AsyncSingleCopies);
   const auto start = std::chrono::steady_clock::now();
   for (int i = 0; i < calls; ++i) {
     if (way == Way::Graph)
       checkCuda(cudaGraphLaunch(exec, stream), "cudaGraphLaunch");
     else
-      check(app.call(config, stream, way == Way::Async), app.name);
+      check(app.call(config, stream, way != Way::Sync), app.name);
   }
   Timing timing;
   timing.issueUs = microsecondsSince(start) / calls;
   checkCuda(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
   timing.wallUs = microsecondsSince(start) / calls;
+  overlap::setBatchedCopies(true);
   return timing;
 }
 
 struct Row {
   std::string app, variant;
-  Timing median[3];
+  Timing median[kWays];
   bool verified = false;
 };
 
@@ -241,14 +247,14 @@ Row measure(const App& app, const overlap::RunConfig& config, int calls, int rou
   check(app.call(config, stream, true), app.name);
   checkCuda(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
   const cudaGraphExec_t exec = captureCall(app, config, stream);
-  std::vector<double> wall[3], issue[3];
+  std::vector<double> wall[kWays], issue[kWays];
   for (int round = 0; round < rounds; ++round)
-    for (Way way : {Way::Sync, Way::Async, Way::Graph}) {
+    for (Way way : {Way::Sync, Way::Async, Way::Graph, Way::AsyncSingleCopies}) {
       const Timing t = timeLoop(app, config, way, calls, stream, exec);
       wall[static_cast<int>(way)].push_back(t.wallUs);
       issue[static_cast<int>(way)].push_back(t.issueUs);
     }
-  for (int w = 0; w < 3; ++w)
+  for (int w = 0; w < kWays; ++w)
     row.median[w] = {median(wall[w]), median(issue[w])};
   // One call each way from the same inputs: the same bytes as Explicit's.
   overlap::RunConfig reference;
@@ -312,10 +318,10 @@ int main(int argc, char** argv) {
       rows.push_back(measure(app, config, calls, rounds, stream));
       const Row& r = rows.back();
       allVerified &= r.verified;
-      std::printf("%-16s %-26s sync %8.1f us  async %8.1f us (issue %6.1f)  graph %8.1f us "
-                  "(issue %6.1f)  %s\n",
+      std::printf("%-16s %-26s sync %8.1f us  async %8.1f us (issue %6.1f; copies one by one "
+                  "%6.1f)  graph %8.1f us (issue %6.1f)  %s\n",
                   r.app.c_str(), r.variant.c_str(), r.median[0].wallUs, r.median[1].wallUs,
-                  r.median[1].issueUs, r.median[2].wallUs, r.median[2].issueUs,
+                  r.median[1].issueUs, r.median[3].issueUs, r.median[2].wallUs, r.median[2].issueUs,
                   r.verified ? "verified" : "DIFFERS from Explicit");
     }
   checkCuda(cudaStreamDestroy(stream), "cudaStreamDestroy");
@@ -326,7 +332,8 @@ int main(int argc, char** argv) {
      << " interleaved rounds; wall: the loop until its results are in, issue: until the last "
         "call returned.\n\n| application | variant | sync wall µs | async wall µs | graph wall µs "
         "| sync issue µs | async issue µs | graph issue µs | async / sync | graph / sync | "
-        "verified |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|\n";
+        "async issue, copies one by one µs | batched / one by one (issue) | verified "
+        "|\n|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n";
   std::ofstream json(output + "/asyncloop.json");
   json << "{\"device\": \"" << prop.name << "\", \"calls\": " << calls << ", \"rounds\": " << rounds
        << ", \"rows\": [";
@@ -334,15 +341,17 @@ int main(int argc, char** argv) {
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const Row& r = rows[i];
     std::snprintf(line, sizeof line,
-                  "| %s | %s | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %.2f | %.2f | %s |\n",
+                  "| %s | %s | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %.2f | %.2f | %.1f | %.2f "
+                  "| %s |\n",
                   r.app.c_str(), r.variant.c_str(), r.median[0].wallUs, r.median[1].wallUs,
                   r.median[2].wallUs, r.median[0].issueUs, r.median[1].issueUs, r.median[2].issueUs,
                   r.median[1].wallUs / r.median[0].wallUs, r.median[2].wallUs / r.median[0].wallUs,
+                  r.median[3].issueUs, r.median[1].issueUs / r.median[3].issueUs,
                   r.verified ? "yes" : "NO");
     md << line;
     json << (i == 0 ? "" : ",") << "\n  {\"app\": \"" << r.app << "\", \"variant\": \"" << r.variant
          << "\", \"verified\": " << (r.verified ? "true" : "false");
-    for (int w = 0; w < 3; ++w)
+    for (int w = 0; w < kWays; ++w)
       json << ", \"" << kWayNames[w] << "_wall_us\": " << r.median[w].wallUs << ", \""
            << kWayNames[w] << "_issue_us\": " << r.median[w].issueUs;
     json << "}";

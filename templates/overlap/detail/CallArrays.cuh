@@ -4,6 +4,7 @@
 #pragma once
 
 #include "overlap/Binding.cuh"
+#include "overlap/CopyBatch.h"
 #include "overlap/DeviceContext.h"
 #include "overlap/DeviceLayout.h"
 #include "overlap/DeviceMemoryBudget.h"
@@ -221,23 +222,20 @@ inline SectionBytes sectionBytes(const HostArray& array, Section elements) {
           static_cast<std::size_t>(elements.size()) * array.elementSize};
 }
 
-// Copies `elements` of an array between the user's memory and its device buffer at `buffer` (the
-// address of element 0).
-// cudaMemcpyDefault lets the same call serve pageable, pinned, managed and device user memory.
+// Adds the copy of `elements` of an array between the user's memory and its device buffer at
+// `buffer` (the address of element 0) to `batch` (CopyBatch.h: the copies of one stream issued
+// together). The direction follows from the addresses, so the same copy serves pageable (registered
+// for the call), pinned, managed and device user memory.
 inline Status copySection(const HostArray& array, void* buffer, Section elements,
-                          CopyDirection direction, cudaStream_t stream) {
+                          CopyDirection direction, CopyBatch& batch) {
   if (elements.empty())
     return Status::success();
   const SectionBytes where = sectionBytes(array, elements);
-  const std::size_t offset = where.offset;
-  const std::size_t bytes = where.bytes;
-  char* const host = static_cast<char*>(array.host) + offset;
-  char* const device = static_cast<char*>(buffer) + offset;
+  char* const host = static_cast<char*>(array.host) + where.offset;
+  char* const device = static_cast<char*>(buffer) + where.offset;
   if (direction == CopyDirection::ToDevice)
-    OVERLAP_CUDA_TRY(cudaMemcpyAsync(device, host, bytes, cudaMemcpyDefault, stream));
-  else
-    OVERLAP_CUDA_TRY(cudaMemcpyAsync(host, device, bytes, cudaMemcpyDefault, stream));
-  return Status::success();
+    return batch.add(device, host, where.bytes);
+  return batch.add(host, device, where.bytes);
 }
 
 // For every array with onDevice[i], copies what a launch over the whole partition touches: to
@@ -247,6 +245,7 @@ template <class B>
 Status copyWholeCall(const B& binding, const std::vector<HostArray>& arrays,
                      const std::vector<void*>& bases, const std::vector<bool>& onDevice,
                      const Partition& partition, CopyDirection direction, cudaStream_t stream) {
+  CopyBatch batch(stream);
   for (std::size_t i = 0; i < arrays.size(); ++i) {
     const HostArray& array = arrays[i];
     const bool moved =
@@ -255,9 +254,9 @@ Status copyWholeCall(const B& binding, const std::vector<HostArray>& arrays,
       continue;
     for (const Section& s :
          wholeCallSections(binding, static_cast<int>(i), partition, array.extent))
-      OVERLAP_TRY(copySection(array, bases[i], s, direction, stream));
+      OVERLAP_TRY(copySection(array, bases[i], s, direction, batch));
   }
-  return Status::success();
+  return batch.issue();
 }
 
 // One launch over the whole partition on `stream`, between the copies of copyWholeCall: Explicit's

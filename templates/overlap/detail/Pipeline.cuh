@@ -199,9 +199,10 @@ public:
   // The broadcast outputs, once every kernel is done (the caller synchronized the streams).
   Status copyBroadcastOut() {
     const NvtxRange range("d2h");
+    CopyBatch batch(streamOf(0));
     for (const ArrayCopy& copy : plan_.broadcastOut)
-      OVERLAP_TRY(transfer(copy, CopyDirection::ToHost, -1, streamOf(0)));
-    return Status::success();
+      OVERLAP_TRY(transfer(copy, CopyDirection::ToHost, -1, batch));
+    return batch.issue();
   }
 
 private:
@@ -222,20 +223,24 @@ private:
     return Status::success();
   }
 
-  Status transfer(const ArrayCopy& copy, CopyDirection direction, int chunk, cudaStream_t stream) {
+  // A copy of chunk `chunk` (-1: a broadcast section) on the batch's stream: added to the batch,
+  // or issued through the staging ring for a staged array.
+  Status transfer(const ArrayCopy& copy, CopyDirection direction, int chunk, CopyBatch& batch) {
     const std::size_t i = static_cast<std::size_t>(copy.array);
     void* const base = bases_.of(copy.array, chunk);
     if (!staged_[i] || copy.elements.empty())
-      return copySection(arrays_[i], base, copy.elements, direction, stream);
-    return ring_->issue(stagedCopyOf(arrays_[i], base, copy.elements, direction), stream);
+      return copySection(arrays_[i], base, copy.elements, direction, batch);
+    return ring_->issue(stagedCopyOf(arrays_[i], base, copy.elements, direction), batch.stream());
   }
 
   Status copyBroadcastIn() {
     if (plan_.broadcastIn.empty())
       return Status::success();
     const NvtxRange range("h2d");
+    CopyBatch batch(streamOf(0));
     for (const ArrayCopy& copy : plan_.broadcastIn)
-      OVERLAP_TRY(transfer(copy, CopyDirection::ToDevice, -1, streamOf(0)));
+      OVERLAP_TRY(transfer(copy, CopyDirection::ToDevice, -1, batch));
+    OVERLAP_TRY(batch.issue());
     OVERLAP_CUDA_TRY(cudaEventRecord(broadcastEvent(), streamOf(0)));
     return Status::success();
   }
@@ -267,8 +272,10 @@ private:
       if (streamOf(latest) != streamOf(c))
         OVERLAP_CUDA_TRY(cudaStreamWaitEvent(streamOf(c), copiedInEvent(latest), 0));
     }
+    CopyBatch batch(streamOf(c));
     for (const ArrayCopy& copy : chunk(c).copyIn)
-      OVERLAP_TRY(transfer(copy, CopyDirection::ToDevice, c, streamOf(c)));
+      OVERLAP_TRY(transfer(copy, CopyDirection::ToDevice, c, batch));
+    OVERLAP_TRY(batch.issue());
     if (chunk(c).awaited)
       OVERLAP_CUDA_TRY(cudaEventRecord(copiedInEvent(c), streamOf(c)));
     return Status::success();
@@ -293,8 +300,10 @@ private:
   }
 
   Status copyOut(int c) {
+    CopyBatch batch(streamOf(c));
     for (const ArrayCopy& copy : chunk(c).copyOut)
-      OVERLAP_TRY(transfer(copy, CopyDirection::ToHost, c, streamOf(c)));
+      OVERLAP_TRY(transfer(copy, CopyDirection::ToHost, c, batch));
+    OVERLAP_TRY(batch.issue());
     if (!paged_.empty())
       OVERLAP_CUDA_TRY(cudaEventRecord(slotDoneEvent(c % shape_.streams), streamOf(c)));
     return Status::success();
