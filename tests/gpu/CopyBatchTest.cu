@@ -2,7 +2,6 @@
 // directions, and every variant with its copies batched and issued one by one, equal to the CPU's
 // result bit for bit.
 #include "GpuTestSupport.h"
-#include "StrategyCases.cuh"
 #include "StrategyChecks.h"
 #include "overlap/CopyBatch.h"
 #include "overlap/PinnedBuffer.h"
@@ -112,12 +111,7 @@ TEST(CopyBatch, EveryVariantBatchedOrOneByOneEqualsTheCpu) {
   for (bool batched : {true, false}) {
     SCOPED_TRACE(batched ? "batched" : "one by one");
     const BatchedCopiesScope scope(batched);
-    for (const StrategyCase& strategy : oneCasePerVariant())
-      for (HostMemory memory : {HostMemory::Pageable, HostMemory::Pinned}) {
-        checkSaxpy(strategy, memory, 1009, random);
-        checkMatmul(strategy, memory, 31, random);
-        checkColumn(strategy, memory, 13, random);
-      }
+    checkEveryVariantSmall(random);
   }
 }
 

@@ -4,6 +4,7 @@
 #include "ColumnBinding.h"
 #include "MatmulBinding.h"
 #include "SaxpyBinding.h"
+#include "StrategyCases.cuh"
 
 #include <cstdint>
 
@@ -92,6 +93,15 @@ void checkColumn(const StrategyCase& c, HostMemory memory, long long levels, Ran
   EXPECT_TRUE(bitwiseEqual(outReference.data(), out.data(), count)) << "out vs CPU";
   EXPECT_TRUE(bitwiseEqual(accReference.data(), acc.data(), count)) << "acc vs CPU";
   EXPECT_TRUE(bitwiseEqual(rhoBefore.data(), rho.data(), count)) << "the input rho changed";
+}
+
+void checkEveryVariantSmall(Random& random) {
+  for (const StrategyCase& strategy : oneCasePerVariant())
+    for (HostMemory memory : {HostMemory::Pageable, HostMemory::Pinned}) {
+      checkSaxpy(strategy, memory, 1009, random);
+      checkMatmul(strategy, memory, 31, random);
+      checkColumn(strategy, memory, 13, random);
+    }
 }
 
 } // namespace overlap::test

@@ -13,5 +13,8 @@ struct StrategyCase;
 void checkSaxpy(const StrategyCase& c, HostMemory memory, long long n, Random& random);
 void checkMatmul(const StrategyCase& c, HostMemory memory, long long m, Random& random);
 void checkColumn(const StrategyCase& c, HostMemory memory, long long levels, Random& random);
+// One small case per variant of each of the three kernels, on pageable and pinned memory: quick
+// enough to run under compute-sanitizer.
+void checkEveryVariantSmall(Random& random);
 
 } // namespace overlap::test

@@ -62,17 +62,11 @@ INSTANTIATE_TEST_SUITE_P(AllStrategies, StrategyResults,
                                                               HostMemory::Pinned)),
                          paramName);
 
-// One small case per variant and kernel: quick enough to run under compute-sanitizer.
 TEST(StrategySmoke, EveryVariantSmall) {
   OVERLAP_SKIP_WITHOUT_GPU();
   Random random;
   SCOPED_TRACE(random.trace());
-  for (const StrategyCase& strategy : oneCasePerVariant())
-    for (HostMemory memory : {HostMemory::Pageable, HostMemory::Pinned}) {
-      checkSaxpy(strategy, memory, 1009, random);
-      checkMatmul(strategy, memory, 31, random);
-      checkColumn(strategy, memory, 13, random);
-    }
+  checkEveryVariantSmall(random);
 }
 
 } // namespace

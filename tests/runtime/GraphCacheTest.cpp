@@ -48,28 +48,15 @@ TEST(GraphSlot, WhenFullEvictsTheLeastRecentEntryEvenBesideOneOfTheShape) {
 }
 
 TEST(GraphCacheStatsArithmetic, SumsAndDifferencesEveryCount) {
-  GraphCacheStats one;
-  one.replays = 1;
-  one.captures = 2;
-  one.instantiations = 3;
-  one.updates = 4;
-  one.evictions = 5;
-  one.uncaptured = 6;
+  const auto counts = [](const GraphCacheStats& s) {
+    return std::vector<long long>{s.replays, s.captures,  s.instantiations,
+                                  s.updates, s.evictions, s.uncaptured};
+  };
+  const GraphCacheStats one{1, 2, 3, 4, 5, 6};
   GraphCacheStats sum = one;
   sum += one;
-  EXPECT_EQ(sum.replays, 2);
-  EXPECT_EQ(sum.captures, 4);
-  EXPECT_EQ(sum.instantiations, 6);
-  EXPECT_EQ(sum.updates, 8);
-  EXPECT_EQ(sum.evictions, 10);
-  EXPECT_EQ(sum.uncaptured, 12);
-  const GraphCacheStats back = sum - one;
-  EXPECT_EQ(back.replays, 1);
-  EXPECT_EQ(back.captures, 2);
-  EXPECT_EQ(back.instantiations, 3);
-  EXPECT_EQ(back.updates, 4);
-  EXPECT_EQ(back.evictions, 5);
-  EXPECT_EQ(back.uncaptured, 6);
+  EXPECT_EQ(counts(sum), (std::vector<long long>{2, 4, 6, 8, 10, 12}));
+  EXPECT_EQ(counts(sum - one), counts(one));
 }
 
 } // namespace
