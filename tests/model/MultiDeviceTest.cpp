@@ -159,8 +159,9 @@ TEST(SplitSearch, WithAllLinksMeasuredSplitsArePrunedAndPruneLikeTheOthers) {
   int prunedOneGpu = 0;
   for (const PredictedCandidate& row : prediction.rows) {
     // (Mapped's stay lower bounds here for the broadcast input its model leaves out.)
-    if (row.candidate.variant != Variant::Mapped)
+    if (row.candidate.variant != Variant::Mapped) {
       EXPECT_FALSE(row.lower_bound) << describe(row.candidate);
+    }
     if (row.candidate.devices == 1)
       (row.kept ? keptOneGpu : prunedOneGpu) += 1;
   }
