@@ -114,29 +114,42 @@ Status GraphCache::launch(GraphCacheEntry& entry, cudaStream_t stream) {
   return Status::success();
 }
 
-GraphBlock GraphCache::blockFor(const std::string& shape) const {
-  const GraphSlot slot = chooseGraphSlot(entries_, shape, graphCapacity.load());
+GraphSlot GraphCache::slotFor(const std::string& shape) const {
+  return chooseGraphSlot(entries_, shape, graphCapacity.load());
+}
+
+GraphBlock GraphCache::blockFor(const GraphSlot& slot) const {
   if (slot.action != GraphSlotAction::Update)
     return {};
   const GraphCacheEntry& entry = entries_[slot.entry];
   return {entry.block, entry.blockBytes};
 }
 
+Status GraphCache::freeAfterLaunch(cudaEvent_t launched, void* block) {
+  // The block may be freed, or given to another graph, only once the last launch is done.
+  if (launched != nullptr)
+    OVERLAP_CUDA_TRY(cudaEventSynchronize(launched));
+  if (block != nullptr)
+    OVERLAP_CUDA_TRY(cudaFree(block));
+  return Status::success();
+}
+
+Status GraphCache::makeExecutable(cudaGraph_t graph, GraphCacheEntry& entry) {
+  OVERLAP_CUDA_TRY(cudaGraphInstantiate(&entry.exec, graph, 0));
+  OVERLAP_CUDA_TRY(cudaEventCreateWithFlags(&entry.launched, cudaEventDisableTiming));
+  return Status::success();
+}
+
 Status GraphCache::retire(GraphCacheEntry& entry, bool keepBlock) {
-  Status first;
+  Status first = freeAfterLaunch(entry.launched, keepBlock ? nullptr : entry.block);
   const auto keep = [&first](cudaError_t error, const char* call) {
     if (error != cudaSuccess)
       keepFirst(first, Status{error, call, __FILE__, __LINE__});
   };
-  // The block may be freed, or given to another graph, only once the last launch is done.
-  if (entry.launched != nullptr) {
-    keep(OVERLAP_CUDA_CALL(cudaEventSynchronize(entry.launched)), "cudaEventSynchronize");
+  if (entry.launched != nullptr)
     keep(OVERLAP_CUDA_CALL(cudaEventDestroy(entry.launched)), "cudaEventDestroy");
-  }
   if (entry.exec != nullptr)
     keep(OVERLAP_CUDA_CALL(cudaGraphExecDestroy(entry.exec)), "cudaGraphExecDestroy");
-  if (!keepBlock && entry.block != nullptr)
-    keep(OVERLAP_CUDA_CALL(cudaFree(entry.block)), "cudaFree");
   entry = GraphCacheEntry();
   return first;
 }
@@ -171,10 +184,13 @@ Status GraphCache::ownStream(cudaStream_t* slot, cudaStream_t* stream) {
   return Status::success();
 }
 
-Status GraphCache::install(const std::string& shape, const std::string& arguments,
-                           cudaGraph_t graph, GraphBlock& block, GraphCacheEntry** installed) {
+Status GraphCache::install(const GraphSlot& slot, const std::string& shape,
+                           const std::string& arguments, cudaGraph_t graph, GraphBlock& block,
+                           GraphCacheEntry** installed) {
   ++stats_.captures;
-  const GraphSlot slot = chooseGraphSlot(entries_, shape, graphCapacity.load());
+  // The slot of the call's shape, chosen before the capture, which changed no entry.
+  assert(slot.entry <= entries_.size() &&
+         (slot.action == GraphSlotAction::Append) == (slot.entry == entries_.size()));
   if (slot.action == GraphSlotAction::Update) {
     GraphCacheEntry& entry = entries_[slot.entry];
     cudaGraphExecUpdateResultInfo info = {};
@@ -182,14 +198,11 @@ Status GraphCache::install(const std::string& shape, const std::string& argument
     // instantiated anew below. The call is not checked through OVERLAP_CUDA_CALL for that reason.
     if (cudaGraphExecUpdate(entry.exec, graph, &info) == cudaSuccess) {
       if (block.fresh()) { // the entry's block was too small for this call: it takes the new one
-        GraphCacheEntry old;
-        old.launched = entry.launched;
-        old.block = entry.block;
+        void* const old = entry.block;
         entry.block = block.block();
         entry.blockBytes = block.bytes();
         block = GraphBlock();
-        OVERLAP_CUDA_TRY(cudaEventSynchronize(old.launched));
-        OVERLAP_CUDA_TRY(cudaFree(old.block));
+        OVERLAP_TRY(freeAfterLaunch(entry.launched, old));
       }
       entry.arguments = arguments;
       entry.lastUse = ++clock_;
@@ -226,12 +239,10 @@ Status GraphCache::install(const std::string& shape, const std::string& argument
     entry.blockBytes = 0;
   }
   block = GraphBlock(); // the entry owns it now
-  cudaError_t error = OVERLAP_CUDA_CALL(cudaGraphInstantiate(&entry.exec, graph, 0));
-  if (error == cudaSuccess)
-    error = OVERLAP_CUDA_CALL(cudaEventCreateWithFlags(&entry.launched, cudaEventDisableTiming));
-  if (error != cudaSuccess) {
+  const Status made = makeExecutable(graph, entry);
+  if (!made.ok()) {
     (void)retire(entry, false);
-    return OVERLAP_STATUS_OF(cudaGraphInstantiate(&entry.exec, graph, 0), error);
+    return made;
   }
   entry.lastUse = ++clock_;
   entries_.push_back(entry);

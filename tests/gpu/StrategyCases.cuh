@@ -33,6 +33,8 @@ inline std::string nameOf(const StrategyCase& c) {
     if (c.streams.buffers == DeviceBuffers::Ring)
       name += "_Ring";
     name += c.streams.order == IssueOrder::DepthFirst ? "_DepthFirst" : "_BreadthFirst";
+    if (c.streams.graph)
+      name += "_Graph";
   }
   return c.async ? name + "_Async" : name;
 }

@@ -129,25 +129,34 @@ public:
   // wait for).
   Status captureStream(cudaStream_t* stream) { return ownStream(&captureStream_, stream); }
   Status callStream(cudaStream_t* stream) { return ownStream(&callStream_, stream); }
-  // The block a call of `shape` is captured with: the block of the entry install() will update in
+  // Where a call of `shape`, which no entry holds, will go once captured (chooseGraphSlot).
+  GraphSlot slotFor(const std::string& shape) const;
+  // The block a call going to `slot` is captured with: the block of the entry it will update in
   // place, else none yet.
-  GraphBlock blockFor(const std::string& shape) const;
+  GraphBlock blockFor(const GraphSlot& slot) const;
   // Counts a captured call and makes its `graph` (of `shape` with `arguments`, captured with
-  // `block`; the cache does not take the graph) executable in the slot chooseGraphSlot picks; the
-  // entry takes a fresh block. On failure the slot's old entry is gone, and the block discarded.
-  Status install(const std::string& shape, const std::string& arguments, cudaGraph_t graph,
-                 GraphBlock& block, GraphCacheEntry** entry);
+  // `block`; the cache does not take the graph) executable in `slot` (slotFor, before the
+  // capture); the entry takes a fresh block. On failure the slot's old entry is gone, and the block
+  // discarded.
+  Status install(const GraphSlot& slot, const std::string& shape, const std::string& arguments,
+                 cudaGraph_t graph, GraphBlock& block, GraphCacheEntry** entry);
 
-  // Destroys every entry once its last launch is done, frees the entries' blocks and returns the
-  // graphs' memory to the device.
+  // Destroys every entry once its last launch is done, frees the entries' blocks, returns the
+  // graphs' memory to the device and forgets the shapes seen: after a release, as after the pools'
+  // (DeviceContext), a shape's first call runs uncaptured again.
   Status release(int device);
-  bool empty() const { return entries_.empty(); }
+  // Whether the cache holds no graph and remembers no shape.
+  bool empty() const { return entries_.empty() && shapes_.empty(); }
   const GraphCacheStats& stats() const { return stats_; }
 
 private:
   static Status ownStream(cudaStream_t* slot, cudaStream_t* stream);
   // Waits for the entry's last launch and destroys it; its block too unless `keepBlock`.
   static Status retire(GraphCacheEntry& entry, bool keepBlock);
+  // Frees `block` (may be null) once the launch `launched` marks (may be null) is done.
+  static Status freeAfterLaunch(cudaEvent_t launched, void* block);
+  // The entry's executable graph and its launch event.
+  static Status makeExecutable(cudaGraph_t graph, GraphCacheEntry& entry);
 
   std::vector<GraphCacheEntry> entries_;
   // Per shape seen lately (bounded): its latest calls' misses and replays, halved as they grow.

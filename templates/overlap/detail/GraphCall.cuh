@@ -87,6 +87,15 @@ Status captureCall(cudaStream_t capture, Issue&& issue, bool* synchronous, cudaG
   const Status issued = issue(capture, synchronous);
   cudaGraph_t captured = nullptr;
   const cudaError_t ended = OVERLAP_CUDA_CALL(cudaStreamEndCapture(capture, &captured));
+  cudaStreamCaptureStatus still = cudaStreamCaptureStatusNone;
+  if (ended != cudaSuccess && cudaStreamIsCapturing(capture, &still) == cudaSuccess &&
+      still != cudaStreamCaptureStatusNone) {
+    // A failed end that left the cache's capture stream capturing would refuse every later
+    // capture on it: the capture is ended once more, its graph discarded.
+    cudaGraph_t left = nullptr;
+    if (cudaStreamEndCapture(capture, &left) == cudaSuccess && left != nullptr)
+      (void)cudaGraphDestroy(left);
+  }
   if (!issued.ok() || ended != cudaSuccess || *synchronous) {
     if (captured != nullptr)
       (void)cudaGraphDestroy(captured);
@@ -125,7 +134,8 @@ Status issueAsGraph(const B& binding, const StreamsConfig& config, bool mappedOu
     cudaStream_t capture = nullptr;
     OVERLAP_TRY(cache.captureStream(&capture));
     // The call's device block comes from `block` (AsyncBlock), not from the stream-ordered pool.
-    GraphBlock block = cache.blockFor(shape);
+    const GraphSlot slot = cache.slotFor(shape);
+    GraphBlock block = cache.blockFor(slot);
     cudaGraph_t graph = nullptr;
     Status captured;
     {
@@ -141,7 +151,7 @@ Status issueAsGraph(const B& binding, const StreamsConfig& config, bool mappedOu
       }
       return captured; // failed, or synchronous: the caller runs it
     }
-    const Status installed = cache.install(shape, arguments, graph, block, &entry);
+    const Status installed = cache.install(slot, shape, arguments, graph, block, &entry);
     (void)cudaGraphDestroy(graph); // the executable graph keeps what it needs
     OVERLAP_TRY(installed);
   }
