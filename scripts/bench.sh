@@ -21,6 +21,9 @@
 #                                                 # (sync against async calls, per variant)
 #   OUT=... scripts/bench.sh asyncloop            # on the GPU: issue 23, loops of 100 calls of
 #                                                 # saxpy, sepia, buoydiff: sync, async, graph
+#   OUT=... scripts/bench.sh graphs               # on the GPU: issue 23, the 14 applications'
+#                                                 # Streams and Hybrid (4, 16 streams) against
+#                                                 # their graph forms: issue and wall time
 #   OUT=... scripts/bench.sh trace APP [--detail "Streams 6 depth"]   # on the GPU: APP's runs,
 #                                                 # operation by operation (bench/trace)
 #                                                 # (OVERLAP_MODEL_CLI=path/overlap-model: + paper 000's estimate)
@@ -404,6 +407,13 @@ asyncloop)
   build_targets $BENCH_BUILD "$OUT" bench_async_loop &&
     timeout 300 $BENCH_BUILD/bench/bench_async_loop --output "$OUT"
   ;;
+graphs)
+  mkdir -p "${OUT:?set OUT}"
+  app_args=()
+  for entry in "${APPS[@]}"; do app_args+=(--app "$entry"); done
+  build_targets $BENCH_BUILD "$OUT" bench_graph_apps &&
+    timeout 540 $BENCH_BUILD/bench/bench_graph_apps --output "$OUT" "${app_args[@]}"
+  ;;
 sizes)
   shift
   run_sizes "$@"
@@ -415,7 +425,7 @@ trace)
   trace_application "$@"
   ;;
 *)
-  echo "usage: $0 run | pageable | outofcore [BUDGET] | multigpu [TRAFFIC] | frameloop [FRAMES] | asyncloop | corpus [PART] | sizes [NAME...] | summarize RAW_DIR OUTPUT_PREFIX | trace APPLICATION [flags]" >&2
+  echo "usage: $0 run | pageable | outofcore [BUDGET] | multigpu [TRAFFIC] | frameloop [FRAMES] | asyncloop | graphs | corpus [PART] | sizes [NAME...] | summarize RAW_DIR OUTPUT_PREFIX | trace APPLICATION [flags]" >&2
   exit 2
   ;;
 esac
