@@ -6,12 +6,14 @@ OVERLAP_KERNEL(partition(frames) offset(frames) extent(rgb : frames* pixels * 3)
                    extent(gray : frames* pixels) extent(histograms : frames * 256)
                        copyin(rgb [lo * pixels * 3:hi * pixels * 3])
                            copyout(gray [lo * pixels:hi * pixels], histograms [lo * 256:hi * 256])
-                               launch(grid : len, block : 256) tune(frames = 32, pixels = 25344))
+                               launch(grid : len, block : 1024) tune(frames = 32, pixels = 25344))
 __global__ void gray_histogram(int frames, int pixels, const unsigned char* rgb,
                                unsigned char* gray, unsigned int* histograms) {
-  // One thread per bin: the launch's block of 256 threads.
+  // One block per frame, of 1024 threads: a frame's call runs on one SM, and with fewer threads
+  // (256, one per bin) its loads' latency bounded a loop of frames (bench/README.md, "Frame loop").
   __shared__ unsigned int bins[256];
-  bins[threadIdx.x] = 0;
+  for (int b = threadIdx.x; b < 256; b += blockDim.x)
+    bins[b] = 0;
   __syncthreads();
   const long long frame = blockIdx.x;
   if (frame < frames) {
@@ -25,5 +27,6 @@ __global__ void gray_histogram(int frames, int pixels, const unsigned char* rgb,
   }
   __syncthreads();
   if (frame < frames)
-    histograms[frame * 256 + threadIdx.x] = bins[threadIdx.x];
+    for (int b = threadIdx.x; b < 256; b += blockDim.x)
+      histograms[frame * 256 + b] = bins[b];
 }
