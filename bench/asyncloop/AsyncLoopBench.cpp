@@ -17,16 +17,14 @@
 #include "sepia.overlap.h"
 
 #include "BenchCheck.h"
+#include "CallLoop.h"
 #include "overlap/CopyBatch.h"
 #include "overlap/Dispatch.h"
 #include "overlap/PinnedBuffer.h"
 
 #include <cuda_runtime_api.h>
 
-#include <algorithm>
-#include <chrono>
 #include <cstdio>
-#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <functional>
@@ -183,15 +181,7 @@ enum class Way { Sync, Async, Graph, AsyncSingleCopies };
 constexpr int kWays = 4;
 const char* const kWayNames[] = {"sync", "async", "graph", "async_single_copies"};
 
-struct Timing {
-  double wallUs = 0;  // per call, the loop until its results are in
-  double issueUs = 0; // per call, until the last call returned
-};
-
-double microsecondsSince(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start)
-      .count();
-}
+using Timing = bench::LoopTiming;
 
 // The graph of one asynchronous call on `stream`, instantiated.
 cudaGraphExec_t captureCall(const App& app, const overlap::RunConfig& config, cudaStream_t stream) {
@@ -210,17 +200,12 @@ cudaGraphExec_t captureCall(const App& app, const overlap::RunConfig& config, cu
 Timing timeLoop(const App& app, const overlap::RunConfig& config, Way way, int calls,
                 cudaStream_t stream, cudaGraphExec_t exec) {
   overlap::setBatchedCopies(way != Way::AsyncSingleCopies);
-  const auto start = std::chrono::steady_clock::now();
-  for (int i = 0; i < calls; ++i) {
+  const Timing timing = bench::timeLoop(calls, stream, [&] {
     if (way == Way::Graph)
       checkCuda(cudaGraphLaunch(exec, stream), "cudaGraphLaunch");
     else
       check(app.call(config, stream, way != Way::Sync), app.name);
-  }
-  Timing timing;
-  timing.issueUs = microsecondsSince(start) / calls;
-  checkCuda(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
-  timing.wallUs = microsecondsSince(start) / calls;
+  });
   overlap::setBatchedCopies(true);
   return timing;
 }
@@ -230,11 +215,6 @@ struct Row {
   Timing median[kWays];
   bool verified = false;
 };
-
-double median(std::vector<double> values) {
-  std::sort(values.begin(), values.end());
-  return values[values.size() / 2];
-}
 
 Row measure(const App& app, const overlap::RunConfig& config, int calls, int rounds,
             cudaStream_t stream) {
@@ -255,7 +235,7 @@ Row measure(const App& app, const overlap::RunConfig& config, int calls, int rou
       issue[static_cast<int>(way)].push_back(t.issueUs);
     }
   for (int w = 0; w < kWays; ++w)
-    row.median[w] = {median(wall[w]), median(issue[w])};
+    row.median[w] = {bench::median(wall[w]), bench::median(issue[w])};
   // One call each way from the same inputs: the same bytes as Explicit's.
   overlap::RunConfig reference;
   app.reset();
@@ -276,22 +256,14 @@ Row measure(const App& app, const overlap::RunConfig& config, int calls, int rou
 } // namespace
 
 int main(int argc, char** argv) {
-  int calls = 100;
-  int rounds = 5;
-  std::string output;
-  for (int i = 1; i + 1 < argc; i += 2) {
-    const std::string flag = argv[i];
-    if (flag == "--calls")
-      calls = std::atoi(argv[i + 1]);
-    else if (flag == "--rounds")
-      rounds = std::atoi(argv[i + 1]);
-    else if (flag == "--output")
-      output = argv[i + 1];
-    else
-      fail("unknown flag " + flag);
-  }
-  if (output.empty() || calls < 1 || rounds < 1)
-    fail("usage: bench_async_loop [--calls 100] [--rounds 5] --output DIR");
+  bench::LoopOptions defaults;
+  defaults.calls = 100;
+  const bench::LoopOptions options =
+      bench::parseLoopOptions(argc, argv, defaults, false,
+                              "usage: bench_async_loop [--calls 100] [--rounds 5] --output DIR");
+  const int calls = options.calls;
+  const int rounds = options.rounds;
+  const std::string& output = options.output;
   cudaDeviceProp prop{};
   checkCuda(cudaGetDeviceProperties(&prop, 0), "cudaGetDeviceProperties");
   cudaStream_t stream = nullptr;

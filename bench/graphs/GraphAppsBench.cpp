@@ -10,6 +10,7 @@
 //   bench_graph_apps [--calls 20] [--rounds 5] --output DIR --app "NAME|KERNEL|ARG=V ARG=V" ...
 //                                                         # DIR/graphs.{json,md}
 #include "BenchCheck.h"
+#include "CallLoop.h"
 #include "overlap/Descriptor.h"
 #include "overlap/Dispatch.h"
 #include "tune/ArgumentSlots.h"
@@ -18,7 +19,6 @@
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -57,31 +57,12 @@ App parseApp(const std::string& text) {
   return app;
 }
 
-struct Timing {
-  double issueUs = 0;
-  double wallUs = 0;
-};
-
-double microsecondsSince(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start)
-      .count();
-}
+using Timing = bench::LoopTiming;
 
 Timing timeLoop(const overlap::KernelDescriptor& kernel, overlap::ArgPointers args,
                 const overlap::RunConfig& config, int calls, cudaStream_t stream) {
-  const auto start = std::chrono::steady_clock::now();
-  for (int i = 0; i < calls; ++i)
-    check(kernel.runAsync(args, config, stream), kernel.name);
-  Timing timing;
-  timing.issueUs = microsecondsSince(start) / calls;
-  checkCuda(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
-  timing.wallUs = microsecondsSince(start) / calls;
-  return timing;
-}
-
-double median(std::vector<double> values) {
-  std::sort(values.begin(), values.end());
-  return values[values.size() / 2];
+  return bench::timeLoop(calls, stream,
+                         [&] { check(kernel.runAsync(args, config, stream), kernel.name); });
 }
 
 // A plain configuration and its graph form, side by side.
@@ -169,8 +150,8 @@ std::vector<Row> measure(const App& app, int calls, int rounds, cudaStream_t str
       wall[c].push_back(timing.wallUs);
     }
   for (std::size_t r = 0; r < rows.size(); ++r) {
-    rows[r].plain = {median(issue[2 * r]), median(wall[2 * r])};
-    rows[r].graph = {median(issue[2 * r + 1]), median(wall[2 * r + 1])};
+    rows[r].plain = {bench::median(wall[2 * r]), bench::median(issue[2 * r])};
+    rows[r].graph = {bench::median(wall[2 * r + 1]), bench::median(issue[2 * r + 1])};
   }
   return rows;
 }
@@ -178,26 +159,18 @@ std::vector<Row> measure(const App& app, int calls, int rounds, cudaStream_t str
 } // namespace
 
 int main(int argc, char** argv) {
-  int calls = 20;
-  int rounds = 5;
-  std::string output;
+  bench::LoopOptions defaults;
+  defaults.calls = 20;
+  const bench::LoopOptions options = bench::parseLoopOptions(
+      argc, argv, defaults, true,
+      "usage: bench_graph_apps [--calls 20] [--rounds 5] --output DIR --app \"NAME|KERNEL|ARG=V "
+      "...\" ...");
+  const int calls = options.calls;
+  const int rounds = options.rounds;
+  const std::string& output = options.output;
   std::vector<App> apps;
-  for (int i = 1; i + 1 < argc; i += 2) {
-    const std::string flag = argv[i];
-    if (flag == "--calls")
-      calls = std::atoi(argv[i + 1]);
-    else if (flag == "--rounds")
-      rounds = std::atoi(argv[i + 1]);
-    else if (flag == "--output")
-      output = argv[i + 1];
-    else if (flag == "--app")
-      apps.push_back(parseApp(argv[i + 1]));
-    else
-      fail("unknown flag " + flag);
-  }
-  if (output.empty() || apps.empty() || calls < 1 || rounds < 1)
-    fail("usage: bench_graph_apps [--calls 20] [--rounds 5] --output DIR --app "
-         "\"NAME|KERNEL|ARG=V ...\" ...");
+  for (const std::string& app : options.apps)
+    apps.push_back(parseApp(app));
   cudaDeviceProp prop{};
   checkCuda(cudaGetDeviceProperties(&prop, 0), "cudaGetDeviceProperties");
   cudaStream_t stream = nullptr;
