@@ -9,7 +9,7 @@ namespace overlap::calibration {
 
 Status AllLinksBench::create(int devices, std::size_t pieceBytes, std::size_t hostBytes,
                              std::unique_ptr<AllLinksBench>* out) {
-  assert(devices >= 2 && pieceBytes > 0 && hostBytes % pieceBytes == 0 && hostBytes > 0);
+  assert(devices >= 1 && pieceBytes > 0 && hostBytes % pieceBytes == 0 && hostBytes > 0);
   int current = 0;
   OVERLAP_CUDA_TRY(cudaGetDevice(&current));
   std::unique_ptr<AllLinksBench> bench(new AllLinksBench(pieceBytes, hostBytes));
@@ -44,28 +44,35 @@ AllLinksBench::~AllLinksBench() {
     (void)cudaSetDevice(current);
 }
 
-Status AllLinksBench::copyOne(Link& link, std::size_t bytesEachWay) const {
+Status AllLinksBench::copyOne(Link& link, std::size_t inBytes, std::size_t outBytes) const {
   OVERLAP_CUDA_TRY(cudaSetDevice(link.device));
-  for (std::size_t done = 0; done < bytesEachWay; done += pieceBytes_) {
-    const std::size_t piece = std::min(pieceBytes_, bytesEachWay - done);
+  // Both directions' pieces issued in turn, so that neither waits for the other's issue.
+  for (std::size_t done = 0; done < std::max(inBytes, outBytes); done += pieceBytes_) {
     const std::size_t offset = done % hostBytes_;
-    OVERLAP_CUDA_TRY(cudaMemcpyAsync(link.deviceIn, link.hostIn.as<char>() + offset, piece,
-                                     cudaMemcpyHostToDevice, link.in));
-    OVERLAP_CUDA_TRY(cudaMemcpyAsync(link.hostOut.as<char>() + offset, link.deviceOut, piece,
-                                     cudaMemcpyDeviceToHost, link.out));
+    if (done < inBytes)
+      OVERLAP_CUDA_TRY(cudaMemcpyAsync(link.deviceIn, link.hostIn.as<char>() + offset,
+                                       std::min(pieceBytes_, inBytes - done),
+                                       cudaMemcpyHostToDevice, link.in));
+    if (done < outBytes)
+      OVERLAP_CUDA_TRY(cudaMemcpyAsync(link.hostOut.as<char>() + offset, link.deviceOut,
+                                       std::min(pieceBytes_, outBytes - done),
+                                       cudaMemcpyDeviceToHost, link.out));
   }
   OVERLAP_CUDA_TRY(cudaStreamSynchronize(link.in));
   OVERLAP_CUDA_TRY(cudaStreamSynchronize(link.out));
   return Status::success();
 }
 
-Status AllLinksBench::copy(std::size_t bytes, double* seconds) {
-  const std::size_t eachWay = bytes / (2 * links_.size());
-  std::vector<Status> results(links_.size());
+Status AllLinksBench::copy(std::size_t inBytes, std::size_t outBytes, int devices,
+                           double* seconds) {
+  assert(devices >= 1 && devices <= this->devices());
+  const auto share = static_cast<std::size_t>(devices);
+  std::vector<Status> results(share);
   std::vector<std::thread> threads;
   const auto begin = std::chrono::steady_clock::now();
-  for (std::size_t d = 0; d < links_.size(); ++d)
-    threads.emplace_back([&, d] { results[d] = copyOne(links_[d], eachWay); });
+  for (std::size_t d = 0; d < share; ++d)
+    threads.emplace_back(
+        [&, d] { results[d] = copyOne(links_[d], inBytes / share, outBytes / share); });
   for (std::thread& thread : threads)
     thread.join();
   *seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();

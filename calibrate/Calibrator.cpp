@@ -223,7 +223,8 @@ Status measureLink(LinkBench& bench, const CalibrationPlan& plan, const Progress
         bytes.push_back(perDevice * (1 << 20) * devices);
       add(format("all %d links at once (one host thread per device, both directions)", devices),
           true, plan.repeats, &m->allLinks, bytes, [&links](double total, double* s) {
-            return links->copy(static_cast<std::size_t>(total), s);
+            const auto eachWay = static_cast<std::size_t>(total) / 2;
+            return links->copy(eachWay, eachWay, links->devices(), s);
           });
     } else {
       m->skipped.push_back("all links at once: " + made.message());

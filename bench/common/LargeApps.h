@@ -8,6 +8,7 @@
 #include "saxpy.overlap.h"
 #include "sepia.overlap.h"
 
+#include "AllLinksBench.h"
 #include "BenchCheck.h"
 #include "Reference.h"
 #include "overlap/ByteSize.h"
@@ -212,47 +213,24 @@ inline App popStateApp(std::size_t deviceBytes, Random& random,
   return app;
 }
 
-// The link limit of a call: its input and output bytes copied at once, the inputs to the device
-// and the outputs back, in pieces of `piece` bytes through one device buffer each way (what must
-// cross the link, with nothing else: no kernel, no dependency between the directions).
-class LinkLimit {
-public:
-  explicit LinkLimit(std::size_t piece) : piece_(piece) {
-    checkCuda(cudaMalloc(&deviceIn_, piece), "cudaMalloc");
-    checkCuda(cudaMalloc(&deviceOut_, piece), "cudaMalloc");
-    checkCuda(cudaStreamCreateWithFlags(&in_, cudaStreamNonBlocking), "cudaStreamCreate");
-    checkCuda(cudaStreamCreateWithFlags(&out_, cudaStreamNonBlocking), "cudaStreamCreate");
-    check(overlap::PinnedBuffer::allocate(piece, &hostIn_), "cudaHostAlloc");
-    check(overlap::PinnedBuffer::allocate(piece, &hostOut_), "cudaHostAlloc");
-  }
-  ~LinkLimit() {
-    (void)cudaFree(deviceIn_);
-    (void)cudaFree(deviceOut_);
-    (void)cudaStreamDestroy(in_);
-    (void)cudaStreamDestroy(out_);
-  }
-  overlap::Status copy(std::size_t inBytes, std::size_t outBytes) {
-    for (std::size_t done = 0; done < inBytes; done += piece_)
-      OVERLAP_CUDA_TRY(cudaMemcpyAsync(deviceIn_, hostIn_.data(), std::min(piece_, inBytes - done),
-                                       cudaMemcpyHostToDevice, in_));
-    for (std::size_t done = 0; done < outBytes; done += piece_)
-      OVERLAP_CUDA_TRY(cudaMemcpyAsync(hostOut_.data(), deviceOut_,
-                                       std::min(piece_, outBytes - done), cudaMemcpyDeviceToHost,
-                                       out_));
-    OVERLAP_CUDA_TRY(cudaStreamSynchronize(in_));
-    OVERLAP_CUDA_TRY(cudaStreamSynchronize(out_));
-    return overlap::Status::success();
-  }
+// The link limits of calls: their input and output bytes copied at once over the first devices'
+// links, with nothing else (no kernel, no dependency between the directions), in pieces of 8 MiB
+// from host buffers of 256 MiB (calibrate/AllLinksBench.h).
+inline std::unique_ptr<overlap::calibration::AllLinksBench> makeLinks(int devices) {
+  std::unique_ptr<overlap::calibration::AllLinksBench> links;
+  check(overlap::calibration::AllLinksBench::create(devices, std::size_t{8} << 20,
+                                                    std::size_t{256} << 20, &links),
+        "the link limit's buffers");
+  return links;
+}
 
-private:
-  std::size_t piece_;
-  void* deviceIn_ = nullptr;
-  void* deviceOut_ = nullptr;
-  cudaStream_t in_ = nullptr;
-  cudaStream_t out_ = nullptr;
-  overlap::PinnedBuffer hostIn_;
-  overlap::PinnedBuffer hostOut_;
-};
+// The seconds of a call's bytes over the first `devices` links.
+inline double linkSeconds(overlap::calibration::AllLinksBench& links, std::size_t inBytes,
+                          std::size_t outBytes, int devices) {
+  double seconds = 0;
+  check(links.copy(inBytes, outBytes, devices, &seconds), "the link limit's copies");
+  return seconds;
+}
 
 inline std::string jsonString(const std::string& text) {
   std::string out = "\"";

@@ -2,8 +2,8 @@
 // buoydiff with gigabytes of traffic per call (inputs in plus outputs back), each variant (the
 // pipelines at two stream and chunk counts) on one GPU and split across the GPUs
 // (StreamsConfig::devices), interleaved call by call, against the link limit of one GPU and of
-// all of them at once (the same bytes copied both ways, nothing else). Pinned arrays; whole calls on the host clock, medians; every variant's result checked
-// against the CPU's bit for bit.
+// all of them at once (the same bytes copied both ways, nothing else). Pinned arrays; whole calls
+// on the host clock, medians; every variant's result checked against the CPU's bit for bit.
 //
 //   bench_multi_gpu [--traffic 4GiB] [--streams 4] [--repeats 5] --output DIR
 //
@@ -20,7 +20,6 @@
 #include <fstream>
 #include <memory>
 #include <string>
-#include <thread>
 #include <vector>
 
 namespace {
@@ -30,45 +29,11 @@ using bench::check;
 using bench::checkCuda;
 using bench::fail;
 using bench::jsonString;
-using bench::LinkLimit;
 using bench::median;
 using bench::Random;
 using bench::seconds;
 
 using Options = bench::LargeCallOptions;
-
-// One link limit per device, run at once from one thread each.
-class DeviceLinks {
-public:
-  explicit DeviceLinks(int devices) {
-    for (int d = 0; d < devices; ++d) {
-      checkCuda(cudaSetDevice(d), "cudaSetDevice");
-      links_.push_back(std::make_unique<LinkLimit>(std::size_t{8} << 20));
-    }
-    checkCuda(cudaSetDevice(0), "cudaSetDevice");
-  }
-  // `devices` links at once, each carrying 1/devices of the bytes.
-  overlap::Status copy(int devices, std::size_t inBytes, std::size_t outBytes) {
-    std::vector<overlap::Status> results(static_cast<std::size_t>(devices));
-    std::vector<std::thread> threads;
-    for (int d = 0; d < devices; ++d)
-      threads.emplace_back([&, d] {
-        const cudaError_t set = cudaSetDevice(d);
-        results[static_cast<std::size_t>(d)] =
-            set != cudaSuccess
-                ? overlap::Status{set, "cudaSetDevice", __FILE__, __LINE__}
-                : links_[static_cast<std::size_t>(d)]->copy(inBytes / devices, outBytes / devices);
-      });
-    for (std::thread& thread : threads)
-      thread.join();
-    for (const overlap::Status& status : results)
-      OVERLAP_TRY(status);
-    return overlap::Status::success();
-  }
-
-private:
-  std::vector<std::unique_ptr<LinkLimit>> links_;
-};
 
 struct Candidate {
   overlap::RunConfig config;
@@ -117,7 +82,8 @@ const Candidate& best(const Row& row, bool split) {
   return *found;
 }
 
-Row measure(const App& app, int devices, const Options& options, DeviceLinks& links) {
+Row measure(const App& app, int devices, const Options& options,
+            overlap::calibration::AllLinksBench& links) {
   Row row;
   row.app = app.name;
   row.shape = app.shape;
@@ -135,9 +101,8 @@ Row measure(const App& app, int devices, const Options& options, DeviceLinks& li
     for (std::size_t k = 0; k < row.candidates.size(); ++k)
       times[k].push_back(seconds([&] { return app.run(row.candidates[k].config); },
                                  app.name + " " + row.candidates[k].name));
-    link1.push_back(seconds([&] { return links.copy(1, app.inBytes, app.outBytes); }, "link"));
-    linkAll.push_back(
-        seconds([&] { return links.copy(devices, app.inBytes, app.outBytes); }, "links"));
+    link1.push_back(bench::linkSeconds(links, app.inBytes, app.outBytes, 1));
+    linkAll.push_back(bench::linkSeconds(links, app.inBytes, app.outBytes, devices));
   }
   for (std::size_t k = 0; k < row.candidates.size(); ++k)
     row.candidates[k].seconds = median(times[k]);
@@ -254,14 +219,14 @@ int main(int argc, char** argv) {
   for (const std::string& line : placement)
     std::printf("%s\n", line.c_str());
   Random random(20261127);
-  DeviceLinks links(devices);
+  const auto links = bench::makeLinks(devices);
   std::vector<Row> rows;
   // Full buffers hold the traffic once: inputs and outputs are each copied once.
   for (const auto make :
        {&bench::saxpyApp, &bench::sepiaApp, &bench::popStateApp, &bench::buoydiffApp}) {
     std::vector<overlap::PinnedBuffer> keep;
     const App app = make(options.size, random, &keep);
-    rows.push_back(measure(app, devices, options, links));
+    rows.push_back(measure(app, devices, options, *links));
     check(overlap::releaseCachedDeviceMemory(), "releaseCachedDeviceMemory");
   }
   write(options, rows, std::to_string(devices) + " x " + properties.name, placement);

@@ -32,7 +32,6 @@ using bench::checkCuda;
 using bench::fail;
 using bench::fullBytes;
 using bench::jsonString;
-using bench::LinkLimit;
 using bench::median;
 using bench::Random;
 using bench::seconds;
@@ -70,7 +69,7 @@ int ringChunks(const App& app, const Options& options) {
   fail(app.name + ": no ring fits the budget");
 }
 
-Row measure(const App& app, const Options& options, LinkLimit& link) {
+Row measure(const App& app, const Options& options, overlap::calibration::AllLinksBench& link) {
   Row row;
   row.name = app.name;
   row.shape = app.shape;
@@ -97,8 +96,7 @@ Row measure(const App& app, const Options& options, LinkLimit& link) {
     // The full buffers leave the cache holding them; the ring's call then reuses that block, as
     // any process would. Out of core with memory to spare is the ring's layout all the same.
     ringTimes.push_back(seconds([&] { return runStreams(app, ring); }, app.name + " ring"));
-    linkTimes.push_back(
-        seconds([&] { return link.copy(app.inBytes, app.outBytes); }, app.name + " link"));
+    linkTimes.push_back(bench::linkSeconds(link, app.inBytes, app.outBytes, 1));
   }
   row.fullSeconds = median(fullTimes);
   row.ringSeconds = median(ringTimes);
@@ -114,7 +112,7 @@ Row measure(const App& app, const Options& options, LinkLimit& link) {
 
 // saxpy with most of the device's memory taken: the automatic budget (free memory less the
 // margin) is what is left, and Explicit is refused.
-Row ballast(const Options& options, Random& random, LinkLimit& link) {
+Row ballast(const Options& options, Random& random, overlap::calibration::AllLinksBench& link) {
   check(overlap::releaseCachedDeviceMemory(), "releaseCachedDeviceMemory");
   std::size_t free = 0, total = 0;
   checkCuda(cudaMemGetInfo(&free, &total), "cudaMemGetInfo");
@@ -137,7 +135,7 @@ Row ballast(const Options& options, Random& random, LinkLimit& link) {
   std::vector<double> times, linkTimes;
   for (int r = 0; r < options.repeats; ++r) {
     times.push_back(seconds([&] { return runStreams(app, config); }, "saxpy beside the ballast"));
-    linkTimes.push_back(seconds([&] { return link.copy(app.inBytes, app.outBytes); }, "link"));
+    linkTimes.push_back(bench::linkSeconds(link, app.inBytes, app.outBytes, 1));
   }
   row.ringSeconds = median(times);
   row.linkSeconds = median(linkTimes);
@@ -210,15 +208,15 @@ int main(int argc, char** argv) {
   std::printf("%s, budget %s, arrays 4x the budget, %d repeats\n", properties.name,
               overlap::formatBytes(static_cast<double>(options.size)).c_str(), options.repeats);
   Random random(20261126);
-  LinkLimit link(std::size_t{8} << 20);
+  const auto link = bench::makeLinks(1);
   std::vector<Row> rows;
   for (const auto make : {&bench::saxpyApp, &bench::sepiaApp, &bench::buoydiffApp}) {
     std::vector<overlap::PinnedBuffer> keep;
     const App app = make(4 * options.size, random, &keep);
-    rows.push_back(measure(app, options, link));
+    rows.push_back(measure(app, options, *link));
     check(overlap::releaseCachedDeviceMemory(), "releaseCachedDeviceMemory");
   }
-  rows.push_back(ballast(options, random, link));
+  rows.push_back(ballast(options, random, *link));
   write(options, rows, properties.name);
   for (const Row& row : rows)
     if (!row.verified)
