@@ -126,7 +126,8 @@ GraphBlock GraphCache::blockFor(const GraphSlot& slot) const {
 }
 
 Status GraphCache::freeAfterLaunch(cudaEvent_t launched, void* block) {
-  // The block may be freed, or given to another graph, only once the last launch is done.
+  // The block may be freed, or given to another graph, only once the last launch is done; where
+  // that wait fails, the block is left allocated rather than freed under a launch still using it.
   if (launched != nullptr)
     OVERLAP_CUDA_TRY(cudaEventSynchronize(launched));
   if (block != nullptr)
