@@ -18,6 +18,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <initializer_list>
 #include <string>
 #include <vector>
 
@@ -43,6 +44,22 @@ std::vector<StrategyCase> faultCases() {
 
 bool needsMapping(const StrategyCase& c) {
   return c.variant == Variant::Mapped || c.variant == Variant::Hybrid;
+}
+
+// Streams, then Hybrid where the device can map host memory, in both issue orders; otherwise as
+// `like`.
+std::vector<StrategyCase> pipelineCases(const StrategyCase& like, bool canMap) {
+  std::vector<StrategyCase> cases;
+  for (Variant variant : {Variant::Streams, Variant::Hybrid})
+    for (IssueOrder order : {IssueOrder::DepthFirst, IssueOrder::BreadthFirst}) {
+      if (variant == Variant::Hybrid && !canMap)
+        continue;
+      StrategyCase c = like;
+      c.variant = variant;
+      c.streams.order = order;
+      cases.push_back(c);
+    }
+  return cases;
 }
 
 // Empty when the current device can map host memory (Mapped, Hybrid), else why not.
@@ -146,6 +163,15 @@ void releaseBefore(const B& binding, const StrategyCase& c, const Snapshot& init
   }
 }
 
+// Expects a call of each of `names` among `calls` (call texts, each beginning with the name).
+void expectAmongCalls(const std::vector<std::string>& calls,
+                      std::initializer_list<const char*> names, const std::string& why) {
+  for (const char* name : names)
+    EXPECT_TRUE(std::any_of(calls.begin(), calls.end(),
+                            [&](const std::string& call) { return call.find(name) == 0; }))
+        << name << " is not among the calls" << why;
+}
+
 // The calls one clean call of `c` makes, and Explicit's result (the arrays restored to `initial`
 // after each). A warm-up call comes first: the first call of a process also creates the pooled
 // streams and events, the staging ring's events and threads, and asks the device's attributes,
@@ -217,11 +243,8 @@ void checkEveryFault(const B& binding, const StrategyCase& c, HostMemory memory)
   std::vector<std::string> calls;
   ASSERT_NO_FATAL_FAILURE(countCleanCalls(binding, c, initial, &expected, &calls));
   if (c.streams.graph)
-    for (const char* graphCall :
-         {"cudaStreamBeginCapture", "cudaGraphInstantiate", "cudaGraphLaunch"})
-      EXPECT_TRUE(std::any_of(calls.begin(), calls.end(),
-                              [&](const std::string& call) { return call.find(graphCall) == 0; }))
-          << graphCall << " is not among the calls: the call was not captured";
+    expectAmongCalls(calls, {"cudaStreamBeginCapture", "cudaGraphInstantiate", "cudaGraphLaunch"},
+                     ": the call was not captured");
   bool sawAllocation = false;
   for (std::size_t k = 1; k <= calls.size(); ++k) {
     const std::string& call = calls[k - 1];
@@ -336,17 +359,14 @@ template <class Data> void checkEveryFaultOfCapturedCalls(long long size) {
   SCOPED_TRACE(random.trace());
   Data data;
   OVERLAP_ASSERT_OK(data.allocate(size, HostMemory::Pinned, random));
-  for (Variant variant : {Variant::Streams, Variant::Hybrid})
-    for (IssueOrder order : {IssueOrder::DepthFirst, IssueOrder::BreadthFirst}) {
-      if (variant == Variant::Hybrid && !noMapping.empty())
-        continue;
-      StrategyCase c{variant, {3, order}, true};
-      c.streams.graph = true;
-      SCOPED_TRACE(nameOf(c));
-      checkEveryFault(data.binding(), c, HostMemory::Pinned);
-      if (::testing::Test::HasFailure())
-        return;
-    }
+  StrategyCase captured{Variant::Streams, {3}, true};
+  captured.streams.graph = true;
+  for (const StrategyCase& c : pipelineCases(captured, noMapping.empty())) {
+    SCOPED_TRACE(nameOf(c));
+    checkEveryFault(data.binding(), c, HostMemory::Pinned);
+    if (::testing::Test::HasFailure())
+      return;
+  }
   if (!noMapping.empty())
     GTEST_SKIP() << "Hybrid not tested: " << noMapping;
 }
@@ -372,28 +392,23 @@ template <class Data> void checkEveryFaultOfStagedCalls(long long size) {
   OVERLAP_ASSERT_OK(data.allocate(size, HostMemory::Pageable, random));
   const auto binding = data.binding();
   const Snapshot initial = snapshot(binding);
-  for (Variant variant : {Variant::Streams, Variant::Hybrid})
-    for (IssueOrder order : {IssueOrder::DepthFirst, IssueOrder::BreadthFirst}) {
-      if (variant == Variant::Hybrid && !noMapping.empty())
-        continue;
-      const StrategyCase c{variant, {3, order, PageableMode::Stage, {2, 1024, 3}}};
-      SCOPED_TRACE(nameOf(c) + ", staged");
-      Snapshot expected;
-      std::vector<std::string> calls;
-      ASSERT_NO_FATAL_FAILURE(countCleanCalls(binding, c, initial, &expected, &calls));
-      std::sort(calls.begin(), calls.end());
-      calls.erase(std::unique(calls.begin(), calls.end()), calls.end());
-      for (const char* ringCall : {"cudaHostAlloc", "cudaEventSynchronize"})
-        EXPECT_TRUE(std::any_of(calls.begin(), calls.end(),
-                                [&](const std::string& call) { return call.find(ringCall) == 0; }))
-            << ringCall << " is not among the calls";
-      for (const std::string& call : calls) {
-        SCOPED_TRACE("fault at the first " + call);
-        checkFault(binding, c, HostMemory::Pageable, initial, expected, call, 1, call);
-        if (::testing::Test::HasFailure())
-          return;
-      }
+  const StrategyCase staged{Variant::Streams,
+                            {3, IssueOrder::DepthFirst, PageableMode::Stage, {2, 1024, 3}}};
+  for (const StrategyCase& c : pipelineCases(staged, noMapping.empty())) {
+    SCOPED_TRACE(nameOf(c) + ", staged");
+    Snapshot expected;
+    std::vector<std::string> calls;
+    ASSERT_NO_FATAL_FAILURE(countCleanCalls(binding, c, initial, &expected, &calls));
+    std::sort(calls.begin(), calls.end());
+    calls.erase(std::unique(calls.begin(), calls.end()), calls.end());
+    expectAmongCalls(calls, {"cudaHostAlloc", "cudaEventSynchronize"}, "");
+    for (const std::string& call : calls) {
+      SCOPED_TRACE("fault at the first " + call);
+      checkFault(binding, c, HostMemory::Pageable, initial, expected, call, 1, call);
+      if (::testing::Test::HasFailure())
+        return;
     }
+  }
 }
 
 TEST(FaultInjection, EveryFailingCallOfAStagedSaxpyLosesNothing) {
