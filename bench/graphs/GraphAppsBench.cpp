@@ -72,24 +72,22 @@ struct Row {
   bool verified = false;
 };
 
-std::vector<overlap::RunConfig> plainConfigs() {
-  std::vector<overlap::RunConfig> configs;
+// Streams and Hybrid on 4 and 16 streams; each is timed and checked as the tuner runs it
+// (model::streamsConfig).
+std::vector<overlap::model::Candidate> plainCandidates() {
+  std::vector<overlap::model::Candidate> candidates;
   for (int streams : {4, 16})
     for (overlap::Variant variant : {overlap::Variant::Streams, overlap::Variant::Hybrid}) {
-      overlap::RunConfig config;
-      config.variant = variant;
-      config.streams.streams = streams;
-      configs.push_back(config);
+      overlap::model::Candidate candidate;
+      candidate.variant = variant;
+      candidate.streams = streams;
+      candidates.push_back(candidate);
     }
-  return configs;
+  return candidates;
 }
 
-overlap::model::Candidate candidateOf(const overlap::RunConfig& config) {
-  overlap::model::Candidate candidate;
-  candidate.variant = config.variant;
-  candidate.streams = config.streams.streams;
-  candidate.graph = config.streams.graph;
-  return candidate;
+overlap::RunConfig configOf(const overlap::model::Candidate& candidate) {
+  return {candidate.variant, overlap::model::streamsConfig(candidate)};
 }
 
 std::vector<Row> measure(const App& app, int calls, int rounds, cudaStream_t stream) {
@@ -115,25 +113,25 @@ std::vector<Row> measure(const App& app, int calls, int rounds, cudaStream_t str
 
   std::vector<Row> rows;
   std::vector<overlap::RunConfig> configs; // plain, graph, plain, graph, ...
-  for (const overlap::RunConfig& plain : plainConfigs()) {
+  for (const overlap::model::Candidate& plain : plainCandidates()) {
     Row row;
     row.app = app.name;
-    row.config = overlap::describe(plain);
+    row.config = overlap::model::describe(plain);
     row.verified = true;
-    overlap::RunConfig graph = plain;
-    graph.streams.graph = true;
-    for (const overlap::RunConfig& config : {plain, graph})
+    overlap::model::Candidate graph = plain;
+    graph.graph = true;
+    for (const overlap::model::Candidate& candidate : {plain, graph}) {
       for (int check = 0; check < 2; ++check) { // a graph form's second check replays
-        const overlap::tune::RunResult result = runner->runCandidate(candidateOf(config), once);
+        const overlap::tune::RunResult result = runner->runCandidate(candidate, once);
         if (result.verification != overlap::tune::Verification::Passed) {
-          std::fprintf(stderr, "%s %s: %s\n", app.name.c_str(), overlap::describe(config).c_str(),
-                       result.error.c_str());
+          std::fprintf(stderr, "%s %s: %s\n", app.name.c_str(),
+                       overlap::model::describe(candidate).c_str(), result.error.c_str());
           row.verified = false;
         }
       }
+      configs.push_back(configOf(candidate));
+    }
     rows.push_back(row);
-    configs.push_back(plain);
-    configs.push_back(graph);
   }
   if (!std::all_of(rows.begin(), rows.end(), [](const Row& row) { return row.verified; }))
     return rows; // nothing timed: a configuration that computes wrongly has no time to report
