@@ -44,19 +44,33 @@ bool CudaPageRegistrar::stillRegistered(void* begin) {
 }
 
 bool CudaPageRegistrar::pagesResident(void* begin, std::size_t bytes) {
+  if (bytes == 0)
+    return true;
+  // Mapped: msync(MS_ASYNC) fails with ENOMEM where part of the range is not, and walks the
+  // range's mappings, not its pages (a no-op otherwise since Linux 2.6.19).
+  if (msync(begin, bytes, MS_ASYNC) != 0)
+    return false;
+  // Resident: mincore costs about 2 ns a page plus 0.7 us a call on the H100 hosts (73 us for
+  // 134 MiB, 2 % of a call moving those bytes at pinned speed), so every page of a range up to
+  // 32 MiB, 16 pages spread over a larger one (a range mapped again since is resident only where
+  // the program has written it).
   const std::size_t page = hostPageSize();
-  // In windows of 64 Ki pages (256 MiB of 4 KiB pages), so that the vector stays small.
-  constexpr std::size_t kWindowPages = 64 * 1024;
-  std::vector<unsigned char> resident(std::min(kWindowPages, (bytes + page - 1) / page));
+  const std::size_t pages = (bytes + page - 1) / page;
   auto* const first = static_cast<unsigned char*>(begin);
-  for (std::size_t offset = 0; offset < bytes; offset += kWindowPages * page) {
-    const std::size_t length = std::min(bytes - offset, kWindowPages * page);
-    if (mincore(first + offset, length, resident.data()) != 0)
-      return false; // ENOMEM: some page is not mapped any more
-    const std::size_t pages = (length + page - 1) / page;
-    for (std::size_t i = 0; i < pages; ++i)
-      if ((resident[i] & 1) == 0)
-        return false;
+  constexpr std::size_t kWholeRangePages = 8192;
+  if (pages <= kWholeRangePages) {
+    std::vector<unsigned char> resident(pages);
+    if (mincore(first, bytes, resident.data()) != 0)
+      return false;
+    return std::all_of(resident.begin(), resident.end(),
+                       [](unsigned char r) { return (r & 1) != 0; });
+  }
+  constexpr std::size_t kSamples = 16;
+  for (std::size_t i = 0; i < kSamples; ++i) {
+    const std::size_t index = i * (pages - 1) / (kSamples - 1); // the first and the last page too
+    unsigned char resident = 0;
+    if (mincore(first + index * page, page, &resident) != 0 || (resident & 1) == 0)
+      return false;
   }
   return true;
 }

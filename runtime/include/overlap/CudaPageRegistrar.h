@@ -1,5 +1,5 @@
 // The PageRegistrar (RegistrationCache.h) of a real process: cudaHostRegister and friends, and
-// mincore(2) for whether pages are still mapped and resident.
+// msync(2) and mincore(2) for whether pages are still mapped and resident.
 #pragma once
 
 #include "overlap/RegistrationCache.h"
@@ -14,8 +14,9 @@ public:
   Status unregisterPages(void* begin) override;
   // cudaHostGetFlags succeeds only on registered memory.
   bool stillRegistered(void* begin) override;
-  // mincore(2): unmapped pages make it fail, pages mapped since and never touched are not
-  // resident; pinned pages are always both.
+  // Pinned pages are always mapped and resident. Every page is checked for being mapped (an
+  // unmapped one: the buffer was freed), a sample of 16 pages of a range over 32 MiB for being
+  // resident (a page mapped again since and not yet written is not).
   bool pagesResident(void* begin, std::size_t bytes) override;
 };
 

@@ -53,7 +53,7 @@ public:
   virtual Status unregisterPages(void* begin) = 0;
   // The registration made at `begin` still exists.
   virtual bool stillRegistered(void* begin) = 0;
-  // Every page of the range is mapped and resident.
+  // Every page of the range is mapped, and resident (the real registrar samples large ranges).
   virtual bool pagesResident(void* begin, std::size_t bytes) = 0;
 };
 
