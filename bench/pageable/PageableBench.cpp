@@ -10,9 +10,11 @@
 // and staging (each its fastest configuration; a staged call keeps no state, so any of its runs is
 // a one-off; the staging ring's buffers and threads exist after the warm-up, as in any process
 // that called before). Loop: `loop` calls on the same buffers with the registration cache against
-// the pinned loop, both on the fastest pinned configuration that registers (a cache is no use to
-// Explicit); pageable Explicit, per-call registration and staging in a loop are their per-call
-// medians times `loop` (they keep no state between calls). Small calls: every way, and
+// the pinned loop of the fastest pinned configuration and of the cached loop's own; the cached
+// loop's configuration is the fastest with a warm cache, timed call by call in turn (a cache is no
+// use to Explicit); the loops are interleaved in blocks of 10 calls. Pageable Explicit, per-call
+// registration and staging in a loop are their `slowLoop` calls (interleaved one by one) scaled
+// to `loop` calls (they keep no state between calls). Small calls: every way, and
 // saxpy_tuned's own call (no tuning results are baked into this program, so the dispatch's model
 // chooses for pageable memory). Every configuration's result is checked once against pinned
 // Explicit's, bit for bit.
@@ -43,6 +45,9 @@ using overlap::KernelDescriptor;
 using overlap::PageableMode;
 using overlap::RunConfig;
 using overlap::Variant;
+
+// Calls of one loop between the other loops' (interleavedLoops).
+constexpr int kLoopBlock = 10;
 
 struct Options {
   std::string kernel;
@@ -313,24 +318,40 @@ struct Measured {
   bool tuned = false; // K_tuned's call, `config` what it chose
 };
 
-// `config` null: K_tuned's calls, recorded with the configuration the dispatch chose.
-Measured measure(App& app, const RunConfig* config, Memory memory, int repeats) {
-  Measured m{config ? *config : RunConfig{}, memory};
-  m.tuned = config == nullptr;
-  overlap::Status status = app.run(config, memory);
-  std::vector<double> times;
-  for (int r = 0; r < repeats && status.ok(); ++r)
-    times.push_back(secondsOf([&] { return app.run(config, memory); }, &status));
-  if (!status.ok()) {
-    m.error = status.message();
-    return m;
+// Each configuration's median of `repeats` calls after one warm-up, the configurations' calls
+// interleaved one by one (so that the link's drift falls on all of them alike), and whether each
+// one's result is right (checked on one more call). A null configuration: K_tuned's calls,
+// recorded with the configuration the dispatch chose.
+std::vector<Measured> measureInterleaved(App& app, const std::vector<const RunConfig*>& configs,
+                                         Memory memory, int repeats) {
+  std::vector<Measured> all;
+  std::vector<overlap::Status> statuses;
+  std::vector<std::vector<double>> times(configs.size());
+  for (const RunConfig* config : configs) {
+    all.push_back(Measured{config ? *config : RunConfig{}, memory});
+    all.back().tuned = config == nullptr;
+    statuses.push_back(app.run(config, memory));
   }
-  std::sort(times.begin(), times.end());
-  m.seconds = times[times.size() / 2];
-  m.correct = app.correct(config, memory);
-  if (m.tuned)
-    m.config = app.lastTunedChoice();
-  return m;
+  for (int r = 0; r < repeats; ++r)
+    for (std::size_t i = 0; i < configs.size(); ++i)
+      if (statuses[i].ok())
+        times[i].push_back(secondsOf([&] { return app.run(configs[i], memory); }, &statuses[i]));
+  for (std::size_t i = 0; i < configs.size(); ++i) {
+    Measured& m = all[i];
+    if (!statuses[i].ok()) {
+      m.error = statuses[i].message();
+      continue;
+    }
+    std::sort(times[i].begin(), times[i].end());
+    m.seconds = times[i][times[i].size() / 2];
+    m.correct = app.correct(configs[i], memory);
+    if (m.tuned)
+      m.config = app.lastTunedChoice();
+  }
+  return all;
+}
+Measured measure(App& app, const RunConfig* config, Memory memory, int repeats) {
+  return measureInterleaved(app, {config}, memory, repeats).front();
 }
 Measured measure(App& app, const RunConfig& config, Memory memory, int repeats) {
   return measure(app, &config, memory, repeats);
@@ -376,22 +397,35 @@ void log(const std::string& name, const char* what, const Measured& m) {
   std::fflush(stdout);
 }
 
-// `calls` calls on the same buffers, the first included: what a loop pays.
-Measured loop(App& app, const RunConfig& config, Memory memory, int calls) {
-  Measured m{config, memory};
-  overlap::Status status;
-  m.seconds = secondsOf(
-      [&] {
-        overlap::Status first;
-        for (int c = 0; c < calls && first.ok(); ++c)
-          first = app.run(config, memory);
-        return first;
-      },
-      &status);
-  if (!status.ok())
-    m.error = status.message();
-  m.correct = status.ok() && app.correct(&config, memory);
-  return m;
+// A loop of `calls` calls on the same buffers for each of `runs`, the first call included (what a
+// loop pays), the loops interleaved in blocks of `block` calls so that the link's drift between
+// seconds falls on all of them alike. Each loop's time is the sum of its blocks.
+std::vector<Measured> interleavedLoops(App& app, const std::vector<Measured>& runs, int calls,
+                                       int block) {
+  std::vector<Measured> loops;
+  std::vector<overlap::Status> statuses(runs.size());
+  for (const Measured& run : runs)
+    loops.push_back(Measured{run.config, run.memory});
+  for (int done = 0; done < calls; done += block)
+    for (std::size_t i = 0; i < runs.size(); ++i) {
+      if (!statuses[i].ok())
+        continue;
+      const int count = std::min(block, calls - done);
+      loops[i].seconds += secondsOf(
+          [&] {
+            overlap::Status first;
+            for (int c = 0; c < count && first.ok(); ++c)
+              first = app.run(loops[i].config, loops[i].memory);
+            return first;
+          },
+          &statuses[i]);
+    }
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    if (!statuses[i].ok())
+      loops[i].error = statuses[i].message();
+    loops[i].correct = statuses[i].ok() && app.correct(&loops[i].config, loops[i].memory);
+  }
+  return loops;
 }
 
 int runApplication(const Options& options) {
@@ -423,13 +457,6 @@ int runApplication(const Options& options) {
     return 1;
   }
   log(name, "pinned best", *bestPinned);
-  // The loop's configuration: the fastest pinned one that registers pageable arrays.
-  const std::vector<Measured> registering(pinned.begin() + 1, pinned.end());
-  if (!fastest(registering)) {
-    std::fprintf(stderr, "%s: only Explicit ran on pinned memory\n", name.c_str());
-    return 1;
-  }
-  const RunConfig loopConfig = fastest(registering)->config;
 
   const Measured explicitPageable = measure(app, RunConfig{}, Memory::Pageable, r);
   log(name, "pageable Explicit", explicitPageable);
@@ -447,28 +474,69 @@ int runApplication(const Options& options) {
     std::fprintf(stderr, "%s: no registered or no staged configuration ran\n", name.c_str());
     return 1;
   }
-  RunConfig wider = fastest(staged)->config; // the best staged one with 8 threads
-  wider.streams.staging.threads = 8;
-  staged.push_back(measure(app, wider, Memory::Pageable, r));
+  // The best staged one again with more threads: 8, and all but the caller's (the host's memory
+  // copies, not its threads, bound staging: bench/README.md).
+  const int hardwareThreads = static_cast<int>(std::thread::hardware_concurrency());
+  std::vector<int> widths = {8};
+  if (hardwareThreads - 1 > 8)
+    widths.push_back(hardwareThreads - 1);
+  const RunConfig bestStaged = fastest(staged)->config;
+  for (int threads : widths) {
+    RunConfig wider = bestStaged;
+    wider.streams.staging.threads = threads;
+    staged.push_back(measure(app, wider, Memory::Pageable, r));
+  }
   log(name, "per-call register", *fastest(registered));
   log(name, "staged", *fastest(staged));
 
+  // With a warm cache (the warm-up call registers), call by call in turn: the loop's configuration
+  // is the fastest of these, which need not be the fastest pinned one (kernels read and write
+  // registered pages slower than cudaHostAlloc'ed ones: Mapped, Hybrid's outputs).
+  std::vector<RunConfig> cachedConfigs = {
+      configOf(Variant::Mapped, 1, PageableMode::CachedRegister)};
+  for (Variant variant : {Variant::Streams, Variant::Hybrid})
+    for (int n : counts)
+      cachedConfigs.push_back(configOf(variant, n, PageableMode::CachedRegister));
+  std::vector<const RunConfig*> interleaved;
+  for (const RunConfig& config : cachedConfigs)
+    interleaved.push_back(&config);
+  const std::vector<Measured> cached =
+      measureInterleaved(app, interleaved, Memory::Pageable, 2 * r + 1);
+  if (!fastest(cached)) {
+    std::fprintf(stderr, "%s: no cached configuration ran\n", name.c_str());
+    return 1;
+  }
+  const RunConfig cachedConfig = fastest(cached)->config;
+  RunConfig pinnedSame = cachedConfig;
+  pinnedSame.streams.pageable = PageableMode::Default;
+
   // Loops: a fresh cache, so the one registration is among the calls.
   (void)overlap::unpinAll();
-  RunConfig cachedConfig = loopConfig;
-  cachedConfig.streams.pageable = PageableMode::CachedRegister;
-  const Measured pinnedLoop = loop(app, bestPinned->config, Memory::Pinned, options.loop);
-  const Measured pinnedLoopSame = loop(app, loopConfig, Memory::Pinned, options.loop);
-  const Measured cachedLoop = loop(app, cachedConfig, Memory::Pageable, options.loop);
-  const overlap::RegistrationCacheStats cache = overlap::registrationCacheStats();
+  const overlap::RegistrationCacheStats before = overlap::registrationCacheStats();
+  const std::vector<Measured> loops = interleavedLoops(
+      app,
+      {*bestPinned, Measured{pinnedSame, Memory::Pinned}, Measured{cachedConfig, Memory::Pageable}},
+      options.loop, kLoopBlock);
+  const Measured& pinnedLoop = loops[0];
+  const Measured& pinnedLoopSame = loops[1];
+  const Measured& cachedLoop = loops[2];
+  overlap::RegistrationCacheStats cache = overlap::registrationCacheStats(); // the loops' own
+  cache.hits -= before.hits;
+  cache.registrations -= before.registrations;
+  cache.evictions -= before.evictions;
+  cache.invalidations -= before.invalidations;
   app.unpinPageable();
-  RunConfig registerConfig = loopConfig;
+  RunConfig registerConfig = cachedConfig;
   registerConfig.streams.pageable = PageableMode::Register;
   const double scale = static_cast<double>(options.loop) / options.slowLoop;
-  const Measured explicitLoop = loop(app, RunConfig{}, Memory::Pageable, options.slowLoop);
-  const Measured registerLoop = loop(app, registerConfig, Memory::Pageable, options.slowLoop);
-  const Measured stagedLoop =
-      loop(app, fastest(staged)->config, Memory::Pageable, options.slowLoop);
+  const std::vector<Measured> slowLoops = interleavedLoops(
+      app,
+      {Measured{RunConfig{}, Memory::Pageable}, Measured{registerConfig, Memory::Pageable},
+       Measured{fastest(staged)->config, Memory::Pageable}},
+      options.slowLoop, 1);
+  const Measured& explicitLoop = slowLoops[0];
+  const Measured& registerLoop = slowLoops[1];
+  const Measured& stagedLoop = slowLoops[2];
   log(name, "pinned loop", pinnedLoop);
   log(name, "cached loop", cachedLoop);
 
@@ -481,11 +549,11 @@ int runApplication(const Options& options) {
                "{\n  \"app\": %s,\n  \"kernel\": %s,\n  \"bytes\": %zu,\n  \"repeats\": %d,\n"
                "  \"loop_calls\": %d,\n  \"slow_loop_calls\": %d,\n"
                "  \"pinned\": %s,\n  \"pageable_explicit\": %s,\n  \"registered\": %s,\n"
-               "  \"staged\": %s,\n",
+               "  \"staged\": %s,\n  \"cached\": %s,\n",
                jsonString(name).c_str(), jsonString(options.kernel).c_str(), app.bytes(), r,
                options.loop, options.slowLoop, jsonList(pinned).c_str(),
                jsonOf(explicitPageable).c_str(), jsonList(registered).c_str(),
-               jsonList(staged).c_str());
+               jsonList(staged).c_str(), jsonList(cached).c_str());
   std::fprintf(
       out,
       "  \"loop\": {\"pinned\": %s,\n    \"pinned_same_config\": %s,\n    \"cached\": %s,\n"
@@ -541,16 +609,21 @@ int runSmall(const Options& options) {
                                      Memory::Pinned, repeats));
         }
     app.unpinPageable(); // K_tuned's arrays are pageable, not held by the cache
-    const Measured tuned = measure(app, nullptr, Memory::Pageable, repeats);
+    // K_tuned beside pageable Explicit, call by call: small pageable copies are bimodal.
+    const RunConfig explicitConfig;
+    const std::vector<Measured> beside =
+        measureInterleaved(app, {nullptr, &explicitConfig}, Memory::Pageable, repeats);
+    const Measured& tuned = beside[0];
     log(name, "pageable K_tuned", tuned);
+    log(name, "Explicit beside it", beside[1]);
     log(name, "pageable Explicit", pageable.front());
     log(name, "pageable best", *fastest(pageable));
     log(name, "pinned best", *fastest(pinned));
     std::fprintf(out,
                  "%s\n   {\"n\": %lld, \"bytes\": %zu, \"pinned\": %s,\n    \"pageable\": %s,\n"
-                 "    \"tuned\": %s}",
+                 "    \"tuned\": %s,\n    \"explicit_beside_tuned\": %s}",
                  first ? "" : ",", n, app.bytes(), jsonList(pinned).c_str(),
-                 jsonList(pageable).c_str(), jsonOf(tuned).c_str());
+                 jsonList(pageable).c_str(), jsonOf(tuned).c_str(), jsonOf(beside[1]).c_str());
     first = false;
   }
   std::fprintf(out, "]\n}\n");

@@ -112,6 +112,15 @@ class PageableSummary(unittest.TestCase):
         self.assertIn("**1 of 2** sizes", markdown)
         self.assertIn("1.30 ✗", markdown)
 
+    def test_k_tuned_is_judged_against_the_explicit_calls_beside_it(self):
+        small = json.loads(json.dumps(SMALL))
+        # 130 us against the Explicit calls interleaved with it (125 us): within the noise.
+        small["small"][1]["explicit_beside_tuned"] = measured("Explicit", 125e-6)
+        summary, _ = self.summarize([report("a", 0.01, 0.012, 1, 1)], small)
+        second = summary["small"][1]
+        self.assertAlmostEqual(second["tuned_vs_explicit"], 1.04)
+        self.assertTrue(second["tuned_met"])
+
     def test_wrong_results_are_named(self):
         summary, markdown = self.summarize([report("bad", 0.01, 0.012, 1, 1, correct=False)])
         self.assertEqual(summary["applications"][0]["wrong"], ["Streams 16, staged (pageable)"])
