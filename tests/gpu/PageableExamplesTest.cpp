@@ -2,7 +2,8 @@
 // registration cache, or staged) on the examples' generated code: every variant in every mode on
 // pageable, user-registered and pinned arrays equals Explicit bit for bit, at the odd sizes (one
 // element, fewer elements than streams, a prime) and one that fills the staging ring many times
-// over; a buffer freed and allocated again between cached calls gets correct results;
+// over, and a staged call large enough for the automatic ring's many host threads; a buffer
+// freed and allocated again between cached calls gets correct results;
 // classifyHostRange tells the kinds apart; and a tuned call runs what was tuned on the memory
 // of its arrays. OVERLAP_TEST_MAX_EXTENT=<n> drops the larger sizes.
 #include "GpuTestSupport.h"
@@ -28,6 +29,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace {
@@ -98,7 +100,9 @@ struct Example {
 
 const Example kExamples[] = {
     {"saxpy", &saxpy_descriptor,
-     [](long long extent) { return std::map<std::string, double>{{"n", extent}, {"a", 1.75}}; }},
+     [](long long extent) {
+       return std::map<std::string, double>{{"n", extent}, {"a", 1.75}};
+     }},
     {"matmul", &matmul_descriptor,
      [](long long extent) {
        return std::map<std::string, double>{{"m", extent}, {"n", 7}, {"k", 5}};
@@ -273,6 +277,44 @@ INSTANTIATE_TEST_SUITE_P(Examples, PageableModes, testing::Range(0, 3),
                          [](const testing::TestParamInfo<int>& info) {
                            return std::string(kExamples[info.param].name);
                          });
+
+// A staged call large enough for the automatic ring's many host threads (resolvedStaging: one
+// per 16 MiB staged beyond 64 MiB, up to 16), every one filling and draining slots: Streams and
+// Hybrid, both orders, equal to Explicit.
+TEST(StagingRing, ALargeCallOnTheAutomaticRingEqualsExplicit) {
+  OVERLAP_SKIP_WITHOUT_GPU();
+  const long long extent = (24LL << 20) + 11; // x and y of 96 MiB
+  if (extent > overlap::test::maxTestExtent())
+    GTEST_SKIP() << "OVERLAP_TEST_MAX_EXTENT leaves out " << extent << " elements";
+  const Example& saxpy = kExamples[0];
+  Random random;
+  SCOPED_TRACE(random.trace());
+  const Call call(saxpy, extent, Memory::Pageable);
+  OVERLAP_ASSERT_OK(call.ready());
+  call.fill(random);
+  const std::vector<std::vector<unsigned char>> initial = call.bytes();
+  OVERLAP_ASSERT_OK(call.run(overlap::RunConfig{}));
+  const std::vector<std::vector<unsigned char>> expected = call.bytes();
+  const long long staged = 3 * static_cast<long long>(call.arrayBytes(0)); // x, y in; y out
+  const int threads =
+      overlap::resolvedStaging({}, staged, static_cast<int>(std::thread::hardware_concurrency()))
+          .threads;
+  if (std::thread::hardware_concurrency() > 8)
+    EXPECT_GT(threads, 4) << "the call should run more threads than a small one";
+  for (overlap::Variant variant : {overlap::Variant::Streams, overlap::Variant::Hybrid})
+    for (overlap::IssueOrder order :
+         {overlap::IssueOrder::DepthFirst, overlap::IssueOrder::BreadthFirst}) {
+      overlap::RunConfig config;
+      config.variant = variant;
+      config.streams = overlap::StreamsConfig{8, order, PageableMode::Stage};
+      SCOPED_TRACE(overlap::describe(config) + ", " + std::to_string(threads) + " threads");
+      call.set(initial);
+      OVERLAP_ASSERT_OK(call.run(config));
+      const std::vector<std::vector<unsigned char>> got = call.bytes();
+      for (std::size_t i = 0; i < got.size(); ++i)
+        ASSERT_TRUE(got[i] == expected[i]) << "array " << i << " differs from Explicit's";
+    }
+}
 
 overlap::RunConfig cachedStreams() {
   overlap::RunConfig config;

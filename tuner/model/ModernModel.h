@@ -123,7 +123,7 @@ double registrationSeconds(const HardwareProfile& profile, const Workload& workl
 double registrationSeconds(const HardwareProfile& profile, const Workload& workload,
                            const Candidate& candidate);
 
-// The model's host for the runtime's automatic staging ring: the runtime takes up to 4 threads
+// The model's host for the runtime's automatic staging ring: the runtime takes up to 16 threads
 // from the host's hardware threads (resolvedStaging), which the GPU servers have plenty of.
 constexpr int kModelHardwareThreads = 64;
 
