@@ -261,7 +261,7 @@ inline std::string describe(Variant variant, const StreamsConfig& config) {
 // the model. Threads: 4, one more per 16 MiB staged beyond 64 MiB, 16 at most, and one hardware
 // thread stays the caller's (it issues the copies). On an H100 host, pageable-to-pinned copies ran
 // 11 GB/s on one thread, 22 on 4, 30 on 8 and 44-49 on 12-16: staged calls of 130-800 MB ran
-// 1.4-1.8x faster on 15 threads than on 4, calls under 60 MB slower on more than 4 (a piece
+// 1.3-1.7x faster on 15 threads than on 4, calls under 60 MB no faster on more than 4 (a piece
 // costs more to hand over than it gives). Slots: 4 MiB, smaller for small calls so that the ring
 // still pipelines (two pieces per thread) but never below 256 KiB, where a piece costs more to hand
 // over than to copy. Slots: two per thread (one filling, one crossing the link) and two more for
