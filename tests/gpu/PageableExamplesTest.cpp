@@ -299,8 +299,9 @@ TEST(StagingRing, ALargeCallOnTheAutomaticRingEqualsExplicit) {
   const int threads =
       overlap::resolvedStaging({}, staged, static_cast<int>(std::thread::hardware_concurrency()))
           .threads;
-  if (std::thread::hardware_concurrency() > 8)
+  if (std::thread::hardware_concurrency() > 8) {
     EXPECT_GT(threads, 4) << "the call should run more threads than a small one";
+  }
   for (overlap::Variant variant : {overlap::Variant::Streams, overlap::Variant::Hybrid})
     for (overlap::IssueOrder order :
          {overlap::IssueOrder::DepthFirst, overlap::IssueOrder::BreadthFirst}) {
