@@ -474,8 +474,8 @@ int runApplication(const Options& options) {
     std::fprintf(stderr, "%s: no registered or no staged configuration ran\n", name.c_str());
     return 1;
   }
-  // The best staged one again with more threads: 8, and all but the caller's (the host's memory
-  // copies, not its threads, bound staging: bench/README.md).
+  // The best staged one again on 8 threads and on all but the caller's: how many threads the
+  // host's copies need depends on the call's size (resolvedStaging, bench/README.md).
   const int hardwareThreads = static_cast<int>(std::thread::hardware_concurrency());
   std::vector<int> widths = {8};
   if (hardwareThreads - 1 > 8)
