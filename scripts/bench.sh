@@ -11,6 +11,9 @@
 #   OUT=... scripts/bench.sh pageable            # on the GPU: issue 25, every application with
 #                                                 # pageable arrays (staged, cached, registered per
 #                                                 # call, Explicit) against pinned; small saxpy calls
+#   OUT=... scripts/bench.sh registered [NAME...] # on the GPU: issue 25, applications tuned
+#                                                 # --exhaustive on pinned and on registered
+#                                                 # memory: does the pinned winner hold there
 #   OUT=... scripts/bench.sh outofcore [BUDGET]   # on the GPU: issue 22, saxpy, sepia and buoydiff
 #                                                 # with arrays 4x the budget (default 1GiB), out
 #                                                 # of core against full buffers and the link
@@ -364,6 +367,41 @@ run_pageable() {
   echo "== done in $((SECONDS - start)) s after the build"
 }
 
+# registered [NAME...]: each application (default: all) tuned --exhaustive on pinned and then on
+# registered memory in one tuner process, and bench/pageable/summarize_registered.py's table of
+# how each memory's winner does on registered pages.
+run_registered() {
+  local final_out raw
+  start_reports registered
+  cat "$raw/device.txt"
+  local pack=(tar -czf "$final_out/registered.tar.gz" -C "$(dirname "$raw")" registered)
+  echo "== build"
+  build_targets $BENCH_BUILD "$raw" bench_apps_gpu_tests_tune || {
+    "${pack[@]}"
+    return 1
+  }
+  local names=("$@") name start=$SECONDS
+  [ ${#names[@]} -eq 0 ] && names=("${APPS[@]%%|*}")
+  for name in "${names[@]}"; do
+    application_flags "$name" || continue
+    echo "== $name ($((SECONDS - start)) s in)"
+    timeout 300 $BENCH_BUILD/bench/bench_apps_gpu_tests_tune "${app_flags[@]}" --exhaustive \
+      --no-cache --quiet --memory pinned,registered --output-dir "$raw/$name" \
+      >"$raw/$name.tune.log" 2>&1
+    echo "$name: rc $?" | tee -a "$raw/summary.txt"
+    "${pack[@]}" # a run cut short by the time limit still brings back its part
+  done
+  local app_list
+  app_list=$(IFS=,; echo "${names[*]}")
+  python3 bench/pageable/summarize_registered.py "$raw" "$raw/registered-summary" \
+    --apps "$app_list" \
+    --title "Pinned and registered memory on $(head -2 "$raw/device.txt" | tail -1 | cut -d, -f1), $(date -u +%F)" \
+    --command "OUT=... scripts/bench.sh registered ${*:-}" &&
+    cp "$raw/registered-summary.md" "$raw/registered-summary.json" "$final_out/"
+  "${pack[@]}"
+  echo "== done in $((SECONDS - start)) s after the build"
+}
+
 # RAW_DIR/<app>/{pruned,exhaustive}/<kernel>.tuning.json -> PREFIX.md and PREFIX.json, the
 # applications in the order of APPS (bench/summarize.py; its definitions are in bench/README.md).
 # OVERLAP_MODEL_CLI=<overlap-model> adds paper 000's closed-form stream count, which the reports
@@ -419,13 +457,17 @@ sizes)
   run_sizes "$@"
   ;;
 corpus) run_corpus "${2:-}" ;;
+registered)
+  shift
+  run_registered "$@"
+  ;;
 summarize) summarize "${2:?raw dir}" "${3:?output prefix}" ;;
 trace)
   shift
   trace_application "$@"
   ;;
 *)
-  echo "usage: $0 run | pageable | outofcore [BUDGET] | multigpu [TRAFFIC] | frameloop [FRAMES] | asyncloop | graphs | corpus [PART] | sizes [NAME...] | summarize RAW_DIR OUTPUT_PREFIX | trace APPLICATION [flags]" >&2
+  echo "usage: $0 run | pageable | registered [NAME...] | outofcore [BUDGET] | multigpu [TRAFFIC] | frameloop [FRAMES] | asyncloop | graphs | corpus [PART] | sizes [NAME...] | summarize RAW_DIR OUTPUT_PREFIX | trace APPLICATION [flags]" >&2
   exit 2
   ;;
 esac

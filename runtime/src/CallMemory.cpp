@@ -37,17 +37,21 @@ CallMemory classifyCallMemory(const KernelDescriptor& kernel, ArgPointers args) 
   // A range the cache registers or unpins changes kind: every remembered kind is asked again.
   const RegistrationCache* const cache = processRegistrationCache();
   const std::uint64_t cacheGeneration = cache ? cache->generation() : 0;
+  CallMemory memory = CallMemory::Pinned;
   for (int a = 0; a < kernel.arrayCount; ++a) {
     const ArrayDescriptor& array = kernel.arrays[a];
     const void* const host = *static_cast<const void* const*>(args[array.param]);
     const long long extent = kernel.arrayExtent(args, a);
     if (host == nullptr || extent <= 0)
       continue;
-    if (rememberedKind(host, static_cast<std::size_t>(extent) * array.elementSize,
-                       cacheGeneration) == HostRangeKind::Pageable)
+    const HostRangeKind kind =
+        rememberedKind(host, static_cast<std::size_t>(extent) * array.elementSize, cacheGeneration);
+    if (kind == HostRangeKind::Pageable)
       return CallMemory::Pageable;
+    if (kind == HostRangeKind::Cached)
+      memory = CallMemory::Registered;
   }
-  return CallMemory::Pinned;
+  return memory;
 }
 
 } // namespace overlap

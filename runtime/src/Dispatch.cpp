@@ -189,56 +189,69 @@ VariantChoice choose(const KernelDescriptor& kernel, ArgPointers args,
       problem = "OVERLAP_VARIANT ignored: " + problem + "; ";
     }
   }
-  // Pageable arrays the registration cache pins for every call are pinned from the first call on.
+  // Pageable arrays the registration cache pins for every call are registered from the first call
+  // on.
   const PinCacheSettings& pinCache = pinCacheSettings();
   const bool cachedRegistrations =
       memory == CallMemory::Pageable && pinCache.enabled && pinCache.everyCall;
-  const CallMemory tunedOn = cachedRegistrations ? CallMemory::Pinned : memory;
+  const CallMemory callMemory = cachedRegistrations ? CallMemory::Registered : memory;
   std::string memoryNote;
   if (cachedRegistrations)
     memoryNote = "pageable arrays, registered once through the cache (OVERLAP_PIN_CACHE): ";
+  else if (memory == CallMemory::Registered)
+    memoryNote = "arrays the registration cache holds: ";
   else if (memory == CallMemory::Pageable)
     memoryNote = "pageable arrays: ";
+  // Registered memory without a tuning of its own runs the pinned one: its copies run at pinned
+  // speed, only kernels that address it are slower.
+  const bool pinnedWillDo = callMemory == CallMemory::Registered;
   ModelChooser model = nullptr;
   ModelPredictor predictor = nullptr;
   std::optional<BakedChoice> baked;
-  bool tunedOnOtherMemory = false;
+  std::optional<BakedChoice> pinnedBaked;
+  std::string otherMemories; // tuned on, of no use to this call
   {
     Registry& table = registry();
     const std::lock_guard<std::mutex> lock(table.mutex);
     // The latest registration of a kernel, device and memory wins.
     for (auto it = table.baked.rbegin(); it != table.baked.rend() && !baked; ++it)
       if (std::strcmp(kernel.name, it->kernel) == 0 && deviceName == it->device) {
-        if (it->memory == tunedOn)
+        if (it->memory == callMemory)
           baked = *it;
-        else
-          tunedOnOtherMemory = true;
+        else if (pinnedWillDo && it->memory == CallMemory::Pinned && !pinnedBaked)
+          pinnedBaked = *it;
+        else if (otherMemories.find(to_string(it->memory)) == std::string::npos)
+          otherMemories += std::string(otherMemories.empty() ? "" : ", ") + to_string(it->memory);
       }
     model = table.model;
     predictor = table.predictor;
   }
+  std::string missing =
+      std::string("no tuning results for this device on ") + to_string(callMemory) + " memory";
+  if (!baked && pinnedBaked) {
+    baked = pinnedBaked;
+    memoryNote += missing + ", ";
+  }
   if (baked && baked->sizeCount > 0) {
     const Partition partition = partitionOf(kernel, args);
     const long long extent = std::max(0LL, partition.extent);
-    CallPredictor callModel(predictor, kernel, args, deviceName, tunedOn);
+    CallPredictor callModel(predictor, kernel, args, deviceName, baked->memory);
     const SizeChoice sized =
         chooseBySize(baked->sizes, baked->sizeCount, extent,
                      granuleCount(Partition{0, extent, std::max(1LL, partition.granule)}),
                      predictor ? &callModel : nullptr);
     choice.config = sized.config;
     choice.source = ChoiceSource::Baked;
-    choice.reason = problem + memoryNote + "tuned on " + deviceName + " on " + to_string(tunedOn) +
-                    " memory: " + sized.reason;
+    choice.reason = problem + memoryNote + "tuned on " + deviceName + " on " +
+                    to_string(baked->memory) + " memory: " + sized.reason;
     return choice;
   }
-  std::string missing =
-      std::string("no tuning results for this device on ") + to_string(tunedOn) + " memory";
-  if (tunedOnOtherMemory)
+  if (pinnedWillDo)
+    missing = "no tuning results for this device on registered or pinned memory";
+  if (!otherMemories.empty())
     missing +=
-        std::string(" (only on ") +
-        to_string(tunedOn == CallMemory::Pinned ? CallMemory::Pageable : CallMemory::Pinned) +
-        " memory: tune with --memory pinned,pageable)";
-  if (tunedOn == CallMemory::Pageable) {
+        " (only on " + otherMemories + " memory: tune with --memory " + to_string(callMemory) + ")";
+  if (callMemory == CallMemory::Pageable) {
     // The model lacks the fixed costs of registering and staging (on the H100 it chose Mapped,
     // registered per call, for 2 KiB of saxpy: 8.8x slower than pageable Explicit); only a
     // tuning measures them.
@@ -288,12 +301,12 @@ CallShape shapeOf(const KernelDescriptor& kernel, ArgPointers args) {
 constexpr int kBytesShift = 9;
 constexpr int kGranulesShift = 18;
 constexpr int kDeviceShift = 29;
-constexpr std::uint64_t kPageableBit = 1ull << 61;
+constexpr int kMemoryShift = 59; // two bits
 constexpr std::uint64_t kFallbackBit = 1ull << 62;
 constexpr std::uint64_t kKeyBit = 1ull << 63;
 
 std::uint64_t classKey(unsigned device, const CallShape& shape, CallMemory memory) {
-  return kKeyBit | (memory == CallMemory::Pageable ? kPageableBit : 0) |
+  return kKeyBit | (static_cast<std::uint64_t>(memory) << kMemoryShift) |
          (static_cast<std::uint64_t>(device & 0xffff) << kDeviceShift) |
          (static_cast<std::uint64_t>(sizeClass(shape.bytes)) << kBytesShift) |
          static_cast<std::uint64_t>(sizeClass(static_cast<unsigned long long>(shape.extent)));

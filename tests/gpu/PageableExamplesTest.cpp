@@ -472,7 +472,8 @@ TEST(TunedCall, RunsWhatWasTunedOnTheMemoryOfItsArrays) {
       EXPECT_EQ(overlap::describe(last->config), "Streams(4, depth-first, staged)") << last->reason;
     }
   }
-  // Arrays the registration cache pins are pinned memory, until they are unpinned.
+  // Arrays the registration cache pins are registered memory, until they are unpinned: without a
+  // tuning of it they run the pinned one's winner, with one its own.
   HostBytes x(n * sizeof(float), Memory::Pageable), y(n * sizeof(float), Memory::Pageable);
   float* const xs = reinterpret_cast<float*>(x.data());
   float* const ys = reinterpret_cast<float*>(y.data());
@@ -482,8 +483,26 @@ TEST(TunedCall, RunsWhatWasTunedOnTheMemoryOfItsArrays) {
   float alpha = a;
   const void* args[] = {&count, &alpha, &xs, &ys};
   OVERLAP_ASSERT_OK(saxpy_descriptor.run(args, cachedStreams()));
-  OVERLAP_ASSERT_OK(saxpy_tuned(n, a, xs, ys));
-  EXPECT_EQ(overlap::lastDispatchChoice(saxpy_descriptor)->memory, overlap::CallMemory::Pinned);
+  static const overlap::TunedSize registeredSizes[] = {
+      {n, overlap::Variant::Hybrid, 3, overlap::IssueOrder::BreadthFirst, 1e-3, 1e-3, 1e-5}};
+  static const overlap::BakedChoice registered[] = {
+      {"saxpy", deviceName.c_str(), registeredSizes, 1, overlap::CallMemory::Registered}};
+  for (const bool tuned : {false, true}) {
+    SCOPED_TRACE(tuned ? "a registered tuning" : "no registered tuning");
+    if (tuned) {
+      ASSERT_TRUE(overlap::registerBakedChoices(registered, 1));
+    }
+    std::vector<float> expected(ys, ys + n);
+    for (int i = 0; i < n; ++i)
+      expected[static_cast<std::size_t>(i)] =
+          std::fmaf(a, xs[i], expected[static_cast<std::size_t>(i)]);
+    OVERLAP_ASSERT_OK(saxpy_tuned(n, a, xs, ys));
+    EXPECT_TRUE(overlap::test::bitwiseEqual(expected.data(), ys, expected.size()));
+    const overlap::VariantChoice held = *overlap::lastDispatchChoice(saxpy_descriptor);
+    EXPECT_EQ(held.memory, overlap::CallMemory::Registered) << held.reason;
+    EXPECT_EQ(overlap::describe(held.config), tuned ? "Hybrid(3, breadth-first)" : "Mapped")
+        << held.reason;
+  }
   OVERLAP_ASSERT_OK(overlap::unpin(xs, n * sizeof(float)));
   OVERLAP_ASSERT_OK(overlap::unpin(ys, n * sizeof(float)));
   OVERLAP_ASSERT_OK(saxpy_tuned(n, a, xs, ys));

@@ -266,7 +266,57 @@ TEST_F(Dispatch, BakedSizesServeTheCallsOfTheirMemory) {
       choose(pinnedOnly, 1000, "Baked Device", 1, overlap::CallMemory::Pageable);
   EXPECT_EQ(untuned.source, ChoiceSource::Default);
   EXPECT_EQ(untuned.config.variant, Variant::Explicit);
-  EXPECT_NE(untuned.reason.find("only on pinned memory"), std::string::npos) << untuned.reason;
+  EXPECT_NE(untuned.reason.find("only on pinned memory: tune with --memory pageable"),
+            std::string::npos)
+      << untuned.reason;
+}
+
+TEST_F(Dispatch, RegisteredCallsRunTheirOwnTuningElseThePinnedOne) {
+  static const overlap::KernelDescriptor kernel = descriptor("dispatch_registered", kInOut);
+  static const overlap::KernelDescriptor pinnedOnly =
+      descriptor("dispatch_registered_pinned_only", kInOut);
+  static const overlap::KernelDescriptor pageableOnly =
+      descriptor("dispatch_registered_pageable_only", kInOut);
+  static const overlap::TunedSize pinned[] = {
+      {1000, Variant::Mapped, 1, IssueOrder::DepthFirst, 1e-4, 1e-4, 1e-5}};
+  static const overlap::TunedSize registered[] = {
+      {1000, Variant::Streams, 8, IssueOrder::BreadthFirst, 2e-4, 2e-4, 1e-5}};
+  static const overlap::BakedChoice baked[] = {
+      {"dispatch_registered", "Baked Device", pinned, 1},
+      {"dispatch_registered", "Baked Device", registered, 1, overlap::CallMemory::Registered},
+      {"dispatch_registered_pinned_only", "Baked Device", pinned, 1},
+      {"dispatch_registered_pageable_only", "Baked Device", registered, 1,
+       overlap::CallMemory::Pageable}};
+  ASSERT_TRUE(overlap::registerBakedChoices(baked, 4));
+  const overlap::VariantChoice& onPinned = choose(kernel, 1000, "Baked Device");
+  const overlap::VariantChoice& onRegistered =
+      choose(kernel, 1000, "Baked Device", 1, overlap::CallMemory::Registered);
+  EXPECT_NE(&onPinned, &onRegistered) << "registered memory is another key";
+  EXPECT_EQ(onPinned.config.variant, Variant::Mapped);
+  EXPECT_EQ(onRegistered.memory, overlap::CallMemory::Registered);
+  EXPECT_EQ(onRegistered.source, ChoiceSource::Baked);
+  EXPECT_EQ(overlap::describe(onRegistered.config), "Streams(8, breadth-first)");
+  EXPECT_NE(onRegistered.reason.find("on registered memory"), std::string::npos)
+      << onRegistered.reason;
+  // Without a tuning of its own, the pinned one: its copies run at pinned speed.
+  const overlap::VariantChoice& borrowed =
+      choose(pinnedOnly, 1000, "Baked Device", 1, overlap::CallMemory::Registered);
+  EXPECT_EQ(borrowed.source, ChoiceSource::Baked);
+  EXPECT_EQ(borrowed.config.variant, Variant::Mapped);
+  EXPECT_NE(borrowed.reason.find("no tuning results for this device on registered memory, tuned "
+                                 "on Baked Device on pinned memory"),
+            std::string::npos)
+      << borrowed.reason;
+  // Never the pageable one, whose strategies pin or stage what is pinned already; the model then.
+  const int modelCalls = gModelCalls;
+  const overlap::VariantChoice& modelled =
+      choose(pageableOnly, 1000, "Baked Device", 1, overlap::CallMemory::Registered);
+  EXPECT_EQ(modelled.source, ChoiceSource::Model);
+  EXPECT_EQ(gModelCalls, modelCalls + 1);
+  EXPECT_NE(modelled.reason.find("on registered or pinned memory (only on pageable memory: tune "
+                                 "with --memory registered)"),
+            std::string::npos)
+      << modelled.reason;
 }
 
 TEST_F(Dispatch, RunsTheChoiceAndRecordsIt) {

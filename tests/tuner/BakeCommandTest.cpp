@@ -72,6 +72,12 @@ TEST(DispatchTableSource, APageableTuningIsAnEntryOfItsOwnWithItsModes) {
   EXPECT_NE(source.find("0.0107, 1e-05, 2e-06, overlap::PageableMode::Stage}"), std::string::npos)
       << source;
   EXPECT_NE(source.find("registerBakedChoices(choices, 2);"), std::string::npos) << source;
+  ResultsEntry registered = file.entries[0];
+  registered.memory = CallMemory::Registered;
+  file.put(registered);
+  EXPECT_NE(renderDispatchTable(file, {"the test", false})
+                .find("sizes_2, 2, overlap::CallMemory::Registered}"),
+            std::string::npos);
 }
 
 TEST(DispatchTableSource, AWinnersChunksAreTheLastMemberOnlyWhereItHasThem) {

@@ -3,7 +3,8 @@
 // model, then Explicit. This test's target bakes dispatch_fixture_results.json (overlap-bake,
 // through overlap_add_kernels(... TUNING_RESULTS)), whose only kernel is saxpy on a device named
 // "Overlap Test Device", tuned on pinned memory at n = 4096 (Mapped), 2^20 (Hybrid(3,
-// breadth-first)) and 2^26 (Streams(16, depth-first)), and on pageable memory at 4096 (Explicit)
+// breadth-first)) and 2^26 (Streams(16, depth-first)), on registered memory at 4096 (Explicit) and
+// 2^26 (Streams(16, breadth-first)), and on pageable memory at 4096 (Explicit)
 // and 2^26 (Streams(8, depth-first, staged)). chooseVariant() and chooseForCall() take the
 // device name and the memory as arguments, so none of this needs a GPU.
 #include "DispatchEnvironment.h"
@@ -113,6 +114,24 @@ TEST_F(DispatchOrder, PageableCallsRunThePageableTuning) {
   EXPECT_EQ(
       overlap::chooseForCall(saxpy_descriptor, saxpy_.args, kFixtureDevice).config.streams.pageable,
       overlap::PageableMode::Default);
+}
+
+// Arrays the registration cache holds: the registered tuning (Explicit at 4096, where the pinned
+// one runs Mapped: kernels addressing registered malloc pages run slower).
+TEST_F(DispatchOrder, RegisteredCallsRunTheRegisteredTuning) {
+  for (const auto& [n, variant] :
+       {std::pair<int, Variant>{4096, Variant::Explicit}, {1 << 26, Variant::Streams}}) {
+    saxpy_.n = n;
+    const overlap::VariantChoice& choice = overlap::chooseForCall(
+        saxpy_descriptor, saxpy_.args, kFixtureDevice, overlap::CallMemory::Registered);
+    EXPECT_EQ(choice.source, ChoiceSource::Baked) << n << ": " << choice.reason;
+    EXPECT_EQ(choice.config.variant, variant) << n << ": " << choice.reason;
+    EXPECT_NE(choice.reason.find("on registered memory"), std::string::npos) << choice.reason;
+  }
+  EXPECT_EQ(overlap::chooseForCall(saxpy_descriptor, saxpy_.args, kFixtureDevice,
+                                   overlap::CallMemory::Registered)
+                .config.streams.order,
+            overlap::IssueOrder::BreadthFirst);
 }
 
 TEST_F(DispatchOrder, WithoutAPageableTuningPageableCallsRunExplicitEvenWithAModel) {

@@ -49,14 +49,17 @@ TEST(ResultsFile, RoundTripsAndKeepsOneEntryPerKernelAndDevice) {
   EXPECT_EQ(back.find("saxpy", "NVIDIA A100"), nullptr);
 }
 
-TEST(ResultsFile, PinnedAndPageableTuningsAreTwoEntries) {
+TEST(ResultsFile, EachMemorysTuningIsAnEntry) {
   ResultsFile file;
   file.put(entry("NVIDIA H100 80GB HBM3", Variant::Mapped, 1));
   ResultsEntry pageable = entry("NVIDIA H100 80GB HBM3", Variant::Streams, 8);
   pageable.memory = CallMemory::Pageable;
   pageable.sizes[0].choice.pageable = PageableMode::Stage;
   file.put(pageable);
-  ASSERT_EQ(file.entries.size(), 2u);
+  ResultsEntry registered = entry("NVIDIA H100 80GB HBM3", Variant::Hybrid, 4);
+  registered.memory = CallMemory::Registered;
+  file.put(registered);
+  ASSERT_EQ(file.entries.size(), 3u);
   ResultsFile back;
   std::string error;
   ASSERT_TRUE(fromJsonText(toJsonText(file), &back, &error)) << error;
@@ -67,6 +70,9 @@ TEST(ResultsFile, PinnedAndPageableTuningsAreTwoEntries) {
   EXPECT_EQ(pinned->sizes[0].choice.variant, Variant::Mapped);
   EXPECT_EQ(staged->sizes[0].choice.variant, Variant::Streams);
   EXPECT_EQ(staged->sizes[0].choice.pageable, PageableMode::Stage);
+  const ResultsEntry* held = back.find("saxpy", "NVIDIA H100 80GB HBM3", CallMemory::Registered);
+  ASSERT_NE(held, nullptr);
+  EXPECT_EQ(held->sizes[0].choice.variant, Variant::Hybrid);
 }
 
 TEST(ResultsFile, ASweepKeepsEverySizeAscending) {
@@ -181,7 +187,10 @@ TEST(ResultsFile, RejectsWhatItCannotTrust) {
   EXPECT_FALSE(fromJsonText(R"({"schema": "overlap-tuning-results", "schema_version": 3,
       "entries": [{"kernel": "k", "device": "d", "memory": "managed", "sizes": []}]})",
                             &file, &error));
-  EXPECT_NE(error.find("entries[0].memory: \"managed\" is neither"), std::string::npos) << error;
+  EXPECT_NE(error.find(
+                "entries[0].memory: \"managed\" is not \"pinned\", \"registered\" or \"pageable\""),
+            std::string::npos)
+      << error;
 }
 
 // An older file is refused with the remedy, and the reader says it was older (the tuner then

@@ -17,6 +17,8 @@
 #if OVERLAP_FAULT_INJECTION
 #include "overlap/FaultInjection.h"
 #endif
+#include "overlap/HostRangeKind.h"
+#include "overlap/PinCache.h"
 #include "overlap/PinnedBuffer.h"
 #include "overlap/ProfileCatalog.h"
 #include "tune/DescriptorRunner.h"
@@ -164,22 +166,37 @@ std::vector<float> randomFloats(std::size_t count, std::uint32_t seed) {
   return values;
 }
 
-// saxpy_tuned(...) on pinned arrays (on pageable vectors where `pinned` is false); y must equal
-// fmaf(a, x, y) element for element.
-void callSaxpyTunedAndCheck(int n = (1 << 20) + 3, bool pinned = true) {
+// saxpy_tuned(...) on arrays of `memory`: pinned, pageable vectors, or pageable vectors the
+// registration cache holds (registered by an earlier call that cached its registrations); y must
+// equal fmaf(a, x, y) element for element.
+void callSaxpyTunedAndCheck(int n = (1 << 20) + 3,
+                            overlap::CallMemory memory = overlap::CallMemory::Pinned) {
   const float a = 1.5f;
   const std::vector<float> x0 = randomFloats(n, 1);
   const std::vector<float> y0 = randomFloats(n, 2);
   std::vector<float> xPageable = x0, yPageable = y0;
+  const std::size_t bytes = static_cast<std::size_t>(n) * sizeof(float);
+  const overlap::UnpinGuard unpinX(xPageable.data(), bytes);
+  const overlap::UnpinGuard unpinY(yPageable.data(), bytes);
   overlap::PinnedBuffer xPinned, yPinned;
   float* x = xPageable.data();
   float* y = yPageable.data();
-  if (pinned) {
-    const std::size_t bytes = static_cast<std::size_t>(n) * sizeof(float);
+  if (memory == overlap::CallMemory::Pinned) {
     ASSERT_TRUE(overlap::PinnedBuffer::allocate(bytes, &xPinned).ok());
     ASSERT_TRUE(overlap::PinnedBuffer::allocate(bytes, &yPinned).ok());
     x = static_cast<float*>(std::memcpy(xPinned.data(), x0.data(), bytes));
     y = static_cast<float*>(std::memcpy(yPinned.data(), y0.data(), bytes));
+  } else if (memory == overlap::CallMemory::Registered) {
+    overlap::RunConfig cached;
+    cached.variant = Variant::Streams;
+    cached.streams = {2, overlap::IssueOrder::DepthFirst, overlap::PageableMode::CachedRegister};
+    int count = n;
+    float alpha = a;
+    const void* args[] = {&count, &alpha, &x, &y};
+    const overlap::Status registering = saxpy_descriptor.run(args, cached);
+    ASSERT_TRUE(registering.ok()) << registering.message();
+    ASSERT_EQ(overlap::classifyHostRange(y, bytes), overlap::HostRangeKind::Cached);
+    std::memcpy(y, y0.data(), bytes);
   }
   const overlap::Status status = saxpy_tuned(n, a, x, y);
   ASSERT_TRUE(status.ok()) << status.message();
@@ -211,7 +228,7 @@ TEST(TunerOnGpu, SaxpyIsTunedVerifiedReportedAndItsEntryPointCallsTheWinner) {
   ASSERT_FALSE(dir.path().empty());
   const std::string resultsPath = dir.path() + "/results.json";
   ASSERT_EQ(tuneCommand({"--kernel", "saxpy", "--arg", "n=4194304", "--output-dir", dir.path(),
-                         "--results-file", resultsPath, "--memory", "pinned,pageable"}),
+                         "--results-file", resultsPath, "--memory", "pinned,registered,pageable"}),
             0);
   const TuningRun run = checkReports(dir.path(), "saxpy");
   ASSERT_TRUE(run.winner.has_value());
@@ -227,6 +244,15 @@ TEST(TunerOnGpu, SaxpyIsTunedVerifiedReportedAndItsEntryPointCallsTheWinner) {
   for (const overlap::tune::CandidateOutcome& c : pageableRun.candidates)
     stagedRan |= c.run && c.candidate.pageable == overlap::PageableMode::Stage;
   EXPECT_TRUE(stagedRan) << "no staged candidate ran on pageable memory";
+  // The registered tuning: page-locked arrays, so no candidate pins or stages them.
+  const TuningRun registeredRun = checkReports(dir.path(), "saxpy.registered", "saxpy");
+  ASSERT_TRUE(registeredRun.winner.has_value());
+  EXPECT_TRUE(registeredRun.pinnedInputs);
+  const overlap::model::Candidate registeredWinner =
+      registeredRun.candidates[*registeredRun.winner].candidate;
+  for (const overlap::tune::CandidateOutcome& c : registeredRun.candidates)
+    EXPECT_EQ(c.candidate.pageable, overlap::PageableMode::Default)
+        << overlap::model::describe(c.candidate);
 
   overlap::tune::ResultsFile results;
   std::string error;
@@ -241,6 +267,10 @@ TEST(TunerOnGpu, SaxpyIsTunedVerifiedReportedAndItsEntryPointCallsTheWinner) {
   ASSERT_NE(pageableEntry, nullptr) << "no pageable results entry for saxpy on " << run.device;
   ASSERT_EQ(pageableEntry->sizes.size(), 1u);
   EXPECT_EQ(pageableEntry->sizes[0].choice, pageableWinner);
+  const overlap::tune::ResultsEntry* registeredEntry =
+      results.find("saxpy", run.device, overlap::CallMemory::Registered);
+  ASSERT_NE(registeredEntry, nullptr) << "no registered results entry for saxpy on " << run.device;
+  EXPECT_EQ(registeredEntry->sizes[0].choice, registeredWinner);
 
   // What overlap-bake bakes from this file, registered in this process instead of compiled.
   ASSERT_TRUE(overlap::tune::registerResults(results));
@@ -254,13 +284,21 @@ TEST(TunerOnGpu, SaxpyIsTunedVerifiedReportedAndItsEntryPointCallsTheWinner) {
       << "ran " << overlap::describe(choice.config) << "; the winner is "
       << overlap::model::describe(winner);
   // Pageable vectors run the pageable tuning's winner.
-  callSaxpyTunedAndCheck(4194304, false);
+  callSaxpyTunedAndCheck(4194304, overlap::CallMemory::Pageable);
   choice = lastChoice(saxpy_descriptor);
   EXPECT_EQ(choice.source, ChoiceSource::Baked) << choice.reason;
   EXPECT_EQ(choice.memory, overlap::CallMemory::Pageable);
   EXPECT_TRUE(sameChoice(choice.config, pageableWinner))
       << "ran " << overlap::describe(choice.config) << "; the pageable winner is "
       << overlap::model::describe(pageableWinner);
+  // Vectors the registration cache holds run the registered tuning's winner.
+  callSaxpyTunedAndCheck(4194304, overlap::CallMemory::Registered);
+  choice = lastChoice(saxpy_descriptor);
+  EXPECT_EQ(choice.source, ChoiceSource::Baked) << choice.reason;
+  EXPECT_EQ(choice.memory, overlap::CallMemory::Registered);
+  EXPECT_TRUE(sameChoice(choice.config, registeredWinner))
+      << "ran " << overlap::describe(choice.config) << "; the registered winner is "
+      << overlap::model::describe(registeredWinner);
 
   // OVERLAP_VARIANT wins over the results, for this kernel only.
   noOverride.set("saxpy=streams:3:breadth-first");

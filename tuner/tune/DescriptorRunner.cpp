@@ -1,5 +1,6 @@
 #include "tune/DescriptorRunner.h"
 
+#include "overlap/HostRegistration.h"
 #include "overlap/PinnedBuffer.h"
 #include "tune/HostData.h"
 
@@ -49,6 +50,7 @@ struct DescriptorRunner::HostArray {
   std::size_t bytes = 0;
   PinnedBuffer pinnedWorking;
   std::unique_ptr<unsigned char[]> pageableWorking;
+  HostRegistration registration; // of pageableWorking, for registered memory; ends first
   std::unique_ptr<unsigned char[]> pristine;
   std::unique_ptr<unsigned char[]> reference;
 
@@ -76,7 +78,7 @@ DescriptorRunner::create(const KernelDescriptor& descriptor,
     array->count = std::max(0LL, descriptor.arrayExtent(runner->arguments(), a));
     array->bytes = array->descriptor->elementSize * static_cast<std::size_t>(array->count);
     const std::size_t allocated = std::max<std::size_t>(array->bytes, 1);
-    if (options.pinned) {
+    if (options.memory == CallMemory::Pinned) {
       const Status status = PinnedBuffer::allocate(allocated, &array->pinnedWorking);
       if (!status.ok()) {
         *error =
@@ -85,6 +87,17 @@ DescriptorRunner::create(const KernelDescriptor& descriptor,
       }
     } else {
       array->pageableWorking.reset(new (std::nothrow) unsigned char[allocated]);
+    }
+    // The registration cache's flags (CudaPageRegistrar), so that kernels address it alike.
+    if (options.memory == CallMemory::Registered && array->pageableWorking) {
+      const Status status = HostRegistration::registerRange(
+          array->pageableWorking.get(), allocated,
+          cudaHostRegisterMapped | cudaHostRegisterPortable, &array->registration);
+      if (!status.ok()) {
+        *error = std::string("registering the host memory of ") + array->descriptor->name + ": " +
+                 status.message();
+        return nullptr;
+      }
     }
     array->pristine.reset(new (std::nothrow) unsigned char[allocated]);
     array->reference.reset(new (std::nothrow) unsigned char[allocated]);

@@ -23,6 +23,18 @@ std::string doubleLiteral(double value) {
 }
 
 // The enumerator's name in C++.
+const char* memoryEnumerator(CallMemory memory) {
+  switch (memory) {
+  case CallMemory::Pinned:
+    return "Pinned";
+  case CallMemory::Registered:
+    return "Registered";
+  case CallMemory::Pageable:
+    return "Pageable";
+  }
+  return "Pinned";
+}
+
 const char* pageableEnumerator(PageableMode mode) {
   switch (mode) {
   case PageableMode::Default:
@@ -106,8 +118,8 @@ std::string renderDispatchTable(const ResultsFile& file, const DispatchTableOpti
     for (std::size_t e = 0; e < file.entries.size(); ++e)
       out << "    {" << cxxStringLiteral(file.entries[e].kernel) << ", "
           << cxxStringLiteral(file.entries[e].device) << ", sizes_" << e << ", "
-          << file.entries[e].sizes.size() << ", overlap::CallMemory::"
-          << (file.entries[e].memory == CallMemory::Pinned ? "Pinned" : "Pageable") << "},\n";
+          << file.entries[e].sizes.size()
+          << ", overlap::CallMemory::" << memoryEnumerator(file.entries[e].memory) << "},\n";
     out << "};\n";
   }
   out << "const bool registered = overlap::registerBakedChoices(choices, " << file.entries.size()

@@ -77,7 +77,7 @@ bool predictByModel(const KernelDescriptor& kernel, ArgPointers args, const std:
     return false;
   const std::unique_ptr<model::PerformanceModel> model = model::makeModel(model::ModelKind::Modern);
   model::Workload workload = model::workloadFromDescriptor(kernel, args, kernelSeconds);
-  workload.transfers.hostMemoryPinned = memory == CallMemory::Pinned;
+  workload.transfers.hostMemoryPinned = memory != CallMemory::Pageable;
   workload.deviceMemory.budgetBytes = model::deviceMemoryBudgetFromEnvironment();
   for (int i = 0; i < count; ++i) {
     const bool streamed =

@@ -25,15 +25,6 @@ bool parseVariant(const std::string& text, Variant* variant) {
   return false;
 }
 
-bool parseMemory(const std::string& text, CallMemory* memory) {
-  for (CallMemory m : {CallMemory::Pinned, CallMemory::Pageable})
-    if (text == to_string(m)) {
-      *memory = m;
-      return true;
-    }
-  return false;
-}
-
 bool parseOrder(const std::string& text, IssueOrder* order) {
   for (IssueOrder o : {IssueOrder::DepthFirst, IssueOrder::BreadthFirst})
     if (text == model::to_string(o)) {
@@ -214,9 +205,10 @@ bool fromJsonText(const std::string& text, ResultsFile* file, std::string* error
       e.kernel = requiredValue<std::string>(j, where, "kernel");
       e.device = requiredValue<std::string>(j, where, "device");
       const std::string memory = requiredValue<std::string>(j, where, "memory");
-      if (!parseMemory(memory, &e.memory))
-        throw JsonFieldError(fieldPath(where, "memory"),
-                             "\"" + memory + "\" is neither \"pinned\" nor \"pageable\"");
+      if (!parseCallMemory(memory, &e.memory))
+        throw JsonFieldError(fieldPath(where, "memory"), "\"" + memory +
+                                                             "\" is not \"pinned\", "
+                                                             "\"registered\" or \"pageable\"");
       e.date = optionalValue<std::string>(j, where, "date", "");
       e.sweep = optionalValue<std::string>(j, where, "sweep", "");
       const std::string sizesPath = fieldPath(where, "sizes");

@@ -146,10 +146,10 @@ struct KernelTuning {
   CallMemory memory; // of the host arrays
 };
 
-// Where a kernel's reports go: <dir>/<kernel>, <dir>/<kernel>.pageable for pageable memory.
+// Where a kernel's reports go: <dir>/<kernel> for pinned memory, <dir>/<kernel>.<memory> else.
 std::string reportStem(const KernelTuning& k) {
   return k.options.outputDir + "/" + k.descriptor.name +
-         (k.memory == CallMemory::Pageable ? ".pageable" : "");
+         (k.memory == CallMemory::Pinned ? "" : std::string(".") + to_string(k.memory));
 }
 
 // One tuning at one size, its reports written as `base`.{json,md,svg}.
@@ -199,16 +199,19 @@ SizeTuning tuneSize(const KernelTuning& k, const std::map<std::string, long long
   header.profileName = k.profile.name;
   header.profileOrigin = k.profileOrigin;
   header.date = todayUtc();
-  header.pinnedInputs = k.memory == CallMemory::Pinned;
+  header.pinnedInputs = k.memory != CallMemory::Pageable;
   header.tolerance = options.tolerance;
   header.notes = k.profileNotes;
+  if (k.memory == CallMemory::Registered)
+    header.notes.push_back("host arrays: allocated pageable and registered (cudaHostRegister) "
+                           "once before the runs, as the registration cache holds them");
   setup.profile = &k.profile;
   const std::unique_ptr<model::PerformanceModel> model = model::makeModel(model::ModelKind::Modern);
   setup.model = model.get();
   // The pointers are not set yet; the runner allocates every array, optional ones too.
   setup.workload = model::workloadFromDescriptor(descriptor, slots.pointers(), 0,
                                                  model::OptionalArrays::AllPresent);
-  setup.workload.transfers.hostMemoryPinned = k.memory == CallMemory::Pinned;
+  setup.workload.transfers.hostMemoryPinned = k.memory != CallMemory::Pageable;
   // The worker's calls obey the environment's budget: the model must know it to predict them.
   std::string budgetProblem;
   setup.workload.deviceMemory.budgetBytes =
@@ -241,7 +244,7 @@ SizeTuning tuneSize(const KernelTuning& k, const std::map<std::string, long long
       k.out << "  " << line << "\n" << std::flush;
   };
   k.out << "== " << descriptor.name << " (" << descriptor.sourceFile << ":" << descriptor.sourceLine
-        << ")" << (k.memory == CallMemory::Pageable ? " pageable" : "");
+        << ")" << (k.memory == CallMemory::Pinned ? "" : std::string(" ") + to_string(k.memory));
   for (const auto& [name, value] : arguments)
     k.out << " " << name << "=" << value;
   k.out << "\n";
@@ -258,7 +261,7 @@ SizeTuning tuneSize(const KernelTuning& k, const std::map<std::string, long long
                                       : "nothing was run: " + k.gpu.problem);
   } else {
     RunnerOptions runnerOptions;
-    runnerOptions.pinned = k.memory == CallMemory::Pinned;
+    runnerOptions.memory = k.memory;
     runnerOptions.tolerance = options.tolerance;
     runnerOptions.seed = seed;
     const std::unique_ptr<DescriptorRunner> runner =

@@ -226,13 +226,15 @@ bool parseTuneOptions(const std::vector<std::string>& args, TuneOptions* options
       bool valid = !text.empty() && text.back() != ',';
       std::stringstream list(text);
       for (std::string item; valid && std::getline(list, item, ',');) {
-        const CallMemory memory = item == "pageable" ? CallMemory::Pageable : CallMemory::Pinned;
-        valid = (item == "pinned" || item == "pageable") &&
+        CallMemory memory = CallMemory::Pinned;
+        valid = parseCallMemory(item, &memory) &&
                 std::find(memories.begin(), memories.end(), memory) == memories.end();
         memories.push_back(memory);
       }
       if (!valid) {
-        *error = "--memory wants pinned, pageable or pinned,pageable, got \"" + text + "\"";
+        *error = "--memory wants a list of distinct kinds among pinned, registered and pageable "
+                 "(e.g. pinned,registered), got \"" +
+                 text + "\"";
         return false;
       }
       out.memories = memories;

@@ -1,26 +1,55 @@
-// Which host memory a tuned call was given, as its dispatch (Dispatch.h) sees it: a call whose
-// arrays are all page-locked (pinned, registered, held by the registration cache, device or
-// managed memory) runs what was tuned on pinned memory; a call with any pageable array runs what
-// was tuned on pageable memory, where per-call registration or staging costs what it costs.
+// Which host memory a tuned call was given, as its dispatch (Dispatch.h) sees it. Three kinds,
+// because kernels and copies price them differently:
+//  - Pinned: page-locked memory the user allocated or registered (cudaMallocHost, cudaHostAlloc,
+//    cudaHostRegister), device or managed memory;
+//  - Registered: pageable memory the registration cache holds registered (PinCache.h): copies run
+//    at pinned speed, but kernels that address it (Mapped, Hybrid's outputs) run 1.4-2.2x slower
+//    than on cudaHostAlloc'ed pages (docs/generated-code.md), so its winner may differ;
+//  - Pageable: memory nobody registered, which per-call registration or staging moves.
+// CUDA does not tell the user's own cudaHostRegister from cudaHostAlloc: such arrays are Pinned.
 #pragma once
 
 #include "overlap/Descriptor.h"
 
+#include <string_view>
+
 namespace overlap {
 
-enum class CallMemory : unsigned char { Pinned, Pageable };
+enum class CallMemory : unsigned char { Pinned, Registered, Pageable };
+
+inline constexpr CallMemory kCallMemories[] = {CallMemory::Pinned, CallMemory::Registered,
+                                               CallMemory::Pageable};
 
 inline const char* to_string(CallMemory memory) {
-  return memory == CallMemory::Pinned ? "pinned" : "pageable";
+  switch (memory) {
+  case CallMemory::Pinned:
+    return "pinned";
+  case CallMemory::Registered:
+    return "registered";
+  case CallMemory::Pageable:
+    return "pageable";
+  }
+  return "?";
+}
+
+// The kind to_string() names: false for any other text.
+inline bool parseCallMemory(std::string_view text, CallMemory* memory) {
+  for (const CallMemory m : kCallMemories)
+    if (text == to_string(m)) {
+      *memory = m;
+      return true;
+    }
+  return false;
 }
 
 // Pageable when any of the call's arrays is (classifyHostRange; absent optional arrays and
-// empty ones left out), else Pinned. Each array's kind is remembered per thread by address and
-// asked again every kCallMemoryRecheckCalls uses and whenever the registration cache registers or
-// unpins a range, so that a call does not pay a cudaPointerGetAttributes per array: memory the
-// user frees and allocates again at one address as another kind (cudaFreeHost, then malloc) is
-// seen late, which may cost speed (the other memory's variant runs) but never correctness (every
-// variant classifies its arrays itself before it copies).
+// empty ones left out), else Registered when any is held by the registration cache, else Pinned.
+// Each array's kind is remembered per thread by address and asked again every
+// kCallMemoryRecheckCalls uses and whenever the registration cache registers or unpins a range, so
+// that a call does not pay a cudaPointerGetAttributes per array: memory the user frees and
+// allocates again at one address as another kind (cudaFreeHost, then malloc) is seen late, which
+// may cost speed (the other memory's variant runs) but never correctness (every variant classifies
+// its arrays itself before it copies).
 CallMemory classifyCallMemory(const KernelDescriptor& kernel, ArgPointers args);
 
 inline constexpr unsigned kCallMemoryRecheckCalls = 1024;

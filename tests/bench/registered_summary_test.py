@@ -1,0 +1,78 @@
+#!/usr/bin/env python3
+"""bench/pageable/summarize_registered.py on hand-made tuning reports: the pinned winner found on
+registered memory and its cost there, a winner that differs, a missing report named.
+Run by ctest as bench_registered_summary_test; needs only python3."""
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(os.path.dirname(HERE))
+SCRIPT = os.path.join(REPO, "bench", "pageable", "summarize_registered.py")
+
+
+def candidate(name, median_s, verification="passed"):
+    return {"name": name, "verification": verification,
+            "timing": {"median_s": median_s} if median_s is not None else None}
+
+
+def report(candidates, winner, noise=0.03):
+    return {"kernel": {"name": "saxpy"}, "settings": {"noise": noise},
+            "candidates": candidates, "winner": winner}
+
+
+class RegisteredSummary(unittest.TestCase):
+    def summarize(self, tunings):
+        with tempfile.TemporaryDirectory() as raw:
+            for app, (pinned, registered) in tunings.items():
+                os.makedirs(os.path.join(raw, app))
+                for suffix, r in ((".tuning.json", pinned), (".registered.tuning.json", registered)):
+                    if r is not None:
+                        with open(os.path.join(raw, app, "saxpy" + suffix), "w") as f:
+                            json.dump(r, f)
+            prefix = os.path.join(raw, "summary")
+            result = subprocess.run([sys.executable, SCRIPT, raw, prefix, "--apps",
+                                     ",".join(tunings)], capture_output=True, text=True)
+            self.assertEqual(result.returncode, 0, result.stderr)
+            with open(prefix + ".json") as f:
+                summary = json.load(f)
+            with open(prefix + ".md") as f:
+                return summary, f.read()
+
+    def test_the_pinned_winner_is_timed_on_registered_memory(self):
+        pinned = report([candidate("Explicit", 0.020), candidate("Mapped", 0.010),
+                         candidate("Streams(8, depth-first)", 0.011)], 1)
+        registered = report([candidate("Explicit", 0.021), candidate("Mapped", 0.018),
+                             candidate("Streams(8, depth-first)", 0.012)], 2)
+        same = report([candidate("Explicit", 0.021), candidate("Mapped", 0.0101)], 1)
+        summary, markdown = self.summarize({
+            "moved": (pinned, registered),
+            "held": (report([candidate("Explicit", 0.02), candidate("Mapped", 0.01)], 1), same),
+            "untuned": (pinned, None)})
+        moved, held, untuned = summary["applications"]
+        self.assertFalse(moved["same_winner"])
+        self.assertAlmostEqual(moved["pinned_winner_cost"], 1.5)
+        self.assertAlmostEqual(moved["registered_over_pinned"], 1.2)
+        self.assertTrue(held["same_winner"])
+        self.assertAlmostEqual(held["pinned_winner_cost"], 1.0)
+        self.assertFalse(untuned["complete"])
+        self.assertEqual(untuned["problem"], "no registered tuning")
+        self.assertIn("another winner than the pinned one: **1 of 2**", markdown)
+        self.assertIn("beyond the tuning's noise: **1 of 2** (moved 1.50x)", markdown)
+        self.assertIn("| untuned | no registered tuning |", markdown)
+
+    def test_wrong_results_are_named(self):
+        registered = report([candidate("Explicit", 0.02), candidate("Mapped", None, "wrong-result")],
+                            0)
+        summary, markdown = self.summarize(
+            {"bad": (report([candidate("Explicit", 0.02)], 0), registered)})
+        self.assertEqual(summary["applications"][0]["wrong"], ["Mapped"])
+        self.assertIn("bad: Mapped", markdown)
+
+
+if __name__ == "__main__":
+    unittest.main()
