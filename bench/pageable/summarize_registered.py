@@ -46,6 +46,11 @@ def summarize_app(app, pinned, registered):
     if pinned_best is None or registered_best is None:
         row["problem"] = "no pinned tuning" if pinned_best is None else "no registered tuning"
         return row
+    for report, memory in ((pinned, "pinned"), (registered, "registered")):
+        if report["settings"].get("memory") != memory:
+            row["problem"] = "the %s report is of %s memory" % (
+                memory, report["settings"].get("memory", "unnamed"))
+            return row
     by_name = {c["name"]: c for c in registered["candidates"] if median_of(c) is not None}
     pinned_there = by_name.get(pinned_best["name"])
     row.update(

@@ -20,9 +20,13 @@ def candidate(name, median_s, verification="passed"):
             "timing": {"median_s": median_s} if median_s is not None else None}
 
 
-def report(candidates, winner, noise=0.03):
-    return {"kernel": {"name": "saxpy"}, "settings": {"noise": noise},
+def report(candidates, winner, memory="pinned", noise=0.03):
+    return {"kernel": {"name": "saxpy"}, "settings": {"noise": noise, "memory": memory},
             "candidates": candidates, "winner": winner}
+
+
+def on_registered(candidates, winner):
+    return report(candidates, winner, "registered")
 
 
 class RegisteredSummary(unittest.TestCase):
@@ -46,9 +50,9 @@ class RegisteredSummary(unittest.TestCase):
     def test_the_pinned_winner_is_timed_on_registered_memory(self):
         pinned = report([candidate("Explicit", 0.020), candidate("Mapped", 0.010),
                          candidate("Streams(8, depth-first)", 0.011)], 1)
-        registered = report([candidate("Explicit", 0.021), candidate("Mapped", 0.018),
+        registered = on_registered([candidate("Explicit", 0.021), candidate("Mapped", 0.018),
                              candidate("Streams(8, depth-first)", 0.012)], 2)
-        same = report([candidate("Explicit", 0.021), candidate("Mapped", 0.0101)], 1)
+        same = on_registered([candidate("Explicit", 0.021), candidate("Mapped", 0.0101)], 1)
         summary, markdown = self.summarize({
             "moved": (pinned, registered),
             "held": (report([candidate("Explicit", 0.02), candidate("Mapped", 0.01)], 1), same),
@@ -66,12 +70,18 @@ class RegisteredSummary(unittest.TestCase):
         self.assertIn("| untuned | no registered tuning |", markdown)
 
     def test_wrong_results_are_named(self):
-        registered = report([candidate("Explicit", 0.02), candidate("Mapped", None, "wrong-result")],
-                            0)
+        registered = on_registered(
+            [candidate("Explicit", 0.02), candidate("Mapped", None, "wrong-result")], 0)
         summary, markdown = self.summarize(
             {"bad": (report([candidate("Explicit", 0.02)], 0), registered)})
         self.assertEqual(summary["applications"][0]["wrong"], ["Mapped"])
         self.assertIn("bad: Mapped", markdown)
+
+    def test_a_report_of_other_memory_is_refused(self):
+        pinned = report([candidate("Explicit", 0.02)], 0)
+        summary, markdown = self.summarize({"mixed": (pinned, pinned)})
+        self.assertFalse(summary["applications"][0]["complete"])
+        self.assertIn("the registered report is of pinned memory", markdown)
 
 
 if __name__ == "__main__":

@@ -79,6 +79,31 @@ TEST(ReportJson, RoundTripsEveryField) {
   EXPECT_EQ(toJsonText(back), toJsonText(run));
 }
 
+TEST(ReportJson, TheHostMemoryRoundTripsAndOlderReportsReadItFromPinnedInputs) {
+  for (const CallMemory memory : kCallMemories) {
+    TuningRun run = sampleRun();
+    run.memory = memory;
+    TuningRun back;
+    std::string error;
+    ASSERT_TRUE(fromJsonText(toJsonText(run), &back, &error)) << error;
+    EXPECT_EQ(back.memory, memory) << to_string(memory);
+  }
+  TuningRun run = sampleRun();
+  run.memory = CallMemory::Pageable;
+  std::string text = toJsonText(run);
+  const std::size_t at = text.find("\"memory\": \"pageable\",");
+  ASSERT_NE(at, std::string::npos) << text;
+  text.erase(at, std::string("\"memory\": \"pageable\",").size());
+  TuningRun back;
+  std::string error;
+  ASSERT_TRUE(fromJsonText(text, &back, &error)) << error;
+  EXPECT_EQ(back.memory, CallMemory::Pageable);
+  text = toJsonText(sampleRun());
+  text.replace(text.find("\"pinned\""), 8, "\"managed\"");
+  EXPECT_FALSE(fromJsonText(text, &back, &error));
+  EXPECT_NE(error.find("settings.memory"), std::string::npos) << error;
+}
+
 TEST(ReportJson, AReportWithoutTheLowerBoundFlagReadsAsExactPredictions) {
   TuningRun run = sampleRun();
   std::string text = toJsonText(run);

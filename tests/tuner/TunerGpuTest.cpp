@@ -232,12 +232,12 @@ TEST(TunerOnGpu, SaxpyIsTunedVerifiedReportedAndItsEntryPointCallsTheWinner) {
             0);
   const TuningRun run = checkReports(dir.path(), "saxpy");
   ASSERT_TRUE(run.winner.has_value());
-  EXPECT_TRUE(run.pinnedInputs);
+  EXPECT_EQ(run.memory, overlap::CallMemory::Pinned);
   const overlap::model::Candidate winner = run.candidates[*run.winner].candidate;
   // The pageable tuning: its own reports, and staged candidates among those that ran.
   const TuningRun pageableRun = checkReports(dir.path(), "saxpy.pageable", "saxpy");
   ASSERT_TRUE(pageableRun.winner.has_value());
-  EXPECT_FALSE(pageableRun.pinnedInputs);
+  EXPECT_EQ(pageableRun.memory, overlap::CallMemory::Pageable);
   const overlap::model::Candidate pageableWinner =
       pageableRun.candidates[*pageableRun.winner].candidate;
   bool stagedRan = false;
@@ -247,7 +247,7 @@ TEST(TunerOnGpu, SaxpyIsTunedVerifiedReportedAndItsEntryPointCallsTheWinner) {
   // The registered tuning: page-locked arrays, so no candidate pins or stages them.
   const TuningRun registeredRun = checkReports(dir.path(), "saxpy.registered", "saxpy");
   ASSERT_TRUE(registeredRun.winner.has_value());
-  EXPECT_TRUE(registeredRun.pinnedInputs);
+  EXPECT_EQ(registeredRun.memory, overlap::CallMemory::Registered);
   const overlap::model::Candidate registeredWinner =
       registeredRun.candidates[*registeredRun.winner].candidate;
   for (const overlap::tune::CandidateOutcome& c : registeredRun.candidates)

@@ -281,6 +281,19 @@ TEST_F(TunerTest, PredictOnlyRunsNothingAndKeepsThePrunedSet) {
                           [](const CandidateOutcome& c) { return c.keptByModel; }));
 }
 
+// Pinned and registered memory are both page-locked, but their tunings differ (kernels address
+// registered pages slower): one must never be read back as the other's (one tuner process tunes
+// both into one cache with --memory pinned,registered).
+TEST_F(TunerTest, EachHostMemoryHasItsOwnCacheKey) {
+  std::vector<std::string> keys;
+  for (const CallMemory memory : kCallMemories) {
+    setup_.header.memory = memory;
+    keys.push_back(cacheKey(setup_, options_));
+  }
+  std::sort(keys.begin(), keys.end());
+  EXPECT_EQ(std::unique(keys.begin(), keys.end()), keys.end());
+}
+
 TEST_F(TunerTest, OutOfCoreTheReportSaysWhatCannotRunAndTheCacheKeyKnowsTheBudget) {
   const std::string inCore = cacheKey(setup_, options_);
   // saxpy's 768 MiB of buffers (x, and y in and out) against a budget of 256 MiB.

@@ -75,7 +75,8 @@ std::string toJsonText(const TuningRun& run) {
       {"date", run.date},
       {"settings",
        {{"exhaustive", run.exhaustive},
-        {"pinned_inputs", run.pinnedInputs},
+        {"memory", to_string(run.memory)},
+        {"pinned_inputs", run.memory != CallMemory::Pageable},
         {"model_only", run.modelOnly},
         {"tolerance", run.tolerance},
         {"noise", run.noise}}},
@@ -134,7 +135,15 @@ bool fromJsonText(const std::string& text, TuningRun* run, std::string* error) {
     out.date = requiredValue<std::string>(j, "", "date");
     const json& settings = requiredField(j, "", "settings");
     out.exhaustive = requiredValue<bool>(settings, "settings", "exhaustive");
-    out.pinnedInputs = requiredValue<bool>(settings, "settings", "pinned_inputs");
+    // Reports older than "memory" name pinned or pageable memory by "pinned_inputs" alone.
+    const bool pinnedInputs = requiredValue<bool>(settings, "settings", "pinned_inputs");
+    const std::string memory = optionalValue<std::string>(
+        settings, "settings", "memory",
+        to_string(pinnedInputs ? CallMemory::Pinned : CallMemory::Pageable));
+    if (!parseCallMemory(memory, &out.memory))
+      throw JsonFieldError("settings.memory", "\"" + memory +
+                                                  "\" is not \"pinned\", \"registered\" or "
+                                                  "\"pageable\"");
     out.modelOnly = requiredValue<bool>(settings, "settings", "model_only");
     out.tolerance = requiredValue<double>(settings, "settings", "tolerance");
     out.noise = requiredValue<double>(settings, "settings", "noise");

@@ -38,7 +38,11 @@ std::string renderMarkdown(const TuningRun& run, const std::string& svgFileName)
   out << "\n- Device: " << (run.device.empty() ? "none" : run.device)
       << "\n- Profile: " << run.profileName << " (" << run.profileOrigin << ")"
       << "\n- Model: " << run.modelName << "\n- Date: " << run.date << "\n- Host arrays: "
-      << (run.pinnedInputs ? "pinned (page-locked) memory" : "pageable memory")
+      << (run.memory == CallMemory::Pinned       ? "pinned (page-locked) memory"
+          : run.memory == CallMemory::Registered ? "pageable memory registered once "
+                                                   "(cudaHostRegister), as the registration "
+                                                   "cache holds it"
+                                                 : "pageable memory")
       << "\n- Timed: the whole call, transfers included, median of repeats after a warm-up"
       << "\n- Verification: every output against Explicit's, "
       << (run.tolerance > 0 ? "relative tolerance " + std::to_string(run.tolerance)

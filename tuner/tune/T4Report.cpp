@@ -69,7 +69,8 @@ std::string toT4MetadataText(const TuningRun& run) {
         {"arguments", arguments},
         {"profile", run.profileName},
         {"model", run.modelName},
-        {"pinned_inputs", run.pinnedInputs},
+        {"pinned_inputs", run.memory != CallMemory::Pageable},
+        {"memory", to_string(run.memory)},
         {"exhaustive", run.exhaustive}}}};
   return json{{"schema_version", kT4SchemaVersion}, {"metadata", metadata}}.dump(2) + "\n";
 }

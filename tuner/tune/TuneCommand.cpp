@@ -199,7 +199,7 @@ SizeTuning tuneSize(const KernelTuning& k, const std::map<std::string, long long
   header.profileName = k.profile.name;
   header.profileOrigin = k.profileOrigin;
   header.date = todayUtc();
-  header.pinnedInputs = k.memory != CallMemory::Pageable;
+  header.memory = k.memory;
   header.tolerance = options.tolerance;
   header.notes = k.profileNotes;
   if (k.memory == CallMemory::Registered)

@@ -103,7 +103,7 @@ std::string cacheKey(const TuningSetup& setup, const TunerOptions& options) {
   for (const auto& [name, value] : h.arguments)
     key << " " << name << "=" << value;
   key << "|device " << h.device << "|profile " << h.profileName << " " << h.profileOrigin
-      << "|model " << setup.model->name() << "|pinned " << h.pinnedInputs << "|tolerance "
+      << "|model " << setup.model->name() << "|memory " << to_string(h.memory) << "|tolerance "
       << h.tolerance << "|exhaustive " << options.exhaustive << "|noise "
       << options.noise.relativeNoise << "|search " << options.search.maxStreams << " "
       << options.search.tolerance << " " << options.search.streamTolerance << " "

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "model/PerformanceModel.h"
+#include "overlap/CallMemory.h"
 #include "overlap/SampleStats.h"
 
 #include <optional>
@@ -69,8 +70,8 @@ struct TuningRun {
 
   // How.
   bool exhaustive = false;
-  bool pinnedInputs = true; // host arrays in page-locked memory (else pageable)
-  bool modelOnly = false;   // nothing was run: no GPU, or asked not to
+  CallMemory memory = CallMemory::Pinned; // of the host arrays
+  bool modelOnly = false;                 // nothing was run: no GPU, or asked not to
   double tolerance = 0;     // relative tolerance of floating-point comparisons; 0: exact
   double noise = 0;         // the relative difference below which medians count as equal
   double kernelSeconds = 0; // t_E the model used
