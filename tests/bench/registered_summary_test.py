@@ -15,9 +15,10 @@ REPO = os.path.dirname(os.path.dirname(HERE))
 SCRIPT = os.path.join(REPO, "bench", "pageable", "summarize_registered.py")
 
 
-def candidate(name, median_s, verification="passed"):
+def candidate(name, median_s, verification="passed", finalist=True):
+    timing = {"median_s": median_s, "screening_s": [median_s] if finalist else []}
     return {"name": name, "verification": verification,
-            "timing": {"median_s": median_s} if median_s is not None else None}
+            "timing": timing if median_s is not None else None}
 
 
 def report(candidates, winner, memory="pinned", noise=0.03):
@@ -50,7 +51,8 @@ class RegisteredSummary(unittest.TestCase):
     def test_the_pinned_winner_is_timed_on_registered_memory(self):
         pinned = report([candidate("Explicit", 0.020), candidate("Mapped", 0.010),
                          candidate("Streams(8, depth-first)", 0.011)], 1)
-        registered = on_registered([candidate("Explicit", 0.021), candidate("Mapped", 0.018),
+        registered = on_registered([candidate("Explicit", 0.021),
+                                    candidate("Mapped", 0.018, finalist=False),
                              candidate("Streams(8, depth-first)", 0.012)], 2)
         same = on_registered([candidate("Explicit", 0.021), candidate("Mapped", 0.0101)], 1)
         summary, markdown = self.summarize({
@@ -66,7 +68,10 @@ class RegisteredSummary(unittest.TestCase):
         self.assertFalse(untuned["complete"])
         self.assertEqual(untuned["problem"], "no registered tuning")
         self.assertIn("another winner than the pinned one: **1 of 2**", markdown)
-        self.assertIn("beyond the tuning's noise: **1 of 2** (moved 1.50x)", markdown)
+        self.assertIn("beyond the tuning's noise: **1 of 2** (moved 1.50x); of these, timed only "
+                      "in screening, not beside the winner: moved", markdown)
+        self.assertIn("| 1.50x ✗ (s) |", markdown)
+        self.assertTrue(held["pinned_winner_in_final_round"])
         self.assertIn("| untuned | no registered tuning |", markdown)
 
     def test_wrong_results_are_named(self):
