@@ -48,7 +48,9 @@ CallMemory classifyCallMemory(const KernelDescriptor& kernel, ArgPointers args) 
         rememberedKind(host, static_cast<std::size_t>(extent) * array.elementSize, cacheGeneration);
     if (kind == HostRangeKind::Pageable)
       return CallMemory::Pageable;
-    if (kind == HostRangeKind::Cached)
+    if (kind == HostRangeKind::Managed)
+      memory = CallMemory::Managed;
+    else if (kind == HostRangeKind::Cached && memory == CallMemory::Pinned)
       memory = CallMemory::Registered;
   }
   return memory;

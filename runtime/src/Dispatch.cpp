@@ -200,11 +200,15 @@ VariantChoice choose(const KernelDescriptor& kernel, ArgPointers args,
     memoryNote = "pageable arrays, registered once through the cache (OVERLAP_PIN_CACHE): ";
   else if (memory == CallMemory::Registered)
     memoryNote = "arrays the registration cache holds: ";
+  else if (memory == CallMemory::Managed)
+    memoryNote = "managed arrays: ";
   else if (memory == CallMemory::Pageable)
     memoryNote = "pageable arrays: ";
-  // Registered memory without a tuning of its own runs the pinned one: its copies run at pinned
-  // speed, only kernels that address it are slower.
-  const bool pinnedWillDo = callMemory == CallMemory::Registered;
+  // Registered and managed memory without a tuning of their own run the pinned one: registered
+  // copies run at pinned speed, only kernels that address it may be slower; every variant runs
+  // managed memory as it is (docs/generated-code.md), at whatever speed the driver migrates it.
+  const bool pinnedWillDo =
+      callMemory == CallMemory::Registered || callMemory == CallMemory::Managed;
   ModelChooser model = nullptr;
   ModelPredictor predictor = nullptr;
   std::optional<BakedChoice> baked;
@@ -247,7 +251,8 @@ VariantChoice choose(const KernelDescriptor& kernel, ArgPointers args,
     return choice;
   }
   if (pinnedWillDo)
-    missing = "no tuning results for this device on registered or pinned memory";
+    missing = std::string("no tuning results for this device on ") + to_string(callMemory) +
+              " or pinned memory";
   if (!otherMemories.empty())
     missing +=
         " (only on " + otherMemories + " memory: tune with --memory " + to_string(callMemory) + ")";
@@ -302,6 +307,7 @@ constexpr int kBytesShift = 9;
 constexpr int kGranulesShift = 18;
 constexpr int kDeviceShift = 29;
 constexpr int kMemoryShift = 59; // two bits
+static_assert(static_cast<int>(CallMemory::Managed) < 4, "a CallMemory takes two bits of a key");
 constexpr std::uint64_t kFallbackBit = 1ull << 62;
 constexpr std::uint64_t kKeyBit = 1ull << 63;
 

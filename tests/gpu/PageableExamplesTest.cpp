@@ -37,7 +37,7 @@ namespace {
 using overlap::PageableMode;
 using overlap::test::Random;
 
-enum class Memory : unsigned char { Pageable, Registered, Pinned };
+enum class Memory : unsigned char { Pageable, Registered, Pinned, Managed };
 
 const char* to_string(Memory memory) {
   switch (memory) {
@@ -47,6 +47,8 @@ const char* to_string(Memory memory) {
     return "registered by the user";
   case Memory::Pinned:
     return "pinned";
+  case Memory::Managed:
+    return "managed";
   }
   return "?";
 }
@@ -62,6 +64,13 @@ public:
       data_ = static_cast<unsigned char*>(pinned_.data());
       return;
     }
+    if (memory == Memory::Managed) {
+      void* managed = nullptr;
+      if (cudaMallocManaged(&managed, bytes_) != cudaSuccess)
+        status_ = {cudaGetLastError(), "cudaMallocManaged", __FILE__, __LINE__};
+      data_ = static_cast<unsigned char*>(managed);
+      return;
+    }
     data_ = static_cast<unsigned char*>(std::aligned_alloc(page, bytes_));
     if (memory == Memory::Registered &&
         cudaHostRegister(data_, bytes_, cudaHostRegisterMapped | cudaHostRegisterPortable) !=
@@ -73,6 +82,10 @@ public:
   ~HostBytes() {
     if (memory_ == Memory::Pinned)
       return;
+    if (memory_ == Memory::Managed) {
+      (void)cudaFree(data_);
+      return;
+    }
     (void)overlap::unpin(data_, bytes_); // the cache's contract: unpinned before it is freed
     if (memory_ == Memory::Registered && status_.ok())
       (void)cudaHostUnregister(data_);
@@ -252,7 +265,7 @@ TEST_P(PageableModes, EveryVariantInEveryModeOnEveryMemoryEqualsExplicit) {
     const std::vector<std::vector<unsigned char>> initial = reference.bytes();
     OVERLAP_ASSERT_OK(reference.run(overlap::RunConfig{}));
     const std::vector<std::vector<unsigned char>> expected = reference.bytes();
-    for (Memory memory : {Memory::Pageable, Memory::Registered, Memory::Pinned}) {
+    for (Memory memory : {Memory::Pageable, Memory::Registered, Memory::Pinned, Memory::Managed}) {
       const Call call(example, extent, memory);
       OVERLAP_ASSERT_OK(call.ready());
       for (const Config& config : configs()) {
@@ -424,7 +437,8 @@ TEST(HostRangeKind, TellsTheKindsOfMemoryApart) {
 }
 
 // K_tuned on the same kernel and size: pinned arrays run the pinned tuning's winner (Mapped),
-// pageable ones the pageable tuning's (Streams(4), staged), both equal to the reference.
+// pageable ones the pageable tuning's (Streams(4), staged), managed ones (untuned) the pinned
+// one's, all equal to the reference.
 TEST(TunedCall, RunsWhatWasTunedOnTheMemoryOfItsArrays) {
   OVERLAP_SKIP_WITHOUT_GPU();
   cudaDeviceProp properties{};
@@ -445,7 +459,7 @@ TEST(TunedCall, RunsWhatWasTunedOnTheMemoryOfItsArrays) {
   Random random;
   SCOPED_TRACE(random.trace());
   const float a = -0.75f;
-  for (const Memory memory : {Memory::Pinned, Memory::Pageable, Memory::Pinned}) {
+  for (const Memory memory : {Memory::Pinned, Memory::Pageable, Memory::Managed, Memory::Pinned}) {
     SCOPED_TRACE(to_string(memory));
     HostBytes x(n * sizeof(float), memory), y(n * sizeof(float), memory);
     OVERLAP_ASSERT_OK(x.status());
@@ -464,8 +478,11 @@ TEST(TunedCall, RunsWhatWasTunedOnTheMemoryOfItsArrays) {
         overlap::lastDispatchChoice(saxpy_descriptor);
     ASSERT_TRUE(last.has_value());
     EXPECT_EQ(last->source, overlap::ChoiceSource::Baked) << last->reason;
-    if (memory == Memory::Pinned) {
-      EXPECT_EQ(last->memory, overlap::CallMemory::Pinned) << last->reason;
+    if (memory == Memory::Pinned || memory == Memory::Managed) {
+      // Managed arrays without a managed tuning run the pinned one's winner.
+      EXPECT_EQ(last->memory, memory == Memory::Pinned ? overlap::CallMemory::Pinned
+                                                       : overlap::CallMemory::Managed)
+          << last->reason;
       EXPECT_EQ(last->config.variant, overlap::Variant::Mapped) << last->reason;
     } else {
       EXPECT_EQ(last->memory, overlap::CallMemory::Pageable) << last->reason;

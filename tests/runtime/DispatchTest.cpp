@@ -319,6 +319,34 @@ TEST_F(Dispatch, RegisteredCallsRunTheirOwnTuningElseThePinnedOne) {
       << modelled.reason;
 }
 
+TEST_F(Dispatch, ManagedCallsRunTheirOwnTuningElseThePinnedOne) {
+  static const overlap::KernelDescriptor kernel = descriptor("dispatch_managed", kInOut);
+  static const overlap::TunedSize pinned[] = {
+      {1000, Variant::Mapped, 1, IssueOrder::DepthFirst, 1e-4, 1e-4, 1e-5}};
+  static const overlap::TunedSize managed[] = {
+      {1000, Variant::Explicit, 1, IssueOrder::DepthFirst, 2e-4, 2e-4, 1e-5}};
+  static const overlap::BakedChoice pinnedOnly[] = {
+      {"dispatch_managed", "Baked Device", pinned, 1}};
+  ASSERT_TRUE(overlap::registerBakedChoices(pinnedOnly, 1));
+  const Call call;
+  const overlap::VariantChoice borrowed =
+      overlap::chooseVariant(kernel, call.args, "Baked Device", overlap::CallMemory::Managed);
+  EXPECT_EQ(borrowed.memory, overlap::CallMemory::Managed);
+  EXPECT_EQ(borrowed.config.variant, Variant::Mapped) << borrowed.reason;
+  EXPECT_NE(borrowed.reason.find("managed arrays: no tuning results for this device on managed "
+                                 "memory, tuned on Baked Device on pinned memory"),
+            std::string::npos)
+      << borrowed.reason;
+  static const overlap::BakedChoice own[] = {
+      {"dispatch_managed", "Baked Device", managed, 1, overlap::CallMemory::Managed}};
+  ASSERT_TRUE(overlap::registerBakedChoices(own, 1));
+  const overlap::VariantChoice& tuned =
+      choose(kernel, 1000, "Baked Device", 1, overlap::CallMemory::Managed);
+  EXPECT_EQ(tuned.source, ChoiceSource::Baked);
+  EXPECT_EQ(tuned.config.variant, Variant::Explicit) << tuned.reason;
+  EXPECT_NE(tuned.reason.find("on managed memory"), std::string::npos) << tuned.reason;
+}
+
 TEST_F(Dispatch, RunsTheChoiceAndRecordsIt) {
   static const overlap::KernelDescriptor kernel = descriptor("dispatch_runs", kInOut);
   EXPECT_FALSE(overlap::lastDispatchChoice(kernel).has_value());

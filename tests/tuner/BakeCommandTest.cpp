@@ -75,9 +75,12 @@ TEST(DispatchTableSource, APageableTuningIsAnEntryOfItsOwnWithItsModes) {
   ResultsEntry registered = file.entries[0];
   registered.memory = CallMemory::Registered;
   file.put(registered);
-  EXPECT_NE(renderDispatchTable(file, {"the test", false})
-                .find("sizes_2, 2, overlap::CallMemory::Registered}"),
-            std::string::npos);
+  ResultsEntry managed = file.entries[0];
+  managed.memory = CallMemory::Managed;
+  file.put(managed);
+  const std::string four = renderDispatchTable(file, {"the test", false});
+  EXPECT_NE(four.find("sizes_2, 2, overlap::CallMemory::Registered}"), std::string::npos) << four;
+  EXPECT_NE(four.find("sizes_3, 2, overlap::CallMemory::Managed}"), std::string::npos) << four;
 }
 
 TEST(DispatchTableSource, AWinnersChunksAreTheLastMemberOnlyWhereItHasThem) {

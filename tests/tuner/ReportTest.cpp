@@ -99,7 +99,7 @@ TEST(ReportJson, TheHostMemoryRoundTripsAndOlderReportsReadItFromPinnedInputs) {
   ASSERT_TRUE(fromJsonText(text, &back, &error)) << error;
   EXPECT_EQ(back.memory, CallMemory::Pageable);
   text = toJsonText(sampleRun());
-  text.replace(text.find("\"pinned\""), 8, "\"managed\"");
+  text.replace(text.find("\"pinned\""), 8, "\"unified\"");
   EXPECT_FALSE(fromJsonText(text, &back, &error));
   EXPECT_NE(error.find("settings.memory"), std::string::npos) << error;
 }

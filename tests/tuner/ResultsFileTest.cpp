@@ -185,10 +185,11 @@ TEST(ResultsFile, RejectsWhatItCannotTrust) {
   EXPECT_NE(error.find("entries[0].sizes[0].pageable: unknown pageable mode"), std::string::npos)
       << error;
   EXPECT_FALSE(fromJsonText(R"({"schema": "overlap-tuning-results", "schema_version": 3,
-      "entries": [{"kernel": "k", "device": "d", "memory": "managed", "sizes": []}]})",
+      "entries": [{"kernel": "k", "device": "d", "memory": "unified", "sizes": []}]})",
                             &file, &error));
   EXPECT_NE(error.find(
-                "entries[0].memory: \"managed\" is not \"pinned\", \"registered\" or \"pageable\""),
+                "entries[0].memory: \"unified\" is not \"pinned\", \"registered\", \"pageable\" or "
+                "\"managed\""),
             std::string::npos)
       << error;
 }

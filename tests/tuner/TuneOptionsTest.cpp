@@ -36,14 +36,15 @@ TEST(TuneOptions, TunesTheMemoriesAskedForInTurn) {
   EXPECT_EQ(o.memories, std::vector<CallMemory>{CallMemory::Pinned});
   ASSERT_TRUE(parseTuneOptions({"--memory", "pinned,pageable"}, &o, &error)) << error;
   EXPECT_EQ(o.memories, (std::vector<CallMemory>{CallMemory::Pinned, CallMemory::Pageable}));
-  ASSERT_TRUE(parseTuneOptions({"--memory", "registered,pinned,pageable"}, &o, &error)) << error;
+  ASSERT_TRUE(parseTuneOptions({"--memory", "registered,pinned,pageable,managed"}, &o, &error))
+      << error;
   EXPECT_EQ(o.memories, (std::vector<CallMemory>{CallMemory::Registered, CallMemory::Pinned,
-                                                 CallMemory::Pageable}));
+                                                 CallMemory::Pageable, CallMemory::Managed}));
   for (const char* bad :
-       {"", "pinned,pinned", "managed", "pinned,", "pageable;pinned", "registered,registered"}) {
+       {"", "pinned,pinned", "unified", "pinned,", "pageable;pinned", "registered,registered"}) {
     EXPECT_FALSE(parseTuneOptions({"--memory", bad}, &o, &error)) << bad;
-    EXPECT_NE(error.find("--memory wants a list of distinct kinds among pinned, registered and "
-                         "pageable"),
+    EXPECT_NE(error.find("--memory wants a list of distinct kinds among pinned, registered, "
+                         "pageable and managed"),
               std::string::npos)
         << error;
   }

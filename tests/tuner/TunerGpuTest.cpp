@@ -166,9 +166,9 @@ std::vector<float> randomFloats(std::size_t count, std::uint32_t seed) {
   return values;
 }
 
-// saxpy_tuned(...) on arrays of `memory`: pinned, pageable vectors, or pageable vectors the
-// registration cache holds (registered by an earlier call that cached its registrations); y must
-// equal fmaf(a, x, y) element for element.
+// saxpy_tuned(...) on arrays of `memory`: pinned, pageable vectors, pageable vectors the
+// registration cache holds (registered by an earlier call that cached its registrations), or
+// managed; y must equal fmaf(a, x, y) element for element.
 void callSaxpyTunedAndCheck(int n = (1 << 20) + 3,
                             overlap::CallMemory memory = overlap::CallMemory::Pinned) {
   const float a = 1.5f;
@@ -181,7 +181,18 @@ void callSaxpyTunedAndCheck(int n = (1 << 20) + 3,
   overlap::PinnedBuffer xPinned, yPinned;
   float* x = xPageable.data();
   float* y = yPageable.data();
-  if (memory == overlap::CallMemory::Pinned) {
+  std::unique_ptr<void, cudaError_t (*)(void*)> xManaged(nullptr, cudaFree),
+      yManaged(nullptr, cudaFree);
+  if (memory == overlap::CallMemory::Managed) {
+    void* xm = nullptr;
+    void* ym = nullptr;
+    ASSERT_EQ(cudaMallocManaged(&xm, bytes), cudaSuccess);
+    xManaged.reset(xm);
+    ASSERT_EQ(cudaMallocManaged(&ym, bytes), cudaSuccess);
+    yManaged.reset(ym);
+    x = static_cast<float*>(std::memcpy(xm, x0.data(), bytes));
+    y = static_cast<float*>(std::memcpy(ym, y0.data(), bytes));
+  } else if (memory == overlap::CallMemory::Pinned) {
     ASSERT_TRUE(overlap::PinnedBuffer::allocate(bytes, &xPinned).ok());
     ASSERT_TRUE(overlap::PinnedBuffer::allocate(bytes, &yPinned).ok());
     x = static_cast<float*>(std::memcpy(xPinned.data(), x0.data(), bytes));
@@ -228,7 +239,8 @@ TEST(TunerOnGpu, SaxpyIsTunedVerifiedReportedAndItsEntryPointCallsTheWinner) {
   ASSERT_FALSE(dir.path().empty());
   const std::string resultsPath = dir.path() + "/results.json";
   ASSERT_EQ(tuneCommand({"--kernel", "saxpy", "--arg", "n=4194304", "--output-dir", dir.path(),
-                         "--results-file", resultsPath, "--memory", "pinned,registered,pageable"}),
+                         "--results-file", resultsPath, "--memory",
+                         "pinned,registered,pageable,managed"}),
             0);
   const TuningRun run = checkReports(dir.path(), "saxpy");
   ASSERT_TRUE(run.winner.has_value());
@@ -253,6 +265,11 @@ TEST(TunerOnGpu, SaxpyIsTunedVerifiedReportedAndItsEntryPointCallsTheWinner) {
   for (const overlap::tune::CandidateOutcome& c : registeredRun.candidates)
     EXPECT_EQ(c.candidate.pageable, overlap::PageableMode::Default)
         << overlap::model::describe(c.candidate);
+  const TuningRun managedRun = checkReports(dir.path(), "saxpy.managed", "saxpy");
+  ASSERT_TRUE(managedRun.winner.has_value());
+  EXPECT_EQ(managedRun.memory, overlap::CallMemory::Managed);
+  const overlap::model::Candidate managedWinner =
+      managedRun.candidates[*managedRun.winner].candidate;
 
   overlap::tune::ResultsFile results;
   std::string error;
@@ -271,6 +288,10 @@ TEST(TunerOnGpu, SaxpyIsTunedVerifiedReportedAndItsEntryPointCallsTheWinner) {
       results.find("saxpy", run.device, overlap::CallMemory::Registered);
   ASSERT_NE(registeredEntry, nullptr) << "no registered results entry for saxpy on " << run.device;
   EXPECT_EQ(registeredEntry->sizes[0].choice, registeredWinner);
+  const overlap::tune::ResultsEntry* managedEntry =
+      results.find("saxpy", run.device, overlap::CallMemory::Managed);
+  ASSERT_NE(managedEntry, nullptr) << "no managed results entry for saxpy on " << run.device;
+  EXPECT_EQ(managedEntry->sizes[0].choice, managedWinner);
 
   // What overlap-bake bakes from this file, registered in this process instead of compiled.
   ASSERT_TRUE(overlap::tune::registerResults(results));
@@ -299,6 +320,14 @@ TEST(TunerOnGpu, SaxpyIsTunedVerifiedReportedAndItsEntryPointCallsTheWinner) {
   EXPECT_TRUE(sameChoice(choice.config, registeredWinner))
       << "ran " << overlap::describe(choice.config) << "; the registered winner is "
       << overlap::model::describe(registeredWinner);
+  // Managed arrays run the managed tuning's winner.
+  callSaxpyTunedAndCheck(4194304, overlap::CallMemory::Managed);
+  choice = lastChoice(saxpy_descriptor);
+  EXPECT_EQ(choice.source, ChoiceSource::Baked) << choice.reason;
+  EXPECT_EQ(choice.memory, overlap::CallMemory::Managed);
+  EXPECT_TRUE(sameChoice(choice.config, managedWinner))
+      << "ran " << overlap::describe(choice.config) << "; the managed winner is "
+      << overlap::model::describe(managedWinner);
 
   // OVERLAP_VARIANT wins over the results, for this kernel only.
   noOverride.set("saxpy=streams:3:breadth-first");

@@ -42,6 +42,10 @@ void injectTestFault(const model::Candidate& candidate) {
 
 } // namespace
 
+struct ManagedFree {
+  void operator()(void* pointer) const { (void)cudaFree(pointer); }
+};
+
 // One array in three copies: what the call works on, its pristine random contents (restored
 // before every verified run) and Explicit's result.
 struct DescriptorRunner::HostArray {
@@ -50,11 +54,14 @@ struct DescriptorRunner::HostArray {
   std::size_t bytes = 0;
   PinnedBuffer pinnedWorking;
   std::unique_ptr<unsigned char[]> pageableWorking;
+  std::unique_ptr<void, ManagedFree> managedWorking;
   HostRegistration registration; // of pageableWorking, for registered memory; ends first
   std::unique_ptr<unsigned char[]> pristine;
   std::unique_ptr<unsigned char[]> reference;
 
   void* working() const {
+    if (managedWorking)
+      return managedWorking.get();
     return pinnedWorking.data() ? pinnedWorking.data() : pageableWorking.get();
   }
 };
@@ -85,6 +92,16 @@ DescriptorRunner::create(const KernelDescriptor& descriptor,
             std::string("pinned memory for ") + array->descriptor->name + ": " + status.message();
         return nullptr;
       }
+    } else if (options.memory == CallMemory::Managed) {
+      void* managed = nullptr;
+      const cudaError_t code = OVERLAP_CUDA_CALL(cudaMallocManaged(&managed, allocated));
+      if (code != cudaSuccess) {
+        (void)cudaGetLastError();
+        *error = std::string("managed memory for ") + array->descriptor->name + ": " +
+                 OVERLAP_STATUS_OF(cudaMallocManaged(&managed, allocated), code).message();
+        return nullptr;
+      }
+      array->managedWorking.reset(managed);
     } else {
       array->pageableWorking.reset(new (std::nothrow) unsigned char[allocated]);
     }

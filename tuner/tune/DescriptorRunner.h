@@ -1,6 +1,6 @@
 // Runs the candidates of one generated kernel on the GPU through its descriptor: allocates every
-// array from the annotation's extents in host memory (pinned by default; registered or pageable
-// on request),
+// array from the annotation's extents in host memory (pinned by default; registered, pageable or
+// managed on request),
 // fills the inputs with fresh random data of the right element kind, keeps Explicit's outputs as
 // the reference, verifies every candidate's outputs against them before timing it, and times the
 // whole call (transfers included) with the host's clock, since that is what the caller waits for.
@@ -21,8 +21,9 @@
 namespace overlap::tune {
 
 struct RunnerOptions {
-  CallMemory memory = CallMemory::Pinned; // Registered: malloc'ed, then cudaHostRegister'ed
-  double tolerance = 0;                   // relative, for floating-point outputs; 0: exact
+  // Registered: malloc'ed, then cudaHostRegister'ed; Managed: cudaMallocManaged.
+  CallMemory memory = CallMemory::Pinned;
+  double tolerance = 0; // relative, for floating-point outputs; 0: exact
   std::uint64_t seed = 0;
 };
 

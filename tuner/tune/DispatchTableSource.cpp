@@ -31,6 +31,8 @@ const char* memoryEnumerator(CallMemory memory) {
     return "Registered";
   case CallMemory::Pageable:
     return "Pageable";
+  case CallMemory::Managed:
+    return "Managed";
   }
   return "Pinned";
 }

@@ -141,9 +141,7 @@ bool fromJsonText(const std::string& text, TuningRun* run, std::string* error) {
         settings, "settings", "memory",
         to_string(pinnedInputs ? CallMemory::Pinned : CallMemory::Pageable));
     if (!parseCallMemory(memory, &out.memory))
-      throw JsonFieldError("settings.memory", "\"" + memory +
-                                                  "\" is not \"pinned\", \"registered\" or "
-                                                  "\"pageable\"");
+      throw JsonFieldError("settings.memory", "\"" + memory + "\" is not " + kCallMemoryNames);
     out.modelOnly = requiredValue<bool>(settings, "settings", "model_only");
     out.tolerance = requiredValue<double>(settings, "settings", "tolerance");
     out.noise = requiredValue<double>(settings, "settings", "noise");

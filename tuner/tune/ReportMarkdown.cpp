@@ -42,6 +42,7 @@ std::string renderMarkdown(const TuningRun& run, const std::string& svgFileName)
           : run.memory == CallMemory::Registered ? "pageable memory registered once "
                                                    "(cudaHostRegister), as the registration "
                                                    "cache holds it"
+          : run.memory == CallMemory::Managed    ? "managed memory (cudaMallocManaged)"
                                                  : "pageable memory")
       << "\n- Timed: the whole call, transfers included, median of repeats after a warm-up"
       << "\n- Verification: every output against Explicit's, "

@@ -206,9 +206,8 @@ bool fromJsonText(const std::string& text, ResultsFile* file, std::string* error
       e.device = requiredValue<std::string>(j, where, "device");
       const std::string memory = requiredValue<std::string>(j, where, "memory");
       if (!parseCallMemory(memory, &e.memory))
-        throw JsonFieldError(fieldPath(where, "memory"), "\"" + memory +
-                                                             "\" is not \"pinned\", "
-                                                             "\"registered\" or \"pageable\"");
+        throw JsonFieldError(fieldPath(where, "memory"),
+                             "\"" + memory + "\" is not " + kCallMemoryNames);
       e.date = optionalValue<std::string>(j, where, "date", "");
       e.sweep = optionalValue<std::string>(j, where, "sweep", "");
       const std::string sizesPath = fieldPath(where, "sizes");

@@ -205,6 +205,9 @@ SizeTuning tuneSize(const KernelTuning& k, const std::map<std::string, long long
   if (k.memory == CallMemory::Registered)
     header.notes.push_back("host arrays: allocated pageable and registered (cudaHostRegister) "
                            "once before the runs, as the registration cache holds them");
+  if (k.memory == CallMemory::Managed)
+    header.notes.push_back("host arrays: cudaMallocManaged, written by the host before every "
+                           "verified run; the model prices them as pinned memory");
   setup.profile = &k.profile;
   const std::unique_ptr<model::PerformanceModel> model = model::makeModel(model::ModelKind::Modern);
   setup.model = model.get();

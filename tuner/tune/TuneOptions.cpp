@@ -232,7 +232,8 @@ bool parseTuneOptions(const std::vector<std::string>& args, TuneOptions* options
         memories.push_back(memory);
       }
       if (!valid) {
-        *error = "--memory wants a list of distinct kinds among pinned, registered and pageable "
+        *error = "--memory wants a list of distinct kinds among pinned, registered, pageable and "
+                 "managed "
                  "(e.g. pinned,registered), got \"" +
                  text + "\"";
         return false;

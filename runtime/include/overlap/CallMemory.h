@@ -1,11 +1,12 @@
-// Which host memory a tuned call was given, as its dispatch (Dispatch.h) sees it. Three kinds,
+// Which host memory a tuned call was given, as its dispatch (Dispatch.h) sees it. Four kinds,
 // because kernels and copies price them differently:
 //  - Pinned: page-locked memory the user allocated or registered (cudaMallocHost, cudaHostAlloc,
-//    cudaHostRegister), device or managed memory;
+//    cudaHostRegister), or device memory;
 //  - Registered: pageable memory the registration cache holds registered (PinCache.h): copies run
 //    at pinned speed, but kernels that address it (Mapped, Hybrid's outputs) run 1.4-2.2x slower
 //    than on cudaHostAlloc'ed pages (docs/generated-code.md), so its winner may differ;
-//  - Pageable: memory nobody registered, which per-call registration or staging moves.
+//  - Pageable: memory nobody registered, which per-call registration or staging moves;
+//  - Managed: cudaMallocManaged memory, which copies and kernels make the driver migrate.
 // CUDA does not tell the user's own cudaHostRegister from cudaHostAlloc: such arrays are Pinned.
 #pragma once
 
@@ -15,10 +16,10 @@
 
 namespace overlap {
 
-enum class CallMemory : unsigned char { Pinned, Registered, Pageable };
+enum class CallMemory : unsigned char { Pinned, Registered, Pageable, Managed };
 
 inline constexpr CallMemory kCallMemories[] = {CallMemory::Pinned, CallMemory::Registered,
-                                               CallMemory::Pageable};
+                                               CallMemory::Pageable, CallMemory::Managed};
 
 inline const char* to_string(CallMemory memory) {
   switch (memory) {
@@ -28,9 +29,15 @@ inline const char* to_string(CallMemory memory) {
     return "registered";
   case CallMemory::Pageable:
     return "pageable";
+  case CallMemory::Managed:
+    return "managed";
   }
   return "?";
 }
+
+// What parseCallMemory() reads, for error messages.
+inline constexpr const char* kCallMemoryNames =
+    "\"pinned\", \"registered\", \"pageable\" or \"managed\"";
 
 // The kind to_string() names: false for any other text.
 inline bool parseCallMemory(std::string_view text, CallMemory* memory) {
@@ -43,7 +50,8 @@ inline bool parseCallMemory(std::string_view text, CallMemory* memory) {
 }
 
 // Pageable when any of the call's arrays is (classifyHostRange; absent optional arrays and
-// empty ones left out), else Registered when any is held by the registration cache, else Pinned.
+// empty ones left out), else Managed when any is managed, else Registered when any is held by the
+// registration cache, else Pinned.
 // Each array's kind is remembered per thread by address and asked again every
 // kCallMemoryRecheckCalls uses and whenever the registration cache registers or unpins a range, so
 // that a call does not pay a cudaPointerGetAttributes per array: memory the user frees and

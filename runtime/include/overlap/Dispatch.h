@@ -4,13 +4,13 @@
 //     "saxpy=streams:16,matmul=mapped" (a kernel not named falls through);
 //  2. the tuning results baked into the build (overlap_add_kernels(... TUNING_RESULTS file)) for
 //     this kernel on the current device, matched by the CUDA device name, tuned on the call's
-//     memory (CallMemory.h: pinned, registered by the cache, or pageable; a pageable call counts
-//     as registered where OVERLAP_PIN_CACHE caches every call's registrations, which registers
-//     its arrays from the first call on; registered memory without a tuning of its own runs the
-//     pinned one): the winner of the tuned size that fits the
+//     memory (CallMemory.h: pinned, registered by the cache, pageable or managed; a pageable call
+//     counts as registered where OVERLAP_PIN_CACHE caches every call's registrations, which
+//     registers its arrays from the first call on; registered and managed memory without a
+//     tuning of their own run the pinned one): the winner of the tuned size that fits the
 //     call's partition extent (TunedSizes.h: nearest, interpolated by the model, or
 //     extrapolated);
-//  3. on pinned and registered memory, the model's predicted best on a calibrated profile of this
+//  3. on any memory but pageable, the model's predicted best on a calibrated profile of this
 //  device or an
 //     embedded one, when the program links a model (the tuner's overlap_tuner_dispatch does);
 //  4. Explicit. On pageable memory without a tuning of it, always: the model lacks the fixed
