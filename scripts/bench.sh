@@ -75,6 +75,16 @@ build_targets() {
   }
 }
 
+# build_or_pack TARGET...: build_targets into the caller's $raw, running the caller's ${pack[@]}
+# (what comes back from the device) when the build fails.
+build_or_pack() {
+  echo "== build"
+  build_targets $BENCH_BUILD "$raw" "$@" || {
+    "${pack[@]}"
+    return 1
+  }
+}
+
 # The --kernel and --arg flags of application NAME, in the array app_flags.
 application_flags() {
   local entry name kernel args
@@ -338,11 +348,7 @@ run_pageable() {
   } >>"$raw/device.txt" 2>&1
   cat "$raw/device.txt"
   local pack=(tar -czf "$final_out/pageable.tar.gz" -C "$(dirname "$raw")" pageable)
-  echo "== build"
-  build_targets $BENCH_BUILD "$raw" bench_pageable || {
-    "${pack[@]}"
-    return 1
-  }
+  build_or_pack bench_pageable || return 1
   local bench=$BENCH_BUILD/bench/bench_pageable start=$SECONDS
   echo "== small calls (saxpy, 2 KiB .. 1 MiB)"
   timeout 120 "$bench" --small --output "$raw/small.json" 2>&1 | tee -a "$raw/bench.log"
@@ -375,11 +381,7 @@ run_registered() {
   start_reports registered
   cat "$raw/device.txt"
   local pack=(tar -czf "$final_out/registered.tar.gz" -C "$(dirname "$raw")" registered)
-  echo "== build"
-  build_targets $BENCH_BUILD "$raw" bench_apps_gpu_tests_tune || {
-    "${pack[@]}"
-    return 1
-  }
+  build_or_pack bench_apps_gpu_tests_tune || return 1
   local names=("$@") name start=$SECONDS
   [ ${#names[@]} -eq 0 ] && names=("${APPS[@]%%|*}")
   for name in "${names[@]}"; do

@@ -436,6 +436,16 @@ TEST(HostRangeKind, TellsTheKindsOfMemoryApart) {
   (void)cudaGetLastError();
 }
 
+// saxpy_tuned(n, a, xs, ys) computes fmaf(a, x, y) bit for bit.
+void tunedSaxpyEqualsTheReference(int n, float a, const float* xs, float* ys) {
+  std::vector<float> expected(ys, ys + n);
+  for (int i = 0; i < n; ++i)
+    expected[static_cast<std::size_t>(i)] =
+        std::fmaf(a, xs[i], expected[static_cast<std::size_t>(i)]);
+  OVERLAP_ASSERT_OK(saxpy_tuned(n, a, xs, ys));
+  EXPECT_TRUE(overlap::test::bitwiseEqual(expected.data(), ys, expected.size()));
+}
+
 // K_tuned on the same kernel and size: pinned arrays run the pinned tuning's winner (Mapped),
 // pageable ones the pageable tuning's (Streams(4), staged), managed ones (untuned) the pinned
 // one's, all equal to the reference.
@@ -468,12 +478,7 @@ TEST(TunedCall, RunsWhatWasTunedOnTheMemoryOfItsArrays) {
     float* const ys = reinterpret_cast<float*>(y.data());
     random.fill(xs, n);
     random.fill(ys, n);
-    std::vector<float> expected(ys, ys + n);
-    for (int i = 0; i < n; ++i)
-      expected[static_cast<std::size_t>(i)] =
-          std::fmaf(a, xs[i], expected[static_cast<std::size_t>(i)]);
-    OVERLAP_ASSERT_OK(saxpy_tuned(n, a, xs, ys));
-    EXPECT_TRUE(overlap::test::bitwiseEqual(expected.data(), ys, expected.size()));
+    ASSERT_NO_FATAL_FAILURE(tunedSaxpyEqualsTheReference(n, a, xs, ys));
     const std::optional<overlap::VariantChoice> last =
         overlap::lastDispatchChoice(saxpy_descriptor);
     ASSERT_TRUE(last.has_value());
@@ -509,12 +514,7 @@ TEST(TunedCall, RunsWhatWasTunedOnTheMemoryOfItsArrays) {
     if (tuned) {
       ASSERT_TRUE(overlap::registerBakedChoices(registered, 1));
     }
-    std::vector<float> expected(ys, ys + n);
-    for (int i = 0; i < n; ++i)
-      expected[static_cast<std::size_t>(i)] =
-          std::fmaf(a, xs[i], expected[static_cast<std::size_t>(i)]);
-    OVERLAP_ASSERT_OK(saxpy_tuned(n, a, xs, ys));
-    EXPECT_TRUE(overlap::test::bitwiseEqual(expected.data(), ys, expected.size()));
+    ASSERT_NO_FATAL_FAILURE(tunedSaxpyEqualsTheReference(n, a, xs, ys));
     const overlap::VariantChoice held = *overlap::lastDispatchChoice(saxpy_descriptor);
     EXPECT_EQ(held.memory, overlap::CallMemory::Registered) << held.reason;
     EXPECT_EQ(overlap::describe(held.config), tuned ? "Hybrid(3, breadth-first)" : "Mapped")
