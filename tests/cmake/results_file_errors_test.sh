@@ -77,7 +77,7 @@ expect bad-variant "entries[0].sizes[0].variant: unknown variant" "$(file "{${en
 expect bad-streams "entries[0].sizes[0].streams: has the wrong type" "$(file "{${entry/\"streams\": 4/\"streams\": \"four\"}}")"
 expect zero-streams "entries[0].sizes[0].streams: Streams needs streams >= 1" "$(file "{${entry/\"streams\": 4/\"streams\": 0}}")"
 expect bad-order "entries[0].sizes[0].order: unknown order" "$(file "{${entry/depth-first/sideways}}")"
-expect bad-memory "entries[0].memory: \"shared\" is neither" "$(file "{${entry/\"pinned\"/\"shared\"}}")"
+expect bad-memory "entries[0].memory: \"shared\" is not \"pinned\", \"registered\", \"pageable\" or \"managed\"" "$(file "{${entry/\"pinned\"/\"shared\"}}")"
 expect old-2 "schema_version: 2, this build reads versions 3 and 4" \
   '{"schema": "overlap-tuning-results", "schema_version": 2, "entries": []}'
 
