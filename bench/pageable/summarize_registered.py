@@ -20,16 +20,17 @@ import math
 import os
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from summarize import median_of  # noqa: E402  (bench/summarize.py reads these reports too)
 
-def median_of(candidate):
-    timing = candidate.get("timing")
-    return timing["median_s"] if timing else None
+# The report stems overlap-tune gives memories other than pinned: <kernel>.<memory>.tuning.json.
+OTHER_MEMORIES = tuple(".%s.tuning.json" % m for m in ("registered", "pageable", "managed"))
 
 
 def load(raw, app, registered):
     pattern = "*.registered.tuning.json" if registered else "*.tuning.json"
     found = [p for p in sorted(glob.glob(os.path.join(raw, app, pattern)))
-             if registered or not p.endswith((".registered.tuning.json", ".pageable.tuning.json"))]
+             if registered or not p.endswith(OTHER_MEMORIES)]
     if not found:
         return None
     with open(found[0]) as f:

@@ -82,6 +82,23 @@ class RegisteredSummary(unittest.TestCase):
         self.assertEqual(summary["applications"][0]["wrong"], ["Mapped"])
         self.assertIn("bad: Mapped", markdown)
 
+    def test_the_pinned_report_is_not_taken_from_another_memorys_file(self):
+        with tempfile.TemporaryDirectory() as raw:
+            os.makedirs(os.path.join(raw, "app"))
+            for suffix, memory, median in ((".tuning.json", "pinned", 0.01),
+                                           (".managed.tuning.json", "managed", 0.05),
+                                           (".registered.tuning.json", "registered", 0.02)):
+                with open(os.path.join(raw, "app", "saxpy" + suffix), "w") as f:
+                    json.dump(report([candidate("Explicit", median)], 0, memory), f)
+            prefix = os.path.join(raw, "summary")
+            result = subprocess.run([sys.executable, SCRIPT, raw, prefix, "--apps", "app"],
+                                    capture_output=True, text=True)
+            self.assertEqual(result.returncode, 0, result.stderr)
+            with open(prefix + ".json") as f:
+                row = json.load(f)["applications"][0]
+        self.assertTrue(row["complete"], row)
+        self.assertAlmostEqual(row["pinned_winner_s"], 0.01)
+
     def test_a_report_of_other_memory_is_refused(self):
         pinned = report([candidate("Explicit", 0.02)], 0)
         summary, markdown = self.summarize({"mixed": (pinned, pinned)})
