@@ -2,8 +2,8 @@
 // and device the winner at each size it was tuned at. overlap_tune() writes it; overlap-bake
 // (BakeCommand.h) turns it into the table the generated entry points dispatch by
 // (overlap/Dispatch.h, overlap/TunedSizes.h). Schema "overlap-tuning-results" version 4,
-// documented in docs/tuner.md: an entry per kernel, device and host memory (pinned, registered or
-// pageable).
+// documented in docs/tuner.md: an entry per kernel, device and host memory (pinned, registered,
+// pageable or managed).
 // Version 4 adds a winner's chunk count ("chunks", absent: one per stream); a file without one is
 // written as version 3, which is version 4 without chunks, so that builds reading only version 3
 // still read it, and refuse (as written by a newer Overlap) a file whose winners they would run

@@ -233,8 +233,7 @@ bool parseTuneOptions(const std::vector<std::string>& args, TuneOptions* options
       }
       if (!valid) {
         *error = "--memory wants a list of distinct kinds among pinned, registered, pageable and "
-                 "managed "
-                 "(e.g. pinned,registered), got \"" +
+                 "managed (e.g. pinned,registered), got \"" +
                  text + "\"";
         return false;
       }

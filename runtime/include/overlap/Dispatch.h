@@ -11,8 +11,8 @@
 //     call's partition extent (TunedSizes.h: nearest, interpolated by the model, or
 //     extrapolated);
 //  3. on any memory but pageable, the model's predicted best on a calibrated profile of this
-//  device or an
-//     embedded one, when the program links a model (the tuner's overlap_tuner_dispatch does);
+//     device or an embedded one, when the program links a model (the tuner's
+//     overlap_tuner_dispatch does);
 //  4. Explicit. On pageable memory without a tuning of it, always: the model lacks the fixed
 //     costs of registering and staging, which make every other variant slower than pageable
 //     Explicit for small calls (docs/tuner.md).
