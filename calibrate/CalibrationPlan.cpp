@@ -51,6 +51,8 @@ CalibrationPlan CalibrationPlan::standard() {
   plan.mappedKernelBytes = doubling(16 * kMiB, 256 * kMiB);
   plan.mappedElementBytes = doubling(1, 16);
   plan.streamCounts = doubling(1, 64);
+  // Larger than the host's last-level cache, which the smallest sample must not fit in.
+  plan.hostCopyBytes = doubling(128 * kMiB, 512 * kMiB);
   plan.accuracy.sizeBytes = doubling(16 * kMiB, 1024 * kMiB);
   plan.accuracy.pieceCounts = doubling(1, 256);
   return plan;
@@ -71,6 +73,7 @@ CalibrationPlan CalibrationPlan::quick() {
   plan.copyCallStreams = 8;
   plan.streamRoundRepeats = 5;
   plan.streamCounts = doubling(1, 8);
+  plan.hostCopyBytes = doubling(16 * kMiB, 64 * kMiB);
   plan.accuracy.repeats = 3;
   plan.accuracy.busyLinkRepeats = 3;
   plan.accuracy.sizeBytes = doubling(2 * kMiB, 8 * kMiB);

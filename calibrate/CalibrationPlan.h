@@ -44,7 +44,9 @@ struct CalibrationPlan {
   int streamRoundRepeats = 21;         // t_sc: repeats of each round
   std::vector<int> streamCounts;       // t_sc: streams used by a minimal round
   std::size_t streamRoundBytes = 4096; // per stream and direction, rounds and copy calls
-  AccuracyPlan accuracy;               // after the warm-up of `warmup` passes
+  // Host copies between pageable and pinned memory (HostCopyBench.h), bytes moved in all.
+  std::vector<std::size_t> hostCopyBytes;
+  AccuracyPlan accuracy; // after the warm-up of `warmup` passes
 
   std::size_t maxBytes() const; // of one host or device buffer for the calibration
   int maxPieces() const;        // streams needed in one direction

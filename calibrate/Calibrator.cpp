@@ -2,10 +2,12 @@
 
 #include "AllLinksBench.h"
 #include "Format.h"
+#include "HostCopyBench.h"
 
 #include <algorithm>
 #include <chrono>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace overlap::calibration {
@@ -209,6 +211,30 @@ Status measureLink(LinkBench& bench, const CalibrationPlan& plan, const Progress
       &m->streamRounds, asDoubles(plan.streamCounts), [&bench, roundBytes](double n, double* s) {
         return bench.streamedRound(static_cast<int>(n), roundBytes, s);
       });
+
+  // The host's copies between pageable and pinned memory: the staging ring's rate.
+  std::unique_ptr<HostCopyBench> hostCopies;
+  if (!plan.hostCopyBytes.empty()) {
+    const int threads = m->hostCopyThreads =
+        HostCopyBench::parallelThreads(static_cast<int>(std::thread::hardware_concurrency()));
+    const Status made = HostCopyBench::create(largest(plan.hostCopyBytes), threads, &hostCopies);
+    if (made.ok()) {
+      const std::vector<double> bytes = asDoubles(plan.hostCopyBytes);
+      auto copies = [&hostCopies](int n) {
+        return [&hostCopies, n](double total, double* s) {
+          return hostCopies->copy(static_cast<std::size_t>(total), n, s);
+        };
+      };
+      steps.push_back(
+          {format("host copies between pageable and pinned memory (1 and %d threads)", threads),
+           true,
+           plan.repeats,
+           {{&m->hostCopy, bytes, copies(1)}, {&m->hostCopyParallel, bytes, copies(threads)}}});
+    } else {
+      (void)cudaGetLastError(); // reported here; later calls must not see it as theirs
+      m->skipped.push_back("host copies: " + made.message());
+    }
+  }
 
   // With several GPUs: copies to and from all of them at once, x the bytes in all.
   int devices = 0;

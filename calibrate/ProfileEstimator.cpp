@@ -21,6 +21,8 @@ constexpr FitRequirement kBidirectionalPieceFit{0, 0.05}; // g with the other di
 constexpr FitRequirement kPageableFit{0.99, 0.15};
 constexpr FitRequirement kMappedKernelFit{0.999, 0.03};  // kernels on mapped memory
 constexpr FitRequirement kStreamRoundFit{0.99, 0, 0.05}; // t_sc: a slope over stream counts
+// Host copies share the memory system with whatever else the host runs.
+constexpr FitRequirement kHostCopyFit{0.98, 0.20};
 
 std::vector<Point> medianPoints(const Series& series, double xShift = 0) {
   std::vector<Point> points;
@@ -120,6 +122,16 @@ public:
                 kBidirectionalFit, false);
       p->allLinksDevices = p->allLinksSecondsPerByte > 0 ? m.allLinksDevices : 0;
     }
+    p->hostCopySecondsPerByte =
+        slope("host_copy.seconds_per_byte", "host copies over sizes, one thread", m.hostCopy,
+              kHostCopyFit, false);
+    const double parallel = slope("host_copy.parallel_seconds_per_byte",
+                                  format("host copies over sizes, %d threads", m.hostCopyThreads),
+                                  m.hostCopyParallel, kHostCopyFit, false);
+    // The fastest thread count's rate: where more threads were slower (a host of one core), one.
+    p->hostCopyParallelSecondsPerByte = parallel > 0 && p->hostCopySecondsPerByte > 0
+                                            ? std::min(parallel, p->hostCopySecondsPerByte)
+                                            : parallel;
     for (const MappedWidthSeries& w : m.mappedByWidth) {
       if (w.readSizes.empty() || w.writeSizes.empty())
         continue; // a width not measured, not a width that costs nothing

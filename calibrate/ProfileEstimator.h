@@ -52,6 +52,10 @@ struct CalibrationMeasurements {
   Series graphLaunch;  // a cudaGraphLaunch of a streamed round, per operation
   Series launchSync;   // a launch and a cudaStreamSynchronize
   Series streamRounds; // x = streams of a minimal streamed round: t_sc
+  // x = bytes moved between pageable and pinned memory on one thread, and on hostCopyThreads.
+  Series hostCopy;
+  Series hostCopyParallel;
+  int hostCopyThreads = 0;
   // x = bytes copied to and from allLinksDevices devices at once (AllLinksBench); none on one GPU.
   int allLinksDevices = 0;
   Series allLinks;

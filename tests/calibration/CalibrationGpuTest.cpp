@@ -103,12 +103,26 @@ TEST_F(QuickCalibration, MeasuresFitsAndWritesAReadableProfile) {
   for (const DirectionMeasurements* d : {&m.hostToDevice, &m.deviceToHost}) {
     EXPECT_FALSE(d->pageableSizes.empty()) << "not skipped";
   }
+  ASSERT_EQ(m.hostCopy.x.size(), plan_.hostCopyBytes.size()) << "not skipped";
+  ASSERT_EQ(m.hostCopyParallel.x.size(), plan_.hostCopyBytes.size()) << "not skipped";
+  EXPECT_GE(m.hostCopyThreads, 1);
+  EXPECT_LE(m.hostCopyThreads, 16) << "the runtime's largest ring";
+  // Host memory: slower than 1000 GB/s, faster than 0.1 GB/s, many threads no slower than one.
+  const double oneThread = estimate.profile.hostCopySecondsPerByte;
+  const double parallel = estimate.profile.hostCopyParallelSecondsPerByte;
+  EXPECT_GT(oneThread, 1e-12);
+  EXPECT_LT(oneThread, 1e-8);
+  EXPECT_GT(parallel, 1e-12);
+  EXPECT_LE(parallel, oneThread);
+  std::cout << "host copies: " << 1e-9 / oneThread << " GB/s on one thread, " << 1e-9 / parallel
+            << " GB/s on " << m.hostCopyThreads << "\n";
   HardwareProfile read;
   ASSERT_TRUE(profileFromJson(profileToJson(estimate.profile), "quick", &read).ok());
   EXPECT_EQ(read.mappedWriteSecondsPerByte, estimate.profile.mappedWriteSecondsPerByte);
   EXPECT_EQ(read.deviceName, device.name);
   EXPECT_EQ(read.hostToDevice.secondsPerByte, estimate.profile.hostToDevice.secondsPerByte);
   EXPECT_EQ(read.mappedByWidth.size(), estimate.profile.mappedByWidth.size());
+  EXPECT_EQ(read.hostCopyParallelSecondsPerByte, estimate.profile.hostCopyParallelSecondsPerByte);
   for (const std::string& problem : estimate.problems)
     std::cout << "quick plan fit note: " << problem << "\n"; // informative, not a failure
 }

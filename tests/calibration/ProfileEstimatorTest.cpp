@@ -85,7 +85,8 @@ TEST(EstimateProfile, RecoversTheParametersOfASyntheticLink) {
   EXPECT_NEAR(p.copyCallS, 2.8e-6, 2.8e-6 * 0.0003);
   // Not measured: the model's fallbacks apply (docs/hardware-profiles.md).
   EXPECT_EQ(p.mappedBothWaysSecondsPerByte, 0.0);
-  EXPECT_EQ(p.hostCopySecondsPerByte, 0.0);
+  EXPECT_NEAR(p.hostCopySecondsPerByte, 1e-10, 1e-10 * 0.002);
+  EXPECT_NEAR(p.hostCopyParallelSecondsPerByte, 1 / 45e9, 1 / 45e9 * 0.002);
   HardwareProfile named = p;
   named.name = "synthetic";
   const ProfileError valid = checkProfile(named, "test");
@@ -187,6 +188,7 @@ TEST(EstimateProfile, OptionalSeriesMayBeMissing) {
   m.hostToDevice.pageableSizes = Series{};
   m.mappedByWidth.clear();
   m.streamRounds = Series{};
+  m.hostCopy = m.hostCopyParallel = Series{};
   m.skipped = {"per-stream overhead t_sc: cudaStreamSynchronize failed"};
   const ProfileEstimate estimate = estimateProfile(m);
   EXPECT_TRUE(estimate.acceptable()) << estimate.problems.front();
@@ -196,6 +198,39 @@ TEST(EstimateProfile, OptionalSeriesMayBeMissing) {
   EXPECT_EQ(estimate.profile.mappedReadSecondsPerByte, 0.0);
   EXPECT_TRUE(estimate.profile.mappedByWidth.empty());
   EXPECT_EQ(estimate.profile.streamOverheadS, 0.0);
+  EXPECT_EQ(estimate.profile.hostCopySecondsPerByte, 0.0);
+  EXPECT_EQ(estimate.profile.hostCopyParallelSecondsPerByte, 0.0);
+}
+
+// On a host of one core the "parallel" threads take turns: the profile keeps the fastest count's
+// rate, one thread's, and the slower line is still reported as measured.
+TEST(EstimateProfile, HostCopiesSlowerOnManyThreadsKeepTheOneThreadRate) {
+  BoundedNoise noise(0.0001);
+  CalibrationMeasurements m = test::syntheticMeasurements(3, noise);
+  m.hostCopyThreads = 2;
+  m.hostCopyParallel = Series{};
+  for (double mib = 128; mib <= 512; mib *= 2)
+    m.hostCopyParallel.add(mib * test::kMiB, {1e-3 + mib * test::kMiB * 1.2e-10});
+  const ProfileEstimate estimate = estimateProfile(m);
+  EXPECT_TRUE(estimate.acceptable()) << estimate.problems.front();
+  EXPECT_NEAR(estimate.profile.hostCopySecondsPerByte, 1e-10, 1e-10 * 0.002);
+  EXPECT_EQ(estimate.profile.hostCopyParallelSecondsPerByte,
+            estimate.profile.hostCopySecondsPerByte);
+  const FitReport* parallel = find(estimate, "host_copy.parallel_seconds_per_byte");
+  ASSERT_NE(parallel, nullptr);
+  EXPECT_NEAR(parallel->fit.slope, 1.2e-10, 1e-13);
+}
+
+TEST(EstimateProfile, RefusesABentHostCopyLineAndNamesIt) {
+  BoundedNoise noise(0.0001);
+  CalibrationMeasurements m = test::syntheticMeasurements(3, noise);
+  for (double& t : m.hostCopy.seconds.back())
+    t *= 1.6; // the largest copy slowed down: swapping, or another process's copies
+  const ProfileEstimate estimate = estimateProfile(m);
+  EXPECT_FALSE(estimate.acceptable());
+  EXPECT_TRUE(mentions(estimate.problems, "host_copy.seconds_per_byte (host copies over sizes, one "
+                                          "thread)"))
+      << estimate.problems.front();
 }
 
 TEST(EstimateProfile, SyncNotSlowerThanLaunchIsAProblem) {

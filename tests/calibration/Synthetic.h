@@ -128,6 +128,13 @@ inline CalibrationMeasurements syntheticMeasurements(int repeats, BoundedNoise& 
   m.copyCall.add(16, samples(2.8e-6, repeats, noise));
   for (int n = 1; n <= 64; n *= 2)
     m.streamRounds.add(n, samples(20e-6 + n * 12e-6, repeats, noise));
+  // Host copies: 10 GB/s on one thread, 45 GB/s on 15, and a thread start each.
+  m.hostCopyThreads = 15;
+  for (double mib = 128; mib <= 512; mib *= 2) {
+    const double k = mib * kMiB;
+    m.hostCopy.add(k, samples(30e-6 + k * 1e-10, repeats, noise));
+    m.hostCopyParallel.add(k, samples(200e-6 + k / 45e9, repeats, noise));
+  }
   return m;
 }
 
