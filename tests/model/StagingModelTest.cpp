@@ -4,7 +4,6 @@
 #include "ModelTestProfiles.h"
 #include "model/ModernModel.h"
 #include "model/PipelineSimulator.h"
-#include "model/StagingPlan.h"
 
 #include <gtest/gtest.h>
 
@@ -213,34 +212,6 @@ TEST(StagingModel, ACandidateRunsInItsOwnModeAndRing) {
   EXPECT_EQ(config.staging.threads, 3);
   EXPECT_EQ(config.staging.slotBytes, std::size_t{1} << 20);
   EXPECT_EQ(config.staging.slots, 8);
-}
-
-TEST(StagingPlan, MoreThreadsWhereOneCannotKeepUpWithTheLink) {
-  const ModernModel model;
-  const Workload workload = saxpyLike();
-  const Candidate candidate{Variant::Streams, 16, IssueOrder::DepthFirst};
-  HardwareProfile slow = pageableH100(); // 10 GB/s per thread against a 55 GB/s link
-  const StagingPlan plan = planStaging(model, slow, workload, candidate, 16);
-  EXPECT_GE(plan.staging.threads, 4);
-  EXPECT_EQ(plan.staging.slots, 2 * plan.staging.threads + 2);
-  HardwareProfile fast = slow; // a thread alone outruns the link
-  fast.hostCopySecondsPerByte = 1 / 200e9;
-  fast.hostCopyParallelSecondsPerByte = 1 / 400e9;
-  const StagingPlan few = planStaging(model, fast, workload, candidate, 16);
-  EXPECT_LT(few.staging.threads, plan.staging.threads);
-  EXPECT_LE(few.seconds, plan.seconds);
-  // Never more threads than the host has.
-  EXPECT_LE(planStaging(model, slow, workload, candidate, 2).staging.threads, 2);
-}
-
-TEST(StagingPlan, SmallCallsTakeSmallSlots) {
-  const ModernModel model;
-  Workload small = oneArrayIn(1 * kMB);
-  small.transfers.d2hBytes = 1 * kMB;
-  small.transfers.hostMemoryPinned = false;
-  const StagingPlan plan =
-      planStaging(model, pageableH100(), small, {Variant::Streams, 2, IssueOrder::DepthFirst}, 16);
-  EXPECT_LE(plan.staging.slotBytes, std::size_t{1} << 20);
 }
 
 } // namespace
