@@ -230,11 +230,14 @@ VariantChoice choose(const KernelDescriptor& kernel, ArgPointers args,
     model = table.model;
     predictor = table.predictor;
   }
-  std::string missing =
-      std::string("no tuning results for this device on ") + to_string(callMemory) + " memory";
+  // "no tuning results for this device on registered[ or pinned] memory"
+  const auto noTuning = [&](bool orPinned) {
+    return std::string("no tuning results for this device on ") + to_string(callMemory) +
+           (orPinned ? " or pinned" : "") + " memory";
+  };
   if (!baked && pinnedBaked) {
     baked = pinnedBaked;
-    memoryNote += missing + ", ";
+    memoryNote += noTuning(false) + ", ";
   }
   if (baked && baked->sizeCount > 0) {
     const Partition partition = partitionOf(kernel, args);
@@ -250,9 +253,7 @@ VariantChoice choose(const KernelDescriptor& kernel, ArgPointers args,
                     to_string(baked->memory) + " memory: " + sized.reason;
     return choice;
   }
-  if (pinnedWillDo)
-    missing = std::string("no tuning results for this device on ") + to_string(callMemory) +
-              " or pinned memory";
+  std::string missing = noTuning(pinnedWillDo);
   if (!otherMemories.empty())
     missing +=
         " (only on " + otherMemories + " memory: tune with --memory " + to_string(callMemory) + ")";

@@ -42,9 +42,71 @@ void injectTestFault(const model::Candidate& candidate) {
 
 } // namespace
 
-struct ManagedFree {
-  void operator()(void* pointer) const { (void)cudaFree(pointer); }
+namespace {
+
+// The array the candidates work on, in the host memory being tuned (RunnerOptions::memory),
+// freed the way it was taken.
+class WorkingMemory {
+public:
+  // False with `error` set when the memory could not be had; `name` is the array's.
+  bool allocate(CallMemory memory, std::size_t bytes, const char* name, std::string* error) {
+    void* data = nullptr;
+    cudaError_t code = cudaSuccess;
+    switch (memory) {
+    case CallMemory::Pinned: {
+      // As PinnedBuffer allocates, the same call text for fault injection.
+      const unsigned flags = PinnedBuffer::kDefaultFlags;
+      code = OVERLAP_CUDA_CALL(cudaHostAlloc(&data, bytes, flags));
+      if (code != cudaSuccess)
+        return failed(std::string("pinned memory for ") + name + ": " +
+                          OVERLAP_STATUS_OF(cudaHostAlloc(&data, bytes, flags), code).message(),
+                      error);
+      data_ = {data, [](void* p) { (void)cudaFreeHost(p); }};
+      return true;
+    }
+    case CallMemory::Managed:
+      code = OVERLAP_CUDA_CALL(cudaMallocManaged(&data, bytes));
+      if (code != cudaSuccess)
+        return failed(std::string("managed memory for ") + name + ": " +
+                          OVERLAP_STATUS_OF(cudaMallocManaged(&data, bytes), code).message(),
+                      error);
+      data_ = {data, [](void* p) { (void)cudaFree(p); }};
+      return true;
+    case CallMemory::Pageable:
+    case CallMemory::Registered:
+      data = std::malloc(bytes);
+      if (data == nullptr)
+        return failed(std::string("host memory for ") + name + " (" + std::to_string(bytes) +
+                          " bytes)",
+                      error);
+      data_ = {data, [](void* p) { std::free(p); }};
+      if (memory == CallMemory::Pageable)
+        return true;
+      // The registration cache's flags (CudaPageRegistrar), so that kernels address it alike.
+      const Status status = HostRegistration::registerRange(
+          data, bytes, cudaHostRegisterMapped | cudaHostRegisterPortable, &registration_);
+      if (!status.ok())
+        return failed(
+            std::string("registering the host memory of ") + name + ": " + status.message(), error);
+      return true;
+    }
+    return failed("unknown host memory", error);
+  }
+
+  void* data() const { return data_.get(); }
+
+private:
+  static bool failed(std::string why, std::string* error) {
+    (void)cudaGetLastError(); // a failed allocation must not fail the next call
+    *error = std::move(why);
+    return false;
+  }
+
+  std::unique_ptr<void, void (*)(void*)> data_{nullptr, nullptr};
+  HostRegistration registration_; // of data_, on registered memory: ends before data_ is freed
 };
+
+} // namespace
 
 // One array in three copies: what the call works on, its pristine random contents (restored
 // before every verified run) and Explicit's result.
@@ -52,18 +114,9 @@ struct DescriptorRunner::HostArray {
   const ArrayDescriptor* descriptor = nullptr;
   long long count = 0;
   std::size_t bytes = 0;
-  PinnedBuffer pinnedWorking;
-  std::unique_ptr<unsigned char[]> pageableWorking;
-  std::unique_ptr<void, ManagedFree> managedWorking;
-  HostRegistration registration; // of pageableWorking, for registered memory; ends first
+  WorkingMemory working;
   std::unique_ptr<unsigned char[]> pristine;
   std::unique_ptr<unsigned char[]> reference;
-
-  void* working() const {
-    if (managedWorking)
-      return managedWorking.get();
-    return pinnedWorking.data() ? pinnedWorking.data() : pageableWorking.get();
-  }
 };
 
 DescriptorRunner::DescriptorRunner(const KernelDescriptor& descriptor, const RunnerOptions& options)
@@ -85,40 +138,11 @@ DescriptorRunner::create(const KernelDescriptor& descriptor,
     array->count = std::max(0LL, descriptor.arrayExtent(runner->arguments(), a));
     array->bytes = array->descriptor->elementSize * static_cast<std::size_t>(array->count);
     const std::size_t allocated = std::max<std::size_t>(array->bytes, 1);
-    if (options.memory == CallMemory::Pinned) {
-      const Status status = PinnedBuffer::allocate(allocated, &array->pinnedWorking);
-      if (!status.ok()) {
-        *error =
-            std::string("pinned memory for ") + array->descriptor->name + ": " + status.message();
-        return nullptr;
-      }
-    } else if (options.memory == CallMemory::Managed) {
-      void* managed = nullptr;
-      const cudaError_t code = OVERLAP_CUDA_CALL(cudaMallocManaged(&managed, allocated));
-      if (code != cudaSuccess) {
-        (void)cudaGetLastError();
-        *error = std::string("managed memory for ") + array->descriptor->name + ": " +
-                 OVERLAP_STATUS_OF(cudaMallocManaged(&managed, allocated), code).message();
-        return nullptr;
-      }
-      array->managedWorking.reset(managed);
-    } else {
-      array->pageableWorking.reset(new (std::nothrow) unsigned char[allocated]);
-    }
-    // The registration cache's flags (CudaPageRegistrar), so that kernels address it alike.
-    if (options.memory == CallMemory::Registered && array->pageableWorking) {
-      const Status status = HostRegistration::registerRange(
-          array->pageableWorking.get(), allocated,
-          cudaHostRegisterMapped | cudaHostRegisterPortable, &array->registration);
-      if (!status.ok()) {
-        *error = std::string("registering the host memory of ") + array->descriptor->name + ": " +
-                 status.message();
-        return nullptr;
-      }
-    }
+    if (!array->working.allocate(options.memory, allocated, array->descriptor->name, error))
+      return nullptr;
     array->pristine.reset(new (std::nothrow) unsigned char[allocated]);
     array->reference.reset(new (std::nothrow) unsigned char[allocated]);
-    if (!array->working() || !array->pristine || !array->reference) {
+    if (!array->pristine || !array->reference) {
       *error = std::string("host memory for ") + array->descriptor->name + " (" +
                std::to_string(array->bytes) + " bytes, three copies)";
       return nullptr;
@@ -126,7 +150,7 @@ DescriptorRunner::create(const KernelDescriptor& descriptor,
     // Outputs too: a candidate that leaves part of an output unwritten must not match by luck.
     fill_random(array->descriptor->kind, array->descriptor->elementSize, array->pristine.get(),
                 array->count, bits);
-    runner->slots_.setPointer(array->descriptor->param, array->working());
+    runner->slots_.setPointer(array->descriptor->param, array->working.data());
     runner->arrays_.push_back(std::move(array));
   }
   return runner;
@@ -153,7 +177,7 @@ double DescriptorRunner::toleranceOf(const ArrayDescriptor& array) const {
 
 void DescriptorRunner::restoreInputs() {
   for (const auto& array : arrays_)
-    std::memcpy(array->working(), array->pristine.get(), array->bytes);
+    std::memcpy(array->working.data(), array->pristine.get(), array->bytes);
 }
 
 Sample DescriptorRunner::runOnce(const RunConfig& config) {
@@ -180,7 +204,7 @@ Sample DescriptorRunner::runOnce(const RunConfig& config) {
 void DescriptorRunner::restoreInoutArrays() {
   for (const auto& array : arrays_)
     if (reads(array->descriptor->direction) && writes(array->descriptor->direction))
-      std::memcpy(array->working(), array->pristine.get(), array->bytes);
+      std::memcpy(array->working.data(), array->pristine.get(), array->bytes);
 }
 
 TimedSamples DescriptorRunner::time(const RunConfig& config, const TimingPlan& plan) {
@@ -232,7 +256,7 @@ RunResult DescriptorRunner::runReference(const TimingPlan& plan) {
   }
   for (const auto& array : arrays_)
     if (writes(array->descriptor->direction))
-      std::memcpy(array->reference.get(), array->working(), array->bytes);
+      std::memcpy(array->reference.get(), array->working.data(), array->bytes);
   result.verification = Verification::Reference;
   result.timing = time(config, plan);
   return result;
@@ -256,7 +280,7 @@ RunResult DescriptorRunner::runCandidate(const model::Candidate& candidate,
       continue;
     const Comparison comparison = compareElements(
         array->descriptor->kind, array->descriptor->elementSize, array->reference.get(),
-        array->working(), array->count, toleranceOf(*array->descriptor));
+        array->working.data(), array->count, toleranceOf(*array->descriptor));
     if (!comparison.equal()) {
       result.verification = Verification::WrongResult;
       result.error =
