@@ -8,8 +8,8 @@
 #   OUT=... scripts/bench.sh corpus [PART]         # on the GPU: the tests/corpus kernels, tuned pruned
 #                                                 # and --exhaustive at their tune() sizes (PART 1 or
 #                                                 # 2 of 2: half the kernels, for calls of 10 min)
-#   OUT=... scripts/bench.sh pageable            # on the GPU: issue 25, every application with
-#                                                 # pageable arrays (staged, cached, registered per
+#   OUT=... scripts/bench.sh pageable [NAME...]   # on the GPU: issue 25, each application (default:
+#                                                 # all) with pageable arrays (staged, cached, registered per
 #                                                 # call, Explicit) against pinned; small saxpy calls
 #   OUT=... scripts/bench.sh registered [NAME...] # on the GPU: issue 25, applications tuned
 #                                                 # --exhaustive on pinned and on registered
@@ -330,10 +330,12 @@ run_sizes() {
   echo "== done in $((SECONDS - start)) s"
 }
 
-# pageable: issue 25's benchmark (bench/pageable/PageableBench.cpp). Every application of APPS,
-# saxpy-64M among them, with pageable arrays: a one-off call staged against the fastest pinned
-# configuration, a loop of 100 calls with the registration cache against the pinned loop, each
-# against pageable Explicit and per-call registration; then saxpy's calls of 2 KiB .. 1 MiB.
+# pageable [NAME...]: issue 25's benchmark (bench/pageable/PageableBench.cpp). Each application
+# (default: every one of APPS, saxpy-64M among them) with pageable arrays: a one-off call staged
+# against the fastest pinned configuration, a loop of 100 calls with the registration cache
+# against the pinned loop, each against pageable Explicit and per-call registration, and the
+# host's copies of its bytes alone (what bounds a staged call); then saxpy's calls of 2 KiB ..
+# 1 MiB.
 # Results are checked against pinned Explicit's. $OUT/pageable-summary.{md,json}
 # (bench/pageable/summarize_pageable.py) and the raw reports in $OUT/pageable.tar.gz. One device
 # call of 10 minutes: the build takes 2-4 of them on 16 cores, each application 5-30 s.
@@ -352,14 +354,13 @@ run_pageable() {
   local bench=$BENCH_BUILD/bench/bench_pageable start=$SECONDS
   echo "== small calls (saxpy, 2 KiB .. 1 MiB)"
   timeout 120 "$bench" --small --output "$raw/small.json" 2>&1 | tee -a "$raw/bench.log"
-  local entry name kernel args names=()
-  for entry in "${APPS[@]}"; do
-    IFS='|' read -r name kernel args <<<"$entry"
-    names+=("$name")
+  local name names=("$@")
+  [ ${#names[@]} -eq 0 ] && names=("${APPS[@]%%|*}")
+  for name in "${names[@]}"; do
+    application_flags "$name" || continue
     echo "== $name ($((SECONDS - start)) s in)"
-    local flags=(--kernel "$kernel" --name "$name")
-    for a in $args; do flags+=(--arg "$a"); done
-    timeout 120 "$bench" "${flags[@]}" --output "$raw/$name.json" 2>&1 | tee -a "$raw/bench.log"
+    timeout 120 "$bench" "${app_flags[@]}" --name "$name" --output "$raw/$name.json" 2>&1 |
+      tee -a "$raw/bench.log"
     echo "$name: rc ${PIPESTATUS[0]}" >>"$raw/summary.txt"
     "${pack[@]}" # a run cut short by the time limit still brings back its part
   done
@@ -420,7 +421,10 @@ summarize() {
 
 case "${1:-}" in
 run) run_benchmark ;;
-pageable) run_pageable ;;
+pageable)
+  shift
+  run_pageable "$@"
+  ;;
 outofcore)
   mkdir -p "${OUT:?set OUT}"
   build_targets $BENCH_BUILD "$OUT" bench_out_of_core &&
@@ -469,7 +473,7 @@ trace)
   trace_application "$@"
   ;;
 *)
-  echo "usage: $0 run | pageable | registered [NAME...] | outofcore [BUDGET] | multigpu [TRAFFIC] | frameloop [FRAMES] | asyncloop | graphs | corpus [PART] | sizes [NAME...] | summarize RAW_DIR OUTPUT_PREFIX | trace APPLICATION [flags]" >&2
+  echo "usage: $0 run | pageable [NAME...] | registered [NAME...] | outofcore [BUDGET] | multigpu [TRAFFIC] | frameloop [FRAMES] | asyncloop | graphs | corpus [PART] | sizes [NAME...] | summarize RAW_DIR OUTPUT_PREFIX | trace APPLICATION [flags]" >&2
   exit 2
   ;;
 esac

@@ -14,10 +14,13 @@
 // loop's configuration is the fastest with a warm cache, timed call by call in turn (a cache is no
 // use to Explicit); the loops are interleaved in blocks of 10 calls. Pageable Explicit, per-call
 // registration and staging in a loop are their `slowLoop` calls (interleaved one by one) scaled
-// to `loop` calls (they keep no state between calls). Small calls: every way, and
-// saxpy_tuned's own call (no tuning results are baked into this program, so the dispatch's model
-// chooses for pageable memory). Every configuration's result is checked once against pinned
+// to `loop` calls (they keep no state between calls). Host copies: the call's bytes copied
+// between pageable memory and pinned slots alone, the bound of any staged call. Small calls: every
+// way, and saxpy_tuned's own call (no tuning results are baked into this program, so the dispatch's
+// model chooses for pageable memory). Every configuration's result is checked once against pinned
 // Explicit's, bit for bit.
+#include "HostCopyBench.h"
+
 #include "overlap/Descriptor.h"
 #include "overlap/Dispatch.h"
 #include "overlap/PinCache.h"
@@ -488,6 +491,26 @@ int runApplication(const Options& options) {
   }
   log(name, "per-call register", *fastest(registered));
   log(name, "staged", *fastest(staged));
+  // The host's copies of the call's bytes alone, in the ring's pieces on its widest thread count
+  // (calibrate/HostCopyBench.h): a staged call moves every byte through them, so no staged call
+  // is faster. 0 where the copies could not be timed.
+  const int ringThreads = overlap::calibration::HostCopyBench::parallelThreads(hardwareThreads);
+  double hostCopySeconds = 0;
+  {
+    std::unique_ptr<overlap::calibration::HostCopyBench> copies;
+    std::vector<double> times;
+    double seconds = 0;
+    if (overlap::calibration::HostCopyBench::create(app.bytes(), ringThreads, &copies).ok())
+      for (int k = 0; k <= r && copies->copy(app.bytes(), ringThreads, &seconds).ok(); ++k)
+        if (k > 0) // after one warm-up, as every configuration
+          times.push_back(seconds);
+    if (!times.empty()) {
+      std::sort(times.begin(), times.end());
+      hostCopySeconds = times[times.size() / 2];
+    }
+    std::printf("  %-24s %-18s %-32s %10.3f ms\n", name.c_str(), "host copies alone",
+                (std::to_string(ringThreads) + " threads").c_str(), hostCopySeconds * 1e3);
+  }
 
   // With a warm cache (the warm-up call registers), call by call in turn: the loop's configuration
   // is the fastest of these, which need not be the fastest pinned one (kernels read and write
@@ -563,10 +586,11 @@ int runApplication(const Options& options) {
       jsonOf(explicitLoop).c_str(), scale, jsonOf(registerLoop).c_str(),
       jsonOf(stagedLoop).c_str());
   std::fprintf(out,
+               "  \"host_copy\": {\"threads\": %d, \"seconds\": %.6g},\n"
                "  \"cache\": {\"hits\": %lld, \"registrations\": %lld, \"evictions\": %lld, "
                "\"invalidations\": %lld, \"budget\": %zu}\n}\n",
-               cache.hits, cache.registrations, cache.evictions, cache.invalidations,
-               overlap::pinCacheSettings().budgetBytes);
+               ringThreads, hostCopySeconds, cache.hits, cache.registrations, cache.evictions,
+               cache.invalidations, overlap::pinCacheSettings().budgetBytes);
   std::fclose(out);
   return 0;
 }

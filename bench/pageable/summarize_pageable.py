@@ -9,6 +9,11 @@ never slower than pageable Explicit: K_tuned's own call (its choice for pageable
 TUNED_NOISE of pageable Explicit's median (two medians of one configuration differ by that much),
 and the fastest pageable way, which a pageable tuning would pick.
 
+A staged call moves every byte through the host's copies, so it is no faster than they are alone
+(`host_copy` of a report: the call's bytes in the staging ring's pieces on its widest thread
+count). Where that exceeds STAGED_TARGET x the fastest pinned call, the staged target cannot be
+met on this host; reports without it (before 2026-11-28) leave the bound unknown.
+
     summarize_pageable.py RAW_DIR PREFIX [--apps A,B,...] [--title TEXT] [--command TEXT]
 """
 import argparse
@@ -70,6 +75,13 @@ def application(report):
     row["loop_cached_vs_pinned"] = row["loop_cached_s"] / row["loop_pinned_s"]
     row["loop_speedup_vs_explicit"] = row["loop_explicit_s"] / row["loop_cached_s"]
     row["loop_speedup_vs_registered"] = row["loop_registered_s"] / row["loop_cached_s"]
+    host_copy = report.get("host_copy", {})
+    row["host_copy_s"] = host_copy.get("seconds", 0) or None
+    row["host_copy_threads"] = host_copy.get("threads")
+    if row["host_copy_s"]:
+        row["host_copy_vs_pinned"] = row["host_copy_s"] / pinned["seconds"]
+        row["staged_reachable"] = row["host_copy_vs_pinned"] <= STAGED_TARGET
+        row["staged_vs_host_copy"] = staged["seconds"] / max(row["host_copy_s"], pinned["seconds"])
     row["staged_met"] = row["staged_vs_pinned"] <= STAGED_TARGET
     row["loop_met"] = row["loop_cached_vs_pinned"] <= LOOP_TARGET
     return row
@@ -138,6 +150,19 @@ def markdown(apps, small, title, command):
             f"speed-up over pageable Explicit {geomean([r['staged_speedup_vs_explicit'] for r in apps]):.2f}x, "
             f"over per-call registration {geomean([r['staged_speedup_vs_registered'] for r in apps]):.2f}x "
             "(geometric means).",
+        ]
+        bounded = [r for r in apps if r.get("host_copy_s")]
+        if bounded:
+            reachable = [r for r in bounded if r["staged_reachable"]]
+            lines.append(
+                f"- The host's copies of the call's bytes alone (the bound of a staged call) within "
+                f"{STAGED_TARGET}x of the fastest pinned call, so that the target can be met on this "
+                f"host: **{len(reachable)} of {len(bounded)}**; where it can, staged within "
+                f"{STAGED_TARGET}x: **{sum(r['staged_met'] for r in reachable)} of "
+                f"{len(reachable)}**. Staged against its bound (the slower of the host's copies and "
+                f"the pinned call): geometric mean "
+                f"{geomean([r['staged_vs_host_copy'] for r in bounded]):.2f}x.")
+        lines += [
             f"- Loop of {apps[0]['loop_calls']} calls with the registration cache within "
             f"{LOOP_TARGET}x of the pinned loop: **{loop_met} of {len(apps)}** (geometric mean "
             f"{geomean([r['loop_cached_vs_pinned'] for r in apps]):.3f}x); speed-up over pageable "
@@ -151,16 +176,24 @@ def markdown(apps, small, title, command):
                      + ("every configuration" if not wrong_apps else
                         "**not** in " + ", ".join(wrong_apps) + " (below)"))
         lines += ["", "## One-off call (ms, medians)", "",
+                  "`host copies`: the call's bytes copied between pageable memory and pinned slots "
+                  "alone, on the staging ring's widest thread count; `/ pinned` above "
+                  f"{STAGED_TARGET} (✗) makes the staged target unreachable on this host.", "",
                   "| application | MB | pinned best | pageable Explicit | per-call registration "
-                  "| staged | staged / pinned | vs Explicit | vs registration |",
-                  "|---|---:|---|---:|---|---|---:|---:|---:|"]
+                  "| staged | staged / pinned | host copies | / pinned | vs Explicit | vs registration |",
+                  "|---|---:|---|---:|---|---|---:|---:|---:|---:|---:|"]
         for r in apps:
+            if r.get("host_copy_s"):
+                bound = (f"{ms(r['host_copy_s'])} ({r['host_copy_threads']} threads) "
+                         f"| {r['host_copy_vs_pinned']:.2f}{'' if r['staged_reachable'] else ' ✗'}")
+            else:
+                bound = "- | -"
             lines.append(
                 f"| {r['app']} | {r['mb']:.0f} | {ms(r['pinned']['seconds'])} ({r['pinned']['config']}) "
                 f"| {ms(r['pageable_explicit']['seconds'])} "
                 f"| {ms(r['registered']['seconds'])} ({r['registered']['config']}) "
                 f"| {ms(r['staged']['seconds'])} ({r['staged']['config']}) "
-                f"| {r['staged_vs_pinned']:.2f}{'' if r['staged_met'] else ' ✗'} "
+                f"| {r['staged_vs_pinned']:.2f}{'' if r['staged_met'] else ' ✗'} | {bound} "
                 f"| {r['staged_speedup_vs_explicit']:.2f}x | {r['staged_speedup_vs_registered']:.2f}x |")
         lines += ["", f"## Loop of {apps[0]['loop_calls']} calls on the same buffers (ms in all)", "",
                   "The cached loop runs the configuration fastest with a warm registration cache "

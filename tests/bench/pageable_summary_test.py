@@ -121,6 +121,26 @@ class PageableSummary(unittest.TestCase):
         self.assertAlmostEqual(second["tuned_vs_explicit"], 1.04)
         self.assertTrue(second["tuned_met"])
 
+    def test_the_host_copies_bound_the_staged_call(self):
+        reachable = report("reachable", 0.010, 0.014, 1, 1)
+        reachable["host_copy"] = {"threads": 15, "seconds": 0.011}
+        beyond = report("beyond", 0.010, 0.020, 1, 1)
+        beyond["host_copy"] = {"threads": 15, "seconds": 0.018}
+        older = report("older", 0.010, 0.012, 1, 1)  # a report from before the bound existed
+        summary, markdown = self.summarize([reachable, beyond, older])
+        first, second, third = summary["applications"]
+        self.assertTrue(first["staged_reachable"])
+        self.assertAlmostEqual(first["staged_vs_host_copy"], 0.014 / 0.011)
+        self.assertFalse(second["staged_reachable"])
+        self.assertAlmostEqual(second["host_copy_vs_pinned"], 1.8)
+        self.assertIsNone(third["host_copy_s"])
+        self.assertNotIn("staged_reachable", third)
+        # 1 of the 2 bounded ones can meet the target; it misses it (1.4x).
+        self.assertIn("so that the target can be met on this host: **1 of 2**; where it can, "
+                      "staged within 1.3x: **0 of 1**", markdown)
+        self.assertIn("| 18.0 (15 threads) | 1.80 ✗ |", markdown)
+        self.assertIn("| - | - |", markdown)
+
     def test_wrong_results_are_named(self):
         summary, markdown = self.summarize([report("bad", 0.01, 0.012, 1, 1, correct=False)])
         self.assertEqual(summary["applications"][0]["wrong"], ["Streams 16, staged (pageable)"])
