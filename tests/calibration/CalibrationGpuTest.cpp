@@ -2,6 +2,7 @@
 // profile the reader accepts. No timing is asserted beyond physical plausibility; the real
 // calibration's quality checks and the committed accuracy table judge the numbers.
 #include "Calibrator.h"
+#include "HostCopyBench.h"
 #include "LinkBench.h"
 #include "ProfileEstimator.h"
 
@@ -221,6 +222,29 @@ TEST_F(QuickCalibration, AccuracyCheckCoversTheWholeGrid) {
   EXPECT_TRUE(std::any_of(report.notes.begin(), report.notes.end(), [&](const std::string& note) {
     return note.find(busySamples) != std::string::npos;
   })) << "the report counts every busy-link sample, warm-up included";
+}
+
+// The host copies' bench: its persistent threads serve sample after sample with any thread count
+// up to its own (a sample waits for every one of its threads), and it refuses work beyond it.
+TEST(HostCopyBench, ServesEveryThreadCountAndRefusesWorkBeyondItsBuffers) {
+  OVERLAP_SKIP_WITHOUT_GPU();
+  std::unique_ptr<HostCopyBench> bench;
+  OVERLAP_ASSERT_OK(HostCopyBench::create(8 << 20, 3, &bench));
+  double seconds = 0;
+  for (int round = 0; round < 3; ++round)
+    for (int threads : {3, 1, 2}) {
+      seconds = -1;
+      OVERLAP_ASSERT_OK(bench->copy(std::size_t{8} << 20, threads, &seconds));
+      EXPECT_GT(seconds, 0.0);
+      OVERLAP_ASSERT_OK(bench->copy(1, threads, &seconds)); // a piece of one byte
+    }
+  const Status tooMany = bench->copy(1 << 20, 4, &seconds);
+  EXPECT_EQ(tooMany.code, cudaErrorInvalidValue);
+  EXPECT_NE(std::string(tooMany.call).find("HostCopyBench::copy"), std::string::npos);
+  EXPECT_EQ(bench->copy((8 << 20) + 1, 1, &seconds).code, cudaErrorInvalidValue);
+  EXPECT_EQ(bench->copy(0, 1, &seconds).code, cudaErrorInvalidValue);
+  EXPECT_EQ(HostCopyBench::parallelThreads(1), 1);
+  EXPECT_EQ(HostCopyBench::parallelThreads(64), 16) << "the runtime's largest ring";
 }
 
 TEST_F(QuickCalibration, RefusesWorkBeyondItsBuffers) {
