@@ -125,7 +125,7 @@ class PageableSummary(unittest.TestCase):
         reachable = report("reachable", 0.010, 0.014, 1, 1)
         reachable["host_copy"] = {"threads": 15, "seconds": 0.011}
         beyond = report("beyond", 0.010, 0.020, 1, 1)
-        beyond["host_copy"] = {"threads": 15, "seconds": 0.018}
+        beyond["host_copy"] = {"threads": 15, "seconds": 0.018, "staged_beside_seconds": 0.027}
         older = report("older", 0.010, 0.012, 1, 1)  # a report from before the bound existed
         summary, markdown = self.summarize([reachable, beyond, older])
         first, second, third = summary["applications"]
@@ -133,6 +133,8 @@ class PageableSummary(unittest.TestCase):
         self.assertAlmostEqual(first["staged_vs_host_copy"], 0.014 / 0.011)
         self.assertFalse(second["staged_reachable"])
         self.assertAlmostEqual(second["host_copy_vs_pinned"], 1.8)
+        # Judged against the staged calls timed beside the copies, not the earlier ones.
+        self.assertAlmostEqual(second["staged_vs_host_copy"], 1.5)
         self.assertIsNone(third["host_copy_s"])
         self.assertNotIn("staged_reachable", third)
         # 1 of the 2 bounded ones can meet the target; it misses it (1.4x).
