@@ -141,6 +141,7 @@ class PageableSummary(unittest.TestCase):
         self.assertIn("so that the target can be met on this host: **1 of 2**; where it can, "
                       "staged within 1.3x: **0 of 1**", markdown)
         self.assertIn("| 18.0 (15 threads) | 1.80 ✗ |", markdown)
+        self.assertIn("the copies timed after the staged calls, not in turn with them", markdown)
         self.assertIn("| - | - |", markdown)
 
     def test_wrong_results_are_named(self):
