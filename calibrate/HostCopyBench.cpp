@@ -3,11 +3,11 @@
 #include "overlap/KernelTypes.h"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstring>
 #include <limits>
 #include <string>
-#include <thread>
 
 namespace overlap::calibration {
 
@@ -22,46 +22,17 @@ StagingConfig largestRing(int hardwareThreads) {
 
 Status HostCopyBench::create(std::size_t maxBytes, int maxThreads,
                              std::unique_ptr<HostCopyBench>* out) {
-  std::unique_ptr<HostCopyBench> bench(new HostCopyBench());
+  int device = 0;
+  OVERLAP_CUDA_TRY(cudaGetDevice(&device));
+  std::unique_ptr<HostCopyBench> bench(new HostCopyBench(device));
   bench->maxSlotBytes_ = largestRing(maxThreads + 1).slotBytes;
   bench->maxThreads_ = maxThreads;
   bench->pageable_.assign(maxBytes, 1);
   const std::size_t slotsBytes = 2 * static_cast<std::size_t>(maxThreads) * bench->maxSlotBytes_;
   OVERLAP_TRY(PinnedBuffer::allocate(slotsBytes, &bench->slots_));
   std::memset(bench->slots_.data(), 2, slotsBytes);
-  HostCopyBench* self = bench.get();
-  for (std::size_t t = 1; t < static_cast<std::size_t>(maxThreads); ++t)
-    bench->workers_.emplace_back([self, t] { self->serve(t); });
   *out = std::move(bench);
   return Status::success();
-}
-
-HostCopyBench::~HostCopyBench() {
-  {
-    const std::lock_guard<std::mutex> lock(mutex_);
-    stop_ = true;
-  }
-  wake_.notify_all();
-  for (std::thread& worker : workers_)
-    worker.join();
-}
-
-void HostCopyBench::serve(std::size_t thread) {
-  unsigned long long seen = 0;
-  for (;;) {
-    std::unique_lock<std::mutex> lock(mutex_);
-    wake_.wait(lock, [&] { return stop_ || sample_ != seen; });
-    if (stop_)
-      return;
-    seen = sample_;
-    if (thread >= active_)
-      continue;
-    lock.unlock();
-    work_(thread);
-    lock.lock();
-    if (--pending_ == 0)
-      done_.notify_one();
-  }
 }
 
 Status HostCopyBench::copy(std::size_t bytes, int threads, double* seconds) {
@@ -77,7 +48,9 @@ Status HostCopyBench::copy(std::size_t bytes, int threads, double* seconds) {
       resolvedStaging({threads, 0, 0}, static_cast<long long>(bytes), threads + 1).slotBytes;
   const std::size_t pieces = (bytes + slotBytes - 1) / slotBytes;
   const auto stride = static_cast<std::size_t>(threads);
-  const auto work = [&](std::size_t t) {
+  std::atomic<std::size_t> nextThread{0}; // each worker's index, taken as it starts
+  const auto work = [&] {
+    const std::size_t t = nextThread.fetch_add(1);
     unsigned char* slot[] = {slots_.as<unsigned char>() + 2 * t * maxSlotBytes_,
                              slots_.as<unsigned char>() + (2 * t + 1) * maxSlotBytes_};
     for (std::size_t piece = t, k = 0; piece < pieces; piece += stride, ++k) {
@@ -90,19 +63,8 @@ Status HostCopyBench::copy(std::size_t bytes, int threads, double* seconds) {
     }
   };
   const auto start = std::chrono::steady_clock::now();
-  {
-    const std::lock_guard<std::mutex> lock(mutex_);
-    work_ = work;
-    active_ = stride;
-    pending_ = stride - 1;
-    ++sample_;
-  }
-  wake_.notify_all();
-  work(0);
-  {
-    std::unique_lock<std::mutex> lock(mutex_);
-    done_.wait(lock, [&] { return pending_ == 0; });
-  }
+  workers_.start(threads, work);
+  workers_.wait();
   *seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return Status::success();
 }
