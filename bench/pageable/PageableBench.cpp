@@ -321,6 +321,12 @@ struct Measured {
   bool tuned = false; // K_tuned's call, `config` what it chose
 };
 
+// The middle of `times` once sorted (the upper one of two).
+double medianOf(std::vector<double> times) {
+  std::sort(times.begin(), times.end());
+  return times[times.size() / 2];
+}
+
 // Each configuration's median of `repeats` calls after one warm-up, the configurations' calls
 // interleaved one by one (so that the link's drift falls on all of them alike), and whether each
 // one's result is right (checked on one more call). A null configuration: K_tuned's calls,
@@ -345,8 +351,7 @@ std::vector<Measured> measureInterleaved(App& app, const std::vector<const RunCo
       m.error = statuses[i].message();
       continue;
     }
-    std::sort(times[i].begin(), times[i].end());
-    m.seconds = times[i][times[i].size() / 2];
+    m.seconds = medianOf(times[i]);
     m.correct = app.correct(configs[i], memory);
     if (m.tuned)
       m.config = app.lastTunedChoice();
@@ -516,10 +521,8 @@ int runApplication(const Options& options) {
       }
     }
     if (ok && !copyTimes.empty()) {
-      std::sort(copyTimes.begin(), copyTimes.end());
-      std::sort(stagedTimes.begin(), stagedTimes.end());
-      hostCopySeconds = copyTimes[copyTimes.size() / 2];
-      stagedBesideSeconds = stagedTimes[stagedTimes.size() / 2];
+      hostCopySeconds = medianOf(copyTimes);
+      stagedBesideSeconds = medianOf(stagedTimes);
     }
     std::printf("  %-24s %-18s %-32s %10.3f ms (staged beside it %.3f ms)\n", name.c_str(),
                 "host copies alone", (std::to_string(ringThreads) + " threads").c_str(),
