@@ -76,22 +76,33 @@ TEST(BuiltinProfiles, TeslaK20IsPaper001TableII) {
   EXPECT_NE(p.notes.find("not publish"), std::string::npos);
 }
 
-TEST(BuiltinProfiles, H100IsTheCommittedMeasurement) {
+// The built-in profiles measured by overlap-calibrate, each equal to its committed measurement.
+struct MeasuredBuiltin {
+  const char* name;
+  const char* fixture; // under tests/fixtures/calibration
+  const char* deviceName;
+  int copyEngines;
+};
+
+class MeasuredBuiltins : public ::testing::TestWithParam<MeasuredBuiltin> {};
+
+TEST_P(MeasuredBuiltins, AreTheCommittedMeasurement) {
+  const MeasuredBuiltin& expected = GetParam();
   const std::vector<CatalogEntry> entries = builtinProfiles();
-  const CatalogEntry* h100 = builtin(entries, "h100-pcie5");
-  ASSERT_NE(h100, nullptr);
+  const CatalogEntry* entry = builtin(entries, expected.name);
+  ASSERT_NE(entry, nullptr);
   HardwareProfile measured;
   const ProfileError error = readProfileFile(
-      std::string(OVERLAP_TEST_FIXTURES_DIR) + "/calibration/h100-pcie5-2026-11-21-run3-refit.json",
-      &measured);
+      std::string(OVERLAP_TEST_FIXTURES_DIR) + "/calibration/" + expected.fixture, &measured);
   ASSERT_TRUE(error.ok()) << error.message();
-  EXPECT_EQ(profileToJson(h100->profile), profileToJson(measured))
-      << "calibrate/profile/builtin/h100-pcie5.json must be the committed measurement "
-         "(tests/fixtures/calibration/h100-pcie5-2026-11-21-run3-refit.json)";
-  const HardwareProfile& p = h100->profile;
-  EXPECT_EQ(p.deviceName, "NVIDIA H100 80GB HBM3");
+  EXPECT_EQ(profileToJson(entry->profile), profileToJson(measured))
+      << "calibrate/profile/builtin/" << expected.name
+      << ".json must be the committed measurement (tests/fixtures/calibration/" << expected.fixture
+      << ")";
+  const HardwareProfile& p = entry->profile;
+  EXPECT_EQ(p.deviceName, expected.deviceName);
   EXPECT_EQ(p.pcie, "Gen5 x16");
-  EXPECT_EQ(p.copyEngines, 3);
+  EXPECT_EQ(p.copyEngines, expected.copyEngines);
   EXPECT_GT(p.hostToDevice.secondsPerByte, 0.0);
   EXPECT_GT(p.deviceToHost.gapS, 0.0);
   EXPECT_GT(p.hostToDevice.bidirectionalSecondsPerByte, 0.0);
@@ -100,6 +111,27 @@ TEST(BuiltinProfiles, H100IsTheCommittedMeasurement) {
   EXPECT_EQ(p.mappedByWidth.front().elementBytes, 1);
   EXPECT_GT(p.mappedByWidth.front().readSecondsPerByte, p.mappedByWidth.back().readSecondsPerByte)
       << "bytes cost more per byte than 16-byte elements";
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    BuiltinProfiles, MeasuredBuiltins,
+    ::testing::Values(MeasuredBuiltin{"h100-pcie5", "h100-pcie5-2026-11-21-run3-refit.json",
+                                      "NVIDIA H100 80GB HBM3", 3},
+                      MeasuredBuiltin{"h200-pcie5", "h200-pcie5-2026-11-28.json", "NVIDIA H200",
+                                      3}),
+    [](const ::testing::TestParamInfo<MeasuredBuiltin>& info) {
+      return std::string(info.param.name).substr(0, 4);
+    });
+
+TEST(BuiltinProfiles, TheH200sHasEveryOverheadAndTheHostCopies) {
+  const std::vector<CatalogEntry> entries = builtinProfiles();
+  const CatalogEntry* h200 = builtin(entries, "h200-pcie5");
+  ASSERT_NE(h200, nullptr);
+  const HardwareProfile& p = h200->profile;
+  EXPECT_GT(p.copyCallS, 0.0);
+  EXPECT_GT(p.graphOpLaunchS, 0.0);
+  EXPECT_GT(p.hostCopySecondsPerByte, p.hostCopyParallelSecondsPerByte);
+  EXPECT_GT(p.hostCopyParallelSecondsPerByte, 0.0);
 }
 
 // Sets and restores the environment variables the catalog reads.
