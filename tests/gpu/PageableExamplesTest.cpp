@@ -292,7 +292,7 @@ INSTANTIATE_TEST_SUITE_P(Examples, PageableModes, testing::Range(0, 3),
                          });
 
 // A staged call large enough for the automatic ring's many host threads (resolvedStaging: one
-// per 16 MiB staged beyond 64 MiB, up to 16), every one filling and draining slots: Streams and
+// per 8 MiB staged beyond 32 MiB, up to 16), every one filling and draining slots: Streams and
 // Hybrid, both orders, equal to Explicit.
 TEST(StagingRing, ALargeCallOnTheAutomaticRingEqualsExplicit) {
   OVERLAP_SKIP_WITHOUT_GPU();

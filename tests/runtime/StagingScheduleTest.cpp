@@ -188,14 +188,16 @@ TEST(StagingSchedule, AnyOrderOfCompletionsFinishesWithoutSharingASlot) {
 }
 
 TEST(ResolvedStaging, FillsInWhatWasNotAskedFor) {
-  // 1 GiB: as many threads as the host spares, up to 16; 4 below 80 MiB.
+  // 1 GiB: as many threads as the host spares, up to 16; one per 8 MiB, 4 at least.
   const overlap::StagingConfig large = overlap::resolvedStaging({}, 1LL << 30, 16);
   EXPECT_EQ(large.threads, 15);
   EXPECT_EQ(large.slotBytes, std::size_t{4} << 20);
   EXPECT_EQ(large.slots, 32);
   EXPECT_EQ(overlap::resolvedStaging({}, 1LL << 30, 64).threads, 16);
-  EXPECT_EQ(overlap::resolvedStaging({}, 160LL << 20, 64).threads, 10);
-  EXPECT_EQ(overlap::resolvedStaging({}, 64LL << 20, 64).threads, 4);
+  EXPECT_EQ(overlap::resolvedStaging({}, 160LL << 20, 64).threads, 16);
+  EXPECT_EQ(overlap::resolvedStaging({}, 64LL << 20, 64).threads, 8);
+  EXPECT_EQ(overlap::resolvedStaging({}, 40LL << 20, 64).threads, 5);
+  EXPECT_EQ(overlap::resolvedStaging({}, 32LL << 20, 64).threads, 4);
   // A small call still gets two pieces per thread, but no piece below 256 KiB.
   const overlap::StagingConfig small = overlap::resolvedStaging({}, 4 << 20, 16);
   EXPECT_EQ(small.slotBytes, std::size_t{512} << 10);

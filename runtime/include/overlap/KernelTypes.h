@@ -258,21 +258,22 @@ inline std::string describe(Variant variant, const StreamsConfig& config) {
 
 // The staging ring a call of `stagedBytes` (both directions) uses, given what was asked for and
 // the host's hardware threads: every 0 of `asked` filled in. One definition for the runtime and
-// the model. Threads: 4, one more per 16 MiB staged beyond 64 MiB, 16 at most, and one hardware
+// the model. Threads: 4, one more per 8 MiB staged beyond 32 MiB, 16 at most, and one hardware
 // thread stays the caller's (it issues the copies). On an H100 host, pageable-to-pinned copies ran
 // 11 GB/s on one thread, 22 on 4, 30 on 8 and 44-49 on 12-16: staged calls of 130-800 MB ran
 // 1.3-1.7x faster on 15 threads than on 4, calls under 60 MB no faster on more than 4 (a piece
-// costs more to hand over than it gives). Slots: 4 MiB, smaller for small calls so that the ring
-// still pipelines (two pieces per thread) but never below 256 KiB, where a piece costs more to hand
-// over than to copy. Slots: two per thread (one filling, one crossing the link) and two more for
-// the copies out.
+// costs more to hand over than it gives). On an H200 host the ring alone moved 134 MiB 1.35x
+// faster on 15 threads than on 8 (bench/README.md, "The staging ring alone"). Slots: 4 MiB, smaller
+// for small calls so that the ring still pipelines (two pieces per thread) but never below 256 KiB,
+// where a piece costs more to hand over than to copy. Slots: two per thread (one filling, one
+// crossing the link) and two more for the copies out.
 inline StagingConfig resolvedStaging(StagingConfig asked, long long stagedBytes,
                                      int hardwareThreads) {
   constexpr std::size_t kMiB = std::size_t{1} << 20;
   constexpr std::size_t kGranule = 64 * 1024;
   StagingConfig config = asked;
   if (config.threads < 1) {
-    constexpr long long kBytesPerThread = 16LL << 20;
+    constexpr long long kBytesPerThread = 8LL << 20;
     const long long wanted = std::clamp(stagedBytes / kBytesPerThread, 4LL, 16LL);
     const int spare = hardwareThreads > 1 ? hardwareThreads - 1 : 1;
     config.threads = static_cast<int>(std::min<long long>(spare, wanted));
