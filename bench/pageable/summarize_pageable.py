@@ -277,7 +277,8 @@ def main(argv):
     with open(args.prefix + ".md", "w") as f:
         f.write(markdown(apps, small, args.title, args.command))
     with open(args.prefix + ".json", "w") as f:
-        json.dump({"staged_target": STAGED_TARGET, "loop_target": LOOP_TARGET,
+        json.dump({"title": args.title, "command": args.command,
+                   "staged_target": STAGED_TARGET, "loop_target": LOOP_TARGET,
                    "applications": apps, "small": small}, f, indent=1)
     return 0
 

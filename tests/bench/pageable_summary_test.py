@@ -58,7 +58,7 @@ SMALL = {"small": [
 
 
 class PageableSummary(unittest.TestCase):
-    def summarize(self, reports, small=None):
+    def summarize(self, reports, small=None, flags=()):
         with tempfile.TemporaryDirectory() as raw:
             for r in reports:
                 with open(os.path.join(raw, r["app"] + ".json"), "w") as f:
@@ -68,7 +68,7 @@ class PageableSummary(unittest.TestCase):
                     json.dump(small, f)
             prefix = os.path.join(raw, "summary")
             apps = ",".join(r["app"] for r in reports)
-            result = subprocess.run([sys.executable, SCRIPT, raw, prefix, "--apps", apps],
+            result = subprocess.run([sys.executable, SCRIPT, raw, prefix, "--apps", apps, *flags],
                                     capture_output=True, text=True)
             self.assertEqual(result.returncode, 0, result.stderr)
             with open(prefix + ".json") as f:
@@ -79,7 +79,11 @@ class PageableSummary(unittest.TestCase):
     def test_ratios_against_the_targets(self):
         summary, markdown = self.summarize(
             [report("fast", 0.010, 0.012, 1.00, 1.03), report("slow", 0.010, 0.014, 1.00, 1.10)],
-            SMALL)
+            SMALL, ["--title", "Pageable memory on GPU X, 2026-11-28", "--command", "bench.sh"])
+        # What a summary is of travels with it, for a program as for a person.
+        self.assertEqual(summary["title"], "Pageable memory on GPU X, 2026-11-28")
+        self.assertEqual(summary["command"], "bench.sh")
+        self.assertIn("# Pageable memory on GPU X, 2026-11-28", markdown)
         fast, slow = summary["applications"]
         self.assertAlmostEqual(fast["staged_vs_pinned"], 1.2)
         self.assertTrue(fast["staged_met"])
