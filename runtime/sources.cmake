@@ -19,6 +19,7 @@ set(OVERLAP_RUNTIME_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/src/HostCopyWorkers.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/HostMemoryKind.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/HostRangeKind.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/src/HostReduction.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/HostRegistration.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/NvtxRange.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/PagedArrays.cpp

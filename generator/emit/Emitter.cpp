@@ -398,7 +398,11 @@ private:
           << member(array.param) << "), sizeof(" << p.valueType << "), " << cxx(array.extent)
           << ", overlap::Direction::" << directionName(array.direction) << ", "
           << quoted(member(array.param)) << ", " << (array.optional ? "true" : "false") << ", "
-          << (array.reduce != ir::ReduceOp::None ? "true" : "false") << "};\n";
+          << (array.reduce != ir::ReduceOp::None ? "true" : "false");
+      if (array.reduce != ir::ReduceOp::None)
+        out << ", overlap::ReduceOp::" << ir::reduceOpName(array.reduce)
+            << ", overlap::ElementKind::" << ir::elementKindName(p.elementKind);
+      out << "};\n";
     }
     out << "    }\n    return {};\n  }\n\n";
   }

@@ -61,6 +61,11 @@ struct HostArray {
   // array). Device-resident in every variant, Mapped and Hybrid included: copied in once before
   // the first launch and out once after the last.
   bool reduction = false;
+  // A reduction's operator and the kind of its elements' lanes, as the descriptor has them: a
+  // call split across GPUs combines the devices' partial results on the host with them
+  // (HostReduction.h); None: they cannot be combined, and such a call is refused.
+  ReduceOp reduce = ReduceOp::None;
+  ElementKind kind = ElementKind::Other;
 };
 
 } // namespace overlap

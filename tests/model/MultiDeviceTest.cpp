@@ -101,7 +101,7 @@ TEST(SplitPrediction, ThePapersDoNotDescribeIt) {
   EXPECT_FALSE(paper002::Model().predictSeconds(profile, workload, split));
 }
 
-TEST(SplitSearch, EveryCandidateAlsoSplitButNotReductions) {
+TEST(SplitSearch, EveryCandidateAlsoSplitButNotUncombinableReductions) {
   const ModernModel model;
   const HardwareProfile profile = testing::h100Like();
   Workload workload = transferBound(1 << 20);
@@ -116,7 +116,10 @@ TEST(SplitSearch, EveryCandidateAlsoSplitButNotReductions) {
     split.devices = 2;
     EXPECT_EQ(both[alone + i], split);
   }
+  // The host combines the devices' partials of a reduction; where it cannot, no split is tried.
   workload.transfers.reductionBytes = 1024;
+  EXPECT_EQ(enumerateCandidates(model, profile, workload, options).size(), 2 * alone);
+  workload.transfers.reductionsCombineOnHost = false;
   EXPECT_EQ(enumerateCandidates(model, profile, workload, options).size(), alone);
 }
 

@@ -416,13 +416,35 @@ TEST(WorkloadFromDescriptor, ReductionArraysMoveOnceEachWayAndAreNeverMapped) {
   EXPECT_DOUBLE_EQ(workload.transfers.reductionBytes, 4);
   EXPECT_DOUBLE_EQ(workload.transfers.broadcastBytes, 0);
   EXPECT_DOUBLE_EQ(workload.transfers.d2hBytes, 0);
-  EXPECT_EQ(workload.transfers.explicitH2dCopies, 3); // x, y and sum
-  EXPECT_EQ(workload.transfers.explicitD2hCopies, 1); // sum
+  EXPECT_EQ(workload.transfers.explicitH2dCopies, 3);      // x, y and sum
+  EXPECT_EQ(workload.transfers.explicitD2hCopies, 1);      // sum
+  EXPECT_TRUE(workload.transfers.reductionsCombineOnHost); // a float sum: a split adds partials
   // Not a broadcast input of unknown re-reads, nor mapped bytes of any width.
   EXPECT_FALSE(mappedPredictionIsLowerBound(workload));
   ASSERT_EQ(workload.mapped.bytesByWidth.size(), 1u);
   EXPECT_DOUBLE_EQ(workload.mapped.bytesByWidth[0].readBytes, 8000);
   EXPECT_TRUE(validate(workload).empty());
+}
+
+TEST(WorkloadFromDescriptor, AReductionOfHalvesCannotBeSplit) {
+  const ArrayDescriptor arrays[] = {
+      {1, "x", Direction::In, ElementKind::F16, 2},
+      {2, "sum", Direction::InOut, ElementKind::F16, 2, false, ReduceOp::Sum}};
+  KernelDescriptor descriptor = descriptorWith(arrays, 2);
+  descriptor.partitionExtent = [](ArgPointers args) { return intArg(args, 0); };
+  descriptor.arrayExtent = [](ArgPointers args, int array) -> long long {
+    return array == 0 ? intArg(args, 0) : 1;
+  };
+  descriptor.sectionCount = [](ArgPointers, int array) { return array == 0 ? 1 : 0; };
+  descriptor.section = [](ArgPointers, int, int, long long lo, long long hi) {
+    return Section{lo, hi};
+  };
+  descriptor.sectionIsChunked = [](int, int) { return true; };
+  const int n = 100;
+  const void* x = nullptr;
+  const void* sum = nullptr;
+  const void* args[] = {&n, &x, &sum};
+  EXPECT_FALSE(workloadFromDescriptor(descriptor, args, 0).transfers.reductionsCombineOnHost);
 }
 
 TEST(WorkloadFromDescriptor, AbsentOptionalArraysAreNotCountedUnlessTheTunerAllocatesThem) {

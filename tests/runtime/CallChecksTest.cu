@@ -180,6 +180,10 @@ TEST(BeginCall, AReductionArrayIsInOutAndWhole) {
   binding.arrays[1].direction = Direction::InOut;
   binding.sections[1] = 1;
   expectRefusedByAll(binding, "reduction array must be InOut and without sections");
+  // An operator names a reduction; on an array that is none it is a binding's mistake.
+  binding.arrays[1].reduction = false;
+  binding.arrays[1].reduce = ReduceOp::Sum;
+  expectRefusedByAll(binding, "an operator (reduce) for an array that is no reduction");
 }
 
 TEST(PersistentText, EqualTextsShareOneCopyThatOutlivesTheString) {
@@ -209,12 +213,31 @@ TEST(MultiDeviceCall, RefusesOutputsEveryChunkWrites) {
   float x[8] = {}, y[8] = {};
   ProbeBinding binding;
   binding.arrays[0].host = x;
-  binding.arrays[1] = {y, 4, 8, Direction::InOut, "histogram", false, true};
+  binding.arrays[1] = {y, 4, 8, Direction::InOut, "whole", false, false};
   binding.sections[1] = 0;
   for (const Status& status :
        {runStreams(binding, onTwoDevices()), runHybrid(binding, onTwoDevices())}) {
     EXPECT_EQ(status.code, cudaErrorNotSupported) << status.message();
-    EXPECT_TRUE(mentions(status, "cannot split array 'histogram': every chunk writes it"))
+    EXPECT_TRUE(mentions(status, "cannot split array 'whole': every chunk writes it"))
+        << status.message();
+  }
+}
+
+// A reduction splits when the host can combine its partials (the GPU tests run those); not of
+// half-precision floats, nor without an operator (a hand-written binding that names none).
+TEST(MultiDeviceCall, RefusesReductionsTheHostCannotCombine) {
+  float x[8] = {}, y[8] = {};
+  ProbeBinding binding;
+  binding.arrays[0].host = x;
+  binding.sections[1] = 0;
+  const HostArray halves{
+      y, 2, 8, Direction::InOut, "histogram", false, true, ReduceOp::Sum, ElementKind::F16};
+  const HostArray unnamed{y, 4, 8, Direction::InOut, "histogram", false, true};
+  for (const HostArray& array : {halves, unnamed}) {
+    binding.arrays[1] = array;
+    const Status status = runStreams(binding, onTwoDevices());
+    EXPECT_EQ(status.code, cudaErrorNotSupported) << status.message();
+    EXPECT_TRUE(mentions(status, "cannot split reduction 'histogram': the host cannot combine"))
         << status.message();
   }
 }

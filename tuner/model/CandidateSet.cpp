@@ -102,7 +102,7 @@ std::vector<Candidate> enumerateCandidates(const PerformanceModel& model,
   // a tuning records what it measured whatever OVERLAP_PIN_CACHE made of Default; and each
   // pipelined one also goes through the staging ring (no registration): what a one-off call on
   // pageable data needs.
-  if (options.devices > 1 && workload.transfers.reductionBytes <= 0) {
+  if (options.devices > 1 && workload.transfers.reductionsCombineOnHost) {
     const std::size_t oneDevice = candidates.size();
     for (std::size_t i = 0; i < oneDevice; ++i) {
       if (candidates[i].graph)

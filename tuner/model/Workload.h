@@ -63,6 +63,9 @@ struct Workload {
     // Hybrid). The modern model prices them; the papers' models, which know no such arrays,
     // leave them out.
     double reductionBytes = 0;
+    // Whether the host can combine every reduction array's partial results of the devices of a
+    // split call (HostReduction.h): if not, the runtime refuses to split the call.
+    bool reductionsCombineOnHost = true;
 
     // Number of separate copies one chunk needs per direction (one per chunked section): each
     // copy pays the per-transfer gap g (or L+o after an idle engine).

@@ -2,6 +2,7 @@
 
 #include "overlap/ByteSize.h"
 #include "overlap/DeviceLayout.h"
+#include "overlap/HostReduction.h"
 
 #include <algorithm>
 #include <cmath>
@@ -172,6 +173,9 @@ Workload workloadFromDescriptor(const KernelDescriptor& descriptor, ArgPointers 
       // Copied whole, once each way, in every variant; never mapped.
       workload.transfers.reductionBytes +=
           static_cast<double>(std::max(0LL, extent)) * static_cast<double>(array.elementSize);
+      workload.transfers.reductionsCombineOnHost =
+          workload.transfers.reductionsCombineOnHost &&
+          hostCombinable(array.reduce, array.kind, array.elementSize);
       ++reductions;
       continue;
     }

@@ -78,6 +78,9 @@ template <class B> Status readHostArrays(const B& binding, std::vector<HostArray
     if (array.reduction && (array.direction != Direction::InOut || sections != 0))
       return OVERLAP_DETAIL_INVALID_BINDING(
           "Binding::array(i): a reduction array must be InOut and without sections");
+    if (array.reduce != ReduceOp::None && !array.reduction)
+      return OVERLAP_DETAIL_INVALID_BINDING(
+          "Binding::array(i): an operator (reduce) for an array that is no reduction");
     if (writes(array.direction)) {
       // Copying out more than one chunked section per chunk would write other chunks' elements
       // back before (or after) their own kernels wrote them.

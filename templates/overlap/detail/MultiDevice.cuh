@@ -4,11 +4,16 @@
 // device's context (stream pool, device memory, staging ring), as a call of one GPU would. Every
 // device gets the inputs its range reads, broadcast sections and halos included: a halo that
 // crosses a device boundary is copied from the host to both devices, never between devices.
-// Outputs tile the partition (docs/annotations.md), so no two devices write one element.
+// Outputs tile the partition (docs/annotations.md), so no two devices write one element. A
+// reduction array, which every chunk updates, is the exception: the first device's range updates
+// the caller's array, every other one a pinned partial of its own that starts from the operator's
+// identity (HostReduction.h), and the host combines the partials into the caller's array, in
+// device order, once every device is done.
 //
-// Refused, with a status naming the reason: reduction arrays and other outputs written by every
-// chunk (each device would copy back its own partial result over the others'), and kernels whose
-// file declares __constant__ or __device__ variables (they live on the device that set them).
+// Refused, with a status naming the reason: other outputs written by every chunk (each device
+// would copy back its own part over the others'), reductions whose partials the host cannot
+// combine (half-precision floats, other element types), and kernels whose file declares
+// __constant__ or __device__ variables (they live on the device that set them).
 //
 // Pageable arrays are registered once for the whole call (portable, so every device uses them),
 // or through the registration cache, or staged by each device's ring, as the call's PageableMode
@@ -18,8 +23,10 @@
 #include "overlap/Binding.cuh"
 #include "overlap/DeviceSplit.h"
 #include "overlap/HostArrayPinning.h"
+#include "overlap/HostReduction.h"
 #include "overlap/KernelTypes.h"
 #include "overlap/PinCache.h"
+#include "overlap/PinnedBuffer.h"
 #include "overlap/Status.h"
 #include "overlap/detail/CallArrays.cuh"
 
@@ -35,19 +42,26 @@ namespace overlap {
 namespace detail {
 
 // B restricted to [begin, end) of its partition: what one device of a split call runs. Its
-// checkCall() is B's, on the whole call's arguments.
+// checkCall() is B's, on the whole call's arguments. `partials` (null, or one host pointer per
+// array, null where the caller's stays) redirects reduction arrays to the device's partials.
 template <class B> class PartitionSlice {
 public:
   static constexpr int kArrays = B::kArrays;
 
-  PartitionSlice(const B& binding, long long begin, long long end)
-      : binding_(binding), begin_(begin), end_(end) {}
+  PartitionSlice(const B& binding, long long begin, long long end,
+                 const std::vector<void*>* partials = nullptr)
+      : binding_(binding), begin_(begin), end_(end), partials_(partials) {}
 
   long long partitionExtent() const { return end_ - begin_; }
   long long partitionBegin() const { return begin_; }
   long long granule() const { return binding_.granule(); }
   Status checkCall() const { return binding_.checkCall(); }
-  HostArray array(int i) const { return binding_.array(i); }
+  HostArray array(int i) const {
+    HostArray array = binding_.array(i);
+    if (partials_ != nullptr && (*partials_)[static_cast<std::size_t>(i)] != nullptr)
+      array.host = (*partials_)[static_cast<std::size_t>(i)];
+    return array;
+  }
   int sectionCount(int i) const { return binding_.sectionCount(i); }
   Section section(int i, int s, long long lo, long long hi) const {
     return binding_.section(i, s, lo, hi);
@@ -61,6 +75,7 @@ private:
   const B& binding_;
   const long long begin_;
   const long long end_;
+  const std::vector<void*>* partials_;
 };
 
 template <class B> struct IsPartitionSlice : std::false_type {};
@@ -92,14 +107,23 @@ template <class B> Status checkSplittable(const B& binding, const std::vector<Ho
       const HostArray& array = arrays[i];
       if (!writes(array.direction) || absent(array))
         continue;
+      if (array.reduction) {
+        if (!hostCombinable(array.reduce, array.kind, array.elementSize))
+          return refuseSplit(std::string("cannot split reduction '") + array.name +
+                             "': the host cannot combine its devices' partial results (operator "
+                             "or element type other than integers and 32- or 64-bit floats); "
+                             "run it with StreamsConfig::devices = 1");
+        continue;
+      }
       const int index = static_cast<int>(i);
       bool wholeOutput = binding.sectionCount(index) == 0;
       for (int s = 0; s < binding.sectionCount(index); ++s)
         wholeOutput = wholeOutput || !binding.sectionIsChunked(index, s);
       if (wholeOutput)
         return refuseSplit(std::string("cannot split array '") + array.name +
-                           "': every chunk writes it (a reduction), and each device would copy "
-                           "back its own partial result; run it with StreamsConfig::devices = 1");
+                           "': every chunk writes it, and each device would copy back its own "
+                           "part over the others' (a reduction must say so: reduce(...)); run "
+                           "it with StreamsConfig::devices = 1");
     }
     return Status::success();
   }
@@ -148,9 +172,25 @@ Status runOnDevices(const B& binding, const StreamsConfig& config, MappedArrays 
                           (mapped == MappedArrays::Outputs && array.direction == Direction::Out)});
     OVERLAP_TRY(pinning.pin(uses, false, pinningPolicy(resolvePageableMode(config.pageable))));
   }
+  // Every range but the first updates partials of the reduction arrays of its own.
+  std::vector<std::vector<void*>> partials(ranges.size(), std::vector<void*>(arrays.size()));
+  std::vector<PinnedBuffer> partialMemory;
+  partialMemory.reserve((ranges.size() > 0 ? ranges.size() - 1 : 0) * arrays.size());
+  for (std::size_t k = 1; k < ranges.size(); ++k) {
+    for (std::size_t i = 0; i < arrays.size(); ++i) {
+      const HostArray& array = arrays[i];
+      if (!array.reduction || absent(array) || array.extent == 0)
+        continue;
+      partialMemory.emplace_back();
+      OVERLAP_TRY(PinnedBuffer::allocate(arrayBytes(array), &partialMemory.back()));
+      startPartial(array.reduce, array.kind, array.host, partialMemory.back().data(),
+                   arrayBytes(array));
+      partials[k][i] = partialMemory.back().data();
+    }
+  }
   std::vector<Status> results(ranges.size());
   const auto runRange = [&](std::size_t k) {
-    const PartitionSlice<B> slice(binding, ranges[k].begin, ranges[k].end);
+    const PartitionSlice<B> slice(binding, ranges[k].begin, ranges[k].end, &partials[k]);
     results[k] = onDevice(ranges[k].device, [&] { return runOne(slice, one); });
   };
   std::vector<std::thread> threads;
@@ -168,6 +208,13 @@ Status runOnDevices(const B& binding, const StreamsConfig& config, MappedArrays 
   Status first;
   for (const Status& result : results)
     keepFirst(first, result);
+  if (first.ok()) {
+    for (std::size_t k = 1; k < ranges.size(); ++k)
+      for (std::size_t i = 0; i < arrays.size(); ++i)
+        if (partials[k][i] != nullptr)
+          combinePartial(arrays[i].reduce, arrays[i].kind, arrays[i].host, partials[k][i],
+                         arrayBytes(arrays[i]));
+  }
   keepFirst(first, pinning.release());
   return first;
 }
