@@ -85,6 +85,17 @@ TEST(SplitPrediction, NoFasterThanAllLinksTogether) {
   ASSERT_TRUE(bounded);
   EXPECT_DOUBLE_EQ(*bounded, bytes / 100e9 + 4 * profile.streamSyncS);
   EXPECT_GT(*bounded, *unbounded);
+  // Measured on another count of GPUs, the host side says nothing of four links.
+  profile.allLinksDevices = 2;
+  EXPECT_DOUBLE_EQ(*model.predictSeconds(profile, workload, four), *unbounded);
+  EXPECT_TRUE(splitIsLowerBound(profile, 4));
+  EXPECT_FALSE(splitIsLowerBound(profile, 2));
+  profile.allLinksDevices = 4;
+  // Every device copies the reduction arrays whole, both ways.
+  Workload reducing = workload;
+  reducing.transfers.reductionBytes = 1 << 20;
+  EXPECT_DOUBLE_EQ(*model.predictSeconds(profile, reducing, four),
+                   (bytes + 4 * 2 * (1 << 20)) / 100e9 + 4 * profile.streamSyncS);
   // A host that outruns the links leaves the shares' prediction as it was.
   profile.allLinksSecondsPerByte = 1.0 / 10e12;
   EXPECT_DOUBLE_EQ(*model.predictSeconds(profile, workload, four), *unbounded);

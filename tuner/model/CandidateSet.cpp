@@ -289,7 +289,7 @@ Prediction predict(const PerformanceModel& model, const HardwareProfile& profile
         candidate, model.predictSeconds(completed.profile, workload, candidate), false});
 
   selectPrunedSet(prediction, mappedPredictionIsLowerBound(workload, completed.profile),
-                  splitIsLowerBound(completed.profile), options);
+                  splitIsLowerBound(completed.profile, options.devices), options);
   return prediction;
 }
 

@@ -23,8 +23,8 @@ Workload deviceShare(const Workload& workload, int devices) {
   return share;
 }
 
-bool splitIsLowerBound(const HardwareProfile& profile) {
-  return profile.allLinksSecondsPerByte <= 0;
+bool splitIsLowerBound(const HardwareProfile& profile, int devices) {
+  return profile.allLinksSecondsPerByte <= 0 || profile.allLinksDevices != devices;
 }
 
 std::optional<double> splitSeconds(const PerformanceModel& model, const HardwareProfile& profile,
@@ -38,10 +38,12 @@ std::optional<double> splitSeconds(const PerformanceModel& model, const Hardware
   if (!share)
     return std::nullopt;
   double seconds = *share;
-  if (!splitIsLowerBound(profile)) {
-    // Every device takes the broadcast sections; the chunked bytes cross once in all.
+  if (!splitIsLowerBound(profile, candidate.devices)) {
+    // Every device takes the broadcast sections and its reduction arrays both ways; the chunked
+    // bytes cross once in all.
     const Workload::Transfers& t = workload.transfers;
-    const double bytes = t.h2dBytes + t.d2hBytes + candidate.devices * t.broadcastBytes;
+    const double bytes =
+        t.h2dBytes + t.d2hBytes + candidate.devices * (t.broadcastBytes + 2 * t.reductionBytes);
     seconds = std::max(seconds, bytes * profile.allLinksSecondsPerByte);
   }
   return seconds + candidate.devices * profile.streamSyncS;

@@ -23,8 +23,9 @@ namespace overlap::model {
 // (each device takes full buffers). The workload itself when devices <= 1 or P is unknown.
 Workload deviceShare(const Workload& workload, int devices);
 
-// Whether `profile` leaves a split's prediction a lower bound (the host side of its links unknown).
-bool splitIsLowerBound(const HardwareProfile& profile);
+// Whether `profile` leaves the prediction of a split across `devices` GPUs a lower bound: the host
+// side of that many links not measured (a profile of one GPU, or of another count of them).
+bool splitIsLowerBound(const HardwareProfile& profile, int devices);
 
 // The split candidate's time: `model`'s prediction of its one-GPU form on the largest share, or
 // the call's bytes over all links at once where the profile knows that and it takes longer; plus
