@@ -252,6 +252,10 @@ Status measureLink(LinkBench& bench, const CalibrationPlan& plan, const Progress
             const auto eachWay = static_cast<std::size_t>(total) / 2;
             return links->copy(eachWay, eachWay, links->devices(), s);
           });
+      add(format("all %d links at once, to the devices only", devices), true, plan.repeats,
+          &m->allLinksOneWay, bytes, [&links](double total, double* s) {
+            return links->copy(static_cast<std::size_t>(total), 0, links->devices(), s);
+          });
     } else {
       m->skipped.push_back("all links at once: " + made.message());
     }

@@ -121,6 +121,10 @@ public:
           slope("all_links.seconds_per_byte", "G of all links at once over sizes", m.allLinks,
                 kBidirectionalFit, false);
       p->allLinksDevices = p->allLinksSecondsPerByte > 0 ? m.allLinksDevices : 0;
+      if (p->allLinksSecondsPerByte > 0 && !m.allLinksOneWay.empty())
+        p->allLinksOneWaySecondsPerByte =
+            slope("all_links.one_way_seconds_per_byte", "G of all links one way over sizes",
+                  m.allLinksOneWay, kBidirectionalFit, false);
     }
     p->hostCopySecondsPerByte =
         slope("host_copy.seconds_per_byte", "host copies over sizes, one thread", m.hostCopy,

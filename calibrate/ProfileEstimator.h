@@ -58,7 +58,8 @@ struct CalibrationMeasurements {
   int hostCopyThreads = 0;
   // x = bytes copied to and from allLinksDevices devices at once (AllLinksBench); none on one GPU.
   int allLinksDevices = 0;
-  Series allLinks;
+  Series allLinks;                  // both ways at once, x counting both directions' bytes
+  Series allLinksOneWay;            // to the devices only
   std::vector<std::string> skipped; // optional measurements that failed, and why
 };
 

@@ -222,9 +222,16 @@ public:
     if (!root.contains("all_links"))
       return true;
     const json* links = object(root, "", "all_links");
-    return links && onlyKeys(*links, "all_links", {"devices", "seconds_per_byte"}) &&
-           integer(*links, "all_links", "devices", &out->allLinksDevices) &&
-           parameter(*links, "all_links", "seconds_per_byte", &out->allLinksSecondsPerByte);
+    if (!links ||
+        !onlyKeys(*links, "all_links",
+                  {"devices", "seconds_per_byte", "one_way_seconds_per_byte"}) ||
+        !integer(*links, "all_links", "devices", &out->allLinksDevices) ||
+        !parameter(*links, "all_links", "seconds_per_byte", &out->allLinksSecondsPerByte))
+      return false;
+    // Profiles from before the one-way copies were calibrated have no one_way_seconds_per_byte.
+    return !links->contains("one_way_seconds_per_byte") ||
+           parameter(*links, "all_links", "one_way_seconds_per_byte",
+                     &out->allLinksOneWaySecondsPerByte);
   }
 
   // mapped.by_width: widths 1, 2, 4, 8, 16 bytes, each at most once, ascending.
@@ -403,9 +410,10 @@ std::string profileToJson(const HardwareProfile& profile) {
   out["host_copy"] = nlohmann::ordered_json{
       {"seconds_per_byte", parameter(profile.hostCopySecondsPerByte)},
       {"parallel_seconds_per_byte", parameter(profile.hostCopyParallelSecondsPerByte)}};
-  out["all_links"] =
-      nlohmann::ordered_json{{"devices", profile.allLinksDevices},
-                             {"seconds_per_byte", parameter(profile.allLinksSecondsPerByte)}};
+  out["all_links"] = nlohmann::ordered_json{
+      {"devices", profile.allLinksDevices},
+      {"seconds_per_byte", parameter(profile.allLinksSecondsPerByte)},
+      {"one_way_seconds_per_byte", parameter(profile.allLinksOneWaySecondsPerByte)}};
   return out.dump(2) + "\n";
 }
 
@@ -519,7 +527,8 @@ ProfileError checkProfile(const HardwareProfile& profile, const std::string& ori
       {"overheads.graph_op_launch_s", profile.graphOpLaunchS},
       {"host_copy.seconds_per_byte", profile.hostCopySecondsPerByte},
       {"host_copy.parallel_seconds_per_byte", profile.hostCopyParallelSecondsPerByte},
-      {"all_links.seconds_per_byte", profile.allLinksSecondsPerByte}};
+      {"all_links.seconds_per_byte", profile.allLinksSecondsPerByte},
+      {"all_links.one_way_seconds_per_byte", profile.allLinksOneWaySecondsPerByte}};
   for (const auto& [field, value] : parameters)
     if (!std::isfinite(value) || value < 0)
       return error(field, "must be a finite non-negative number (0 for not known), is " +
@@ -541,6 +550,9 @@ ProfileError checkProfile(const HardwareProfile& profile, const std::string& ori
     return error("all_links.devices",
                  "two or more devices where all_links.seconds_per_byte is known, else 0; is " +
                      std::to_string(profile.allLinksDevices));
+  if (profile.allLinksOneWaySecondsPerByte > 0 && !(profile.allLinksSecondsPerByte > 0))
+    return error("all_links.one_way_seconds_per_byte",
+                 "known without all_links.seconds_per_byte, the links both ways");
   for (std::size_t i = 0; i < profile.mappedByWidth.size(); ++i) {
     const MappedWidthCost& cost = profile.mappedByWidth[i];
     const std::string field = "mapped.by_width[" + std::to_string(i) + "]";

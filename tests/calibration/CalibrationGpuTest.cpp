@@ -117,6 +117,21 @@ TEST_F(QuickCalibration, MeasuresFitsAndWritesAReadableProfile) {
   EXPECT_LE(parallel, oneThread);
   std::cout << "host copies: " << 1e-9 / oneThread << " GB/s on one thread, " << 1e-9 / parallel
             << " GB/s on " << m.hostCopyThreads << "\n";
+  int devices = 0;
+  ASSERT_EQ(cudaGetDeviceCount(&devices), cudaSuccess);
+  if (devices >= 2) {
+    // All links at once, both ways and one way: measured, and no faster than 100 GB/s a link.
+    EXPECT_EQ(m.allLinksDevices, devices);
+    ASSERT_FALSE(m.allLinks.empty()) << "not skipped";
+    ASSERT_FALSE(m.allLinksOneWay.empty()) << "not skipped";
+    EXPECT_GT(estimate.profile.allLinksSecondsPerByte, 1e-11 / devices);
+    EXPECT_GT(estimate.profile.allLinksOneWaySecondsPerByte, 1e-11 / devices);
+    std::cout << "all " << devices << " links: " << 1e-9 / estimate.profile.allLinksSecondsPerByte
+              << " GB/s both ways, " << 1e-9 / estimate.profile.allLinksOneWaySecondsPerByte
+              << " GB/s one way\n";
+  } else {
+    EXPECT_TRUE(m.allLinks.empty() && m.allLinksOneWay.empty()) << "one GPU: no links to add";
+  }
   HardwareProfile read;
   ASSERT_TRUE(profileFromJson(profileToJson(estimate.profile), "quick", &read).ok());
   EXPECT_EQ(read.mappedWriteSecondsPerByte, estimate.profile.mappedWriteSecondsPerByte);
@@ -124,6 +139,7 @@ TEST_F(QuickCalibration, MeasuresFitsAndWritesAReadableProfile) {
   EXPECT_EQ(read.hostToDevice.secondsPerByte, estimate.profile.hostToDevice.secondsPerByte);
   EXPECT_EQ(read.mappedByWidth.size(), estimate.profile.mappedByWidth.size());
   EXPECT_EQ(read.hostCopyParallelSecondsPerByte, estimate.profile.hostCopyParallelSecondsPerByte);
+  EXPECT_EQ(read.allLinksOneWaySecondsPerByte, estimate.profile.allLinksOneWaySecondsPerByte);
   for (const std::string& problem : estimate.problems)
     std::cout << "quick plan fit note: " << problem << "\n"; // informative, not a failure
 }

@@ -202,6 +202,29 @@ TEST(EstimateProfile, OptionalSeriesMayBeMissing) {
   EXPECT_EQ(estimate.profile.hostCopyParallelSecondsPerByte, 0.0);
 }
 
+// Several GPUs: all links both ways (140 GB/s, both directions' bytes together) and one way (106).
+TEST(EstimateProfile, AllLinksBothWaysAndOneWay) {
+  BoundedNoise noise(0.0001);
+  SCOPED_TRACE(noise.trace());
+  CalibrationMeasurements m = test::syntheticMeasurements(3, noise);
+  m.allLinksDevices = 2;
+  for (double mib : {256.0, 1024.0, 2048.0}) {
+    const double k = mib * test::kMiB;
+    m.allLinks.add(k, test::samples(50e-6 + k / 140e9, 3, noise));
+    m.allLinksOneWay.add(k, test::samples(50e-6 + k / 106e9, 3, noise));
+  }
+  ProfileEstimate estimate = estimateProfile(m);
+  ASSERT_TRUE(estimate.acceptable()) << estimate.problems.front();
+  EXPECT_EQ(estimate.profile.allLinksDevices, 2);
+  EXPECT_NEAR(estimate.profile.allLinksSecondsPerByte, 1 / 140e9, 1 / 140e9 * 0.002);
+  EXPECT_NEAR(estimate.profile.allLinksOneWaySecondsPerByte, 1 / 106e9, 1 / 106e9 * 0.002);
+  // A calibration without the one-way copies leaves that rate unknown.
+  m.allLinksOneWay = Series{};
+  estimate = estimateProfile(m);
+  EXPECT_GT(estimate.profile.allLinksSecondsPerByte, 0.0);
+  EXPECT_EQ(estimate.profile.allLinksOneWaySecondsPerByte, 0.0);
+}
+
 // On a host of one core the "parallel" threads take turns: the profile keeps the fastest count's
 // rate, one thread's, and the slower line is still reported as measured.
 TEST(EstimateProfile, HostCopiesSlowerOnManyThreadsKeepTheOneThreadRate) {

@@ -50,6 +50,7 @@ HardwareProfile fullProfile() {
   p.hostCopyParallelSecondsPerByte = 7.2e-12;
   p.allLinksDevices = 4;
   p.allLinksSecondsPerByte = 8.1e-12;
+  p.allLinksOneWaySecondsPerByte = 9.1e-12;
   return p;
 }
 
@@ -98,6 +99,7 @@ void expectSame(const HardwareProfile& a, const HardwareProfile& b) {
   EXPECT_EQ(a.hostCopyParallelSecondsPerByte, b.hostCopyParallelSecondsPerByte);
   EXPECT_EQ(a.allLinksDevices, b.allLinksDevices);
   EXPECT_EQ(a.allLinksSecondsPerByte, b.allLinksSecondsPerByte);
+  EXPECT_EQ(a.allLinksOneWaySecondsPerByte, b.allLinksOneWaySecondsPerByte);
 }
 
 // The JSON of fullProfile() with one change applied, as text.
@@ -259,6 +261,14 @@ TEST(ProfileJson, GraphLaunchAndAllLinksMayBeAbsent) {
   EXPECT_EQ(p.allLinksDevices, 0);
   EXPECT_EQ(p.allLinksSecondsPerByte, 0);
   EXPECT_EQ(p.graphOpLaunchS, 0);
+  // All links calibrated before the one-way copies were: that rate alone is not known.
+  ASSERT_TRUE(profileFromJson(edited([](nlohmann::json& j) {
+                                j["all_links"].erase("one_way_seconds_per_byte");
+                              }),
+                              "memory", &p)
+                  .ok());
+  EXPECT_GT(p.allLinksSecondsPerByte, 0);
+  EXPECT_EQ(p.allLinksOneWaySecondsPerByte, 0);
 }
 
 TEST(ProfileJson, AllLinksNeedTwoDevicesWhereKnown) {
@@ -269,10 +279,16 @@ TEST(ProfileJson, AllLinksNeedTwoDevicesWhereKnown) {
       "all_links.devices");
   EXPECT_EQ(parse(edited([](nlohmann::json& j) { j["all_links"]["extra"] = 1; })).field,
             "all_links.extra");
+  EXPECT_EQ(parse(edited([](nlohmann::json& j) {
+              j["all_links"]["devices"] = 0;
+              j["all_links"]["seconds_per_byte"] = nullptr;
+            })).field,
+            "all_links.one_way_seconds_per_byte");
   HardwareProfile p;
   EXPECT_TRUE(profileFromJson(edited([](nlohmann::json& j) {
                                 j["all_links"]["devices"] = 0;
                                 j["all_links"]["seconds_per_byte"] = nullptr;
+                                j["all_links"]["one_way_seconds_per_byte"] = nullptr;
                               }),
                               "memory", &p)
                   .ok());

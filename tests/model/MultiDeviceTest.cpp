@@ -102,6 +102,30 @@ TEST(SplitPrediction, NoFasterThanAllLinksTogether) {
   EXPECT_DOUBLE_EQ(*unbounded, *share + 4 * profile.streamSyncS);
 }
 
+// Measured on 2 x H200 (bench/README.md, "Several GPUs"): 140 GB/s both ways together, 106 one
+// way. Copies of 1365 MiB in and 683 MiB out took 17.0 ms: both ways for 683 MiB each, then the
+// rest of the input alone, says 17.0 too; every byte at the both-ways rate says 15.3.
+TEST(SplitPrediction, TheHeavierDirectionFinishesAloneAtTheOneWayRate) {
+  HardwareProfile profile = testing::h100Like();
+  profile.allLinksDevices = 2;
+  profile.allLinksSecondsPerByte = 1 / 140e9;
+  Workload workload;
+  workload.transfers.h2dBytes = 1365.0 * (1 << 20);
+  workload.transfers.d2hBytes = 683.0 * (1 << 20);
+  const double total = workload.transfers.h2dBytes + workload.transfers.d2hBytes;
+  EXPECT_DOUBLE_EQ(allLinksSeconds(profile, workload, 2), total / 140e9);
+  profile.allLinksOneWaySecondsPerByte = 1 / 106e9;
+  const double both = 2 * workload.transfers.d2hBytes / 140e9;
+  const double rest = (workload.transfers.h2dBytes - workload.transfers.d2hBytes) / 106e9;
+  EXPECT_DOUBLE_EQ(allLinksSeconds(profile, workload, 2), both + rest);
+  EXPECT_NEAR(both + rest, 17.0e-3, 0.1e-3);
+  // Equal bytes both ways: the rate both ways alone; one way only: the one-way rate alone.
+  workload.transfers.h2dBytes = workload.transfers.d2hBytes;
+  EXPECT_DOUBLE_EQ(allLinksSeconds(profile, workload, 2), 2 * workload.transfers.d2hBytes / 140e9);
+  workload.transfers.d2hBytes = 0;
+  EXPECT_DOUBLE_EQ(allLinksSeconds(profile, workload, 2), workload.transfers.h2dBytes / 106e9);
+}
+
 TEST(SplitPrediction, ThePapersDoNotDescribeIt) {
   const HardwareProfile profile = testing::h100Like();
   const Workload workload = transferBound(1 << 20);

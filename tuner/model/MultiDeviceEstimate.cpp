@@ -23,6 +23,20 @@ Workload deviceShare(const Workload& workload, int devices) {
   return share;
 }
 
+double allLinksSeconds(const HardwareProfile& profile, const Workload& workload, int devices) {
+  // Every device takes the broadcast sections and its reduction arrays both ways; the chunked
+  // bytes cross once in all.
+  const Workload::Transfers& t = workload.transfers;
+  const double in = t.h2dBytes + devices * (t.broadcastBytes + t.reductionBytes);
+  const double out = t.d2hBytes + devices * t.reductionBytes;
+  if (profile.allLinksOneWaySecondsPerByte <= 0)
+    return (in + out) * profile.allLinksSecondsPerByte;
+  // Both ways at once until the lighter direction is done, then the rest one way alone.
+  const double both = std::min(in, out);
+  return 2 * both * profile.allLinksSecondsPerByte +
+         (std::max(in, out) - both) * profile.allLinksOneWaySecondsPerByte;
+}
+
 bool splitIsLowerBound(const HardwareProfile& profile, int devices) {
   return profile.allLinksSecondsPerByte <= 0 || profile.allLinksDevices != devices;
 }
@@ -38,14 +52,8 @@ std::optional<double> splitSeconds(const PerformanceModel& model, const Hardware
   if (!share)
     return std::nullopt;
   double seconds = *share;
-  if (!splitIsLowerBound(profile, candidate.devices)) {
-    // Every device takes the broadcast sections and its reduction arrays both ways; the chunked
-    // bytes cross once in all.
-    const Workload::Transfers& t = workload.transfers;
-    const double bytes =
-        t.h2dBytes + t.d2hBytes + candidate.devices * (t.broadcastBytes + 2 * t.reductionBytes);
-    seconds = std::max(seconds, bytes * profile.allLinksSecondsPerByte);
-  }
+  if (!splitIsLowerBound(profile, candidate.devices))
+    seconds = std::max(seconds, allLinksSeconds(profile, workload, candidate.devices));
   return seconds + candidate.devices * profile.streamSyncS;
 }
 

@@ -27,6 +27,12 @@ Workload deviceShare(const Workload& workload, int devices);
 // side of that many links not measured (a profile of one GPU, or of another count of them).
 bool splitIsLowerBound(const HardwareProfile& profile, int devices);
 
+// The host side of `devices` links moving the split call's bytes (the profile's all_links): both
+// directions at once at all_links.seconds_per_byte (both directions' bytes counted together)
+// until the lighter one is done, the rest of the other at one_way_seconds_per_byte; where the
+// one-way rate is not known, every byte at the rate both ways. Requires !splitIsLowerBound.
+double allLinksSeconds(const HardwareProfile& profile, const Workload& workload, int devices);
+
 // The split candidate's time: `model`'s prediction of its one-GPU form on the largest share, or
 // the call's bytes over all links at once where the profile knows that and it takes longer; plus
 // a host synchronization per device for its thread. nullopt where the share's prediction is, or

@@ -115,6 +115,10 @@ struct HardwareProfile {
   // one GPU, or a profile from before), and a split's prediction is then a lower bound.
   int allLinksDevices = 0;
   double allLinksSecondsPerByte = 0;
+  // The same links copying one way only (to the devices), seconds per byte: a call that moves
+  // more bytes one way than the other has the links carry that rest alone (2 x H200: 106 GB/s one
+  // way, 140 both ways together). 0: not measured, and every byte is taken at the rate both ways.
+  double allLinksOneWaySecondsPerByte = 0;
 };
 
 } // namespace overlap
