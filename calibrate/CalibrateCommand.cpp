@@ -45,8 +45,9 @@ void printEstimate(const ProfileEstimate& estimate, std::ostream& out) {
   const HardwareProfile& p = estimate.profile;
   out << "\nL+o " << micros(p.hostToDevice.latencyS) << " in, " << micros(p.deviceToHost.latencyS)
       << " out; kernel launch " << micros(p.kernelLaunchS) << ", stream sync "
-      << micros(p.streamSyncS) << ", copy call " << micros(p.copyCallS)
-      << ", graph launch per operation " << micros(p.graphOpLaunchS) << "\n";
+      << micros(p.streamSyncS) << ", copy call " << micros(p.copyCallS) << ", copy in a batch "
+      << micros(p.copyBatchedS) << ", graph launch per operation " << micros(p.graphOpLaunchS)
+      << "\n";
 }
 
 int accuracyAfter(LinkBench& bench, const CalibrationPlan& plan, const CalibrateOptions& options,

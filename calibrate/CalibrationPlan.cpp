@@ -23,7 +23,9 @@ std::size_t backgroundBytesFor(std::size_t bytes, int pieces) {
 
 std::size_t CalibrationPlan::maxBytes() const {
   const std::size_t round =
-      streamRoundBytes * static_cast<std::size_t>(std::max(largest(streamCounts), copyCallStreams));
+      streamRoundBytes *
+      static_cast<std::size_t>(
+          std::max(largest(streamCounts), copyCallStreams * std::max(1, copyBatchCopies)));
   return std::max({largest(sizeBytes), largest(pieceMessageBytes), largest(mappedKernelBytes),
                    round, std::size_t{1}});
 }

@@ -41,6 +41,7 @@ struct CalibrationPlan {
   int launchBurst = 32;                // empty kernels per launch burst
   int launchSyncCount = 16;            // launch + synchronize pairs per sample
   int copyCallStreams = 16;            // a copy in and a copy out per stream per burst
+  int copyBatchCopies = 8;             // copies per batch, one batch per copy-call stream
   int streamRoundRepeats = 21;         // t_sc: repeats of each round
   std::vector<int> streamCounts;       // t_sc: streams used by a minimal round
   std::size_t streamRoundBytes = 4096; // per stream and direction, rounds and copy calls

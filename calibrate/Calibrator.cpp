@@ -202,6 +202,11 @@ Status measureLink(LinkBench& bench, const CalibrationPlan& plan, const Progress
       {static_cast<double>(plan.copyCallStreams)}, [&bench, roundBytes](double n, double* s) {
         return bench.copyCalls(static_cast<int>(n), roundBytes, s);
       });
+  add("host time per batch of copies (one batch per stream)", true, samples, &m->copyBatch,
+      {static_cast<double>(plan.copyBatchCopies)},
+      [&bench, &plan, roundBytes](double n, double* s) {
+        return bench.copyBatches(plan.copyCallStreams, static_cast<int>(n), roundBytes, s);
+      });
   add("host time per operation of a graph launch (a streamed round on 16 streams)", true, samples,
       &m->graphLaunch, {static_cast<double>(plan.copyCallStreams)},
       [&bench, roundBytes](double n, double* s) {

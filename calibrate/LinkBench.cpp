@@ -1,5 +1,6 @@
 #include "LinkBench.h"
 
+#include "overlap/CopyBatch.h"
 #include "overlap/KernelTypes.h"
 
 #include <algorithm>
@@ -279,6 +280,33 @@ Status LinkBench::copyCalls(int streams, std::size_t bytesPerCopy, double* secon
   double issueSeconds = 0;
   OVERLAP_TRY(round(streams, bytesPerCopy, false, &issueSeconds));
   *secondsPerCall = issueSeconds / (2.0 * streams);
+  return Status::success();
+}
+
+Status LinkBench::copyBatches(int streams, int copies, std::size_t bytesPerCopy,
+                              double* secondsPerBatch) {
+  if (streams < 1 || streams > 2 * limits_.maxPieces || copies < 1 ||
+      bytesPerCopy * static_cast<std::size_t>(streams) * static_cast<std::size_t>(copies) >
+          limits_.maxBytes)
+    return beyond("LinkBench::copyBatches: beyond the limits");
+  Status issued = Status::success();
+  const Clock::time_point begin = Clock::now();
+  for (int i = 0; i < streams && issued.ok(); ++i) {
+    CopyBatch batch(pool_.stream(i));
+    for (int c = 0; c < copies && issued.ok(); ++c) {
+      const std::size_t offset = (static_cast<std::size_t>(i) * copies + c) * bytesPerCopy;
+      issued = batch.add(static_cast<char*>(deviceIn_) + offset, hostIn_.as<char>() + offset,
+                         bytesPerCopy);
+    }
+    if (issued.ok())
+      issued = batch.issue();
+  }
+  const double issueSeconds = secondsSince(begin);
+  // Also after a failed call: what was issued must finish before the buffers are reused.
+  for (int i = 0; i < streams; ++i)
+    OVERLAP_CUDA_TRY(cudaStreamSynchronize(pool_.stream(i)));
+  OVERLAP_TRY(issued);
+  *secondsPerBatch = issueSeconds / streams;
   return Status::success();
 }
 

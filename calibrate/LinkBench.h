@@ -84,6 +84,10 @@ public:
   // `bytesPerCopy`, the host clock stopped when the last call returns (the synchronization
   // after it is not timed). A pipeline's host pays this per copy while the device works.
   Status copyCalls(int streams, std::size_t bytesPerCopy, double* secondsPerCall);
+  // Host time per batch of `copies` copies in of `bytesPerCopy`, issued together as a pipeline
+  // issues a chunk's sections (overlap::CopyBatch: one cudaMemcpyBatchAsync where the driver
+  // takes it), one batch on each of `streams` streams, the clock stopped when the last returns.
+  Status copyBatches(int streams, int copies, std::size_t bytesPerCopy, double* secondsPerBatch);
   // Host time per operation (copy or launch) of one cudaGraphLaunch of the round of `streams`
   // streams (copies of `bytesPerCopy` and empty kernels, forked from and joined to stream 0)
   // captured into a graph, which is captured on the first call and kept; the launch is waited for

@@ -112,6 +112,10 @@ public:
       }
     }
     p->copyCallS = hostCost(m.copyCall);
+    // A batch of one is a single cudaMemcpyAsync (copy_call_s); each copy more adds the slope.
+    if (!m.copyBatch.empty() && m.copyBatch.x.front() > 1 && p->copyCallS > 0)
+      p->copyBatchedS =
+          std::max(0.0, (hostCost(m.copyBatch) - p->copyCallS) / (m.copyBatch.x.front() - 1));
     if (!m.graphLaunch.empty())
       p->graphOpLaunchS = hostCost(m.graphLaunch);
     p->streamOverheadS = slope("stream_overhead_s", "t_sc over stream counts", m.streamRounds,

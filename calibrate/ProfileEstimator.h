@@ -49,6 +49,7 @@ struct CalibrationMeasurements {
   // Host costs, seconds per call, one sample per burst of calls.
   Series kernelLaunch;
   Series copyCall;     // one cudaMemcpyAsync
+  Series copyBatch;    // x = copies per batch: one batch of them (CopyBatch)
   Series graphLaunch;  // a cudaGraphLaunch of a streamed round, per operation
   Series launchSync;   // a launch and a cudaStreamSynchronize
   Series streamRounds; // x = streams of a minimal streamed round: t_sc

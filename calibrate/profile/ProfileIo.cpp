@@ -343,12 +343,14 @@ public:
     if (!overheads ||
         !onlyKeys(*overheads, "overheads",
                   {"kernel_launch_s", "stream_sync_s", "stream_overhead_s", "copy_call_s",
-                   "graph_op_launch_s"}) ||
+                   "copy_batched_s", "graph_op_launch_s"}) ||
         !parameter(*overheads, "overheads", "kernel_launch_s", &out->kernelLaunchS) ||
         !parameter(*overheads, "overheads", "stream_sync_s", &out->streamSyncS) ||
         !parameter(*overheads, "overheads", "stream_overhead_s", &out->streamOverheadS) ||
         !parameter(*overheads, "overheads", "copy_call_s", &out->copyCallS) ||
-        // Profiles from before graphs were calibrated have none.
+        // Profiles from before batches or graphs were calibrated have none.
+        (overheads->contains("copy_batched_s") &&
+         !parameter(*overheads, "overheads", "copy_batched_s", &out->copyBatchedS)) ||
         (overheads->contains("graph_op_launch_s") &&
          !parameter(*overheads, "overheads", "graph_op_launch_s", &out->graphOpLaunchS)))
       return false;
@@ -406,6 +408,7 @@ std::string profileToJson(const HardwareProfile& profile) {
                              {"stream_sync_s", parameter(profile.streamSyncS)},
                              {"stream_overhead_s", parameter(profile.streamOverheadS)},
                              {"copy_call_s", parameter(profile.copyCallS)},
+                             {"copy_batched_s", parameter(profile.copyBatchedS)},
                              {"graph_op_launch_s", parameter(profile.graphOpLaunchS)}};
   out["host_copy"] = nlohmann::ordered_json{
       {"seconds_per_byte", parameter(profile.hostCopySecondsPerByte)},
@@ -524,6 +527,7 @@ ProfileError checkProfile(const HardwareProfile& profile, const std::string& ori
       {"overheads.stream_sync_s", profile.streamSyncS},
       {"overheads.stream_overhead_s", profile.streamOverheadS},
       {"overheads.copy_call_s", profile.copyCallS},
+      {"overheads.copy_batched_s", profile.copyBatchedS},
       {"overheads.graph_op_launch_s", profile.graphOpLaunchS},
       {"host_copy.seconds_per_byte", profile.hostCopySecondsPerByte},
       {"host_copy.parallel_seconds_per_byte", profile.hostCopyParallelSecondsPerByte},

@@ -153,6 +153,7 @@ TEST_F(QuickCalibration, HostCostsFromShortBurstsArePlausible) {
   std::vector<double> launchSync;
   std::vector<double> copy;
   std::vector<double> graph;
+  std::vector<double> batch;
   for (int i = 0; i < standard.warmup + standard.hostCostSamples; ++i) {
     double seconds = 0;
     OVERLAP_ASSERT_OK(bench_->launchBurst(standard.launchBurst, &seconds));
@@ -165,11 +166,15 @@ TEST_F(QuickCalibration, HostCostsFromShortBurstsArePlausible) {
     OVERLAP_ASSERT_OK(
         bench_->graphLaunch(standard.copyCallStreams, standard.streamRoundBytes, &seconds));
     graph.push_back(seconds);
+    OVERLAP_ASSERT_OK(bench_->copyBatches(standard.copyCallStreams, standard.copyBatchCopies,
+                                          standard.streamRoundBytes, &seconds));
+    batch.push_back(seconds);
     if (i < standard.warmup) {
       launch.clear();
       launchSync.clear();
       copy.clear();
       graph.clear();
+      batch.clear();
     }
   }
   CalibrationMeasurements m;
@@ -177,6 +182,7 @@ TEST_F(QuickCalibration, HostCostsFromShortBurstsArePlausible) {
   m.launchSync.add(standard.launchSyncCount, launchSync);
   m.copyCall.add(standard.copyCallStreams, copy);
   m.graphLaunch.add(standard.copyCallStreams, graph);
+  m.copyBatch.add(standard.copyBatchCopies, batch);
   const ProfileEstimate estimate = estimateProfile(m);
   const HardwareProfile& p = estimate.profile;
   // Driver calls that only queue work, or wait for an empty kernel: above 100 ns, far below a
@@ -187,6 +193,10 @@ TEST_F(QuickCalibration, HostCostsFromShortBurstsArePlausible) {
     EXPECT_LT(cost, 1e-3);
   }
   EXPECT_GT(p.streamSyncS, 0.0) << "a launch and a synchronization take longer than a launch";
+  // A copy more in a batch costs the host at most about a call of its own (its driver may not
+  // batch: CopyBatch then issues the copies one by one), and a batch costs more than one copy.
+  EXPECT_LT(p.copyBatchedS, 1.5 * p.copyCallS);
+  EXPECT_GT(summarize(batch).q1, p.copyCallS);
   for (const std::string& problem : estimate.problems)
     EXPECT_EQ(problem.find("stream_sync_s"), std::string::npos) << problem;
 
@@ -204,7 +214,8 @@ TEST_F(QuickCalibration, HostCostsFromShortBurstsArePlausible) {
             << " back to back, median of 3: " << summarize(queueFull).median * 1e6
             << " us; launch + synchronize " << (p.kernelLaunchS + p.streamSyncS) * 1e6
             << " us; copy call " << p.copyCallS * 1e6 << " us (median "
-            << summarize(copy).median * 1e6 << ")\n";
+            << summarize(copy).median * 1e6 << "); a copy more in a batch of "
+            << standard.copyBatchCopies << " " << p.copyBatchedS * 1e6 << " us\n";
   double refused = 0;
   EXPECT_EQ(bench_->launchBurst(0, &refused).code, cudaErrorInvalidValue);
 }

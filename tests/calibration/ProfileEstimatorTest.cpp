@@ -83,6 +83,7 @@ TEST(EstimateProfile, RecoversTheParametersOfASyntheticLink) {
   EXPECT_NEAR(p.streamSyncS, 7e-6, 1e-8);
   EXPECT_NEAR(p.streamOverheadS, 12e-6, 12e-6 * 0.002);
   EXPECT_NEAR(p.copyCallS, 2.8e-6, 2.8e-6 * 0.0003);
+  EXPECT_NEAR(p.copyBatchedS, 1.2e-6, 1.2e-6 * 0.003);
   // Not measured: the model's fallbacks apply (docs/hardware-profiles.md).
   EXPECT_EQ(p.mappedBothWaysSecondsPerByte, 0.0);
   EXPECT_NEAR(p.hostCopySecondsPerByte, 1e-10, 1e-10 * 0.002);

@@ -45,6 +45,7 @@ HardwareProfile fullProfile() {
   p.streamSyncS = 4.2e-6;
   p.streamOverheadS = 4.3e-6;
   p.copyCallS = 4.4e-6;
+  p.copyBatchedS = 4.45e-6;
   p.graphOpLaunchS = 4.5e-6;
   p.hostCopySecondsPerByte = 7.1e-11;
   p.hostCopyParallelSecondsPerByte = 7.2e-12;
@@ -94,6 +95,7 @@ void expectSame(const HardwareProfile& a, const HardwareProfile& b) {
   EXPECT_EQ(a.streamSyncS, b.streamSyncS);
   EXPECT_EQ(a.streamOverheadS, b.streamOverheadS);
   EXPECT_EQ(a.copyCallS, b.copyCallS);
+  EXPECT_EQ(a.copyBatchedS, b.copyBatchedS);
   EXPECT_EQ(a.graphOpLaunchS, b.graphOpLaunchS);
   EXPECT_EQ(a.hostCopySecondsPerByte, b.hostCopySecondsPerByte);
   EXPECT_EQ(a.hostCopyParallelSecondsPerByte, b.hostCopyParallelSecondsPerByte);
@@ -249,18 +251,21 @@ TEST(ProfileJson, BadMappedWidthEntriesAreNamed) {
   }
 }
 
-// Profiles from before graphs and several GPUs were calibrated lack these: not known.
-TEST(ProfileJson, GraphLaunchAndAllLinksMayBeAbsent) {
+// Profiles from before batches, graphs and several GPUs were calibrated lack these: not known.
+TEST(ProfileJson, BatchesGraphLaunchAndAllLinksMayBeAbsent) {
   HardwareProfile p;
   ASSERT_TRUE(profileFromJson(edited([](nlohmann::json& j) {
                                 j.erase("all_links");
                                 j["overheads"].erase("graph_op_launch_s");
+                                j["overheads"].erase("copy_batched_s");
                               }),
                               "memory", &p)
                   .ok());
   EXPECT_EQ(p.allLinksDevices, 0);
   EXPECT_EQ(p.allLinksSecondsPerByte, 0);
   EXPECT_EQ(p.graphOpLaunchS, 0);
+  EXPECT_EQ(p.copyBatchedS, 0);
+  EXPECT_GT(p.copyCallS, 0);
   // All links calibrated before the one-way copies were: that rate alone is not known.
   ASSERT_TRUE(profileFromJson(edited([](nlohmann::json& j) {
                                 j["all_links"].erase("one_way_seconds_per_byte");

@@ -126,6 +126,7 @@ inline CalibrationMeasurements syntheticMeasurements(int repeats, BoundedNoise& 
   m.kernelLaunch.add(32, samples(2.5e-6, repeats, noise));
   m.launchSync.add(16, samples(9.5e-6, repeats, noise));
   m.copyCall.add(16, samples(2.8e-6, repeats, noise));
+  m.copyBatch.add(8, samples(2.8e-6 + 7 * 1.2e-6, repeats, noise)); // 1.2 us a copy more
   for (int n = 1; n <= 64; n *= 2)
     m.streamRounds.add(n, samples(20e-6 + n * 12e-6, repeats, noise));
   // Host copies: 10 GB/s on one thread, 45 GB/s on 15, and a thread start each.

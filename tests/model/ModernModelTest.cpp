@@ -218,6 +218,37 @@ TEST(ModernModel, BroadcastCopyCallIsHostTimeToo) {
     EXPECT_NEAR(ops[i].issuedAt, expected[i], 1e-18) << i;
 }
 
+TEST(ModernModel, CopiesIssuedTogetherCostOneCallAndTheBatchedRate) {
+  // Saxpy's chunk copies x and y in (one batch of two) and y out; B of a matmul is broadcast.
+  HardwareProfile profile = testing::h100Like();
+  profile.kernelLaunchS = 3e-6;
+  profile.copyCallS = 2e-6;
+  profile.copyBatchedS = 0.5e-6;
+  HostIssueCosts costs = hostIssueCosts(profile);
+  EXPECT_DOUBLE_EQ(costs.copiesSeconds(0), 0);
+  EXPECT_DOUBLE_EQ(costs.copiesSeconds(1), 2e-6);
+  EXPECT_DOUBLE_EQ(costs.copiesSeconds(3), 3e-6);
+  // A batch holds 16 copies: 17 are two calls and 15 further copies.
+  EXPECT_DOUBLE_EQ(costs.copiesSeconds(17), 2 * 2e-6 + 15 * 0.5e-6);
+  Workload saxpy = workloadOf(kRegimes[1]);
+  saxpy.transfers.h2dCopiesPerChunk = 2;
+  const ModernModel model;
+  const std::vector<SimOp> ops = model.operations(profile, saxpy, Candidate{Variant::Streams, 2});
+  ASSERT_EQ(ops.size(), 6u);
+  const double expected[] = {2.5e-6, 5.5e-6, 7.5e-6, 10e-6, 13e-6, 15e-6};
+  for (std::size_t i = 0; i < ops.size(); ++i)
+    EXPECT_NEAR(ops[i].issuedAt, expected[i], 1e-18) << i;
+  // Not calibrated: one call per copy, as before batches.
+  profile.copyBatchedS = 0;
+  EXPECT_DOUBLE_EQ(hostIssueCosts(profile).copiesSeconds(3), 6e-6);
+  // A graph holds a node per copy, each at the graph launch's cost.
+  profile.copyBatchedS = 0.5e-6;
+  profile.graphOpLaunchS = 1e-6;
+  Candidate graph{Variant::Streams, 2};
+  graph.graph = true;
+  EXPECT_DOUBLE_EQ(hostIssueCosts(profile, graph).copiesSeconds(3), 3e-6);
+}
+
 TEST(ModernModel, LimitCases) {
   HardwareProfile profile = paperCategory(2, false, 35);
   // No transfers: the chunks' kernels back to back, the first after its launch call; the host

@@ -147,11 +147,22 @@ double chunkGpuShare(const HardwareProfile& profile, const Workload& workload, i
   return std::min(1.0, static_cast<double>(workload.launch.totalBlocks) / chunks / waveBlocks);
 }
 
+double HostIssueCosts::copiesSeconds(int copies) const {
+  if (copies < 1)
+    return 0;
+  if (batchedCopyS <= 0)
+    return copyS * copies;
+  constexpr int kBatchCapacity = 16; // CopyBatch::kCapacity
+  const int batches = (copies + kBatchCapacity - 1) / kBatchCapacity;
+  return copyS * batches + batchedCopyS * (copies - batches);
+}
+
 HostIssueCosts hostIssueCosts(const HardwareProfile& profile) {
   HostIssueCosts costs;
   costs.launchS = profile.kernelLaunchS;
   if (profile.copyCallS > 0) {
     costs.copyS = profile.copyCallS;
+    costs.batchedCopyS = profile.copyBatchedS;
     costs.streamSyncCallS =
         std::max(0.0, profile.streamOverheadS - 2 * costs.copyS - costs.launchS);
     return costs;
@@ -168,9 +179,11 @@ HostIssueCosts hostIssueCosts(const HardwareProfile& profile, const Candidate& c
   HostIssueCosts costs = hostIssueCosts(profile);
   if (!pricedAsGraph(profile, candidate))
     return costs;
-  // One cudaGraphLaunch issues every operation, at its cost per node.
+  // One cudaGraphLaunch issues every operation, at its cost per node (a graph holds a node per
+  // copy: no batches).
   costs.launchS = profile.graphOpLaunchS;
   costs.copyS = profile.graphOpLaunchS;
+  costs.batchedCopyS = 0;
   return costs;
 }
 
@@ -281,7 +294,7 @@ std::vector<SimOp> pipelinedOperations(const HardwareProfile& profile, const Wor
     const int broadcastCopies =
         std::max(1, workload.transfers.explicitH2dCopies - workload.transfers.h2dCopiesPerChunk);
     ops.push_back(copy(OpKind::CopyToDevice, 0, broadcast, broadcastCopies));
-    issued(hostCosts.copyS * broadcastCopies);
+    issued(hostCosts.copiesSeconds(broadcastCopies));
     beforeKernels.push_back(0);
   }
   std::vector<int> kernels;
@@ -289,7 +302,7 @@ std::vector<SimOp> pipelinedOperations(const HardwareProfile& profile, const Wor
     if (input > 0) {
       ops.push_back(
           copy(OpKind::CopyToDevice, c % streams, input, workload.transfers.h2dCopiesPerChunk));
-      issued(hostCosts.copyS * workload.transfers.h2dCopiesPerChunk);
+      issued(hostCosts.copiesSeconds(workload.transfers.h2dCopiesPerChunk));
     }
   };
   auto run = [&](int c) {
@@ -306,7 +319,7 @@ std::vector<SimOp> pipelinedOperations(const HardwareProfile& profile, const Wor
     if (copiedOutput > 0) {
       ops.push_back(copy(OpKind::CopyToHost, c % streams, copiedOutput,
                          workload.transfers.d2hCopiesPerChunk));
-      issued(hostCosts.copyS * workload.transfers.d2hCopiesPerChunk);
+      issued(hostCosts.copiesSeconds(workload.transfers.d2hCopiesPerChunk));
     }
   };
   if (candidate.order == IssueOrder::DepthFirst) {

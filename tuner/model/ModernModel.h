@@ -102,6 +102,12 @@ double chunkGpuShare(const HardwareProfile& profile, const Workload& workload, i
 struct HostIssueCosts {
   double launchS = 0;
   double copyS = 0;
+  // Each copy beyond the first of those issued together on one stream (runtime/CopyBatch.h: a
+  // chunk's sections of several arrays), where the profile knows it; 0: each costs copyS.
+  double batchedCopyS = 0;
+  // The host's time to issue `copies` copies together on one stream: batches of up to 16
+  // (CopyBatch's capacity), each a call and its further copies.
+  double copiesSeconds(int copies) const;
   // Per stream, after the last call: the calibration's streamed round issues a copy in, an empty
   // kernel and a copy out on each stream and then synchronizes every stream, as a pipeline does
   // (detail/Pipeline.cuh); what its slope per stream (t_sc) costs beyond the two copy calls and

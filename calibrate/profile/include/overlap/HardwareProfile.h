@@ -94,6 +94,10 @@ struct HardwareProfile {
   // spends per copy while the device works. 0: not known, and the model derives it from t_sc, whose
   // rounds also synchronize every stream.
   double copyCallS = 0;
+  // Host time each copy adds to a batch of copies issued together on one stream (a chunk's
+  // sections of several arrays, one cudaMemcpyBatchAsync: runtime/CopyBatch.h) beyond the first,
+  // which costs copyCallS. 0: not known, and the model prices every copy of a batch at copyCallS.
+  double copyBatchedS = 0;
   // Host time per operation of one cudaGraphLaunch of a pipeline's graph (a copy in, a kernel and
   // a copy out on each of 16 streams): what a graph-form call (StreamsConfig::graph) spends per
   // copy or launch in place of copyCallS and kernelLaunchS. The launch of a graph costs in
