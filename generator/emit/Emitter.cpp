@@ -4,6 +4,7 @@
 #include <cctype>
 #include <map>
 #include <optional>
+#include <set>
 #include <sstream>
 #include <stdexcept>
 #include <utility>
@@ -123,16 +124,19 @@ public:
     out << openNamespaces(qualified_);
     const std::string params = hostParameters();
     const std::string sep = params.empty() ? "" : ", ";
+    const std::string stream = own("stream");
+    const std::string config = own("config");
     out << "overlap::Status " << name() << "_explicit(" << params << ");\n";
     out << "overlap::Status " << name() << "_mapped(" << params << ");\n";
     for (const char* variant : {"streams", "hybrid"})
-      out << "overlap::Status " << name() << "_" << variant << "(" << params << sep
-          << "int streams, overlap::IssueOrder order = overlap::IssueOrder::DepthFirst);\n";
+      out << "overlap::Status " << name() << "_" << variant << "(" << params << sep << "int "
+          << own("streams") << ", overlap::IssueOrder " << own("order")
+          << " = overlap::IssueOrder::DepthFirst);\n";
     out << "// With every setting: chunks apart from streams, device buffers and budget, pageable "
            "arrays.\n";
     for (const char* variant : {"streams", "hybrid"})
       out << "overlap::Status " << name() << "_" << variant << "(" << params << sep
-          << "const overlap::StreamsConfig& config);\n";
+          << "const overlap::StreamsConfig& " << config << ");\n";
     out << "// The variant tuned for the current device (overlap/Dispatch.h says how it is "
            "chosen).\n";
     out << "overlap::Status " << name() << "_tuned(" << params << ");\n";
@@ -140,15 +144,15 @@ public:
            "what\n// follows on `stream` after the call's last copy; they return without waiting. "
            "The host\n// arrays stay untouched until `stream` gets there; pageable ones make the "
            "call synchronous\n// (overlap/detail/AsyncCall.cuh).\n";
-    out << "overlap::Status " << name() << "_explicit_async(" << params << sep
-        << "cudaStream_t stream);\n";
-    out << "overlap::Status " << name() << "_mapped_async(" << params << sep
-        << "cudaStream_t stream);\n";
+    out << "overlap::Status " << name() << "_explicit_async(" << params << sep << "cudaStream_t "
+        << stream << ");\n";
+    out << "overlap::Status " << name() << "_mapped_async(" << params << sep << "cudaStream_t "
+        << stream << ");\n";
     for (const char* variant : {"streams", "hybrid"})
       out << "overlap::Status " << name() << "_" << variant << "_async(" << params << sep
-          << "const overlap::StreamsConfig& config, cudaStream_t stream);\n";
-    out << "overlap::Status " << name() << "_tuned_async(" << params << sep
-        << "cudaStream_t stream);\n";
+          << "const overlap::StreamsConfig& " << config << ", cudaStream_t " << stream << ");\n";
+    out << "overlap::Status " << name() << "_tuned_async(" << params << sep << "cudaStream_t "
+        << stream << ");\n";
     out << "extern const overlap::KernelDescriptor " << descriptorName() << ";\n";
     out << closeNamespaces(qualified_) << "\n";
   }
@@ -189,6 +193,41 @@ private:
     return p.name.empty() ? "unnamed_param_" + std::to_string(index) : p.name;
   }
 
+  // The parameter's member of the binding: its name, with '_' appended where that names one of
+  // the binding's own members (a kernel's `float* array` against HostArray array(int)) or
+  // another parameter's member.
+  std::string field(int index) const {
+    static const std::set<std::string> kBindingMembers = {
+        "array",           "checkCall",      "first_section", "fromArgs",     "granule",
+        "kArrays",         "kDeviceGlobals", "launch",        "launchConfig", "partitionBegin",
+        "partitionExtent", "residentBlocks", "section",       "sectionCount", "sectionIsChunked"};
+    std::string name = member(index);
+    auto taken = [&](const std::string& candidate) {
+      if (kBindingMembers.count(candidate) > 0)
+        return true;
+      for (int i = 0; i < paramCount(); ++i)
+        if (i != index && member(i) == candidate)
+          return true;
+      return false;
+    };
+    while (taken(name))
+      name += '_';
+    return name;
+  }
+
+  // A name the entry points give a parameter or local of their own (`stream`, `config`, ...),
+  // with '_' appended while a kernel parameter has it.
+  std::string own(std::string name) const {
+    for (bool taken = true; taken;) {
+      taken = false;
+      for (int i = 0; i < paramCount() && !taken; ++i)
+        taken = member(i) == name;
+      if (taken)
+        name += '_';
+    }
+    return name;
+  }
+
   std::string pointeeType(const Parameter& p) const {
     return (p.pointeeConst ? "const " : "") + p.valueType;
   }
@@ -196,7 +235,7 @@ private:
   std::string cxx(const ir::ExprPtr& expr) const {
     assert(expr && "the annotation checker leaves no required expression empty");
     return ir::toCxx(*expr, [this](const Expr& e) {
-      return "static_cast<long long>(this->" + member(e.param) + ")";
+      return "static_cast<long long>(this->" + field(e.param) + ")";
     });
   }
 
@@ -281,7 +320,7 @@ private:
     out << "struct " << binding << " {\n";
     for (int i = 0; i < paramCount(); ++i)
       if (isCaller(i))
-        out << "  " << param(i).type << " " << member(i) << ";\n";
+        out << "  " << param(i).type << " " << field(i) << ";\n";
     out << "\n  static constexpr int kArrays = " << kernel_.arrays.size() << ";\n";
     if (deviceGlobals_)
       out << "  // The file's __constant__ and __device__ variables live on one device: no "
@@ -358,7 +397,7 @@ private:
       out << "    {\n      const long long len = partitionExtent();\n";
       out << "      if ("
           << (kernel_.lengthValue ? "(" + cxx(kernel_.lengthValue) + ")" : std::string("len"))
-          << " != static_cast<long long>(this->" << member(kernel_.lengthParam) << "))\n"
+          << " != static_cast<long long>(this->" << field(kernel_.lengthParam) << "))\n"
           << "        return "
           << failure("the call's " + member(kernel_.lengthParam) + " is not " + value +
                      " for the partition P = " + ir::toSource(*kernel_.partition) +
@@ -372,7 +411,7 @@ private:
           << "      const long long hi = lo + partitionExtent();\n"
           << "      const long long len = hi - lo;\n      (void)len;\n"
           << "      if (" << cxx(binding.value) << " != static_cast<long long>(this->"
-          << member(binding.param) << "))\n        return "
+          << field(binding.param) << "))\n        return "
           << failure("the call's " + member(binding.param) + " is not bind(" +
                      member(binding.param) + " = " + ir::toSource(*binding.value) +
                      ") over the whole partition, so no chunking computes what one launch would")
@@ -395,7 +434,7 @@ private:
       const Parameter& p = param(array.param);
       // Inputs are declared const; the strategies never write through an In array's pointer.
       out << "    case " << i << ":\n      return {const_cast<" << p.valueType << "*>(this->"
-          << member(array.param) << "), sizeof(" << p.valueType << "), " << cxx(array.extent)
+          << field(array.param) << "), sizeof(" << p.valueType << "), " << cxx(array.extent)
           << ", overlap::Direction::" << directionName(array.direction) << ", "
           << quoted(member(array.param)) << ", " << (array.optional ? "true" : "false") << ", "
           << (array.reduce != ir::ReduceOp::None ? "true" : "false");
@@ -463,7 +502,7 @@ private:
         return "bound_" + member(i);
     const auto found = arrayOfParam_.find(i);
     if (found == arrayOfParam_.end())
-      return "this->" + member(i);
+      return "this->" + field(i);
     const Array& array = kernel_.arrays[found->second];
     const std::string index = std::to_string(found->second);
     std::string base = "static_cast<" + pointeeType(p) + "*>(bases[" + index + "])";
@@ -643,6 +682,10 @@ private:
     const std::string params = hostParameters();
     const std::string sep = params.empty() ? "" : ", ";
     const std::string binding = bindingName() + "{" + hostArguments() + "}";
+    const std::string streams = own("streams");
+    const std::string order = own("order");
+    const std::string config = own("config");
+    const std::string stream = own("stream");
     out << "overlap::Status " << name() << "_explicit(" << params << ") {\n"
         << "  return overlap::runExplicit(" << binding << ");\n}\n\n";
     out << "overlap::Status " << name() << "_mapped(" << params << ") {\n"
@@ -650,23 +693,24 @@ private:
     const std::pair<const char*, const char*> pipelined[] = {{"streams", "runStreams"},
                                                              {"hybrid", "runHybrid"}};
     for (const auto& [variant, strategy] : pipelined)
-      out << "overlap::Status " << name() << "_" << variant << "(" << params << sep
-          << "int streams, overlap::IssueOrder order) {\n"
-          << "  return overlap::" << strategy << "(" << binding
-          << ", overlap::StreamsConfig{streams, order});\n}\n\n"
+      out << "overlap::Status " << name() << "_" << variant << "(" << params << sep << "int "
+          << streams << ", overlap::IssueOrder " << order << ") {\n"
+          << "  return overlap::" << strategy << "(" << binding << ", overlap::StreamsConfig{"
+          << streams << ", " << order << "});\n}\n\n"
           << "overlap::Status " << name() << "_" << variant << "(" << params << sep
-          << "const overlap::StreamsConfig& config) {\n"
-          << "  return overlap::" << strategy << "(" << binding << ", config);\n}\n\n";
-    out << "overlap::Status " << name() << "_explicit_async(" << params << sep
-        << "cudaStream_t stream) {\n"
-        << "  return overlap::runExplicitAsync(" << binding << ", stream);\n}\n\n";
-    out << "overlap::Status " << name() << "_mapped_async(" << params << sep
-        << "cudaStream_t stream) {\n"
-        << "  return overlap::runMappedAsync(" << binding << ", stream);\n}\n\n";
+          << "const overlap::StreamsConfig& " << config << ") {\n"
+          << "  return overlap::" << strategy << "(" << binding << ", " << config << ");\n}\n\n";
+    out << "overlap::Status " << name() << "_explicit_async(" << params << sep << "cudaStream_t "
+        << stream << ") {\n"
+        << "  return overlap::runExplicitAsync(" << binding << ", " << stream << ");\n}\n\n";
+    out << "overlap::Status " << name() << "_mapped_async(" << params << sep << "cudaStream_t "
+        << stream << ") {\n"
+        << "  return overlap::runMappedAsync(" << binding << ", " << stream << ");\n}\n\n";
     for (const auto& [variant, strategy] : pipelined)
       out << "overlap::Status " << name() << "_" << variant << "_async(" << params << sep
-          << "const overlap::StreamsConfig& config, cudaStream_t stream) {\n"
-          << "  return overlap::" << strategy << "Async(" << binding << ", config, stream);\n}\n\n";
+          << "const overlap::StreamsConfig& " << config << ", cudaStream_t " << stream << ") {\n"
+          << "  return overlap::" << strategy << "Async(" << binding << ", " << config << ", "
+          << stream << ");\n}\n\n";
   }
 
   void emitDescriptor(std::ostream& out) const {
@@ -702,12 +746,14 @@ private:
     const std::string sep = params.empty() ? "" : ", ";
     out << "\noverlap::Status " << name() << "_tuned(" << params << ") {\n";
     emitArgPointers(out);
-    out << "  return overlap::dispatch(" << descriptorName() << ", overlap_args);\n}\n";
-    out << "\noverlap::Status " << name() << "_tuned_async(" << params << sep
-        << "cudaStream_t stream) {\n";
+    const std::string args = own("overlap_args");
+    const std::string stream = own("stream");
+    out << "  return overlap::dispatch(" << descriptorName() << ", " << args << ");\n}\n";
+    out << "\noverlap::Status " << name() << "_tuned_async(" << params << sep << "cudaStream_t "
+        << stream << ") {\n";
     emitArgPointers(out);
-    out << "  return overlap::dispatchAsync(" << descriptorName()
-        << ", overlap_args, stream);\n}\n";
+    out << "  return overlap::dispatchAsync(" << descriptorName() << ", " << args << ", " << stream
+        << ");\n}\n";
   }
 
   void emitArgPointers(std::ostream& out) const {
@@ -721,9 +767,9 @@ private:
       pointers += (pointers.empty() ? "" : ", ") + ("&" + value);
     }
     if (pointers.empty())
-      out << "  const void* const* overlap_args = nullptr;\n";
+      out << "  const void* const* " << own("overlap_args") << " = nullptr;\n";
     else
-      out << "  const void* overlap_args[] = {" << pointers << "};\n";
+      out << "  const void* " << own("overlap_args") << "[] = {" << pointers << "};\n";
   }
 
   const Kernel& kernel_;

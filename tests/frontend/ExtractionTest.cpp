@@ -387,5 +387,42 @@ TEST(Extraction, AnnotationInAnIncludedHeaderIsIgnoredWithAWarning) {
             dependencies.end());
 }
 
+// Tutorials name a pointer `array`, batch code an int `stream`: where a kernel parameter has the
+// name of one of the binding's members or of an entry point's own parameter, the generated code
+// renames its side, and the caller's entry points keep the kernel's names.
+TEST(Extraction, ParametersNamedAsTheGeneratedCodesOwnAreRenamedThere) {
+  const std::string code = "#include <overlap/annotate.h>\n"
+                           "OVERLAP_KERNEL(partition(n) offset(n) extent(array, section: n)\n"
+                           "               copyin(section[lo:hi]) copy(array[lo:hi])\n"
+                           "               launch(grid: ceil_div(len, 256), block: 256))\n"
+                           "__global__ void k(float* array, const float* section, int n,\n"
+                           "                  int stream, int order, float config,\n"
+                           "                  int streams, int overlap_args) {}\n";
+  const InMemoryResult run = runOnCode(code);
+  ASSERT_TRUE(run.result.ok()) << run.diagnostics;
+  const std::string& header = run.result.files->header;
+  const std::string& source = run.result.files->source;
+  // The binding's members, beside its array(int) and section(...).
+  EXPECT_NE(source.find("  float * array_;\n"), std::string::npos) << source;
+  EXPECT_NE(source.find("  const float * section_;\n"), std::string::npos) << source;
+  EXPECT_NE(source.find("  int stream;\n"), std::string::npos) << source;
+  EXPECT_NE(source.find("this->array_"), std::string::npos);
+  EXPECT_EQ(source.find("this->array)"), std::string::npos);
+  // The entry points: the kernel's names first, the generated code's own after them.
+  EXPECT_NE(header.find("overlap::Status k_streams(float * array, const float * section, int n, "
+                        "int stream, int order, float config, int streams, int overlap_args, "
+                        "int streams_, overlap::IssueOrder order_ = "),
+            std::string::npos)
+      << header;
+  EXPECT_NE(header.find("const overlap::StreamsConfig& config_, cudaStream_t stream_);"),
+            std::string::npos)
+      << header;
+  EXPECT_NE(source.find("const void* overlap_args_[] = {&array, &section, &n, &stream, &order, "
+                        "&config, &streams, &overlap_args};"),
+            std::string::npos)
+      << source;
+  EXPECT_NE(source.find("overlap_args_, stream_);"), std::string::npos) << source;
+}
+
 } // namespace
 } // namespace overlap::frontend
