@@ -24,6 +24,9 @@ std::vector<std::string> buildCompilerCommandLine(const ToolchainLayout& toolcha
       "-ferror-limit=0",
       "-isystem",
       toolchain.shimDir,
+      // The cache-hint loads and stores Clang's CUDA headers lack (shim/overlap_cache_hints.h).
+      "-include",
+      "overlap_cache_hints.h",
   };
   // CUDA 13 moved the CCCL headers (cuda/std, thrust, cub) out of include/; nvcc adds this path
   // itself, clang does not.

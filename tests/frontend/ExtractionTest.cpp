@@ -424,5 +424,29 @@ TEST(Extraction, ParametersNamedAsTheGeneratedCodesOwnAreRenamedThere) {
   EXPECT_NE(source.find("overlap_args_, stream_);"), std::string::npos) << source;
 }
 
+// nvcc has the cache-hint loads and stores beside __ldg; Clang's CUDA headers only __ldg. A kernel
+// calling them (llm.c's do, on floats and on int4 through casts) is valid and accepted.
+TEST(Extraction, CacheHintLoadsAndStoresAreKnown) {
+  const std::string code =
+      "#include <overlap/annotate.h>\n"
+      "OVERLAP_KERNEL(partition(n) offset(n) extent(x, y: n) copyin(x[lo:hi]) copy(y[lo:hi])\n"
+      "               launch(grid: ceil_div(len, 256), block: 256))\n"
+      "__global__ void hints(int n, const float* x, float* y) {\n"
+      "  const int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+      "  if (i >= n) return;\n"
+      "  const float a = __ldcs(x + i) + __ldcg(x + i) + __ldca(x + i) + __ldlu(x + i) +\n"
+      "                  __ldcv(x + i) + __ldg(x + i);\n"
+      "  __stcs(y + i, a * 2.0);\n"
+      "  __stcg(y + i, a);\n"
+      "  __stwt(y + i, a);\n"
+      "  __stwb(y + i, 1);\n"
+      "  const int4 v = __ldcs(reinterpret_cast<const int4*>(x));\n"
+      "  __stcs(reinterpret_cast<int4*>(y), v);\n"
+      "}\n";
+  const InMemoryResult run = runOnCode(code);
+  EXPECT_TRUE(run.result.ok()) << run.diagnostics;
+  EXPECT_EQ(run.diagnostics.find("error"), std::string::npos) << run.diagnostics;
+}
+
 } // namespace
 } // namespace overlap::frontend
