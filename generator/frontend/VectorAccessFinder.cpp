@@ -6,6 +6,7 @@
 #include <clang/AST/ExprCXX.h>
 #include <clang/AST/RecursiveASTVisitor.h>
 
+#include <algorithm>
 #include <map>
 #include <set>
 
@@ -13,11 +14,20 @@ namespace overlap::frontend {
 namespace {
 
 using ParamSet = std::set<unsigned>;
+using ActiveFunctions = std::set<const clang::FunctionDecl*>;
+
+// How deep calls are followed: helpers of helpers (llm.c's load128cs calls __ldcs on a cast).
+constexpr std::size_t kMaxCallDepth = 4;
+
+void findAlignments(const clang::FunctionDecl& function, ActiveFunctions& active,
+                    std::vector<unsigned>& alignments);
 
 class Finder : public clang::RecursiveASTVisitor<Finder> {
 public:
-  Finder(const clang::FunctionDecl& kernel, std::vector<unsigned>& alignments)
-      : kernel_(kernel), context_(kernel.getASTContext()), alignments_(alignments) {
+  Finder(const clang::FunctionDecl& kernel, ActiveFunctions& active,
+         std::vector<unsigned>& alignments)
+      : kernel_(kernel), context_(kernel.getASTContext()), active_(active),
+        alignments_(alignments) {
     for (unsigned i = 0; i < kernel.getNumParams(); ++i)
       params_[kernel.getParamDecl(i)] = i;
   }
@@ -56,7 +66,34 @@ public:
       return true;
     const unsigned alignment = static_cast<unsigned>(
         context_.getTypeAlignInChars(pointer->getPointeeType()).getQuantity());
-    for (unsigned param : reached(cast->getSubExpr())) {
+    require(reached(cast->getSubExpr()), alignment);
+    return true;
+  }
+
+  // A helper the kernel passes a parameter to (a function with a body: llm.c's load128cs and
+  // store128, which cast to int4*): what the helper needs of its own parameter, the kernel's
+  // needs of what it passed.
+  bool VisitCallExpr(clang::CallExpr* call) {
+    if (collectingLocals_ || active_.size() > kMaxCallDepth)
+      return true;
+    const clang::FunctionDecl* callee = call->getDirectCallee();
+    const clang::FunctionDecl* definition = nullptr;
+    if (callee == nullptr || callee->getBody(definition) == nullptr || definition == nullptr ||
+        active_.count(definition) > 0)
+      return true;
+    std::vector<unsigned> needs(definition->getNumParams(), 0);
+    findAlignments(*definition, active_, needs);
+    const unsigned args = std::min<unsigned>(call->getNumArgs(), definition->getNumParams());
+    for (unsigned i = 0; i < args; ++i)
+      if (needs[i] > 0)
+        require(reached(call->getArg(i)), needs[i]);
+    return true;
+  }
+
+private:
+  // The parameters in `params` must keep `alignment` where their own type does not already.
+  void require(const ParamSet& params, unsigned alignment) {
+    for (unsigned param : params) {
       const clang::QualType own = kernel_.getParamDecl(param)->getType()->getPointeeType();
       if (own.isNull() || own->isIncompleteType() || own->isDependentType())
         continue;
@@ -65,10 +102,8 @@ public:
       if (alignment > ownAlignment && alignment > alignments_[param])
         alignments_[param] = alignment;
     }
-    return true;
   }
 
-private:
   void derive(const clang::VarDecl* var, const clang::Expr* init) {
     const ParamSet from = reached(init);
     derived_[var].insert(from.begin(), from.end());
@@ -97,18 +132,28 @@ private:
 
   const clang::FunctionDecl& kernel_;
   clang::ASTContext& context_;
+  ActiveFunctions& active_;
   std::vector<unsigned>& alignments_;
   std::map<const clang::ParmVarDecl*, unsigned> params_;
   std::map<const clang::Decl*, ParamSet> derived_;
   bool collectingLocals_ = false;
 };
 
+void findAlignments(const clang::FunctionDecl& function, ActiveFunctions& active,
+                    std::vector<unsigned>& alignments) {
+  if (function.getBody() == nullptr)
+    return;
+  active.insert(&function);
+  Finder(function, active, alignments).run();
+  active.erase(&function);
+}
+
 } // namespace
 
 std::vector<unsigned> vectorAccessAlignments(const clang::FunctionDecl& kernel) {
   std::vector<unsigned> alignments(kernel.getNumParams(), 0);
-  if (kernel.getBody() != nullptr)
-    Finder(kernel, alignments).run();
+  ActiveFunctions active;
+  findAlignments(kernel, active, alignments);
   return alignments;
 }
 

@@ -253,6 +253,38 @@ TEST(Extraction, VectorAccessesThroughCastsAndLocalPointers) {
   EXPECT_EQ(params[5].vectorAccessAlignment, 0u); // already float4: no wider access
 }
 
+// llm.c loads and stores 16 bytes through helpers (load128cs, store128: templates casting to
+// int4*); what a helper needs of its parameter, the kernel needs of what it passes, a few calls
+// deep, recursion followed once.
+TEST(Extraction, VectorAccessesInTheHelpersAKernelCalls) {
+  const std::string code =
+      "#include <overlap/annotate.h>\n"
+      "#include <cuda_fp16.h>\n"
+      "template <class T> __device__ int4 load16(const T* p) {\n"
+      "  return __ldcs(reinterpret_cast<const int4*>(p));\n"
+      "}\n"
+      "template <class T> __device__ void store16(T* p, int4 v) { *(int4*)p = v; }\n"
+      "__device__ int4 twice(const half* p) { return load16(p); }\n"
+      "__device__ float plain(const float* p) { return *p; }\n"
+      "__device__ float loop(const float* p, int k) { return k > 0 ? loop(p, k - 1) : *p; }\n"
+      "OVERLAP_KERNEL(partition(n) offset(n))\n"
+      "__global__ void helped(int n, const half* a, half* b, const float* c, const float* d,\n"
+      "                       const int4* e) {\n"
+      "  const int i = 8 * threadIdx.x;\n"
+      "  store16(b + i, twice(a + i));\n"
+      "  b[0] = __float2half(plain(c) + loop(d, 3));\n"
+      "  store16(b, load16(e));\n"
+      "}\n";
+  const InMemoryResult run = runOnCode(code);
+  ASSERT_EQ(run.result.frontend.found.size(), 1u) << run.diagnostics;
+  const auto& params = run.result.frontend.found[0].signature.params;
+  EXPECT_EQ(params[1].vectorAccessAlignment, 16u); // two calls deep
+  EXPECT_EQ(params[2].vectorAccessAlignment, 16u);
+  EXPECT_EQ(params[3].vectorAccessAlignment, 0u); // a helper without casts
+  EXPECT_EQ(params[4].vectorAccessAlignment, 0u); // a recursive one
+  EXPECT_EQ(params[5].vectorAccessAlignment, 0u); // int4 already
+}
+
 TEST(Extraction, DeviceVariablesOfTheFileGetSetters) {
   const std::string code = "#include <overlap/annotate.h>\n"
                            "__constant__ float c_filter[17];\n"
