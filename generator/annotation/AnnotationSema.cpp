@@ -399,12 +399,27 @@ private:
       return nullptr;
     }
     namedPointers_.insert(*index);
+    if (p.pointeePointer) {
+      error(item.array, "'" + p.type +
+                            "' holds pointers: the host's addresses mean nothing on the device, "
+                            "and " +
+                            keyword +
+                            " moves arrays of values; pass the pointed-to data as arrays of "
+                            "their own");
+      return nullptr;
+    }
     if (p.valueType == "void" || p.elementSize == 0) {
       std::string type = "'" + p.type + "'";
       error(item.array, p.valueType == "void"
                             ? type + " has no element type; use a typed pointer"
                             : type + " points to a type of unknown size; use a pointer to a "
                                      "complete type");
+      return nullptr;
+    }
+    if (p.pointeeConst && (clause.direction == Direction::Out || keyword == "reduce")) {
+      error(item.array, "'" + item.array.text + "' points to const ('" + p.type +
+                            "'): the kernel does not write it, so " + keyword +
+                            " would copy back what it never wrote; use copyin");
       return nullptr;
     }
     ArrayDraft* draft = draftFor(*index);

@@ -52,6 +52,7 @@ nlohmann::ordered_json parameter(const ir::Parameter& p) {
           {"isPointer", p.isPointer},
           {"valueType", p.valueType},
           {"pointeeConst", p.pointeeConst},
+          {"pointeePointer", p.pointeePointer},
           {"scalarKind", toString(p.scalarKind)},
           {"elementKind", ir::elementKindName(p.elementKind)},
           {"elementSize", p.elementSize},

@@ -116,6 +116,7 @@ ir::Parameter extractParameter(const clang::ParmVarDecl& param, unsigned vectorA
   if (result.isPointer) {
     const clang::QualType pointee = type->getPointeeType();
     result.pointeeConst = pointee.isConstQualified();
+    result.pointeePointer = pointee->isPointerType();
     value = pointee;
   }
   value = value.getUnqualifiedType();

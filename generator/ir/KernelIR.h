@@ -34,7 +34,8 @@ struct Parameter {
   // Pointers: the pointee type without top-level const, e.g. "float"; scalars: the type without
   // top-level const, e.g. "int".
   std::string valueType;
-  bool pointeeConst = false;                    // pointers: pointee is const-qualified
+  bool pointeeConst = false;   // pointers: pointee is const-qualified
+  bool pointeePointer = false; // pointers to pointers: host addresses the device cannot follow
   ScalarKind scalarKind = ScalarKind::Other;    // scalars
   ElementKind elementKind = ElementKind::Other; // pointee for pointers, value for scalars
   unsigned elementSize = 0; // bytes: pointee for pointers, value for scalars; 0 if incomplete

@@ -78,7 +78,7 @@ struct SaxpyText {
   }
 };
 
-std::string saxpyWith(std::string SaxpyText::* part, const std::string& replacement) {
+std::string saxpyWith(std::string SaxpyText::*part, const std::string& replacement) {
   SaxpyText text;
   text.*part = replacement;
   return text.str();
@@ -292,6 +292,41 @@ TEST(Diagnostics, VoidPointerInDataClause) {
   expectError("partition(n) offset(n) extent(raw, y: n) copyin(raw[lo:hi]) copyout(y[lo:hi]) "
               "launch(grid: len, block: 1)",
               signature, "'const void *' has no element type; use a typed pointer", {"raw", 1});
+}
+
+// Signatures that show an annotation wrong: the kernel cannot write through a const pointer, and
+// a pointer to pointers holds host addresses.
+TEST(Diagnostics, OutputThroughAConstPointer) {
+  ir::KernelSignature signature =
+      SignatureBuilder("k").integer("n").pointer("x", "float", true).pointer("y", "float", true);
+  expectError("partition(n) offset(n) extent(x, y: n) copyin(x[lo:hi]) copyout(y[lo:hi]) "
+              "launch(grid: len, block: 1)",
+              signature,
+              "'y' points to const ('const float *'): the kernel does not write it, so copyout "
+              "would copy back what it never wrote; use copyin",
+              inside("y", "(y[lo:hi]) launch"));
+  expectError("partition(n) offset(n) extent(x, y: n) copyin(x[lo:hi]) reduce(+: y) "
+              "launch(grid: len, block: 1)",
+              signature,
+              "'y' points to const ('const float *'): the kernel does not write it, so reduce "
+              "would copy back what it never wrote; use copyin",
+              inside("y", "y) launch"));
+  // copy of a const array only copies back what was there: no wrong result, accepted.
+  EXPECT_TRUE(buildKernel("partition(n) offset(n) extent(x, y: n) copyin(x[lo:hi]) "
+                          "copy(y[lo:hi]) launch(grid: len, block: 1)",
+                          signature)
+                  .kernel.has_value());
+}
+
+TEST(Diagnostics, PointerToPointers) {
+  ir::KernelSignature signature = SignatureBuilder("k").integer("n").pointer("rows", "float *");
+  signature.params[1].pointeePointer = true;
+  expectError("partition(n) offset(n) extent(rows: n) copyin(rows[lo:hi]) "
+              "launch(grid: len, block: 1)",
+              signature,
+              "'float * *' holds pointers: the host's addresses mean nothing on the device, and "
+              "copyin moves arrays of values; pass the pointed-to data as arrays of their own",
+              inside("rows", "rows[lo"));
 }
 
 TEST(Diagnostics, NoDataClauseAtAll) {
