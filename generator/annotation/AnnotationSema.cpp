@@ -378,12 +378,29 @@ private:
     });
     for (const auto& [clause, reduce] : clauses)
       for (const DataItem& item : clause->items)
-        if (ArrayDraft* draft = checkDataItem(*clause, item); draft && reduce != ir::ReduceOp::None)
+        if (ArrayDraft* draft = checkDataItem(*clause, item);
+            draft && reduce != ir::ReduceOp::None) {
+          checkReduceType(*clause, item, reduce);
           draft->array.reduce = reduce;
+        }
     // Arrays in parameter order, as the IR promises.
     std::sort(drafts_.begin(), drafts_.end(), [](const ArrayDraft& a, const ArrayDraft& b) {
       return a.array.param < b.array.param;
     });
+  }
+
+  // Bitwise operators combine integers: on floating-point elements no atomic does them, and the
+  // partials of a split call could not be combined.
+  void checkReduceType(const DataClause& clause, const DataItem& item, ir::ReduceOp reduce) {
+    const bool bitwise = reduce == ir::ReduceOp::BitAnd || reduce == ir::ReduceOp::BitOr ||
+                         reduce == ir::ReduceOp::BitXor;
+    const ir::Parameter& p = param(*names_->findParam(item.array));
+    const ir::ElementKind kind = p.elementKind;
+    const bool floating = kind == ir::ElementKind::F32 || kind == ir::ElementKind::F64 ||
+                          kind == ir::ElementKind::F16 || kind == ir::ElementKind::BF16;
+    if (bitwise && floating)
+      error(item.array, "'" + item.array.text + "' holds '" + p.valueType + "'; the bitwise " +
+                            clause.keyword.text + " operators (&, |, ^) combine integers");
   }
 
   // The array's draft, or null when the item was rejected.
@@ -805,6 +822,21 @@ private:
     std::array<ir::ExprPtr, 3>& dims = key == "grid" ? kernel_.launch.grid : kernel_.launch.block;
     for (size_t d = 0; d < value.components.size(); ++d)
       dims[d] = names_->resolve(value.components[d], ExprContext::Launch);
+    if (key != "block")
+      return;
+    // Each dimension is checked at run time; a constant block's threads in all are known now.
+    long long threads = 1;
+    for (size_t d = 0; d < value.components.size(); ++d) {
+      const std::optional<long long> n =
+          dims[d] ? ir::evaluate(*dims[d], ir::Environment{}) : std::nullopt;
+      if (!n)
+        return;
+      threads *= *n;
+    }
+    if (threads > 1024)
+      error(value.offset, value.length,
+            "block of " + std::to_string(threads) +
+                " threads; a block holds at most 1024 (x * y * z)");
   }
 
   // --- tune -----------------------------------------------------------------------------------

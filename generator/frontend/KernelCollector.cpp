@@ -726,8 +726,16 @@ private:
     }
     std::string problem;
     const std::optional<std::string> spelled = types_.spell(element.getUnqualifiedType(), &problem);
-    if (!spelled || element->isIncompleteType())
-      return; // host code cannot name it: no setter, and nothing to report
+    if (!spelled || element->isIncompleteType()) {
+      // Host code cannot name it, so it gets no setter; said, since the docs promise one to every
+      // variable of the file.
+      reporter_.warning(
+          var->getLocation(),
+          "no setter for '" + var->getNameAsString() + "'" +
+              (problem.empty() ? std::string(": its type is incomplete") : ": " + problem) +
+              "; set it with cudaMemcpyToSymbol in the kernel file");
+      return;
+    }
     ir::DeviceGlobal global;
     global.name = qualifiedName(*var);
     global.elementType = *spelled;

@@ -310,6 +310,25 @@ TEST(Extraction, DeviceVariablesOfTheFileGetSetters) {
   EXPECT_EQ(globals[2].count, 1);
 }
 
+// A variable whose type host code cannot name (a class template of the kernel file) gets no
+// setter, and the generator says so where it is declared.
+TEST(Extraction, DeviceVariableWithoutASetterIsReported) {
+  const std::string code = "#include <overlap/annotate.h>\n"
+                           "template <class T> struct Holder { T value; };\n"
+                           "__constant__ Holder<int> c_holder;\n"
+                           "__constant__ float c_plain[2];\n"
+                           "OVERLAP_KERNEL(partition(n) offset(n) extent(y: n) copy(y[lo:hi])\n"
+                           "               launch(grid: len, block: 1))\n"
+                           "__global__ void k(int n, float* y) {}\n";
+  const InMemoryResult run = runOnCode(code);
+  ASSERT_TRUE(run.result.ok()) << run.diagnostics;
+  ASSERT_EQ(run.result.frontend.globals.size(), 1u);
+  EXPECT_EQ(run.result.frontend.globals[0].name, "c_plain");
+  EXPECT_NE(run.diagnostics.find("input.cu:3:26: warning: no setter for 'c_holder': "),
+            std::string::npos)
+      << run.diagnostics;
+}
+
 TEST(Extraction, SeveralKernelsInSourceOrderWithPositions) {
   const std::string code = "#include <overlap/annotate.h>\n"
                            "OVERLAP_KERNEL(partition(n) offset(n) extent(y: n) copy(y[lo:hi])\n"

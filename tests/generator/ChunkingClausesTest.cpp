@@ -245,6 +245,12 @@ TEST(ArrayClauses, ReduceHaloAndOptional) {
   EXPECT_TRUE(norm.sections.empty());
   EXPECT_TRUE(kernel.arrays[3].optional);
   EXPECT_FALSE(kernel.arrays[1].optional);
+  // The bitwise operators combine integers.
+  ir::KernelSignature integerNorm = stencil();
+  integerNorm.params[2] = SignatureBuilder("k").pointer("norm", "int").build().params[0];
+  auto bitwise = [](ir::ReduceOp op) {
+    return op == ir::ReduceOp::BitAnd || op == ir::ReduceOp::BitOr || op == ir::ReduceOp::BitXor;
+  };
   for (const auto& [op, kind] :
        std::vector<std::pair<std::string, ir::ReduceOp>>{{"*", ir::ReduceOp::Product},
                                                          {"min", ir::ReduceOp::Min},
@@ -257,7 +263,7 @@ TEST(ArrayClauses, ReduceHaloAndOptional) {
                                          " copyout(out[lo * w : hi * w], mask[lo:hi])"
                                          " reduce(" +
                                          op + ": norm)",
-                                     stencil());
+                                     bitwise(kind) ? integerNorm : stencil());
     EXPECT_EQ(other.arrays[2].reduce, kind) << op;
   }
 }

@@ -329,6 +329,33 @@ TEST(Diagnostics, PointerToPointers) {
               inside("rows", "rows[lo"));
 }
 
+TEST(Diagnostics, BitwiseReductionOfFloats) {
+  ir::KernelSignature signature =
+      SignatureBuilder("k").integer("n").pointer("x", "float", true).pointer("y", "double");
+  expectError("partition(n) offset(n) extent(x, y: n) copyin(x[lo:hi]) reduce(^: y) "
+              "launch(grid: len, block: 1)",
+              signature,
+              "'y' holds 'double'; the bitwise reduce operators (&, |, ^) combine integers",
+              inside("y", "y) launch"));
+  // Sums, minima and maxima of floats are what atomics do.
+  EXPECT_TRUE(buildKernel("partition(n) offset(n) extent(x, y: n) copyin(x[lo:hi]) reduce(max: y) "
+                          "launch(grid: len, block: 1)",
+                          signature)
+                  .kernel.has_value());
+}
+
+TEST(Diagnostics, ConstantBlockOfMoreThan1024Threads) {
+  expectError(saxpyWith(&SaxpyText::launch, "launch(grid: len, block: (64, 32))"), saxpy(),
+              "block of 2048 threads; a block holds at most 1024 (x * y * z)", {"(64, 32)"});
+  // One that depends on a parameter is checked at run time, dimension by dimension.
+  EXPECT_TRUE(
+      buildKernel(saxpyWith(&SaxpyText::launch, "launch(grid: len, block: (n, 32))"), saxpy())
+          .kernel.has_value());
+  EXPECT_TRUE(
+      buildKernel(saxpyWith(&SaxpyText::launch, "launch(grid: len, block: (32, 32))"), saxpy())
+          .kernel.has_value());
+}
+
 TEST(Diagnostics, NoDataClauseAtAll) {
   ir::KernelSignature signature = SignatureBuilder("k").integer("n");
   expectError("partition(n) offset(n) launch(grid: len, block: 1)", signature,
