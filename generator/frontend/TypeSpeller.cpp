@@ -58,9 +58,34 @@ std::string unnameableReason(const clang::TagDecl& tag) {
   }
   if (tag.getName().empty())
     return "has no name";
-  if (llvm::isa<clang::ClassTemplateSpecializationDecl>(tag))
-    return "is a specialization of a class template of the kernel file";
   return "";
+}
+
+// "template <typename P0, int P1> struct plus;": the class template declared ahead, without its
+// default arguments (the kernel file, included before the header, has given them already); empty
+// where a parameter is a template template parameter or a non-type one of a dependent type.
+std::string templateForwardDeclarator(const clang::ClassTemplateDecl& pattern,
+                                      const clang::PrintingPolicy& policy) {
+  std::string params;
+  const clang::TemplateParameterList& list = *pattern.getTemplateParameters();
+  for (unsigned i = 0; i < list.size(); ++i) {
+    const clang::NamedDecl* param = list.getParam(i);
+    std::string spelled;
+    if (const auto* type = llvm::dyn_cast<clang::TemplateTypeParmDecl>(param)) {
+      spelled = type->isParameterPack() ? "typename..." : "typename";
+    } else if (const auto* value = llvm::dyn_cast<clang::NonTypeTemplateParmDecl>(param)) {
+      if (value->getType()->isDependentType() || value->isParameterPack())
+        return "";
+      spelled = value->getType().getAsString(policy);
+    } else {
+      return "";
+    }
+    params += (i == 0 ? "" : ", ") + spelled + " P" + std::to_string(i);
+  }
+  const char* keyword = pattern.getTemplatedDecl()->isUnion()   ? "union"
+                        : pattern.getTemplatedDecl()->isClass() ? "class"
+                                                                : "struct";
+  return "template <" + params + "> " + keyword + " " + pattern.getNameAsString() + ";";
 }
 
 } // namespace
@@ -121,6 +146,19 @@ bool TypeSpeller::needTag(const clang::TagDecl& tag, std::string* problem) {
                  ", so code outside the kernel file cannot name it; declare it at namespace "
                  "scope, or in a header the kernel file includes";
       return false;
+    }
+    if (const auto* specialization = llvm::dyn_cast<clang::ClassTemplateSpecializationDecl>(&tag)) {
+      const std::string declarator =
+          templateForwardDeclarator(*specialization->getSpecializedTemplate(), policy_);
+      if (declarator.empty()) {
+        *problem = "type '" + tag.getQualifiedNameAsString() +
+                   "' is a specialization of a class template of the kernel file whose "
+                   "parameters the generated header cannot declare ahead; declare the template "
+                   "in a header the kernel file includes";
+        return false;
+      }
+      addDeclaration(forwardDeclaration(tag, declarator));
+      return true;
     }
     if (const auto* record = llvm::dyn_cast<clang::RecordDecl>(&tag)) {
       const char* keyword = record->isUnion() ? "union" : record->isClass() ? "class" : "struct";

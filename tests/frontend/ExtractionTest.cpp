@@ -310,12 +310,12 @@ TEST(Extraction, DeviceVariablesOfTheFileGetSetters) {
   EXPECT_EQ(globals[2].count, 1);
 }
 
-// A variable whose type host code cannot name (a class template of the kernel file) gets no
-// setter, and the generator says so where it is declared.
+// A variable whose type host code cannot name (in an anonymous namespace of the kernel file) gets
+// no setter, and the generator says so where it is declared.
 TEST(Extraction, DeviceVariableWithoutASetterIsReported) {
   const std::string code = "#include <overlap/annotate.h>\n"
-                           "template <class T> struct Holder { T value; };\n"
-                           "__constant__ Holder<int> c_holder;\n"
+                           "namespace { struct Holder { int value; }; }\n"
+                           "__constant__ Holder c_holder;\n"
                            "__constant__ float c_plain[2];\n"
                            "OVERLAP_KERNEL(partition(n) offset(n) extent(y: n) copy(y[lo:hi])\n"
                            "               launch(grid: len, block: 1))\n"
@@ -324,9 +324,43 @@ TEST(Extraction, DeviceVariableWithoutASetterIsReported) {
   ASSERT_TRUE(run.result.ok()) << run.diagnostics;
   ASSERT_EQ(run.result.frontend.globals.size(), 1u);
   EXPECT_EQ(run.result.frontend.globals[0].name, "c_plain");
-  EXPECT_NE(run.diagnostics.find("input.cu:3:26: warning: no setter for 'c_holder': "),
+  EXPECT_NE(run.diagnostics.find("input.cu:3:21: warning: no setter for 'c_holder': "),
             std::string::npos)
       << run.diagnostics;
+}
+
+// Thrust-style functors passed by value: a specialization of a class template of the kernel file
+// is named through a declaration of the template ahead of the entry points (without its default
+// arguments, which the kernel file gives); templates the header cannot declare are refused.
+TEST(Extraction, ClassTemplateSpecializationsOfTheKernelFileAreDeclaredAhead) {
+  const std::string code =
+      "#include <overlap/annotate.h>\n"
+      "namespace fn { template <typename T, int Scale = 1> struct plus {\n"
+      "  __device__ T operator()(T a, T b) const { return Scale * (a + b); } }; }\n"
+      "OVERLAP_KERNEL(partition(n) offset(n) extent(a, r: n) copyin(a[lo:hi]) copyout(r[lo:hi])\n"
+      "               launch(grid: len, block: 1))\n"
+      "__global__ void k(int n, const double* a, double* r, fn::plus<double> op) {}\n";
+  const InMemoryResult run = runOnCode(code);
+  ASSERT_TRUE(run.result.ok()) << run.diagnostics;
+  const std::string& header = run.result.files->header;
+  EXPECT_NE(header.find("namespace fn { template <typename P0, int P1> struct plus; }"),
+            std::string::npos)
+      << header;
+  EXPECT_NE(header.find("fn::plus<double, 1> op"), std::string::npos) << header;
+
+  const std::string templated =
+      "#include <overlap/annotate.h>\n"
+      "template <template <class> class C> struct wrap { int k; };\n"
+      "template <class T> struct box { T v; };\n"
+      "OVERLAP_KERNEL(partition(n) offset(n) extent(r: n) copyout(r[lo:hi])\n"
+      "               launch(grid: len, block: 1))\n"
+      "__global__ void k(int n, double* r, wrap<box> w) {}\n";
+  const InMemoryResult refused = runOnCode(templated);
+  EXPECT_FALSE(refused.result.ok());
+  EXPECT_NE(refused.diagnostics.find("cannot declare ahead; declare the template in a header the "
+                                     "kernel file includes"),
+            std::string::npos)
+      << refused.diagnostics;
 }
 
 TEST(Extraction, SeveralKernelsInSourceOrderWithPositions) {
