@@ -380,7 +380,7 @@ private:
       for (const DataItem& item : clause->items)
         if (ArrayDraft* draft = checkDataItem(*clause, item);
             draft && reduce != ir::ReduceOp::None) {
-          checkReduceType(*clause, item, reduce);
+          checkReduceType(*clause, item, param(draft->array.param), reduce);
           draft->array.reduce = reduce;
         }
     // Arrays in parameter order, as the IR promises.
@@ -391,10 +391,10 @@ private:
 
   // Bitwise operators combine integers: on floating-point elements no atomic does them, and the
   // partials of a split call could not be combined.
-  void checkReduceType(const DataClause& clause, const DataItem& item, ir::ReduceOp reduce) {
+  void checkReduceType(const DataClause& clause, const DataItem& item, const ir::Parameter& p,
+                       ir::ReduceOp reduce) {
     const bool bitwise = reduce == ir::ReduceOp::BitAnd || reduce == ir::ReduceOp::BitOr ||
                          reduce == ir::ReduceOp::BitXor;
-    const ir::Parameter& p = param(*names_->findParam(item.array));
     const ir::ElementKind kind = p.elementKind;
     const bool floating = kind == ir::ElementKind::F32 || kind == ir::ElementKind::F64 ||
                           kind == ir::ElementKind::F16 || kind == ir::ElementKind::BF16;

@@ -106,6 +106,7 @@ public:
         deviceGlobals_(deviceGlobals) {
     for (std::size_t i = 0; i < kernel_.arrays.size(); ++i)
       arrayOfParam_[kernel_.arrays[i].param] = static_cast<int>(i);
+    nameOwnIdentifiers();
   }
 
   // The entry points' base name: the kernel's, or its instantiation's.
@@ -124,13 +125,13 @@ public:
     out << openNamespaces(qualified_);
     const std::string params = hostParameters();
     const std::string sep = params.empty() ? "" : ", ";
-    const std::string stream = own("stream");
-    const std::string config = own("config");
+    const std::string& stream = own_.stream;
+    const std::string& config = own_.config;
     out << "overlap::Status " << name() << "_explicit(" << params << ");\n";
     out << "overlap::Status " << name() << "_mapped(" << params << ");\n";
     for (const char* variant : {"streams", "hybrid"})
       out << "overlap::Status " << name() << "_" << variant << "(" << params << sep << "int "
-          << own("streams") << ", overlap::IssueOrder " << own("order")
+          << own_.streams << ", overlap::IssueOrder " << own_.order
           << " = overlap::IssueOrder::DepthFirst);\n";
     out << "// With every setting: chunks apart from streams, device buffers and budget, pageable "
            "arrays.\n";
@@ -193,40 +194,8 @@ private:
     return p.name.empty() ? "unnamed_param_" + std::to_string(index) : p.name;
   }
 
-  // The parameter's member of the binding: its name, with '_' appended where that names one of
-  // the binding's own members (a kernel's `float* array` against HostArray array(int)) or
-  // another parameter's member.
-  std::string field(int index) const {
-    static const std::set<std::string> kBindingMembers = {
-        "array",           "checkCall",      "first_section", "fromArgs",     "granule",
-        "kArrays",         "kDeviceGlobals", "launch",        "launchConfig", "partitionBegin",
-        "partitionExtent", "residentBlocks", "section",       "sectionCount", "sectionIsChunked"};
-    std::string name = member(index);
-    auto taken = [&](const std::string& candidate) {
-      if (kBindingMembers.count(candidate) > 0)
-        return true;
-      for (int i = 0; i < paramCount(); ++i)
-        if (i != index && member(i) == candidate)
-          return true;
-      return false;
-    };
-    while (taken(name))
-      name += '_';
-    return name;
-  }
-
-  // A name the entry points give a parameter or local of their own (`stream`, `config`, ...),
-  // with '_' appended while a kernel parameter has it.
-  std::string own(std::string name) const {
-    for (bool taken = true; taken;) {
-      taken = false;
-      for (int i = 0; i < paramCount() && !taken; ++i)
-        taken = member(i) == name;
-      if (taken)
-        name += '_';
-    }
-    return name;
-  }
+  // The parameter's member of the binding (nameOwnIdentifiers).
+  const std::string& field(int index) const { return fields_.at(index); }
 
   std::string pointeeType(const Parameter& p) const {
     return (p.pointeeConst ? "const " : "") + p.valueType;
@@ -682,10 +651,10 @@ private:
     const std::string params = hostParameters();
     const std::string sep = params.empty() ? "" : ", ";
     const std::string binding = bindingName() + "{" + hostArguments() + "}";
-    const std::string streams = own("streams");
-    const std::string order = own("order");
-    const std::string config = own("config");
-    const std::string stream = own("stream");
+    const std::string& streams = own_.streams;
+    const std::string& order = own_.order;
+    const std::string& config = own_.config;
+    const std::string& stream = own_.stream;
     out << "overlap::Status " << name() << "_explicit(" << params << ") {\n"
         << "  return overlap::runExplicit(" << binding << ");\n}\n\n";
     out << "overlap::Status " << name() << "_mapped(" << params << ") {\n"
@@ -746,8 +715,8 @@ private:
     const std::string sep = params.empty() ? "" : ", ";
     out << "\noverlap::Status " << name() << "_tuned(" << params << ") {\n";
     emitArgPointers(out);
-    const std::string args = own("overlap_args");
-    const std::string stream = own("stream");
+    const std::string& args = own_.args;
+    const std::string& stream = own_.stream;
     out << "  return overlap::dispatch(" << descriptorName() << ", " << args << ");\n}\n";
     out << "\noverlap::Status " << name() << "_tuned_async(" << params << sep << "cudaStream_t "
         << stream << ") {\n";
@@ -767,14 +736,54 @@ private:
       pointers += (pointers.empty() ? "" : ", ") + ("&" + value);
     }
     if (pointers.empty())
-      out << "  const void* const* " << own("overlap_args") << " = nullptr;\n";
+      out << "  const void* const* " << own_.args << " = nullptr;\n";
     else
-      out << "  const void* " << own("overlap_args") << "[] = {" << pointers << "};\n";
+      out << "  const void* " << own_.args << "[] = {" << pointers << "};\n";
   }
+
+  // `name`, with '_' appended while `taken` says another identifier has it.
+  template <class Taken> static std::string untaken(std::string name, Taken&& taken) {
+    while (taken(name))
+      name += '_';
+    return name;
+  }
+
+  // Where a kernel parameter has the name of an identifier of the generated code's own (a
+  // kernel's `float* array` against the binding's HostArray array(int); an `int stream` against
+  // K_explicit_async's cudaStream_t stream), the generated side gets a trailing '_'. Fixed once,
+  // so that the header and the source spell them alike.
+  void nameOwnIdentifiers() {
+    static const std::set<std::string> kBindingMembers = {
+        "array",           "checkCall",      "first_section", "fromArgs",     "granule",
+        "kArrays",         "kDeviceGlobals", "launch",        "launchConfig", "partitionBegin",
+        "partitionExtent", "residentBlocks", "section",       "sectionCount", "sectionIsChunked"};
+    auto isParameter = [this](const std::string& name, int except) {
+      for (int i = 0; i < paramCount(); ++i)
+        if (i != except && member(i) == name)
+          return true;
+      return false;
+    };
+    for (int i = 0; i < paramCount(); ++i)
+      fields_.push_back(untaken(member(i), [&](const std::string& name) {
+        return kBindingMembers.count(name) > 0 || isParameter(name, i);
+      }));
+    auto own = [&](const char* name) {
+      return untaken(name,
+                     [&](const std::string& candidate) { return isParameter(candidate, -1); });
+    };
+    own_ = {own("streams"), own("order"), own("config"), own("stream"), own("overlap_args")};
+  }
+
+  // The entry points' own parameters and locals (nameOwnIdentifiers).
+  struct OwnNames {
+    std::string streams, order, config, stream, args;
+  };
 
   const Kernel& kernel_;
   QualifiedName qualified_;
   const bool deviceGlobals_;
+  std::vector<std::string> fields_; // per parameter: its member of the binding
+  OwnNames own_;
   std::map<int, int> arrayOfParam_; // parameter index -> array index
 };
 

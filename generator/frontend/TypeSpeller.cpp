@@ -61,6 +61,10 @@ std::string unnameableReason(const clang::TagDecl& tag) {
   return "";
 }
 
+const char* recordKeyword(const clang::RecordDecl& record) {
+  return record.isUnion() ? "union" : record.isClass() ? "class" : "struct";
+}
+
 // "template <typename P0, int P1> struct plus;": the class template declared ahead, without its
 // default arguments (the kernel file, included before the header, has given them already); empty
 // where a parameter is a template template parameter or a non-type one of a dependent type.
@@ -82,10 +86,8 @@ std::string templateForwardDeclarator(const clang::ClassTemplateDecl& pattern,
     }
     params += (i == 0 ? "" : ", ") + spelled + " P" + std::to_string(i);
   }
-  const char* keyword = pattern.getTemplatedDecl()->isUnion()   ? "union"
-                        : pattern.getTemplatedDecl()->isClass() ? "class"
-                                                                : "struct";
-  return "template <" + params + "> " + keyword + " " + pattern.getNameAsString() + ";";
+  return "template <" + params + "> " + recordKeyword(*pattern.getTemplatedDecl()) + " " +
+         pattern.getNameAsString() + ";";
 }
 
 } // namespace
@@ -161,9 +163,8 @@ bool TypeSpeller::needTag(const clang::TagDecl& tag, std::string* problem) {
       return true;
     }
     if (const auto* record = llvm::dyn_cast<clang::RecordDecl>(&tag)) {
-      const char* keyword = record->isUnion() ? "union" : record->isClass() ? "class" : "struct";
-      addDeclaration(
-          forwardDeclaration(tag, std::string(keyword) + " " + tag.getNameAsString() + ";"));
+      addDeclaration(forwardDeclaration(tag, std::string(recordKeyword(*record)) + " " +
+                                                 tag.getNameAsString() + ";"));
       return true;
     }
     const auto& enumeration = llvm::cast<clang::EnumDecl>(tag);
