@@ -1,6 +1,7 @@
 #include "overlap/StagingRing.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cstring>
 #include <thread>
 
@@ -36,29 +37,59 @@ Status StagingRing::start(StagingResources& resources, std::vector<StagedCopy> c
   copies_ = std::move(copies);
   if (copies_.empty())
     return Status::success();
-  std::vector<std::size_t> bytes;
   long long stagedBytes = 0;
+  std::size_t outAfter = 0; // the outputs' bytes after the copy being cut
   for (const StagedCopy& copy : copies_) {
-    bytes.push_back(copy.bytes);
     stagedBytes += static_cast<long long>(copy.bytes);
+    if (copy.direction == PieceDirection::ToHost)
+      outAfter += copy.bytes;
   }
   // Asked once: the C library reads it from the system on every call.
   static const int hardwareThreads = static_cast<int>(std::thread::hardware_concurrency());
   const StagingConfig config = resolvedStaging(asked, stagedBytes, hardwareThreads);
   resources_ = &resources;
-  slotBytes_ = config.slotBytes;
   OVERLAP_TRY(resources.reserve(config.slots, config.slotBytes));
-  cutIntoPieces(bytes, slotBytes_, &firstPiece_);
+  pieces_.clear();
+  firstPiece_.assign(1, 0);
   std::vector<PieceDirection> directions;
-  for (std::size_t c = 0; c < copies_.size(); ++c)
-    for (int p = firstPiece_[c]; p < firstPiece_[c + 1]; ++p) {
-      directions.push_back(copies_[c].direction);
-      copyOfPiece_.push_back(static_cast<int>(c));
+  std::size_t inBefore = 0;
+  for (std::size_t c = 0; c < copies_.size(); ++c) {
+    const StagedCopy& copy = copies_[c];
+    const bool in = copy.direction == PieceDirection::ToDevice;
+    if (!in)
+      outAfter -= copy.bytes;
+    std::size_t offset = 0;
+    for (std::size_t bytes :
+         stagedPieceBytes(copy.bytes, in, in ? inBefore : outAfter, config.slotBytes)) {
+      pieces_.push_back(Piece{static_cast<int>(c), offset, bytes});
+      directions.push_back(copy.direction);
+      offset += bytes;
     }
+    if (in)
+      inBefore += copy.bytes;
+    firstPiece_.push_back(static_cast<int>(pieces_.size()));
+  }
   schedule_ = StagingSchedule(std::move(directions), config.slots);
   started_ = true;
   resources.workers().start(config.threads, [this] { work(); });
   return Status::success();
+}
+
+void StagingRing::waitForChange(std::unique_lock<std::mutex>& lock) {
+  // Long enough for a piece's hand-over between busy threads, short against a piece's copy.
+  constexpr auto kSpin = std::chrono::microseconds(30);
+  const unsigned seen = version_.load(std::memory_order_acquire);
+  lock.unlock();
+  const auto until = std::chrono::steady_clock::now() + kSpin;
+  while (version_.load(std::memory_order_acquire) == seen &&
+         std::chrono::steady_clock::now() < until)
+    std::this_thread::yield();
+  lock.lock();
+  // A change counted under the lock before this increment is seen by the predicate; one after it
+  // sees a sleeper and notifies.
+  sleepers_.fetch_add(1);
+  changed_.wait(lock, [&] { return version_.load(std::memory_order_acquire) != seen; });
+  sleepers_.fetch_sub(1);
 }
 
 Status StagingRing::issue(const StagedCopy& copy, cudaStream_t stream) {
@@ -72,31 +103,42 @@ Status StagingRing::issue(const StagedCopy& copy, cudaStream_t stream) {
     int deviceWait = -1;
     {
       std::unique_lock<std::mutex> lock(mutex_);
-      changed_.wait(lock, [&] { return schedule_.issuable() || schedule_.cancelled(); });
+      while (!schedule_.cancelled() && !schedule_.issuable()) {
+        // Not filled yet: fill it here if no thread took it, rather than wait for one to wake.
+        const StagingJob job = schedule_.takeFill(piece);
+        if (job.piece < 0) {
+          waitForChange(lock);
+          continue;
+        }
+        lock.unlock();
+        const Status status = runJob(job);
+        lock.lock();
+        jobFinished(job, status);
+      }
       if (schedule_.cancelled())
         return failed_.ok() ? Status{cudaErrorUnknown, "StagingRing: cancelled", __FILE__, __LINE__}
                             : failed_;
       deviceWait = schedule_.deviceWait();
     }
+    const Piece& cut = pieces_[static_cast<std::size_t>(piece)];
     const int slot = schedule_.slotOf(piece);
-    const std::size_t offset = static_cast<std::size_t>(piece - firstPiece_[c]) * slotBytes_;
-    const std::size_t bytes = std::min(slotBytes_, copy.bytes - offset);
     char* const staged = resources_->slot(slot);
     const cudaEvent_t event = resources_->event(slot);
     if (deviceWait >= 0)
       OVERLAP_CUDA_TRY(cudaStreamWaitEvent(stream, event, 0));
     if (copy.direction == PieceDirection::ToDevice)
-      OVERLAP_CUDA_TRY(
-          cudaMemcpyAsync(copy.device + offset, staged, bytes, cudaMemcpyHostToDevice, stream));
+      OVERLAP_CUDA_TRY(cudaMemcpyAsync(copy.device + cut.offset, staged, cut.bytes,
+                                       cudaMemcpyHostToDevice, stream));
     else
-      OVERLAP_CUDA_TRY(
-          cudaMemcpyAsync(staged, copy.device + offset, bytes, cudaMemcpyDeviceToHost, stream));
+      OVERLAP_CUDA_TRY(cudaMemcpyAsync(staged, copy.device + cut.offset, cut.bytes,
+                                       cudaMemcpyDeviceToHost, stream));
     OVERLAP_CUDA_TRY(cudaEventRecord(event, stream));
     {
       const std::lock_guard<std::mutex> lock(mutex_);
       schedule_.issued();
+      changed();
     }
-    changed_.notify_all();
+    wake();
   }
   return Status::success();
 }
@@ -104,17 +146,24 @@ Status StagingRing::issue(const StagedCopy& copy, cudaStream_t stream) {
 Status StagingRing::runJob(const StagingJob& job) {
   if (job.waitForCopy >= 0)
     OVERLAP_CUDA_TRY(cudaEventSynchronize(resources_->event(schedule_.slotOf(job.waitForCopy))));
-  const int c = copyOfPiece_[static_cast<std::size_t>(job.piece)];
-  const StagedCopy& copy = copies_[static_cast<std::size_t>(c)];
-  const std::size_t offset =
-      static_cast<std::size_t>(job.piece - firstPiece_[static_cast<std::size_t>(c)]) * slotBytes_;
-  const std::size_t bytes = std::min(slotBytes_, copy.bytes - offset);
+  const Piece& cut = pieces_[static_cast<std::size_t>(job.piece)];
+  const StagedCopy& copy = copies_[static_cast<std::size_t>(cut.copy)];
   char* const staged = resources_->slot(schedule_.slotOf(job.piece));
   if (job.fill)
-    std::memcpy(staged, copy.host + offset, bytes);
+    std::memcpy(staged, copy.host + cut.offset, cut.bytes);
   else
-    std::memcpy(copy.host + offset, staged, bytes);
+    std::memcpy(copy.host + cut.offset, staged, cut.bytes);
   return Status::success();
+}
+
+void StagingRing::jobFinished(const StagingJob& job, const Status& status) {
+  schedule_.jobDone(job.piece);
+  if (!status.ok()) {
+    keepFirst(failed_, status);
+    (void)cudaGetLastError(); // reported through finish(); none left pending
+    schedule_.cancel();
+  }
+  changed();
 }
 
 void StagingRing::work() {
@@ -122,24 +171,21 @@ void StagingRing::work() {
     StagingJob job;
     {
       std::unique_lock<std::mutex> lock(mutex_);
-      changed_.wait(lock, [&] {
+      for (;;) {
         job = schedule_.takeJob();
-        return job.piece >= 0 || schedule_.cancelled() || schedule_.everyJobTaken();
-      });
+        if (job.piece >= 0 || schedule_.cancelled() || schedule_.everyJobTaken())
+          break;
+        waitForChange(lock);
+      }
       if (job.piece < 0)
         return;
     }
     const Status status = runJob(job);
     {
       const std::lock_guard<std::mutex> lock(mutex_);
-      schedule_.jobDone(job.piece);
-      if (!status.ok()) {
-        keepFirst(failed_, status);
-        (void)cudaGetLastError(); // reported through finish(); none left pending
-        schedule_.cancel();
-      }
+      jobFinished(job, status);
     }
-    changed_.notify_all();
+    wake();
   }
 }
 
@@ -153,9 +199,8 @@ Status StagingRing::finish() {
   }
   {
     std::unique_lock<std::mutex> lock(mutex_);
-    changed_.wait(lock, [&] {
-      return schedule_.finished() || (schedule_.cancelled() && schedule_.runningJobs() == 0);
-    });
+    while (!schedule_.finished() && !(schedule_.cancelled() && schedule_.runningJobs() == 0))
+      waitForChange(lock);
   }
   resources_->workers().wait();
   started_ = false;
@@ -168,6 +213,7 @@ void StagingRing::abandon() {
   {
     const std::lock_guard<std::mutex> lock(mutex_);
     schedule_.cancel();
+    changed();
   }
   changed_.notify_all();
   resources_->workers().wait();

@@ -25,30 +25,39 @@ bool StagingSchedule::jobRunnable(int piece) const {
   return slotReleasedBy(piece - slots_);
 }
 
-StagingJob StagingSchedule::takeJob() {
+StagingJob StagingSchedule::take(int piece) {
+  jobs_[static_cast<std::size_t>(piece)] = State::Taken;
+  ++running_;
   StagingJob job;
-  if (cancelled_)
-    return job;
-  // A fill runs at most `slots` pieces ahead of the issuer (its slot's previous piece must be
-  // issued), so the scan is short.
-  const int last = std::min(pieceCount(), issuedCount_ + slots_);
-  for (int piece = firstOpenJob_; piece < last; ++piece) {
-    if (!jobRunnable(piece))
-      continue;
-    jobs_[static_cast<std::size_t>(piece)] = State::Taken;
-    ++running_;
-    job.piece = piece;
-    job.fill = direction(piece) == PieceDirection::ToDevice;
-    if (!job.fill)
-      job.waitForCopy = piece;
-    else if (piece >= slots_ && direction(piece - slots_) == PieceDirection::ToDevice)
-      job.waitForCopy = piece - slots_;
-    break;
-  }
+  job.piece = piece;
+  job.fill = direction(piece) == PieceDirection::ToDevice;
+  if (!job.fill)
+    job.waitForCopy = piece;
+  else if (piece >= slots_ && direction(piece - slots_) == PieceDirection::ToDevice)
+    job.waitForCopy = piece - slots_;
   while (firstOpenJob_ < pieceCount() &&
          jobs_[static_cast<std::size_t>(firstOpenJob_)] != State::Waiting)
     ++firstOpenJob_;
   return job;
+}
+
+StagingJob StagingSchedule::takeJob() {
+  if (cancelled_)
+    return {};
+  // A fill runs at most `slots` pieces ahead of the issuer (its slot's previous piece must be
+  // issued), so the scan is short.
+  const int last = std::min(pieceCount(), issuedCount_ + slots_);
+  for (int piece = firstOpenJob_; piece < last; ++piece)
+    if (jobRunnable(piece))
+      return take(piece);
+  return {};
+}
+
+StagingJob StagingSchedule::takeFill(int piece) {
+  if (cancelled_ || piece < 0 || piece >= pieceCount() ||
+      direction(piece) != PieceDirection::ToDevice || !jobRunnable(piece))
+    return {};
+  return take(piece);
 }
 
 void StagingSchedule::jobDone(int piece) {
@@ -80,14 +89,6 @@ void StagingSchedule::issued() {
 
 bool StagingSchedule::finished() const {
   return issuedCount_ == pieceCount() && jobsDone_ == pieceCount();
-}
-
-void cutIntoPieces(const std::vector<std::size_t>& bytes, std::size_t slotBytes,
-                   std::vector<int>* firstPiece) {
-  firstPiece->assign(1, 0);
-  const std::size_t slot = std::max<std::size_t>(1, slotBytes);
-  for (std::size_t b : bytes)
-    firstPiece->push_back(firstPiece->back() + static_cast<int>((b + slot - 1) / slot));
 }
 
 } // namespace overlap

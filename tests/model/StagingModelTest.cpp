@@ -78,18 +78,21 @@ Workload oneArrayIn(double bytes) {
 TEST(StagedOperations, CopiesAreCutIntoSlotsThatWaitForTheirPreviousPiece) {
   const HardwareProfile profile = testing::h100Like();
   const ModernModel model;
-  Workload workload = oneArrayIn(10 * kMB);
-  workload.transfers.d2hBytes = 3 * kMB;
+  // Slots below a quarter MiB: whole slots, no smaller pieces at the ends.
+  Workload workload = oneArrayIn(625000);
+  workload.transfers.d2hBytes = 250000;
   Candidate candidate{Variant::Streams, 1, IssueOrder::DepthFirst};
   const std::vector<SimOp> pinned = model.operations(profile, workload, candidate);
-  const StagingConfig ring{2, 4000000, 2}; // 4 MB slots
+  const StagingConfig ring{2, 250000, 2};
   const std::vector<SimOp> ops = stagedOperations(pinned, ring, 1e-6);
-  // In: 3 pieces (4, 4, 2 MB), each a fill then its copy; the kernel; out: 1 piece and its drain.
+  // In: 3 pieces (250, 250, 125 kB), each a fill then its copy; the kernel; out: 1 piece and its
+  // drain.
   ASSERT_EQ(ops.size(), 9u);
   EXPECT_EQ(ops[0].kind, OpKind::HostCopy);
   EXPECT_EQ(ops[1].kind, OpKind::CopyToDevice);
   EXPECT_EQ(ops[1].waitsFor, std::vector<int>{0});
-  EXPECT_DOUBLE_EQ(ops[1].bytes, 10 * kMB / 3);
+  EXPECT_DOUBLE_EQ(ops[1].bytes, 250000);
+  EXPECT_DOUBLE_EQ(ops[5].bytes, 125000);
   // Piece 2 uses slot 0 again: its fill waits for piece 0's copy out of it.
   EXPECT_EQ(ops[4].kind, OpKind::HostCopy);
   EXPECT_EQ(ops[4].waitsFor, std::vector<int>{1});
@@ -103,6 +106,26 @@ TEST(StagedOperations, CopiesAreCutIntoSlotsThatWaitForTheirPreviousPiece) {
   // Issued one piece after another, after the pieces before.
   EXPECT_LT(ops[1].issuedAt, ops[3].issuedAt);
   EXPECT_LT(ops[5].issuedAt, ops[6].issuedAt);
+}
+
+TEST(StagedOperations, PiecesAreTheRuntimesSmallerAtTheCallsEnds) {
+  // Two chunks of 6 MiB in and out on 4 MiB slots: the pieces the ring cuts (stagedPieceBytes).
+  constexpr double MiB = 1 << 20;
+  std::vector<SimOp> ops = {copyIn(0, 6 * MiB), SimOp{}, copyIn(1, 6 * MiB), SimOp{}};
+  for (int i : {1, 3}) {
+    ops[static_cast<std::size_t>(i)].kind = OpKind::CopyToHost;
+    ops[static_cast<std::size_t>(i)].stream = i / 2;
+    ops[static_cast<std::size_t>(i)].bytes = 6 * MiB;
+  }
+  const std::vector<SimOp> staged = stagedOperations(ops, StagingConfig{4, 4 << 20, 10}, 0);
+  std::vector<double> in, out;
+  for (const SimOp& op : staged)
+    if (op.kind == OpKind::CopyToDevice)
+      in.push_back(op.bytes / MiB);
+    else if (op.kind == OpKind::CopyToHost)
+      out.push_back(op.bytes / MiB);
+  EXPECT_EQ(in, (std::vector<double>{0.25, 0.25, 0.5, 1, 2, 2, 4, 2}));
+  EXPECT_EQ(out, (std::vector<double>{2, 4, 2, 2, 1, 0.5, 0.25, 0.25}));
 }
 
 TEST(StagedOperations, WaitsForACopyMoveToItsLastPiece) {

@@ -93,10 +93,39 @@ TEST(StagingSchedule, NothingIsTakenOnceCancelled) {
   EXPECT_FALSE(ring.finished());
 }
 
-TEST(StagingSchedule, CopiesAreCutIntoSlotSizedPieces) {
-  std::vector<int> first;
-  overlap::cutIntoPieces({10, 4, 0, 1}, 4, &first);
-  EXPECT_EQ(first, (std::vector<int>{0, 3, 4, 4, 5}));
+TEST(StagingSchedule, TheIssuerTakesTheFillItWaitsForOnlyIfNobodyTookIt) {
+  StagingSchedule ring({In, In, Out}, 2);
+  // Piece 0 is the issuer's to fill: no thread took it.
+  const StagingJob own = ring.takeFill(0);
+  EXPECT_EQ(own.piece, 0);
+  EXPECT_TRUE(own.fill);
+  EXPECT_EQ(ring.takeJob().piece, 1);    // a thread takes the next one
+  EXPECT_EQ(ring.takeFill(1).piece, -1); // taken
+  EXPECT_EQ(ring.takeFill(2).piece, -1); // not a fill
+  ring.jobDone(0);
+  ASSERT_TRUE(ring.issuable());
+  ring.issued();
+  ring.cancel();
+  EXPECT_EQ(ring.takeFill(1).piece, -1);
+}
+
+TEST(StagedPieceBytes, SlotsAtMostAndSmallerAtTheCallsEnds) {
+  using overlap::stagedPieceBytes;
+  constexpr std::size_t KiB = 1024, MiB = 1024 * KiB;
+  using Sizes = std::vector<std::size_t>;
+  // The first input: 256 KiB, then at most the bytes before each piece, up to the slot.
+  EXPECT_EQ(stagedPieceBytes(10 * MiB, true, 0, 4 * MiB),
+            (Sizes{256 * KiB, 256 * KiB, 512 * KiB, MiB, 2 * MiB, 4 * MiB, 2 * MiB}));
+  // Inputs later in the call are cut into whole slots.
+  EXPECT_EQ(stagedPieceBytes(10 * MiB, true, 8 * MiB, 4 * MiB), (Sizes{4 * MiB, 4 * MiB, 2 * MiB}));
+  // The last output mirrors the first input: its pieces shrink towards its end.
+  EXPECT_EQ(stagedPieceBytes(10 * MiB, false, 0, 4 * MiB),
+            (Sizes{2 * MiB, 4 * MiB, 2 * MiB, MiB, 512 * KiB, 256 * KiB, 256 * KiB}));
+  EXPECT_EQ(stagedPieceBytes(3 * MiB, false, 5 * MiB, 4 * MiB), (Sizes{3 * MiB}));
+  // Slots below a quarter MiB (asked for) are cut as they are; nothing for no bytes.
+  EXPECT_EQ(stagedPieceBytes(10, true, 0, 4), (Sizes{4, 4, 2}));
+  EXPECT_TRUE(stagedPieceBytes(0, true, 0, 4 * MiB).empty());
+  EXPECT_EQ(stagedPieceBytes(100, false, 0, 4 * MiB), (Sizes{100}));
 }
 
 // Random pipelines played with completions in a random order, as threads and a device would
@@ -156,6 +185,13 @@ TEST(StagingSchedule, AnyOrderOfCompletionsFinishesWithoutSharingASlot) {
           at(drained, job.piece) = true;
         }
         ring.jobDone(job.piece);
+      } else if (choice == 2 && !ring.issuable() && static_cast<int>(running.size()) < threads) {
+        // The issuer, waiting, fills its next piece itself if no thread took it.
+        const StagingJob job = ring.takeFill(ring.nextToIssue());
+        if (job.piece >= 0) {
+          ASSERT_EQ(job.piece, ring.nextToIssue());
+          running.push_back(job);
+        }
       } else if (choice == 2 && ring.issuable()) {
         const int piece = ring.nextToIssue();
         int& slot = at(holder, ring.slotOf(piece));

@@ -69,6 +69,11 @@ std::vector<SimOp> stagedOperations(const std::vector<SimOp>& ops, const Staging
   };
   double shift = 0;          // host issue time the pieces added so far
   double previousIssued = 0; // issuedAt of the operation before, as given
+  double inBefore = 0;       // bytes of the copies to the device before this one
+  double outAfter = 0;       // bytes of the copies to the host after this one
+  for (const SimOp& op : ops)
+    if (op.kind == OpKind::CopyToHost && op.bytes > 0)
+      outAfter += op.bytes;
   for (std::size_t i = 0; i < ops.size(); ++i) {
     const SimOp& op = ops[i];
     const double callSeconds = op.issuedAt - previousIssued;
@@ -82,9 +87,21 @@ std::vector<SimOp> stagedOperations(const std::vector<SimOp>& ops, const Staging
       out.push_back(kept);
       continue;
     }
-    const double slot = static_cast<double>(std::max<std::size_t>(1, ring.slotBytes));
-    const int pieces =
-        std::max(std::max(1, op.copies), static_cast<int>(std::ceil(op.bytes / slot)));
+    // The runtime's pieces, or, for an operation of several copies, an even share each.
+    const bool in = op.kind == OpKind::CopyToDevice;
+    if (!in)
+      outAfter -= op.bytes;
+    std::vector<double> cut;
+    for (std::size_t bytes :
+         stagedPieceBytes(static_cast<std::size_t>(op.bytes), in,
+                          static_cast<std::size_t>(in ? inBefore : outAfter), ring.slotBytes))
+      cut.push_back(static_cast<double>(bytes));
+    if (in)
+      inBefore += op.bytes;
+    const int copies = std::max(1, op.copies);
+    if (static_cast<int>(cut.size()) < copies)
+      cut.assign(static_cast<std::size_t>(copies), op.bytes / copies);
+    const int pieces = static_cast<int>(cut.size());
     double issuedAt = op.issuedAt - callSeconds + shift;
     shift += pieces * pieceIssueS - callSeconds;
     for (int p = 0; p < pieces; ++p) {
@@ -94,7 +111,7 @@ std::vector<SimOp> stagedOperations(const std::vector<SimOp>& ops, const Staging
                                : -1;
       issuedAt += pieceIssueS;
       SimOp piece = op;
-      piece.bytes = op.bytes / pieces;
+      piece.bytes = cut[static_cast<std::size_t>(p)];
       piece.copies = 1;
       piece.pageable = false; // from and to pinned slots
       piece.issuedAt = issuedAt;

@@ -11,6 +11,12 @@
 // are reused by every call; a call holds its device's lease, so one ring uses them at a time.
 // No device-wide synchronization: a fill waits for the event of its slot's previous copy to the
 // device, a drain for its own copy's event.
+//
+// Hand-overs cost: a host thread sleeping on a condition variable takes tens of microseconds to
+// wake on the VMs we measured, up to hundreds when the ring's threads fill every core. So the
+// issuer fills the piece it waits for itself when no thread took it yet (the first pieces of a
+// call, before the threads are awake), every thread spins a while before it sleeps, and a change
+// wakes sleepers only (bench/README.md, "The staging ring alone").
 #pragma once
 
 #include "overlap/HostCopyWorkers.h"
@@ -21,6 +27,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include <atomic>
 #include <condition_variable>
 #include <cstddef>
 #include <mutex>
@@ -87,18 +94,36 @@ public:
 
 private:
   Status runJob(const StagingJob& job);
+  // After runJob, under the lock: the job is done, or the ring cancelled if it failed.
+  void jobFinished(const StagingJob& job, const Status& status);
   void work();
+  // Under the lock, which it releases meanwhile: returns once something changed (or, rarely, for
+  // nothing), after spinning a while unlocked before it sleeps.
+  void waitForChange(std::unique_lock<std::mutex>& lock);
+  // Under the lock, after a change: counted for the spinning threads. wake() after unlocking.
+  void changed() { version_.fetch_add(1, std::memory_order_release); }
+  void wake() {
+    if (sleepers_.load() > 0)
+      changed_.notify_all();
+  }
+
+  struct Piece {
+    int copy = 0;
+    std::size_t offset = 0; // into the copy
+    std::size_t bytes = 0;
+  };
 
   StagingResources* resources_ = nullptr;
   std::vector<StagedCopy> copies_;
   std::vector<int> firstPiece_; // per copy, and the piece count last
-  std::vector<int> copyOfPiece_;
-  std::size_t slotBytes_ = 0;
+  std::vector<Piece> pieces_;
   int nextCopy_ = 0;
   bool started_ = false;
 
   std::mutex mutex_;
-  std::condition_variable changed_; // a piece was issued, a job done, or the ring cancelled
+  std::condition_variable changed_; // for sleepers: a piece was issued, a job done, or a cancel
+  std::atomic<unsigned> version_{0};
+  std::atomic<int> sleepers_{0};
   StagingSchedule schedule_{{}, 1};
   Status failed_; // the first failure of a host thread
 };

@@ -45,6 +45,9 @@ public:
   // Host threads. The runnable job of the lowest piece that nobody took yet; none once
   // cancelled. jobDone() when it finished (also when it failed: cancel() then).
   StagingJob takeJob();
+  // The fill of `piece` if it is runnable and nobody took it: the issuer, waiting for that piece,
+  // runs it itself rather than wait for a thread to wake up.
+  StagingJob takeFill(int piece);
   void jobDone(int piece);
 
   // The issuer. The next piece to issue, if the ring lets it be issued now.
@@ -68,6 +71,7 @@ private:
   enum class State : unsigned char { Waiting, Taken, Done };
 
   bool jobRunnable(int piece) const;
+  StagingJob take(int piece); // marks a runnable job taken
   // The slot's previous piece no longer needs its slot on the host (issued; drained if to the
   // host). True when there is none.
   bool slotReleasedBy(int previous) const;
@@ -81,10 +85,5 @@ private:
   int jobsDone_ = 0;
   bool cancelled_ = false;
 };
-
-// Cuts copies of `bytes[i]` bytes into pieces of at most `slotBytes` (a copy of 0 bytes has
-// none): (*firstPiece)[i] is copy i's first piece, (*firstPiece)[n] the piece count.
-void cutIntoPieces(const std::vector<std::size_t>& bytes, std::size_t slotBytes,
-                   std::vector<int>* firstPiece);
 
 } // namespace overlap
