@@ -47,6 +47,10 @@ struct CalibrationPlan {
   std::size_t streamRoundBytes = 4096; // per stream and direction, rounds and copy calls
   // Host copies between pageable and pinned memory (HostCopyBench.h), bytes moved in all.
   std::vector<std::size_t> hostCopyBytes;
+  // host_copy.thread_piece_s: a staged call of this many bytes (half each way) in this many
+  // copies each way, as a pipeline's chunks, over ring thread counts. 0 bytes: not measured.
+  std::size_t stagedCallBytes = std::size_t{2} << 20;
+  int stagedCallCopies = 16;
   AccuracyPlan accuracy; // after the warm-up of `warmup` passes
 
   std::size_t maxBytes() const; // of one host or device buffer for the calibration

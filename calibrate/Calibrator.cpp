@@ -230,11 +230,33 @@ Status measureLink(LinkBench& bench, const CalibrationPlan& plan, const Progress
           return hostCopies->copy(static_cast<std::size_t>(total), n, s);
         };
       };
-      steps.push_back(
-          {format("host copies between pageable and pinned memory (1 and %d threads)", threads),
-           true,
-           plan.repeats,
-           {{&m->hostCopy, bytes, copies(1)}, {&m->hostCopyParallel, bytes, copies(threads)}}});
+      Step step{format("host copies between pageable and pinned memory (1 to %d threads)", threads),
+                true,
+                plan.repeats,
+                {{&m->hostCopy, bytes, copies(1)}}};
+      // The counts between: their series are in place before the step points at them.
+      for (int between : {2, 4, 8})
+        if (between < threads)
+          m->hostCopyByThreads.push_back({between, {}});
+      for (CalibrationMeasurements::HostCopyThreadsSeries& t : m->hostCopyByThreads)
+        step.sweeps.push_back({&t.sizes, bytes, copies(t.threads)});
+      step.sweeps.push_back({&m->hostCopyParallel, bytes, copies(threads)});
+      steps.push_back(step);
+      // A small staged call of many pieces on 4 threads to the widest ring: each thread more
+      // costs the hand-overs of every piece, and copies nothing the first few would not. x is
+      // threads x pieces, so that the slope is the cost per thread and piece.
+      const int pieces = 2 * plan.stagedCallCopies;
+      if (plan.stagedCallBytes > 0 && threads > 4) {
+        std::vector<double> counts;
+        for (int n = 4; n < threads; n += 2)
+          counts.push_back(n * pieces);
+        counts.push_back(threads * pieces);
+        add("small staged calls over ring threads x pieces", true, plan.hostCostSamples,
+            &m->stagedCallThreadPieces, counts, [&bench, &plan, pieces](double x, double* s) {
+              return bench.stagedCall(plan.stagedCallBytes, plan.stagedCallCopies,
+                                      static_cast<int>(x) / pieces, s);
+            });
+      }
     } else {
       (void)cudaGetLastError(); // reported here; later calls must not see it as theirs
       m->skipped.push_back("host copies: " + made.message());

@@ -7,6 +7,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstring>
+#include <vector>
 
 namespace overlap::calibration {
 
@@ -337,6 +338,47 @@ Status LinkBench::graphLaunch(int streams, std::size_t bytesPerCopy, double* sec
   if (launched != cudaSuccess)
     return OVERLAP_STATUS_OF(cudaGraphLaunch(roundGraph_, pool_.stream(0)), launched);
   OVERLAP_CUDA_TRY(cudaStreamSynchronize(pool_.stream(0)));
+  return Status::success();
+}
+
+Status LinkBench::stagedCall(std::size_t bytes, int copies, int threads, double* seconds) {
+  if (copies < 1 || bytes < 2 * static_cast<std::size_t>(copies) ||
+      bytes > limits_.maxPageableBytes || bytes > limits_.maxBytes || threads < 1)
+    return beyond("LinkBench::stagedCall: no thread, fewer bytes than copies, or more bytes than "
+                  "the pageable buffer");
+  if (!staging_) {
+    int device = 0;
+    OVERLAP_CUDA_TRY(cudaGetDevice(&device));
+    staging_ = std::make_unique<StagingResources>(device);
+  }
+  const std::size_t half = bytes / 2;
+  std::vector<StagedCopy> pieces;
+  for (int c = 0; c < copies; ++c) {
+    long long lo = 0;
+    long long hi = 0;
+    chunkBounds(static_cast<long long>(half), copies, c, lo, hi);
+    const auto offset = static_cast<std::size_t>(lo);
+    const auto length = static_cast<std::size_t>(hi - lo);
+    pieces.push_back({PieceDirection::ToDevice, pageable_.get() + offset,
+                      static_cast<char*>(deviceIn_) + offset, length});
+    pieces.push_back({PieceDirection::ToHost, pageable_.get() + half + offset,
+                      static_cast<char*>(deviceOut_) + offset, length});
+  }
+  const cudaStream_t stream = pool_.stream(0);
+  StagingConfig asked;
+  asked.threads = threads;
+  const auto start = std::chrono::steady_clock::now();
+  StagingRing ring;
+  Status status = ring.start(*staging_, pieces, asked);
+  for (std::size_t c = 0; c < pieces.size() && status.ok(); ++c)
+    status = ring.issue(pieces[c], stream);
+  if (status.ok())
+    status = ring.finish(); // the copy back's pieces are in pageable memory
+  else
+    ring.abandon();
+  OVERLAP_TRY(status);
+  *seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  OVERLAP_CUDA_TRY(cudaStreamSynchronize(stream));
   return Status::success();
 }
 

@@ -11,6 +11,7 @@
 #pragma once
 
 #include "overlap/PinnedBuffer.h"
+#include "overlap/StagingRing.h"
 #include "overlap/Status.h"
 #include "overlap/StreamEventPool.h"
 #include "overlap/Timing.h"
@@ -93,6 +94,12 @@ public:
   // captured into a graph, which is captured on the first call and kept; the launch is waited for
   // after the clock stops.
   Status graphLaunch(int streams, std::size_t bytesPerCopy, double* secondsPerOperation);
+  // Host time of one staged call of `bytes`, half from pageable memory to the device and half
+  // back, in `copies` copies each way (a chunk's copy in, then its copy out, as a pipeline's) on
+  // one stream, through the runtime's staging ring on `threads` threads (StagingRing.h), until
+  // the last byte is back in pageable memory. Over thread counts, at a size a few threads copy
+  // alone: what a call pays per thread of its ring and piece beyond its copies.
+  Status stagedCall(std::size_t bytes, int copies, int threads, double* seconds);
 
 private:
   LinkBench() = default;
@@ -124,7 +131,8 @@ private:
   void* hostOutMapped_ = nullptr;
   int mappedBlocks_ = 0;
   StreamEventPool pool_;
-  cudaGraphExec_t roundGraph_ = nullptr; // graphLaunch's, of roundGraphStreams_ streams
+  std::unique_ptr<StagingResources> staging_; // stagedCall's ring, made on first use
+  cudaGraphExec_t roundGraph_ = nullptr;      // graphLaunch's, of roundGraphStreams_ streams
   int roundGraphStreams_ = 0;
   Event start_;
   Event endFirst_;

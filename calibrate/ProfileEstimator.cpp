@@ -23,6 +23,9 @@ constexpr FitRequirement kMappedKernelFit{0.999, 0.03};  // kernels on mapped me
 constexpr FitRequirement kStreamRoundFit{0.99, 0, 0.05}; // t_sc: a slope over stream counts
 // Host copies share the memory system with whatever else the host runs.
 constexpr FitRequirement kHostCopyFit{0.98, 0.20};
+// A staged call of a few pieces over thread counts: the threads' wake-ups and hand-overs on a
+// busy host scatter, and only the slope matters.
+constexpr FitRequirement kStagedCallFit{0, 0.50};
 
 std::vector<Point> medianPoints(const Series& series, double xShift = 0) {
   std::vector<Point> points;
@@ -140,6 +143,27 @@ public:
     p->hostCopyParallelSecondsPerByte = parallel > 0 && p->hostCopySecondsPerByte > 0
                                             ? std::min(parallel, p->hostCopySecondsPerByte)
                                             : parallel;
+    // The rate per thread count, one thread to the widest, where every count was measured.
+    std::vector<HardwareProfile::HostCopyThreads> byThreads;
+    if (p->hostCopySecondsPerByte > 0)
+      byThreads.push_back({1, p->hostCopySecondsPerByte});
+    for (const CalibrationMeasurements::HostCopyThreadsSeries& t : m.hostCopyByThreads)
+      byThreads.push_back({t.threads, slope(format("host_copy.by_threads.%d", t.threads),
+                                            format("host copies over sizes, %d threads", t.threads),
+                                            t.sizes, kHostCopyFit, false)});
+    if (parallel > 0 && m.hostCopyThreads > 1)
+      byThreads.push_back({m.hostCopyThreads, parallel});
+    const bool everyCount =
+        byThreads.size() == m.hostCopyByThreads.size() + 2 &&
+        std::all_of(byThreads.begin(), byThreads.end(),
+                    [](const HardwareProfile::HostCopyThreads& t) { return t.secondsPerByte > 0; });
+    if (everyCount)
+      p->hostCopyByThreads = byThreads;
+    // What a small staged call pays per thread of its ring and piece; a host where more threads
+    // cost nothing measured keeps 0.
+    p->hostCopyThreadPieceS =
+        std::max(0.0, slope("host_copy.thread_piece_s", "small staged calls over ring threads",
+                            m.stagedCallThreadPieces, kStagedCallFit, false));
     for (const MappedWidthSeries& w : m.mappedByWidth) {
       if (w.readSizes.empty() || w.writeSizes.empty())
         continue; // a width not measured, not a width that costs nothing

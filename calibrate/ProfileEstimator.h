@@ -57,6 +57,14 @@ struct CalibrationMeasurements {
   Series hostCopy;
   Series hostCopyParallel;
   int hostCopyThreads = 0;
+  // The same on the thread counts between (2, 4, 8 below hostCopyThreads), ascending.
+  struct HostCopyThreadsSeries {
+    int threads = 0;
+    Series sizes;
+  };
+  std::vector<HostCopyThreadsSeries> hostCopyByThreads;
+  // x = threads of the staging ring x pieces of a small staged call (LinkBench::stagedCall).
+  Series stagedCallThreadPieces;
   // x = bytes copied to and from allLinksDevices devices at once (AllLinksBench); none on one GPU.
   int allLinksDevices = 0;
   Series allLinks;                  // both ways at once, x counting both directions' bytes

@@ -208,13 +208,41 @@ public:
                      &out->bidirectionalLargePieceMinBytes);
   }
 
+  // by_threads and thread_piece_s came later: profiles from before have neither.
   bool hostCopy(const json& root, HardwareProfile* out) {
     const json* copy = object(root, "", "host_copy");
     return copy &&
-           onlyKeys(*copy, "host_copy", {"seconds_per_byte", "parallel_seconds_per_byte"}) &&
+           onlyKeys(*copy, "host_copy",
+                    {"seconds_per_byte", "parallel_seconds_per_byte", "by_threads", "thread_piece_s"}) &&
            parameter(*copy, "host_copy", "seconds_per_byte", &out->hostCopySecondsPerByte) &&
            parameter(*copy, "host_copy", "parallel_seconds_per_byte",
-                     &out->hostCopyParallelSecondsPerByte);
+                     &out->hostCopyParallelSecondsPerByte) &&
+           hostCopyByThreads(*copy, &out->hostCopyByThreads) &&
+           (!copy->contains("thread_piece_s") ||
+            parameter(*copy, "host_copy", "thread_piece_s", &out->hostCopyThreadPieceS));
+  }
+
+  bool hostCopyByThreads(const json& copy, std::vector<HardwareProfile::HostCopyThreads>* out) {
+    out->clear();
+    if (!copy.contains("by_threads"))
+      return true;
+    const json& list = copy["by_threads"];
+    if (!list.is_array())
+      return fail("host_copy.by_threads",
+                  std::string("expected an array, found ") + typeName(list));
+    for (std::size_t i = 0; i < list.size(); ++i) {
+      const std::string path = "host_copy.by_threads[" + std::to_string(i) + "]";
+      const json& entry = list[i];
+      if (!entry.is_object())
+        return fail(path, std::string("expected an object, found ") + typeName(entry));
+      HardwareProfile::HostCopyThreads rate;
+      if (!onlyKeys(entry, path, {"threads", "seconds_per_byte"}) ||
+          !integer(entry, path, "threads", &rate.threads) ||
+          !parameter(entry, path, "seconds_per_byte", &rate.secondsPerByte))
+        return false;
+      out->push_back(rate);
+    }
+    return true;
   }
 
   // Profiles from before several GPUs were calibrated have no all_links.
@@ -410,9 +438,15 @@ std::string profileToJson(const HardwareProfile& profile) {
                              {"copy_call_s", parameter(profile.copyCallS)},
                              {"copy_batched_s", parameter(profile.copyBatchedS)},
                              {"graph_op_launch_s", parameter(profile.graphOpLaunchS)}};
+  nlohmann::ordered_json byThreads = nlohmann::ordered_json::array();
+  for (const HardwareProfile::HostCopyThreads& rate : profile.hostCopyByThreads)
+    byThreads.push_back(nlohmann::ordered_json{
+        {"threads", rate.threads}, {"seconds_per_byte", parameter(rate.secondsPerByte)}});
   out["host_copy"] = nlohmann::ordered_json{
       {"seconds_per_byte", parameter(profile.hostCopySecondsPerByte)},
-      {"parallel_seconds_per_byte", parameter(profile.hostCopyParallelSecondsPerByte)}};
+      {"parallel_seconds_per_byte", parameter(profile.hostCopyParallelSecondsPerByte)},
+      {"by_threads", byThreads},
+      {"thread_piece_s", parameter(profile.hostCopyThreadPieceS)}};
   out["all_links"] = nlohmann::ordered_json{
       {"devices", profile.allLinksDevices},
       {"seconds_per_byte", parameter(profile.allLinksSecondsPerByte)},
@@ -531,6 +565,7 @@ ProfileError checkProfile(const HardwareProfile& profile, const std::string& ori
       {"overheads.graph_op_launch_s", profile.graphOpLaunchS},
       {"host_copy.seconds_per_byte", profile.hostCopySecondsPerByte},
       {"host_copy.parallel_seconds_per_byte", profile.hostCopyParallelSecondsPerByte},
+      {"host_copy.thread_piece_s", profile.hostCopyThreadPieceS},
       {"all_links.seconds_per_byte", profile.allLinksSecondsPerByte},
       {"all_links.one_way_seconds_per_byte", profile.allLinksOneWaySecondsPerByte}};
   for (const auto& [field, value] : parameters)
@@ -557,6 +592,16 @@ ProfileError checkProfile(const HardwareProfile& profile, const std::string& ori
   if (profile.allLinksOneWaySecondsPerByte > 0 && !(profile.allLinksSecondsPerByte > 0))
     return error("all_links.one_way_seconds_per_byte",
                  "known without all_links.seconds_per_byte, the links both ways");
+  for (std::size_t i = 0; i < profile.hostCopyByThreads.size(); ++i) {
+    const HardwareProfile::HostCopyThreads& rate = profile.hostCopyByThreads[i];
+    const std::string field = "host_copy.by_threads[" + std::to_string(i) + "]";
+    if (rate.threads < 1 || (i > 0 && rate.threads <= profile.hostCopyByThreads[i - 1].threads))
+      return error(field + ".threads",
+                   "must be ascending from 1 without repeats, is " + std::to_string(rate.threads));
+    if (!std::isfinite(rate.secondsPerByte) || !(rate.secondsPerByte > 0))
+      return error(field + ".seconds_per_byte",
+                   "must be a finite positive number, is " + std::to_string(rate.secondsPerByte));
+  }
   for (std::size_t i = 0; i < profile.mappedByWidth.size(); ++i) {
     const MappedWidthCost& cost = profile.mappedByWidth[i];
     const std::string field = "mapped.by_width[" + std::to_string(i) + "]";

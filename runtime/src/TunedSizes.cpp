@@ -25,13 +25,15 @@ RunConfig configOf(const TunedSize& size) {
   config.streams.chunks = streamed(size.variant) ? size.chunks : 0;
   config.streams.devices = size.devices;
   config.streams.graph = streamed(size.variant) && size.graph;
+  config.streams.staging.threads = streamed(size.variant) ? size.stagingThreads : 0;
   return config;
 }
 
 bool sameConfig(const TunedSize& a, const TunedSize& b) {
   return a.variant == b.variant && a.pageable == b.pageable && a.devices == b.devices &&
-         (!streamed(a.variant) || (a.streams == b.streams && a.order == b.order &&
-                                   a.chunks == b.chunks && a.graph == b.graph));
+         (!streamed(a.variant) ||
+          (a.streams == b.streams && a.order == b.order && a.chunks == b.chunks &&
+           a.graph == b.graph && a.stagingThreads == b.stagingThreads));
 }
 
 // Whether two streamed winners cut their calls alike: one chunk per stream, or as many per stream.
@@ -114,7 +116,8 @@ SizeChoice between(const TunedSize& lo, const TunedSize& hi, long long extent,
   const double kernelSeconds =
       std::max(0.0, lo.kernelSeconds + t * (hi.kernelSeconds - lo.kernelSeconds));
   if (model && streamed(lo.variant) && lo.variant == hi.variant && lo.order == hi.order &&
-      lo.pageable == hi.pageable && lo.graph == hi.graph && sameChunksPerStream(lo, hi)) {
+      lo.pageable == hi.pageable && lo.graph == hi.graph && sameChunksPerStream(lo, hi) &&
+      lo.stagingThreads == hi.stagingThreads) {
     // One family at two counts: a count between them, not only either.
     const int fewest = std::min(lo.streams, hi.streams), most = std::max(lo.streams, hi.streams);
     std::vector<int> counts = {fewest};

@@ -117,6 +117,20 @@ TEST_F(QuickCalibration, MeasuresFitsAndWritesAReadableProfile) {
   EXPECT_LE(parallel, oneThread);
   std::cout << "host copies: " << 1e-9 / oneThread << " GB/s on one thread, " << 1e-9 / parallel
             << " GB/s on " << m.hostCopyThreads << "\n";
+  // The counts between and a small staged call over ring threads were measured where the host
+  // has threads to spare (the ring's widest above 4); the cost per thread is under a millisecond.
+  if (m.hostCopyThreads > 4) {
+    EXPECT_FALSE(m.hostCopyByThreads.empty());
+    for (const auto& t : m.hostCopyByThreads)
+      EXPECT_EQ(t.sizes.x.size(), plan_.hostCopyBytes.size()) << t.threads << " threads";
+    EXPECT_FALSE(m.stagedCallThreadPieces.empty()) << "not skipped";
+    EXPECT_LT(estimate.profile.hostCopyThreadPieceS, 1e-4);
+    for (const HardwareProfile::HostCopyThreads& t : estimate.profile.hostCopyByThreads)
+      std::cout << "host copies on " << t.threads << " threads: " << 1e-9 / t.secondsPerByte
+                << " GB/s\n";
+    std::cout << "a staged call's ring: " << estimate.profile.hostCopyThreadPieceS * 1e6
+              << " us per thread and piece\n";
+  }
   int devices = 0;
   ASSERT_EQ(cudaGetDeviceCount(&devices), cudaSuccess);
   if (devices >= 2) {

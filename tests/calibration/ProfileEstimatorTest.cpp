@@ -245,6 +245,39 @@ TEST(EstimateProfile, HostCopiesSlowerOnManyThreadsKeepTheOneThreadRate) {
   EXPECT_NEAR(parallel->fit.slope, 1.2e-10, 1e-13);
 }
 
+// The rate of each thread count measured, and what a small staged call pays per ring thread.
+TEST(EstimateProfile, HostCopiesPerThreadCountAndTheRingsCostPerThread) {
+  BoundedNoise noise(0.0001);
+  CalibrationMeasurements m = test::syntheticMeasurements(3, noise);
+  const std::pair<int, double> between[] = {{2, 16e9}, {4, 22e9}, {8, 38e9}};
+  for (const auto& [threads, rate] : between) {
+    m.hostCopyByThreads.push_back({threads, {}});
+    for (double mib = 128; mib <= 512; mib *= 2)
+      m.hostCopyByThreads.back().sizes.add(
+          mib * test::kMiB, test::samples(100e-6 + mib * test::kMiB / rate, 3, noise));
+  }
+  for (int threads = 4; threads <= 15; threads += threads == 14 ? 1 : 2) // 32 pieces
+    m.stagedCallThreadPieces.add(threads * 32,
+                                 test::samples(300e-6 + threads * 32 * 0.9e-6, 3, noise));
+  ProfileEstimate estimate = estimateProfile(m);
+  ASSERT_TRUE(estimate.acceptable()) << estimate.problems.front();
+  const std::vector<HardwareProfile::HostCopyThreads>& counts = estimate.profile.hostCopyByThreads;
+  ASSERT_EQ(counts.size(), 5u);
+  const std::pair<int, double> expected[] = {
+      {1, 10e9}, {2, 16e9}, {4, 22e9}, {8, 38e9}, {15, 45e9}};
+  for (std::size_t i = 0; i < counts.size(); ++i) {
+    EXPECT_EQ(counts[i].threads, expected[i].first);
+    EXPECT_NEAR(counts[i].secondsPerByte, 1 / expected[i].second, 0.003 / expected[i].second);
+  }
+  EXPECT_NEAR(estimate.profile.hostCopyThreadPieceS, 0.9e-6, 0.01e-6);
+  // A count that was not measured leaves the curve out: the model falls back on one thread's
+  // rate and the parallel one, which are still known.
+  m.hostCopyByThreads[1].sizes = Series{};
+  estimate = estimateProfile(m);
+  EXPECT_TRUE(estimate.profile.hostCopyByThreads.empty());
+  EXPECT_GT(estimate.profile.hostCopyParallelSecondsPerByte, 0);
+}
+
 TEST(EstimateProfile, RefusesABentHostCopyLineAndNamesIt) {
   BoundedNoise noise(0.0001);
   CalibrationMeasurements m = test::syntheticMeasurements(3, noise);

@@ -49,6 +49,8 @@ HardwareProfile fullProfile() {
   p.graphOpLaunchS = 4.5e-6;
   p.hostCopySecondsPerByte = 7.1e-11;
   p.hostCopyParallelSecondsPerByte = 7.2e-12;
+  p.hostCopyByThreads = {{1, 7.1e-11}, {2, 4.5e-11}, {8, 2.6e-11}, {15, 7.2e-12}};
+  p.hostCopyThreadPieceS = 9.1e-7;
   p.allLinksDevices = 4;
   p.allLinksSecondsPerByte = 8.1e-12;
   p.allLinksOneWaySecondsPerByte = 9.1e-12;
@@ -99,6 +101,12 @@ void expectSame(const HardwareProfile& a, const HardwareProfile& b) {
   EXPECT_EQ(a.graphOpLaunchS, b.graphOpLaunchS);
   EXPECT_EQ(a.hostCopySecondsPerByte, b.hostCopySecondsPerByte);
   EXPECT_EQ(a.hostCopyParallelSecondsPerByte, b.hostCopyParallelSecondsPerByte);
+  ASSERT_EQ(a.hostCopyByThreads.size(), b.hostCopyByThreads.size());
+  for (std::size_t i = 0; i < a.hostCopyByThreads.size(); ++i) {
+    EXPECT_EQ(a.hostCopyByThreads[i].threads, b.hostCopyByThreads[i].threads);
+    EXPECT_EQ(a.hostCopyByThreads[i].secondsPerByte, b.hostCopyByThreads[i].secondsPerByte);
+  }
+  EXPECT_EQ(a.hostCopyThreadPieceS, b.hostCopyThreadPieceS);
   EXPECT_EQ(a.allLinksDevices, b.allLinksDevices);
   EXPECT_EQ(a.allLinksSecondsPerByte, b.allLinksSecondsPerByte);
   EXPECT_EQ(a.allLinksOneWaySecondsPerByte, b.allLinksOneWaySecondsPerByte);
@@ -251,16 +259,22 @@ TEST(ProfileJson, BadMappedWidthEntriesAreNamed) {
   }
 }
 
-// Profiles from before batches, graphs and several GPUs were calibrated lack these: not known.
+// Profiles from before batches, graphs, several GPUs and the host's copies per thread count were
+// calibrated lack these: not known.
 TEST(ProfileJson, BatchesGraphLaunchAndAllLinksMayBeAbsent) {
   HardwareProfile p;
   ASSERT_TRUE(profileFromJson(edited([](nlohmann::json& j) {
                                 j.erase("all_links");
                                 j["overheads"].erase("graph_op_launch_s");
                                 j["overheads"].erase("copy_batched_s");
+                                j["host_copy"].erase("by_threads");
+                                j["host_copy"].erase("thread_piece_s");
                               }),
                               "memory", &p)
                   .ok());
+  EXPECT_TRUE(p.hostCopyByThreads.empty());
+  EXPECT_EQ(p.hostCopyThreadPieceS, 0);
+  EXPECT_GT(p.hostCopySecondsPerByte, 0);
   EXPECT_EQ(p.allLinksDevices, 0);
   EXPECT_EQ(p.allLinksSecondsPerByte, 0);
   EXPECT_EQ(p.graphOpLaunchS, 0);
@@ -433,6 +447,25 @@ TEST_F(ProfileFile, RefusesToWriteAnInvalidProfile) {
   const ProfileError error = writeProfileFile(path, p);
   EXPECT_EQ(error.field, "link.device_to_host.seconds_per_byte");
   EXPECT_FALSE(fs::exists(path));
+}
+
+// host_copy.by_threads: thread counts ascending from 1, each with a positive rate.
+TEST(ProfileJson, HostCopyThreadCountsAreCheckedWithTheirPath) {
+  const std::pair<std::function<void(nlohmann::json&)>, std::string> cases[] = {
+      {[](nlohmann::json& j) { j["host_copy"]["by_threads"][1]["threads"] = 1; },
+       "host_copy.by_threads[1].threads"},
+      {[](nlohmann::json& j) { j["host_copy"]["by_threads"][0]["threads"] = 0; },
+       "host_copy.by_threads[0].threads"},
+      {[](nlohmann::json& j) { j["host_copy"]["by_threads"][2]["seconds_per_byte"] = nullptr; },
+       "host_copy.by_threads[2].seconds_per_byte"},
+      {[](nlohmann::json& j) { j["host_copy"]["by_threads"] = 3; }, "host_copy.by_threads"},
+      {[](nlohmann::json& j) { j["host_copy"]["by_threads"][0]["rate"] = 1; },
+       "host_copy.by_threads[0].rate"}};
+  for (const auto& [edit, field] : cases) {
+    const ProfileError error = parse(edited(edit));
+    EXPECT_FALSE(error.ok()) << field;
+    EXPECT_EQ(error.field, field) << error.message();
+  }
 }
 
 } // namespace

@@ -2,6 +2,7 @@
 // simulator's host copy threads, the staged operations, the registrations each mode pays, and the
 // staging plan it chooses.
 #include "ModelTestProfiles.h"
+#include "model/CandidateSet.h"
 #include "model/ModernModel.h"
 #include "model/PipelineSimulator.h"
 
@@ -59,12 +60,38 @@ TEST(StagingSimulation, CopiesWaitForTheirFillAndOverlapWithTheNextOne) {
   EXPECT_DOUBLE_EQ(result.makespan, 3);
 }
 
-TEST(StagingSimulation, ThreadsTakeTheLowestRunnableHostCopy) {
-  // Host copy 1 waits for a copy; host copy 2 may run meanwhile, on the one thread.
+TEST(StagingSimulation, AThreadTakesTheLowestHostCopyWhoseCopiesWereIssuedAndWaitsForThem) {
+  // Host copy 1 waits for a copy that was issued: the one thread takes it and blocks until the
+  // copy is done (cudaEventSynchronize), so host copy 2 runs only after it, as in the runtime.
   const std::vector<SimOp> ops = {copyIn(0, 2), hostCopy(1, {0}), hostCopy(1)};
+  const SimResult one = simulate(ops, hostCopyDevice(1));
+  EXPECT_DOUBLE_EQ(one.timings[1].start, 0);
+  EXPECT_DOUBLE_EQ(one.timings[1].end, 3);
+  EXPECT_DOUBLE_EQ(one.timings[2].start, 3);
+  // A second thread copies meanwhile.
+  const SimResult two = simulate(ops, hostCopyDevice(2));
+  EXPECT_DOUBLE_EQ(two.timings[2].start, 0);
+  EXPECT_DOUBLE_EQ(two.makespan, 3);
+}
+
+TEST(StagingSimulation, AThreadWaitsOnlyForCopiesWhoseFillsAreDone) {
+  // The copy in waits for its fill (host copy 0); host copy 2 waits for that copy. With one
+  // thread, taking host copy 2 first would hold the thread its own copy's fill needs: the ring's
+  // issuer issues the copy only once it is filled, so its drain is not taken before.
+  std::vector<SimOp> ops = {hostCopy(1), copyIn(0, 1, {0}), hostCopy(1, {1})};
   const SimResult result = simulate(ops, hostCopyDevice(1));
-  EXPECT_DOUBLE_EQ(result.timings[2].start, 0);
-  EXPECT_DOUBLE_EQ(result.timings[1].start, 2);
+  EXPECT_DOUBLE_EQ(result.timings[0].start, 0);
+  EXPECT_DOUBLE_EQ(result.timings[2].start, 1);
+  EXPECT_DOUBLE_EQ(result.makespan, 3);
+}
+
+TEST(StagingSimulation, AHandOverCostsItsIdleThreads) {
+  SimDevice device = hostCopyDevice(4);
+  device.hostCopyHandOverS = 0.1;
+  // The first copy is taken with 3 threads idle, the second with 2.
+  const SimResult result = simulate({hostCopy(1), hostCopy(1)}, device);
+  EXPECT_DOUBLE_EQ(result.handOverSeconds, 0.5);
+  EXPECT_DOUBLE_EQ(result.makespan, 1) << "not in the makespan";
 }
 
 Workload oneArrayIn(double bytes) {
@@ -235,6 +262,101 @@ TEST(StagingModel, ACandidateRunsInItsOwnModeAndRing) {
   EXPECT_EQ(config.staging.threads, 3);
   EXPECT_EQ(config.staging.slotBytes, std::size_t{1} << 20);
   EXPECT_EQ(config.staging.slots, 8);
+}
+
+// The H200 host's copies as overlap-calibrate measured them (bench/README.md): 7.5 GB/s on one
+// thread, 16 on 2, 25 on 4, 38.6 on 8, 41 on 15, and 1 us a hand-over per idle ring thread; and
+// its host's issue costs (the built-in h200-pcie5's), which set how fast pieces are handed over.
+HardwareProfile h200HostCopies() {
+  HardwareProfile profile = pageableH100();
+  profile.kernelLaunchS = 3.5e-6;
+  profile.streamSyncS = 5.15e-6;
+  profile.streamOverheadS = 9.84e-6;
+  profile.copyCallS = 2e-6;
+  profile.hostCopyByThreads = {
+      {1, 1 / 7.5e9}, {2, 1 / 16e9}, {4, 1 / 25e9}, {8, 1 / 38.6e9}, {15, 1 / 41e9}};
+  profile.hostCopySecondsPerByte = 1 / 7.5e9;
+  profile.hostCopyParallelSecondsPerByte = 1 / 41e9;
+  profile.hostCopyThreadPieceS = 1e-6;
+  return profile;
+}
+
+TEST(StagingModel, TheRingsRateIsTheProfilesForItsThreadCount) {
+  const HardwareProfile profile = h200HostCopies();
+  EXPECT_DOUBLE_EQ(hostCopyRingSecondsPerByte(profile, 4, 1), 1 / 25e9);
+  EXPECT_DOUBLE_EQ(hostCopyRingSecondsPerByte(profile, 1, 1), 1 / 7.5e9);
+  // Between counts measured, in rate: 6 threads halfway from 25 to 38.6 GB/s.
+  EXPECT_NEAR(hostCopyRingSecondsPerByte(profile, 6, 1), 1 / 31.8e9, 1e-22);
+  EXPECT_DOUBLE_EQ(hostCopyRingSecondsPerByte(profile, 16, 1), 1 / 41e9); // the widest beyond
+  EXPECT_DOUBLE_EQ(hostCopyRingSecondsPerByte(pageableH100(), 4, 7), 7);  // none measured
+}
+
+Workload stagedCall(double bytesEachWay) {
+  Workload workload;
+  workload.partition.extent = 1 << 20;
+  workload.transfers.h2dBytes = bytesEachWay;
+  workload.transfers.d2hBytes = bytesEachWay;
+  workload.launch.kernelSeconds = 1e-5;
+  workload.transfers.hostMemoryPinned = false;
+  return workload;
+}
+
+// More threads copy faster but every hand-over wakes the idle ones: few for a small call of many
+// pieces, more for a larger one, the widest for the largest. The ring alone, 16 chunks on 8
+// streams on an H200 host (bench/README.md), measured 2, 8, 8, 15, 15 and 15 threads fastest at
+// 1, 6, 13, 40, 67 and 256 MiB each way; where neighbouring counts were within 1.1x of each other
+// the choice is left to the model's details.
+TEST(StagingModel, TheModelGivesAStagedCallTheThreadsItPredictsFastest) {
+  const HardwareProfile profile = h200HostCopies();
+  const ModernModel model;
+  Candidate candidate{Variant::Streams, 8, IssueOrder::DepthFirst};
+  candidate.chunks = 16;
+  candidate.pageable = PageableMode::Stage;
+  const int small = modelStagingThreads(model, profile, stagedCall(1 << 20), candidate);
+  EXPECT_GE(small, 2);
+  EXPECT_LE(small, 4);
+  EXPECT_EQ(modelStagingThreads(model, profile, stagedCall(13 << 20), candidate), 8);
+  EXPECT_EQ(modelStagingThreads(model, profile, stagedCall(256 << 20), candidate), 15);
+  // Its choice is the fastest of the counts measured.
+  for (const HardwareProfile::HostCopyThreads& count : profile.hostCopyByThreads) {
+    Candidate tried = candidate;
+    tried.staging.threads = count.threads;
+    Candidate chosen = candidate;
+    chosen.staging.threads = modelStagingThreads(model, profile, stagedCall(13 << 20), candidate);
+    EXPECT_LE(*model.predictSeconds(profile, stagedCall(13 << 20), chosen),
+              *model.predictSeconds(profile, stagedCall(13 << 20), tried))
+        << count.threads << " threads";
+  }
+  // Left to the runtime's rule: no counts measured, a ring of its own, or nothing staged.
+  EXPECT_EQ(modelStagingThreads(model, pageableH100(), stagedCall(13 << 20), candidate), 0);
+  Candidate own = candidate;
+  own.staging.threads = 3;
+  EXPECT_EQ(modelStagingThreads(model, profile, stagedCall(13 << 20), own), 0);
+  Candidate registered = candidate;
+  registered.pageable = PageableMode::Register;
+  EXPECT_EQ(modelStagingThreads(model, profile, stagedCall(13 << 20), registered), 0);
+}
+
+// The tuner's staged candidates carry the model's threads, so that what it measures and bakes is
+// what the model chose.
+TEST(StagingModel, StagedCandidatesCarryTheModelsThreads) {
+  const HardwareProfile profile = h200HostCopies();
+  const ModernModel model;
+  SearchOptions options;
+  options.maxStreams = 8;
+  int staged = 0;
+  for (const Candidate& candidate :
+       enumerateCandidates(model, profile, stagedCall(13 << 20), options)) {
+    if (candidate.pageable != PageableMode::Stage)
+      continue;
+    ++staged;
+    Candidate automatic = candidate;
+    automatic.staging.threads = 0;
+    EXPECT_EQ(candidate.staging.threads,
+              modelStagingThreads(model, profile, stagedCall(13 << 20), automatic));
+    EXPECT_GT(candidate.staging.threads, 0);
+  }
+  EXPECT_GT(staged, 0);
 }
 
 } // namespace

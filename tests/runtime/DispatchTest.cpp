@@ -259,6 +259,9 @@ TEST_F(Dispatch, BakedSizesServeTheCallsOfTheirMemory) {
   EXPECT_EQ(staged.config.variant, Variant::Streams);
   EXPECT_EQ(staged.config.streams.pageable, overlap::PageableMode::Stage);
   EXPECT_EQ(overlap::describe(staged.config), "Streams(4, depth-first, staged)");
+  overlap::RunConfig ownRing = staged.config;
+  ownRing.streams.staging.threads = 8;
+  EXPECT_EQ(overlap::describe(ownRing), "Streams(4, depth-first, staged, 8 staging threads)");
   EXPECT_NE(staged.reason.find("on pageable memory"), std::string::npos) << staged.reason;
   // Tuned on pinned memory only, no model: a pageable call runs Explicit and says why.
   overlap::setModelChooser(nullptr);

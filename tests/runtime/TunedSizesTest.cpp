@@ -205,6 +205,44 @@ TEST(TunedSizes, AWinnersChunksRunWithIt) {
   EXPECT_EQ(choose({withChunks(size(1000, Variant::Mapped), 8)}, 1000).config.streams.chunks, 0);
 }
 
+TEST(TunedSizes, AStagedWinnersStagingThreadsRunWithIt) {
+  // As overlap-bake writes it: positional, the threads after chunks, devices and graph.
+  const TunedSize staged = {1000000, Variant::Streams,
+                            4,       IssueOrder::DepthFirst,
+                            1e-3,    1e-3,
+                            1e-4,    overlap::PageableMode::Stage,
+                            0,       1,
+                            false,   12};
+  EXPECT_EQ(staged.stagingThreads, 12);
+  const std::vector<TunedSize> sizes = {size(1000, Variant::Streams, 4), staged};
+  const overlap::SizeChoice at = choose(sizes, 1000000);
+  EXPECT_EQ(at.config.streams.staging.threads, 12);
+  EXPECT_EQ(at.config.streams.staging.slotBytes, 0u) << "the ring's slots stay automatic";
+  EXPECT_EQ(at.config.streams.staging.slots, 0);
+  EXPECT_EQ(choose(sizes, 1000).config.streams.staging.threads, 0);
+  // The same variant, order and streams, but not the same threads: not one winner between them,
+  // nor one family.
+  ScriptedModel model(
+      [](const RunConfig& c) { return c.streams.staging.threads == 12 ? 1.0 : 2.0; });
+  const overlap::SizeChoice between = choose(sizes, 30000, &model);
+  EXPECT_EQ(between.config.streams.staging.threads, 12) << between.reason;
+  EXPECT_EQ(model.asked.size(), 2u) << "the two winners compared, no counts between them";
+  // At the other stream counts the rule tries, the winner keeps its threads.
+  ScriptedModel beyondModel([](const RunConfig& c) { return c.streams.streams == 16 ? 1.0 : 2.0; });
+  const overlap::SizeChoice beyond = choose({staged}, 100000000, &beyondModel);
+  EXPECT_EQ(beyond.config.streams.streams, 16);
+  EXPECT_EQ(beyond.config.streams.staging.threads, 12);
+  for (const RunConfig& asked : beyondModel.asked)
+    EXPECT_EQ(asked.streams.staging.threads, 12);
+  // Explicit and Mapped have none, whatever the file said.
+  TunedSize mapped = size(1000, Variant::Mapped);
+  mapped.stagingThreads = 8;
+  EXPECT_EQ(choose({mapped}, 1000).config.streams.staging.threads, 0);
+  TunedSize explicitCopy = size(1000, Variant::Explicit);
+  explicitCopy.stagingThreads = 8;
+  EXPECT_EQ(choose({explicitCopy}, 1000).config.streams.staging.threads, 0);
+}
+
 TEST(TunedSizes, OtherStreamCountsKeepTheWinnersChunksPerStream) {
   // Beyond 10^6: 4 streams with 8 chunks each, the model asked about 4, 8, ... 64 streams, each
   // with 8 chunks per stream; it finds 16 fastest.

@@ -114,6 +114,32 @@ TEST(DispatchTableSource, AGraphWinnerSaysSoLast) {
       << source;
 }
 
+TEST(DispatchTableSource, AStagedWinnersStagingThreadsFollowItsGraphFlag) {
+  ResultsFile file = sweepFile();
+  file.entries[0].sizes[1].choice.pageable = PageableMode::Stage;
+  const std::string automatic = renderDispatchTable(file, {"the test", false});
+  // Automatic threads: the line as it always was.
+  EXPECT_NE(automatic.find("0.0107, 1e-05, 2e-06, overlap::PageableMode::Stage}"),
+            std::string::npos)
+      << automatic;
+  file.entries[0].sizes[1].choice.staging.threads = 8;
+  const std::string source = renderDispatchTable(file, {"the test", false});
+  // TunedSize::stagingThreads, after graph: chunks, devices and graph written before it.
+  EXPECT_NE(source.find("0.0107, 1e-05, 2e-06, overlap::PageableMode::Stage, 0, 1, false, 8}"),
+            std::string::npos)
+      << source;
+  EXPECT_NE(source.find("1.25e-05, 1e-05, 2e-06, overlap::PageableMode::Default}"),
+            std::string::npos)
+      << source;
+  // With chunks, a split and the graph form of its own, each is written as it is.
+  file.entries[0].sizes[1].choice.chunks = 64;
+  file.entries[0].sizes[1].choice.devices = 2;
+  file.entries[0].sizes[1].choice.graph = true;
+  const std::string every = renderDispatchTable(file, {"the test", false});
+  EXPECT_NE(every.find("overlap::PageableMode::Stage, 64, 2, true, 8}"), std::string::npos)
+      << every;
+}
+
 TEST(DispatchTableSource, AnEmptyFileIsAnEmptyTableAndTheModelIsInstalledOnRequest) {
   const std::string source = renderDispatchTable(ResultsFile{}, {"nothing", true});
   EXPECT_NE(source.find("const overlap::BakedChoice* const choices = nullptr;"), std::string::npos);

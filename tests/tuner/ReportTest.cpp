@@ -154,6 +154,34 @@ TEST(ReportJson, ChunkCountsRoundTripAndOlderReportsReadAsOnePerStream) {
   EXPECT_NE(error.find("candidates[5].chunks: is negative"), std::string::npos) << error;
 }
 
+TEST(ReportJson, StagingThreadsRoundTripAndAreWrittenOnlyWhereACandidateHasItsOwn) {
+  TuningRun run = sampleRun();
+  // Automatic threads everywhere: no field, as reports were.
+  EXPECT_EQ(toJsonText(run).find("\"staging_threads\""), std::string::npos);
+  model::Candidate staged{Variant::Streams, 8, IssueOrder::DepthFirst, PageableMode::Stage};
+  staged.staging.threads = 12;
+  run.candidates.push_back(outcome(staged, 9.5e-3, {9.6e-3, 9.7e-3}, Verification::Passed));
+  const std::string text = toJsonText(run);
+  EXPECT_NE(text.find("\"staging_threads\": 12"), std::string::npos) << text;
+  TuningRun back;
+  std::string error;
+  ASSERT_TRUE(fromJsonText(text, &back, &error)) << error;
+  EXPECT_EQ(back.candidates.back().candidate, staged);
+  EXPECT_EQ(back.candidates.back().candidate.staging.threads, 12);
+  for (std::size_t i = 0; i + 1 < back.candidates.size(); ++i)
+    EXPECT_EQ(back.candidates[i].candidate.staging.threads, 0) << i;
+  // A negative count or a fraction is refused with the field.
+  std::string negative = text;
+  negative.replace(negative.find("\"staging_threads\": 12"), 21, "\"staging_threads\": -1");
+  EXPECT_FALSE(fromJsonText(negative, &back, &error));
+  EXPECT_NE(error.find("candidates[5].staging_threads: is negative"), std::string::npos) << error;
+  std::string fraction = text;
+  fraction.replace(fraction.find("\"staging_threads\": 12"), 21, "\"staging_threads\": 1.5");
+  EXPECT_FALSE(fromJsonText(fraction, &back, &error));
+  EXPECT_NE(error.find("candidates[5].staging_threads: has the wrong type"), std::string::npos)
+      << error;
+}
+
 TEST(ReportMarkdown, ChunkCountsAreNamedInTheTablesThePlotAndTheSummary) {
   const TuningRun run = chunkedWinner();
   const std::string markdown = renderMarkdown(run, "saxpy.tuning.svg");

@@ -154,6 +154,35 @@ TEST(ResultsFile, AGraphWinnerRoundTripsAndOnlyStreamedOnesHaveIt) {
       << error;
 }
 
+TEST(ResultsFile, AStagedWinnersStagingThreadsRoundTripAndOnlyThenAreWritten) {
+  ResultsFile file;
+  ResultsEntry pageable = entry("NVIDIA H200", Variant::Streams, 8);
+  pageable.memory = CallMemory::Pageable;
+  pageable.sizes[0].choice.pageable = PageableMode::Stage;
+  file.put(pageable);
+  // Automatic threads: no field, and the file stays what version 3 wrote.
+  const std::string automatic = toJsonText(file);
+  EXPECT_EQ(automatic.find("\"staging_threads\""), std::string::npos) << automatic;
+  EXPECT_NE(automatic.find("\"schema_version\": 3"), std::string::npos) << automatic;
+  file.entries[0].sizes[0].choice.staging.threads = 12;
+  const std::string own = toJsonText(file);
+  EXPECT_NE(own.find("\"staging_threads\": 12"), std::string::npos) << own;
+  EXPECT_NE(own.find("\"schema_version\": 4"), std::string::npos) << own;
+  ResultsFile back;
+  std::string error;
+  ASSERT_TRUE(fromJsonText(own, &back, &error)) << error;
+  model::Candidate staged{Variant::Streams, 8, IssueOrder::DepthFirst, PageableMode::Stage};
+  staged.staging.threads = 12;
+  const model::Candidate& read = back.entries.at(0).sizes.at(0).choice;
+  EXPECT_EQ(read, staged);
+  EXPECT_EQ(read.staging.threads, 12);
+  EXPECT_EQ(read.staging.slotBytes, 0u) << "the ring's slots stay automatic";
+  EXPECT_EQ(read.staging.slots, 0);
+  // A file without it reads as automatic.
+  ASSERT_TRUE(fromJsonText(automatic, &back, &error)) << error;
+  EXPECT_EQ(back.entries.at(0).sizes.at(0).choice.staging.threads, 0);
+}
+
 std::string withSizes(const std::string& sizes) {
   return R"({"schema": "overlap-tuning-results", "schema_version": 3,
              "entries": [{"kernel": "k", "device": "d", "memory": "pinned", "sizes": )" +
@@ -268,6 +297,14 @@ TEST(ResultsFile, CorruptOrForeignTextIsRefusedNamingTheField) {
       {"chunks of the wrong type",
        withSizes(R"([{"extent": 1, "variant": "Hybrid", "streams": 2, "chunks": 2.5}])"),
        "entries[0].sizes[0].chunks: has the wrong type"},
+      {"negative staging threads",
+       withSizes(R"([{"extent": 1, "variant": "Streams", "streams": 2, "pageable": "staged",
+                      "staging_threads": -2}])"),
+       "entries[0].sizes[0].staging_threads: is negative"},
+      {"staging threads of the wrong type",
+       withSizes(R"([{"extent": 1, "variant": "Hybrid", "streams": 2, "pageable": "staged",
+                      "staging_threads": 1.5}])"),
+       "entries[0].sizes[0].staging_threads: has the wrong type"},
       {"a missing kernel", R"({"schema": "overlap-tuning-results", "schema_version": 3,
           "entries": [{"device": "d", "memory": "pinned", "sizes": [{"extent": 1, "variant": "Mapped"}]}]})",
        "entries[0].kernel: missing"},

@@ -1,5 +1,6 @@
 #include "model/CandidateSet.h"
 
+#include "model/ModernModel.h"
 #include "model/MultiDeviceEstimate.h"
 #include "model/ProfileCompletion.h"
 
@@ -121,6 +122,7 @@ std::vector<Candidate> enumerateCandidates(const PerformanceModel& model,
       if (candidates[i].variant == Variant::Streams || candidates[i].variant == Variant::Hybrid) {
         Candidate staged = candidates[i];
         staged.pageable = PageableMode::Stage;
+        staged.staging.threads = modelStagingThreads(model, profile, workload, staged);
         candidates.push_back(staged);
       }
     }

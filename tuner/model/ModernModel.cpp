@@ -45,6 +45,15 @@ double registrationSeconds(const HardwareProfile& profile, const Workload& workl
   return registrationSeconds(profile, outputs);
 }
 
+namespace {
+
+bool staged(const Workload& workload, const Candidate& candidate) {
+  return !workload.transfers.hostMemoryPinned && candidate.pageable == PageableMode::Stage &&
+         (candidate.variant == Variant::Streams || candidate.variant == Variant::Hybrid);
+}
+
+} // namespace
+
 StagingConfig modelStaging(const Workload& workload, const Candidate& candidate) {
   // The bytes the ring moves: every copy of the pipeline, as pipelinedH2dBytes counts them.
   const PipelineShape shape = pipelineShape(workload, candidate);
@@ -54,6 +63,43 @@ StagingConfig modelStaging(const Workload& workload, const Candidate& candidate)
                         workload.transfers.broadcastBytes + copiedOut +
                         2 * workload.transfers.reductionBytes;
   return resolvedStaging(candidate.staging, static_cast<long long>(staged), kModelHardwareThreads);
+}
+
+double hostCopyRingSecondsPerByte(const HardwareProfile& profile, int threads, double fallback) {
+  const std::vector<HardwareProfile::HostCopyThreads>& counts = profile.hostCopyByThreads;
+  if (counts.empty())
+    return fallback;
+  if (threads <= counts.front().threads)
+    return counts.front().secondsPerByte;
+  for (std::size_t i = 1; i < counts.size(); ++i) {
+    if (threads > counts[i].threads)
+      continue;
+    const double from = 1 / counts[i - 1].secondsPerByte;
+    const double to = 1 / counts[i].secondsPerByte;
+    const double at = static_cast<double>(threads - counts[i - 1].threads) /
+                      (counts[i].threads - counts[i - 1].threads);
+    return 1 / (from + at * (to - from));
+  }
+  return counts.back().secondsPerByte;
+}
+
+int modelStagingThreads(const PerformanceModel& model, const HardwareProfile& profile,
+                        const Workload& workload, const Candidate& candidate) {
+  if (profile.hostCopyByThreads.empty() || candidate.staging.threads > 0 ||
+      !staged(workload, candidate))
+    return 0;
+  int best = 0;
+  double bestSeconds = 0;
+  for (const HardwareProfile::HostCopyThreads& count : profile.hostCopyByThreads) {
+    Candidate tried = candidate;
+    tried.staging.threads = count.threads;
+    const std::optional<double> seconds = model.predictSeconds(profile, workload, tried);
+    if (seconds && (best == 0 || *seconds < bestSeconds)) {
+      best = count.threads;
+      bestSeconds = *seconds;
+    }
+  }
+  return best;
 }
 
 std::vector<SimOp> stagedOperations(const std::vector<SimOp>& ops, const StagingConfig& ring,
@@ -394,15 +440,6 @@ std::string ModernModel::name() const {
   return "modern (pipeline simulation on the profile)";
 }
 
-namespace {
-
-bool staged(const Workload& workload, const Candidate& candidate) {
-  return !workload.transfers.hostMemoryPinned && candidate.pageable == PageableMode::Stage &&
-         (candidate.variant == Variant::Streams || candidate.variant == Variant::Hybrid);
-}
-
-} // namespace
-
 std::vector<SimOp> ModernModel::operations(const HardwareProfile& profile, const Workload& workload,
                                            const Candidate& candidate) const {
   switch (candidate.variant) {
@@ -433,16 +470,21 @@ std::optional<double> ModernModel::predictSeconds(const HardwareProfile& profile
   if (!fitsDeviceMemory(workload, candidate))
     return std::nullopt;
   SimDevice device = simDeviceOf(profile, options_.hardwareQueues);
-  if (staged(workload, candidate))
-    device.hostCopyLanes = modelStaging(workload, candidate).threads;
   const std::vector<SimOp> ops = operations(profile, workload, candidate);
+  if (staged(workload, candidate)) {
+    const int threads = modelStaging(workload, candidate).threads;
+    device.hostCopyLanes = threads;
+    device.hostCopyParallelSecondsPerByte =
+        hostCopyRingSecondsPerByte(profile, threads, device.hostCopyParallelSecondsPerByte);
+    device.hostCopyHandOverS = profile.hostCopyThreadPieceS;
+  }
   const SimResult result = simulate(ops, device);
   double seconds = result.makespan;
   // Explicit's one synchronization is in its t_E, which is inferred from its measured time.
   if (candidate.variant == Variant::Streams || candidate.variant == Variant::Hybrid)
     seconds = pipelineSynchronizedSeconds(ops, result, hostIssueCosts(profile).streamSyncCallS,
                                           pricedAsGraph(profile, candidate));
-  return seconds + registrationSeconds(profile, workload, candidate);
+  return seconds + result.handOverSeconds + registrationSeconds(profile, workload, candidate);
 }
 
 bool ModernModel::distinguishesIssueOrder(const HardwareProfile& profile, int streams) const {

@@ -137,6 +137,19 @@ constexpr int kModelHardwareThreads = 64;
 // for what it leaves 0, over the bytes its copies move.
 StagingConfig modelStaging(const Workload& workload, const Candidate& candidate);
 
+// Seconds per byte of the host's copies on `threads` of a ring's threads at once: the profile's
+// rate per thread count (host_copy.by_threads), interpolated in rate between the counts measured
+// and the widest's beyond it; `fallback` (the lower of `threads` times one thread's rate and the
+// parallel rate, as the simulator takes it) when the profile has none.
+double hostCopyRingSecondsPerByte(const HardwareProfile& profile, int threads, double fallback);
+
+// The ring threads the model gives a staged candidate that leaves them to it: of the thread counts
+// the profile measured (host_copy.by_threads), the one `model` predicts fastest, the fewest on a
+// tie. 0 (the runtime's rule, resolvedStaging) where the profile measured none, or for a
+// candidate that is not staged or asks for its own.
+int modelStagingThreads(const PerformanceModel& model, const HardwareProfile& profile,
+                        const Workload& workload, const Candidate& candidate);
+
 // A pipeline's operations (pinned copies) with every copy staged through `ring`: cut into pieces
 // of at most a slot (at least one per transfer it stood for), a host copy filling each input
 // piece's slot before its copy and draining each output piece's slot after it; piece k uses

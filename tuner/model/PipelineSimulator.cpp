@@ -65,7 +65,8 @@ constexpr int kToDevice = 0;
 constexpr int kToHost = 1;
 constexpr int kHostMemory = 2; // host copies: the memory system, not the link
 
-enum class Phase { Waiting, Latency, Running, Done };
+// Blocked: a host copy holding its staging thread until the copies it waits for complete.
+enum class Phase { Waiting, Latency, Blocked, Running, Done };
 
 enum class FlowKind { Copy, PageableCopy, Mapped, HostCopy };
 
@@ -134,6 +135,7 @@ public:
       completePhases();
     }
     SimResult result;
+    result.handOverSeconds = handOverSeconds_;
     for (const OpState& state : states_) {
       result.timings.push_back(state.timing);
       result.makespan = std::max(result.makespan, state.timing.end);
@@ -218,6 +220,33 @@ private:
     return true;
   }
 
+  // A staging thread takes a job once the copies it waits for were issued, then waits for their
+  // events on the host (cudaEventSynchronize), holding the thread: a drain taken early keeps a
+  // thread from the fills behind it. The ring's issuer issues a piece only once every host copy
+  // the pieces up to it wait for is done (a fill before its copy in, a drain before its slot is
+  // copied into again), so a taken job waits only for copies that will complete.
+  bool takeable(std::size_t i) const {
+    if (!isIssued(i))
+      return false;
+    for (int wait : ops_[i].waitsFor)
+      if (!isIssued(static_cast<std::size_t>(wait)) ||
+          static_cast<std::size_t>(wait) >= ringIssuedBefore_)
+        return false;
+    return true;
+  }
+
+  // Past every device operation whose host copies (the operations it waits for) are done.
+  void advanceRingIssued() {
+    while (ringIssuedBefore_ < ops_.size()) {
+      const SimOp& op = ops_[ringIssuedBefore_];
+      if (op.kind != OpKind::HostCopy)
+        for (int wait : op.waitsFor)
+          if (ops_[static_cast<std::size_t>(wait)].kind == OpKind::HostCopy && !isDone(wait))
+            return;
+      ++ringIssuedBefore_;
+    }
+  }
+
   // Hyper-Q: a hardware queue hands its head operation to its engine once the operation's
   // dependencies are done; the operations behind it wait until it has been handed over.
   void handOverReadyOperations() {
@@ -239,10 +268,10 @@ private:
   // among equals). Otherwise one queue per engine in issue order, whose head blocks the rest.
   int nextForEngine(int e) const {
     const std::vector<int>& waiting = waiting_[static_cast<std::size_t>(e)];
-    // The staging threads take the lowest host copy whose events are done.
+    // The staging threads take the lowest host copy whose copies were issued (StagingRing).
     if (e == hostEngine_) {
       for (const int i : waiting)
-        if (dependenciesDone(static_cast<std::size_t>(i)))
+        if (takeable(static_cast<std::size_t>(i)))
           return i;
       return -1;
     }
@@ -264,6 +293,7 @@ private:
     bool started = true;
     while (started) {
       started = false;
+      advanceRingIssued();
       if (device_.hyperQ)
         handOverReadyOperations();
       for (int e = 0; e < static_cast<int>(engines_.size()); ++e) {
@@ -316,8 +346,11 @@ private:
     state.timing.start = now_;
     if (op.kind == OpKind::HostCopy) {
       ++engine.runningKernels;
-      state.phase = Phase::Running;
-      addFlow(i, kHostMemory, FlowKind::HostCopy, op.bytes, now_);
+      // The hand-over wakes the ring's idle threads: many for a small call, few when they copy.
+      handOverSeconds_ +=
+          std::max(0, device_.hostCopyLanes - engine.runningKernels) * device_.hostCopyHandOverS;
+      state.phase = Phase::Blocked;
+      unblock(i);
       return;
     }
     if (op.kind == OpKind::Kernel) {
@@ -610,10 +643,20 @@ private:
     advanceUnfinishedKernel();
   }
 
+  // A blocked host copy whose copies completed starts copying.
+  void unblock(int i) {
+    OpState& state = states_[static_cast<std::size_t>(i)];
+    if (state.phase != Phase::Blocked || !dependenciesDone(static_cast<std::size_t>(i)))
+      return;
+    state.phase = Phase::Running;
+    addFlow(i, kHostMemory, FlowKind::HostCopy, ops_[static_cast<std::size_t>(i)].bytes, now_);
+  }
+
   void completePhases() {
     for (std::size_t k = 0; k < ops_.size(); ++k) {
       const int i = static_cast<int>(k);
       OpState& state = states_[k];
+      unblock(i);
       if (state.phase == Phase::Latency &&
           (state.latencyEnd <= now_ || sameTime(state.latencyEnd, now_))) {
         state.phase = Phase::Running;
@@ -641,6 +684,8 @@ private:
   std::vector<std::vector<int>> waiting_; // per engine, not yet started, in issue order
   std::vector<int> notHandedOver_;        // Hyper-Q: still in their hardware queue, in issue order
   std::size_t firstUnfinishedKernel_ = 0;
+  std::size_t ringIssuedBefore_ = 0; // takeable(): the staging ring's issuer got this far
+  double handOverSeconds_ = 0;
   std::size_t done_ = 0;
   double now_ = 0;
 };

@@ -129,6 +129,9 @@ struct SimDevice {
   int hostCopyLanes = 1;
   double hostCopySecondsPerByte = 0;
   double hostCopyParallelSecondsPerByte = 0;
+  // Host time each host copy's hand-over costs per lane idle when it is taken (the ring's idle
+  // threads woken: HardwareProfile::hostCopyThreadPieceS); 0: none.
+  double hostCopyHandOverS = 0;
 };
 
 // What a profile that did not measure the host copies is assumed to have: 10 GB/s on one thread
@@ -161,6 +164,9 @@ struct OpTiming {
 struct SimResult {
   double makespan = 0;           // when the last operation finishes (0 for no operations)
   std::vector<OpTiming> timings; // per operation, in issue order
+  // The host copies' hand-overs (SimDevice::hostCopyHandOverS), not in the makespan: the ring's
+  // lock is taken by whoever wakes, so the caller adds it to the call.
+  double handOverSeconds = 0;
 };
 
 // `ops` in issue order. Throws std::invalid_argument for a wait on a later operation (the issue

@@ -95,22 +95,27 @@ std::string renderDispatchTable(const ResultsFile& file, const DispatchTableOpti
         << (entry.sweep.empty() ? "tuned at one size" : "swept " + commentText(entry.sweep))
         << (entry.date.empty() ? "" : ", " + commentText(entry.date)) << "\n"
         << "const overlap::TunedSize sizes_" << e << "[] = {\n";
-    for (const ResultsSize& size : entry.sizes)
+    for (const ResultsSize& size : entry.sizes) {
+      // Chunks, devices, graph and staging threads only where they are not the default (one
+      // chunk per stream, one GPU, no graph, automatic threads), as the results file has them;
+      // the members are positional, so a later one written writes every one before it.
+      const bool ownThreads = size.choice.staging.threads > 0;
+      const bool graphOn = size.choice.graph || ownThreads;
+      const bool devicesOn = size.choice.devices != 1 || graphOn;
+      const bool chunksOn = size.choice.chunks > 0 || devicesOn;
       out << "    {" << size.extent
           << "LL, overlap::Variant::" << model::to_string(size.choice.variant) << ", "
           << size.choice.streams << ", overlap::IssueOrder::"
           << (size.choice.order == IssueOrder::BreadthFirst ? "BreadthFirst" : "DepthFirst") << ", "
           << doubleLiteral(size.medianSeconds) << ", " << doubleLiteral(size.predictedSeconds)
-          << ", " << doubleLiteral(size.kernelSeconds) << ", overlap::PageableMode::"
-          << pageableEnumerator(size.choice.pageable)
-          // Only where it is not one per stream, as the results file has it.
-          << (size.choice.chunks > 0 || size.choice.devices != 1 || size.choice.graph
-                  ? ", " + std::to_string(size.choice.chunks)
-                  : std::string())
-          << (size.choice.devices != 1 || size.choice.graph
-                  ? ", " + std::to_string(size.choice.devices)
-                  : std::string())
-          << (size.choice.graph ? ", true" : "") << "},\n";
+          << ", " << doubleLiteral(size.kernelSeconds)
+          << ", overlap::PageableMode::" << pageableEnumerator(size.choice.pageable)
+          << (chunksOn ? ", " + std::to_string(size.choice.chunks) : std::string())
+          << (devicesOn ? ", " + std::to_string(size.choice.devices) : std::string())
+          << (graphOn ? (size.choice.graph ? ", true" : ", false") : "")
+          << (ownThreads ? ", " + std::to_string(size.choice.staging.threads) : std::string())
+          << "},\n";
+    }
     out << "};\n";
   }
   if (file.entries.empty()) {

@@ -32,6 +32,9 @@ nlohmann::json candidateJson(const model::Candidate& c) {
     j["devices"] = c.devices;
   if (c.graph)
     j["graph"] = true;
+  // Only where the candidate asks for its own (0: automatic), likewise.
+  if (c.staging.threads > 0)
+    j["staging_threads"] = c.staging.threads;
   return j;
 }
 
@@ -55,6 +58,7 @@ model::Candidate candidateFrom(const nlohmann::json& j, const std::string& path)
   c.chunks = chunksField(j, path);
   c.devices = devicesField(j, path);
   c.graph = graphField(j, path, c.variant);
+  c.staging.threads = stagingThreadsField(j, path);
   return c;
 }
 
@@ -87,6 +91,13 @@ bool graphField(const nlohmann::json& j, const std::string& path, Variant varian
   if (graph && variant != Variant::Streams && variant != Variant::Hybrid)
     throw JsonFieldError(fieldPath(path, "graph"), "only Streams and Hybrid have a graph form");
   return graph;
+}
+
+int stagingThreadsField(const nlohmann::json& j, const std::string& path) {
+  const int threads = optionalValue<int>(j, path, "staging_threads", 0);
+  if (threads < 0)
+    throw JsonFieldError(fieldPath(path, "staging_threads"), "is negative");
+  return threads;
 }
 
 } // namespace overlap::tune

@@ -66,8 +66,11 @@ T optionalValue(const nlohmann::json& parent, const std::string& parentPath, con
 }
 
 // A candidate as the reports write it: variant, streams, order, what it does with pageable
-// arrays ("pageable", a to_string(PageableMode) name; absent when reading: Default) and its chunks
-// ("chunks", 0: one per stream; absent when reading, as in reports older than chunk counts: 0).
+// arrays ("pageable", a to_string(PageableMode) name; absent when reading: Default), its chunks
+// ("chunks", 0: one per stream; absent when reading, as in reports older than chunk counts: 0),
+// its GPUs ("devices", only for a split), graph form ("graph", only when true) and staging ring's
+// host threads ("staging_threads", StagingConfig::threads, only when it asks for its own; absent:
+// 0, automatic; the ring's slots stay automatic).
 nlohmann::json candidateJson(const model::Candidate& c);
 model::Candidate candidateFrom(const nlohmann::json& j, const std::string& path);
 // The optional member "pageable" of `j` (at `path`); absent: PageableMode::Default.
@@ -78,5 +81,7 @@ int chunksField(const nlohmann::json& j, const std::string& path);
 int devicesField(const nlohmann::json& j, const std::string& path);
 // A candidate's optional "graph" (the graph form; absent: false), only for Streams and Hybrid.
 bool graphField(const nlohmann::json& j, const std::string& path, Variant variant);
+// A candidate's optional "staging_threads" (StagingConfig::threads), not negative; absent: 0.
+int stagingThreadsField(const nlohmann::json& j, const std::string& path);
 
 } // namespace overlap::tune

@@ -85,8 +85,10 @@ bool predictByModel(const KernelDescriptor& kernel, ArgPointers args, const std:
     // Explicit and Mapped are candidates of one stream, as the tuner enumerates them.
     model::Candidate candidate{configs[i].variant, streamed ? configs[i].streams.streams : 1,
                                streamed ? configs[i].streams.order : IssueOrder::DepthFirst};
-    if (streamed)
+    if (streamed) {
       candidate.chunks = configs[i].streams.chunks;
+      candidate.staging.threads = configs[i].streams.staging.threads;
+    }
     if (configs[i].variant != Variant::Explicit)
       candidate.pageable = configs[i].streams.pageable;
     seconds[i] = model->predictSeconds(profile.completed, workload, candidate);

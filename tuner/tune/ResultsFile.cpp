@@ -56,7 +56,8 @@ const ResultsEntry* ResultsFile::find(const std::string& kernel, const std::stri
 
 std::string toJsonText(const ResultsFile& file) {
   json entries = json::array();
-  bool versionFourFields = false; // chunks, devices or graph: what version 3 cannot say
+  // Chunks, devices, graph or staging threads: what version 3 cannot say.
+  bool versionFourFields = false;
   for (const ResultsEntry& e : file.entries) {
     std::vector<ResultsSize> ascending = e.sizes;
     std::sort(ascending.begin(), ascending.end(),
@@ -89,6 +90,11 @@ std::string toJsonText(const ResultsFile& file) {
       }
       if (size.choice.graph) {
         fields["graph"] = true;
+        versionFourFields = true;
+      }
+      // Only where the winner's staging ring has threads of its own (0: automatic), likewise.
+      if (size.choice.staging.threads > 0) {
+        fields["staging_threads"] = size.choice.staging.threads;
         versionFourFields = true;
       }
       sizes.push_back(fields);
@@ -141,9 +147,10 @@ ResultsSize sizeFrom(const json& j, const std::string& where) {
     throw JsonFieldError(fieldPath(where, "streams"),
                          std::string(model::to_string(size.choice.variant)) +
                              " needs streams >= 1");
-  if (streamed)
+  if (streamed) {
     size.choice.chunks = chunksField(j, where);
-  else {
+    size.choice.staging.threads = stagingThreadsField(j, where);
+  } else {
     size.choice.streams = 1;
     size.choice.order = IssueOrder::DepthFirst;
   }

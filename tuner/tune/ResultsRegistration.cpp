@@ -33,7 +33,7 @@ bool registerResults(const ResultsFile& file) {
         copy.sizes.push_back({size.extent, size.choice.variant, size.choice.streams,
                               size.choice.order, size.medianSeconds, size.predictedSeconds,
                               size.kernelSeconds, size.choice.pageable, size.choice.chunks,
-                              size.choice.devices, size.choice.graph});
+                              size.choice.devices, size.choice.graph, size.choice.staging.threads});
       choices.push_back({copy.kernel.c_str(), copy.device.c_str(), copy.sizes.data(),
                          static_cast<int>(copy.sizes.size()), entry.memory});
     }

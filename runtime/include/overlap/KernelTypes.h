@@ -227,8 +227,9 @@ inline std::string describeDevices(const StreamsConfig& config) {
 }
 
 // A variant as reports, reasons and logs name it: "Explicit", "Mapped", "Mapped(registered per
-// call)", "Streams(16, depth-first)", "Hybrid(4, breadth-first, staged)", "Streams(4, 64 chunks,
-// depth-first, ring)", "Graph-Streams(4, depth-first)". The chunks only where they are not one per
+// call)", "Streams(16, depth-first)", "Hybrid(4, breadth-first, staged)", "Hybrid(8, depth-first,
+// staged, 4 staging threads)", "Streams(4, 64 chunks, depth-first, ring)", "Graph-Streams(4,
+// depth-first)". The chunks only where they are not one per
 // stream, the pageable mode only where it is not the default (Explicit registers nothing; Stage is
 // Default for Mapped, which copies nothing), so that the names that always were stay as they were.
 inline std::string describe(Variant variant, const StreamsConfig& config) {
@@ -252,6 +253,9 @@ inline std::string describe(Variant variant, const StreamsConfig& config) {
          (ownChunks ? ", " + std::to_string(config.chunks) + " chunks" : std::string()) + ", " +
          to_string(config.order) +
          (config.pageable == PageableMode::Default ? std::string() : ", " + mode) +
+         (config.pageable == PageableMode::Stage && config.staging.threads > 0
+              ? ", " + std::to_string(config.staging.threads) + " staging threads"
+              : std::string()) +
          (config.buffers == DeviceBuffers::Auto ? std::string()
                                                 : std::string(", ") + to_string(config.buffers)) +
          ")" + describeDevices(config);

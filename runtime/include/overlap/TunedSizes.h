@@ -30,6 +30,9 @@ struct TunedSize {
   int devices = 1;
   // Streams and Hybrid: the winner is the graph form (StreamsConfig::graph).
   bool graph = false;
+  // Streams and Hybrid staged: the host threads of the winner's staging ring
+  // (StagingConfig::threads); 0: automatic.
+  int stagingThreads = 0;
 };
 
 // The model's predicted time of each configuration for the call being dispatched, with kernel
@@ -56,9 +59,9 @@ inline constexpr double kModelTie = 0.03;
 //  - at a tuned size, its winner;
 //  - between two tuned sizes with the same winner, that winner;
 //  - between two whose winners are one variant and issue order at two stream counts (with as
-//    many chunks per stream), the fewest streams the model predicts within kModelTie of the
-//    fastest among the two counts and the powers of two between them (t_E interpolated linearly
-//    in P);
+//    many chunks per stream and the same staging threads), the fewest streams the model predicts
+//    within kModelTie of the fastest among the two counts and the powers of two between them (t_E
+//    interpolated linearly in P);
 //  - between two whose winners differ, the one the model predicts faster at the call's size, each
 //    prediction scaled by its winner's measured/predicted ratio at its own size (t_E interpolated
 //    linearly in P between the two); without a model or a prediction, the nearer on a log scale
@@ -68,9 +71,9 @@ inline constexpr double kModelTie = 0.03;
 //    and the powers of two above it -- below the smallest size: under it -- up to
 //    kMaxModelStreams and granules; t_E scaled with P); without a model, the nearest size's
 //    winner as it is.
-// A winner with chunks of its own keeps its chunks per stream at every other stream count the
-// rule tries. `model` may be null. The stream count may still exceed `granules`: the caller
-// clamps it (the chunks the runtime clamps).
+// A winner with chunks of its own keeps its chunks per stream, and one with staging threads of its
+// own those threads, at every other stream count the rule tries. `model` may be null. The stream
+// count may still exceed `granules`: the caller clamps it (the chunks the runtime clamps).
 SizeChoice chooseBySize(const TunedSize* sizes, int count, long long extent, long long granules,
                         SizePredictor* model);
 

@@ -111,6 +111,22 @@ struct HardwareProfile {
   // PipelineSimulator.h's defaults.
   double hostCopySecondsPerByte = 0;
   double hostCopyParallelSecondsPerByte = 0;
+  // The same copies on several thread counts (host_copy.by_threads; ascending, one to the ring's
+  // widest): seconds per byte of all of them together. The memory system does not scale with the
+  // threads (H200 host: 22 GB/s on 4 threads, 38 on 8, 42 on 15, one thread 9-11), so the
+  // model takes a ring's rate from here. Empty: not measured, and the rate of T threads is the
+  // lower of T times one thread's and the parallel rate.
+  struct HostCopyThreads {
+    int threads = 0;
+    double secondsPerByte = 0;
+  };
+  std::vector<HostCopyThreads> hostCopyByThreads;
+  // Host time a staged call spends per piece it hands over and thread of its ring idle then,
+  // beyond the copies: every hand-over wakes the ring's idle threads, which take the lock in turn.
+  // Measured on small staged calls of many pieces (threads mostly idle) over the thread count: why
+  // a small call is slower on more threads (H200 host: 1 MiB each way in 32 pieces took 0.39 ms on
+  // 4 threads, 0.72 on 15). 0: not known, and the model charges nothing.
+  double hostCopyThreadPieceS = 0;
 
   // The host side of several GPUs' links (calls split across GPUs, Candidate::devices): seconds
   // per byte of copies to and from `allLinksDevices` devices at once, every device's bytes of both
