@@ -212,8 +212,9 @@ public:
   bool hostCopy(const json& root, HardwareProfile* out) {
     const json* copy = object(root, "", "host_copy");
     return copy &&
-           onlyKeys(*copy, "host_copy",
-                    {"seconds_per_byte", "parallel_seconds_per_byte", "by_threads", "thread_piece_s"}) &&
+           onlyKeys(
+               *copy, "host_copy",
+               {"seconds_per_byte", "parallel_seconds_per_byte", "by_threads", "thread_piece_s"}) &&
            parameter(*copy, "host_copy", "seconds_per_byte", &out->hostCopySecondsPerByte) &&
            parameter(*copy, "host_copy", "parallel_seconds_per_byte",
                      &out->hostCopyParallelSecondsPerByte) &&
