@@ -38,11 +38,10 @@ Status StagingRing::start(StagingResources& resources, std::vector<StagedCopy> c
   if (copies_.empty())
     return Status::success();
   long long stagedBytes = 0;
-  std::size_t outAfter = 0; // the outputs' bytes after the copy being cut
+  std::vector<StagedBytes> cut;
   for (const StagedCopy& copy : copies_) {
     stagedBytes += static_cast<long long>(copy.bytes);
-    if (copy.direction == PieceDirection::ToHost)
-      outAfter += copy.bytes;
+    cut.push_back(StagedBytes{copy.direction == PieceDirection::ToDevice, copy.bytes});
   }
   // Asked once: the C library reads it from the system on every call.
   static const int hardwareThreads = static_cast<int>(std::thread::hardware_concurrency());
@@ -52,21 +51,14 @@ Status StagingRing::start(StagingResources& resources, std::vector<StagedCopy> c
   pieces_.clear();
   firstPiece_.assign(1, 0);
   std::vector<PieceDirection> directions;
-  std::size_t inBefore = 0;
+  const std::vector<std::vector<std::size_t>> cutPieces = stagedPieces(cut, config.slotBytes);
   for (std::size_t c = 0; c < copies_.size(); ++c) {
-    const StagedCopy& copy = copies_[c];
-    const bool in = copy.direction == PieceDirection::ToDevice;
-    if (!in)
-      outAfter -= copy.bytes;
     std::size_t offset = 0;
-    for (std::size_t bytes :
-         stagedPieceBytes(copy.bytes, in, in ? inBefore : outAfter, config.slotBytes)) {
+    for (std::size_t bytes : cutPieces[c]) {
       pieces_.push_back(Piece{static_cast<int>(c), offset, bytes});
-      directions.push_back(copy.direction);
+      directions.push_back(copies_[c].direction);
       offset += bytes;
     }
-    if (in)
-      inBefore += copy.bytes;
     firstPiece_.push_back(static_cast<int>(pieces_.size()));
   }
   schedule_ = StagingSchedule(std::move(directions), config.slots);

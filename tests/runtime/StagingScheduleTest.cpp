@@ -128,6 +128,23 @@ TEST(StagedPieceBytes, SlotsAtMostAndSmallerAtTheCallsEnds) {
   EXPECT_EQ(stagedPieceBytes(100, false, 0, 4 * MiB), (Sizes{100}));
 }
 
+// A call's copies: inputs counted from the call's start, outputs from its end, whatever the order.
+TEST(StagedPieces, EachCopyIsCutWithTheBytesOfItsDirectionBeyondIt) {
+  using overlap::StagedBytes;
+  constexpr std::size_t KiB = 1024, MiB = 1024 * KiB;
+  using Sizes = std::vector<std::size_t>;
+  const std::vector<std::vector<std::size_t>> pieces =
+      overlap::stagedPieces({StagedBytes{true, MiB}, StagedBytes{false, 3 * MiB},
+                             StagedBytes{true, 2 * MiB}, StagedBytes{false, MiB}},
+                            4 * MiB);
+  ASSERT_EQ(pieces.size(), 4u);
+  EXPECT_EQ(pieces[0], (Sizes{256 * KiB, 256 * KiB, 512 * KiB}));
+  EXPECT_EQ(pieces[1], (Sizes{2 * MiB, MiB})); // one MiB of outputs after it
+  EXPECT_EQ(pieces[2], (Sizes{MiB, MiB}));     // one MiB of inputs before it
+  EXPECT_EQ(pieces[3], (Sizes{512 * KiB, 256 * KiB, 256 * KiB}));
+  EXPECT_TRUE(overlap::stagedPieces({}, 4 * MiB).empty());
+}
+
 // Random pipelines played with completions in a random order, as threads and a device would
 // produce them: every step, one thing that may happen now happens. A job's copy between the
 // user's memory and its slot happens when it completes, once the copy it waits for is done; a

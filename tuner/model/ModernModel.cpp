@@ -113,19 +113,23 @@ std::vector<SimOp> stagedOperations(const std::vector<SimOp>& ops, const Staging
       mapped.push_back(newIndex[static_cast<std::size_t>(wait)]);
     return mapped;
   };
+  const auto staged = [](const SimOp& op) {
+    return (op.kind == OpKind::CopyToDevice || op.kind == OpKind::CopyToHost) && op.bytes > 0;
+  };
+  std::vector<StagedBytes> copies;
+  for (const SimOp& op : ops)
+    if (staged(op))
+      copies.push_back(
+          StagedBytes{op.kind == OpKind::CopyToDevice, static_cast<std::size_t>(op.bytes)});
+  const std::vector<std::vector<std::size_t>> cuts = stagedPieces(copies, ring.slotBytes);
+  std::size_t nextCut = 0;
   double shift = 0;          // host issue time the pieces added so far
   double previousIssued = 0; // issuedAt of the operation before, as given
-  double inBefore = 0;       // bytes of the copies to the device before this one
-  double outAfter = 0;       // bytes of the copies to the host after this one
-  for (const SimOp& op : ops)
-    if (op.kind == OpKind::CopyToHost && op.bytes > 0)
-      outAfter += op.bytes;
   for (std::size_t i = 0; i < ops.size(); ++i) {
     const SimOp& op = ops[i];
     const double callSeconds = op.issuedAt - previousIssued;
     previousIssued = op.issuedAt;
-    const bool copy = op.kind == OpKind::CopyToDevice || op.kind == OpKind::CopyToHost;
-    if (!copy || op.bytes <= 0) {
+    if (!staged(op)) {
       SimOp kept = op;
       kept.waitsFor = remapped(op.waitsFor);
       kept.issuedAt = op.issuedAt + shift;
@@ -134,19 +138,12 @@ std::vector<SimOp> stagedOperations(const std::vector<SimOp>& ops, const Staging
       continue;
     }
     // The runtime's pieces, or, for an operation of several copies, an even share each.
-    const bool in = op.kind == OpKind::CopyToDevice;
-    if (!in)
-      outAfter -= op.bytes;
     std::vector<double> cut;
-    for (std::size_t bytes :
-         stagedPieceBytes(static_cast<std::size_t>(op.bytes), in,
-                          static_cast<std::size_t>(in ? inBefore : outAfter), ring.slotBytes))
+    for (std::size_t bytes : cuts[nextCut++])
       cut.push_back(static_cast<double>(bytes));
-    if (in)
-      inBefore += op.bytes;
-    const int copies = std::max(1, op.copies);
-    if (static_cast<int>(cut.size()) < copies)
-      cut.assign(static_cast<std::size_t>(copies), op.bytes / copies);
+    const int transfers = std::max(1, op.copies);
+    if (static_cast<int>(cut.size()) < transfers)
+      cut.assign(static_cast<std::size_t>(transfers), op.bytes / transfers);
     const int pieces = static_cast<int>(cut.size());
     double issuedAt = op.issuedAt - callSeconds + shift;
     shift += pieces * pieceIssueS - callSeconds;

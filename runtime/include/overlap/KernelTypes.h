@@ -323,6 +323,32 @@ inline std::vector<std::size_t> stagedPieceBytes(std::size_t bytes, bool toDevic
   return pieces;
 }
 
+// One staged copy of a call, as the cut sees it.
+struct StagedBytes {
+  bool toDevice = true;
+  std::size_t bytes = 0;
+};
+
+// Every staged copy's pieces, in the call's order: stagedPieceBytes with each copy's `beyond`.
+inline std::vector<std::vector<std::size_t>> stagedPieces(const std::vector<StagedBytes>& copies,
+                                                          std::size_t slotBytes) {
+  std::size_t outAfter = 0; // the outputs' bytes after the copy being cut
+  for (const StagedBytes& copy : copies)
+    if (!copy.toDevice)
+      outAfter += copy.bytes;
+  std::size_t inBefore = 0; // the inputs' bytes before it
+  std::vector<std::vector<std::size_t>> pieces;
+  for (const StagedBytes& copy : copies) {
+    if (!copy.toDevice)
+      outAfter -= copy.bytes;
+    pieces.push_back(stagedPieceBytes(copy.bytes, copy.toDevice,
+                                      copy.toDevice ? inBefore : outAfter, slotBytes));
+    if (copy.toDevice)
+      inBefore += copy.bytes;
+  }
+  return pieces;
+}
+
 // The partitioned index range of one call, [begin, begin + extent), and the granule its chunk
 // boundaries keep: every boundary but the end lies at begin + a multiple of granule (so that a
 // kernel loading float4 from its chunk's first element stays aligned).
