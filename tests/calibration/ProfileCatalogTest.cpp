@@ -123,7 +123,7 @@ INSTANTIATE_TEST_SUITE_P(
       return std::string(info.param.name).substr(0, 4);
     });
 
-TEST(BuiltinProfiles, TheH200sHasEveryOverheadAndTheHostCopies) {
+TEST(BuiltinProfiles, TheH200sHasEveryOverheadAndTheHostCopiesByThreads) {
   const std::vector<CatalogEntry> entries = builtinProfiles();
   const CatalogEntry* h200 = builtin(entries, "h200-pcie5");
   ASSERT_NE(h200, nullptr);
@@ -132,6 +132,11 @@ TEST(BuiltinProfiles, TheH200sHasEveryOverheadAndTheHostCopies) {
   EXPECT_GT(p.graphOpLaunchS, 0.0);
   EXPECT_GT(p.hostCopySecondsPerByte, p.hostCopyParallelSecondsPerByte);
   EXPECT_GT(p.hostCopyParallelSecondsPerByte, 0.0);
+  // The ring's threads are the model's on this host: its copies by thread count and hand-overs.
+  ASSERT_FALSE(p.hostCopyByThreads.empty());
+  EXPECT_EQ(p.hostCopyByThreads.front().threads, 1);
+  EXPECT_GT(p.hostCopyByThreads.front().secondsPerByte, p.hostCopyByThreads.back().secondsPerByte);
+  EXPECT_GT(p.hostCopyThreadPieceS, 0.0);
 }
 
 // Sets and restores the environment variables the catalog reads.
