@@ -7,6 +7,7 @@
 #include "tune/Tuner.h"
 
 #include <functional>
+#include <optional>
 #include <vector>
 
 namespace overlap::tune::testing {
@@ -20,10 +21,18 @@ public:
   std::vector<model::Candidate> wrong;
   std::vector<model::Candidate> ran; // every runCandidate call, in order
   int referenceRuns = 0;
+  std::optional<double> pageLockedSeconds; // the reference's time with its arrays page-locked
 
   RunResult runReference(const TimingPlan& plan) override {
     ++referenceRuns;
-    return timed(model::Candidate{}, Verification::Reference, plan);
+    RunResult result = timed(model::Candidate{}, Verification::Reference, plan);
+    if (pageLockedSeconds)
+      result.pageLockedTiming = measureUntilStable(
+          [&] {
+            return Sample{*pageLockedSeconds, {}};
+          },
+          plan);
+    return result;
   }
   RunResult runCandidate(const model::Candidate& candidate, const TimingPlan& plan) override {
     ran.push_back(candidate);

@@ -19,12 +19,17 @@ struct RunResult {
   // when Explicit could not run the call (over the device-memory budget), and why it could not.
   std::optional<model::Candidate> substitute;
   std::string explicitError;
+  // runReference on pageable memory: the reference timed again with its arrays page-locked.
+  // Pageable copies run at the host memory's speed, which drifts and which the profile prices far
+  // less surely than the link, so the kernel's time is inferred from this timing instead.
+  std::optional<TimedSamples> pageLockedTiming;
 };
 
 class CandidateRunner {
 public:
   virtual ~CandidateRunner() = default;
-  // Runs Explicit on fresh random inputs, keeps its outputs as the reference, then times it.
+  // Runs Explicit on fresh random inputs, keeps its outputs as the reference, then times it (on
+  // pageable memory also page-locked: RunResult::pageLockedTiming).
   // Verification is Reference on success, Failed otherwise. Where Explicit does not fit the
   // device-memory budget, Streams on one stream, which runs out of core, makes the reference
   // instead (RunResult::substitute).

@@ -259,7 +259,27 @@ RunResult DescriptorRunner::runReference(const TimingPlan& plan) {
       std::memcpy(array->reference.get(), array->working.data(), array->bytes);
   result.verification = Verification::Reference;
   result.timing = time(config, plan);
+  if (options_.memory == CallMemory::Pageable && !result.substitute)
+    result.pageLockedTiming = timePageLocked(config, plan);
   return result;
+}
+
+std::optional<TimedSamples> DescriptorRunner::timePageLocked(const RunConfig& config,
+                                                             const TimingPlan& plan) {
+  std::vector<HostRegistration> registrations;
+  for (const auto& array : arrays_) {
+    if (array->bytes == 0)
+      continue;
+    HostRegistration registration;
+    const Status status = HostRegistration::registerRange(array->working.data(), array->bytes,
+                                                          cudaHostRegisterPortable, &registration);
+    if (status.code == cudaErrorHostMemoryAlreadyRegistered)
+      continue; // page-locked already (the registration cache's, from an earlier tuning)
+    if (!status.ok())
+      return std::nullopt; // the pageable timing stands alone
+    registrations.push_back(std::move(registration));
+  }
+  return time(config, plan); // the registrations end before the next candidate
 }
 
 RunResult DescriptorRunner::runCandidate(const model::Candidate& candidate,

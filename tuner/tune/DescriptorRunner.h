@@ -56,6 +56,8 @@ private:
   void restoreInoutArrays(); // before every timed repeat, outside the timed region
   Sample runOnce(const RunConfig& config);
   TimedSamples time(const RunConfig& config, const TimingPlan& plan);
+  // time() with every array registered for it; nullopt where one could not be.
+  std::optional<TimedSamples> timePageLocked(const RunConfig& config, const TimingPlan& plan);
 
   const KernelDescriptor& descriptor_;
   RunnerOptions options_;

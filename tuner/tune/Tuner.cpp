@@ -195,9 +195,20 @@ TuningRun tune(CandidateRunner& runner, const TuningSetup& setup, const TunerOpt
     kernelSeconds = *options.kernelSeconds;
     kernelSecondsSource = "given by the user";
   } else if (referenceOutcome.usable()) {
-    kernelSeconds = inferKernelSeconds(*setup.model, *setup.profile, setup.workload,
-                                       referenceOutcome.timing.median, &kernelSecondsSource,
-                                       referenceCandidate);
+    const std::optional<TimedSamples>& pageLocked = reference.pageLockedTiming;
+    if (pageLocked && pageLocked->error.empty() && pageLocked->stats.count > 0) {
+      model::Workload pinned = setup.workload;
+      pinned.transfers.hostMemoryPinned = true;
+      kernelSeconds =
+          inferKernelSeconds(*setup.model, *setup.profile, pinned, pageLocked->stats.median,
+                             &kernelSecondsSource, referenceCandidate);
+      kernelSecondsSource += ", its arrays page-locked for this timing (on pageable memory the "
+                             "copies run at the host memory's speed, which drifts)";
+    } else {
+      kernelSeconds = inferKernelSeconds(*setup.model, *setup.profile, setup.workload,
+                                         referenceOutcome.timing.median, &kernelSecondsSource,
+                                         referenceCandidate);
+    }
   } else {
     kernelSecondsSource = "unknown: the reference failed";
   }

@@ -16,7 +16,7 @@ namespace overlap::tune {
 
 // Bumped whenever a change could alter what a tuning measures or picks, so cached results of an
 // older tuner are not reused.
-inline constexpr const char* kTunerVersion = "7";
+inline constexpr const char* kTunerVersion = "8";
 
 enum class Verification : unsigned char {
   NotRun,    // pruned by the model, or the tuning stopped before it
