@@ -837,6 +837,11 @@ private:
       error(value.offset, value.length,
             "block of " + std::to_string(threads) +
                 " threads; a block holds at most 1024 (x * y * z)");
+    else if (signature_.maxThreadsPerBlock && threads > *signature_.maxThreadsPerBlock)
+      error(value.offset, value.length,
+            "block of " + std::to_string(threads) + " threads; the kernel's __launch_bounds__ (" +
+                std::to_string(*signature_.maxThreadsPerBlock) +
+                ") allows at most that many, and a larger launch fails");
   }
 
   // --- tune -----------------------------------------------------------------------------------
@@ -930,6 +935,39 @@ private:
         errorAt(*d.value, "tune default of '" + param(d.param).name +
                               "' overflows long long or divides by zero");
     }
+    if (!hasErrors(diags_))
+      checkTuneSizes();
+  }
+
+  // The tuner sizes its call with the defaults: no extent may come out negative.
+  void checkTuneSizes() {
+    ir::Environment env;
+    env.param = [&](int index) {
+      std::set<int> visiting;
+      bool cyclic = false;
+      return evaluateTuneDefault(index, visiting, cyclic);
+    };
+    const auto check = [&](const ir::ExprPtr& size, const std::string& what) {
+      if (!size)
+        return true;
+      const std::optional<long long> value = ir::evaluate(*size, env);
+      if (!value || *value >= 0)
+        return true;
+      std::vector<const ir::Expr*> mentions;
+      collectParams(*size, mentions);
+      for (const ir::Expr* mention : mentions)
+        if (const ir::TuneDefault* d = tuneDefaultOf(mention->param)) {
+          errorAt(*d->value, "with the tune defaults " + what + " is " + std::to_string(*value) +
+                                 "; the tuner cannot size a call with it");
+          return false;
+        }
+      return true;
+    };
+    if (!check(kernel_.partition, "the partition extent"))
+      return;
+    for (const ArrayDraft& draft : drafts_)
+      if (!check(draft.array.extent, "the extent of '" + param(draft.array.param).name + "'"))
+        return;
   }
 
   std::optional<long long> evaluateTuneDefault(int index, std::set<int>& visiting, bool& cyclic) {

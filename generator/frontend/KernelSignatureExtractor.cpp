@@ -4,6 +4,7 @@
 #include "frontend/VectorAccessFinder.h"
 
 #include <clang/AST/ASTContext.h>
+#include <clang/AST/Attr.h>
 #include <clang/AST/Decl.h>
 #include <clang/AST/DeclTemplate.h>
 #include <clang/AST/Type.h>
@@ -186,6 +187,12 @@ ir::KernelSignature extractSignature(const clang::FunctionDecl& kernel, TypeSpel
   for (unsigned i = 0; i < kernel.getNumParams(); ++i)
     signature.params.push_back(
         extractParameter(*kernel.getParamDecl(i), alignments[i], types, problems));
+  if (const auto* bounds = kernel.getAttr<clang::CUDALaunchBoundsAttr>())
+    if (const clang::Expr* threads = bounds->getMaxThreads();
+        threads != nullptr && !threads->isValueDependent())
+      if (const std::optional<llvm::APSInt> value =
+              threads->getIntegerConstantExpr(kernel.getASTContext()))
+        signature.maxThreadsPerBlock = value->getExtValue();
   return signature;
 }
 

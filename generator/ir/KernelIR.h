@@ -79,6 +79,8 @@ struct KernelSignature {
   std::vector<TemplateConstant> constants;
   std::string entryName;
   std::vector<TypeSize> typeSizes;
+  // __launch_bounds__'s threads per block where it is a constant: a larger launch cannot run.
+  std::optional<long long> maxThreadsPerBlock;
 };
 
 // The part [begin, end) of an array, in elements, that one chunk [lo, hi) needs. A section that

@@ -187,6 +187,37 @@ TEST(Diagnostics, InstantiateWithAnArgumentClangRejectsPointsAtTheAnnotation) {
   expectFirstDiagnostic(code, "instantiate(T", "'flaot'");
 }
 
+// A constant block beyond the kernel's __launch_bounds__ cannot launch: refused where it is
+// written. Each instantiation of a template is checked with its own bounds.
+TEST(Diagnostics, BlockBeyondTheKernelsLaunchBounds) {
+  Saxpy bounded;
+  bounded.launch = "launch(grid: len, block: 512)";
+  bounded.signature =
+      "__global__ void __launch_bounds__(256) saxpy(int n, float a, const float* x, float* y)";
+  expectFirstDiagnostic(bounded.str(), "512",
+                        "block of 512 threads; the kernel's __launch_bounds__ (256) allows at "
+                        "most that many");
+  bounded.launch = "launch(grid: ceil_div(len, 256), block: 256)";
+  EXPECT_TRUE(runOnCode(bounded.str()).result.ok());
+
+  const std::string templated =
+      "#include <overlap/annotate.h>\n"
+      "OVERLAP_KERNEL(partition(n) offset(n) extent(y: n) copy(y[lo:hi])\n"
+      "               launch(grid: len, block: 128) instantiate(narrow: B = 64)\n"
+      "               instantiate(wide: B = 256))\n"
+      "template <int B>\n"
+      "__global__ void __launch_bounds__(B) scale(int n, float* y) {\n"
+      "  const int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+      "  if (i < n)\n"
+      "    y[i] *= 2;\n"
+      "}\n";
+  const InMemoryResult run = runOnCode(templated);
+  EXPECT_FALSE(run.result.ok());
+  const std::vector<PrintedDiagnostic> printed = parseDiagnostics(run.diagnostics);
+  ASSERT_EQ(printed.size(), 1u) << run.diagnostics; // B = 64 only
+  EXPECT_NE(printed[0].header.find("__launch_bounds__ (64)"), std::string::npos) << run.diagnostics;
+}
+
 TEST(Diagnostics, EveryKernelOfTheFileIsChecked) {
   Saxpy first;
   first.launch = "lunch(grid: ceil_div(len, 256), block: 256)";

@@ -356,6 +356,31 @@ TEST(Diagnostics, ConstantBlockOfMoreThan1024Threads) {
           .kernel.has_value());
 }
 
+TEST(Diagnostics, ConstantBlockBeyondTheLaunchBounds) {
+  ir::KernelSignature bounded = saxpy();
+  bounded.maxThreadsPerBlock = 128;
+  expectError(saxpyWith(&SaxpyText::launch, "launch(grid: len, block: (32, 8))"), bounded,
+              "block of 256 threads; the kernel's __launch_bounds__ (128) allows at most that many",
+              {"(32, 8)"});
+  EXPECT_TRUE(buildKernel(saxpyWith(&SaxpyText::launch, "launch(grid: len, block: 128)"), bounded)
+                  .kernel.has_value());
+}
+
+// The tuner sizes its call with the tune defaults: a negative size is refused at the default.
+TEST(Diagnostics, TuneDefaultsThatMakeASizeNegative) {
+  expectError(saxpyWith(&SaxpyText::tune, "tune(n = -5)"), saxpy(),
+              "with the tune defaults the partition extent is -5", {"-5"});
+  expectError(saxpyWith(&SaxpyText::extents, "extent(x: n) extent(y: n - 2000)"), saxpy(),
+              "with the tune defaults the extent of 'y' is -976", {"1024"});
+  // A negative integer that sizes nothing is the user's business.
+  ir::KernelSignature shifted =
+      SignatureBuilder("k").integer("n").integer("shift").pointer("y", "float");
+  EXPECT_TRUE(buildKernel("partition(n) offset(n) extent(y: n) copy(y[lo:hi]) "
+                          "launch(grid: len, block: 1) tune(n = 64, shift = -3)",
+                          shifted)
+                  .kernel.has_value());
+}
+
 TEST(Diagnostics, NoDataClauseAtAll) {
   ir::KernelSignature signature = SignatureBuilder("k").integer("n");
   expectError("partition(n) offset(n) launch(grid: len, block: 1)", signature,
