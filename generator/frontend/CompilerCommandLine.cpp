@@ -27,6 +27,9 @@ std::vector<std::string> buildCompilerCommandLine(const ToolchainLayout& toolcha
       // The cache-hint loads and stores Clang's CUDA headers lack (shim/overlap_cache_hints.h).
       "-include",
       "overlap_cache_hints.h",
+      // __grid_constant__ where Clang lacks it (shim/overlap_grid_constant.h).
+      "-include",
+      "overlap_grid_constant.h",
   };
   // CUDA 13 moved the CCCL headers (cuda/std, thrust, cub) out of include/; nvcc adds this path
   // itself, clang does not.

@@ -1,5 +1,6 @@
 #include "frontend/KernelSignatureExtractor.h"
 
+#include "frontend/GridSyncFinder.h"
 #include "frontend/TypeSpeller.h"
 #include "frontend/VectorAccessFinder.h"
 
@@ -187,6 +188,13 @@ ir::KernelSignature extractSignature(const clang::FunctionDecl& kernel, TypeSpel
   for (unsigned i = 0; i < kernel.getNumParams(); ++i)
     signature.params.push_back(
         extractParameter(*kernel.getParamDecl(i), alignments[i], types, problems));
+  if (const std::optional<clang::SourceLocation> barrier = gridWideBarrier(kernel))
+    problems->push_back(
+        {*barrier, "kernel '" + signature.name +
+                       "' synchronizes its whole grid here (a cooperative groups grid sync), "
+                       "which holds only when the whole grid is launched cooperatively; Overlap's "
+                       "variants launch it with <<<...>>>, most of them once per chunk: split the "
+                       "phases into kernels of their own"});
   if (const auto* bounds = kernel.getAttr<clang::CUDALaunchBoundsAttr>())
     if (const clang::Expr* threads = bounds->getMaxThreads();
         threads != nullptr && !threads->isValueDependent())

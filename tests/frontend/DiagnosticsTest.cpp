@@ -218,6 +218,43 @@ TEST(Diagnostics, BlockBeyondTheKernelsLaunchBounds) {
   EXPECT_NE(printed[0].header.find("__launch_bounds__ (64)"), std::string::npos) << run.diagnostics;
 }
 
+// A grid-wide barrier holds only under a cooperative launch of the whole grid: refused at the
+// barrier, or at the kernel's call of the helper that waits; the grid group's other members are
+// fine.
+TEST(Diagnostics, GridWideSynchronizationIsRefused) {
+  const std::string head = "#include <overlap/annotate.h>\n"
+                           "#include <cooperative_groups.h>\n"
+                           "namespace cg = cooperative_groups;\n"
+                           "__device__ void phaseBarrier(cg::grid_group& g) { g.sync(); }\n"
+                           "OVERLAP_KERNEL(partition(n) offset(n) extent(x: n) copy(x[lo:hi])\n"
+                           "               launch(grid: ceil_div(len, 256), block: 256))\n";
+  const std::string direct = head + "__global__ void twoPhase(float* x, int n) {\n"
+                                    "  cg::grid_group grid = cg::this_grid();\n"
+                                    "  if (grid.thread_rank() < n) x[grid.thread_rank()] += 1;\n"
+                                    "  grid.sync();\n"
+                                    "}\n";
+  expectFirstDiagnostic(direct, "sync();\n}",
+                        "kernel 'twoPhase' synchronizes its whole grid here (a cooperative "
+                        "groups grid sync)");
+  const std::string helper = head + "__global__ void twoPhase(float* x, int n) {\n"
+                                    "  cg::grid_group grid = cg::this_grid();\n"
+                                    "  phaseBarrier(grid);\n"
+                                    "}\n";
+  expectFirstDiagnostic(helper, "phaseBarrier(grid)", "synchronizes its whole grid");
+  const std::string free = head + "__global__ void twoPhase(float* x, int n) {\n"
+                                  "  cg::sync(cg::this_grid());\n"
+                                  "}\n";
+  expectFirstDiagnostic(free, "cg::sync(", "synchronizes its whole grid");
+  const std::string ranks = head + "__global__ void twoPhase(float* x, int n) {\n"
+                                   "  cg::grid_group grid = cg::this_grid();\n"
+                                   "  cg::thread_block block = cg::this_thread_block();\n"
+                                   "  if (grid.thread_rank() < n) x[grid.thread_rank()] += 1;\n"
+                                   "  block.sync();\n"
+                                   "}\n";
+  const InMemoryResult run = runOnCode(ranks);
+  EXPECT_TRUE(run.result.ok()) << run.diagnostics;
+}
+
 TEST(Diagnostics, EveryKernelOfTheFileIsChecked) {
   Saxpy first;
   first.launch = "lunch(grid: ceil_div(len, 256), block: 256)";

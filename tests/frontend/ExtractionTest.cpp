@@ -93,6 +93,22 @@ TEST(Extraction, ScalarParameters) {
       });
 }
 
+// CUDA's __grid_constant__ on a by-value parameter: Clang before 20 lacks the attribute, and the
+// generator reads the parameter as the plain value, without a warning.
+TEST(Extraction, GridConstantParametersAreTheirValueWithoutAWarning) {
+  const std::string code = kPrelude + "OVERLAP_KERNEL(partition(n) offset(n) extent(y: n)\n"
+                                      "               copy(y[lo:hi]) launch(grid: len, block: 1))\n"
+                                      "__global__ void scaled(const __grid_constant__ Pair p,\n"
+                                      "                       int n, float* y) {}\n";
+  const InMemoryResult run = runOnCode(code);
+  EXPECT_TRUE(run.result.ok());
+  EXPECT_EQ(run.diagnostics, "");
+  ASSERT_EQ(run.result.frontend.found.size(), 1u);
+  const ir::Parameter& p = run.result.frontend.found[0].signature.params[0];
+  EXPECT_EQ(p.type, "Pair");
+  EXPECT_FALSE(p.isPointer);
+}
+
 TEST(Extraction, PointerParameters) {
   const std::string code =
       kPrelude +

@@ -1,0 +1,98 @@
+#include "frontend/GridSyncFinder.h"
+
+#include <clang/AST/Decl.h>
+#include <clang/AST/DeclCXX.h>
+#include <clang/AST/ExprCXX.h>
+#include <clang/AST/RecursiveASTVisitor.h>
+
+#include <set>
+
+namespace overlap::frontend {
+namespace {
+
+// How deep calls are followed, as VectorAccessFinder does.
+constexpr std::size_t kMaxCallDepth = 4;
+
+using ActiveFunctions = std::set<const clang::FunctionDecl*>;
+
+bool inCooperativeGroups(const clang::Decl& decl) {
+  for (const clang::DeclContext* scope = decl.getDeclContext(); scope != nullptr;
+       scope = scope->getParent())
+    if (const auto* ns = llvm::dyn_cast<clang::NamespaceDecl>(scope);
+        ns != nullptr && ns->getName() == "cooperative_groups")
+      return true;
+  return false;
+}
+
+// grid_group or multi_grid_group of cooperative_groups, through references and const.
+bool isGridGroup(clang::QualType type) {
+  const clang::CXXRecordDecl* record = type.getNonReferenceType()->getAsCXXRecordDecl();
+  return record != nullptr && inCooperativeGroups(*record) &&
+         (record->getName() == "grid_group" || record->getName() == "multi_grid_group");
+}
+
+std::optional<clang::SourceLocation> findBarrier(const clang::FunctionDecl& function,
+                                                 ActiveFunctions& active);
+
+class Finder : public clang::RecursiveASTVisitor<Finder> {
+public:
+  explicit Finder(ActiveFunctions& active) : active_(active) {}
+
+  std::optional<clang::SourceLocation> found;
+
+  bool VisitCallExpr(clang::CallExpr* call) {
+    if (found)
+      return false;
+    const clang::FunctionDecl* callee = call->getDirectCallee();
+    if (callee == nullptr)
+      return true;
+    if (barrier(*call, *callee)) {
+      found = call->getExprLoc();
+      return false;
+    }
+    const clang::FunctionDecl* definition = nullptr;
+    if (active_.size() > kMaxCallDepth || !callee->hasBody(definition) ||
+        active_.count(definition) > 0)
+      return true;
+    if (const std::optional<clang::SourceLocation> inside = findBarrier(*definition, active_)) {
+      found = call->getExprLoc(); // where the kernel's own code reaches it
+      return false;
+    }
+    return true;
+  }
+
+private:
+  static bool barrier(const clang::CallExpr& call, const clang::FunctionDecl& callee) {
+    const std::string name = callee.getNameAsString();
+    if (name != "sync" && name != "barrier_wait")
+      return false;
+    if (const auto* member = llvm::dyn_cast<clang::CXXMemberCallExpr>(&call))
+      return isGridGroup(member->getImplicitObjectArgument()->getType());
+    // cooperative_groups::sync(group)
+    return inCooperativeGroups(callee) && call.getNumArgs() == 1 &&
+           isGridGroup(call.getArg(0)->getType());
+  }
+
+  ActiveFunctions& active_;
+};
+
+std::optional<clang::SourceLocation> findBarrier(const clang::FunctionDecl& function,
+                                                 ActiveFunctions& active) {
+  // cooperative_groups' own functions hold the barriers themselves; the calls into them decide.
+  if (inCooperativeGroups(function))
+    return std::nullopt;
+  active.insert(&function);
+  Finder finder(active);
+  finder.TraverseStmt(function.getBody());
+  active.erase(&function);
+  return finder.found;
+}
+
+} // namespace
+
+std::optional<clang::SourceLocation> gridWideBarrier(const clang::FunctionDecl& kernel) {
+  ActiveFunctions active;
+  return findBarrier(kernel, active);
+}
+
+} // namespace overlap::frontend
