@@ -73,15 +73,21 @@ constexpr Function kFunctions[] = {
     {"min", ExprKind::Min}, {"max", ExprKind::Max}, {"ceil_div", ExprKind::CeilDiv}};
 
 int binaryPrecedence(const Token& token) {
-  if (token.isPunct("+") || token.isPunct("-"))
+  if (token.isPunct("<<") || token.isPunct(">>"))
     return 1;
-  if (token.isPunct("*") || token.isPunct("/") || token.isPunct("%"))
+  if (token.isPunct("+") || token.isPunct("-"))
     return 2;
+  if (token.isPunct("*") || token.isPunct("/") || token.isPunct("%"))
+    return 3;
   return 0;
 }
 
 ExprKind binaryKind(const Token& token) {
   switch (token.text[0]) {
+  case '<':
+    return ExprKind::Shl;
+  case '>':
+    return ExprKind::Shr;
   case '+':
     return ExprKind::Add;
   case '-':
@@ -99,18 +105,15 @@ ExprKind binaryKind(const Token& token) {
 bool isUnsupportedOperator(const Token& token) {
   if (token.kind != TokenKind::Punct)
     return false;
-  for (const char* op : {"<<", ">>", "&", "|", "^", "~", "!", "<", ">", "?"})
+  for (const char* op : {"&", "|", "^", "~", "!", "<", ">", "?"})
     if (token.text == op)
       return true;
   return false;
 }
 
 std::string unsupportedOperatorMessage(const Token& token) {
-  if (token.isPunct("<<") || token.isPunct(">>"))
-    return "'" + std::string(token.text) +
-           "' is not supported in annotation expressions; use a literal or a product";
   return "operator '" + std::string(token.text) +
-         "' is not supported in annotation expressions; use + - * / % min max ceil_div";
+         "' is not supported in annotation expressions; use + - * / % << >> min max ceil_div";
 }
 
 // Expression trees are walked recursively everywhere after parsing (evaluation, printing, the
@@ -729,7 +732,7 @@ private:
     return true;
   }
 
-  // Expressions: precedence climbing over + - (1) and * / % (2), then unary minus.
+  // Expressions: precedence climbing over << >> (1), + - (2) and * / % (3), then unary minus.
   ExprPtr parseExpr() { return parseBinary(1); }
 
   ExprPtr parseBinary(int minPrecedence) {

@@ -17,6 +17,8 @@ namespace {
   case ExprKind::Min:
   case ExprKind::Max:
   case ExprKind::CeilDiv:
+  case ExprKind::Shl:
+  case ExprKind::Shr:
     return true;
   default:
     return false;
@@ -60,6 +62,14 @@ std::optional<long long> apply(ExprKind kind, long long a, long long b) {
     return a > b ? a : b;
   case ExprKind::CeilDiv:
     return ceilDivide(a, b);
+  case ExprKind::Shl: // C++17 leaves negative or overflowing left shifts undefined
+    if (b < 0 || b >= 63 || a < 0 || a > (LLONG_MAX >> b))
+      return std::nullopt;
+    return a << b;
+  case ExprKind::Shr:
+    if (b < 0 || b >= 63)
+      return std::nullopt;
+    return a >> b;
   default:
     assert(false && "not a binary expression kind");
     return std::nullopt;
@@ -78,6 +88,10 @@ const char* infixOperator(ExprKind kind) {
     return "/";
   case ExprKind::Mod:
     return "%";
+  case ExprKind::Shl:
+    return "<<";
+  case ExprKind::Shr:
+    return ">>";
   default:
     return nullptr;
   }
@@ -125,17 +139,20 @@ const char* chunkName(ExprKind kind) {
 // C++ binding strength, used to print the fewest parentheses that keep the meaning.
 int precedence(ExprKind kind) {
   switch (kind) {
+  case ExprKind::Shl:
+  case ExprKind::Shr:
+    return 1;
   case ExprKind::Add:
   case ExprKind::Sub:
-    return 1;
+    return 2;
   case ExprKind::Mul:
   case ExprKind::Div:
   case ExprKind::Mod:
-    return 2;
-  case ExprKind::Negate:
     return 3;
+  case ExprKind::Negate:
+    return 4;
   default:
-    return 4; // literals, names, calls
+    return 5; // literals, names, calls
   }
 }
 
@@ -170,7 +187,11 @@ ChunkDegree chunkDegree(const Expr& e) {
     if (lhs == ChunkDegree::Affine && rhs == ChunkDegree::Affine)
       return ChunkDegree::NonAffine;
     return anyAffine ? ChunkDegree::Affine : ChunkDegree::Free;
-  default: // division, modulo, min, max, ceil_div: piecewise, never affine in the chunk
+  case ExprKind::Shl: // a product by 2^b while b is free of the chunk
+    if (rhs == ChunkDegree::Affine)
+      return ChunkDegree::NonAffine;
+    return anyAffine ? ChunkDegree::Affine : ChunkDegree::Free;
+  default: // division, modulo, min, max, ceil_div, >>: piecewise, never affine in the chunk
     return anyAffine ? ChunkDegree::NonAffine : ChunkDegree::Free;
   }
 }

@@ -121,10 +121,12 @@ TEST(Diagnostics, ChunkBoundInThePartition) {
   expectFirstDiagnostic(kernel.str(), "hi)", "'hi' cannot be used in the partition extent");
 }
 
-TEST(Diagnostics, ShiftOperatorIsNotSupported) {
+TEST(Diagnostics, BitwiseOperatorIsNotSupported) {
   Saxpy kernel;
-  kernel.launch = "launch(grid: len << 2, block: 256)";
-  expectFirstDiagnostic(kernel.str(), "<<", "'<<'");
+  kernel.launch = "launch(grid: len & 255, block: 256)";
+  expectFirstDiagnostic(kernel.str(), "&", "operator '&' is not supported");
+  kernel.launch = "launch(grid: ceil_div(len, 1 << 8), block: 1 << 8)"; // shifts are
+  EXPECT_TRUE(runOnCode(kernel.str()).result.ok());
 }
 
 TEST(Diagnostics, SameArrayInTwoDataClauses) {

@@ -116,6 +116,21 @@ TEST(ExprEvaluate, OverflowGivesNothing) {
   EXPECT_EQ(eval("len", env({}, LLONG_MIN, 1)), std::nullopt);
 }
 
+TEST(ExprEvaluate, ShiftsBindLooserThanSumsAndRefuseWhatCxx17LeavesUndefined) {
+  EXPECT_EQ(eval("1 << 20"), 1048576);
+  EXPECT_EQ(eval("1 << 2 + 1"), 8); // 1 << (2 + 1), as in C++
+  EXPECT_EQ(eval("3 * 2 << 1"), 12);
+  EXPECT_EQ(eval("1024 >> 3 >> 1"), 64);
+  EXPECT_EQ(eval("-8 >> 1"), -4);
+  EXPECT_EQ(eval("1 << 62"), 1LL << 62);
+  EXPECT_EQ(eval("1 << 63"), std::nullopt);
+  EXPECT_EQ(eval("3 << 62"), std::nullopt);
+  EXPECT_EQ(eval("-1 << 1"), std::nullopt);
+  EXPECT_EQ(eval("1 << -1"), std::nullopt);
+  EXPECT_EQ(eval("8 >> 64"), std::nullopt);
+  EXPECT_EQ(eval("a << b", env({3, 4})), 48);
+}
+
 TEST(ExprEvaluate, CeilDivIsTheExactCeilingForEverySign) {
   EXPECT_EQ(eval("ceil_div(7, 2)"), 4);
   EXPECT_EQ(eval("ceil_div(8, 2)"), 4);
@@ -172,12 +187,12 @@ TEST(ExprQueries, MentionsParam) {
 TEST(ExprQueries, Affinity) {
   for (const char* affine :
        {"lo", "hi * n", "(lo - 1) * n * m", "n * (hi + 1) - len", "lo * (n / 2)", "lo * min(n, m)",
-        "-(hi - lo)", "ceil_div(n, 3)", "hi + hi + 7", "(lo + hi) * 2"}) {
+        "-(hi - lo)", "ceil_div(n, 3)", "hi + hi + 7", "(lo + hi) * 2", "lo << 2", "hi << n"}) {
     EXPECT_TRUE(ir::isAffineInChunk(*parse(affine))) << affine;
   }
-  for (const char* notAffine :
-       {"lo * hi", "len * len", "lo / 2", "hi % n", "min(lo, n)", "max(n, hi)",
-        "ceil_div(len, 256)", "n / lo", "(lo + 1) * (hi + 1)", "2 * (lo * lo)"}) {
+  for (const char* notAffine : {"lo * hi", "len * len", "lo / 2", "hi % n", "min(lo, n)",
+                                "max(n, hi)", "ceil_div(len, 256)", "n / lo", "(lo + 1) * (hi + 1)",
+                                "2 * (lo * lo)", "lo >> 1", "n << lo"}) {
     EXPECT_FALSE(ir::isAffineInChunk(*parse(notAffine))) << notAffine;
   }
 }
@@ -199,6 +214,8 @@ TEST(ExprPrint, CxxIsFullyParenthesizedLongLong) {
   EXPECT_EQ(ir::toCxx(*parse("min(hi, n) / max(1, m)"), [](const Expr& e) { return e.name; }),
             "(::overlap::minLL(hi, n) / ::overlap::maxLL(1LL, m))");
   EXPECT_EQ(ir::toCxx(*parse("ceil_div(len, 256)"), spellCast), "::overlap::ceil_div(len, 256LL)");
+  EXPECT_EQ(ir::toCxx(*parse("1 << n + 1"), spellCast),
+            "(1LL << (static_cast<long long>(n) + 1LL))");
 }
 
 TEST(ExprPrint, SourceUsesTheFewestParentheses) {
@@ -211,6 +228,9 @@ TEST(ExprPrint, SourceUsesTheFewestParentheses) {
   EXPECT_EQ(ir::toSource(*parse("-(a + b)")), "-(a + b)");
   EXPECT_EQ(ir::toSource(*parse("-(-a)")), "-(-a)");
   EXPECT_EQ(ir::toSource(*parse("0x20 * ceil_div(len,256)")), "32 * ceil_div(len, 256)");
+  EXPECT_EQ(ir::toSource(*parse("(1 << n) + 1")), "(1 << n) + 1");
+  EXPECT_EQ(ir::toSource(*parse("1 << (n + 1)")), "1 << n + 1");
+  EXPECT_EQ(ir::toSource(*parse("a << (b << n)")), "a << (b << n)");
 }
 
 // Printing and re-parsing keeps the value, for random expressions over random values.
@@ -219,7 +239,7 @@ public:
   explicit RandomExpr(unsigned seed) : random_(seed) {}
 
   std::string make(int depth) {
-    int pick = std::uniform_int_distribution<int>(0, depth > 0 ? 11 : 3)(random_);
+    int pick = std::uniform_int_distribution<int>(0, depth > 0 ? 13 : 3)(random_);
     switch (pick) {
     case 0:
       return std::to_string(std::uniform_int_distribution<int>(0, 50)(random_));
@@ -243,6 +263,11 @@ public:
       return make(depth - 1) + " % " + make(depth - 1);
     case 10:
       return "min(" + make(depth - 1) + ", " + make(depth - 1) + ")";
+    case 11:
+      return make(depth - 1) + " << " +
+             std::to_string(std::uniform_int_distribution<int>(0, 5)(random_));
+    case 12:
+      return make(depth - 1) + " >> " + make(depth - 1);
     default:
       return "ceil_div(" + make(depth - 1) + ", " + make(depth - 1) + ")";
     }
