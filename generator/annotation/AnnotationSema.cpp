@@ -145,6 +145,9 @@ private:
   void errorAt(const ir::Expr& at, std::string message) {
     error(at.offset, at.length, std::move(message));
   }
+  void warningAt(const ir::Expr& at, std::string message) {
+    diags_.push_back({Diagnostic::Severity::Warning, at.offset, at.length, std::move(message)});
+  }
   const ir::Parameter& param(int index) const { return signature_.params[index]; }
 
   // --- instantiations and host-only parameters ------------------------------------------------
@@ -787,6 +790,31 @@ private:
     }
     if (seen.count("block") == 0 && misspelled.count("block") == 0)
       error(clause.keyword, "launch needs 'block: DIM', e.g. block: 256");
+    warnGridOfTheWholeCall();
+  }
+
+  // In offset mode the kernel's length parameter gets each chunk's length, but a launch
+  // expression that names it reads the whole call's: every chunk would launch the whole call's
+  // grid, its extra threads finding nothing to do. Correct, so a warning.
+  void warnGridOfTheWholeCall() {
+    if (!offsetMode_ || kernel_.lengthParam < 0)
+      return;
+    for (const ir::ExprPtr& dim : kernel_.launch.grid) {
+      if (!dim)
+        continue;
+      std::vector<const ir::Expr*> mentions;
+      collectParams(*dim, mentions);
+      for (const ir::Expr* mention : mentions)
+        if (mention->param == kernel_.lengthParam) {
+          warningAt(*mention, "the grid uses '" + mention->name +
+                                  "', the whole call's length, while each chunk's kernel gets "
+                                  "its own in '" +
+                                  mention->name +
+                                  "': every chunk would launch the whole call's grid; size it "
+                                  "by len (the chunk's length)");
+          return;
+        }
+    }
   }
 
   void checkLaunchEntry(const LaunchEntry& entry) {

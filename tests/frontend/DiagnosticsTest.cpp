@@ -257,6 +257,22 @@ TEST(Diagnostics, GridWideSynchronizationIsRefused) {
   EXPECT_TRUE(run.result.ok()) << run.diagnostics;
 }
 
+TEST(Diagnostics, AWarningIsPrintedInCompilerFormatAndTheFilesAreWritten) {
+  Saxpy kernel;
+  kernel.launch = "launch(grid: ceil_div(n, 256), block: 256)";
+  const std::string code = kernel.str();
+  const InMemoryResult run = runOnCode(code);
+  EXPECT_TRUE(run.result.ok()) << run.diagnostics;
+  EXPECT_TRUE(run.result.files.has_value());
+  const Position at = positionOf(code, "n, 256");
+  EXPECT_EQ(run.diagnostics.rfind("input.cu:" + std::to_string(at.line) + ":" +
+                                      std::to_string(at.column) +
+                                      ": warning: the grid uses 'n', the whole call's length",
+                                  0),
+            0u)
+      << run.diagnostics;
+}
+
 TEST(Diagnostics, EveryKernelOfTheFileIsChecked) {
   Saxpy first;
   first.launch = "lunch(grid: ceil_div(len, 256), block: 256)";

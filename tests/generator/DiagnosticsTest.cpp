@@ -384,6 +384,24 @@ TEST(Diagnostics, TuneDefaultsThatMakeASizeNegative) {
                   .kernel.has_value());
 }
 
+// Offset mode gives the length parameter each chunk's length, but a grid that names it reads the
+// whole call's: correct, and every chunk launches the whole grid, so a warning at the name.
+TEST(Diagnostics, OffsetModeGridOfTheWholeCallIsAWarning) {
+  const std::string text =
+      saxpyWith(&SaxpyText::launch, "launch(grid: ceil_div(n, 256), block: 256)");
+  annotation::SemaResult result = buildKernel(text, saxpy());
+  EXPECT_TRUE(result.kernel.has_value());
+  ASSERT_EQ(result.diagnostics.size(), 1u) << formatDiagnostics(result.diagnostics);
+  const Diagnostic& d = result.diagnostics[0];
+  EXPECT_EQ(d.severity, Diagnostic::Severity::Warning);
+  EXPECT_NE(d.message.find("the grid uses 'n', the whole call's length"), std::string::npos)
+      << d.message;
+  EXPECT_EQ(d.offset, text.find("n, 256"));
+  EXPECT_EQ(d.length, 1u);
+  // Sized by len: nothing to say.
+  EXPECT_TRUE(buildKernel(SaxpyText().str(), saxpy()).diagnostics.empty());
+}
+
 TEST(Diagnostics, NoDataClauseAtAll) {
   ir::KernelSignature signature = SignatureBuilder("k").integer("n");
   expectError("partition(n) offset(n) launch(grid: len, block: 1)", signature,
