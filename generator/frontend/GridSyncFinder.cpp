@@ -1,19 +1,14 @@
 #include "frontend/GridSyncFinder.h"
 
+#include "frontend/FollowedCalls.h"
+
 #include <clang/AST/Decl.h>
 #include <clang/AST/DeclCXX.h>
 #include <clang/AST/ExprCXX.h>
 #include <clang/AST/RecursiveASTVisitor.h>
 
-#include <set>
-
 namespace overlap::frontend {
 namespace {
-
-// How deep calls are followed, as VectorAccessFinder does.
-constexpr std::size_t kMaxCallDepth = 4;
-
-using ActiveFunctions = std::set<const clang::FunctionDecl*>;
 
 bool inCooperativeGroups(const clang::Decl& decl) {
   for (const clang::DeclContext* scope = decl.getDeclContext(); scope != nullptr;
@@ -50,11 +45,8 @@ public:
       found = call->getExprLoc();
       return false;
     }
-    const clang::FunctionDecl* definition = nullptr;
-    if (active_.size() > kMaxCallDepth || !callee->hasBody(definition) ||
-        active_.count(definition) > 0)
-      return true;
-    if (const std::optional<clang::SourceLocation> inside = findBarrier(*definition, active_)) {
+    const clang::FunctionDecl* definition = followedDefinition(*call, active_);
+    if (definition != nullptr && findBarrier(*definition, active_)) {
       found = call->getExprLoc(); // where the kernel's own code reaches it
       return false;
     }

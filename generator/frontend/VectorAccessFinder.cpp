@@ -1,5 +1,7 @@
 #include "frontend/VectorAccessFinder.h"
 
+#include "frontend/FollowedCalls.h"
+
 #include <clang/AST/ASTContext.h>
 #include <clang/AST/Decl.h>
 #include <clang/AST/Expr.h>
@@ -14,10 +16,6 @@ namespace overlap::frontend {
 namespace {
 
 using ParamSet = std::set<unsigned>;
-using ActiveFunctions = std::set<const clang::FunctionDecl*>;
-
-// How deep calls are followed: helpers of helpers (llm.c's load128cs calls __ldcs on a cast).
-constexpr std::size_t kMaxCallDepth = 4;
 
 void findAlignments(const clang::FunctionDecl& function, ActiveFunctions& active,
                     std::vector<unsigned>& alignments);
@@ -74,12 +72,10 @@ public:
   // store128, which cast to int4*): what the helper needs of its own parameter, the kernel's
   // needs of what it passed.
   bool VisitCallExpr(clang::CallExpr* call) {
-    if (collectingLocals_ || active_.size() > kMaxCallDepth)
+    if (collectingLocals_)
       return true;
-    const clang::FunctionDecl* callee = call->getDirectCallee();
-    const clang::FunctionDecl* definition = nullptr;
-    if (callee == nullptr || callee->getBody(definition) == nullptr || definition == nullptr ||
-        active_.count(definition) > 0)
+    const clang::FunctionDecl* definition = followedDefinition(*call, active_);
+    if (definition == nullptr)
       return true;
     std::vector<unsigned> needs(definition->getNumParams(), 0);
     findAlignments(*definition, active_, needs);

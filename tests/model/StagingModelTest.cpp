@@ -264,6 +264,27 @@ TEST(StagingModel, ACandidateRunsInItsOwnModeAndRing) {
   EXPECT_EQ(config.staging.slots, 8);
 }
 
+TEST(StagingModel, ACandidateComesBackFromItsConfig) {
+  Candidate streamed{Variant::Hybrid, 8, IssueOrder::BreadthFirst};
+  streamed.pageable = PageableMode::Stage;
+  streamed.staging = StagingConfig{3, 1 << 20, 8};
+  streamed.chunks = 32;
+  streamed.devices = 2;
+  streamed.graph = true;
+  EXPECT_EQ(candidateOf(Variant::Hybrid, streamsConfig(streamed)), streamed);
+  // Explicit and Mapped are candidates of one stream whatever the config says; Explicit has no
+  // pageable mode, Mapped keeps its own.
+  StreamsConfig config = streamsConfig(streamed);
+  config.pageable = PageableMode::CachedRegister;
+  Candidate mapped{Variant::Mapped, 1, IssueOrder::DepthFirst};
+  mapped.pageable = PageableMode::CachedRegister;
+  mapped.devices = 2;
+  EXPECT_EQ(candidateOf(Variant::Mapped, config), mapped);
+  Candidate explicitCandidate{Variant::Explicit, 1, IssueOrder::DepthFirst};
+  explicitCandidate.devices = 2;
+  EXPECT_EQ(candidateOf(Variant::Explicit, config), explicitCandidate);
+}
+
 // The H200 host's copies as overlap-calibrate measured them (bench/README.md): 7.5 GB/s on one
 // thread, 16 on 2, 25 on 4, 38.6 on 8, 41 on 15, and 1 us a hand-over per idle ring thread; and
 // its host's issue costs (the built-in h200-pcie5's), which set how fast pieces are handed over.

@@ -59,10 +59,11 @@ StagingConfig modelStaging(const Workload& workload, const Candidate& candidate)
   const PipelineShape shape = pipelineShape(workload, candidate);
   const double copiedOut = candidate.variant == Variant::Hybrid ? workload.transfers.inoutD2hBytes
                                                                 : workload.transfers.d2hBytes;
-  const double staged = pipelinedH2dBytes(workload, std::max(1, shape.chunks), shape.ring) +
-                        workload.transfers.broadcastBytes + copiedOut +
-                        2 * workload.transfers.reductionBytes;
-  return resolvedStaging(candidate.staging, static_cast<long long>(staged), kModelHardwareThreads);
+  const double ringBytes = pipelinedH2dBytes(workload, std::max(1, shape.chunks), shape.ring) +
+                           workload.transfers.broadcastBytes + copiedOut +
+                           2 * workload.transfers.reductionBytes;
+  return resolvedStaging(candidate.staging, static_cast<long long>(ringBytes),
+                         kModelHardwareThreads);
 }
 
 double hostCopyRingSecondsPerByte(const HardwareProfile& profile, int threads, double fallback) {
@@ -113,12 +114,12 @@ std::vector<SimOp> stagedOperations(const std::vector<SimOp>& ops, const Staging
       mapped.push_back(newIndex[static_cast<std::size_t>(wait)]);
     return mapped;
   };
-  const auto staged = [](const SimOp& op) {
+  const auto isCopy = [](const SimOp& op) {
     return (op.kind == OpKind::CopyToDevice || op.kind == OpKind::CopyToHost) && op.bytes > 0;
   };
   std::vector<StagedBytes> copies;
   for (const SimOp& op : ops)
-    if (staged(op))
+    if (isCopy(op))
       copies.push_back(
           StagedBytes{op.kind == OpKind::CopyToDevice, static_cast<std::size_t>(op.bytes)});
   const std::vector<std::vector<std::size_t>> cuts = stagedPieces(copies, ring.slotBytes);
@@ -129,7 +130,7 @@ std::vector<SimOp> stagedOperations(const std::vector<SimOp>& ops, const Staging
     const SimOp& op = ops[i];
     const double callSeconds = op.issuedAt - previousIssued;
     previousIssued = op.issuedAt;
-    if (!staged(op)) {
+    if (!isCopy(op)) {
       SimOp kept = op;
       kept.waitsFor = remapped(op.waitsFor);
       kept.issuedAt = op.issuedAt + shift;

@@ -26,6 +26,21 @@ StreamsConfig streamsConfig(const Candidate& candidate) {
   return config;
 }
 
+Candidate candidateOf(Variant variant, const StreamsConfig& config) {
+  Candidate candidate{variant, 1, IssueOrder::DepthFirst};
+  if (variant == Variant::Streams || variant == Variant::Hybrid) {
+    candidate.streams = config.streams;
+    candidate.order = config.order;
+    candidate.chunks = config.chunks;
+    candidate.staging = config.staging;
+    candidate.graph = config.graph;
+  }
+  if (variant != Variant::Explicit)
+    candidate.pageable = config.pageable;
+  candidate.devices = config.devices;
+  return candidate;
+}
+
 std::string describe(const Candidate& candidate) {
   return overlap::describe(candidate.variant, streamsConfig(candidate));
 }

@@ -54,6 +54,12 @@ int askedChunks(const Candidate& candidate);
 // candidate field, so that what is measured is what was predicted.
 StreamsConfig streamsConfig(const Candidate& candidate);
 
+// The candidate a call runs as: streamsConfig's inverse for what a candidate can say. Explicit
+// and Mapped are candidates of one stream, as the tuner enumerates them (their stream count,
+// order, chunks, ring and graph mean nothing); Explicit has no pageable mode (it copies through
+// the driver's own staging).
+Candidate candidateOf(Variant variant, const StreamsConfig& config);
+
 // The names of variants, issue orders and pageable modes are the runtime's (KernelTypes.h).
 using overlap::to_string;
 // overlap::describe of the candidate's variant and StreamsConfig: "Streams(16, depth-first)",

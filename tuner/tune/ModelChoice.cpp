@@ -80,17 +80,7 @@ bool predictByModel(const KernelDescriptor& kernel, ArgPointers args, const std:
   workload.transfers.hostMemoryPinned = memory != CallMemory::Pageable;
   workload.deviceMemory.budgetBytes = model::deviceMemoryBudgetFromEnvironment();
   for (int i = 0; i < count; ++i) {
-    const bool streamed =
-        configs[i].variant == Variant::Streams || configs[i].variant == Variant::Hybrid;
-    // Explicit and Mapped are candidates of one stream, as the tuner enumerates them.
-    model::Candidate candidate{configs[i].variant, streamed ? configs[i].streams.streams : 1,
-                               streamed ? configs[i].streams.order : IssueOrder::DepthFirst};
-    if (streamed) {
-      candidate.chunks = configs[i].streams.chunks;
-      candidate.staging.threads = configs[i].streams.staging.threads;
-    }
-    if (configs[i].variant != Variant::Explicit)
-      candidate.pageable = configs[i].streams.pageable;
+    const model::Candidate candidate = model::candidateOf(configs[i].variant, configs[i].streams);
     seconds[i] = model->predictSeconds(profile.completed, workload, candidate);
   }
   return true;

@@ -195,20 +195,20 @@ TuningRun tune(CandidateRunner& runner, const TuningSetup& setup, const TunerOpt
     kernelSeconds = *options.kernelSeconds;
     kernelSecondsSource = "given by the user";
   } else if (referenceOutcome.usable()) {
+    // On pageable memory the copies run at the host memory's speed, which drifts: the kernel's
+    // time comes from Explicit timed again with its arrays page-locked, at the link's speed.
     const std::optional<TimedSamples>& pageLocked = reference.pageLockedTiming;
-    if (pageLocked && pageLocked->error.empty() && pageLocked->stats.count > 0) {
-      model::Workload pinned = setup.workload;
-      pinned.transfers.hostMemoryPinned = true;
-      kernelSeconds =
-          inferKernelSeconds(*setup.model, *setup.profile, pinned, pageLocked->stats.median,
-                             &kernelSecondsSource, referenceCandidate);
+    const bool locked = pageLocked && pageLocked->error.empty() && pageLocked->stats.count > 0;
+    model::Workload workload = setup.workload;
+    if (locked)
+      workload.transfers.hostMemoryPinned = true;
+    kernelSeconds =
+        inferKernelSeconds(*setup.model, *setup.profile, workload,
+                           locked ? pageLocked->stats.median : referenceOutcome.timing.median,
+                           &kernelSecondsSource, referenceCandidate);
+    if (locked)
       kernelSecondsSource += ", its arrays page-locked for this timing (on pageable memory the "
                              "copies run at the host memory's speed, which drifts)";
-    } else {
-      kernelSeconds = inferKernelSeconds(*setup.model, *setup.profile, setup.workload,
-                                         referenceOutcome.timing.median, &kernelSecondsSource,
-                                         referenceCandidate);
-    }
   } else {
     kernelSecondsSource = "unknown: the reference failed";
   }
