@@ -33,6 +33,14 @@ HostRangeKind rememberedKind(const void* pointer, std::size_t bytes,
 
 } // namespace
 
+namespace {
+
+bool onHostLine(const void* host) {
+  return reinterpret_cast<std::uintptr_t>(host) % kHostLineBytes == 0;
+}
+
+} // namespace
+
 CallMemory classifyCallMemory(const KernelDescriptor& kernel, ArgPointers args) {
   // A range the cache registers or unpins changes kind: every remembered kind is asked again.
   const RegistrationCache* const cache = processRegistrationCache();
@@ -50,10 +58,20 @@ CallMemory classifyCallMemory(const KernelDescriptor& kernel, ArgPointers args) 
       return CallMemory::Pageable;
     if (kind == HostRangeKind::Managed)
       memory = CallMemory::Managed;
-    else if (kind == HostRangeKind::Cached && memory == CallMemory::Pinned)
+    else if ((kind == HostRangeKind::Cached || kind == HostRangeKind::Pinned) &&
+             memory == CallMemory::Pinned && !onHostLine(host))
       memory = CallMemory::Registered;
   }
   return memory;
+}
+
+bool arraysStartOnHostLines(const KernelDescriptor& kernel, ArgPointers args) {
+  for (int a = 0; a < kernel.arrayCount; ++a) {
+    const void* const host = *static_cast<const void* const*>(args[kernel.arrays[a].param]);
+    if (host != nullptr && kernel.arrayExtent(args, a) > 0 && !onHostLine(host))
+      return false;
+  }
+  return true;
 }
 
 } // namespace overlap

@@ -189,17 +189,19 @@ VariantChoice choose(const KernelDescriptor& kernel, ArgPointers args,
       problem = "OVERLAP_VARIANT ignored: " + problem + "; ";
     }
   }
-  // Pageable arrays the registration cache pins for every call are registered from the first call
-  // on.
+  // Pageable arrays the registration cache pins for every call are page-locked from the first call
+  // on: registered memory, or pinned where every array starts on a host line.
   const PinCacheSettings& pinCache = pinCacheSettings();
   const bool cachedRegistrations =
       memory == CallMemory::Pageable && pinCache.enabled && pinCache.everyCall;
-  const CallMemory callMemory = cachedRegistrations ? CallMemory::Registered : memory;
+  const CallMemory callMemory = !cachedRegistrations                   ? memory
+                                : arraysStartOnHostLines(kernel, args) ? CallMemory::Pinned
+                                                                       : CallMemory::Registered;
   std::string memoryNote;
   if (cachedRegistrations)
     memoryNote = "pageable arrays, registered once through the cache (OVERLAP_PIN_CACHE): ";
   else if (memory == CallMemory::Registered)
-    memoryNote = "arrays the registration cache holds: ";
+    memoryNote = "page-locked arrays off 128-byte lines: ";
   else if (memory == CallMemory::Managed)
     memoryNote = "managed arrays: ";
   else if (memory == CallMemory::Pageable)

@@ -7,6 +7,7 @@
 // configuration, so no GPU is needed.
 #include "overlap/Dispatch.h"
 #include "DispatchEnvironment.h"
+#include "overlap/CallMemory.h"
 #include "overlap/SizeClass.h"
 
 #include <gtest/gtest.h>
@@ -74,6 +75,27 @@ const overlap::ArrayDescriptor kInOut[] = {
     {2, "y", overlap::Direction::InOut, overlap::ElementKind::F32, 4}};
 const overlap::ArrayDescriptor kOut[] = {
     {2, "y", overlap::Direction::Out, overlap::ElementKind::F32, 4}};
+
+// A page-locked call is registered memory where an array starts off a 128-byte line (Mapped's
+// and Hybrid's kernels then straddle two lines per warp); absent and empty arrays do not count.
+TEST(CallMemory, TellsArraysThatStartOffAHostLine) {
+  const overlap::KernelDescriptor kernel = descriptor("lines", kInOut);
+  alignas(overlap::kHostLineBytes) static float data[64];
+  Call call;
+  call.n = 32;
+  call.y = data;
+  EXPECT_TRUE(overlap::arraysStartOnHostLines(kernel, call.args));
+  call.y = data + 4; // 16 bytes in, as malloc puts a large array past its page
+  EXPECT_FALSE(overlap::arraysStartOnHostLines(kernel, call.args));
+  call.y = data + overlap::kHostLineBytes / sizeof(float);
+  EXPECT_TRUE(overlap::arraysStartOnHostLines(kernel, call.args));
+  call.y = data + 4;
+  call.n = 0;
+  EXPECT_TRUE(overlap::arraysStartOnHostLines(kernel, call.args));
+  call.n = 32;
+  call.y = nullptr;
+  EXPECT_TRUE(overlap::arraysStartOnHostLines(kernel, call.args));
+}
 
 // The model: Streams(8), counting its evaluations.
 std::atomic<int> gModelCalls{0};

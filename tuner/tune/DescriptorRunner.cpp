@@ -73,15 +73,27 @@ public:
       data_ = {data, [](void* p) { (void)cudaFree(p); }};
       return true;
     case CallMemory::Pageable:
-    case CallMemory::Registered:
       data = std::malloc(bytes);
       if (data == nullptr)
         return failed(std::string("host memory for ") + name + " (" + std::to_string(bytes) +
                           " bytes)",
                       error);
       data_ = {data, [](void* p) { std::free(p); }};
-      if (memory == CallMemory::Pageable)
-        return true;
+      return true;
+    case CallMemory::Registered: {
+      // Off a host line on purpose, 16 bytes past a page as malloc puts a large array
+      // (CallMemory.h): what registered memory is to the dispatch, whatever malloc does with this
+      // size.
+      constexpr std::size_t kPage = 4096;
+      constexpr std::size_t kOffLine = 16;
+      void* const block = std::aligned_alloc(kPage, (bytes + kOffLine + kPage - 1) / kPage * kPage);
+      if (block == nullptr)
+        return failed(std::string("host memory for ") + name + " (" + std::to_string(bytes) +
+                          " bytes)",
+                      error);
+      data_ = {block, [](void* p) { std::free(p); }};
+      offset_ = kOffLine;
+      data = this->data();
       // The registration cache's flags (CudaPageRegistrar), so that kernels address it alike.
       const Status status = HostRegistration::registerRange(
           data, bytes, cudaHostRegisterMapped | cudaHostRegisterPortable, &registration_);
@@ -90,10 +102,11 @@ public:
             std::string("registering the host memory of ") + name + ": " + status.message(), error);
       return true;
     }
+    }
     return failed("unknown host memory", error);
   }
 
-  void* data() const { return data_.get(); }
+  void* data() const { return static_cast<unsigned char*>(data_.get()) + offset_; }
 
 private:
   static bool failed(std::string why, std::string* error) {
@@ -103,7 +116,8 @@ private:
   }
 
   std::unique_ptr<void, void (*)(void*)> data_{nullptr, nullptr};
-  HostRegistration registration_; // of data_, on registered memory: ends before data_ is freed
+  std::size_t offset_ = 0;        // of the array in data_
+  HostRegistration registration_; // of the array, on registered memory: ends before data_ is freed
 };
 
 } // namespace

@@ -39,8 +39,9 @@ std::string renderMarkdown(const TuningRun& run, const std::string& svgFileName)
       << "\n- Profile: " << run.profileName << " (" << run.profileOrigin << ")"
       << "\n- Model: " << run.modelName << "\n- Date: " << run.date << "\n- Host arrays: "
       << (run.memory == CallMemory::Pinned       ? "pinned (page-locked) memory"
-          : run.memory == CallMemory::Registered ? "pageable memory registered once "
-                                                   "(cudaHostRegister), as the registration "
+          : run.memory == CallMemory::Registered ? "pageable memory 16 bytes past a page (as "
+                                                   "malloc puts a large array), registered once "
+                                                   "(cudaHostRegister) as the registration "
                                                    "cache holds it"
           : run.memory == CallMemory::Managed    ? "managed memory (cudaMallocManaged)"
                                                  : "pageable memory")

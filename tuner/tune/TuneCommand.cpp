@@ -203,8 +203,9 @@ SizeTuning tuneSize(const KernelTuning& k, const std::map<std::string, long long
   header.tolerance = options.tolerance;
   header.notes = k.profileNotes;
   if (k.memory == CallMemory::Registered)
-    header.notes.push_back("host arrays: allocated pageable and registered (cudaHostRegister) "
-                           "once before the runs, as the registration cache holds them");
+    header.notes.push_back("host arrays: allocated pageable 16 bytes past a page (as malloc puts "
+                           "a large array) and registered (cudaHostRegister) once before the "
+                           "runs, as the registration cache holds them");
   if (k.memory == CallMemory::Managed)
     header.notes.push_back("host arrays: cudaMallocManaged, written by the host before every "
                            "verified run; the model prices them as pinned memory");
