@@ -335,7 +335,8 @@ run_sizes() {
 # against the fastest pinned configuration, a loop of 100 calls with the registration cache
 # against the pinned loop, each against pageable Explicit and per-call registration, and the
 # host's copies of its bytes alone (what bounds a staged call); then saxpy's calls of 2 KiB ..
-# 1 MiB.
+# 1 MiB. First, how fast arrays cross the link by where they start (bench_host_alignment).
+# $raw/host-alignment.{txt,json}
 # Results are checked against pinned Explicit's. $OUT/pageable-summary.{md,json}
 # (bench/pageable/summarize_pageable.py) and the raw reports in $OUT/pageable.tar.gz. One device
 # call of 10 minutes: the build takes 2-4 of them on 16 cores, each application 5-30 s.
@@ -350,8 +351,11 @@ run_pageable() {
   } >>"$raw/device.txt" 2>&1
   cat "$raw/device.txt"
   local pack=(tar -czf "$final_out/pageable.tar.gz" -C "$(dirname "$raw")" pageable)
-  build_or_pack bench_pageable || return 1
+  build_or_pack bench_pageable bench_host_alignment || return 1
   local bench=$BENCH_BUILD/bench/bench_pageable start=$SECONDS
+  echo "== where host arrays start (bench_host_alignment)"
+  timeout 120 $BENCH_BUILD/bench/bench_host_alignment 128 9 --json "$raw/host-alignment.json" 2>&1 |
+    tee "$raw/host-alignment.txt"
   echo "== small calls (saxpy, 2 KiB .. 1 MiB)"
   timeout 120 "$bench" --small --output "$raw/small.json" 2>&1 | tee -a "$raw/bench.log"
   local name names=("$@")

@@ -12,9 +12,10 @@
 // that called before). Loop: `loop` calls on the same buffers with the registration cache against
 // the pinned loop of the fastest pinned configuration and of the cached loop's own; the cached
 // loop's configuration is the fastest with a warm cache, timed call by call in turn (a cache is no
-// use to Explicit); the loops are interleaved in blocks of 10 calls. Pageable Explicit, per-call
-// registration and staging in a loop are their `slowLoop` calls (interleaved one by one) scaled
-// to `loop` calls (they keep no state between calls). Host copies: the call's bytes copied
+// use to Explicit), and the fastest pinned configuration with the cache on pageable arrays in huge
+// pages (Memory::HugePageable); the loops are interleaved in blocks of 10 calls. Pageable Explicit,
+// per-call registration and staging in a loop are their `slowLoop` calls (interleaved one by one)
+// scaled to `loop` calls (they keep no state between calls). Host copies: the call's bytes copied
 // between pageable memory and pinned slots alone, the bound of any staged call. Small calls: every
 // way, and saxpy_tuned's own call (no tuning results are baked into this program, so the dispatch's
 // model chooses for pageable memory). Every configuration's result is checked once against pinned
@@ -27,6 +28,7 @@
 #include "overlap/PinnedBuffer.h"
 
 #include <cuda_runtime_api.h>
+#include <sys/mman.h>
 
 #include <algorithm>
 #include <chrono>
@@ -142,10 +144,27 @@ void fill(const overlap::ArrayDescriptor& array, unsigned char* data, std::size_
   }
 }
 
-enum class Memory : unsigned char { Pageable, Pinned };
+// Pageable: as `new[]` gives it, in 4 KiB pages, 16 bytes past a page for a large array (as a
+// std::vector's); HugePageable: pageable at the start of a transparent huge page (2 MiB). A
+// kernel's reads and writes of host memory cross the bus in 128-byte lines, and run slower off
+// them and on small pages (bench/README.md, "Host addresses and huge pages"), whatever the memory
+// is.
+enum class Memory : unsigned char { Pageable, Pinned, HugePageable };
 
-// One application's call: its arguments and every array in pageable and pinned memory, with the
-// pristine inputs and pinned Explicit's result.
+const char* to_string(Memory memory) {
+  switch (memory) {
+  case Memory::Pageable:
+    return "pageable";
+  case Memory::Pinned:
+    return "pinned";
+  case Memory::HugePageable:
+    return "pageable, huge pages";
+  }
+  return "?";
+}
+
+// One application's call: its arguments and every array in pageable (both alignments) and pinned
+// memory, with the pristine inputs and pinned Explicit's result.
 class App {
 public:
   std::string prepare(const KernelDescriptor& descriptor,
@@ -181,6 +200,12 @@ public:
           array.elementSize;
       const std::size_t allocated = std::max<std::size_t>(buffers.bytes, 1);
       buffers.pageable.reset(new unsigned char[allocated]);
+      constexpr std::size_t kHugePage = 2 << 20;
+      const std::size_t huge = (allocated + kHugePage - 1) / kHugePage * kHugePage;
+      buffers.huge.reset(static_cast<unsigned char*>(std::aligned_alloc(kHugePage, huge)));
+      if (!buffers.huge)
+        return "huge-page memory for " + std::string(array.name);
+      (void)madvise(buffers.huge.get(), huge, MADV_HUGEPAGE); // before the first touch
       buffers.pristine.reset(new unsigned char[allocated]);
       buffers.reference.reset(new unsigned char[allocated]);
       const overlap::Status status = overlap::PinnedBuffer::allocate(allocated, &buffers.pinned);
@@ -191,6 +216,7 @@ public:
     }
     restore(Memory::Pageable);
     restore(Memory::Pinned);
+    restore(Memory::HugePageable);
     const overlap::Status status = run(RunConfig{}, Memory::Pinned);
     if (!status.ok())
       return "pinned Explicit: " + status.message();
@@ -203,7 +229,7 @@ public:
   overlap::Status run(const RunConfig* config, Memory memory) {
     for (int a = 0; a < descriptor_->arrayCount; ++a) {
       Array& array = arrays_[static_cast<std::size_t>(a)];
-      void* const data = memory == Memory::Pinned ? array.pinned.data() : array.pageable.get();
+      void* const data = array.data(memory);
       std::memcpy(&values_[static_cast<std::size_t>(descriptor_->arrays[a].param)], &data,
                   sizeof(data));
     }
@@ -214,8 +240,7 @@ public:
 
   void restore(Memory memory) {
     for (Array& array : arrays_)
-      std::memcpy(memory == Memory::Pinned ? array.pinned.data() : array.pageable.get(),
-                  array.pristine.get(), array.bytes);
+      std::memcpy(array.data(memory), array.pristine.get(), array.bytes);
   }
 
   // One call on the pristine inputs, its every array compared with pinned Explicit's.
@@ -224,8 +249,7 @@ public:
     if (!run(config, memory).ok())
       return false;
     for (Array& array : arrays_) {
-      const void* data = memory == Memory::Pinned ? array.pinned.data() : array.pageable.get();
-      if (std::memcmp(data, array.reference.get(), array.bytes) != 0)
+      if (std::memcmp(array.data(memory), array.reference.get(), array.bytes) != 0)
         return false;
     }
     return true;
@@ -245,13 +269,30 @@ public:
 
   void unpinPageable() {
     for (Array& array : arrays_)
-      (void)overlap::unpin(array.pageable.get(), std::max<std::size_t>(array.bytes, 1));
+      for (Memory memory : {Memory::Pageable, Memory::HugePageable})
+        (void)overlap::unpin(array.data(memory), std::max<std::size_t>(array.bytes, 1));
   }
 
 private:
+  struct Free {
+    void operator()(unsigned char* data) const { std::free(data); }
+  };
   struct Array {
+    unsigned char* data(Memory memory) {
+      switch (memory) {
+      case Memory::Pinned:
+        return static_cast<unsigned char*>(pinned.data());
+      case Memory::HugePageable:
+        return huge.get();
+      case Memory::Pageable:
+        break;
+      }
+      return pageable.get();
+    }
+
     std::size_t bytes = 0;
     std::unique_ptr<unsigned char[]> pageable;
+    std::unique_ptr<unsigned char, Free> huge;
     overlap::PinnedBuffer pinned;
     std::unique_ptr<unsigned char[]> pristine;
     std::unique_ptr<unsigned char[]> reference;
@@ -385,8 +426,7 @@ std::string jsonOf(const Measured& m) {
   std::snprintf(text, sizeof(text),
                 "{\"config\": %s, \"memory\": \"%s\", \"seconds\": %.9g, \"correct\": %s%s}",
                 jsonString((m.tuned ? "K_tuned: " : "") + configLabel(m.config)).c_str(),
-                m.memory == Memory::Pinned ? "pinned" : "pageable", m.seconds,
-                m.correct ? "true" : "false",
+                to_string(m.memory), m.seconds, m.correct ? "true" : "false",
                 m.error.empty() ? "" : (", \"error\": " + jsonString(m.error)).c_str());
   return text;
 }
@@ -531,7 +571,8 @@ int runApplication(const Options& options) {
 
   // With a warm cache (the warm-up call registers), call by call in turn: the loop's configuration
   // is the fastest of these, which need not be the fastest pinned one (kernels read and write
-  // registered pages slower than cudaHostAlloc'ed ones: Mapped, Hybrid's outputs).
+  // arrays 16 bytes past a small page slower than ones at a huge page's start: Mapped, Hybrid's
+  // outputs).
   std::vector<RunConfig> cachedConfigs = {
       configOf(Variant::Mapped, 1, PageableMode::CachedRegister)};
   for (Variant variant : {Variant::Streams, Variant::Hybrid})
@@ -549,17 +590,25 @@ int runApplication(const Options& options) {
   const RunConfig cachedConfig = fastest(cached)->config;
   RunConfig pinnedSame = cachedConfig;
   pinnedSame.streams.pageable = PageableMode::Default;
+  // The fastest pinned configuration with the cache, on pageable arrays in huge pages: what the
+  // cache costs apart from how the user's allocator laid the arrays out (a cache is no use to
+  // Explicit: then the cached loop's configuration).
+  RunConfig hugeConfig =
+      bestPinned->config.variant == Variant::Explicit ? cachedConfig : bestPinned->config;
+  hugeConfig.streams.pageable = PageableMode::CachedRegister;
 
   // Loops: a fresh cache, so the one registration is among the calls.
   (void)overlap::unpinAll();
   const overlap::RegistrationCacheStats before = overlap::registrationCacheStats();
   const std::vector<Measured> loops = interleavedLoops(
       app,
-      {*bestPinned, Measured{pinnedSame, Memory::Pinned}, Measured{cachedConfig, Memory::Pageable}},
+      {*bestPinned, Measured{pinnedSame, Memory::Pinned}, Measured{cachedConfig, Memory::Pageable},
+       Measured{hugeConfig, Memory::HugePageable}},
       options.loop, kLoopBlock);
   const Measured& pinnedLoop = loops[0];
   const Measured& pinnedLoopSame = loops[1];
   const Measured& cachedLoop = loops[2];
+  const Measured& hugeLoop = loops[3];
   overlap::RegistrationCacheStats cache = overlap::registrationCacheStats(); // the loops' own
   cache.hits -= before.hits;
   cache.registrations -= before.registrations;
@@ -579,6 +628,7 @@ int runApplication(const Options& options) {
   const Measured& stagedLoop = slowLoops[2];
   log(name, "pinned loop", pinnedLoop);
   log(name, "cached loop", cachedLoop);
+  log(name, "cached loop, huge pages", hugeLoop);
 
   FILE* out = std::fopen(options.output.c_str(), "w");
   if (!out) {
@@ -597,10 +647,11 @@ int runApplication(const Options& options) {
   std::fprintf(
       out,
       "  \"loop\": {\"pinned\": %s,\n    \"pinned_same_config\": %s,\n    \"cached\": %s,\n"
+      "    \"cached_huge_pages\": %s,\n"
       "    \"explicit\": %s, \"explicit_scale\": %.6g,\n    \"registered\": %s,\n"
       "    \"staged\": %s},\n",
       jsonOf(pinnedLoop).c_str(), jsonOf(pinnedLoopSame).c_str(), jsonOf(cachedLoop).c_str(),
-      jsonOf(explicitLoop).c_str(), scale, jsonOf(registerLoop).c_str(),
+      jsonOf(hugeLoop).c_str(), jsonOf(explicitLoop).c_str(), scale, jsonOf(registerLoop).c_str(),
       jsonOf(stagedLoop).c_str());
   std::fprintf(out,
                "  \"host_copy\": {\"threads\": %d, \"seconds\": %.6g, "

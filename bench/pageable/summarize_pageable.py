@@ -74,6 +74,12 @@ def application(report):
         "wrong": wrong(report),
     }
     row["loop_cached_vs_pinned"] = row["loop_cached_s"] / row["loop_pinned_s"]
+    huge = loop.get("cached_huge_pages")  # reports before 2026-11-29 have none
+    if huge and huge.get("seconds"):
+        row["loop_huge_s"] = huge["seconds"]
+        row["loop_huge_config"] = huge["config"]
+        row["loop_huge_vs_pinned"] = huge["seconds"] / row["loop_pinned_s"]
+        row["loop_huge_met"] = row["loop_huge_vs_pinned"] <= LOOP_TARGET
     row["loop_speedup_vs_explicit"] = row["loop_explicit_s"] / row["loop_cached_s"]
     row["loop_speedup_vs_registered"] = row["loop_registered_s"] / row["loop_cached_s"]
     host_copy = report.get("host_copy", {})
@@ -140,7 +146,37 @@ def small_glance(small):
             f"**{met} of {len(small)}** sizes.")
 
 
-def markdown(apps, small, title, command):
+ALIGNMENT_FILE = "host-alignment.json"  # bench_host_alignment's report
+ALIGNMENT_TESTS = ("h2d", "d2h", "both", "mapped_write", "mapped_read")
+
+
+def host_alignment(report):
+    """Each buffer's medians against the first buffer's (cudaHostAlloc'ed, at a page's start)."""
+    seconds = report["seconds"]
+    base = next(iter(seconds.values()))
+    return {"bytes": report["bytes"], "rounds": report["rounds"],
+            "buffers": [{"buffer": name,
+                         "seconds": times,
+                         "ratio": {t: times[t] / base[t] for t in ALIGNMENT_TESTS}}
+                        for name, times in seconds.items()]}
+
+
+def alignment_lines(alignment):
+    lines = ["", "## Where host arrays start (bench_host_alignment)", "",
+             f"{alignment['bytes'] >> 20} MiB each way, medians of {alignment['rounds']} rounds, "
+             "each buffer and test in turn; the time against the first row's (cudaHostAlloc, at a "
+             "page's start). `both`: half the bytes each way at once; `mapped`: a kernel reading or "
+             "writing the host memory itself.", "",
+             "| buffer | " + " | ".join(ALIGNMENT_TESTS) + " |",
+             "|---|" + "---:|" * len(ALIGNMENT_TESTS)]
+    for row in alignment["buffers"]:
+        lines.append(f"| {row['buffer']} | "
+                     + " | ".join(f"{row['seconds'][t] * 1e3:.3f} ms ({row['ratio'][t]:.2f}x)"
+                                  for t in ALIGNMENT_TESTS) + " |")
+    return lines
+
+
+def markdown(apps, small, title, command, alignment=None):
     lines = [f"# {title}", ""]
     if command:
         lines += [f"Command: `{command}`", ""]
@@ -178,6 +214,14 @@ def markdown(apps, small, title, command):
             f"Explicit {geomean([r['loop_speedup_vs_explicit'] for r in apps]):.2f}x, over per-call "
             f"registration {geomean([r['loop_speedup_vs_registered'] for r in apps]):.2f}x.",
         ]
+        huge = [r for r in apps if "loop_huge_s" in r]
+        if huge:
+            lines.append(
+                f"- The same loop on pageable arrays in huge pages (the fastest pinned configuration "
+                f"with the cache) within {LOOP_TARGET}x of the pinned loop: "
+                f"**{sum(r['loop_huge_met'] for r in huge)} of {len(huge)}** (geometric "
+                f"mean {geomean([r['loop_huge_vs_pinned'] for r in huge]):.3f}x): what the "
+                "cache costs apart from how the allocator laid the arrays out.")
         if small:
             lines.append(small_glance(small))
         wrong_apps = [r["app"] for r in apps if r["wrong"]]
@@ -207,20 +251,27 @@ def markdown(apps, small, title, command):
         lines += ["", f"## Loop of {apps[0]['loop_calls']} calls on the same buffers (ms in all)", "",
                   "The cached loop runs the configuration fastest with a warm registration cache "
                   "(a cache is no use to Explicit), from a cold cache; `pinned` runs it on pinned "
-                  "memory, `pinned best` the fastest pinned configuration of all, and the three loops "
+                  "memory, `pinned best` the fastest pinned configuration of all; `huge pages` "
+                  "runs the fastest pinned configuration with the cache on pageable arrays at the "
+                  "start of a transparent huge page (`new[]` puts a large array 16 bytes past a "
+                  "4 KiB page, where a kernel's 128-byte lines of host memory straddle two). The loops "
                   "are interleaved in blocks of 10 calls. Pageable Explicit, per-call registration "
                   "and staging keep no state between calls: their loops are "
                   f"{apps[0]['loop_calls']} / slow-loop calls times the time of their shorter loop.", "",
                   "| application | configuration | pinned best | pinned | cached | cached / pinned best "
+                  "| huge pages | / pinned best "
                   "| pageable Explicit | per-call registration | staged | cache hits / registrations |",
-                  "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
+                  "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
         for r in apps:
             cache = r["cache"]
             lines.append(
                 f"| {r['app']} | {r['loop_config']} | {ms(r['loop_pinned_s'])} "
                 f"| {ms(r['loop_pinned_same_config_s'])} | {ms(r['loop_cached_s'])} "
                 f"| {r['loop_cached_vs_pinned']:.3f}{'' if r['loop_met'] else ' ✗'} "
-                f"| {ms(r['loop_explicit_s'])} | {ms(r['loop_registered_s'])} "
+                + (f"| {ms(r['loop_huge_s'])} ({r['loop_huge_config']}) "
+                   f"| {r['loop_huge_vs_pinned']:.3f}{'' if r['loop_huge_met'] else ' ✗'} "
+                   if "loop_huge_s" in r else "| - | - ")
+                + f"| {ms(r['loop_explicit_s'])} | {ms(r['loop_registered_s'])} "
                 f"| {ms(r['loop_staged_s'])} "
                 f"| {cache.get('hits', '?')} / {cache.get('registrations', '?')} |")
     if small and not apps:
@@ -241,6 +292,8 @@ def markdown(apps, small, title, command):
                 f"| {us(r['pageable_best'])} | {r['best_vs_explicit']:.2f}{'' if r['met'] else ' ✗'} "
                 f"| {us(r['by_mode']['registered per call'])} | {us(r['by_mode']['cached registration'])} "
                 f"| {us(r['by_mode']['staged'])} | {us(r['pinned_best'])} |")
+    if alignment:
+        lines += alignment_lines(alignment)
     wrong_rows = [(r["app"], w) for r in apps for w in r["wrong"]] + \
                  [(f"saxpy {r['n']}", w) for r in small for w in r["wrong"]]
     if wrong_rows:
@@ -260,7 +313,7 @@ def main(argv):
     names = [n for n in args.apps.split(",") if n]
     if not names:
         names = sorted(f[:-5] for f in os.listdir(args.raw_dir)
-                       if f.endswith(".json") and f != "small.json")
+                       if f.endswith(".json") and f not in ("small.json", ALIGNMENT_FILE))
     apps = []
     for name in names:
         path = os.path.join(args.raw_dir, name + ".json")
@@ -274,12 +327,18 @@ def main(argv):
     if os.path.exists(small_path):
         with open(small_path) as f:
             small = small_calls(json.load(f))
+    alignment = None
+    alignment_path = os.path.join(args.raw_dir, ALIGNMENT_FILE)
+    if os.path.exists(alignment_path):
+        with open(alignment_path) as f:
+            alignment = host_alignment(json.load(f))
     with open(args.prefix + ".md", "w") as f:
-        f.write(markdown(apps, small, args.title, args.command))
+        f.write(markdown(apps, small, args.title, args.command, alignment))
     with open(args.prefix + ".json", "w") as f:
         json.dump({"title": args.title, "command": args.command,
                    "staged_target": STAGED_TARGET, "loop_target": LOOP_TARGET,
-                   "applications": apps, "small": small}, f, indent=1)
+                   "applications": apps, "small": small, "host_alignment": alignment}, f,
+                  indent=1)
     return 0
 
 

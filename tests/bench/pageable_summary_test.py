@@ -148,6 +148,48 @@ class PageableSummary(unittest.TestCase):
         self.assertIn("the copies timed after the staged calls, not in turn with them", markdown)
         self.assertIn("| - | - |", markdown)
 
+    def test_the_huge_page_loop_shows_the_cache_apart_from_the_allocator(self):
+        huge = report("huge", 0.010, 0.012, 1.00, 1.10)
+        huge["loop"]["cached_huge_pages"] = measured(
+            "Streams 16, cached registration", 1.04, "pageable, huge pages")
+        older = report("older", 0.010, 0.012, 1.00, 1.02)  # before the huge-page loop existed
+        summary, markdown = self.summarize([huge, older])
+        first, second = summary["applications"]
+        self.assertFalse(first["loop_met"])
+        self.assertAlmostEqual(first["loop_huge_vs_pinned"], 1.04)
+        self.assertTrue(first["loop_huge_met"])
+        self.assertNotIn("loop_huge_s", second)
+        self.assertIn("pageable arrays in huge pages (the fastest pinned configuration with the "
+                      "cache) within 1.05x of the pinned loop: **1 of 1**", markdown)
+        self.assertIn("| 1040.0 (Streams 16, cached registration) | 1.040 |", markdown)
+
+    def test_host_addresses_are_against_the_page_aligned_pinned_buffer(self):
+        times = {"h2d": 0.002, "d2h": 0.002, "both": 0.001, "mapped_write": 0.002,
+                 "mapped_read": 0.002}
+        off = dict(times, mapped_write=0.0032, mapped_read=0.0024)
+        alignment = {"bytes": 128 << 20, "rounds": 9,
+                     "seconds": {"cudaHostAlloc+0": times, "malloc+16": off}}
+        # No --apps: the probe's report is not an application's.
+        with tempfile.TemporaryDirectory() as raw:
+            for name, content in (("a.json", report("a", 0.01, 0.012, 1, 1)),
+                                  ("host-alignment.json", alignment)):
+                with open(os.path.join(raw, name), "w") as f:
+                    json.dump(content, f)
+            prefix = os.path.join(raw, "summary")
+            result = subprocess.run([sys.executable, SCRIPT, raw, prefix], capture_output=True,
+                                    text=True)
+            self.assertEqual(result.returncode, 0, result.stderr)
+            with open(prefix + ".json") as f:
+                summary = json.load(f)
+            with open(prefix + ".md") as f:
+                markdown = f.read()
+        self.assertEqual([a["app"] for a in summary["applications"]], ["a"])
+        rows = summary["host_alignment"]["buffers"]
+        self.assertAlmostEqual(rows[1]["ratio"]["mapped_write"], 1.6)
+        self.assertAlmostEqual(rows[1]["ratio"]["h2d"], 1.0)
+        self.assertIn("| malloc+16 | 2.000 ms (1.00x) | 2.000 ms (1.00x) | 1.000 ms (1.00x) "
+                      "| 3.200 ms (1.60x) | 2.400 ms (1.20x) |", markdown)
+
     def test_wrong_results_are_named(self):
         summary, markdown = self.summarize([report("bad", 0.01, 0.012, 1, 1, correct=False)])
         self.assertEqual(summary["applications"][0]["wrong"], ["Streams 16, staged (pageable)"])
