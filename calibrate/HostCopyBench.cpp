@@ -1,6 +1,7 @@
 #include "HostCopyBench.h"
 
 #include "overlap/KernelTypes.h"
+#include "overlap/StagingCopy.h"
 
 #include <algorithm>
 #include <atomic>
@@ -57,9 +58,9 @@ Status HostCopyBench::copy(std::size_t bytes, int threads, double* seconds) {
       unsigned char* user = pageable_.data() + piece * slotBytes;
       const std::size_t length = std::min(slotBytes, bytes - piece * slotBytes);
       if (k % 2 == 0)
-        std::memcpy(slot[0], user, length); // a fill
+        fillSlot(slot[0], user, length);
       else
-        std::memcpy(user, slot[1], length); // a drain
+        drainSlot(user, slot[1], length);
     }
   };
   const auto start = std::chrono::steady_clock::now();

@@ -28,6 +28,7 @@ set(OVERLAP_RUNTIME_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/src/PinCacheSettings.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/PinnedBuffer.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/RegistrationCache.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/src/StagingCopy.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/StagingRing.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/StagingSchedule.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/Status.cpp

@@ -1,8 +1,9 @@
 #include "overlap/StagingRing.h"
 
+#include "overlap/StagingCopy.h"
+
 #include <algorithm>
 #include <chrono>
-#include <cstring>
 #include <thread>
 
 namespace overlap {
@@ -142,9 +143,9 @@ Status StagingRing::runJob(const StagingJob& job) {
   const StagedCopy& copy = copies_[static_cast<std::size_t>(cut.copy)];
   char* const staged = resources_->slot(schedule_.slotOf(job.piece));
   if (job.fill)
-    std::memcpy(staged, copy.host + cut.offset, cut.bytes);
+    fillSlot(staged, copy.host + cut.offset, cut.bytes);
   else
-    std::memcpy(copy.host + cut.offset, staged, cut.bytes);
+    drainSlot(copy.host + cut.offset, staged, cut.bytes);
   return Status::success();
 }
 
