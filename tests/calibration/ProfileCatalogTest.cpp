@@ -117,7 +117,7 @@ INSTANTIATE_TEST_SUITE_P(
     BuiltinProfiles, MeasuredBuiltins,
     ::testing::Values(MeasuredBuiltin{"h100-pcie5", "h100-pcie5-2026-11-21-run3-refit.json",
                                       "NVIDIA H100 80GB HBM3", 3},
-                      MeasuredBuiltin{"h200-pcie5", "h200-pcie5-2026-11-28.json", "NVIDIA H200",
+                      MeasuredBuiltin{"h200-pcie5", "h200-pcie5-2026-11-29.json", "NVIDIA H200",
                                       3}),
     [](const ::testing::TestParamInfo<MeasuredBuiltin>& info) {
       return std::string(info.param.name).substr(0, 4);
