@@ -31,7 +31,8 @@ TEST(StagingCopy, ADrainMovesExactlyItsBytesAtAnyAlignment) {
       for (const std::size_t slotOffset : {std::size_t{0}, std::size_t{3}, std::size_t{16}}) {
         SCOPED_TRACE(::testing::Message()
                      << bytes << " bytes, user +" << userOffset << ", slot +" << slotOffset);
-        const std::vector<unsigned char> slot = pattern(bytes + slotOffset, 1);
+        // One byte more than read: an empty vector's null data() is no slot.
+        const std::vector<unsigned char> slot = pattern(bytes + slotOffset + 1, 1);
         std::vector<unsigned char> user = pattern(bytes + userOffset + 2 * kGuard, 2);
         std::vector<unsigned char> expected = user;
         for (std::size_t i = 0; i < bytes; ++i)
