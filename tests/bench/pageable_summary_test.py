@@ -58,17 +58,20 @@ SMALL = {"small": [
 
 
 class PageableSummary(unittest.TestCase):
-    def summarize(self, reports, small=None, flags=()):
+    # `others`: more raw reports by file name; `name_apps`: pass --apps (else the script finds
+    # the applications among the raw files itself).
+    def summarize(self, reports, small=None, flags=(), others=None, name_apps=True):
         with tempfile.TemporaryDirectory() as raw:
-            for r in reports:
-                with open(os.path.join(raw, r["app"] + ".json"), "w") as f:
-                    json.dump(r, f)
+            files = {r["app"] + ".json": r for r in reports}
             if small:
-                with open(os.path.join(raw, "small.json"), "w") as f:
-                    json.dump(small, f)
+                files["small.json"] = small
+            files.update(others or {})
+            for name, content in files.items():
+                with open(os.path.join(raw, name), "w") as f:
+                    json.dump(content, f)
             prefix = os.path.join(raw, "summary")
-            apps = ",".join(r["app"] for r in reports)
-            result = subprocess.run([sys.executable, SCRIPT, raw, prefix, "--apps", apps, *flags],
+            apps = ["--apps", ",".join(r["app"] for r in reports)] if name_apps else []
+            result = subprocess.run([sys.executable, SCRIPT, raw, prefix, *apps, *flags],
                                     capture_output=True, text=True)
             self.assertEqual(result.returncode, 0, result.stderr)
             with open(prefix + ".json") as f:
@@ -170,19 +173,9 @@ class PageableSummary(unittest.TestCase):
         alignment = {"bytes": 128 << 20, "rounds": 9,
                      "seconds": {"cudaHostAlloc+0": times, "malloc+16": off}}
         # No --apps: the probe's report is not an application's.
-        with tempfile.TemporaryDirectory() as raw:
-            for name, content in (("a.json", report("a", 0.01, 0.012, 1, 1)),
-                                  ("host-alignment.json", alignment)):
-                with open(os.path.join(raw, name), "w") as f:
-                    json.dump(content, f)
-            prefix = os.path.join(raw, "summary")
-            result = subprocess.run([sys.executable, SCRIPT, raw, prefix], capture_output=True,
-                                    text=True)
-            self.assertEqual(result.returncode, 0, result.stderr)
-            with open(prefix + ".json") as f:
-                summary = json.load(f)
-            with open(prefix + ".md") as f:
-                markdown = f.read()
+        summary, markdown = self.summarize([report("a", 0.01, 0.012, 1, 1)],
+                                           others={"host-alignment.json": alignment},
+                                           name_apps=False)
         self.assertEqual([a["app"] for a in summary["applications"]], ["a"])
         rows = summary["host_alignment"]["buffers"]
         self.assertAlmostEqual(rows[1]["ratio"]["mapped_write"], 1.6)
