@@ -31,10 +31,6 @@ HostRangeKind rememberedKind(const void* pointer, std::size_t bytes,
   return slot.kind;
 }
 
-} // namespace
-
-namespace {
-
 bool onHostLine(const void* host) {
   return reinterpret_cast<std::uintptr_t>(host) % kHostLineBytes == 0;
 }

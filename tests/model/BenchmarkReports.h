@@ -251,18 +251,6 @@ inline std::vector<Timed> measuredCandidates(const nlohmann::json& report) {
   return rows;
 }
 
-inline int simplicityRank(Variant variant) {
-  return variant == Variant::Explicit  ? 0
-         : variant == Variant::Mapped  ? 1
-         : variant == Variant::Streams ? 2
-                                       : 3;
-}
-
-inline bool simpler(const Candidate& a, const Candidate& b) {
-  return std::make_tuple(simplicityRank(a.variant), a.streams, a.order != IssueOrder::DepthFirst) <
-         std::make_tuple(simplicityRank(b.variant), b.streams, b.order != IssueOrder::DepthFirst);
-}
-
 // The tuner's choice among `kept` (tuner/tune/WinnerChoice.cpp, not linked here because it needs
 // the CUDA runtime's tuning library): the simplest candidate within noise (2 %, or the spread of
 // the fastest or its own repeats when larger) of the fastest median.

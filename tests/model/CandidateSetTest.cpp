@@ -212,6 +212,43 @@ TEST(Pruning, ToleranceZeroKeepsOnlyTheBestAndExplicit) {
                                     {Variant::Streams, 8, IssueOrder::DepthFirst}}));
 }
 
+TEST(Simpler, OrdersEveryFieldOfACandidate) {
+  EXPECT_TRUE(simpler({Variant::Explicit, 1}, {Variant::Mapped, 1}));
+  EXPECT_TRUE(simpler({Variant::Mapped, 1}, {Variant::Streams, 2}));
+  EXPECT_TRUE(simpler({Variant::Streams, 64}, {Variant::Hybrid, 2}));
+  EXPECT_TRUE(simpler({Variant::Streams, 4}, {Variant::Streams, 8}));
+  EXPECT_TRUE(simpler({Variant::Streams, 8, IssueOrder::DepthFirst},
+                      {Variant::Streams, 8, IssueOrder::BreadthFirst}));
+  EXPECT_FALSE(simpler({Variant::Streams, 8}, {Variant::Streams, 8}));
+
+  Candidate few{Variant::Streams, 8};
+  Candidate many = few;
+  many.chunks = 32;
+  EXPECT_TRUE(simpler(few, many));
+  Candidate graph = few;
+  graph.graph = true;
+  EXPECT_TRUE(simpler(many, graph)) << "a graph form is less simple than any plain pipeline";
+  Candidate split{Variant::Explicit, 1};
+  split.devices = 2;
+  EXPECT_TRUE(simpler(graph, split)) << "one GPU is simpler than a split";
+
+  // Pageable ways of one configuration: per call, then cached, then staged on fewer threads.
+  Candidate registered = few;
+  registered.pageable = PageableMode::Register;
+  Candidate cached = few;
+  cached.pageable = PageableMode::CachedRegister;
+  Candidate staged = few;
+  staged.pageable = PageableMode::Stage;
+  staged.staging.threads = 8;
+  Candidate wider = staged;
+  wider.staging.threads = 15;
+  EXPECT_TRUE(simpler(registered, cached));
+  EXPECT_TRUE(simpler(cached, staged));
+  EXPECT_TRUE(simpler(staged, wider));
+  EXPECT_FALSE(simpler(wider, staged));
+  EXPECT_FALSE(simpler(staged, staged));
+}
+
 TEST(Pruning, TiesGoToTheSimplerCandidate) {
   ScriptedModel model;
   model.seconds = [](const Candidate& c) -> std::optional<double> {

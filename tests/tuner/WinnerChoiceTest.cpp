@@ -15,16 +15,6 @@ CandidateOutcome timed(Variant variant, int streams, double median, double sprea
                                                        median + spread / 2, median + spread});
 }
 
-TEST(Simpler, OrdersVariantsThenStreamsThenIssueOrder) {
-  EXPECT_TRUE(simpler({Variant::Explicit, 1}, {Variant::Mapped, 1}));
-  EXPECT_TRUE(simpler({Variant::Mapped, 1}, {Variant::Streams, 2}));
-  EXPECT_TRUE(simpler({Variant::Streams, 64}, {Variant::Hybrid, 2}));
-  EXPECT_TRUE(simpler({Variant::Streams, 4}, {Variant::Streams, 8}));
-  EXPECT_TRUE(simpler({Variant::Streams, 8, IssueOrder::DepthFirst},
-                      {Variant::Streams, 8, IssueOrder::BreadthFirst}));
-  EXPECT_FALSE(simpler({Variant::Streams, 8}, {Variant::Streams, 8}));
-}
-
 TEST(ChooseWinner, ClearlyFastestWins) {
   const std::vector<CandidateOutcome> candidates = {timed(Variant::Explicit, 1, 14.8e-3),
                                                     timed(Variant::Mapped, 1, 12.0e-3),

@@ -179,25 +179,6 @@ std::optional<std::size_t> Prediction::bestOf(Variant variant) const {
   return bestRow;
 }
 
-namespace {
-
-// Simpler first: the order in which ties are broken.
-bool simpler(const Candidate& a, const Candidate& b) {
-  if (a.devices != b.devices)
-    return a.devices < b.devices;
-  if (a.graph != b.graph)
-    return !a.graph;
-  if (a.variant != b.variant)
-    return a.variant < b.variant;
-  if (a.streams != b.streams)
-    return a.streams < b.streams;
-  if (askedChunks(a) != askedChunks(b))
-    return askedChunks(a) < askedChunks(b);
-  return a.order < b.order;
-}
-
-} // namespace
-
 void selectPrunedSet(Prediction& prediction, bool mappedIsLowerBound, bool splitsAreLowerBounds,
                      const SearchOptions& options) {
   prediction.tolerance = options.tolerance;

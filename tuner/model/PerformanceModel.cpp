@@ -5,6 +5,8 @@
 #include "model/Paper001Model.h"
 #include "model/Paper002Model.h"
 
+#include <tuple>
+
 namespace overlap::model {
 
 bool operator==(const Candidate& a, const Candidate& b) {
@@ -16,6 +18,21 @@ bool operator==(const Candidate& a, const Candidate& b) {
 
 int askedChunks(const Candidate& candidate) {
   return candidate.chunks > 0 ? candidate.chunks : candidate.streams;
+}
+
+bool simpler(const Candidate& a, const Candidate& b) {
+  static_assert(Variant::Explicit < Variant::Mapped && Variant::Mapped < Variant::Streams &&
+                    Variant::Streams < Variant::Hybrid,
+                "the variants are declared simplest first");
+  static_assert(PageableMode::Register < PageableMode::CachedRegister &&
+                    PageableMode::CachedRegister < PageableMode::Stage,
+                "the pageable modes are declared simplest first");
+  const auto key = [](const Candidate& c) {
+    return std::make_tuple(c.devices, c.graph, c.variant, c.streams, askedChunks(c),
+                           c.order != IssueOrder::DepthFirst, c.pageable, c.staging.threads,
+                           c.staging.slots, c.staging.slotBytes);
+  };
+  return key(a) < key(b);
 }
 
 StreamsConfig streamsConfig(const Candidate& candidate) {

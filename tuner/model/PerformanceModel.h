@@ -50,6 +50,14 @@ inline bool operator!=(const Candidate& a, const Candidate& b) {
 // measure of simplicity among candidates of one stream count: fewer chunks are simpler.
 int askedChunks(const Candidate& candidate);
 
+// True when `a` is simpler than `b`, the order in which ties between candidates are broken (by
+// the pruning's ranking and by the tuner's choice among medians within the noise), so that
+// repeated tunings keep the same code: fewer GPUs, no graph, Explicit < Mapped < Streams <
+// Hybrid, fewer streams, fewer chunks, depth-first, then the pageable mode in its declaration
+// order (registering per call keeps no state; the cache keeps it across calls; staging adds host
+// threads) and fewer staging threads, slots and slot bytes.
+bool simpler(const Candidate& a, const Candidate& b);
+
 // The StreamsConfig the runtime runs the candidate with (its variant is RunConfig's): every
 // candidate field, so that what is measured is what was predicted.
 StreamsConfig streamsConfig(const Candidate& candidate);

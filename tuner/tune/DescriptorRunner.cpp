@@ -44,6 +44,13 @@ void injectTestFault(const model::Candidate& candidate) {
 
 namespace {
 
+// Why an array's host memory could not be had; `what` says which of its copies, if not the one
+// the candidates work on.
+std::string noHostMemory(const char* name, std::size_t bytes, const char* what = "") {
+  return std::string("host memory for ") + name + " (" + std::to_string(bytes) + " bytes" + what +
+         ")";
+}
+
 // The array the candidates work on, in the host memory being tuned (RunnerOptions::memory),
 // freed the way it was taken.
 class WorkingMemory {
@@ -75,9 +82,7 @@ public:
     case CallMemory::Pageable:
       data = std::malloc(bytes);
       if (data == nullptr)
-        return failed(std::string("host memory for ") + name + " (" + std::to_string(bytes) +
-                          " bytes)",
-                      error);
+        return failed(noHostMemory(name, bytes), error);
       data_ = {data, [](void* p) { std::free(p); }};
       return true;
     case CallMemory::Registered: {
@@ -88,9 +93,7 @@ public:
       constexpr std::size_t kOffLine = 16;
       void* const block = std::aligned_alloc(kPage, (bytes + kOffLine + kPage - 1) / kPage * kPage);
       if (block == nullptr)
-        return failed(std::string("host memory for ") + name + " (" + std::to_string(bytes) +
-                          " bytes)",
-                      error);
+        return failed(noHostMemory(name, bytes), error);
       data_ = {block, [](void* p) { std::free(p); }};
       offset_ = kOffLine;
       data = this->data();
@@ -157,8 +160,7 @@ DescriptorRunner::create(const KernelDescriptor& descriptor,
     array->pristine.reset(new (std::nothrow) unsigned char[allocated]);
     array->reference.reset(new (std::nothrow) unsigned char[allocated]);
     if (!array->pristine || !array->reference) {
-      *error = std::string("host memory for ") + array->descriptor->name + " (" +
-               std::to_string(array->bytes) + " bytes, three copies)";
+      *error = noHostMemory(array->descriptor->name, array->bytes, ", three copies");
       return nullptr;
     }
     // Outputs too: a candidate that leaves part of an output unwritten must not match by luck.

@@ -5,24 +5,9 @@
 #include <cmath>
 #include <cstdio>
 #include <optional>
-#include <tuple>
 
 namespace overlap::tune {
 namespace {
-
-int rank(Variant variant) {
-  switch (variant) {
-  case Variant::Explicit:
-    return 0;
-  case Variant::Mapped:
-    return 1;
-  case Variant::Streams:
-    return 2;
-  case Variant::Hybrid:
-    return 3;
-  }
-  return 4;
-}
 
 double relativeSpread(const SampleStats& stats) {
   return stats.median > 0 ? stats.iqr() / stats.median : 0;
@@ -97,14 +82,6 @@ std::string percent(double fraction) {
 
 } // namespace
 
-bool simpler(const model::Candidate& a, const model::Candidate& b) {
-  const bool aDepth = a.order == IssueOrder::DepthFirst;
-  const bool bDepth = b.order == IssueOrder::DepthFirst;
-  return std::make_tuple(a.devices, a.graph, rank(a.variant), a.streams, model::askedChunks(a),
-                         !aDepth) < std::make_tuple(b.devices, b.graph, rank(b.variant), b.streams,
-                                                    model::askedChunks(b), !bDepth);
-}
-
 WinnerChoice chooseWinner(const std::vector<CandidateOutcome>& candidates,
                           const NoiseOptions& options) {
   WinnerChoice choice;
@@ -115,7 +92,8 @@ WinnerChoice chooseWinner(const std::vector<CandidateOutcome>& candidates,
     const auto better = [&](std::size_t other) {
       const double a = scores.empty() ? candidates[i].timing.median : scores[i];
       const double b = scores.empty() ? candidates[other].timing.median : scores[other];
-      return a < b || (a == b && simpler(candidates[i].candidate, candidates[other].candidate));
+      return a < b ||
+             (a == b && model::simpler(candidates[i].candidate, candidates[other].candidate));
     };
     if (!choice.fastest || better(*choice.fastest))
       choice.fastest = i;
@@ -148,7 +126,7 @@ WinnerChoice chooseWinner(const std::vector<CandidateOutcome>& candidates,
   }
   choice.winner = choice.withinNoise.front();
   for (std::size_t i : choice.withinNoise)
-    if (simpler(candidates[i].candidate, candidates[*choice.winner].candidate))
+    if (model::simpler(candidates[i].candidate, candidates[*choice.winner].candidate))
       choice.winner = i;
   choice.settled = std::find(unsettled.begin(), unsettled.end(), *choice.winner) == unsettled.end();
 

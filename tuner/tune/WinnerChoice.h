@@ -1,7 +1,7 @@
 // Picks the winner among the verified, timed candidates. Medians closer than the measurement noise
-// are not a real difference: among those the simplest candidate wins (Explicit < Mapped < Streams
-// < Hybrid, then fewer streams, then fewer chunks, then depth-first), so repeated tunings on the
-// same machine keep picking the same code instead of whichever happened to be lucky this time.
+// are not a real difference: among those the simplest candidate wins (model::simpler: Explicit <
+// Mapped < Streams < Hybrid, then fewer streams, then fewer chunks, ...), so repeated tunings on
+// the same machine keep picking the same code instead of whichever happened to be lucky this time.
 // After a final round (FinalRound.h) the finalists are compared round by round instead: the fastest
 // has the smallest median of its time over each round's fastest, and a tie is a median per-round
 // ratio, and a ratio of the rounds' medians, within the noise or within twice that ratio's standard
@@ -15,9 +15,6 @@
 #include <vector>
 
 namespace overlap::tune {
-
-// True when `a` is simpler than `b` in the order above.
-bool simpler(const model::Candidate& a, const model::Candidate& b);
 
 struct NoiseOptions {
   // Medians within this relative difference of the fastest are ties. A candidate's own spread
