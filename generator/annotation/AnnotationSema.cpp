@@ -962,9 +962,39 @@ private:
       if (!value)
         errorAt(*d.value, "tune default of '" + param(d.param).name +
                               "' overflows long long or divides by zero");
+      else if (const std::optional<std::string> range = outOfRange(param(d.param), *value))
+        // The tuner stores the value in the parameter's own type: a wrapped value would run a
+        // call the extents, computed in long long, do not describe.
+        errorAt(*d.value, "tune default of '" + param(d.param).name + "' is " +
+                              std::to_string(*value) + ", which its type '" + param(d.param).type +
+                              "' cannot hold (" + *range + ")");
     }
     if (!hasErrors(diags_))
       checkTuneSizes();
+  }
+
+  // The range of an integer parameter's type ("0 .. 65535") when `value` lies outside it.
+  static std::optional<std::string> outOfRange(const ir::Parameter& p, long long value) {
+    long long low = 0;
+    long long high = 1;
+    const unsigned bits = 8 * p.elementSize;
+    if (p.scalarKind == ir::ScalarKind::SignedInteger) {
+      if (bits == 0 || bits >= 64)
+        return std::nullopt;
+      high = (1LL << (bits - 1)) - 1;
+      low = -high - 1;
+    } else if (p.scalarKind == ir::ScalarKind::UnsignedInteger) {
+      if (bits == 0)
+        return std::nullopt;
+      if (bits >= 64)
+        return value < 0 ? std::optional<std::string>("0 .. 18446744073709551615") : std::nullopt;
+      high = (1LL << bits) - 1;
+    } else if (p.scalarKind != ir::ScalarKind::Boolean) {
+      return std::nullopt;
+    }
+    if (value >= low && value <= high)
+      return std::nullopt;
+    return std::to_string(low) + " .. " + std::to_string(high);
   }
 
   // The tuner sizes its call with the defaults: no extent may come out negative.

@@ -127,34 +127,34 @@ public:
     const std::string sep = params.empty() ? "" : ", ";
     const std::string& stream = own_.stream;
     const std::string& config = own_.config;
-    out << "overlap::Status " << name() << "_explicit(" << params << ");\n";
-    out << "overlap::Status " << name() << "_mapped(" << params << ");\n";
+    out << "::overlap::Status " << name() << "_explicit(" << params << ");\n";
+    out << "::overlap::Status " << name() << "_mapped(" << params << ");\n";
     for (const char* variant : {"streams", "hybrid"})
-      out << "overlap::Status " << name() << "_" << variant << "(" << params << sep << "int "
-          << own_.streams << ", overlap::IssueOrder " << own_.order
-          << " = overlap::IssueOrder::DepthFirst);\n";
+      out << "::overlap::Status " << name() << "_" << variant << "(" << params << sep << "int "
+          << own_.streams << ", ::overlap::IssueOrder " << own_.order
+          << " = ::overlap::IssueOrder::DepthFirst);\n";
     out << "// With every setting: chunks apart from streams, device buffers and budget, pageable "
            "arrays.\n";
     for (const char* variant : {"streams", "hybrid"})
-      out << "overlap::Status " << name() << "_" << variant << "(" << params << sep
-          << "const overlap::StreamsConfig& " << config << ");\n";
+      out << "::overlap::Status " << name() << "_" << variant << "(" << params << sep
+          << "const ::overlap::StreamsConfig& " << config << ");\n";
     out << "// The variant tuned for the current device (overlap/Dispatch.h says how it is "
            "chosen).\n";
-    out << "overlap::Status " << name() << "_tuned(" << params << ");\n";
+    out << "::overlap::Status " << name() << "_tuned(" << params << ");\n";
     out << "// Asynchronous forms, on the caller's stream: ordered after what `stream` holds, and "
            "what\n// follows on `stream` after the call's last copy; they return without waiting. "
            "The host\n// arrays stay untouched until `stream` gets there; pageable ones make the "
            "call synchronous\n// (overlap/detail/AsyncCall.cuh).\n";
-    out << "overlap::Status " << name() << "_explicit_async(" << params << sep << "cudaStream_t "
+    out << "::overlap::Status " << name() << "_explicit_async(" << params << sep << "cudaStream_t "
         << stream << ");\n";
-    out << "overlap::Status " << name() << "_mapped_async(" << params << sep << "cudaStream_t "
+    out << "::overlap::Status " << name() << "_mapped_async(" << params << sep << "cudaStream_t "
         << stream << ");\n";
     for (const char* variant : {"streams", "hybrid"})
-      out << "overlap::Status " << name() << "_" << variant << "_async(" << params << sep
-          << "const overlap::StreamsConfig& " << config << ", cudaStream_t " << stream << ");\n";
-    out << "overlap::Status " << name() << "_tuned_async(" << params << sep << "cudaStream_t "
+      out << "::overlap::Status " << name() << "_" << variant << "_async(" << params << sep
+          << "const ::overlap::StreamsConfig& " << config << ", cudaStream_t " << stream << ");\n";
+    out << "::overlap::Status " << name() << "_tuned_async(" << params << sep << "cudaStream_t "
         << stream << ");\n";
-    out << "extern const overlap::KernelDescriptor " << descriptorName() << ";\n";
+    out << "extern const ::overlap::KernelDescriptor " << descriptorName() << ";\n";
     out << closeNamespaces(qualified_) << "\n";
   }
 
@@ -198,7 +198,14 @@ private:
   const std::string& field(int index) const { return fields_.at(index); }
 
   std::string pointeeType(const Parameter& p) const {
-    return (p.pointeeConst ? "const " : "") + p.valueType;
+    return (p.pointeeConst ? "const " : "") + spelled(p.valueType);
+  }
+
+  // A type as it can stand before a name or a `*`: one whose declarator wraps the name (a pointer
+  // to an array, `const float (*)[4]`) through overlap::Spelled.
+  static std::string spelled(const std::string& type) {
+    return type.find_first_of("([") == std::string::npos ? type
+                                                         : "::overlap::Spelled<" + type + ">";
   }
 
   std::string cxx(const ir::ExprPtr& expr) const {
@@ -265,7 +272,7 @@ private:
         continue;
       if (!out.empty())
         out += ", ";
-      out += param(i).type + " " + member(i);
+      out += spelled(param(i).type) + " " + member(i);
     }
     return out;
   }
@@ -289,7 +296,7 @@ private:
     out << "struct " << binding << " {\n";
     for (int i = 0; i < paramCount(); ++i)
       if (isCaller(i))
-        out << "  " << param(i).type << " " << field(i) << ";\n";
+        out << "  " << spelled(param(i).type) << " " << field(i) << ";\n";
     out << "\n  static constexpr int kArrays = " << kernel_.arrays.size() << ";\n";
     if (deviceGlobals_)
       out << "  // The file's __constant__ and __device__ variables live on one device: no "
@@ -309,13 +316,13 @@ private:
   }
 
   void emitFromArgs(std::ostream& out) const {
-    out << "  static " << bindingName() << " fromArgs(overlap::ArgPointers args) {\n";
+    out << "  static " << bindingName() << " fromArgs(::overlap::ArgPointers args) {\n";
     out << "    return {";
     bool first = true;
     for (int i = 0; i < paramCount(); ++i) {
       if (!isCaller(i))
         continue;
-      out << (first ? "" : ", ") << "overlap::glue::arg<" << param(i).type << ">(args, " << i
+      out << (first ? "" : ", ") << "::overlap::glue::arg<" << param(i).type << ">(args, " << i
           << ")";
       first = false;
     }
@@ -349,13 +356,13 @@ private:
   }
 
   std::string failure(const std::string& what) const {
-    return "overlap::Status{cudaErrorInvalidValue, " + quoted(name() + ": " + what) +
+    return "::overlap::Status{cudaErrorInvalidValue, " + quoted(name() + ": " + what) +
            ", __FILE__, __LINE__}";
   }
 
   // Run-time checks of a call's arguments that the annotation's checks could not decide.
   void emitCheckCall(std::ostream& out) const {
-    out << "  overlap::Status checkCall() const {\n";
+    out << "  ::overlap::Status checkCall() const {\n";
     if (kernel_.granule)
       out << "    if (" << cxx(kernel_.granule) << " < 1)\n      return "
           << failure("granule(" + ir::toSource(*kernel_.granule) + ") is not positive") << ";\n";
@@ -386,7 +393,7 @@ private:
                      ") over the whole partition, so no chunking computes what one launch would")
           << ";\n    }\n";
     }
-    out << "    return overlap::Status::success();\n  }\n\n";
+    out << "    return ::overlap::Status::success();\n  }\n\n";
   }
 
   // partition(n) offset(n): the check above holds by construction.
@@ -397,19 +404,19 @@ private:
   }
 
   void emitArray(std::ostream& out) const {
-    out << "  overlap::HostArray array(int i) const {\n    switch (i) {\n";
+    out << "  ::overlap::HostArray array(int i) const {\n    switch (i) {\n";
     for (std::size_t i = 0; i < kernel_.arrays.size(); ++i) {
       const Array& array = kernel_.arrays[i];
       const Parameter& p = param(array.param);
       // Inputs are declared const; the strategies never write through an In array's pointer.
-      out << "    case " << i << ":\n      return {const_cast<" << p.valueType << "*>(this->"
-          << field(array.param) << "), sizeof(" << p.valueType << "), " << cxx(array.extent)
-          << ", overlap::Direction::" << directionName(array.direction) << ", "
-          << quoted(member(array.param)) << ", " << (array.optional ? "true" : "false") << ", "
-          << (array.reduce != ir::ReduceOp::None ? "true" : "false");
+      out << "    case " << i << ":\n      return {const_cast<" << spelled(p.valueType)
+          << "*>(this->" << field(array.param) << "), sizeof(" << p.valueType << "), "
+          << cxx(array.extent) << ", ::overlap::Direction::" << directionName(array.direction)
+          << ", " << quoted(member(array.param)) << ", " << (array.optional ? "true" : "false")
+          << ", " << (array.reduce != ir::ReduceOp::None ? "true" : "false");
       if (array.reduce != ir::ReduceOp::None)
-        out << ", overlap::ReduceOp::" << ir::reduceOpName(array.reduce)
-            << ", overlap::ElementKind::" << ir::elementKindName(p.elementKind);
+        out << ", ::overlap::ReduceOp::" << ir::reduceOpName(array.reduce)
+            << ", ::overlap::ElementKind::" << ir::elementKindName(p.elementKind);
       out << "};\n";
     }
     out << "    }\n    return {};\n  }\n\n";
@@ -449,7 +456,7 @@ private:
     out << "  static bool sectionIsChunked(int i, int s) {\n    static constexpr bool kChunked[] "
            "= {"
         << chunked << "};\n    return kChunked[first_section(i) + s];\n  }\n\n";
-    out << "  overlap::Section section(int i, int s, long long lo, long long hi) const {\n"
+    out << "  ::overlap::Section section(int i, int s, long long lo, long long hi) const {\n"
         << "    const long long len = hi - lo;\n    (void)lo;\n    (void)hi;\n    (void)len;\n"
         << "    switch (first_section(i) + s) {\n"
         << cases.str() << "    }\n    return {};\n  }\n\n";
@@ -499,7 +506,7 @@ private:
       const long long limit = isGrid ? (d == 0 ? 2147483647LL : 65535LL) : (d == 2 ? 64 : 1024);
       const long long least = isGrid ? 0 : 1;
       out << "    unsigned " << var << " = 0;\n";
-      out << "    OVERLAP_TRY(overlap::" << (isGrid ? "checkedGridDim" : "checkedDim") << "("
+      out << "    OVERLAP_TRY(::overlap::" << (isGrid ? "checkedGridDim" : "checkedDim") << "("
           << cxx(dims[d]) << ", " << limit << "LL, "
           << quoted(name() + ": " + what + "." + kAxes[d] + " = " + ir::toSource(*dims[d]) +
                     " is outside [" + std::to_string(least) + ", " + std::to_string(limit) + "]")
@@ -511,7 +518,7 @@ private:
                   const std::string& value) const {
     const Parameter& p = param(i);
     out << "    " << p.valueType << " " << var << " = 0;\n";
-    out << "    OVERLAP_TRY(overlap::glue::narrow<" << p.valueType << ">(" << value << ", "
+    out << "    OVERLAP_TRY(::overlap::glue::narrow<" << p.valueType << ">(" << value << ", "
         << quoted(name() + ": chunk value does not fit parameter '" + member(i) + "' of type " +
                   p.type)
         << ", &" << var << "));\n";
@@ -522,8 +529,8 @@ private:
   // sees is the launch's own.
   void emitLaunchConfig(std::ostream& out) const {
     const ir::Launch& launch = kernel_.launch;
-    out << "  overlap::Status launchConfig(long long lo, long long hi,\n"
-        << "                                overlap::LaunchConfig* config) const {\n"
+    out << "  ::overlap::Status launchConfig(long long lo, long long hi,\n"
+        << "                                ::overlap::LaunchConfig* config) const {\n"
         << "    const long long len = hi - lo;\n    (void)lo;\n    (void)len;\n";
     emitDim(out, "block", launch.block);
     out << "    const size_t sharedBytes = "
@@ -531,7 +538,7 @@ private:
         << ";\n";
     if (launch.gridStride) {
       out << "    unsigned grid_x = 0;\n    const unsigned grid_y = 1, grid_z = 1;\n";
-      out << "    OVERLAP_TRY(overlap::gridStrideGrid(" << kernelReference()
+      out << "    OVERLAP_TRY(::overlap::gridStrideGrid(" << kernelPointer()
           << ", static_cast<int>(block_x * block_y * block_z), sharedBytes, &grid_x));\n";
     } else {
       emitDim(out, "grid", launch.grid);
@@ -539,16 +546,16 @@ private:
     out << "    *config = {dim3(grid_x, grid_y, grid_z), dim3(block_x, block_y, block_z), "
            "sharedBytes, "
         << (launch.gridStride ? "true" : "false") << "};\n"
-        << "    return overlap::Status::success();\n  }\n\n";
-    out << "  static overlap::Status residentBlocks(int blockThreads, size_t sharedBytes,\n"
+        << "    return ::overlap::Status::success();\n  }\n\n";
+    out << "  static ::overlap::Status residentBlocks(int blockThreads, size_t sharedBytes,\n"
         << "                                         int* blocks) {\n"
-        << "    return overlap::residentBlocksPerMultiprocessor(" << kernelReference()
+        << "    return ::overlap::residentBlocksPerMultiprocessor(" << kernelPointer()
         << ", blockThreads, sharedBytes, blocks);\n  }\n\n";
   }
 
   void emitLaunch(std::ostream& out) const {
     emitLaunchConfig(out);
-    out << "  overlap::Status launch(void* const* bases, long long lo, long long hi,\n"
+    out << "  ::overlap::Status launch(void* const* bases, long long lo, long long hi,\n"
         << "                         cudaStream_t stream) const {\n"
         << "    const long long len = hi - lo;\n    (void)bases;\n    (void)len;\n";
     if (kernel_.mode == ChunkMode::Offset && kernel_.lengthParam >= 0)
@@ -560,10 +567,10 @@ private:
       emitNarrow(out, kernel_.endParam, "chunk_end", "hi");
     for (const ir::Binding& binding : kernel_.bindings)
       emitNarrow(out, binding.param, "bound_" + member(binding.param), cxx(binding.value));
-    out << "    overlap::LaunchConfig config;\n"
+    out << "    ::overlap::LaunchConfig config;\n"
         << "    OVERLAP_TRY(launchConfig(lo, hi, &config));\n"
         << "    if (config.empty())\n"
-        << "      return overlap::Status::success(); // no blocks for this chunk\n";
+        << "      return ::overlap::Status::success(); // no blocks for this chunk\n";
     out << "    " << kernelReference()
         << "<<<config.grid, config.block, config.sharedBytes, stream>>>(";
     bool first = true;
@@ -574,12 +581,26 @@ private:
       first = false;
     }
     out << ");\n";
-    out << "    return overlap::glue::launchStatus(" << quoted(name() + "<<<...>>>") << ");\n";
+    out << "    return ::overlap::glue::launchStatus(" << quoted(name() + "<<<...>>>") << ");\n";
     out << "  }\n";
   }
 
   std::string kernelReference() const {
     return "::" + kernel_.signature.name + kernel_.signature.templateArguments;
+  }
+
+  // The kernel as a function pointer: cast to its own type, so that an overload of the same name
+  // (a double version beside a float one) does not make the name ambiguous.
+  std::string kernelPointer() const {
+    std::string type = "void (*)(";
+    bool first = true;
+    for (int i = 0; i < paramCount(); ++i) {
+      if (param(i).hostOnly)
+        continue;
+      type += (first ? "" : ", ") + param(i).type;
+      first = false;
+    }
+    return "static_cast<" + type + ")>(" + kernelReference() + ")";
   }
 
   // Tuning defaults may refer to each other (n = m * k); resolve them to constants here.
@@ -615,7 +636,7 @@ private:
   }
 
   void emitDescriptorTables(std::ostream& out) const {
-    out << "const overlap::ParamDescriptor " << name() << "_params[] = {\n";
+    out << "const ::overlap::ParamDescriptor " << name() << "_params[] = {\n";
     for (int i = 0; i < paramCount(); ++i) {
       const Parameter& p = param(i);
       const auto found = arrayOfParam_.find(i);
@@ -623,24 +644,24 @@ private:
                                            : "sizeof(" + p.valueType + ")";
       out << "    {" << quoted(member(i)) << ", " << quoted(p.type) << ", "
           << (p.isPointer ? "true" : "false")
-          << ", overlap::ElementKind::" << ir::elementKindName(p.elementKind) << ", " << size
+          << ", ::overlap::ElementKind::" << ir::elementKindName(p.elementKind) << ", " << size
           << ", " << (found == arrayOfParam_.end() ? -1 : found->second)
-          << ", overlap::ParamRole::" << roleOf(i) << "},\n";
+          << ", ::overlap::ParamRole::" << roleOf(i) << "},\n";
     }
     out << "};\n\n";
-    out << "const overlap::ArrayDescriptor " << name() << "_arrays[] = {\n";
+    out << "const ::overlap::ArrayDescriptor " << name() << "_arrays[] = {\n";
     for (const Array& array : kernel_.arrays) {
       const Parameter& p = param(array.param);
       out << "    {" << array.param << ", " << quoted(member(array.param))
-          << ", overlap::Direction::" << directionName(array.direction)
-          << ", overlap::ElementKind::" << ir::elementKindName(p.elementKind) << ", sizeof("
+          << ", ::overlap::Direction::" << directionName(array.direction)
+          << ", ::overlap::ElementKind::" << ir::elementKindName(p.elementKind) << ", sizeof("
           << p.valueType << "), " << (array.optional ? "true" : "false")
-          << ", overlap::ReduceOp::" << ir::reduceOpName(array.reduce) << "},\n";
+          << ", ::overlap::ReduceOp::" << ir::reduceOpName(array.reduce) << "},\n";
     }
     out << "};\n\n";
     const std::map<int, long long> tune = tuneValues();
     if (!tune.empty()) {
-      out << "const overlap::TuneDefault " << name() << "_tune_defaults[] = {\n";
+      out << "const ::overlap::TuneDefault " << name() << "_tune_defaults[] = {\n";
       for (const auto& [index, value] : tune)
         out << "    {" << index << ", " << value << "LL}, // " << member(index) << "\n";
       out << "};\n\n";
@@ -655,55 +676,55 @@ private:
     const std::string& order = own_.order;
     const std::string& config = own_.config;
     const std::string& stream = own_.stream;
-    out << "overlap::Status " << name() << "_explicit(" << params << ") {\n"
-        << "  return overlap::runExplicit(" << binding << ");\n}\n\n";
-    out << "overlap::Status " << name() << "_mapped(" << params << ") {\n"
-        << "  return overlap::runMapped(" << binding << ");\n}\n\n";
+    out << "::overlap::Status " << name() << "_explicit(" << params << ") {\n"
+        << "  return ::overlap::runExplicit(" << binding << ");\n}\n\n";
+    out << "::overlap::Status " << name() << "_mapped(" << params << ") {\n"
+        << "  return ::overlap::runMapped(" << binding << ");\n}\n\n";
     const std::pair<const char*, const char*> pipelined[] = {{"streams", "runStreams"},
                                                              {"hybrid", "runHybrid"}};
     for (const auto& [variant, strategy] : pipelined)
-      out << "overlap::Status " << name() << "_" << variant << "(" << params << sep << "int "
-          << streams << ", overlap::IssueOrder " << order << ") {\n"
-          << "  return overlap::" << strategy << "(" << binding << ", overlap::StreamsConfig{"
+      out << "::overlap::Status " << name() << "_" << variant << "(" << params << sep << "int "
+          << streams << ", ::overlap::IssueOrder " << order << ") {\n"
+          << "  return ::overlap::" << strategy << "(" << binding << ", ::overlap::StreamsConfig{"
           << streams << ", " << order << "});\n}\n\n"
-          << "overlap::Status " << name() << "_" << variant << "(" << params << sep
-          << "const overlap::StreamsConfig& " << config << ") {\n"
-          << "  return overlap::" << strategy << "(" << binding << ", " << config << ");\n}\n\n";
-    out << "overlap::Status " << name() << "_explicit_async(" << params << sep << "cudaStream_t "
+          << "::overlap::Status " << name() << "_" << variant << "(" << params << sep
+          << "const ::overlap::StreamsConfig& " << config << ") {\n"
+          << "  return ::overlap::" << strategy << "(" << binding << ", " << config << ");\n}\n\n";
+    out << "::overlap::Status " << name() << "_explicit_async(" << params << sep << "cudaStream_t "
         << stream << ") {\n"
-        << "  return overlap::runExplicitAsync(" << binding << ", " << stream << ");\n}\n\n";
-    out << "overlap::Status " << name() << "_mapped_async(" << params << sep << "cudaStream_t "
+        << "  return ::overlap::runExplicitAsync(" << binding << ", " << stream << ");\n}\n\n";
+    out << "::overlap::Status " << name() << "_mapped_async(" << params << sep << "cudaStream_t "
         << stream << ") {\n"
-        << "  return overlap::runMappedAsync(" << binding << ", " << stream << ");\n}\n\n";
+        << "  return ::overlap::runMappedAsync(" << binding << ", " << stream << ");\n}\n\n";
     for (const auto& [variant, strategy] : pipelined)
-      out << "overlap::Status " << name() << "_" << variant << "_async(" << params << sep
-          << "const overlap::StreamsConfig& " << config << ", cudaStream_t " << stream << ") {\n"
-          << "  return overlap::" << strategy << "Async(" << binding << ", " << config << ", "
+      out << "::overlap::Status " << name() << "_" << variant << "_async(" << params << sep
+          << "const ::overlap::StreamsConfig& " << config << ", cudaStream_t " << stream << ") {\n"
+          << "  return ::overlap::" << strategy << "Async(" << binding << ", " << config << ", "
           << stream << ");\n}\n\n";
   }
 
   void emitDescriptor(std::ostream& out) const {
     const std::string b = bindingName();
     const std::map<int, long long> tune = tuneValues();
-    out << "const overlap::KernelDescriptor " << descriptorName() << " = {\n"
+    out << "const ::overlap::KernelDescriptor " << descriptorName() << " = {\n"
         << "    " << quoted(withNamespaces(qualified_, name())) << ", " << quoted(kernel_.file)
         << ", " << kernel_.line << ",\n"
         << "    " << paramCount() << ", " << name() << "_params, " << kernel_.arrays.size() << ", "
         << name() << "_arrays,\n"
         << "    " << tune.size() << ", " << (tune.empty() ? "nullptr" : name() + "_tune_defaults")
         << ",\n"
-        << "    &overlap::glue::partitionExtent<" << b << ">,\n"
-        << "    &overlap::glue::arrayExtent<" << b << ">,\n"
-        << "    &overlap::glue::sectionCount<" << b << ">,\n"
-        << "    &overlap::glue::section<" << b << ">,\n"
-        << "    &overlap::glue::sectionIsChunked<" << b << ">,\n"
-        << "    &overlap::glue::runFromArgs<" << b << ">,\n"
-        << "    &overlap::glue::launchGeometry<" << b << ">,\n"
-        << "    &overlap::glue::partitionBegin<" << b << ">,\n"
-        << "    &overlap::glue::granule<" << b << ">,\n"
-        << "    &overlap::glue::runAsyncFromArgs<" << b << ">,\n"
+        << "    &::overlap::glue::partitionExtent<" << b << ">,\n"
+        << "    &::overlap::glue::arrayExtent<" << b << ">,\n"
+        << "    &::overlap::glue::sectionCount<" << b << ">,\n"
+        << "    &::overlap::glue::section<" << b << ">,\n"
+        << "    &::overlap::glue::sectionIsChunked<" << b << ">,\n"
+        << "    &::overlap::glue::runFromArgs<" << b << ">,\n"
+        << "    &::overlap::glue::launchGeometry<" << b << ">,\n"
+        << "    &::overlap::glue::partitionBegin<" << b << ">,\n"
+        << "    &::overlap::glue::granule<" << b << ">,\n"
+        << "    &::overlap::glue::runAsyncFromArgs<" << b << ">,\n"
         << "};\n";
-    out << "namespace {\nconst bool " << name() << "_registered = overlap::registerKernel(&"
+    out << "namespace {\nconst bool " << name() << "_registered = ::overlap::registerKernel(&"
         << descriptorName() << ");\n}\n";
     emitTunedEntry(out);
   }
@@ -713,16 +734,16 @@ private:
   void emitTunedEntry(std::ostream& out) const {
     const std::string params = hostParameters();
     const std::string sep = params.empty() ? "" : ", ";
-    out << "\noverlap::Status " << name() << "_tuned(" << params << ") {\n";
+    out << "\n::overlap::Status " << name() << "_tuned(" << params << ") {\n";
     emitArgPointers(out);
     const std::string& args = own_.args;
     const std::string& stream = own_.stream;
-    out << "  return overlap::dispatch(" << descriptorName() << ", " << args << ");\n}\n";
-    out << "\noverlap::Status " << name() << "_tuned_async(" << params << sep << "cudaStream_t "
+    out << "  return ::overlap::dispatch(" << descriptorName() << ", " << args << ");\n}\n";
+    out << "\n::overlap::Status " << name() << "_tuned_async(" << params << sep << "cudaStream_t "
         << stream << ") {\n";
     emitArgPointers(out);
-    out << "  return overlap::dispatchAsync(" << descriptorName() << ", " << args << ", " << stream
-        << ");\n}\n";
+    out << "  return ::overlap::dispatchAsync(" << descriptorName() << ", " << args << ", "
+        << stream << ");\n}\n";
   }
 
   void emitArgPointers(std::ostream& out) const {
@@ -797,11 +818,14 @@ public:
     const std::string& var = qualified_.name;
     out << "// " << (global_.constant ? "__constant__" : "__device__") << " " << global_.name
         << " (" << global_.count << " x " << global_.elementType << ", line " << global_.line
-        << "): copy count elements from or to host memory, starting at element offset.\n";
+        << "): copy count elements "
+        << (global_.readOnly ? "to host memory (const: no setter)" : "from or to host memory")
+        << ", starting at element offset.\n";
     out << openNamespaces(qualified_);
-    out << "overlap::Status " << var << "_set(const " << global_.elementType
-        << "* values, std::size_t count = " << global_.count << ", std::size_t offset = 0);\n";
-    out << "overlap::Status " << var << "_get(" << global_.elementType
+    if (!global_.readOnly)
+      out << "::overlap::Status " << var << "_set(" << sourceType()
+          << " values, std::size_t count = " << global_.count << ", std::size_t offset = 0);\n";
+    out << "::overlap::Status " << var << "_get(" << global_.elementType
         << "* values, std::size_t count = " << global_.count << ", std::size_t offset = 0);\n";
     out << closeNamespaces(qualified_) << "\n";
   }
@@ -812,18 +836,28 @@ public:
     const std::string range =
         quoted(var + ": offset + count exceeds its " + std::to_string(global_.count) + " elements");
     out << openNamespaces(qualified_);
-    out << "overlap::Status " << var << "_set(const " << global_.elementType
+    if (!global_.readOnly)
+      out << "::overlap::Status " << var << "_set(" << sourceType()
+          << " values, std::size_t count, std::size_t offset) {\n"
+          << "  return ::overlap::glue::copyToSymbol(" << symbol << ", values, count, offset, "
+          << global_.count << "ULL, " << range << ");\n}\n\n";
+    out << "::overlap::Status " << var << "_get(" << global_.elementType
         << "* values, std::size_t count, std::size_t offset) {\n"
-        << "  return overlap::glue::copyToSymbol(" << symbol << ", values, count, offset, "
-        << global_.count << "ULL, " << range << ");\n}\n\n";
-    out << "overlap::Status " << var << "_get(" << global_.elementType
-        << "* values, std::size_t count, std::size_t offset) {\n"
-        << "  return overlap::glue::copyFromSymbol(" << symbol << ", values, count, offset, "
+        << "  return ::overlap::glue::copyFromSymbol(" << symbol << ", values, count, offset, "
         << global_.count << "ULL, " << range << ");\n}\n";
     out << closeNamespaces(qualified_) << "\n";
   }
 
 private:
+  // What the setter copies from: the elements, read only. `const float*`; for an element that is
+  // itself a pointer (`__device__ float* scratch`), `float * const*`, which a `float**` converts
+  // to.
+  std::string sourceType() const {
+    const std::string& element = global_.elementType;
+    return !element.empty() && element.back() == '*' ? element + " const*"
+                                                     : "const " + element + "*";
+  }
+
   const ir::DeviceGlobal& global_;
   QualifiedName qualified_;
 };
@@ -871,8 +905,8 @@ GeneratedFiles emitFiles(const ir::SourceFile& file, const EmitOptions& options)
   for (const ir::DeviceGlobal& global : file.globals)
     GlobalEmitter(global).emitDeclarations(header);
   header << "// Every annotated kernel of this file, for tuners.\n"
-         << "extern const overlap::KernelDescriptor* const " << table << "[" << file.kernels.size()
-         << "];\n";
+         << "extern const ::overlap::KernelDescriptor* const " << table << "["
+         << file.kernels.size() << "];\n";
 
   // Overlap's headers come before the kernel file, so that the file's own macros (a
   // `#define min(a, b)` is common) cannot reach into them; what follows the file's inclusion
@@ -890,7 +924,7 @@ GeneratedFiles emitFiles(const ir::SourceFile& file, const EmitOptions& options)
   }
   for (const ir::DeviceGlobal& global : file.globals)
     GlobalEmitter(global).emitDefinitions(source);
-  source << "const overlap::KernelDescriptor* const " << table << "[" << file.kernels.size()
+  source << "const ::overlap::KernelDescriptor* const " << table << "[" << file.kernels.size()
          << "] = {\n"
          << entries << "};\n";
   return {header.str(), source.str()};

@@ -741,6 +741,7 @@ private:
     global.elementType = *spelled;
     global.count = count;
     global.constant = constant;
+    global.readOnly = element.isConstQualified();
     global.line = sources_.getPresumedLineNumber(sources_.getExpansionLoc(var->getLocation()));
     output_.globals.push_back(global);
   }

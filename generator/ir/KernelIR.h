@@ -157,6 +157,9 @@ struct DeviceGlobal {
   std::string elementType; // its innermost element type, spelled for generated code: "float"
   long long count = 1;     // elements: 17 for float c[17], 9 for float c[3][3]
   bool constant = true;    // __constant__; false: __device__
+  // Its elements are const (`__constant__ const float c[3] = {...}`): the compiler may fold their
+  // values into the kernels, so a setter could not change what they read; it gets a getter only.
+  bool readOnly = false;
   unsigned line = 0;
 };
 

@@ -142,6 +142,18 @@ TEST(Diagnostics, DivisionByLiteralZero) {
   expectFirstDiagnostic(kernel.str(), "0)", "division by zero");
 }
 
+// The tuner stores a default in its parameter's type: one the type cannot hold would run a call
+// other than the one the extents (computed in long long) describe.
+TEST(Diagnostics, TuneDefaultBeyondItsParametersType) {
+  Saxpy kernel;
+  kernel.launch = "launch(grid: ceil_div(len, 256), block: 256) tune(n = 1ll << 32)";
+  expectFirstDiagnostic(kernel.str(), "1ll << 32",
+                        "tune default of 'n' is 4294967296, which its type 'int' cannot hold "
+                        "(-2147483648 .. 2147483647)");
+  kernel.launch = "launch(grid: ceil_div(len, 256), block: 256) tune(n = 2147483647)";
+  EXPECT_TRUE(runOnCode(kernel.str()).result.ok());
+}
+
 TEST(Diagnostics, PointerWithoutDirectionPointsAtTheAnnotation) {
   Saxpy kernel;
   kernel.extents = "extent(y: n)";

@@ -326,6 +326,29 @@ TEST(Extraction, DeviceVariablesOfTheFileGetSetters) {
   EXPECT_EQ(globals[2].count, 1);
 }
 
+// A `const` variable's values may be folded into the kernels, so a setter could not change what
+// they read: it gets a getter only. A pointer variable's setter takes `T* const*`, which `T**`
+// converts to.
+TEST(Extraction, ConstDeviceVariablesGetNoSetterAndPointerVariablesAUsableOne) {
+  const std::string code = "#include <overlap/annotate.h>\n"
+                           "__constant__ const float c_coef[3] = {0.25f, 0.5f, 0.25f};\n"
+                           "__device__ float* d_scratch;\n"
+                           "OVERLAP_KERNEL(partition(n) offset(n) extent(y: n) copy(y[lo:hi])\n"
+                           "               launch(grid: len, block: 1))\n"
+                           "__global__ void k(int n, float* y) {}\n";
+  const InMemoryResult run = runOnCode(code);
+  ASSERT_TRUE(run.result.ok()) << run.diagnostics;
+  const auto& globals = run.result.frontend.globals;
+  ASSERT_EQ(globals.size(), 2u);
+  EXPECT_TRUE(globals[0].readOnly);
+  EXPECT_FALSE(globals[1].readOnly);
+  const std::string& header = run.result.files->header;
+  EXPECT_EQ(header.find("c_coef_set"), std::string::npos) << header;
+  EXPECT_NE(header.find("c_coef_get(float* values"), std::string::npos) << header;
+  EXPECT_NE(header.find("d_scratch_set(float * const* values"), std::string::npos) << header;
+  EXPECT_NE(header.find("d_scratch_get(float ** values"), std::string::npos) << header;
+}
+
 // A variable whose type host code cannot name (in an anonymous namespace of the kernel file) gets
 // no setter, and the generator says so where it is declared.
 TEST(Extraction, DeviceVariableWithoutASetterIsReported) {
@@ -512,10 +535,10 @@ TEST(Extraction, ParametersNamedAsTheGeneratedCodesOwnAreRenamedThere) {
   // The entry points: the kernel's names first, the generated code's own after them.
   EXPECT_NE(header.find("overlap::Status k_streams(float * array, const float * section, int n, "
                         "int stream, int order, float config, int streams, int overlap_args, "
-                        "int streams_, overlap::IssueOrder order_ = "),
+                        "int streams_, ::overlap::IssueOrder order_ = "),
             std::string::npos)
       << header;
-  EXPECT_NE(header.find("const overlap::StreamsConfig& config_, cudaStream_t stream_);"),
+  EXPECT_NE(header.find("const ::overlap::StreamsConfig& config_, cudaStream_t stream_);"),
             std::string::npos)
       << header;
   EXPECT_NE(source.find("const void* overlap_args_[] = {&array, &section, &n, &stream, &order, "
@@ -523,6 +546,69 @@ TEST(Extraction, ParametersNamedAsTheGeneratedCodesOwnAreRenamedThere) {
             std::string::npos)
       << source;
   EXPECT_NE(source.find("overlap_args_, stream_);"), std::string::npos) << source;
+}
+
+// The generated code lives partly in the kernel's namespace, where a name `overlap` of the user's
+// own (a struct of quantum-chemistry code) hides the runtime's namespace: every mention of the
+// runtime is qualified from the global namespace.
+TEST(Extraction, GeneratedCodeNamesTheRuntimeFromTheGlobalNamespace) {
+  const std::string code = "#include <overlap/annotate.h>\n"
+                           "namespace chem {\n"
+                           "struct overlap { double s; };\n"
+                           "OVERLAP_KERNEL(partition(n) offset(n) extent(s: n) copy(s[lo:hi])\n"
+                           "               launch(grid: ceil_div(len, 256), block: 256))\n"
+                           "__global__ void halve(double* s, int n) {}\n"
+                           "}\n";
+  const InMemoryResult run = runOnCode(code);
+  ASSERT_TRUE(run.result.ok()) << run.diagnostics;
+  for (const std::string* text : {&run.result.files->header, &run.result.files->source}) {
+    for (std::size_t at = text->find("overlap::"); at != std::string::npos;
+         at = text->find("overlap::", at + 1)) {
+      const std::size_t lineStart = text->rfind('\n', at) + 1;
+      if (text->compare(lineStart, 2, "//") == 0)
+        continue; // comments may name it as people do
+      EXPECT_TRUE(at >= 2 && text->compare(at - 2, 2, "::") == 0)
+          << "unqualified at: " << text->substr(lineStart, text->find('\n', at) - lineStart);
+    }
+  }
+}
+
+// An unannotated overload of the kernel's name (the double version beside the float one) must
+// not make the generated code's function pointers ambiguous.
+TEST(Extraction, AnOverloadOfTheKernelsNameLeavesItsPointerUnambiguous) {
+  const std::string code = "#include <overlap/annotate.h>\n"
+                           "OVERLAP_KERNEL(partition(n) offset(n) extent(x: n) copy(x[lo:hi])\n"
+                           "               launch(grid: ceil_div(len, 256), block: 256))\n"
+                           "__global__ void scale(float* x, int n) {}\n"
+                           "__global__ void scale(double* x, int n) {}\n";
+  const InMemoryResult run = runOnCode(code);
+  ASSERT_TRUE(run.result.ok()) << run.diagnostics;
+  const std::string& source = run.result.files->source;
+  EXPECT_NE(source.find("residentBlocksPerMultiprocessor(static_cast<void (*)(float *, int)>("
+                        "::scale)"),
+            std::string::npos)
+      << source;
+}
+
+// A parameter whose declarator wraps its name (a pointer to rows of 4) is written through
+// overlap::Spelled wherever a name or a `*` follows its type.
+TEST(Extraction, PointerToArrayParametersAreSpelledForDeclarations) {
+  const std::string code = "#include <overlap/annotate.h>\n"
+                           "OVERLAP_KERNEL(partition(n) offset(n) extent(rows, out: n)\n"
+                           "               copyin(rows[lo:hi]) copyout(out[lo:hi])\n"
+                           "               launch(grid: ceil_div(len, 256), block: 256))\n"
+                           "__global__ void rowsum(const float (*rows)[4], float* out, int n) {}\n";
+  const InMemoryResult run = runOnCode(code);
+  ASSERT_TRUE(run.result.ok()) << run.diagnostics;
+  const std::string& header = run.result.files->header;
+  const std::string& source = run.result.files->source;
+  EXPECT_NE(header.find("rowsum_explicit(::overlap::Spelled<const float (*)[4]> rows, float * out"),
+            std::string::npos)
+      << header;
+  EXPECT_NE(source.find("  ::overlap::Spelled<const float (*)[4]> rows;\n"), std::string::npos)
+      << source;
+  EXPECT_NE(source.find("const_cast<::overlap::Spelled<float[4]>*>(this->rows)"), std::string::npos)
+      << source;
 }
 
 // nvcc has the cache-hint loads and stores beside __ldg; Clang's CUDA headers only __ldg. A kernel

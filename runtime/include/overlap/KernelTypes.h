@@ -10,6 +10,10 @@
 
 namespace overlap {
 
+// T itself: generated code writes a type whose declarator wraps the name (a pointer to an array,
+// `const float (*)[4]`) as Spelled<...> before a name or a `*`.
+template <class T> using Spelled = T;
+
 enum class Direction : unsigned char { In, Out, InOut };
 
 inline bool reads(Direction d) {

@@ -20,8 +20,8 @@ struct blur_binding {
 
   static constexpr int kArrays = 2;
 
-  static blur_binding fromArgs(overlap::ArgPointers args) {
-    return {overlap::glue::arg<long>(args, 0), overlap::glue::arg<const float *>(args, 3), overlap::glue::arg<float *>(args, 4)};
+  static blur_binding fromArgs(::overlap::ArgPointers args) {
+    return {::overlap::glue::arg<long>(args, 0), ::overlap::glue::arg<const float *>(args, 3), ::overlap::glue::arg<float *>(args, 4)};
   }
 
   long long partitionExtent() const { return static_cast<long long>(this->n); }
@@ -33,16 +33,16 @@ struct blur_binding {
     return granule;
   }
 
-  overlap::Status checkCall() const {
-    return overlap::Status::success();
+  ::overlap::Status checkCall() const {
+    return ::overlap::Status::success();
   }
 
-  overlap::HostArray array(int i) const {
+  ::overlap::HostArray array(int i) const {
     switch (i) {
     case 0:
-      return {const_cast<float*>(this->in), sizeof(float), (static_cast<long long>(this->n) + 2LL), overlap::Direction::In, "in", false, false};
+      return {const_cast<float*>(this->in), sizeof(float), (static_cast<long long>(this->n) + 2LL), ::overlap::Direction::In, "in", false, false};
     case 1:
-      return {const_cast<float*>(this->out), sizeof(float), static_cast<long long>(this->n), overlap::Direction::Out, "out", false, false};
+      return {const_cast<float*>(this->out), sizeof(float), static_cast<long long>(this->n), ::overlap::Direction::Out, "out", false, false};
     }
     return {};
   }
@@ -58,7 +58,7 @@ struct blur_binding {
     return kChunked[first_section(i) + s];
   }
 
-  overlap::Section section(int i, int s, long long lo, long long hi) const {
+  ::overlap::Section section(int i, int s, long long lo, long long hi) const {
     const long long len = hi - lo;
     (void)lo;
     (void)hi;
@@ -77,140 +77,140 @@ struct blur_binding {
     return kFirst[i];
   }
 
-  overlap::Status launchConfig(long long lo, long long hi,
-                                overlap::LaunchConfig* config) const {
+  ::overlap::Status launchConfig(long long lo, long long hi,
+                                ::overlap::LaunchConfig* config) const {
     const long long len = hi - lo;
     (void)lo;
     (void)len;
     unsigned block_x = 0;
-    OVERLAP_TRY(overlap::checkedDim(128LL, 1024LL, "blur: block.x = 128 is outside [1, 1024]", &block_x));
+    OVERLAP_TRY(::overlap::checkedDim(128LL, 1024LL, "blur: block.x = 128 is outside [1, 1024]", &block_x));
     const unsigned block_y = 1;
     const unsigned block_z = 1;
     const size_t sharedBytes = 0;
     unsigned grid_x = 0;
-    OVERLAP_TRY(overlap::checkedGridDim(::overlap::ceil_div(len, 128LL), 2147483647LL, "blur: grid.x = ceil_div(len, 128) is outside [0, 2147483647]", &grid_x));
+    OVERLAP_TRY(::overlap::checkedGridDim(::overlap::ceil_div(len, 128LL), 2147483647LL, "blur: grid.x = ceil_div(len, 128) is outside [0, 2147483647]", &grid_x));
     const unsigned grid_y = 1;
     const unsigned grid_z = 1;
     *config = {dim3(grid_x, grid_y, grid_z), dim3(block_x, block_y, block_z), sharedBytes, false};
-    return overlap::Status::success();
+    return ::overlap::Status::success();
   }
 
-  static overlap::Status residentBlocks(int blockThreads, size_t sharedBytes,
+  static ::overlap::Status residentBlocks(int blockThreads, size_t sharedBytes,
                                          int* blocks) {
-    return overlap::residentBlocksPerMultiprocessor(::blur, blockThreads, sharedBytes, blocks);
+    return ::overlap::residentBlocksPerMultiprocessor(static_cast<void (*)(long, long, long, const float *, float *)>(::blur), blockThreads, sharedBytes, blocks);
   }
 
-  overlap::Status launch(void* const* bases, long long lo, long long hi,
+  ::overlap::Status launch(void* const* bases, long long lo, long long hi,
                          cudaStream_t stream) const {
     const long long len = hi - lo;
     (void)bases;
     (void)len;
     long chunk_begin = 0;
-    OVERLAP_TRY(overlap::glue::narrow<long>(lo, "blur: chunk value does not fit parameter 'begin' of type long", &chunk_begin));
+    OVERLAP_TRY(::overlap::glue::narrow<long>(lo, "blur: chunk value does not fit parameter 'begin' of type long", &chunk_begin));
     long chunk_end = 0;
-    OVERLAP_TRY(overlap::glue::narrow<long>(hi, "blur: chunk value does not fit parameter 'end' of type long", &chunk_end));
-    overlap::LaunchConfig config;
+    OVERLAP_TRY(::overlap::glue::narrow<long>(hi, "blur: chunk value does not fit parameter 'end' of type long", &chunk_end));
+    ::overlap::LaunchConfig config;
     OVERLAP_TRY(launchConfig(lo, hi, &config));
     if (config.empty())
-      return overlap::Status::success(); // no blocks for this chunk
+      return ::overlap::Status::success(); // no blocks for this chunk
     ::blur<<<config.grid, config.block, config.sharedBytes, stream>>>(
         this->n,
         chunk_begin,
         chunk_end,
         static_cast<const float*>(bases[0]),
         static_cast<float*>(bases[1]));
-    return overlap::glue::launchStatus("blur<<<...>>>");
+    return ::overlap::glue::launchStatus("blur<<<...>>>");
   }
 };
 
-const overlap::ParamDescriptor blur_params[] = {
-    {"n", "long", false, overlap::ElementKind::I64, sizeof(long), -1, overlap::ParamRole::Scalar},
-    {"begin", "long", false, overlap::ElementKind::I64, sizeof(long), -1, overlap::ParamRole::ChunkBegin},
-    {"end", "long", false, overlap::ElementKind::I64, sizeof(long), -1, overlap::ParamRole::ChunkEnd},
-    {"in", "const float *", true, overlap::ElementKind::F32, sizeof(float), 0, overlap::ParamRole::Array},
-    {"out", "float *", true, overlap::ElementKind::F32, sizeof(float), 1, overlap::ParamRole::Array},
+const ::overlap::ParamDescriptor blur_params[] = {
+    {"n", "long", false, ::overlap::ElementKind::I64, sizeof(long), -1, ::overlap::ParamRole::Scalar},
+    {"begin", "long", false, ::overlap::ElementKind::I64, sizeof(long), -1, ::overlap::ParamRole::ChunkBegin},
+    {"end", "long", false, ::overlap::ElementKind::I64, sizeof(long), -1, ::overlap::ParamRole::ChunkEnd},
+    {"in", "const float *", true, ::overlap::ElementKind::F32, sizeof(float), 0, ::overlap::ParamRole::Array},
+    {"out", "float *", true, ::overlap::ElementKind::F32, sizeof(float), 1, ::overlap::ParamRole::Array},
 };
 
-const overlap::ArrayDescriptor blur_arrays[] = {
-    {3, "in", overlap::Direction::In, overlap::ElementKind::F32, sizeof(float), false, overlap::ReduceOp::None},
-    {4, "out", overlap::Direction::Out, overlap::ElementKind::F32, sizeof(float), false, overlap::ReduceOp::None},
+const ::overlap::ArrayDescriptor blur_arrays[] = {
+    {3, "in", ::overlap::Direction::In, ::overlap::ElementKind::F32, sizeof(float), false, ::overlap::ReduceOp::None},
+    {4, "out", ::overlap::Direction::Out, ::overlap::ElementKind::F32, sizeof(float), false, ::overlap::ReduceOp::None},
 };
 
 } // namespace
 
-overlap::Status blur_explicit(long n, const float * in, float * out) {
-  return overlap::runExplicit(blur_binding{n, in, out});
+::overlap::Status blur_explicit(long n, const float * in, float * out) {
+  return ::overlap::runExplicit(blur_binding{n, in, out});
 }
 
-overlap::Status blur_mapped(long n, const float * in, float * out) {
-  return overlap::runMapped(blur_binding{n, in, out});
+::overlap::Status blur_mapped(long n, const float * in, float * out) {
+  return ::overlap::runMapped(blur_binding{n, in, out});
 }
 
-overlap::Status blur_streams(long n, const float * in, float * out, int streams, overlap::IssueOrder order) {
-  return overlap::runStreams(blur_binding{n, in, out}, overlap::StreamsConfig{streams, order});
+::overlap::Status blur_streams(long n, const float * in, float * out, int streams, ::overlap::IssueOrder order) {
+  return ::overlap::runStreams(blur_binding{n, in, out}, ::overlap::StreamsConfig{streams, order});
 }
 
-overlap::Status blur_streams(long n, const float * in, float * out, const overlap::StreamsConfig& config) {
-  return overlap::runStreams(blur_binding{n, in, out}, config);
+::overlap::Status blur_streams(long n, const float * in, float * out, const ::overlap::StreamsConfig& config) {
+  return ::overlap::runStreams(blur_binding{n, in, out}, config);
 }
 
-overlap::Status blur_hybrid(long n, const float * in, float * out, int streams, overlap::IssueOrder order) {
-  return overlap::runHybrid(blur_binding{n, in, out}, overlap::StreamsConfig{streams, order});
+::overlap::Status blur_hybrid(long n, const float * in, float * out, int streams, ::overlap::IssueOrder order) {
+  return ::overlap::runHybrid(blur_binding{n, in, out}, ::overlap::StreamsConfig{streams, order});
 }
 
-overlap::Status blur_hybrid(long n, const float * in, float * out, const overlap::StreamsConfig& config) {
-  return overlap::runHybrid(blur_binding{n, in, out}, config);
+::overlap::Status blur_hybrid(long n, const float * in, float * out, const ::overlap::StreamsConfig& config) {
+  return ::overlap::runHybrid(blur_binding{n, in, out}, config);
 }
 
-overlap::Status blur_explicit_async(long n, const float * in, float * out, cudaStream_t stream) {
-  return overlap::runExplicitAsync(blur_binding{n, in, out}, stream);
+::overlap::Status blur_explicit_async(long n, const float * in, float * out, cudaStream_t stream) {
+  return ::overlap::runExplicitAsync(blur_binding{n, in, out}, stream);
 }
 
-overlap::Status blur_mapped_async(long n, const float * in, float * out, cudaStream_t stream) {
-  return overlap::runMappedAsync(blur_binding{n, in, out}, stream);
+::overlap::Status blur_mapped_async(long n, const float * in, float * out, cudaStream_t stream) {
+  return ::overlap::runMappedAsync(blur_binding{n, in, out}, stream);
 }
 
-overlap::Status blur_streams_async(long n, const float * in, float * out, const overlap::StreamsConfig& config, cudaStream_t stream) {
-  return overlap::runStreamsAsync(blur_binding{n, in, out}, config, stream);
+::overlap::Status blur_streams_async(long n, const float * in, float * out, const ::overlap::StreamsConfig& config, cudaStream_t stream) {
+  return ::overlap::runStreamsAsync(blur_binding{n, in, out}, config, stream);
 }
 
-overlap::Status blur_hybrid_async(long n, const float * in, float * out, const overlap::StreamsConfig& config, cudaStream_t stream) {
-  return overlap::runHybridAsync(blur_binding{n, in, out}, config, stream);
+::overlap::Status blur_hybrid_async(long n, const float * in, float * out, const ::overlap::StreamsConfig& config, cudaStream_t stream) {
+  return ::overlap::runHybridAsync(blur_binding{n, in, out}, config, stream);
 }
 
-const overlap::KernelDescriptor blur_descriptor = {
+const ::overlap::KernelDescriptor blur_descriptor = {
     "blur", "blur.cu", 9,
     5, blur_params, 2, blur_arrays,
     0, nullptr,
-    &overlap::glue::partitionExtent<blur_binding>,
-    &overlap::glue::arrayExtent<blur_binding>,
-    &overlap::glue::sectionCount<blur_binding>,
-    &overlap::glue::section<blur_binding>,
-    &overlap::glue::sectionIsChunked<blur_binding>,
-    &overlap::glue::runFromArgs<blur_binding>,
-    &overlap::glue::launchGeometry<blur_binding>,
-    &overlap::glue::partitionBegin<blur_binding>,
-    &overlap::glue::granule<blur_binding>,
-    &overlap::glue::runAsyncFromArgs<blur_binding>,
+    &::overlap::glue::partitionExtent<blur_binding>,
+    &::overlap::glue::arrayExtent<blur_binding>,
+    &::overlap::glue::sectionCount<blur_binding>,
+    &::overlap::glue::section<blur_binding>,
+    &::overlap::glue::sectionIsChunked<blur_binding>,
+    &::overlap::glue::runFromArgs<blur_binding>,
+    &::overlap::glue::launchGeometry<blur_binding>,
+    &::overlap::glue::partitionBegin<blur_binding>,
+    &::overlap::glue::granule<blur_binding>,
+    &::overlap::glue::runAsyncFromArgs<blur_binding>,
 };
 namespace {
-const bool blur_registered = overlap::registerKernel(&blur_descriptor);
+const bool blur_registered = ::overlap::registerKernel(&blur_descriptor);
 }
 
-overlap::Status blur_tuned(long n, const float * in, float * out) {
+::overlap::Status blur_tuned(long n, const float * in, float * out) {
   long overlap_bound_1{};
   long overlap_bound_2{};
   const void* overlap_args[] = {&n, &overlap_bound_1, &overlap_bound_2, &in, &out};
-  return overlap::dispatch(blur_descriptor, overlap_args);
+  return ::overlap::dispatch(blur_descriptor, overlap_args);
 }
 
-overlap::Status blur_tuned_async(long n, const float * in, float * out, cudaStream_t stream) {
+::overlap::Status blur_tuned_async(long n, const float * in, float * out, cudaStream_t stream) {
   long overlap_bound_1{};
   long overlap_bound_2{};
   const void* overlap_args[] = {&n, &overlap_bound_1, &overlap_bound_2, &in, &out};
-  return overlap::dispatchAsync(blur_descriptor, overlap_args, stream);
+  return ::overlap::dispatchAsync(blur_descriptor, overlap_args, stream);
 }
 
-const overlap::KernelDescriptor* const overlap_blur_kernels[1] = {
+const ::overlap::KernelDescriptor* const overlap_blur_kernels[1] = {
     &blur_descriptor,
 };

@@ -9,25 +9,25 @@
 #include <cstddef>
 
 // blur (blur.cu:9): partition(n) range(begin, end) copyin(in[lo:hi + 2]) copyout(out[lo:hi])
-overlap::Status blur_explicit(long n, const float * in, float * out);
-overlap::Status blur_mapped(long n, const float * in, float * out);
-overlap::Status blur_streams(long n, const float * in, float * out, int streams, overlap::IssueOrder order = overlap::IssueOrder::DepthFirst);
-overlap::Status blur_hybrid(long n, const float * in, float * out, int streams, overlap::IssueOrder order = overlap::IssueOrder::DepthFirst);
+::overlap::Status blur_explicit(long n, const float * in, float * out);
+::overlap::Status blur_mapped(long n, const float * in, float * out);
+::overlap::Status blur_streams(long n, const float * in, float * out, int streams, ::overlap::IssueOrder order = ::overlap::IssueOrder::DepthFirst);
+::overlap::Status blur_hybrid(long n, const float * in, float * out, int streams, ::overlap::IssueOrder order = ::overlap::IssueOrder::DepthFirst);
 // With every setting: chunks apart from streams, device buffers and budget, pageable arrays.
-overlap::Status blur_streams(long n, const float * in, float * out, const overlap::StreamsConfig& config);
-overlap::Status blur_hybrid(long n, const float * in, float * out, const overlap::StreamsConfig& config);
+::overlap::Status blur_streams(long n, const float * in, float * out, const ::overlap::StreamsConfig& config);
+::overlap::Status blur_hybrid(long n, const float * in, float * out, const ::overlap::StreamsConfig& config);
 // The variant tuned for the current device (overlap/Dispatch.h says how it is chosen).
-overlap::Status blur_tuned(long n, const float * in, float * out);
+::overlap::Status blur_tuned(long n, const float * in, float * out);
 // Asynchronous forms, on the caller's stream: ordered after what `stream` holds, and what
 // follows on `stream` after the call's last copy; they return without waiting. The host
 // arrays stay untouched until `stream` gets there; pageable ones make the call synchronous
 // (overlap/detail/AsyncCall.cuh).
-overlap::Status blur_explicit_async(long n, const float * in, float * out, cudaStream_t stream);
-overlap::Status blur_mapped_async(long n, const float * in, float * out, cudaStream_t stream);
-overlap::Status blur_streams_async(long n, const float * in, float * out, const overlap::StreamsConfig& config, cudaStream_t stream);
-overlap::Status blur_hybrid_async(long n, const float * in, float * out, const overlap::StreamsConfig& config, cudaStream_t stream);
-overlap::Status blur_tuned_async(long n, const float * in, float * out, cudaStream_t stream);
-extern const overlap::KernelDescriptor blur_descriptor;
+::overlap::Status blur_explicit_async(long n, const float * in, float * out, cudaStream_t stream);
+::overlap::Status blur_mapped_async(long n, const float * in, float * out, cudaStream_t stream);
+::overlap::Status blur_streams_async(long n, const float * in, float * out, const ::overlap::StreamsConfig& config, cudaStream_t stream);
+::overlap::Status blur_hybrid_async(long n, const float * in, float * out, const ::overlap::StreamsConfig& config, cudaStream_t stream);
+::overlap::Status blur_tuned_async(long n, const float * in, float * out, cudaStream_t stream);
+extern const ::overlap::KernelDescriptor blur_descriptor;
 
 // Every annotated kernel of this file, for tuners.
-extern const overlap::KernelDescriptor* const overlap_blur_kernels[1];
+extern const ::overlap::KernelDescriptor* const overlap_blur_kernels[1];

@@ -21,8 +21,8 @@ struct haxpy_binding {
 
   static constexpr int kArrays = 2;
 
-  static haxpy_binding fromArgs(overlap::ArgPointers args) {
-    return {overlap::glue::arg<int>(args, 0), overlap::glue::arg<__half>(args, 1), overlap::glue::arg<const __half *>(args, 2), overlap::glue::arg<__half *>(args, 3)};
+  static haxpy_binding fromArgs(::overlap::ArgPointers args) {
+    return {::overlap::glue::arg<int>(args, 0), ::overlap::glue::arg<__half>(args, 1), ::overlap::glue::arg<const __half *>(args, 2), ::overlap::glue::arg<__half *>(args, 3)};
   }
 
   long long partitionExtent() const { return static_cast<long long>(this->n); }
@@ -40,16 +40,16 @@ struct haxpy_binding {
     return granule;
   }
 
-  overlap::Status checkCall() const {
-    return overlap::Status::success();
+  ::overlap::Status checkCall() const {
+    return ::overlap::Status::success();
   }
 
-  overlap::HostArray array(int i) const {
+  ::overlap::HostArray array(int i) const {
     switch (i) {
     case 0:
-      return {const_cast<__half*>(this->x), sizeof(__half), static_cast<long long>(this->n), overlap::Direction::In, "x", false, false};
+      return {const_cast<__half*>(this->x), sizeof(__half), static_cast<long long>(this->n), ::overlap::Direction::In, "x", false, false};
     case 1:
-      return {const_cast<__half*>(this->y), sizeof(__half), static_cast<long long>(this->n), overlap::Direction::InOut, "y", false, false};
+      return {const_cast<__half*>(this->y), sizeof(__half), static_cast<long long>(this->n), ::overlap::Direction::InOut, "y", false, false};
     }
     return {};
   }
@@ -65,7 +65,7 @@ struct haxpy_binding {
     return kChunked[first_section(i) + s];
   }
 
-  overlap::Section section(int i, int s, long long lo, long long hi) const {
+  ::overlap::Section section(int i, int s, long long lo, long long hi) const {
     const long long len = hi - lo;
     (void)lo;
     (void)hi;
@@ -84,132 +84,132 @@ struct haxpy_binding {
     return kFirst[i];
   }
 
-  overlap::Status launchConfig(long long lo, long long hi,
-                                overlap::LaunchConfig* config) const {
+  ::overlap::Status launchConfig(long long lo, long long hi,
+                                ::overlap::LaunchConfig* config) const {
     const long long len = hi - lo;
     (void)lo;
     (void)len;
     unsigned block_x = 0;
-    OVERLAP_TRY(overlap::checkedDim(256LL, 1024LL, "haxpy: block.x = 256 is outside [1, 1024]", &block_x));
+    OVERLAP_TRY(::overlap::checkedDim(256LL, 1024LL, "haxpy: block.x = 256 is outside [1, 1024]", &block_x));
     const unsigned block_y = 1;
     const unsigned block_z = 1;
     const size_t sharedBytes = 0;
     unsigned grid_x = 0;
-    OVERLAP_TRY(overlap::checkedGridDim(::overlap::ceil_div(len, 512LL), 2147483647LL, "haxpy: grid.x = ceil_div(len, 512) is outside [0, 2147483647]", &grid_x));
+    OVERLAP_TRY(::overlap::checkedGridDim(::overlap::ceil_div(len, 512LL), 2147483647LL, "haxpy: grid.x = ceil_div(len, 512) is outside [0, 2147483647]", &grid_x));
     const unsigned grid_y = 1;
     const unsigned grid_z = 1;
     *config = {dim3(grid_x, grid_y, grid_z), dim3(block_x, block_y, block_z), sharedBytes, false};
-    return overlap::Status::success();
+    return ::overlap::Status::success();
   }
 
-  static overlap::Status residentBlocks(int blockThreads, size_t sharedBytes,
+  static ::overlap::Status residentBlocks(int blockThreads, size_t sharedBytes,
                                          int* blocks) {
-    return overlap::residentBlocksPerMultiprocessor(::haxpy, blockThreads, sharedBytes, blocks);
+    return ::overlap::residentBlocksPerMultiprocessor(static_cast<void (*)(int, __half, const __half *, __half *)>(::haxpy), blockThreads, sharedBytes, blocks);
   }
 
-  overlap::Status launch(void* const* bases, long long lo, long long hi,
+  ::overlap::Status launch(void* const* bases, long long lo, long long hi,
                          cudaStream_t stream) const {
     const long long len = hi - lo;
     (void)bases;
     (void)len;
     int chunk_length = 0;
-    OVERLAP_TRY(overlap::glue::narrow<int>(len, "haxpy: chunk value does not fit parameter 'n' of type int", &chunk_length));
-    overlap::LaunchConfig config;
+    OVERLAP_TRY(::overlap::glue::narrow<int>(len, "haxpy: chunk value does not fit parameter 'n' of type int", &chunk_length));
+    ::overlap::LaunchConfig config;
     OVERLAP_TRY(launchConfig(lo, hi, &config));
     if (config.empty())
-      return overlap::Status::success(); // no blocks for this chunk
+      return ::overlap::Status::success(); // no blocks for this chunk
     ::haxpy<<<config.grid, config.block, config.sharedBytes, stream>>>(
         chunk_length,
         this->a,
         static_cast<const __half*>(bases[0]) + (lo),
         static_cast<__half*>(bases[1]) + (lo));
-    return overlap::glue::launchStatus("haxpy<<<...>>>");
+    return ::overlap::glue::launchStatus("haxpy<<<...>>>");
   }
 };
 
-const overlap::ParamDescriptor haxpy_params[] = {
-    {"n", "int", false, overlap::ElementKind::I32, sizeof(int), -1, overlap::ParamRole::ChunkLength},
-    {"a", "__half", false, overlap::ElementKind::F16, sizeof(__half), -1, overlap::ParamRole::Scalar},
-    {"x", "const __half *", true, overlap::ElementKind::F16, sizeof(__half), 0, overlap::ParamRole::Array},
-    {"y", "__half *", true, overlap::ElementKind::F16, sizeof(__half), 1, overlap::ParamRole::Array},
+const ::overlap::ParamDescriptor haxpy_params[] = {
+    {"n", "int", false, ::overlap::ElementKind::I32, sizeof(int), -1, ::overlap::ParamRole::ChunkLength},
+    {"a", "__half", false, ::overlap::ElementKind::F16, sizeof(__half), -1, ::overlap::ParamRole::Scalar},
+    {"x", "const __half *", true, ::overlap::ElementKind::F16, sizeof(__half), 0, ::overlap::ParamRole::Array},
+    {"y", "__half *", true, ::overlap::ElementKind::F16, sizeof(__half), 1, ::overlap::ParamRole::Array},
 };
 
-const overlap::ArrayDescriptor haxpy_arrays[] = {
-    {2, "x", overlap::Direction::In, overlap::ElementKind::F16, sizeof(__half), false, overlap::ReduceOp::None},
-    {3, "y", overlap::Direction::InOut, overlap::ElementKind::F16, sizeof(__half), false, overlap::ReduceOp::None},
+const ::overlap::ArrayDescriptor haxpy_arrays[] = {
+    {2, "x", ::overlap::Direction::In, ::overlap::ElementKind::F16, sizeof(__half), false, ::overlap::ReduceOp::None},
+    {3, "y", ::overlap::Direction::InOut, ::overlap::ElementKind::F16, sizeof(__half), false, ::overlap::ReduceOp::None},
 };
 
 } // namespace
 
-overlap::Status haxpy_explicit(int n, __half a, const __half * x, __half * y) {
-  return overlap::runExplicit(haxpy_binding{n, a, x, y});
+::overlap::Status haxpy_explicit(int n, __half a, const __half * x, __half * y) {
+  return ::overlap::runExplicit(haxpy_binding{n, a, x, y});
 }
 
-overlap::Status haxpy_mapped(int n, __half a, const __half * x, __half * y) {
-  return overlap::runMapped(haxpy_binding{n, a, x, y});
+::overlap::Status haxpy_mapped(int n, __half a, const __half * x, __half * y) {
+  return ::overlap::runMapped(haxpy_binding{n, a, x, y});
 }
 
-overlap::Status haxpy_streams(int n, __half a, const __half * x, __half * y, int streams, overlap::IssueOrder order) {
-  return overlap::runStreams(haxpy_binding{n, a, x, y}, overlap::StreamsConfig{streams, order});
+::overlap::Status haxpy_streams(int n, __half a, const __half * x, __half * y, int streams, ::overlap::IssueOrder order) {
+  return ::overlap::runStreams(haxpy_binding{n, a, x, y}, ::overlap::StreamsConfig{streams, order});
 }
 
-overlap::Status haxpy_streams(int n, __half a, const __half * x, __half * y, const overlap::StreamsConfig& config) {
-  return overlap::runStreams(haxpy_binding{n, a, x, y}, config);
+::overlap::Status haxpy_streams(int n, __half a, const __half * x, __half * y, const ::overlap::StreamsConfig& config) {
+  return ::overlap::runStreams(haxpy_binding{n, a, x, y}, config);
 }
 
-overlap::Status haxpy_hybrid(int n, __half a, const __half * x, __half * y, int streams, overlap::IssueOrder order) {
-  return overlap::runHybrid(haxpy_binding{n, a, x, y}, overlap::StreamsConfig{streams, order});
+::overlap::Status haxpy_hybrid(int n, __half a, const __half * x, __half * y, int streams, ::overlap::IssueOrder order) {
+  return ::overlap::runHybrid(haxpy_binding{n, a, x, y}, ::overlap::StreamsConfig{streams, order});
 }
 
-overlap::Status haxpy_hybrid(int n, __half a, const __half * x, __half * y, const overlap::StreamsConfig& config) {
-  return overlap::runHybrid(haxpy_binding{n, a, x, y}, config);
+::overlap::Status haxpy_hybrid(int n, __half a, const __half * x, __half * y, const ::overlap::StreamsConfig& config) {
+  return ::overlap::runHybrid(haxpy_binding{n, a, x, y}, config);
 }
 
-overlap::Status haxpy_explicit_async(int n, __half a, const __half * x, __half * y, cudaStream_t stream) {
-  return overlap::runExplicitAsync(haxpy_binding{n, a, x, y}, stream);
+::overlap::Status haxpy_explicit_async(int n, __half a, const __half * x, __half * y, cudaStream_t stream) {
+  return ::overlap::runExplicitAsync(haxpy_binding{n, a, x, y}, stream);
 }
 
-overlap::Status haxpy_mapped_async(int n, __half a, const __half * x, __half * y, cudaStream_t stream) {
-  return overlap::runMappedAsync(haxpy_binding{n, a, x, y}, stream);
+::overlap::Status haxpy_mapped_async(int n, __half a, const __half * x, __half * y, cudaStream_t stream) {
+  return ::overlap::runMappedAsync(haxpy_binding{n, a, x, y}, stream);
 }
 
-overlap::Status haxpy_streams_async(int n, __half a, const __half * x, __half * y, const overlap::StreamsConfig& config, cudaStream_t stream) {
-  return overlap::runStreamsAsync(haxpy_binding{n, a, x, y}, config, stream);
+::overlap::Status haxpy_streams_async(int n, __half a, const __half * x, __half * y, const ::overlap::StreamsConfig& config, cudaStream_t stream) {
+  return ::overlap::runStreamsAsync(haxpy_binding{n, a, x, y}, config, stream);
 }
 
-overlap::Status haxpy_hybrid_async(int n, __half a, const __half * x, __half * y, const overlap::StreamsConfig& config, cudaStream_t stream) {
-  return overlap::runHybridAsync(haxpy_binding{n, a, x, y}, config, stream);
+::overlap::Status haxpy_hybrid_async(int n, __half a, const __half * x, __half * y, const ::overlap::StreamsConfig& config, cudaStream_t stream) {
+  return ::overlap::runHybridAsync(haxpy_binding{n, a, x, y}, config, stream);
 }
 
-const overlap::KernelDescriptor haxpy_descriptor = {
+const ::overlap::KernelDescriptor haxpy_descriptor = {
     "haxpy", "haxpy.cu", 9,
     4, haxpy_params, 2, haxpy_arrays,
     0, nullptr,
-    &overlap::glue::partitionExtent<haxpy_binding>,
-    &overlap::glue::arrayExtent<haxpy_binding>,
-    &overlap::glue::sectionCount<haxpy_binding>,
-    &overlap::glue::section<haxpy_binding>,
-    &overlap::glue::sectionIsChunked<haxpy_binding>,
-    &overlap::glue::runFromArgs<haxpy_binding>,
-    &overlap::glue::launchGeometry<haxpy_binding>,
-    &overlap::glue::partitionBegin<haxpy_binding>,
-    &overlap::glue::granule<haxpy_binding>,
-    &overlap::glue::runAsyncFromArgs<haxpy_binding>,
+    &::overlap::glue::partitionExtent<haxpy_binding>,
+    &::overlap::glue::arrayExtent<haxpy_binding>,
+    &::overlap::glue::sectionCount<haxpy_binding>,
+    &::overlap::glue::section<haxpy_binding>,
+    &::overlap::glue::sectionIsChunked<haxpy_binding>,
+    &::overlap::glue::runFromArgs<haxpy_binding>,
+    &::overlap::glue::launchGeometry<haxpy_binding>,
+    &::overlap::glue::partitionBegin<haxpy_binding>,
+    &::overlap::glue::granule<haxpy_binding>,
+    &::overlap::glue::runAsyncFromArgs<haxpy_binding>,
 };
 namespace {
-const bool haxpy_registered = overlap::registerKernel(&haxpy_descriptor);
+const bool haxpy_registered = ::overlap::registerKernel(&haxpy_descriptor);
 }
 
-overlap::Status haxpy_tuned(int n, __half a, const __half * x, __half * y) {
+::overlap::Status haxpy_tuned(int n, __half a, const __half * x, __half * y) {
   const void* overlap_args[] = {&n, &a, &x, &y};
-  return overlap::dispatch(haxpy_descriptor, overlap_args);
+  return ::overlap::dispatch(haxpy_descriptor, overlap_args);
 }
 
-overlap::Status haxpy_tuned_async(int n, __half a, const __half * x, __half * y, cudaStream_t stream) {
+::overlap::Status haxpy_tuned_async(int n, __half a, const __half * x, __half * y, cudaStream_t stream) {
   const void* overlap_args[] = {&n, &a, &x, &y};
-  return overlap::dispatchAsync(haxpy_descriptor, overlap_args, stream);
+  return ::overlap::dispatchAsync(haxpy_descriptor, overlap_args, stream);
 }
 
-const overlap::KernelDescriptor* const overlap_haxpy_kernels[1] = {
+const ::overlap::KernelDescriptor* const overlap_haxpy_kernels[1] = {
     &haxpy_descriptor,
 };

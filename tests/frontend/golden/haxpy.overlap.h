@@ -10,25 +10,25 @@
 #include <cuda_fp16.h>
 
 // haxpy (haxpy.cu:9): partition(n) offset(n) copyin(x[lo:hi]) copy(y[lo:hi])
-overlap::Status haxpy_explicit(int n, __half a, const __half * x, __half * y);
-overlap::Status haxpy_mapped(int n, __half a, const __half * x, __half * y);
-overlap::Status haxpy_streams(int n, __half a, const __half * x, __half * y, int streams, overlap::IssueOrder order = overlap::IssueOrder::DepthFirst);
-overlap::Status haxpy_hybrid(int n, __half a, const __half * x, __half * y, int streams, overlap::IssueOrder order = overlap::IssueOrder::DepthFirst);
+::overlap::Status haxpy_explicit(int n, __half a, const __half * x, __half * y);
+::overlap::Status haxpy_mapped(int n, __half a, const __half * x, __half * y);
+::overlap::Status haxpy_streams(int n, __half a, const __half * x, __half * y, int streams, ::overlap::IssueOrder order = ::overlap::IssueOrder::DepthFirst);
+::overlap::Status haxpy_hybrid(int n, __half a, const __half * x, __half * y, int streams, ::overlap::IssueOrder order = ::overlap::IssueOrder::DepthFirst);
 // With every setting: chunks apart from streams, device buffers and budget, pageable arrays.
-overlap::Status haxpy_streams(int n, __half a, const __half * x, __half * y, const overlap::StreamsConfig& config);
-overlap::Status haxpy_hybrid(int n, __half a, const __half * x, __half * y, const overlap::StreamsConfig& config);
+::overlap::Status haxpy_streams(int n, __half a, const __half * x, __half * y, const ::overlap::StreamsConfig& config);
+::overlap::Status haxpy_hybrid(int n, __half a, const __half * x, __half * y, const ::overlap::StreamsConfig& config);
 // The variant tuned for the current device (overlap/Dispatch.h says how it is chosen).
-overlap::Status haxpy_tuned(int n, __half a, const __half * x, __half * y);
+::overlap::Status haxpy_tuned(int n, __half a, const __half * x, __half * y);
 // Asynchronous forms, on the caller's stream: ordered after what `stream` holds, and what
 // follows on `stream` after the call's last copy; they return without waiting. The host
 // arrays stay untouched until `stream` gets there; pageable ones make the call synchronous
 // (overlap/detail/AsyncCall.cuh).
-overlap::Status haxpy_explicit_async(int n, __half a, const __half * x, __half * y, cudaStream_t stream);
-overlap::Status haxpy_mapped_async(int n, __half a, const __half * x, __half * y, cudaStream_t stream);
-overlap::Status haxpy_streams_async(int n, __half a, const __half * x, __half * y, const overlap::StreamsConfig& config, cudaStream_t stream);
-overlap::Status haxpy_hybrid_async(int n, __half a, const __half * x, __half * y, const overlap::StreamsConfig& config, cudaStream_t stream);
-overlap::Status haxpy_tuned_async(int n, __half a, const __half * x, __half * y, cudaStream_t stream);
-extern const overlap::KernelDescriptor haxpy_descriptor;
+::overlap::Status haxpy_explicit_async(int n, __half a, const __half * x, __half * y, cudaStream_t stream);
+::overlap::Status haxpy_mapped_async(int n, __half a, const __half * x, __half * y, cudaStream_t stream);
+::overlap::Status haxpy_streams_async(int n, __half a, const __half * x, __half * y, const ::overlap::StreamsConfig& config, cudaStream_t stream);
+::overlap::Status haxpy_hybrid_async(int n, __half a, const __half * x, __half * y, const ::overlap::StreamsConfig& config, cudaStream_t stream);
+::overlap::Status haxpy_tuned_async(int n, __half a, const __half * x, __half * y, cudaStream_t stream);
+extern const ::overlap::KernelDescriptor haxpy_descriptor;
 
 // Every annotated kernel of this file, for tuners.
-extern const overlap::KernelDescriptor* const overlap_haxpy_kernels[1];
+extern const ::overlap::KernelDescriptor* const overlap_haxpy_kernels[1];

@@ -23,8 +23,8 @@ struct matmul_binding {
 
   static constexpr int kArrays = 3;
 
-  static matmul_binding fromArgs(overlap::ArgPointers args) {
-    return {overlap::glue::arg<int>(args, 0), overlap::glue::arg<int>(args, 1), overlap::glue::arg<int>(args, 2), overlap::glue::arg<const double *>(args, 3), overlap::glue::arg<const double *>(args, 4), overlap::glue::arg<double *>(args, 5)};
+  static matmul_binding fromArgs(::overlap::ArgPointers args) {
+    return {::overlap::glue::arg<int>(args, 0), ::overlap::glue::arg<int>(args, 1), ::overlap::glue::arg<int>(args, 2), ::overlap::glue::arg<const double *>(args, 3), ::overlap::glue::arg<const double *>(args, 4), ::overlap::glue::arg<double *>(args, 5)};
   }
 
   long long partitionExtent() const { return static_cast<long long>(this->m); }
@@ -36,18 +36,18 @@ struct matmul_binding {
     return granule;
   }
 
-  overlap::Status checkCall() const {
-    return overlap::Status::success();
+  ::overlap::Status checkCall() const {
+    return ::overlap::Status::success();
   }
 
-  overlap::HostArray array(int i) const {
+  ::overlap::HostArray array(int i) const {
     switch (i) {
     case 0:
-      return {const_cast<double*>(this->a), sizeof(double), (static_cast<long long>(this->m) * static_cast<long long>(this->k)), overlap::Direction::In, "a", false, false};
+      return {const_cast<double*>(this->a), sizeof(double), (static_cast<long long>(this->m) * static_cast<long long>(this->k)), ::overlap::Direction::In, "a", false, false};
     case 1:
-      return {const_cast<double*>(this->b), sizeof(double), (static_cast<long long>(this->k) * static_cast<long long>(this->n)), overlap::Direction::In, "b", false, false};
+      return {const_cast<double*>(this->b), sizeof(double), (static_cast<long long>(this->k) * static_cast<long long>(this->n)), ::overlap::Direction::In, "b", false, false};
     case 2:
-      return {const_cast<double*>(this->c), sizeof(double), (static_cast<long long>(this->m) * static_cast<long long>(this->n)), overlap::Direction::Out, "c", false, false};
+      return {const_cast<double*>(this->c), sizeof(double), (static_cast<long long>(this->m) * static_cast<long long>(this->n)), ::overlap::Direction::Out, "c", false, false};
     }
     return {};
   }
@@ -63,7 +63,7 @@ struct matmul_binding {
     return kChunked[first_section(i) + s];
   }
 
-  overlap::Section section(int i, int s, long long lo, long long hi) const {
+  ::overlap::Section section(int i, int s, long long lo, long long hi) const {
     const long long len = hi - lo;
     (void)lo;
     (void)hi;
@@ -82,42 +82,42 @@ struct matmul_binding {
     return kFirst[i];
   }
 
-  overlap::Status launchConfig(long long lo, long long hi,
-                                overlap::LaunchConfig* config) const {
+  ::overlap::Status launchConfig(long long lo, long long hi,
+                                ::overlap::LaunchConfig* config) const {
     const long long len = hi - lo;
     (void)lo;
     (void)len;
     unsigned block_x = 0;
-    OVERLAP_TRY(overlap::checkedDim(16LL, 1024LL, "matmul: block.x = 16 is outside [1, 1024]", &block_x));
+    OVERLAP_TRY(::overlap::checkedDim(16LL, 1024LL, "matmul: block.x = 16 is outside [1, 1024]", &block_x));
     unsigned block_y = 0;
-    OVERLAP_TRY(overlap::checkedDim(16LL, 1024LL, "matmul: block.y = 16 is outside [1, 1024]", &block_y));
+    OVERLAP_TRY(::overlap::checkedDim(16LL, 1024LL, "matmul: block.y = 16 is outside [1, 1024]", &block_y));
     const unsigned block_z = 1;
     const size_t sharedBytes = 0;
     unsigned grid_x = 0;
-    OVERLAP_TRY(overlap::checkedGridDim(::overlap::ceil_div(static_cast<long long>(this->n), 16LL), 2147483647LL, "matmul: grid.x = ceil_div(n, 16) is outside [0, 2147483647]", &grid_x));
+    OVERLAP_TRY(::overlap::checkedGridDim(::overlap::ceil_div(static_cast<long long>(this->n), 16LL), 2147483647LL, "matmul: grid.x = ceil_div(n, 16) is outside [0, 2147483647]", &grid_x));
     unsigned grid_y = 0;
-    OVERLAP_TRY(overlap::checkedGridDim(::overlap::ceil_div(len, 16LL), 65535LL, "matmul: grid.y = ceil_div(len, 16) is outside [0, 65535]", &grid_y));
+    OVERLAP_TRY(::overlap::checkedGridDim(::overlap::ceil_div(len, 16LL), 65535LL, "matmul: grid.y = ceil_div(len, 16) is outside [0, 65535]", &grid_y));
     const unsigned grid_z = 1;
     *config = {dim3(grid_x, grid_y, grid_z), dim3(block_x, block_y, block_z), sharedBytes, false};
-    return overlap::Status::success();
+    return ::overlap::Status::success();
   }
 
-  static overlap::Status residentBlocks(int blockThreads, size_t sharedBytes,
+  static ::overlap::Status residentBlocks(int blockThreads, size_t sharedBytes,
                                          int* blocks) {
-    return overlap::residentBlocksPerMultiprocessor(::matmul, blockThreads, sharedBytes, blocks);
+    return ::overlap::residentBlocksPerMultiprocessor(static_cast<void (*)(int, int, int, const double *, const double *, double *)>(::matmul), blockThreads, sharedBytes, blocks);
   }
 
-  overlap::Status launch(void* const* bases, long long lo, long long hi,
+  ::overlap::Status launch(void* const* bases, long long lo, long long hi,
                          cudaStream_t stream) const {
     const long long len = hi - lo;
     (void)bases;
     (void)len;
     int chunk_length = 0;
-    OVERLAP_TRY(overlap::glue::narrow<int>(len, "matmul: chunk value does not fit parameter 'm' of type int", &chunk_length));
-    overlap::LaunchConfig config;
+    OVERLAP_TRY(::overlap::glue::narrow<int>(len, "matmul: chunk value does not fit parameter 'm' of type int", &chunk_length));
+    ::overlap::LaunchConfig config;
     OVERLAP_TRY(launchConfig(lo, hi, &config));
     if (config.empty())
-      return overlap::Status::success(); // no blocks for this chunk
+      return ::overlap::Status::success(); // no blocks for this chunk
     ::matmul<<<config.grid, config.block, config.sharedBytes, stream>>>(
         chunk_length,
         this->k,
@@ -125,26 +125,26 @@ struct matmul_binding {
         static_cast<const double*>(bases[0]) + ((lo * static_cast<long long>(this->k))),
         static_cast<const double*>(bases[1]),
         static_cast<double*>(bases[2]) + ((lo * static_cast<long long>(this->n))));
-    return overlap::glue::launchStatus("matmul<<<...>>>");
+    return ::overlap::glue::launchStatus("matmul<<<...>>>");
   }
 };
 
-const overlap::ParamDescriptor matmul_params[] = {
-    {"m", "int", false, overlap::ElementKind::I32, sizeof(int), -1, overlap::ParamRole::ChunkLength},
-    {"k", "int", false, overlap::ElementKind::I32, sizeof(int), -1, overlap::ParamRole::Scalar},
-    {"n", "int", false, overlap::ElementKind::I32, sizeof(int), -1, overlap::ParamRole::Scalar},
-    {"a", "const double *", true, overlap::ElementKind::F64, sizeof(double), 0, overlap::ParamRole::Array},
-    {"b", "const double *", true, overlap::ElementKind::F64, sizeof(double), 1, overlap::ParamRole::Array},
-    {"c", "double *", true, overlap::ElementKind::F64, sizeof(double), 2, overlap::ParamRole::Array},
+const ::overlap::ParamDescriptor matmul_params[] = {
+    {"m", "int", false, ::overlap::ElementKind::I32, sizeof(int), -1, ::overlap::ParamRole::ChunkLength},
+    {"k", "int", false, ::overlap::ElementKind::I32, sizeof(int), -1, ::overlap::ParamRole::Scalar},
+    {"n", "int", false, ::overlap::ElementKind::I32, sizeof(int), -1, ::overlap::ParamRole::Scalar},
+    {"a", "const double *", true, ::overlap::ElementKind::F64, sizeof(double), 0, ::overlap::ParamRole::Array},
+    {"b", "const double *", true, ::overlap::ElementKind::F64, sizeof(double), 1, ::overlap::ParamRole::Array},
+    {"c", "double *", true, ::overlap::ElementKind::F64, sizeof(double), 2, ::overlap::ParamRole::Array},
 };
 
-const overlap::ArrayDescriptor matmul_arrays[] = {
-    {3, "a", overlap::Direction::In, overlap::ElementKind::F64, sizeof(double), false, overlap::ReduceOp::None},
-    {4, "b", overlap::Direction::In, overlap::ElementKind::F64, sizeof(double), false, overlap::ReduceOp::None},
-    {5, "c", overlap::Direction::Out, overlap::ElementKind::F64, sizeof(double), false, overlap::ReduceOp::None},
+const ::overlap::ArrayDescriptor matmul_arrays[] = {
+    {3, "a", ::overlap::Direction::In, ::overlap::ElementKind::F64, sizeof(double), false, ::overlap::ReduceOp::None},
+    {4, "b", ::overlap::Direction::In, ::overlap::ElementKind::F64, sizeof(double), false, ::overlap::ReduceOp::None},
+    {5, "c", ::overlap::Direction::Out, ::overlap::ElementKind::F64, sizeof(double), false, ::overlap::ReduceOp::None},
 };
 
-const overlap::TuneDefault matmul_tune_defaults[] = {
+const ::overlap::TuneDefault matmul_tune_defaults[] = {
     {0, 1024LL}, // m
     {1, 1024LL}, // k
     {2, 1024LL}, // n
@@ -152,75 +152,75 @@ const overlap::TuneDefault matmul_tune_defaults[] = {
 
 } // namespace
 
-overlap::Status matmul_explicit(int m, int k, int n, const double * a, const double * b, double * c) {
-  return overlap::runExplicit(matmul_binding{m, k, n, a, b, c});
+::overlap::Status matmul_explicit(int m, int k, int n, const double * a, const double * b, double * c) {
+  return ::overlap::runExplicit(matmul_binding{m, k, n, a, b, c});
 }
 
-overlap::Status matmul_mapped(int m, int k, int n, const double * a, const double * b, double * c) {
-  return overlap::runMapped(matmul_binding{m, k, n, a, b, c});
+::overlap::Status matmul_mapped(int m, int k, int n, const double * a, const double * b, double * c) {
+  return ::overlap::runMapped(matmul_binding{m, k, n, a, b, c});
 }
 
-overlap::Status matmul_streams(int m, int k, int n, const double * a, const double * b, double * c, int streams, overlap::IssueOrder order) {
-  return overlap::runStreams(matmul_binding{m, k, n, a, b, c}, overlap::StreamsConfig{streams, order});
+::overlap::Status matmul_streams(int m, int k, int n, const double * a, const double * b, double * c, int streams, ::overlap::IssueOrder order) {
+  return ::overlap::runStreams(matmul_binding{m, k, n, a, b, c}, ::overlap::StreamsConfig{streams, order});
 }
 
-overlap::Status matmul_streams(int m, int k, int n, const double * a, const double * b, double * c, const overlap::StreamsConfig& config) {
-  return overlap::runStreams(matmul_binding{m, k, n, a, b, c}, config);
+::overlap::Status matmul_streams(int m, int k, int n, const double * a, const double * b, double * c, const ::overlap::StreamsConfig& config) {
+  return ::overlap::runStreams(matmul_binding{m, k, n, a, b, c}, config);
 }
 
-overlap::Status matmul_hybrid(int m, int k, int n, const double * a, const double * b, double * c, int streams, overlap::IssueOrder order) {
-  return overlap::runHybrid(matmul_binding{m, k, n, a, b, c}, overlap::StreamsConfig{streams, order});
+::overlap::Status matmul_hybrid(int m, int k, int n, const double * a, const double * b, double * c, int streams, ::overlap::IssueOrder order) {
+  return ::overlap::runHybrid(matmul_binding{m, k, n, a, b, c}, ::overlap::StreamsConfig{streams, order});
 }
 
-overlap::Status matmul_hybrid(int m, int k, int n, const double * a, const double * b, double * c, const overlap::StreamsConfig& config) {
-  return overlap::runHybrid(matmul_binding{m, k, n, a, b, c}, config);
+::overlap::Status matmul_hybrid(int m, int k, int n, const double * a, const double * b, double * c, const ::overlap::StreamsConfig& config) {
+  return ::overlap::runHybrid(matmul_binding{m, k, n, a, b, c}, config);
 }
 
-overlap::Status matmul_explicit_async(int m, int k, int n, const double * a, const double * b, double * c, cudaStream_t stream) {
-  return overlap::runExplicitAsync(matmul_binding{m, k, n, a, b, c}, stream);
+::overlap::Status matmul_explicit_async(int m, int k, int n, const double * a, const double * b, double * c, cudaStream_t stream) {
+  return ::overlap::runExplicitAsync(matmul_binding{m, k, n, a, b, c}, stream);
 }
 
-overlap::Status matmul_mapped_async(int m, int k, int n, const double * a, const double * b, double * c, cudaStream_t stream) {
-  return overlap::runMappedAsync(matmul_binding{m, k, n, a, b, c}, stream);
+::overlap::Status matmul_mapped_async(int m, int k, int n, const double * a, const double * b, double * c, cudaStream_t stream) {
+  return ::overlap::runMappedAsync(matmul_binding{m, k, n, a, b, c}, stream);
 }
 
-overlap::Status matmul_streams_async(int m, int k, int n, const double * a, const double * b, double * c, const overlap::StreamsConfig& config, cudaStream_t stream) {
-  return overlap::runStreamsAsync(matmul_binding{m, k, n, a, b, c}, config, stream);
+::overlap::Status matmul_streams_async(int m, int k, int n, const double * a, const double * b, double * c, const ::overlap::StreamsConfig& config, cudaStream_t stream) {
+  return ::overlap::runStreamsAsync(matmul_binding{m, k, n, a, b, c}, config, stream);
 }
 
-overlap::Status matmul_hybrid_async(int m, int k, int n, const double * a, const double * b, double * c, const overlap::StreamsConfig& config, cudaStream_t stream) {
-  return overlap::runHybridAsync(matmul_binding{m, k, n, a, b, c}, config, stream);
+::overlap::Status matmul_hybrid_async(int m, int k, int n, const double * a, const double * b, double * c, const ::overlap::StreamsConfig& config, cudaStream_t stream) {
+  return ::overlap::runHybridAsync(matmul_binding{m, k, n, a, b, c}, config, stream);
 }
 
-const overlap::KernelDescriptor matmul_descriptor = {
+const ::overlap::KernelDescriptor matmul_descriptor = {
     "matmul", "matmul.cu", 9,
     6, matmul_params, 3, matmul_arrays,
     3, matmul_tune_defaults,
-    &overlap::glue::partitionExtent<matmul_binding>,
-    &overlap::glue::arrayExtent<matmul_binding>,
-    &overlap::glue::sectionCount<matmul_binding>,
-    &overlap::glue::section<matmul_binding>,
-    &overlap::glue::sectionIsChunked<matmul_binding>,
-    &overlap::glue::runFromArgs<matmul_binding>,
-    &overlap::glue::launchGeometry<matmul_binding>,
-    &overlap::glue::partitionBegin<matmul_binding>,
-    &overlap::glue::granule<matmul_binding>,
-    &overlap::glue::runAsyncFromArgs<matmul_binding>,
+    &::overlap::glue::partitionExtent<matmul_binding>,
+    &::overlap::glue::arrayExtent<matmul_binding>,
+    &::overlap::glue::sectionCount<matmul_binding>,
+    &::overlap::glue::section<matmul_binding>,
+    &::overlap::glue::sectionIsChunked<matmul_binding>,
+    &::overlap::glue::runFromArgs<matmul_binding>,
+    &::overlap::glue::launchGeometry<matmul_binding>,
+    &::overlap::glue::partitionBegin<matmul_binding>,
+    &::overlap::glue::granule<matmul_binding>,
+    &::overlap::glue::runAsyncFromArgs<matmul_binding>,
 };
 namespace {
-const bool matmul_registered = overlap::registerKernel(&matmul_descriptor);
+const bool matmul_registered = ::overlap::registerKernel(&matmul_descriptor);
 }
 
-overlap::Status matmul_tuned(int m, int k, int n, const double * a, const double * b, double * c) {
+::overlap::Status matmul_tuned(int m, int k, int n, const double * a, const double * b, double * c) {
   const void* overlap_args[] = {&m, &k, &n, &a, &b, &c};
-  return overlap::dispatch(matmul_descriptor, overlap_args);
+  return ::overlap::dispatch(matmul_descriptor, overlap_args);
 }
 
-overlap::Status matmul_tuned_async(int m, int k, int n, const double * a, const double * b, double * c, cudaStream_t stream) {
+::overlap::Status matmul_tuned_async(int m, int k, int n, const double * a, const double * b, double * c, cudaStream_t stream) {
   const void* overlap_args[] = {&m, &k, &n, &a, &b, &c};
-  return overlap::dispatchAsync(matmul_descriptor, overlap_args, stream);
+  return ::overlap::dispatchAsync(matmul_descriptor, overlap_args, stream);
 }
 
-const overlap::KernelDescriptor* const overlap_matmul_kernels[1] = {
+const ::overlap::KernelDescriptor* const overlap_matmul_kernels[1] = {
     &matmul_descriptor,
 };

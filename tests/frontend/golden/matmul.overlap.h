@@ -9,25 +9,25 @@
 #include <cstddef>
 
 // matmul (matmul.cu:9): partition(m) offset(m) copyin(a[lo * k:hi * k]) copyin(b) copyout(c[lo * n:hi * n])
-overlap::Status matmul_explicit(int m, int k, int n, const double * a, const double * b, double * c);
-overlap::Status matmul_mapped(int m, int k, int n, const double * a, const double * b, double * c);
-overlap::Status matmul_streams(int m, int k, int n, const double * a, const double * b, double * c, int streams, overlap::IssueOrder order = overlap::IssueOrder::DepthFirst);
-overlap::Status matmul_hybrid(int m, int k, int n, const double * a, const double * b, double * c, int streams, overlap::IssueOrder order = overlap::IssueOrder::DepthFirst);
+::overlap::Status matmul_explicit(int m, int k, int n, const double * a, const double * b, double * c);
+::overlap::Status matmul_mapped(int m, int k, int n, const double * a, const double * b, double * c);
+::overlap::Status matmul_streams(int m, int k, int n, const double * a, const double * b, double * c, int streams, ::overlap::IssueOrder order = ::overlap::IssueOrder::DepthFirst);
+::overlap::Status matmul_hybrid(int m, int k, int n, const double * a, const double * b, double * c, int streams, ::overlap::IssueOrder order = ::overlap::IssueOrder::DepthFirst);
 // With every setting: chunks apart from streams, device buffers and budget, pageable arrays.
-overlap::Status matmul_streams(int m, int k, int n, const double * a, const double * b, double * c, const overlap::StreamsConfig& config);
-overlap::Status matmul_hybrid(int m, int k, int n, const double * a, const double * b, double * c, const overlap::StreamsConfig& config);
+::overlap::Status matmul_streams(int m, int k, int n, const double * a, const double * b, double * c, const ::overlap::StreamsConfig& config);
+::overlap::Status matmul_hybrid(int m, int k, int n, const double * a, const double * b, double * c, const ::overlap::StreamsConfig& config);
 // The variant tuned for the current device (overlap/Dispatch.h says how it is chosen).
-overlap::Status matmul_tuned(int m, int k, int n, const double * a, const double * b, double * c);
+::overlap::Status matmul_tuned(int m, int k, int n, const double * a, const double * b, double * c);
 // Asynchronous forms, on the caller's stream: ordered after what `stream` holds, and what
 // follows on `stream` after the call's last copy; they return without waiting. The host
 // arrays stay untouched until `stream` gets there; pageable ones make the call synchronous
 // (overlap/detail/AsyncCall.cuh).
-overlap::Status matmul_explicit_async(int m, int k, int n, const double * a, const double * b, double * c, cudaStream_t stream);
-overlap::Status matmul_mapped_async(int m, int k, int n, const double * a, const double * b, double * c, cudaStream_t stream);
-overlap::Status matmul_streams_async(int m, int k, int n, const double * a, const double * b, double * c, const overlap::StreamsConfig& config, cudaStream_t stream);
-overlap::Status matmul_hybrid_async(int m, int k, int n, const double * a, const double * b, double * c, const overlap::StreamsConfig& config, cudaStream_t stream);
-overlap::Status matmul_tuned_async(int m, int k, int n, const double * a, const double * b, double * c, cudaStream_t stream);
-extern const overlap::KernelDescriptor matmul_descriptor;
+::overlap::Status matmul_explicit_async(int m, int k, int n, const double * a, const double * b, double * c, cudaStream_t stream);
+::overlap::Status matmul_mapped_async(int m, int k, int n, const double * a, const double * b, double * c, cudaStream_t stream);
+::overlap::Status matmul_streams_async(int m, int k, int n, const double * a, const double * b, double * c, const ::overlap::StreamsConfig& config, cudaStream_t stream);
+::overlap::Status matmul_hybrid_async(int m, int k, int n, const double * a, const double * b, double * c, const ::overlap::StreamsConfig& config, cudaStream_t stream);
+::overlap::Status matmul_tuned_async(int m, int k, int n, const double * a, const double * b, double * c, cudaStream_t stream);
+extern const ::overlap::KernelDescriptor matmul_descriptor;
 
 // Every annotated kernel of this file, for tuners.
-extern const overlap::KernelDescriptor* const overlap_matmul_kernels[1];
+extern const ::overlap::KernelDescriptor* const overlap_matmul_kernels[1];

@@ -21,8 +21,8 @@ struct saxpy_binding {
 
   static constexpr int kArrays = 2;
 
-  static saxpy_binding fromArgs(overlap::ArgPointers args) {
-    return {overlap::glue::arg<int>(args, 0), overlap::glue::arg<float>(args, 1), overlap::glue::arg<const float *>(args, 2), overlap::glue::arg<float *>(args, 3)};
+  static saxpy_binding fromArgs(::overlap::ArgPointers args) {
+    return {::overlap::glue::arg<int>(args, 0), ::overlap::glue::arg<float>(args, 1), ::overlap::glue::arg<const float *>(args, 2), ::overlap::glue::arg<float *>(args, 3)};
   }
 
   long long partitionExtent() const { return static_cast<long long>(this->n); }
@@ -34,16 +34,16 @@ struct saxpy_binding {
     return granule;
   }
 
-  overlap::Status checkCall() const {
-    return overlap::Status::success();
+  ::overlap::Status checkCall() const {
+    return ::overlap::Status::success();
   }
 
-  overlap::HostArray array(int i) const {
+  ::overlap::HostArray array(int i) const {
     switch (i) {
     case 0:
-      return {const_cast<float*>(this->x), sizeof(float), static_cast<long long>(this->n), overlap::Direction::In, "x", false, false};
+      return {const_cast<float*>(this->x), sizeof(float), static_cast<long long>(this->n), ::overlap::Direction::In, "x", false, false};
     case 1:
-      return {const_cast<float*>(this->y), sizeof(float), static_cast<long long>(this->n), overlap::Direction::InOut, "y", false, false};
+      return {const_cast<float*>(this->y), sizeof(float), static_cast<long long>(this->n), ::overlap::Direction::InOut, "y", false, false};
     }
     return {};
   }
@@ -59,7 +59,7 @@ struct saxpy_binding {
     return kChunked[first_section(i) + s];
   }
 
-  overlap::Section section(int i, int s, long long lo, long long hi) const {
+  ::overlap::Section section(int i, int s, long long lo, long long hi) const {
     const long long len = hi - lo;
     (void)lo;
     (void)hi;
@@ -78,136 +78,136 @@ struct saxpy_binding {
     return kFirst[i];
   }
 
-  overlap::Status launchConfig(long long lo, long long hi,
-                                overlap::LaunchConfig* config) const {
+  ::overlap::Status launchConfig(long long lo, long long hi,
+                                ::overlap::LaunchConfig* config) const {
     const long long len = hi - lo;
     (void)lo;
     (void)len;
     unsigned block_x = 0;
-    OVERLAP_TRY(overlap::checkedDim(256LL, 1024LL, "saxpy: block.x = 256 is outside [1, 1024]", &block_x));
+    OVERLAP_TRY(::overlap::checkedDim(256LL, 1024LL, "saxpy: block.x = 256 is outside [1, 1024]", &block_x));
     const unsigned block_y = 1;
     const unsigned block_z = 1;
     const size_t sharedBytes = 0;
     unsigned grid_x = 0;
-    OVERLAP_TRY(overlap::checkedGridDim(::overlap::ceil_div(len, 256LL), 2147483647LL, "saxpy: grid.x = ceil_div(len, 256) is outside [0, 2147483647]", &grid_x));
+    OVERLAP_TRY(::overlap::checkedGridDim(::overlap::ceil_div(len, 256LL), 2147483647LL, "saxpy: grid.x = ceil_div(len, 256) is outside [0, 2147483647]", &grid_x));
     const unsigned grid_y = 1;
     const unsigned grid_z = 1;
     *config = {dim3(grid_x, grid_y, grid_z), dim3(block_x, block_y, block_z), sharedBytes, false};
-    return overlap::Status::success();
+    return ::overlap::Status::success();
   }
 
-  static overlap::Status residentBlocks(int blockThreads, size_t sharedBytes,
+  static ::overlap::Status residentBlocks(int blockThreads, size_t sharedBytes,
                                          int* blocks) {
-    return overlap::residentBlocksPerMultiprocessor(::saxpy, blockThreads, sharedBytes, blocks);
+    return ::overlap::residentBlocksPerMultiprocessor(static_cast<void (*)(int, float, const float *, float *)>(::saxpy), blockThreads, sharedBytes, blocks);
   }
 
-  overlap::Status launch(void* const* bases, long long lo, long long hi,
+  ::overlap::Status launch(void* const* bases, long long lo, long long hi,
                          cudaStream_t stream) const {
     const long long len = hi - lo;
     (void)bases;
     (void)len;
     int chunk_length = 0;
-    OVERLAP_TRY(overlap::glue::narrow<int>(len, "saxpy: chunk value does not fit parameter 'n' of type int", &chunk_length));
-    overlap::LaunchConfig config;
+    OVERLAP_TRY(::overlap::glue::narrow<int>(len, "saxpy: chunk value does not fit parameter 'n' of type int", &chunk_length));
+    ::overlap::LaunchConfig config;
     OVERLAP_TRY(launchConfig(lo, hi, &config));
     if (config.empty())
-      return overlap::Status::success(); // no blocks for this chunk
+      return ::overlap::Status::success(); // no blocks for this chunk
     ::saxpy<<<config.grid, config.block, config.sharedBytes, stream>>>(
         chunk_length,
         this->a,
         static_cast<const float*>(bases[0]) + (lo),
         static_cast<float*>(bases[1]) + (lo));
-    return overlap::glue::launchStatus("saxpy<<<...>>>");
+    return ::overlap::glue::launchStatus("saxpy<<<...>>>");
   }
 };
 
-const overlap::ParamDescriptor saxpy_params[] = {
-    {"n", "int", false, overlap::ElementKind::I32, sizeof(int), -1, overlap::ParamRole::ChunkLength},
-    {"a", "float", false, overlap::ElementKind::F32, sizeof(float), -1, overlap::ParamRole::Scalar},
-    {"x", "const float *", true, overlap::ElementKind::F32, sizeof(float), 0, overlap::ParamRole::Array},
-    {"y", "float *", true, overlap::ElementKind::F32, sizeof(float), 1, overlap::ParamRole::Array},
+const ::overlap::ParamDescriptor saxpy_params[] = {
+    {"n", "int", false, ::overlap::ElementKind::I32, sizeof(int), -1, ::overlap::ParamRole::ChunkLength},
+    {"a", "float", false, ::overlap::ElementKind::F32, sizeof(float), -1, ::overlap::ParamRole::Scalar},
+    {"x", "const float *", true, ::overlap::ElementKind::F32, sizeof(float), 0, ::overlap::ParamRole::Array},
+    {"y", "float *", true, ::overlap::ElementKind::F32, sizeof(float), 1, ::overlap::ParamRole::Array},
 };
 
-const overlap::ArrayDescriptor saxpy_arrays[] = {
-    {2, "x", overlap::Direction::In, overlap::ElementKind::F32, sizeof(float), false, overlap::ReduceOp::None},
-    {3, "y", overlap::Direction::InOut, overlap::ElementKind::F32, sizeof(float), false, overlap::ReduceOp::None},
+const ::overlap::ArrayDescriptor saxpy_arrays[] = {
+    {2, "x", ::overlap::Direction::In, ::overlap::ElementKind::F32, sizeof(float), false, ::overlap::ReduceOp::None},
+    {3, "y", ::overlap::Direction::InOut, ::overlap::ElementKind::F32, sizeof(float), false, ::overlap::ReduceOp::None},
 };
 
-const overlap::TuneDefault saxpy_tune_defaults[] = {
+const ::overlap::TuneDefault saxpy_tune_defaults[] = {
     {0, 1048576LL}, // n
 };
 
 } // namespace
 
-overlap::Status saxpy_explicit(int n, float a, const float * x, float * y) {
-  return overlap::runExplicit(saxpy_binding{n, a, x, y});
+::overlap::Status saxpy_explicit(int n, float a, const float * x, float * y) {
+  return ::overlap::runExplicit(saxpy_binding{n, a, x, y});
 }
 
-overlap::Status saxpy_mapped(int n, float a, const float * x, float * y) {
-  return overlap::runMapped(saxpy_binding{n, a, x, y});
+::overlap::Status saxpy_mapped(int n, float a, const float * x, float * y) {
+  return ::overlap::runMapped(saxpy_binding{n, a, x, y});
 }
 
-overlap::Status saxpy_streams(int n, float a, const float * x, float * y, int streams, overlap::IssueOrder order) {
-  return overlap::runStreams(saxpy_binding{n, a, x, y}, overlap::StreamsConfig{streams, order});
+::overlap::Status saxpy_streams(int n, float a, const float * x, float * y, int streams, ::overlap::IssueOrder order) {
+  return ::overlap::runStreams(saxpy_binding{n, a, x, y}, ::overlap::StreamsConfig{streams, order});
 }
 
-overlap::Status saxpy_streams(int n, float a, const float * x, float * y, const overlap::StreamsConfig& config) {
-  return overlap::runStreams(saxpy_binding{n, a, x, y}, config);
+::overlap::Status saxpy_streams(int n, float a, const float * x, float * y, const ::overlap::StreamsConfig& config) {
+  return ::overlap::runStreams(saxpy_binding{n, a, x, y}, config);
 }
 
-overlap::Status saxpy_hybrid(int n, float a, const float * x, float * y, int streams, overlap::IssueOrder order) {
-  return overlap::runHybrid(saxpy_binding{n, a, x, y}, overlap::StreamsConfig{streams, order});
+::overlap::Status saxpy_hybrid(int n, float a, const float * x, float * y, int streams, ::overlap::IssueOrder order) {
+  return ::overlap::runHybrid(saxpy_binding{n, a, x, y}, ::overlap::StreamsConfig{streams, order});
 }
 
-overlap::Status saxpy_hybrid(int n, float a, const float * x, float * y, const overlap::StreamsConfig& config) {
-  return overlap::runHybrid(saxpy_binding{n, a, x, y}, config);
+::overlap::Status saxpy_hybrid(int n, float a, const float * x, float * y, const ::overlap::StreamsConfig& config) {
+  return ::overlap::runHybrid(saxpy_binding{n, a, x, y}, config);
 }
 
-overlap::Status saxpy_explicit_async(int n, float a, const float * x, float * y, cudaStream_t stream) {
-  return overlap::runExplicitAsync(saxpy_binding{n, a, x, y}, stream);
+::overlap::Status saxpy_explicit_async(int n, float a, const float * x, float * y, cudaStream_t stream) {
+  return ::overlap::runExplicitAsync(saxpy_binding{n, a, x, y}, stream);
 }
 
-overlap::Status saxpy_mapped_async(int n, float a, const float * x, float * y, cudaStream_t stream) {
-  return overlap::runMappedAsync(saxpy_binding{n, a, x, y}, stream);
+::overlap::Status saxpy_mapped_async(int n, float a, const float * x, float * y, cudaStream_t stream) {
+  return ::overlap::runMappedAsync(saxpy_binding{n, a, x, y}, stream);
 }
 
-overlap::Status saxpy_streams_async(int n, float a, const float * x, float * y, const overlap::StreamsConfig& config, cudaStream_t stream) {
-  return overlap::runStreamsAsync(saxpy_binding{n, a, x, y}, config, stream);
+::overlap::Status saxpy_streams_async(int n, float a, const float * x, float * y, const ::overlap::StreamsConfig& config, cudaStream_t stream) {
+  return ::overlap::runStreamsAsync(saxpy_binding{n, a, x, y}, config, stream);
 }
 
-overlap::Status saxpy_hybrid_async(int n, float a, const float * x, float * y, const overlap::StreamsConfig& config, cudaStream_t stream) {
-  return overlap::runHybridAsync(saxpy_binding{n, a, x, y}, config, stream);
+::overlap::Status saxpy_hybrid_async(int n, float a, const float * x, float * y, const ::overlap::StreamsConfig& config, cudaStream_t stream) {
+  return ::overlap::runHybridAsync(saxpy_binding{n, a, x, y}, config, stream);
 }
 
-const overlap::KernelDescriptor saxpy_descriptor = {
+const ::overlap::KernelDescriptor saxpy_descriptor = {
     "saxpy", "saxpy.cu", 9,
     4, saxpy_params, 2, saxpy_arrays,
     1, saxpy_tune_defaults,
-    &overlap::glue::partitionExtent<saxpy_binding>,
-    &overlap::glue::arrayExtent<saxpy_binding>,
-    &overlap::glue::sectionCount<saxpy_binding>,
-    &overlap::glue::section<saxpy_binding>,
-    &overlap::glue::sectionIsChunked<saxpy_binding>,
-    &overlap::glue::runFromArgs<saxpy_binding>,
-    &overlap::glue::launchGeometry<saxpy_binding>,
-    &overlap::glue::partitionBegin<saxpy_binding>,
-    &overlap::glue::granule<saxpy_binding>,
-    &overlap::glue::runAsyncFromArgs<saxpy_binding>,
+    &::overlap::glue::partitionExtent<saxpy_binding>,
+    &::overlap::glue::arrayExtent<saxpy_binding>,
+    &::overlap::glue::sectionCount<saxpy_binding>,
+    &::overlap::glue::section<saxpy_binding>,
+    &::overlap::glue::sectionIsChunked<saxpy_binding>,
+    &::overlap::glue::runFromArgs<saxpy_binding>,
+    &::overlap::glue::launchGeometry<saxpy_binding>,
+    &::overlap::glue::partitionBegin<saxpy_binding>,
+    &::overlap::glue::granule<saxpy_binding>,
+    &::overlap::glue::runAsyncFromArgs<saxpy_binding>,
 };
 namespace {
-const bool saxpy_registered = overlap::registerKernel(&saxpy_descriptor);
+const bool saxpy_registered = ::overlap::registerKernel(&saxpy_descriptor);
 }
 
-overlap::Status saxpy_tuned(int n, float a, const float * x, float * y) {
+::overlap::Status saxpy_tuned(int n, float a, const float * x, float * y) {
   const void* overlap_args[] = {&n, &a, &x, &y};
-  return overlap::dispatch(saxpy_descriptor, overlap_args);
+  return ::overlap::dispatch(saxpy_descriptor, overlap_args);
 }
 
-overlap::Status saxpy_tuned_async(int n, float a, const float * x, float * y, cudaStream_t stream) {
+::overlap::Status saxpy_tuned_async(int n, float a, const float * x, float * y, cudaStream_t stream) {
   const void* overlap_args[] = {&n, &a, &x, &y};
-  return overlap::dispatchAsync(saxpy_descriptor, overlap_args, stream);
+  return ::overlap::dispatchAsync(saxpy_descriptor, overlap_args, stream);
 }
 
-const overlap::KernelDescriptor* const overlap_saxpy_kernels[1] = {
+const ::overlap::KernelDescriptor* const overlap_saxpy_kernels[1] = {
     &saxpy_descriptor,
 };

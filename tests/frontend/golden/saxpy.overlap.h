@@ -9,25 +9,25 @@
 #include <cstddef>
 
 // saxpy (saxpy.cu:9): partition(n) offset(n) copyin(x[lo:hi]) copy(y[lo:hi])
-overlap::Status saxpy_explicit(int n, float a, const float * x, float * y);
-overlap::Status saxpy_mapped(int n, float a, const float * x, float * y);
-overlap::Status saxpy_streams(int n, float a, const float * x, float * y, int streams, overlap::IssueOrder order = overlap::IssueOrder::DepthFirst);
-overlap::Status saxpy_hybrid(int n, float a, const float * x, float * y, int streams, overlap::IssueOrder order = overlap::IssueOrder::DepthFirst);
+::overlap::Status saxpy_explicit(int n, float a, const float * x, float * y);
+::overlap::Status saxpy_mapped(int n, float a, const float * x, float * y);
+::overlap::Status saxpy_streams(int n, float a, const float * x, float * y, int streams, ::overlap::IssueOrder order = ::overlap::IssueOrder::DepthFirst);
+::overlap::Status saxpy_hybrid(int n, float a, const float * x, float * y, int streams, ::overlap::IssueOrder order = ::overlap::IssueOrder::DepthFirst);
 // With every setting: chunks apart from streams, device buffers and budget, pageable arrays.
-overlap::Status saxpy_streams(int n, float a, const float * x, float * y, const overlap::StreamsConfig& config);
-overlap::Status saxpy_hybrid(int n, float a, const float * x, float * y, const overlap::StreamsConfig& config);
+::overlap::Status saxpy_streams(int n, float a, const float * x, float * y, const ::overlap::StreamsConfig& config);
+::overlap::Status saxpy_hybrid(int n, float a, const float * x, float * y, const ::overlap::StreamsConfig& config);
 // The variant tuned for the current device (overlap/Dispatch.h says how it is chosen).
-overlap::Status saxpy_tuned(int n, float a, const float * x, float * y);
+::overlap::Status saxpy_tuned(int n, float a, const float * x, float * y);
 // Asynchronous forms, on the caller's stream: ordered after what `stream` holds, and what
 // follows on `stream` after the call's last copy; they return without waiting. The host
 // arrays stay untouched until `stream` gets there; pageable ones make the call synchronous
 // (overlap/detail/AsyncCall.cuh).
-overlap::Status saxpy_explicit_async(int n, float a, const float * x, float * y, cudaStream_t stream);
-overlap::Status saxpy_mapped_async(int n, float a, const float * x, float * y, cudaStream_t stream);
-overlap::Status saxpy_streams_async(int n, float a, const float * x, float * y, const overlap::StreamsConfig& config, cudaStream_t stream);
-overlap::Status saxpy_hybrid_async(int n, float a, const float * x, float * y, const overlap::StreamsConfig& config, cudaStream_t stream);
-overlap::Status saxpy_tuned_async(int n, float a, const float * x, float * y, cudaStream_t stream);
-extern const overlap::KernelDescriptor saxpy_descriptor;
+::overlap::Status saxpy_explicit_async(int n, float a, const float * x, float * y, cudaStream_t stream);
+::overlap::Status saxpy_mapped_async(int n, float a, const float * x, float * y, cudaStream_t stream);
+::overlap::Status saxpy_streams_async(int n, float a, const float * x, float * y, const ::overlap::StreamsConfig& config, cudaStream_t stream);
+::overlap::Status saxpy_hybrid_async(int n, float a, const float * x, float * y, const ::overlap::StreamsConfig& config, cudaStream_t stream);
+::overlap::Status saxpy_tuned_async(int n, float a, const float * x, float * y, cudaStream_t stream);
+extern const ::overlap::KernelDescriptor saxpy_descriptor;
 
 // Every annotated kernel of this file, for tuners.
-extern const overlap::KernelDescriptor* const overlap_saxpy_kernels[1];
+extern const ::overlap::KernelDescriptor* const overlap_saxpy_kernels[1];

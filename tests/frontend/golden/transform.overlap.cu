@@ -23,8 +23,8 @@ struct transform_float_256_binding {
   // The file's __constant__ and __device__ variables live on one device: no multi-GPU calls.
   static constexpr bool kDeviceGlobals = true;
 
-  static transform_float_256_binding fromArgs(overlap::ArgPointers args) {
-    return {overlap::glue::arg<const float *>(args, 0), overlap::glue::arg<float *>(args, 1), overlap::glue::arg<int>(args, 2)};
+  static transform_float_256_binding fromArgs(::overlap::ArgPointers args) {
+    return {::overlap::glue::arg<const float *>(args, 0), ::overlap::glue::arg<float *>(args, 1), ::overlap::glue::arg<int>(args, 2)};
   }
 
   long long partitionExtent() const { return static_cast<long long>(this->n); }
@@ -36,16 +36,16 @@ struct transform_float_256_binding {
     return granule;
   }
 
-  overlap::Status checkCall() const {
-    return overlap::Status::success();
+  ::overlap::Status checkCall() const {
+    return ::overlap::Status::success();
   }
 
-  overlap::HostArray array(int i) const {
+  ::overlap::HostArray array(int i) const {
     switch (i) {
     case 0:
-      return {const_cast<float*>(this->in), sizeof(float), static_cast<long long>(this->n), overlap::Direction::In, "in", false, false};
+      return {const_cast<float*>(this->in), sizeof(float), static_cast<long long>(this->n), ::overlap::Direction::In, "in", false, false};
     case 1:
-      return {const_cast<float*>(this->out), sizeof(float), static_cast<long long>(this->n), overlap::Direction::Out, "out", false, false};
+      return {const_cast<float*>(this->out), sizeof(float), static_cast<long long>(this->n), ::overlap::Direction::Out, "out", false, false};
     }
     return {};
   }
@@ -61,7 +61,7 @@ struct transform_float_256_binding {
     return kChunked[first_section(i) + s];
   }
 
-  overlap::Section section(int i, int s, long long lo, long long hi) const {
+  ::overlap::Section section(int i, int s, long long lo, long long hi) const {
     const long long len = hi - lo;
     (void)lo;
     (void)hi;
@@ -80,132 +80,132 @@ struct transform_float_256_binding {
     return kFirst[i];
   }
 
-  overlap::Status launchConfig(long long lo, long long hi,
-                                overlap::LaunchConfig* config) const {
+  ::overlap::Status launchConfig(long long lo, long long hi,
+                                ::overlap::LaunchConfig* config) const {
     const long long len = hi - lo;
     (void)lo;
     (void)len;
     unsigned block_x = 0;
-    OVERLAP_TRY(overlap::checkedDim(256LL, 1024LL, "transform_float_256: block.x = 256 is outside [1, 1024]", &block_x));
+    OVERLAP_TRY(::overlap::checkedDim(256LL, 1024LL, "transform_float_256: block.x = 256 is outside [1, 1024]", &block_x));
     const unsigned block_y = 1;
     const unsigned block_z = 1;
     const size_t sharedBytes = static_cast<size_t>((256LL * 4LL));
     unsigned grid_x = 0;
-    OVERLAP_TRY(overlap::checkedGridDim(::overlap::ceil_div(len, 256LL), 2147483647LL, "transform_float_256: grid.x = ceil_div(len, 256) is outside [0, 2147483647]", &grid_x));
+    OVERLAP_TRY(::overlap::checkedGridDim(::overlap::ceil_div(len, 256LL), 2147483647LL, "transform_float_256: grid.x = ceil_div(len, 256) is outside [0, 2147483647]", &grid_x));
     const unsigned grid_y = 1;
     const unsigned grid_z = 1;
     *config = {dim3(grid_x, grid_y, grid_z), dim3(block_x, block_y, block_z), sharedBytes, false};
-    return overlap::Status::success();
+    return ::overlap::Status::success();
   }
 
-  static overlap::Status residentBlocks(int blockThreads, size_t sharedBytes,
+  static ::overlap::Status residentBlocks(int blockThreads, size_t sharedBytes,
                                          int* blocks) {
-    return overlap::residentBlocksPerMultiprocessor(::img::transform<float, 256>, blockThreads, sharedBytes, blocks);
+    return ::overlap::residentBlocksPerMultiprocessor(static_cast<void (*)(const float *, float *, int)>(::img::transform<float, 256>), blockThreads, sharedBytes, blocks);
   }
 
-  overlap::Status launch(void* const* bases, long long lo, long long hi,
+  ::overlap::Status launch(void* const* bases, long long lo, long long hi,
                          cudaStream_t stream) const {
     const long long len = hi - lo;
     (void)bases;
     (void)len;
     int chunk_length = 0;
-    OVERLAP_TRY(overlap::glue::narrow<int>(len, "transform_float_256: chunk value does not fit parameter 'n' of type int", &chunk_length));
-    overlap::LaunchConfig config;
+    OVERLAP_TRY(::overlap::glue::narrow<int>(len, "transform_float_256: chunk value does not fit parameter 'n' of type int", &chunk_length));
+    ::overlap::LaunchConfig config;
     OVERLAP_TRY(launchConfig(lo, hi, &config));
     if (config.empty())
-      return overlap::Status::success(); // no blocks for this chunk
+      return ::overlap::Status::success(); // no blocks for this chunk
     ::img::transform<float, 256><<<config.grid, config.block, config.sharedBytes, stream>>>(
         static_cast<const float*>(bases[0]) + (lo),
         static_cast<float*>(bases[1]) + (lo),
         chunk_length);
-    return overlap::glue::launchStatus("transform_float_256<<<...>>>");
+    return ::overlap::glue::launchStatus("transform_float_256<<<...>>>");
   }
 };
 
-const overlap::ParamDescriptor transform_float_256_params[] = {
-    {"in", "const float *", true, overlap::ElementKind::F32, sizeof(float), 0, overlap::ParamRole::Array},
-    {"out", "float *", true, overlap::ElementKind::F32, sizeof(float), 1, overlap::ParamRole::Array},
-    {"n", "int", false, overlap::ElementKind::I32, sizeof(int), -1, overlap::ParamRole::ChunkLength},
+const ::overlap::ParamDescriptor transform_float_256_params[] = {
+    {"in", "const float *", true, ::overlap::ElementKind::F32, sizeof(float), 0, ::overlap::ParamRole::Array},
+    {"out", "float *", true, ::overlap::ElementKind::F32, sizeof(float), 1, ::overlap::ParamRole::Array},
+    {"n", "int", false, ::overlap::ElementKind::I32, sizeof(int), -1, ::overlap::ParamRole::ChunkLength},
 };
 
-const overlap::ArrayDescriptor transform_float_256_arrays[] = {
-    {0, "in", overlap::Direction::In, overlap::ElementKind::F32, sizeof(float), false, overlap::ReduceOp::None},
-    {1, "out", overlap::Direction::Out, overlap::ElementKind::F32, sizeof(float), false, overlap::ReduceOp::None},
+const ::overlap::ArrayDescriptor transform_float_256_arrays[] = {
+    {0, "in", ::overlap::Direction::In, ::overlap::ElementKind::F32, sizeof(float), false, ::overlap::ReduceOp::None},
+    {1, "out", ::overlap::Direction::Out, ::overlap::ElementKind::F32, sizeof(float), false, ::overlap::ReduceOp::None},
 };
 
-const overlap::TuneDefault transform_float_256_tune_defaults[] = {
+const ::overlap::TuneDefault transform_float_256_tune_defaults[] = {
     {2, 4194304LL}, // n
 };
 
 } // namespace
 
-overlap::Status transform_float_256_explicit(const float * in, float * out, int n) {
-  return overlap::runExplicit(transform_float_256_binding{in, out, n});
+::overlap::Status transform_float_256_explicit(const float * in, float * out, int n) {
+  return ::overlap::runExplicit(transform_float_256_binding{in, out, n});
 }
 
-overlap::Status transform_float_256_mapped(const float * in, float * out, int n) {
-  return overlap::runMapped(transform_float_256_binding{in, out, n});
+::overlap::Status transform_float_256_mapped(const float * in, float * out, int n) {
+  return ::overlap::runMapped(transform_float_256_binding{in, out, n});
 }
 
-overlap::Status transform_float_256_streams(const float * in, float * out, int n, int streams, overlap::IssueOrder order) {
-  return overlap::runStreams(transform_float_256_binding{in, out, n}, overlap::StreamsConfig{streams, order});
+::overlap::Status transform_float_256_streams(const float * in, float * out, int n, int streams, ::overlap::IssueOrder order) {
+  return ::overlap::runStreams(transform_float_256_binding{in, out, n}, ::overlap::StreamsConfig{streams, order});
 }
 
-overlap::Status transform_float_256_streams(const float * in, float * out, int n, const overlap::StreamsConfig& config) {
-  return overlap::runStreams(transform_float_256_binding{in, out, n}, config);
+::overlap::Status transform_float_256_streams(const float * in, float * out, int n, const ::overlap::StreamsConfig& config) {
+  return ::overlap::runStreams(transform_float_256_binding{in, out, n}, config);
 }
 
-overlap::Status transform_float_256_hybrid(const float * in, float * out, int n, int streams, overlap::IssueOrder order) {
-  return overlap::runHybrid(transform_float_256_binding{in, out, n}, overlap::StreamsConfig{streams, order});
+::overlap::Status transform_float_256_hybrid(const float * in, float * out, int n, int streams, ::overlap::IssueOrder order) {
+  return ::overlap::runHybrid(transform_float_256_binding{in, out, n}, ::overlap::StreamsConfig{streams, order});
 }
 
-overlap::Status transform_float_256_hybrid(const float * in, float * out, int n, const overlap::StreamsConfig& config) {
-  return overlap::runHybrid(transform_float_256_binding{in, out, n}, config);
+::overlap::Status transform_float_256_hybrid(const float * in, float * out, int n, const ::overlap::StreamsConfig& config) {
+  return ::overlap::runHybrid(transform_float_256_binding{in, out, n}, config);
 }
 
-overlap::Status transform_float_256_explicit_async(const float * in, float * out, int n, cudaStream_t stream) {
-  return overlap::runExplicitAsync(transform_float_256_binding{in, out, n}, stream);
+::overlap::Status transform_float_256_explicit_async(const float * in, float * out, int n, cudaStream_t stream) {
+  return ::overlap::runExplicitAsync(transform_float_256_binding{in, out, n}, stream);
 }
 
-overlap::Status transform_float_256_mapped_async(const float * in, float * out, int n, cudaStream_t stream) {
-  return overlap::runMappedAsync(transform_float_256_binding{in, out, n}, stream);
+::overlap::Status transform_float_256_mapped_async(const float * in, float * out, int n, cudaStream_t stream) {
+  return ::overlap::runMappedAsync(transform_float_256_binding{in, out, n}, stream);
 }
 
-overlap::Status transform_float_256_streams_async(const float * in, float * out, int n, const overlap::StreamsConfig& config, cudaStream_t stream) {
-  return overlap::runStreamsAsync(transform_float_256_binding{in, out, n}, config, stream);
+::overlap::Status transform_float_256_streams_async(const float * in, float * out, int n, const ::overlap::StreamsConfig& config, cudaStream_t stream) {
+  return ::overlap::runStreamsAsync(transform_float_256_binding{in, out, n}, config, stream);
 }
 
-overlap::Status transform_float_256_hybrid_async(const float * in, float * out, int n, const overlap::StreamsConfig& config, cudaStream_t stream) {
-  return overlap::runHybridAsync(transform_float_256_binding{in, out, n}, config, stream);
+::overlap::Status transform_float_256_hybrid_async(const float * in, float * out, int n, const ::overlap::StreamsConfig& config, cudaStream_t stream) {
+  return ::overlap::runHybridAsync(transform_float_256_binding{in, out, n}, config, stream);
 }
 
-const overlap::KernelDescriptor transform_float_256_descriptor = {
+const ::overlap::KernelDescriptor transform_float_256_descriptor = {
     "img::transform_float_256", "transform.cu", 19,
     3, transform_float_256_params, 2, transform_float_256_arrays,
     1, transform_float_256_tune_defaults,
-    &overlap::glue::partitionExtent<transform_float_256_binding>,
-    &overlap::glue::arrayExtent<transform_float_256_binding>,
-    &overlap::glue::sectionCount<transform_float_256_binding>,
-    &overlap::glue::section<transform_float_256_binding>,
-    &overlap::glue::sectionIsChunked<transform_float_256_binding>,
-    &overlap::glue::runFromArgs<transform_float_256_binding>,
-    &overlap::glue::launchGeometry<transform_float_256_binding>,
-    &overlap::glue::partitionBegin<transform_float_256_binding>,
-    &overlap::glue::granule<transform_float_256_binding>,
-    &overlap::glue::runAsyncFromArgs<transform_float_256_binding>,
+    &::overlap::glue::partitionExtent<transform_float_256_binding>,
+    &::overlap::glue::arrayExtent<transform_float_256_binding>,
+    &::overlap::glue::sectionCount<transform_float_256_binding>,
+    &::overlap::glue::section<transform_float_256_binding>,
+    &::overlap::glue::sectionIsChunked<transform_float_256_binding>,
+    &::overlap::glue::runFromArgs<transform_float_256_binding>,
+    &::overlap::glue::launchGeometry<transform_float_256_binding>,
+    &::overlap::glue::partitionBegin<transform_float_256_binding>,
+    &::overlap::glue::granule<transform_float_256_binding>,
+    &::overlap::glue::runAsyncFromArgs<transform_float_256_binding>,
 };
 namespace {
-const bool transform_float_256_registered = overlap::registerKernel(&transform_float_256_descriptor);
+const bool transform_float_256_registered = ::overlap::registerKernel(&transform_float_256_descriptor);
 }
 
-overlap::Status transform_float_256_tuned(const float * in, float * out, int n) {
+::overlap::Status transform_float_256_tuned(const float * in, float * out, int n) {
   const void* overlap_args[] = {&in, &out, &n};
-  return overlap::dispatch(transform_float_256_descriptor, overlap_args);
+  return ::overlap::dispatch(transform_float_256_descriptor, overlap_args);
 }
 
-overlap::Status transform_float_256_tuned_async(const float * in, float * out, int n, cudaStream_t stream) {
+::overlap::Status transform_float_256_tuned_async(const float * in, float * out, int n, cudaStream_t stream) {
   const void* overlap_args[] = {&in, &out, &n};
-  return overlap::dispatchAsync(transform_float_256_descriptor, overlap_args, stream);
+  return ::overlap::dispatchAsync(transform_float_256_descriptor, overlap_args, stream);
 }
 } // namespace img
 
@@ -224,8 +224,8 @@ struct transform_d_binding {
   // The file's __constant__ and __device__ variables live on one device: no multi-GPU calls.
   static constexpr bool kDeviceGlobals = true;
 
-  static transform_d_binding fromArgs(overlap::ArgPointers args) {
-    return {overlap::glue::arg<const double *>(args, 0), overlap::glue::arg<double *>(args, 1), overlap::glue::arg<int>(args, 2)};
+  static transform_d_binding fromArgs(::overlap::ArgPointers args) {
+    return {::overlap::glue::arg<const double *>(args, 0), ::overlap::glue::arg<double *>(args, 1), ::overlap::glue::arg<int>(args, 2)};
   }
 
   long long partitionExtent() const { return static_cast<long long>(this->n); }
@@ -237,16 +237,16 @@ struct transform_d_binding {
     return granule;
   }
 
-  overlap::Status checkCall() const {
-    return overlap::Status::success();
+  ::overlap::Status checkCall() const {
+    return ::overlap::Status::success();
   }
 
-  overlap::HostArray array(int i) const {
+  ::overlap::HostArray array(int i) const {
     switch (i) {
     case 0:
-      return {const_cast<double*>(this->in), sizeof(double), static_cast<long long>(this->n), overlap::Direction::In, "in", false, false};
+      return {const_cast<double*>(this->in), sizeof(double), static_cast<long long>(this->n), ::overlap::Direction::In, "in", false, false};
     case 1:
-      return {const_cast<double*>(this->out), sizeof(double), static_cast<long long>(this->n), overlap::Direction::Out, "out", false, false};
+      return {const_cast<double*>(this->out), sizeof(double), static_cast<long long>(this->n), ::overlap::Direction::Out, "out", false, false};
     }
     return {};
   }
@@ -262,7 +262,7 @@ struct transform_d_binding {
     return kChunked[first_section(i) + s];
   }
 
-  overlap::Section section(int i, int s, long long lo, long long hi) const {
+  ::overlap::Section section(int i, int s, long long lo, long long hi) const {
     const long long len = hi - lo;
     (void)lo;
     (void)hi;
@@ -281,146 +281,146 @@ struct transform_d_binding {
     return kFirst[i];
   }
 
-  overlap::Status launchConfig(long long lo, long long hi,
-                                overlap::LaunchConfig* config) const {
+  ::overlap::Status launchConfig(long long lo, long long hi,
+                                ::overlap::LaunchConfig* config) const {
     const long long len = hi - lo;
     (void)lo;
     (void)len;
     unsigned block_x = 0;
-    OVERLAP_TRY(overlap::checkedDim(128LL, 1024LL, "transform_d: block.x = 128 is outside [1, 1024]", &block_x));
+    OVERLAP_TRY(::overlap::checkedDim(128LL, 1024LL, "transform_d: block.x = 128 is outside [1, 1024]", &block_x));
     const unsigned block_y = 1;
     const unsigned block_z = 1;
     const size_t sharedBytes = static_cast<size_t>((128LL * 8LL));
     unsigned grid_x = 0;
-    OVERLAP_TRY(overlap::checkedGridDim(::overlap::ceil_div(len, 128LL), 2147483647LL, "transform_d: grid.x = ceil_div(len, 128) is outside [0, 2147483647]", &grid_x));
+    OVERLAP_TRY(::overlap::checkedGridDim(::overlap::ceil_div(len, 128LL), 2147483647LL, "transform_d: grid.x = ceil_div(len, 128) is outside [0, 2147483647]", &grid_x));
     const unsigned grid_y = 1;
     const unsigned grid_z = 1;
     *config = {dim3(grid_x, grid_y, grid_z), dim3(block_x, block_y, block_z), sharedBytes, false};
-    return overlap::Status::success();
+    return ::overlap::Status::success();
   }
 
-  static overlap::Status residentBlocks(int blockThreads, size_t sharedBytes,
+  static ::overlap::Status residentBlocks(int blockThreads, size_t sharedBytes,
                                          int* blocks) {
-    return overlap::residentBlocksPerMultiprocessor(::img::transform<double, 128>, blockThreads, sharedBytes, blocks);
+    return ::overlap::residentBlocksPerMultiprocessor(static_cast<void (*)(const double *, double *, int)>(::img::transform<double, 128>), blockThreads, sharedBytes, blocks);
   }
 
-  overlap::Status launch(void* const* bases, long long lo, long long hi,
+  ::overlap::Status launch(void* const* bases, long long lo, long long hi,
                          cudaStream_t stream) const {
     const long long len = hi - lo;
     (void)bases;
     (void)len;
     int chunk_length = 0;
-    OVERLAP_TRY(overlap::glue::narrow<int>(len, "transform_d: chunk value does not fit parameter 'n' of type int", &chunk_length));
-    overlap::LaunchConfig config;
+    OVERLAP_TRY(::overlap::glue::narrow<int>(len, "transform_d: chunk value does not fit parameter 'n' of type int", &chunk_length));
+    ::overlap::LaunchConfig config;
     OVERLAP_TRY(launchConfig(lo, hi, &config));
     if (config.empty())
-      return overlap::Status::success(); // no blocks for this chunk
+      return ::overlap::Status::success(); // no blocks for this chunk
     ::img::transform<double, 128><<<config.grid, config.block, config.sharedBytes, stream>>>(
         static_cast<const double*>(bases[0]) + (lo),
         static_cast<double*>(bases[1]) + (lo),
         chunk_length);
-    return overlap::glue::launchStatus("transform_d<<<...>>>");
+    return ::overlap::glue::launchStatus("transform_d<<<...>>>");
   }
 };
 
-const overlap::ParamDescriptor transform_d_params[] = {
-    {"in", "const double *", true, overlap::ElementKind::F64, sizeof(double), 0, overlap::ParamRole::Array},
-    {"out", "double *", true, overlap::ElementKind::F64, sizeof(double), 1, overlap::ParamRole::Array},
-    {"n", "int", false, overlap::ElementKind::I32, sizeof(int), -1, overlap::ParamRole::ChunkLength},
+const ::overlap::ParamDescriptor transform_d_params[] = {
+    {"in", "const double *", true, ::overlap::ElementKind::F64, sizeof(double), 0, ::overlap::ParamRole::Array},
+    {"out", "double *", true, ::overlap::ElementKind::F64, sizeof(double), 1, ::overlap::ParamRole::Array},
+    {"n", "int", false, ::overlap::ElementKind::I32, sizeof(int), -1, ::overlap::ParamRole::ChunkLength},
 };
 
-const overlap::ArrayDescriptor transform_d_arrays[] = {
-    {0, "in", overlap::Direction::In, overlap::ElementKind::F64, sizeof(double), false, overlap::ReduceOp::None},
-    {1, "out", overlap::Direction::Out, overlap::ElementKind::F64, sizeof(double), false, overlap::ReduceOp::None},
+const ::overlap::ArrayDescriptor transform_d_arrays[] = {
+    {0, "in", ::overlap::Direction::In, ::overlap::ElementKind::F64, sizeof(double), false, ::overlap::ReduceOp::None},
+    {1, "out", ::overlap::Direction::Out, ::overlap::ElementKind::F64, sizeof(double), false, ::overlap::ReduceOp::None},
 };
 
-const overlap::TuneDefault transform_d_tune_defaults[] = {
+const ::overlap::TuneDefault transform_d_tune_defaults[] = {
     {2, 4194304LL}, // n
 };
 
 } // namespace
 
-overlap::Status transform_d_explicit(const double * in, double * out, int n) {
-  return overlap::runExplicit(transform_d_binding{in, out, n});
+::overlap::Status transform_d_explicit(const double * in, double * out, int n) {
+  return ::overlap::runExplicit(transform_d_binding{in, out, n});
 }
 
-overlap::Status transform_d_mapped(const double * in, double * out, int n) {
-  return overlap::runMapped(transform_d_binding{in, out, n});
+::overlap::Status transform_d_mapped(const double * in, double * out, int n) {
+  return ::overlap::runMapped(transform_d_binding{in, out, n});
 }
 
-overlap::Status transform_d_streams(const double * in, double * out, int n, int streams, overlap::IssueOrder order) {
-  return overlap::runStreams(transform_d_binding{in, out, n}, overlap::StreamsConfig{streams, order});
+::overlap::Status transform_d_streams(const double * in, double * out, int n, int streams, ::overlap::IssueOrder order) {
+  return ::overlap::runStreams(transform_d_binding{in, out, n}, ::overlap::StreamsConfig{streams, order});
 }
 
-overlap::Status transform_d_streams(const double * in, double * out, int n, const overlap::StreamsConfig& config) {
-  return overlap::runStreams(transform_d_binding{in, out, n}, config);
+::overlap::Status transform_d_streams(const double * in, double * out, int n, const ::overlap::StreamsConfig& config) {
+  return ::overlap::runStreams(transform_d_binding{in, out, n}, config);
 }
 
-overlap::Status transform_d_hybrid(const double * in, double * out, int n, int streams, overlap::IssueOrder order) {
-  return overlap::runHybrid(transform_d_binding{in, out, n}, overlap::StreamsConfig{streams, order});
+::overlap::Status transform_d_hybrid(const double * in, double * out, int n, int streams, ::overlap::IssueOrder order) {
+  return ::overlap::runHybrid(transform_d_binding{in, out, n}, ::overlap::StreamsConfig{streams, order});
 }
 
-overlap::Status transform_d_hybrid(const double * in, double * out, int n, const overlap::StreamsConfig& config) {
-  return overlap::runHybrid(transform_d_binding{in, out, n}, config);
+::overlap::Status transform_d_hybrid(const double * in, double * out, int n, const ::overlap::StreamsConfig& config) {
+  return ::overlap::runHybrid(transform_d_binding{in, out, n}, config);
 }
 
-overlap::Status transform_d_explicit_async(const double * in, double * out, int n, cudaStream_t stream) {
-  return overlap::runExplicitAsync(transform_d_binding{in, out, n}, stream);
+::overlap::Status transform_d_explicit_async(const double * in, double * out, int n, cudaStream_t stream) {
+  return ::overlap::runExplicitAsync(transform_d_binding{in, out, n}, stream);
 }
 
-overlap::Status transform_d_mapped_async(const double * in, double * out, int n, cudaStream_t stream) {
-  return overlap::runMappedAsync(transform_d_binding{in, out, n}, stream);
+::overlap::Status transform_d_mapped_async(const double * in, double * out, int n, cudaStream_t stream) {
+  return ::overlap::runMappedAsync(transform_d_binding{in, out, n}, stream);
 }
 
-overlap::Status transform_d_streams_async(const double * in, double * out, int n, const overlap::StreamsConfig& config, cudaStream_t stream) {
-  return overlap::runStreamsAsync(transform_d_binding{in, out, n}, config, stream);
+::overlap::Status transform_d_streams_async(const double * in, double * out, int n, const ::overlap::StreamsConfig& config, cudaStream_t stream) {
+  return ::overlap::runStreamsAsync(transform_d_binding{in, out, n}, config, stream);
 }
 
-overlap::Status transform_d_hybrid_async(const double * in, double * out, int n, const overlap::StreamsConfig& config, cudaStream_t stream) {
-  return overlap::runHybridAsync(transform_d_binding{in, out, n}, config, stream);
+::overlap::Status transform_d_hybrid_async(const double * in, double * out, int n, const ::overlap::StreamsConfig& config, cudaStream_t stream) {
+  return ::overlap::runHybridAsync(transform_d_binding{in, out, n}, config, stream);
 }
 
-const overlap::KernelDescriptor transform_d_descriptor = {
+const ::overlap::KernelDescriptor transform_d_descriptor = {
     "img::transform_d", "transform.cu", 19,
     3, transform_d_params, 2, transform_d_arrays,
     1, transform_d_tune_defaults,
-    &overlap::glue::partitionExtent<transform_d_binding>,
-    &overlap::glue::arrayExtent<transform_d_binding>,
-    &overlap::glue::sectionCount<transform_d_binding>,
-    &overlap::glue::section<transform_d_binding>,
-    &overlap::glue::sectionIsChunked<transform_d_binding>,
-    &overlap::glue::runFromArgs<transform_d_binding>,
-    &overlap::glue::launchGeometry<transform_d_binding>,
-    &overlap::glue::partitionBegin<transform_d_binding>,
-    &overlap::glue::granule<transform_d_binding>,
-    &overlap::glue::runAsyncFromArgs<transform_d_binding>,
+    &::overlap::glue::partitionExtent<transform_d_binding>,
+    &::overlap::glue::arrayExtent<transform_d_binding>,
+    &::overlap::glue::sectionCount<transform_d_binding>,
+    &::overlap::glue::section<transform_d_binding>,
+    &::overlap::glue::sectionIsChunked<transform_d_binding>,
+    &::overlap::glue::runFromArgs<transform_d_binding>,
+    &::overlap::glue::launchGeometry<transform_d_binding>,
+    &::overlap::glue::partitionBegin<transform_d_binding>,
+    &::overlap::glue::granule<transform_d_binding>,
+    &::overlap::glue::runAsyncFromArgs<transform_d_binding>,
 };
 namespace {
-const bool transform_d_registered = overlap::registerKernel(&transform_d_descriptor);
+const bool transform_d_registered = ::overlap::registerKernel(&transform_d_descriptor);
 }
 
-overlap::Status transform_d_tuned(const double * in, double * out, int n) {
+::overlap::Status transform_d_tuned(const double * in, double * out, int n) {
   const void* overlap_args[] = {&in, &out, &n};
-  return overlap::dispatch(transform_d_descriptor, overlap_args);
+  return ::overlap::dispatch(transform_d_descriptor, overlap_args);
 }
 
-overlap::Status transform_d_tuned_async(const double * in, double * out, int n, cudaStream_t stream) {
+::overlap::Status transform_d_tuned_async(const double * in, double * out, int n, cudaStream_t stream) {
   const void* overlap_args[] = {&in, &out, &n};
-  return overlap::dispatchAsync(transform_d_descriptor, overlap_args, stream);
+  return ::overlap::dispatchAsync(transform_d_descriptor, overlap_args, stream);
 }
 } // namespace img
 
 namespace img {
-overlap::Status c_scale_set(const float* values, std::size_t count, std::size_t offset) {
-  return overlap::glue::copyToSymbol(::img::c_scale, values, count, offset, 4ULL, "c_scale: offset + count exceeds its 4 elements");
+::overlap::Status c_scale_set(const float* values, std::size_t count, std::size_t offset) {
+  return ::overlap::glue::copyToSymbol(::img::c_scale, values, count, offset, 4ULL, "c_scale: offset + count exceeds its 4 elements");
 }
 
-overlap::Status c_scale_get(float* values, std::size_t count, std::size_t offset) {
-  return overlap::glue::copyFromSymbol(::img::c_scale, values, count, offset, 4ULL, "c_scale: offset + count exceeds its 4 elements");
+::overlap::Status c_scale_get(float* values, std::size_t count, std::size_t offset) {
+  return ::overlap::glue::copyFromSymbol(::img::c_scale, values, count, offset, 4ULL, "c_scale: offset + count exceeds its 4 elements");
 }
 } // namespace img
 
-const overlap::KernelDescriptor* const overlap_transform_kernels[2] = {
+const ::overlap::KernelDescriptor* const overlap_transform_kernels[2] = {
     &img::transform_float_256_descriptor,
     &img::transform_d_descriptor,
 };

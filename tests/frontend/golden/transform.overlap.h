@@ -10,55 +10,55 @@
 
 // img::transform<float, 256> as transform_float_256 (transform.cu:19): partition(n) offset(n) copyin(in[lo:hi]) copyout(out[lo:hi])
 namespace img {
-overlap::Status transform_float_256_explicit(const float * in, float * out, int n);
-overlap::Status transform_float_256_mapped(const float * in, float * out, int n);
-overlap::Status transform_float_256_streams(const float * in, float * out, int n, int streams, overlap::IssueOrder order = overlap::IssueOrder::DepthFirst);
-overlap::Status transform_float_256_hybrid(const float * in, float * out, int n, int streams, overlap::IssueOrder order = overlap::IssueOrder::DepthFirst);
+::overlap::Status transform_float_256_explicit(const float * in, float * out, int n);
+::overlap::Status transform_float_256_mapped(const float * in, float * out, int n);
+::overlap::Status transform_float_256_streams(const float * in, float * out, int n, int streams, ::overlap::IssueOrder order = ::overlap::IssueOrder::DepthFirst);
+::overlap::Status transform_float_256_hybrid(const float * in, float * out, int n, int streams, ::overlap::IssueOrder order = ::overlap::IssueOrder::DepthFirst);
 // With every setting: chunks apart from streams, device buffers and budget, pageable arrays.
-overlap::Status transform_float_256_streams(const float * in, float * out, int n, const overlap::StreamsConfig& config);
-overlap::Status transform_float_256_hybrid(const float * in, float * out, int n, const overlap::StreamsConfig& config);
+::overlap::Status transform_float_256_streams(const float * in, float * out, int n, const ::overlap::StreamsConfig& config);
+::overlap::Status transform_float_256_hybrid(const float * in, float * out, int n, const ::overlap::StreamsConfig& config);
 // The variant tuned for the current device (overlap/Dispatch.h says how it is chosen).
-overlap::Status transform_float_256_tuned(const float * in, float * out, int n);
+::overlap::Status transform_float_256_tuned(const float * in, float * out, int n);
 // Asynchronous forms, on the caller's stream: ordered after what `stream` holds, and what
 // follows on `stream` after the call's last copy; they return without waiting. The host
 // arrays stay untouched until `stream` gets there; pageable ones make the call synchronous
 // (overlap/detail/AsyncCall.cuh).
-overlap::Status transform_float_256_explicit_async(const float * in, float * out, int n, cudaStream_t stream);
-overlap::Status transform_float_256_mapped_async(const float * in, float * out, int n, cudaStream_t stream);
-overlap::Status transform_float_256_streams_async(const float * in, float * out, int n, const overlap::StreamsConfig& config, cudaStream_t stream);
-overlap::Status transform_float_256_hybrid_async(const float * in, float * out, int n, const overlap::StreamsConfig& config, cudaStream_t stream);
-overlap::Status transform_float_256_tuned_async(const float * in, float * out, int n, cudaStream_t stream);
-extern const overlap::KernelDescriptor transform_float_256_descriptor;
+::overlap::Status transform_float_256_explicit_async(const float * in, float * out, int n, cudaStream_t stream);
+::overlap::Status transform_float_256_mapped_async(const float * in, float * out, int n, cudaStream_t stream);
+::overlap::Status transform_float_256_streams_async(const float * in, float * out, int n, const ::overlap::StreamsConfig& config, cudaStream_t stream);
+::overlap::Status transform_float_256_hybrid_async(const float * in, float * out, int n, const ::overlap::StreamsConfig& config, cudaStream_t stream);
+::overlap::Status transform_float_256_tuned_async(const float * in, float * out, int n, cudaStream_t stream);
+extern const ::overlap::KernelDescriptor transform_float_256_descriptor;
 } // namespace img
 
 // img::transform<double, 128> as transform_d (transform.cu:19): partition(n) offset(n) copyin(in[lo:hi]) copyout(out[lo:hi])
 namespace img {
-overlap::Status transform_d_explicit(const double * in, double * out, int n);
-overlap::Status transform_d_mapped(const double * in, double * out, int n);
-overlap::Status transform_d_streams(const double * in, double * out, int n, int streams, overlap::IssueOrder order = overlap::IssueOrder::DepthFirst);
-overlap::Status transform_d_hybrid(const double * in, double * out, int n, int streams, overlap::IssueOrder order = overlap::IssueOrder::DepthFirst);
+::overlap::Status transform_d_explicit(const double * in, double * out, int n);
+::overlap::Status transform_d_mapped(const double * in, double * out, int n);
+::overlap::Status transform_d_streams(const double * in, double * out, int n, int streams, ::overlap::IssueOrder order = ::overlap::IssueOrder::DepthFirst);
+::overlap::Status transform_d_hybrid(const double * in, double * out, int n, int streams, ::overlap::IssueOrder order = ::overlap::IssueOrder::DepthFirst);
 // With every setting: chunks apart from streams, device buffers and budget, pageable arrays.
-overlap::Status transform_d_streams(const double * in, double * out, int n, const overlap::StreamsConfig& config);
-overlap::Status transform_d_hybrid(const double * in, double * out, int n, const overlap::StreamsConfig& config);
+::overlap::Status transform_d_streams(const double * in, double * out, int n, const ::overlap::StreamsConfig& config);
+::overlap::Status transform_d_hybrid(const double * in, double * out, int n, const ::overlap::StreamsConfig& config);
 // The variant tuned for the current device (overlap/Dispatch.h says how it is chosen).
-overlap::Status transform_d_tuned(const double * in, double * out, int n);
+::overlap::Status transform_d_tuned(const double * in, double * out, int n);
 // Asynchronous forms, on the caller's stream: ordered after what `stream` holds, and what
 // follows on `stream` after the call's last copy; they return without waiting. The host
 // arrays stay untouched until `stream` gets there; pageable ones make the call synchronous
 // (overlap/detail/AsyncCall.cuh).
-overlap::Status transform_d_explicit_async(const double * in, double * out, int n, cudaStream_t stream);
-overlap::Status transform_d_mapped_async(const double * in, double * out, int n, cudaStream_t stream);
-overlap::Status transform_d_streams_async(const double * in, double * out, int n, const overlap::StreamsConfig& config, cudaStream_t stream);
-overlap::Status transform_d_hybrid_async(const double * in, double * out, int n, const overlap::StreamsConfig& config, cudaStream_t stream);
-overlap::Status transform_d_tuned_async(const double * in, double * out, int n, cudaStream_t stream);
-extern const overlap::KernelDescriptor transform_d_descriptor;
+::overlap::Status transform_d_explicit_async(const double * in, double * out, int n, cudaStream_t stream);
+::overlap::Status transform_d_mapped_async(const double * in, double * out, int n, cudaStream_t stream);
+::overlap::Status transform_d_streams_async(const double * in, double * out, int n, const ::overlap::StreamsConfig& config, cudaStream_t stream);
+::overlap::Status transform_d_hybrid_async(const double * in, double * out, int n, const ::overlap::StreamsConfig& config, cudaStream_t stream);
+::overlap::Status transform_d_tuned_async(const double * in, double * out, int n, cudaStream_t stream);
+extern const ::overlap::KernelDescriptor transform_d_descriptor;
 } // namespace img
 
 // __constant__ img::c_scale (4 x float, line 12): copy count elements from or to host memory, starting at element offset.
 namespace img {
-overlap::Status c_scale_set(const float* values, std::size_t count = 4, std::size_t offset = 0);
-overlap::Status c_scale_get(float* values, std::size_t count = 4, std::size_t offset = 0);
+::overlap::Status c_scale_set(const float* values, std::size_t count = 4, std::size_t offset = 0);
+::overlap::Status c_scale_get(float* values, std::size_t count = 4, std::size_t offset = 0);
 } // namespace img
 
 // Every annotated kernel of this file, for tuners.
-extern const overlap::KernelDescriptor* const overlap_transform_kernels[2];
+extern const ::overlap::KernelDescriptor* const overlap_transform_kernels[2];
