@@ -410,8 +410,10 @@ private:
   ArrayDraft* checkDataItem(const DataClause& clause, const DataItem& item) {
     const std::string& keyword = clause.keyword.text;
     std::optional<int> index = names_->findParam(item.array);
-    if (!index)
+    if (!index) {
+      unknownArrayNamed_ = true;
       return nullptr;
+    }
     const ir::Parameter& p = param(*index);
     if (!p.isPointer) {
       error(item.array, "'" + item.array.text + "' is not a pointer; " + keyword +
@@ -532,7 +534,9 @@ private:
     size_t writtenData = countWritten(syntax_, isDataClause);
     if (writtenData == 0) {
       error(0, 0, "no data clause: name the kernel's arrays in copyin, copyout or copy");
-    } else if (writtenData == syntax_.dataClauses.size() + syntax_.reduces.size()) {
+    } else if (writtenData == syntax_.dataClauses.size() + syntax_.reduces.size() &&
+               !unknownArrayNamed_) {
+      // After a misspelt array name, its pointer is surely the one without a direction: said once.
       for (size_t i = 0; i < signature_.params.size(); ++i)
         if (param(static_cast<int>(i)).isPointer && namedPointers_.count(static_cast<int>(i)) == 0)
           error(0, 0,
@@ -1050,8 +1054,9 @@ private:
   std::vector<ParamSample> samples_;
   ir::Kernel kernel_;
   std::vector<ArrayDraft> drafts_;
-  std::set<int> namedPointers_; // pointers named in a data clause, even if rejected there
-  bool offsetMode_ = false;     // offset mode was chosen without conflict
+  std::set<int> namedPointers_;    // pointers named in a data clause, even if rejected there
+  bool unknownArrayNamed_ = false; // a data clause named no parameter of the kernel
+  bool offsetMode_ = false;        // offset mode was chosen without conflict
 };
 
 } // namespace

@@ -214,6 +214,15 @@ TEST(Diagnostics, NameThatIsNotAParameter) {
               {"nn"});
 }
 
+// The pointer the misspelt name meant is left without a direction: that follows from the first
+// error and is not said again (expectError wants exactly one diagnostic).
+TEST(Diagnostics, MisspeltArrayNameIsTheOnlyError) {
+  SaxpyText parts;
+  parts.extents = "extent(x, y: n)";
+  parts.data = "copyin(xx[lo:hi]) copy(y[lo:hi])";
+  expectError(parts.str(), saxpy(), "'xx' is not a parameter of kernel 'saxpy'", {"xx"});
+}
+
 TEST(Diagnostics, ChunkBoundInPartition) {
   std::string text = saxpyWith(&SaxpyText::partition, "partition(hi)");
   expectError(text, saxpy(), "'hi' cannot be used in the partition extent", {"hi", 0});
