@@ -12,6 +12,20 @@
 namespace overlap::emit {
 namespace {
 
+// A type as it can stand before a name or a `*`: one whose declarator wraps the name (a pointer
+// to an array, `const float (*)[4]`; a function pointer) through overlap::Spelled.
+std::string spelled(const std::string& type) {
+  return type.find_first_of("([") == std::string::npos ? type : "::overlap::Spelled<" + type + ">";
+}
+
+// A pointer to elements of `type`, read only when `readOnly`: `const float*`; `float * const*` for
+// a pointer element (a `float**` converts to it); `::overlap::Spelled<float (*)(float)> const*`.
+std::string pointerTo(const std::string& type, bool readOnly) {
+  if (type.find_first_of("*([") == std::string::npos)
+    return (readOnly ? "const " : "") + type + "*";
+  return spelled(type) + (readOnly ? " const*" : "*");
+}
+
 using ir::Array;
 using ir::ChunkMode;
 using ir::Expr;
@@ -199,13 +213,6 @@ private:
 
   std::string pointeeType(const Parameter& p) const {
     return (p.pointeeConst ? "const " : "") + spelled(p.valueType);
-  }
-
-  // A type as it can stand before a name or a `*`: one whose declarator wraps the name (a pointer
-  // to an array, `const float (*)[4]`) through overlap::Spelled.
-  static std::string spelled(const std::string& type) {
-    return type.find_first_of("([") == std::string::npos ? type
-                                                         : "::overlap::Spelled<" + type + ">";
   }
 
   std::string cxx(const ir::ExprPtr& expr) const {
@@ -823,10 +830,10 @@ public:
         << ", starting at element offset.\n";
     out << openNamespaces(qualified_);
     if (!global_.readOnly)
-      out << "::overlap::Status " << var << "_set(" << sourceType()
+      out << "::overlap::Status " << var << "_set(" << pointerTo(global_.elementType, true)
           << " values, std::size_t count = " << global_.count << ", std::size_t offset = 0);\n";
-    out << "::overlap::Status " << var << "_get(" << global_.elementType
-        << "* values, std::size_t count = " << global_.count << ", std::size_t offset = 0);\n";
+    out << "::overlap::Status " << var << "_get(" << pointerTo(global_.elementType, false)
+        << " values, std::size_t count = " << global_.count << ", std::size_t offset = 0);\n";
     out << closeNamespaces(qualified_) << "\n";
   }
 
@@ -837,27 +844,18 @@ public:
         quoted(var + ": offset + count exceeds its " + std::to_string(global_.count) + " elements");
     out << openNamespaces(qualified_);
     if (!global_.readOnly)
-      out << "::overlap::Status " << var << "_set(" << sourceType()
+      out << "::overlap::Status " << var << "_set(" << pointerTo(global_.elementType, true)
           << " values, std::size_t count, std::size_t offset) {\n"
           << "  return ::overlap::glue::copyToSymbol(" << symbol << ", values, count, offset, "
           << global_.count << "ULL, " << range << ");\n}\n\n";
-    out << "::overlap::Status " << var << "_get(" << global_.elementType
-        << "* values, std::size_t count, std::size_t offset) {\n"
+    out << "::overlap::Status " << var << "_get(" << pointerTo(global_.elementType, false)
+        << " values, std::size_t count, std::size_t offset) {\n"
         << "  return ::overlap::glue::copyFromSymbol(" << symbol << ", values, count, offset, "
         << global_.count << "ULL, " << range << ");\n}\n";
     out << closeNamespaces(qualified_) << "\n";
   }
 
 private:
-  // What the setter copies from: the elements, read only. `const float*`; for an element that is
-  // itself a pointer (`__device__ float* scratch`), `float * const*`, which a `float**` converts
-  // to.
-  std::string sourceType() const {
-    const std::string& element = global_.elementType;
-    return !element.empty() && element.back() == '*' ? element + " const*"
-                                                     : "const " + element + "*";
-  }
-
   const ir::DeviceGlobal& global_;
   QualifiedName qualified_;
 };

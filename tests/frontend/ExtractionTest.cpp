@@ -328,18 +328,19 @@ TEST(Extraction, DeviceVariablesOfTheFileGetSetters) {
 
 // A `const` variable's values may be folded into the kernels, so a setter could not change what
 // they read: it gets a getter only. A pointer variable's setter takes `T* const*`, which `T**`
-// converts to.
+// converts to; a function pointer's is spelled through overlap::Spelled.
 TEST(Extraction, ConstDeviceVariablesGetNoSetterAndPointerVariablesAUsableOne) {
   const std::string code = "#include <overlap/annotate.h>\n"
                            "__constant__ const float c_coef[3] = {0.25f, 0.5f, 0.25f};\n"
                            "__device__ float* d_scratch;\n"
+                           "__device__ float (*d_op)(float);\n"
                            "OVERLAP_KERNEL(partition(n) offset(n) extent(y: n) copy(y[lo:hi])\n"
                            "               launch(grid: len, block: 1))\n"
                            "__global__ void k(int n, float* y) {}\n";
   const InMemoryResult run = runOnCode(code);
   ASSERT_TRUE(run.result.ok()) << run.diagnostics;
   const auto& globals = run.result.frontend.globals;
-  ASSERT_EQ(globals.size(), 2u);
+  ASSERT_EQ(globals.size(), 3u);
   EXPECT_TRUE(globals[0].readOnly);
   EXPECT_FALSE(globals[1].readOnly);
   const std::string& header = run.result.files->header;
@@ -347,6 +348,11 @@ TEST(Extraction, ConstDeviceVariablesGetNoSetterAndPointerVariablesAUsableOne) {
   EXPECT_NE(header.find("c_coef_get(float* values"), std::string::npos) << header;
   EXPECT_NE(header.find("d_scratch_set(float * const* values"), std::string::npos) << header;
   EXPECT_NE(header.find("d_scratch_get(float ** values"), std::string::npos) << header;
+  EXPECT_NE(header.find("d_op_set(::overlap::Spelled<float (*)(float)> const* values"),
+            std::string::npos)
+      << header;
+  EXPECT_NE(header.find("d_op_get(::overlap::Spelled<float (*)(float)>* values"), std::string::npos)
+      << header;
 }
 
 // A variable whose type host code cannot name (in an anonymous namespace of the kernel file) gets
