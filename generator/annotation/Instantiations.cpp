@@ -14,14 +14,31 @@ void error(Diagnostics& diags, unsigned offset, unsigned length, std::string mes
   diags.push_back({Diagnostic::Severity::Error, offset, length, std::move(message)});
 }
 
-// Letters and digits of `text`, every other run of characters one underscore, none at the ends.
+// Letters and digits of `text`, every other run of characters one underscore, none at the ends;
+// a minus sign of a number reads 'm' and a '*' 'ptr', so that SHIFT = -1 and SHIFT = 1, or
+// T = float* and T = float, get different names.
 std::string identifierPart(const std::string& text) {
   std::string out;
-  for (char c : text) {
-    if (std::isalnum(static_cast<unsigned char>(c)))
-      out += c;
-    else if (!out.empty() && out.back() != '_')
+  const auto separate = [&] {
+    if (!out.empty() && out.back() != '_')
       out += '_';
+  };
+  for (size_t i = 0; i < text.size(); ++i) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    const bool numberSign = c == '-' && i + 1 < text.size() &&
+                            std::isdigit(static_cast<unsigned char>(text[i + 1])) &&
+                            (i == 0 || !std::isalnum(static_cast<unsigned char>(text[i - 1])));
+    if (std::isalnum(c)) {
+      out += text[i];
+    } else if (numberSign) {
+      separate();
+      out += 'm';
+    } else if (c == '*') {
+      separate();
+      out += "ptr_";
+    } else {
+      separate();
+    }
   }
   while (!out.empty() && out.back() == '_')
     out.pop_back();

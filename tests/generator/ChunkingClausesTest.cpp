@@ -358,6 +358,12 @@ TEST(Instantiations, ListedInTheTemplatesOrder) {
   EXPECT_EQ(annotation::derivedEntryName("sum", {"float", "256"}), "sum_float_256");
   EXPECT_EQ(annotation::derivedEntryName("sum", {"unsigned int", "ns::Vec<float>"}),
             "sum_unsigned_int_ns_Vec_float");
+  // Arguments that differ only in a sign or a pointer get different names.
+  EXPECT_EQ(annotation::derivedEntryName("shift", {"-1"}), "shift_m1");
+  EXPECT_EQ(annotation::derivedEntryName("shift", {"1"}), "shift_1");
+  EXPECT_EQ(annotation::derivedEntryName("shift", {"ns::Offset<-2>"}), "shift_ns_Offset_m2");
+  EXPECT_EQ(annotation::derivedEntryName("sum", {"float *", "4"}), "sum_float_ptr_4");
+  EXPECT_EQ(annotation::derivedEntryName("sum", {"const float **"}), "sum_const_float_ptr_ptr");
 }
 
 TEST(Instantiations, MissingDuplicatedAndOutOfOrderParameters) {
