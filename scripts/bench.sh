@@ -11,6 +11,8 @@
 #   OUT=... scripts/bench.sh pageable [NAME...]   # on the GPU: issue 25, each application (default:
 #                                                 # all) with pageable arrays (staged, cached, registered per
 #                                                 # call, Explicit) against pinned; small saxpy calls
+#   OUT=... scripts/bench.sh corpus-pageable [PART] # on the GPU: issue 25, the corpus kernels tuned
+#                                                 # on pinned and on pageable memory
 #   OUT=... scripts/bench.sh registered [NAME...] # on the GPU: issue 25, applications tuned
 #                                                 # --exhaustive on pinned and on registered
 #                                                 # memory: does the pinned winner hold there
@@ -137,7 +139,7 @@ tune_twice() {
     local extra=() start=$SECONDS rc
     [ $mode != pruned ] && extra=(--exhaustive)
     "$@" --no-cache --quiet "${extra[@]}" --output-dir "$raw/$name/$mode" \
-      >"$raw/$name/$mode.log" 2>&1
+      >"$raw/$name/$mode.log" 2>&1 </dev/null
     rc=$?
     echo "$name $mode: rc $rc, $((SECONDS - start)) s" | tee -a "$raw/summary.txt"
   done
@@ -209,36 +211,91 @@ run_benchmark() {
 # tuner fills arrays at random, so they are checked by the corpus tests, not tuned here.
 CORPUS_UNTUNABLE="findK spmv_kernel pnpoly_multi"
 
-# corpus [PART]: every corpus kernel (tests/corpus), tuned pruned and --exhaustive at its tune()
-# defaults with the profile given (BENCH_PROFILE, default the embedded one of this device), into
-# $OUT/corpus.tar.gz; PART 1 or 2 takes every other kernel, so two calls share the work.
-run_corpus() {
-  local final_out raw
-  start_reports corpus
-  local groups=(blog_style community_style kerneltuner_style multigpu_style rodinia_style
-                samples_style)
-  local targets=()
-  for group in "${groups[@]}"; do targets+=("overlap_corpus_${group}_gpu_tests_tune"); done
+CORPUS_GROUPS=(blog_style community_style kerneltuner_style multigpu_style rodinia_style
+               samples_style)
+
+# build_corpus_tuners LOGS: the corpus groups' tuners, into $BENCH_BUILD.
+build_corpus_tuners() {
+  local targets=() group
+  for group in "${CORPUS_GROUPS[@]}"; do targets+=("overlap_corpus_${group}_gpu_tests_tune"); done
   echo "== build"
-  build_targets $BENCH_BUILD "$raw" "${targets[@]}" || return 1
-  local profile=()
-  [ -n "${BENCH_PROFILE:-}" ] && profile=(--profile "$BENCH_PROFILE")
+  build_targets $BENCH_BUILD "$1" "${targets[@]}"
+}
+
+# corpus_kernels [PART]: "TUNER KERNEL" per tunable corpus kernel (every other one for PART 1 or
+# 2, so that two device calls share the work); the untunable ones noted in $raw/summary.txt.
+corpus_kernels() {
   local index=0 group tuner kernel
-  for group in "${groups[@]}"; do
+  for group in "${CORPUS_GROUPS[@]}"; do
     tuner=$BENCH_BUILD/tests/corpus/overlap_corpus_${group}_gpu_tests_tune
     for kernel in $($tuner --list | cut -d' ' -f1); do
       index=$((index + 1))
       [ -n "${1:-}" ] && [ $(((index + ${1}) % 2)) != 0 ] && continue
       if [[ " $CORPUS_UNTUNABLE " == *" $kernel "* ]]; then
-        echo "$kernel: not tuned (needs valid indices)" | tee -a "$raw/summary.txt"
+        echo "$kernel: not tuned (needs valid indices)" >>"$raw/summary.txt"
         continue
       fi
-      tune_twice "$raw" "${kernel//::/__}" $tuner --kernel "$kernel" "${profile[@]}"
-      tar -czf "$final_out/corpus${1:-}.tar.gz" -C "$(dirname "$raw")" corpus
+      echo "$tuner $kernel"
     done
   done
+}
+
+# corpus [PART]: every corpus kernel (tests/corpus), tuned pruned and --exhaustive at its tune()
+# defaults with the profile given (BENCH_PROFILE, default the embedded one of this device), into
+# $OUT/corpus.tar.gz; PART 1 or 2 takes every other kernel.
+run_corpus() {
+  local final_out raw
+  start_reports corpus
+  build_corpus_tuners "$raw" || return 1
+  local profile=()
+  [ -n "${BENCH_PROFILE:-}" ] && profile=(--profile "$BENCH_PROFILE")
+  local tuner kernel
+  while read -r tuner kernel; do
+    tune_twice "$raw" "${kernel//::/__}" $tuner --kernel "$kernel" "${profile[@]}"
+    tar -czf "$final_out/corpus${1:-}.tar.gz" -C "$(dirname "$raw")" corpus
+  done < <(corpus_kernels "${1:-}")
   cp "$raw/summary.txt" "$final_out/corpus${1:-}-summary.txt"
   tar -czf "$final_out/corpus${1:-}.tar.gz" -C "$(dirname "$raw")" corpus
+}
+
+# corpus-pageable [PART]: issue 25 on the corpus kernels: each tuned (pruned) on pinned and then on
+# pageable arrays in one tuner process, and bench/pageable/summarize_memory.py's table of each way
+# of handling pageable arrays against the pinned winner, into $OUT/corpus-pageable${PART}.*. No
+# kernel is started after BENCH_DEADLINE_S seconds (default 480) of tuning.
+run_corpus_pageable() {
+  local final_out raw
+  start_reports corpus-pageable
+  cat "$raw/device.txt"
+  local pack=(tar -czf "$final_out/corpus-pageable${1:-}.tar.gz" -C "$(dirname "$raw")"
+              corpus-pageable)
+  build_corpus_tuners "$raw" || {
+    "${pack[@]}"
+    return 1
+  }
+  local tuner kernel name names=() start=$SECONDS
+  while read -r tuner kernel; do
+    if [ $((SECONDS - start)) -ge "${BENCH_DEADLINE_S:-480}" ]; then
+      echo "$kernel: not started (${BENCH_DEADLINE_S:-480} s of tuning spent)" |
+        tee -a "$raw/summary.txt"
+      continue
+    fi
+    name=${kernel//::/__}
+    names+=("$name")
+    echo "== $name ($((SECONDS - start)) s in)"
+    timeout 240 $tuner --kernel "$kernel" --no-cache --quiet --memory pinned,pageable \
+      --output-dir "$raw/$name" >"$raw/$name.tune.log" 2>&1 </dev/null
+    echo "$name: rc $?" | tee -a "$raw/summary.txt"
+    "${pack[@]}" # a run cut short by the time limit still brings back its part
+  done < <(corpus_kernels "${1:-}")
+  local list
+  list=$(IFS=,; echo "${names[*]}")
+  python3 bench/pageable/summarize_memory.py "$raw" "$raw/summary-corpus-pageable${1:-}" \
+    --memory pageable --apps "$list" \
+    --title "The corpus kernels on pinned and pageable memory on $(head -2 "$raw/device.txt" | tail -1 | cut -d, -f1), $(date -u +%F)" \
+    --command "OUT=... scripts/bench.sh corpus-pageable ${1:-}" &&
+    cp "$raw"/summary-corpus-pageable*.{md,json} "$final_out/"
+  "${pack[@]}"
+  echo "== done in $((SECONDS - start)) s after the build"
 }
 
 # What issue 19 measures, per kernel: name | kernel | swept argument | the other arguments.
@@ -379,7 +436,7 @@ run_pageable() {
 }
 
 # registered [NAME...]: each application (default: all) tuned --exhaustive on pinned and then on
-# registered memory in one tuner process, and bench/pageable/summarize_registered.py's table of
+# registered memory in one tuner process, and bench/pageable/summarize_memory.py's table of
 # how each memory's winner does on registered pages.
 run_registered() {
   local final_out raw
@@ -400,7 +457,7 @@ run_registered() {
   done
   local app_list
   app_list=$(IFS=,; echo "${names[*]}")
-  python3 bench/pageable/summarize_registered.py "$raw" "$raw/registered-summary" \
+  python3 bench/pageable/summarize_memory.py "$raw" "$raw/registered-summary" \
     --apps "$app_list" \
     --title "Pinned and registered memory on $(head -2 "$raw/device.txt" | tail -1 | cut -d, -f1), $(date -u +%F)" \
     --command "OUT=... scripts/bench.sh registered ${*:-}" &&
@@ -467,6 +524,7 @@ sizes)
   run_sizes "$@"
   ;;
 corpus) run_corpus "${2:-}" ;;
+corpus-pageable) run_corpus_pageable "${2:-}" ;;
 registered)
   shift
   run_registered "$@"
@@ -477,7 +535,7 @@ trace)
   trace_application "$@"
   ;;
 *)
-  echo "usage: $0 run | pageable [NAME...] | registered [NAME...] | outofcore [BUDGET] | multigpu [TRAFFIC] | frameloop [FRAMES] | asyncloop | graphs | corpus [PART] | sizes [NAME...] | summarize RAW_DIR OUTPUT_PREFIX | trace APPLICATION [flags]" >&2
+  echo "usage: $0 run | pageable [NAME...] | registered [NAME...] | outofcore [BUDGET] | multigpu [TRAFFIC] | frameloop [FRAMES] | asyncloop | graphs | corpus [PART] | corpus-pageable [PART] | sizes [NAME...] | summarize RAW_DIR OUTPUT_PREFIX | trace APPLICATION [flags]" >&2
   exit 2
   ;;
 esac

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""bench/pageable/summarize_registered.py on hand-made tuning reports: the pinned winner found on
-registered memory and its cost there, a winner that differs, a missing report named.
-Run by ctest as bench_registered_summary_test; needs only python3."""
+"""bench/pageable/summarize_memory.py on hand-made tuning reports: the pinned winner found on
+registered memory and its cost there, a winner that differs, a missing report named; on pageable
+memory each way of handling the arrays at its best against the pinned winner.
+Run by ctest as bench_memory_summary_test; needs only python3."""
 
 import json
 import os
@@ -12,13 +13,13 @@ import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
-SCRIPT = os.path.join(REPO, "bench", "pageable", "summarize_registered.py")
+SCRIPT = os.path.join(REPO, "bench", "pageable", "summarize_memory.py")
 
 
-def candidate(name, median_s, verification="passed", finalist=True):
+def candidate(name, median_s, verification="passed", finalist=True, pageable="default"):
     timing = {"median_s": median_s, "screening_s": [median_s] if finalist else []}
-    return {"name": name, "verification": verification,
-            "timing": timing if median_s is not None else None}
+    return {"name": name, "variant": name.split("(")[0], "pageable": pageable,
+            "verification": verification, "timing": timing if median_s is not None else None}
 
 
 def report(candidates, winner, memory="pinned", noise=0.03):
@@ -31,17 +32,17 @@ def on_registered(candidates, winner):
 
 
 class RegisteredSummary(unittest.TestCase):
-    def summarize(self, tunings):
+    def summarize(self, tunings, memory="registered"):
         with tempfile.TemporaryDirectory() as raw:
-            for app, (pinned, registered) in tunings.items():
+            for app, (pinned, other) in tunings.items():
                 os.makedirs(os.path.join(raw, app))
-                for suffix, r in ((".tuning.json", pinned), (".registered.tuning.json", registered)):
+                for suffix, r in ((".tuning.json", pinned), (".%s.tuning.json" % memory, other)):
                     if r is not None:
                         with open(os.path.join(raw, app, "saxpy" + suffix), "w") as f:
                             json.dump(r, f)
             prefix = os.path.join(raw, "summary")
-            result = subprocess.run([sys.executable, SCRIPT, raw, prefix, "--apps",
-                                     ",".join(tunings)], capture_output=True, text=True)
+            result = subprocess.run([sys.executable, SCRIPT, raw, prefix, "--memory", memory,
+                                     "--apps", ",".join(tunings)], capture_output=True, text=True)
             self.assertEqual(result.returncode, 0, result.stderr)
             with open(prefix + ".json") as f:
                 summary = json.load(f)
@@ -62,7 +63,7 @@ class RegisteredSummary(unittest.TestCase):
         moved, held, untuned = summary["applications"]
         self.assertFalse(moved["same_winner"])
         self.assertAlmostEqual(moved["pinned_winner_cost"], 1.5)
-        self.assertAlmostEqual(moved["registered_over_pinned"], 1.2)
+        self.assertAlmostEqual(moved["other_over_pinned"], 1.2)
         self.assertTrue(held["same_winner"])
         self.assertAlmostEqual(held["pinned_winner_cost"], 1.0)
         self.assertFalse(untuned["complete"])
@@ -104,6 +105,43 @@ class RegisteredSummary(unittest.TestCase):
         summary, markdown = self.summarize({"mixed": (pinned, pinned)})
         self.assertFalse(summary["applications"][0]["complete"])
         self.assertIn("the registered report is of pinned memory", markdown)
+
+    def test_each_pageable_way_at_its_best_against_the_pinned_winner(self):
+        pinned = report([candidate("Explicit", 0.020), candidate("Streams(8, depth-first)", 0.010)],
+                        1)
+        pageable = report([
+            candidate("Explicit", 0.060),
+            candidate("Streams(8, depth-first)", 0.030),
+            candidate("Mapped(registered per call)", 0.050, pageable="registered per call"),
+            candidate("Streams(8, depth-first, registered per call)", 0.040,
+                      pageable="registered per call"),
+            candidate("Streams(8, depth-first, cached registration)", 0.0104,
+                      pageable="cached registration"),
+            candidate("Streams(4, depth-first, staged)", 0.014, pageable="staged"),
+            candidate("Streams(8, depth-first, staged)", 0.012, pageable="staged")], 4, "pageable")
+        summary, markdown = self.summarize({"saxpy": (pinned, pageable)}, "pageable")
+        row = summary["applications"][0]
+        self.assertTrue(row["complete"], row)
+        self.assertAlmostEqual(row["explicit_s"], 0.060)
+        self.assertAlmostEqual(row["modes"]["registered per call"]["median_s"], 0.040)
+        self.assertAlmostEqual(row["modes"]["cached registration"]["over_pinned"], 1.04)
+        self.assertEqual(row["modes"]["staged"]["candidate"], "Streams(8, depth-first, staged)")
+        self.assertAlmostEqual(row["modes"]["staged"]["over_pinned"], 1.2)
+        self.assertAlmostEqual(row["pinned_winner_cost"], 0.030 / 0.0104)
+        self.assertIn("Cached registration within 1.05x of the pinned winner: **1 of 1**", markdown)
+        self.assertIn("Staged within 1.30x of the pinned winner: **1 of 1**", markdown)
+        self.assertIn("| saxpy | 10.0 | 60.0 | 40.0 (4.00x) | 10.4 (1.04x) | 12.0 (1.20x) |",
+                      markdown)
+
+    def test_a_way_beyond_its_target_is_marked(self):
+        pinned = report([candidate("Explicit", 0.010)], 0)
+        pageable = report([candidate("Explicit", 0.030),
+                           candidate("Streams(2, depth-first, staged)", 0.020, pageable="staged")],
+                          1, "pageable")
+        summary, markdown = self.summarize({"slow": (pinned, pageable)}, "pageable")
+        self.assertIn("Staged within 1.30x of the pinned winner: **0 of 1**", markdown)
+        self.assertIn("20.0 (2.00x ✗)", markdown)
+        self.assertIsNone(summary["applications"][0]["modes"]["cached registration"])
 
 
 if __name__ == "__main__":
