@@ -282,7 +282,7 @@ run_corpus_pageable() {
     name=${kernel//::/__}
     names+=("$name")
     echo "== $name ($((SECONDS - start)) s in)"
-    timeout 240 $tuner --kernel "$kernel" --no-cache --quiet --memory pinned,pageable \
+    timeout 240 $tuner --kernel "$kernel" --no-cache --quiet --memory "pinned,${BENCH_MEMORY:-pageable}" \
       --output-dir "$raw/$name" >"$raw/$name.tune.log" 2>&1 </dev/null
     echo "$name: rc $?" | tee -a "$raw/summary.txt"
     "${pack[@]}" # a run cut short by the time limit still brings back its part
