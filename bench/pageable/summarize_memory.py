@@ -8,14 +8,15 @@ also win on the other memory, and what does running it there cost against that m
 both timed in the other memory's run (the ratio is taken within one run; interleaved with the
 winner only where the pinned winner was a finalist of that run's final round, else from its own
 screening, which a slow window of the link can inflate). On pageable memory also each way of
-handling pageable arrays (registered per call, cached registration, staged) at its best, against
-the pinned winner: a tuner times repeated calls on the same arrays, so cached registration is a
-loop's cost (issue 25's target 1.05x) and staging a call's whose data the host just wrote (1.3x).
+handling pageable arrays at its best against the pinned winner: registered per call and staged
+from the pageable tuning (a one-off call's ways: issue 25's staging target is 1.3x), cached
+registration from a tuning on registered memory (--registered-raw: a loop's arrays, registered
+once; target 1.05x), each against the pinned winner of its own tuner process.
 
 RAW_DIR holds <app>/<kernel>.tuning.json (pinned) and <app>/<kernel>.<memory>.tuning.json.
 
-    summarize_memory.py RAW_DIR PREFIX [--memory registered|pageable] [--apps A,B,...]
-                        [--title TEXT] [--command TEXT]
+    summarize_memory.py RAW_DIR PREFIX [--memory registered|pageable] [--registered-raw DIR]
+                        [--apps A,B,...] [--title TEXT] [--command TEXT]
 """
 import argparse
 import glob
@@ -66,7 +67,7 @@ def summarize_app(app, pinned, other, memory):
     timed = [c for c in other["candidates"] if median_of(c) is not None]
     pinned_there = {c["name"]: c for c in timed}.get(pinned_best["name"])
     row.update(
-        complete=pinned_there is not None,
+        complete=True,
         kernel=other["kernel"]["name"],
         pinned_winner=pinned_best["name"], pinned_winner_s=median_of(pinned_best),
         other_winner=other_best["name"], other_winner_s=median_of(other_best),
@@ -85,14 +86,28 @@ def summarize_app(app, pinned, other, memory):
             row["modes"][mode] = None if best is None else {
                 "candidate": best["name"], "median_s": median_of(best),
                 "over_pinned": median_of(best) / median_of(pinned_best)}
-    if pinned_there is None:
-        row["problem"] = "the pinned winner was not timed on %s memory" % memory
+    if pinned_there is None:  # pruned away on this memory
+        row["pinned_winner_cost"] = None
         return row
     row["pinned_winner_on_other_s"] = median_of(pinned_there)
     # Finalists keep their first timing as "screening_s"; the median is the final round's.
     row["pinned_winner_in_final_round"] = bool(pinned_there["timing"].get("screening_s"))
     row["pinned_winner_cost"] = median_of(pinned_there) / median_of(other_best)
     return row
+
+
+def add_cached_loop(row, pinned, registered):
+    """Cached registration from a tuning on registered memory (a loop's arrays, registered once),
+    against the pinned winner of the same tuner process."""
+    if "modes" not in row or winner(pinned) is None or winner(registered) is None:
+        return
+    if registered["settings"].get("memory") != "registered":
+        return
+    best, pinned_best = winner(registered), winner(pinned)
+    row["modes"]["cached registration"] = {
+        "candidate": best["name"], "median_s": median_of(best),
+        "pinned_winner_s": median_of(pinned_best),
+        "over_pinned": median_of(best) / median_of(pinned_best)}
 
 
 def geomean(values):
@@ -128,15 +143,16 @@ def render_modes(rows):
 def render(rows, memory, title, command):
     done = [r for r in rows if r["complete"]]
     differ = [r for r in done if not r["same_winner"]]
-    costly = [r for r in done if r["pinned_winner_cost"] > 1 + r["noise"]]
+    priced = [r for r in done if r["pinned_winner_cost"] is not None]
+    costly = [r for r in priced if r["pinned_winner_cost"] > 1 + r["noise"]]
     screened = [r for r in costly if not r["pinned_winner_in_final_round"]]
     lines = ["# " + title, "", "Command: `%s`" % command, "", "## At a glance", ""]
     lines.append("- Tuned on both memories: **%d of %d**." % (len(done), len(rows)))
     lines.append("- The %s tuning picked another winner than the pinned one: **%d of %d**."
                  % (memory, len(differ), len(done)))
     lines.append("- The pinned winner run on %s memory slower than the %s winner "
-                 "beyond the tuning's noise: **%d of %d**%s%s." % (
-                     memory, memory, len(costly), len(done),
+                 "beyond the tuning's noise: **%d of %d** timed there%s%s." % (
+                     memory, memory, len(costly), len(priced),
                      " (%s)" % ", ".join("%s %.2fx" % (r["app"], r["pinned_winner_cost"])
                                          for r in costly) if costly else "",
                      "; of these, timed only in screening, not beside the winner: %s" % ", ".join(
@@ -164,21 +180,23 @@ def render(rows, memory, title, command):
         if not r["complete"]:
             lines.append("| %s | %s | | | | | | |" % (r["app"], r.get("problem", "incomplete")))
             continue
-        cost = "%.2fx%s%s" % (r["pinned_winner_cost"],
-                              " ✗" if r["pinned_winner_cost"] > 1 + r["noise"] else "",
-                              "" if r["pinned_winner_in_final_round"] else " (s)")
+        cost = "not timed" if r["pinned_winner_cost"] is None else "%.2fx%s%s" % (
+            r["pinned_winner_cost"], " ✗" if r["pinned_winner_cost"] > 1 + r["noise"] else "",
+            "" if r["pinned_winner_in_final_round"] else " (s)")
         lines.append("| %s | %s | %s | %s | %s | %s | %s | %.2fx |" % (
             r["app"], r["pinned_winner"], fmt_ms(r["pinned_winner_s"]), r["other_winner"],
-            fmt_ms(r["other_winner_s"]), fmt_ms(r["pinned_winner_on_other_s"]), cost,
+            fmt_ms(r["other_winner_s"]), fmt_ms(r.get("pinned_winner_on_other_s")), cost,
             r["other_over_pinned"]))
     lines += ["", "✗: beyond the %s tuning's noise (its `settings.noise`). (s): the pinned "
               "winner was no finalist of the %s run, so its time there is its screening's, "
-              "not interleaved with the winner's." % (memory, memory)]
+              "not interleaved with the winner's. Not timed: the %s tuning pruned the pinned "
+              "winner away." % (memory, memory, memory)]
     if memory == "pageable":
         lines += render_modes(rows)
         lines += ["", "✗: beyond issue 25's target. Each way's best over every variant that "
-                  "tried it, in the pageable tuning's run; the pinned winner from the pinned "
-                  "tuning's, minutes apart."]
+                  "tried it; the ratio against the pinned winner of the same tuner process (for "
+                  "cached registration, the registered tuning's, whose pinned winner may differ "
+                  "a little from the column's)."]
     return "\n".join(lines + [""])
 
 
@@ -187,6 +205,9 @@ def main(argv):
     parser.add_argument("raw")
     parser.add_argument("prefix")
     parser.add_argument("--memory", choices=("registered", "pageable"), default="registered")
+    parser.add_argument("--registered-raw", help="with --memory pageable: the raw reports of "
+                        "tunings on pinned and registered memory (scripts/bench.sh corpus-pageable "
+                        "with BENCH_MEMORY=registered), whose winners give cached registration")
     parser.add_argument("--apps", help="comma-separated, in this order (default: every folder)")
     parser.add_argument("--title", default=None)
     parser.add_argument("--command", default="scripts/bench.sh registered")
@@ -195,6 +216,10 @@ def main(argv):
         d for d in os.listdir(args.raw) if os.path.isdir(os.path.join(args.raw, d)))
     rows = [summarize_app(app, load(args.raw, app, "pinned"), load(args.raw, app, args.memory),
                           args.memory) for app in apps]
+    if args.memory == "pageable" and args.registered_raw:
+        for row in rows:
+            add_cached_loop(row, load(args.registered_raw, row["app"], "pinned"),
+                            load(args.registered_raw, row["app"], "registered"))
     title = args.title or "Pinned and %s memory" % args.memory
     with open(args.prefix + ".md", "w") as f:
         f.write(render(rows, args.memory, title, args.command))

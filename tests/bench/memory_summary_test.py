@@ -69,7 +69,7 @@ class RegisteredSummary(unittest.TestCase):
         self.assertFalse(untuned["complete"])
         self.assertEqual(untuned["problem"], "no registered tuning")
         self.assertIn("another winner than the pinned one: **1 of 2**", markdown)
-        self.assertIn("beyond the tuning's noise: **1 of 2** (moved 1.50x); of these, timed only "
+        self.assertIn("beyond the tuning's noise: **1 of 2** timed there (moved 1.50x); of these, timed only "
                       "in screening, not beside the winner: moved", markdown)
         self.assertIn("| 1.50x ✗ (s) |", markdown)
         self.assertTrue(held["pinned_winner_in_final_round"])
@@ -132,6 +132,29 @@ class RegisteredSummary(unittest.TestCase):
         self.assertIn("Staged within 1.30x of the pinned winner: **1 of 1**", markdown)
         self.assertIn("| saxpy | 10.0 | 60.0 | 40.0 (4.00x) | 10.4 (1.04x) | 12.0 (1.20x) |",
                       markdown)
+
+    def test_cached_registration_comes_from_a_registered_tuning(self):
+        with tempfile.TemporaryDirectory() as raw, tempfile.TemporaryDirectory() as loop:
+            for folder, suffix, r in (
+                    (raw, ".tuning.json", report([candidate("Explicit", 0.010)], 0)),
+                    (raw, ".pageable.tuning.json", report(
+                        [candidate("Explicit", 0.030)], 0, "pageable")),
+                    (loop, ".tuning.json", report([candidate("Explicit", 0.020)], 0)),
+                    (loop, ".registered.tuning.json", report(
+                        [candidate("Explicit", 0.025), candidate("Mapped", 0.021)], 1,
+                        "registered"))):
+                os.makedirs(os.path.join(folder, "app"), exist_ok=True)
+                with open(os.path.join(folder, "app", "k" + suffix), "w") as f:
+                    json.dump(r, f)
+            prefix = os.path.join(raw, "summary")
+            result = subprocess.run([sys.executable, SCRIPT, raw, prefix, "--memory", "pageable",
+                                     "--registered-raw", loop, "--apps", "app"],
+                                    capture_output=True, text=True)
+            self.assertEqual(result.returncode, 0, result.stderr)
+            with open(prefix + ".json") as f:
+                cached = json.load(f)["applications"][0]["modes"]["cached registration"]
+        self.assertEqual(cached["candidate"], "Mapped")
+        self.assertAlmostEqual(cached["over_pinned"], 1.05)
 
     def test_a_way_beyond_its_target_is_marked(self):
         pinned = report([candidate("Explicit", 0.010)], 0)
