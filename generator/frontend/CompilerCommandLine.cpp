@@ -19,6 +19,9 @@ std::vector<std::string> buildCompilerCommandLine(const ToolchainLayout& toolcha
       toolchain.resourceDir,
       // Clang knows CUDA versions only up to its release; newer toolkits parse fine.
       "-Wno-unknown-cuda-version",
+      // Clang knows __managed__ for HIP only and warns that CUDA's is ignored; nvcc compiles the
+      // file, and the generator reads no variable's memory space from that attribute.
+      "-Wno-ignored-attributes",
       // Every error is weighed (an error in host code the kernels do not need is only a
       // warning), so none may be cut off.
       "-ferror-limit=0",

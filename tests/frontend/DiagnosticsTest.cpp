@@ -285,6 +285,14 @@ TEST(Diagnostics, AWarningIsPrintedInCompilerFormatAndTheFilesAreWritten) {
       << run.diagnostics;
 }
 
+TEST(Diagnostics, AManagedVariableDrawsNoWarning) {
+  // Clang reads __managed__ for HIP only; on CUDA it warned that the attribute was ignored.
+  const std::string code = "__managed__ int calls;\n" + Saxpy().str();
+  const InMemoryResult run = runOnCode(code);
+  EXPECT_TRUE(run.result.ok()) << run.diagnostics;
+  EXPECT_EQ(run.diagnostics, "");
+}
+
 TEST(Diagnostics, EveryKernelOfTheFileIsChecked) {
   Saxpy first;
   first.launch = "lunch(grid: ceil_div(len, 256), block: 256)";
