@@ -49,6 +49,7 @@ struct ArrayDraft {
   bool brokenSection = false;         // a section was rejected: skip the checks of the rest
   bool extentGiven = false;
   bool haloGiven = false;
+  bool namedTwice = false; // in another data clause too (reported there)
 };
 
 // The C++ spellings param(...) accepts, with what expressions need to know of them.
@@ -386,10 +387,25 @@ private:
           checkReduceType(*clause, item, param(draft->array.param), reduce);
           draft->array.reduce = reduce;
         }
+    for (const ArrayDraft& draft : drafts_)
+      checkNotWritten(draft);
     // Arrays in parameter order, as the IR promises.
     std::sort(drafts_.begin(), drafts_.end(), [](const ArrayDraft& a, const ArrayDraft& b) {
       return a.array.param < b.array.param;
     });
+  }
+
+  // An array copied in only that the kernel writes (the frontend found where): Explicit and
+  // Streams would drop the writes while Mapped made them in the caller's array.
+  void checkNotWritten(const ArrayDraft& draft) {
+    const ir::Parameter& p = param(draft.array.param);
+    if (draft.namedTwice || draft.array.direction != Direction::In || p.writeLine == 0)
+      return;
+    error(draft.array.offset, draft.nameLength,
+          "the kernel writes '" + p.name + "' (line " + std::to_string(p.writeLine) + ", column " +
+              std::to_string(p.writeColumn) + "), but " + draft.clause->keyword.text +
+              " only copies it in: Explicit and Streams would drop what it writes while Mapped "
+              "writes the caller's array; use copy");
   }
 
   // Bitwise operators combine integers: on floating-point elements no atomic does them, and the
@@ -447,6 +463,7 @@ private:
     ArrayDraft* draft = draftFor(*index);
     if (draft && draft->clause != &clause) {
       const std::string& earlier = draft->clause->keyword.text;
+      draft->namedTwice = true;
       if (earlier != keyword)
         error(item.array, "'" + item.array.text + "' is already in " + earlier +
                               "; an array has one direction: use copy for read-and-write");

@@ -329,8 +329,8 @@ private:
         if (!findVariable(constantVariable(annotation.offset, name.text), *function) &&
             namesConstant(name.text, *function))
           requests += open + "[[maybe_unused]] static constexpr long long " +
-                      constantVariable(annotation.offset, name.text) + " = (" + name.text + "); " +
-                      close + "\n";
+                      constantVariable(annotation.offset, name.text) +
+                      " = static_cast<long long>(" + name.text + "); " + close + "\n";
       const auto* templ =
           llvm::dyn_cast_or_null<clang::FunctionTemplateDecl>(annotation.target.decl);
       if (templ == nullptr)
@@ -433,6 +433,15 @@ private:
           findVariable(constantVariable(annotation.offset, name.text), function);
       if (var == nullptr || var->getInit() == nullptr)
         continue; // not a constant of the file: the checker says what it is not
+      // The request casts to long long, which would truncate 1.5 to 1 without a word.
+      const clang::Expr* written = var->getInit()->IgnoreParenImpCasts();
+      if (const auto* cast = llvm::dyn_cast<clang::CXXStaticCastExpr>(written))
+        written = cast->getSubExpr()->IgnoreParenImpCasts();
+      if (written->getType()->isRealFloatingType())
+        error(annotation.source.begin.getLocWithOffset(static_cast<int>(name.offset)),
+              "'" + name.text + "' is a floating-point value (" +
+                  written->getType().getAsString(context_.getPrintingPolicy()) +
+                  "); annotation expressions compute with integers");
       if (const std::optional<llvm::APSInt> value =
               var->getInit()->getIntegerConstantExpr(context_))
         constants.push_back({name.text, value->getExtValue()});

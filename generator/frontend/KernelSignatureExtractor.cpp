@@ -1,6 +1,7 @@
 #include "frontend/KernelSignatureExtractor.h"
 
 #include "frontend/GridSyncFinder.h"
+#include "frontend/ParameterWriteFinder.h"
 #include "frontend/TypeSpeller.h"
 #include "frontend/VectorAccessFinder.h"
 
@@ -101,8 +102,36 @@ ir::ElementKind recordLaneKind(const clang::RecordDecl& record, const clang::AST
   return *common;
 }
 
+// A pointer among the fields of a class passed by value (its bases', its members' and arrays'
+// of them too), or null.
+const clang::FieldDecl* pointerField(clang::QualType type, unsigned depth = 0) {
+  constexpr unsigned kDeepest = 8;
+  type = type.getCanonicalType();
+  while (const clang::ArrayType* array = type->getAsArrayTypeUnsafe())
+    type = array->getElementType().getCanonicalType();
+  const clang::RecordDecl* record = type->getAsRecordDecl();
+  if (record == nullptr || depth > kDeepest || !record->getDefinition())
+    return nullptr;
+  record = record->getDefinition();
+  if (const auto* cxx = llvm::dyn_cast<clang::CXXRecordDecl>(record))
+    for (const clang::CXXBaseSpecifier& base : cxx->bases())
+      if (const clang::FieldDecl* field = pointerField(base.getType(), depth + 1))
+        return field;
+  for (const clang::FieldDecl* field : record->fields()) {
+    clang::QualType fieldType = field->getType().getCanonicalType();
+    while (const clang::ArrayType* array = fieldType->getAsArrayTypeUnsafe())
+      fieldType = array->getElementType().getCanonicalType();
+    if (fieldType->isPointerType() || fieldType->isReferenceType())
+      return field;
+    if (const clang::FieldDecl* inner = pointerField(fieldType, depth + 1))
+      return inner;
+  }
+  return nullptr;
+}
+
 ir::Parameter extractParameter(const clang::ParmVarDecl& param, unsigned vectorAlignment,
-                               TypeSpeller& types, std::vector<SignatureProblem>* problems) {
+                               clang::SourceLocation firstWrite, TypeSpeller& types,
+                               std::vector<SignatureProblem>* problems) {
   const clang::ASTContext& context = param.getASTContext();
   // A parameter's own const (const int n) is no part of the function's type.
   const clang::QualType type = types.plain(adjustedParameterType(param)).getUnqualifiedType();
@@ -114,6 +143,13 @@ ir::Parameter extractParameter(const clang::ParmVarDecl& param, unsigned vectorA
   else
     problems->push_back({param.getLocation(), "parameter '" + result.name + "': " + problem});
   result.isPointer = type->isPointerType();
+  if (const clang::FieldDecl* field = result.isPointer ? nullptr : pointerField(type))
+    problems->push_back(
+        {param.getLocation(),
+         "parameter '" + result.name + "' passes '" + result.type +
+             "' by value, which holds a pointer ('" + field->getQualifiedNameAsString() +
+             "'): the variants neither copy what it points to nor advance it to a chunk; pass "
+             "the arrays as pointer parameters of the kernel"});
   clang::QualType value = type;
   if (result.isPointer) {
     const clang::QualType pointee = type->getPointeeType();
@@ -137,6 +173,13 @@ ir::Parameter extractParameter(const clang::ParmVarDecl& param, unsigned vectorA
     result.line = presumed.getLine();
     result.column = presumed.getColumn();
   }
+  if (firstWrite.isValid())
+    if (const clang::PresumedLoc write =
+            sources.getPresumedLoc(sources.getExpansionLoc(firstWrite));
+        write.isValid()) {
+      result.writeLine = write.getLine();
+      result.writeColumn = write.getColumn();
+    }
   return result;
 }
 
@@ -185,9 +228,10 @@ ir::KernelSignature extractSignature(const clang::FunctionDecl& kernel, TypeSpel
   ir::KernelSignature signature;
   signature.name = qualifiedName(kernel);
   const std::vector<unsigned> alignments = vectorAccessAlignments(kernel);
+  const std::vector<clang::SourceLocation> writes = parameterWrites(kernel);
   for (unsigned i = 0; i < kernel.getNumParams(); ++i)
     signature.params.push_back(
-        extractParameter(*kernel.getParamDecl(i), alignments[i], types, problems));
+        extractParameter(*kernel.getParamDecl(i), alignments[i], writes[i], types, problems));
   if (const std::optional<clang::SourceLocation> barrier = gridWideBarrier(kernel))
     problems->push_back(
         {*barrier, "kernel '" + signature.name +

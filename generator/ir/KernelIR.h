@@ -42,6 +42,9 @@ struct Parameter {
   // Pointers: the widest alignment, in bytes, at which the kernel body reads or writes the array
   // through a cast to a wider type (reinterpret_cast<const float4*>(x)); 0 when it does not.
   unsigned vectorAccessAlignment = 0;
+  // Pointers: where the kernel's own body first writes through it (p[i] = ..., atomicAdd(&p[i],
+  // ...)); 0 when no such write was found (ParameterWriteFinder).
+  unsigned writeLine = 0, writeColumn = 0;
   unsigned line = 0, column = 0; // where the parameter is declared (for notes)
   // Declared by the annotation's param(...): the generated entry points take it, the kernel does
   // not. Host-only parameters follow the kernel's own.

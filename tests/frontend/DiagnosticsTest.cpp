@@ -154,6 +154,76 @@ TEST(Diagnostics, TuneDefaultBeyondItsParametersType) {
   EXPECT_TRUE(runOnCode(kernel.str()).result.ok());
 }
 
+TEST(Diagnostics, CopyinOfAnArrayTheKernelWrites) {
+  Saxpy kernel;
+  kernel.data = "copyin(x[lo:hi], y[lo:hi])";
+  const std::string code = kernel.str();
+  const Position write = positionOf(code, "= a * x");
+  expectFirstDiagnostic(code, "y[lo:hi]",
+                        "the kernel writes 'y' (line " + std::to_string(write.line) + ", column " +
+                            std::to_string(write.column) + "), but copyin only copies it in");
+}
+
+TEST(Diagnostics, EveryFormOfWriteThroughAParameterIsFound) {
+  // Mapped would write the caller's array where Explicit drops the writes: each form is refused.
+  for (const std::string write :
+       {"y[i] = 0.0f;", "y[i] += 1.0f;", "++y[i];", "y[i]--;", "*(y + i) = 0.0f;", "*y = 0.0f;",
+        "atomicAdd(&y[i], 1.0f);", "atomicExch(y + i, 1.0f);", "(y + i)[0] = 1.0f;"}) {
+    const std::string code = "#include <overlap/annotate.h>\n"
+                             "OVERLAP_KERNEL(partition(n) offset(n) extent(y: n) copyin(y[lo:hi])\n"
+                             "               launch(grid: ceil_div(len, 256), block: 256))\n"
+                             "__global__ void k(float* y, int n) {\n"
+                             "  const int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                             "  if (i < n) { " +
+                             write + " }\n}\n";
+    SCOPED_TRACE(write);
+    const InMemoryResult run = runOnCode(code);
+    EXPECT_FALSE(run.result.ok());
+    EXPECT_NE(run.diagnostics.find("the kernel writes 'y'"), std::string::npos) << run.diagnostics;
+  }
+}
+
+TEST(Diagnostics, ANonConstArrayTheKernelOnlyReadsMayBeCopiedIn) {
+  const std::string code = "#include <overlap/annotate.h>\n"
+                           "OVERLAP_KERNEL(partition(n) offset(n) extent(x, y: n)\n"
+                           "               copyin(x[lo:hi]) copyout(y[lo:hi])\n"
+                           "               launch(grid: ceil_div(len, 256), block: 256))\n"
+                           "__global__ void k(float* x, float* y, int n) {\n"
+                           "  const int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                           "  float local[2] = {0.0f, 0.0f};\n"
+                           "  if (i < n) { local[0] = x[i]; y[i] = local[0] + x[i]; }\n"
+                           "}\n";
+  const InMemoryResult run = runOnCode(code);
+  EXPECT_TRUE(run.result.ok()) << run.diagnostics;
+}
+
+TEST(Diagnostics, AStructHoldingPointersPassedByValue) {
+  Saxpy kernel;
+  const std::string structs = "struct Inner { int count; const float* values; };\n"
+                              "struct Arrays { float scale; Inner inner[2]; };\n";
+  kernel.signature = "__global__ void saxpy(int n, float a, const float* x, float* y, Arrays "
+                     "arrays)";
+  expectFirstDiagnostic(structs + kernel.str(), "arrays)",
+                        "parameter 'arrays' passes 'Arrays' by value, which holds a pointer "
+                        "('Inner::values')");
+  // Values alone pass by value as ever.
+  kernel.signature = "__global__ void saxpy(int n, float a, const float* x, float* y, Inner "
+                     "unused, float3 v)";
+  const std::string plain = "struct Inner { int count; float values[4]; };\n" + kernel.str();
+  const InMemoryResult run = runOnCode(plain);
+  EXPECT_TRUE(run.result.ok()) << run.diagnostics;
+}
+
+TEST(Diagnostics, AFloatingPointConstantOfTheFile) {
+  Saxpy kernel;
+  kernel.extents = "extent(x: n) extent(y: n * UPSAMPLE)";
+  expectFirstDiagnostic("#define UPSAMPLE 1.5\n" + kernel.str(), "UPSAMPLE)",
+                        "'UPSAMPLE' is a floating-point value (double); annotation expressions "
+                        "compute with integers");
+  // An integer constant the file computes from one is fine.
+  EXPECT_TRUE(runOnCode("#define UPSAMPLE ((int)2.0)\n" + kernel.str()).result.ok());
+}
+
 TEST(Diagnostics, PointerWithoutDirectionPointsAtTheAnnotation) {
   Saxpy kernel;
   kernel.extents = "extent(y: n)";
