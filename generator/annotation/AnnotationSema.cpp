@@ -52,12 +52,14 @@ struct ArrayDraft {
   bool namedTwice = false; // in another data clause too (reported there)
 };
 
-// The C++ spellings param(...) accepts, with what expressions need to know of them.
+// The C++ spellings param(...) accepts, with what expressions need to know of them, and the
+// spelling the generated code declares it with (the same where null).
 struct HostParamType {
   const char* spelling;
   ir::ScalarKind kind;
   ir::ElementKind element;
   unsigned size;
+  const char* declared = nullptr;
 };
 
 constexpr HostParamType kHostParamTypes[] = {
@@ -81,6 +83,27 @@ constexpr HostParamType kHostParamTypes[] = {
     {"uint64_t", ir::ScalarKind::UnsignedInteger, ir::ElementKind::U64, 8},
     {"size_t", ir::ScalarKind::UnsignedInteger, ir::ElementKind::U64, 8},
     {"ptrdiff_t", ir::ScalarKind::SignedInteger, ir::ElementKind::I64, 8},
+    // The other spellings of the same types.
+    {"short int", ir::ScalarKind::SignedInteger, ir::ElementKind::I16, 2, "short"},
+    {"signed short", ir::ScalarKind::SignedInteger, ir::ElementKind::I16, 2, "short"},
+    {"unsigned short int", ir::ScalarKind::UnsignedInteger, ir::ElementKind::U16, 2,
+     "unsigned short"},
+    {"signed int", ir::ScalarKind::SignedInteger, ir::ElementKind::I32, 4, "int"},
+    {"uint", ir::ScalarKind::UnsignedInteger, ir::ElementKind::U32, 4, "unsigned int"},
+    {"long int", ir::ScalarKind::SignedInteger, ir::ElementKind::I64, 8, "long"},
+    {"signed long", ir::ScalarKind::SignedInteger, ir::ElementKind::I64, 8, "long"},
+    {"unsigned long int", ir::ScalarKind::UnsignedInteger, ir::ElementKind::U64, 8,
+     "unsigned long"},
+    {"long long int", ir::ScalarKind::SignedInteger, ir::ElementKind::I64, 8, "long long"},
+    {"signed long long", ir::ScalarKind::SignedInteger, ir::ElementKind::I64, 8, "long long"},
+    {"unsigned long long int", ir::ScalarKind::UnsignedInteger, ir::ElementKind::U64, 8,
+     "unsigned long long"},
+    {"std::int32_t", ir::ScalarKind::SignedInteger, ir::ElementKind::I32, 4, "int32_t"},
+    {"std::uint32_t", ir::ScalarKind::UnsignedInteger, ir::ElementKind::U32, 4, "uint32_t"},
+    {"std::int64_t", ir::ScalarKind::SignedInteger, ir::ElementKind::I64, 8, "int64_t"},
+    {"std::uint64_t", ir::ScalarKind::UnsignedInteger, ir::ElementKind::U64, 8, "uint64_t"},
+    {"std::size_t", ir::ScalarKind::UnsignedInteger, ir::ElementKind::U64, 8, "size_t"},
+    {"std::ptrdiff_t", ir::ScalarKind::SignedInteger, ir::ElementKind::I64, 8, "ptrdiff_t"},
 };
 
 // Does the expression, before names are resolved, mention a parameter called `name`?
@@ -188,8 +211,8 @@ private:
         }
         ir::Parameter p;
         p.name = declared.name.text;
-        p.type = type->spelling;
-        p.valueType = type->spelling;
+        p.type = type->declared ? type->declared : type->spelling;
+        p.valueType = p.type;
         p.scalarKind = type->kind;
         p.elementKind = type->element;
         p.elementSize = type->size;

@@ -467,6 +467,16 @@ private:
       while (peek().kind == TokenKind::Identifier) {
         const Token& word = advance();
         words.push_back({std::string(word.text), word.offset, word.length});
+        // A qualified word (std::size_t) is one word: '::' lexes as two adjacent ':'.
+        while (peek().isPunct(":") && peek(1).isPunct(":") && peek(1).offset == peek().offset + 1 &&
+               peek(2).kind == TokenKind::Identifier &&
+               peek().offset == words.back().offset + words.back().length) {
+          advance();
+          advance();
+          const Token& part = advance();
+          words.back().text += "::" + std::string(part.text);
+          words.back().length = part.offset + part.length - words.back().offset;
+        }
       }
       if (words.size() < 2) {
         errorAt(peek(), words.empty() ? "expected a type and a name (param(int rows)), found " +

@@ -125,6 +125,31 @@ TEST(ChunkingClauses, ParamNeedsAnIntegerTypeAndANewName) {
   EXPECT_EQ(f.spelled, "cols");
 }
 
+TEST(ChunkingClauses, ParamTakesEverySpellingOfAnIntegerType) {
+  const ir::KernelSignature rowSum =
+      SignatureBuilder("row_sum").pointer("in", "float", true).integer("cols");
+  const std::string rest = " partition(rows) offset extent(in: rows) copyin(in[lo:hi])"
+                           " launch(grid: len, block: 1)";
+  const std::pair<const char*, const char*> spellings[] = {{"std::size_t", "size_t"},
+                                                           {"long int", "long"},
+                                                           {"unsigned long int", "unsigned long"},
+                                                           {"short int", "short"},
+                                                           {"std::int64_t", "int64_t"},
+                                                           {"uint", "unsigned int"},
+                                                           {"unsigned", "unsigned"}};
+  for (const auto& [spelled, declared] : spellings) {
+    SCOPED_TRACE(spelled);
+    const ir::Kernel kernel = buildOk("param(" + std::string(spelled) + " rows)" + rest, rowSum);
+    ASSERT_EQ(kernel.signature.params.size(), 3u);
+    EXPECT_EQ(kernel.signature.params[2].name, "rows");
+    EXPECT_EQ(kernel.signature.params[2].type, declared);
+  }
+  // A qualified name that is no type param(...) knows is one error, at the whole name.
+  const Finding f = buildError("param(std::string rows)" + rest, rowSum);
+  EXPECT_NE(f.message.find("'std::string' is not an integer type"), std::string::npos) << f.message;
+  EXPECT_EQ(f.spelled, "std::string");
+}
+
 // A stencil over rows [iy_start, iy_end): the caller passes both.
 ir::KernelSignature jacobi() {
   return SignatureBuilder("jacobi")
