@@ -901,9 +901,15 @@ private:
     for (size_t d = 0; d < value.components.size(); ++d) {
       const std::optional<long long> n =
           dims[d] ? ir::evaluate(*dims[d], ir::Environment{}) : std::nullopt;
+      if (n && *n < 1) {
+        error(value.components[d]->offset, value.components[d]->length,
+              "block dimension " + std::string(1, "xyz"[d]) + " is " + std::to_string(*n) +
+                  "; a block has at least one thread in each dimension");
+        return;
+      }
       if (!n)
         return;
-      threads *= *n;
+      threads = std::min(threads * std::min(*n, 1LL << 31), 1LL << 31); // no overflow
     }
     if (threads > 1024)
       error(value.offset, value.length,

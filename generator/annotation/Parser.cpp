@@ -632,7 +632,18 @@ private:
     return ListStep::Error;
   }
 
+  // extent(x, y: N) or several groups, extent(x: N, y: M).
   bool parseExtent(const Name& keyword) {
+    while (true) {
+      if (!parseExtentGroup(keyword))
+        return false;
+      if (!peek().isPunct(","))
+        return true;
+      advance();
+    }
+  }
+
+  bool parseExtentGroup(const Name& keyword) {
     ExtentClause clause{keyword, {}, nullptr};
     while (true) {
       std::optional<Name> array = expectIdentifier("an array name");

@@ -286,13 +286,41 @@ private:
   bool namesConstant(const std::string& name, const clang::FunctionDecl& function) const {
     if (compiler_.getPreprocessor().isMacroDefined(name))
       return true;
+    const clang::NamedDecl* found = fileDeclaration(name, function);
+    if (const auto* var = llvm::dyn_cast_or_null<clang::VarDecl>(found))
+      return whyNotAConstant(*var).empty();
+    return llvm::isa_and_nonnull<clang::EnumConstantDecl>(found);
+  }
+
+  // The variable or enumerator `name` is in the kernel's scope or one around it, or null.
+  const clang::NamedDecl* fileDeclaration(const std::string& name,
+                                          const clang::FunctionDecl& function) const {
     const clang::IdentifierInfo& identifier = context_.Idents.get(name);
     for (const clang::DeclContext* scope = &kernelScope(function); scope != nullptr;
          scope = scope->getParent())
       for (const clang::NamedDecl* found : scope->lookup(clang::DeclarationName(&identifier)))
         if (llvm::isa<clang::VarDecl>(found) || llvm::isa<clang::EnumConstantDecl>(found))
-          return true;
-    return false;
+          return found;
+    return nullptr;
+  }
+
+  // Why a variable of the file cannot stand in an annotation expression ("" when it can): the
+  // expressions are fixed when the file is compiled and evaluated on the host.
+  std::string whyNotAConstant(const clang::VarDecl& var) const {
+    const clang::QualType type = var.getType();
+    const std::string name = "'" + var.getNameAsString() + "'";
+    if (const clang::CXXRecordDecl* record = type->getAsCXXRecordDecl();
+        record && record->getName().starts_with("__cuda_builtin_"))
+      return name + " is a CUDA built-in variable of the device, which the host computing the "
+                    "annotation does not have; give the value as a constant or a parameter";
+    if (!type.isConstant(context_) && !var.isConstexpr())
+      return name + " is a variable, which a call may change; annotation expressions use the "
+                    "file's constants (const or constexpr, macros, enumerators) and the kernel's "
+                    "parameters";
+    if (!type->isIntegralOrEnumerationType() && !type->isRealFloatingType())
+      return name + " is a '" + type.getAsString(context_.getPrintingPolicy()) +
+             "', not an integer constant";
+    return "";
   }
 
   // "namespace a { namespace { " and its closing, around a request in the kernel's scope.
@@ -431,8 +459,21 @@ private:
     for (const annotation::Name& name : constantNames(annotation, function)) {
       const clang::VarDecl* var =
           findVariable(constantVariable(annotation.offset, name.text), function);
-      if (var == nullptr || var->getInit() == nullptr)
-        continue; // not a constant of the file: the checker says what it is not
+      if (var == nullptr) {
+        // A variable of the file that is no constant was not asked for: said here, and given a
+        // value so that the checker does not also call the name unknown.
+        if (const auto* named =
+                llvm::dyn_cast_or_null<clang::VarDecl>(fileDeclaration(name.text, function))) {
+          const std::string why = whyNotAConstant(*named);
+          if (!why.empty()) {
+            error(annotation.source.begin.getLocWithOffset(static_cast<int>(name.offset)), why);
+            constants.push_back({name.text, 1});
+          }
+        }
+        continue; // else not a constant of the file: the checker says what it is not
+      }
+      if (var->getInit() == nullptr)
+        continue;
       // The request casts to long long, which would truncate 1.5 to 1 without a word.
       const clang::Expr* written = var->getInit()->IgnoreParenImpCasts();
       if (const auto* cast = llvm::dyn_cast<clang::CXXStaticCastExpr>(written))

@@ -224,6 +224,23 @@ TEST(Diagnostics, AFloatingPointConstantOfTheFile) {
   EXPECT_TRUE(runOnCode("#define UPSAMPLE ((int)2.0)\n" + kernel.str()).result.ok());
 }
 
+TEST(Diagnostics, NamesOfTheFileThatAreNoConstants) {
+  Saxpy kernel;
+  kernel.launch = "launch(grid: ceil_div(len, 256), block: g_block)";
+  expectFirstDiagnostic("int g_block = 256;\n" + kernel.str(), "g_block)",
+                        "'g_block' is a variable, which a call may change");
+  kernel.launch = "launch(grid: ceil_div(len, blockDim), block: 256)";
+  expectFirstDiagnostic(kernel.str(), "blockDim)",
+                        "'blockDim' is a CUDA built-in variable of the device");
+  kernel.launch = "launch(grid: ceil_div(len, 256), block: kBlocks)";
+  expectFirstDiagnostic("const int kBlocks[2] = {256, 128};\n" + kernel.str(), "kBlocks)",
+                        "'kBlocks' is a 'const int[2]', not an integer constant");
+  // A const variable is a constant.
+  kernel.launch = "launch(grid: ceil_div(len, 256), block: kBlock)";
+  const InMemoryResult run = runOnCode("const int kBlock = 256;\n" + kernel.str());
+  EXPECT_TRUE(run.result.ok()) << run.diagnostics;
+}
+
 TEST(Diagnostics, PointerWithoutDirectionPointsAtTheAnnotation) {
   Saxpy kernel;
   kernel.extents = "extent(y: n)";

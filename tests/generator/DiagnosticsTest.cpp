@@ -368,6 +368,18 @@ TEST(Diagnostics, ConstantBlockOfMoreThan1024Threads) {
           .kernel.has_value());
 }
 
+TEST(Diagnostics, ConstantBlockDimensionBelowOne) {
+  expectError(saxpyWith(&SaxpyText::launch, "launch(grid: len, block: (-128, 1))"), saxpy(),
+              "block dimension x is -128; a block has at least one thread in each dimension",
+              {"-128"});
+  // Two negative dimensions do not make a positive block.
+  expectError(saxpyWith(&SaxpyText::launch, "launch(grid: len, block: (32, 1, 0))"), saxpy(),
+              "block dimension z is 0", inside("0", "0)"));
+  // A huge dimension is refused without overflowing the product.
+  expectError(saxpyWith(&SaxpyText::launch, "launch(grid: len, block: (4611686018427387904, 4))"),
+              saxpy(), "a block holds at most 1024", {"(4611686018427387904, 4)"});
+}
+
 TEST(Diagnostics, ConstantBlockBeyondTheLaunchBounds) {
   ir::KernelSignature bounded = saxpy();
   bounded.maxThreadsPerBlock = 128;
@@ -530,6 +542,15 @@ TEST(Diagnostics, ExtentOfAScalar) {
 TEST(Diagnostics, ExtentGivenTwice) {
   std::string text = saxpyWith(&SaxpyText::extents, "extent(x, y: n) extent(y: n)");
   expectError(text, saxpy(), "extent of 'y' given twice", {"y", 1});
+}
+
+TEST(Diagnostics, ExtentGroupsInOneClause) {
+  // extent(x: n, y: n) reads as extent(x: n) extent(y: n).
+  const ir::Kernel kernel =
+      testing::buildOk(saxpyWith(&SaxpyText::extents, "extent(x: n, y: n - 0)"), saxpy());
+  ASSERT_EQ(kernel.arrays.size(), 2u);
+  std::string text = saxpyWith(&SaxpyText::extents, "extent(x: n, y: n, x: n)");
+  expectError(text, saxpy(), "extent of 'x' given twice", inside("x", "x: n)"));
 }
 
 // --- sections -----------------------------------------------------------------------------------
