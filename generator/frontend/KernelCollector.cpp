@@ -375,9 +375,12 @@ private:
         for (const std::string& argument : listed.instantiations[i].arguments)
           if (!argument.empty())
             arguments += (arguments.empty() ? "" : ", ") + argument;
-        requests += "[[maybe_unused]] static auto* const " +
+        // In the kernel's scope, as its annotation's names are: instantiate(B = kBlock) may
+        // name a constant of the kernel's namespace.
+        requests += open + "[[maybe_unused]] static auto* const " +
                     instantiationVariable(annotation.offset, i) +
-                    " = &::" + qualifiedName(*templ->getTemplatedDecl()) + "<" + arguments + ">;\n";
+                    " = &::" + qualifiedName(*templ->getTemplatedDecl()) + "<" + arguments + ">; " +
+                    close + "\n";
       }
     }
     output_.instantiationRequests = requests.empty() ? "" : kRequestsHeading + requests;

@@ -143,6 +143,11 @@ ir::Parameter extractParameter(const clang::ParmVarDecl& param, unsigned vectorA
   else
     problems->push_back({param.getLocation(), "parameter '" + result.name + "': " + problem});
   result.isPointer = type->isPointerType();
+  if (type->isFunctionPointerType())
+    problems->push_back({param.getLocation(),
+                         "parameter '" + result.name +
+                             "' is a pointer to a function, which the variants cannot pass: it is "
+                             "no array to copy, and the tuner has no function to give it"});
   if (const clang::FieldDecl* field = result.isPointer ? nullptr : pointerField(type))
     problems->push_back(
         {param.getLocation(),

@@ -214,6 +214,15 @@ TEST(Diagnostics, AStructHoldingPointersPassedByValue) {
   EXPECT_TRUE(run.result.ok()) << run.diagnostics;
 }
 
+TEST(Diagnostics, AFunctionPointerParameter) {
+  Saxpy kernel;
+  kernel.signature =
+      "__global__ void saxpy(int n, float a, const float* x, float* y, float (*op)(float))";
+  expectFirstDiagnostic(kernel.str(), "op)(float)",
+                        "parameter 'op' is a pointer to a function, which the variants cannot "
+                        "pass");
+}
+
 TEST(Diagnostics, AFloatingPointConstantOfTheFile) {
   Saxpy kernel;
   kernel.extents = "extent(x: n) extent(y: n * UPSAMPLE)";

@@ -228,6 +228,24 @@ TEST(Extraction, TemplateInstantiationsListedByTheAnnotation) {
   EXPECT_EQ(kernels[0].line, positionOf(code, "twice(").line);
 }
 
+TEST(Extraction, InstantiateArgumentsAreLookedUpInTheKernelsNamespace) {
+  // As PyTorch's at::native kernels name their block size.
+  const std::string code =
+      "#include <overlap/annotate.h>\n"
+      "namespace at { namespace native {\n"
+      "constexpr int num_threads = 128;\n"
+      "OVERLAP_KERNEL(partition(n) offset(n) extent(x: n) copy(x[lo:hi])\n"
+      "               launch(grid: ceil_div(len, NT), block: NT) instantiate(NT = num_threads))\n"
+      "template <int NT>\n"
+      "__global__ void inc(float* x, int n) {}\n"
+      "} }\n";
+  const InMemoryResult run = runOnCode(code);
+  ASSERT_TRUE(run.result.ok()) << run.diagnostics;
+  ASSERT_EQ(run.result.frontend.kernels.size(), 1u);
+  EXPECT_EQ(run.result.frontend.kernels[0].signature.templateArguments, "<128>");
+  EXPECT_EQ(run.result.frontend.kernels[0].signature.entryName, "inc_128");
+}
+
 TEST(Extraction, TemplateExplicitInstantiationsWithoutClauses) {
   const std::string code = "#include <overlap/annotate.h>\n"
                            "template <class T>\n"
