@@ -347,8 +347,11 @@ private:
       if (p.vectorAccessAlignment == 0)
         continue;
       // Offset mode advances the pointer by the section's begin; range mode passes element 0
-      // and the kernel indexes by lo itself.
-      const bool advanced = kernel_.mode == ChunkMode::Offset && !array.sections.empty();
+      // and the kernel indexes by lo itself. A whole array in offset mode stays at element 0 and
+      // is indexed by the chunk's own indices, so its accesses keep their alignment anywhere.
+      if (kernel_.mode == ChunkMode::Offset && array.sections.empty())
+        continue;
+      const bool advanced = kernel_.mode == ChunkMode::Offset;
       const std::string stride = advanced ? "section(" + std::to_string(i) +
                                                 ", 0, 1, 1).begin - section(" + std::to_string(i) +
                                                 ", 0, 0, 0).begin"

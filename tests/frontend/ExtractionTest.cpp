@@ -575,6 +575,29 @@ TEST(Extraction, ParametersNamedAsTheGeneratedCodesOwnAreRenamedThere) {
 // The generated code lives partly in the kernel's namespace, where a name `overlap` of the user's
 // own (a struct of quantum-chemistry code) hides the runtime's namespace: every mention of the
 // runtime is qualified from the global namespace.
+TEST(Extraction, AWholeArrayReadThroughAWiderTypeSetsNoGranule) {
+  // Offset mode passes a whole array at element 0 and the kernel indexes it by its own indices:
+  // a chunk's start moves no access of it off its alignment (llm.c's encoder reads wte so).
+  const std::string code =
+      "#include <overlap/annotate.h>\n"
+      "OVERLAP_KERNEL(partition(n) offset(n) extent(x, y: n) extent(table: 4)\n"
+      "               copyin(x[lo:hi], table) copyout(y[lo:hi])\n"
+      "               launch(grid: ceil_div(len, 256), block: 256))\n"
+      "__global__ void poly(const float* x, const float* table, float* y, int n) {\n"
+      "  const int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+      "  const float4 c = reinterpret_cast<const float4*>(table)[0];\n"
+      "  if (4 * i + 3 < n) {\n"
+      "    const float4 v = reinterpret_cast<const float4*>(x)[i];\n"
+      "    y[4 * i] = c.x * v.x + c.y * v.y + c.z * v.z + c.w * v.w;\n"
+      "  }\n"
+      "}\n";
+  const InMemoryResult run = runOnCode(code);
+  ASSERT_TRUE(run.result.ok()) << run.diagnostics;
+  const std::string& source = run.result.files->source;
+  EXPECT_NE(source.find("accesses 'x' 16 bytes at a time"), std::string::npos) << source;
+  EXPECT_EQ(source.find("accesses 'table'"), std::string::npos) << source;
+}
+
 TEST(Extraction, GeneratedCodeNamesTheRuntimeFromTheGlobalNamespace) {
   const std::string code = "#include <overlap/annotate.h>\n"
                            "namespace chem {\n"
