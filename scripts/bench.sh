@@ -211,23 +211,19 @@ run_benchmark() {
 # tuner fills arrays at random, so they are checked by the corpus tests, not tuned here.
 CORPUS_UNTUNABLE="findK spmv_kernel pnpoly_multi gpt2::encoder_forward_kernel3"
 
-CORPUS_GROUPS=(blog_style community_style kerneltuner_style multigpu_style rodinia_style
-               samples_style)
-
-# build_corpus_tuners LOGS: the corpus groups' tuners, into $BENCH_BUILD.
-build_corpus_tuners() {
-  local targets=() group
-  for group in "${CORPUS_GROUPS[@]}"; do targets+=("overlap_corpus_${group}_gpu_tests_tune"); done
-  echo "== build"
-  build_targets $BENCH_BUILD "$1" "${targets[@]}"
-}
+# The corpus groups' tuners (one per folder of tests/corpus).
+CORPUS_TUNERS=()
+for corpus_group in blog_style community_style kerneltuner_style multigpu_style rodinia_style \
+                    samples_style; do
+  CORPUS_TUNERS+=("overlap_corpus_${corpus_group}_gpu_tests_tune")
+done
 
 # corpus_kernels [PART]: "TUNER KERNEL" per tunable corpus kernel (every other one for PART 1 or
 # 2, so that two device calls share the work); the untunable ones noted in $raw/summary.txt.
 corpus_kernels() {
-  local index=0 group tuner kernel
-  for group in "${CORPUS_GROUPS[@]}"; do
-    tuner=$BENCH_BUILD/tests/corpus/overlap_corpus_${group}_gpu_tests_tune
+  local index=0 target tuner kernel
+  for target in "${CORPUS_TUNERS[@]}"; do
+    tuner=$BENCH_BUILD/tests/corpus/$target
     for kernel in $($tuner --list | cut -d' ' -f1); do
       index=$((index + 1))
       [ -n "${1:-}" ] && [ $(((index + ${1}) % 2)) != 0 ] && continue
@@ -246,7 +242,8 @@ corpus_kernels() {
 run_corpus() {
   local final_out raw
   start_reports corpus
-  build_corpus_tuners "$raw" || return 1
+  echo "== build"
+  build_targets $BENCH_BUILD "$raw" "${CORPUS_TUNERS[@]}" || return 1
   local profile=()
   [ -n "${BENCH_PROFILE:-}" ] && profile=(--profile "$BENCH_PROFILE")
   local tuner kernel
@@ -268,10 +265,7 @@ run_corpus_pageable() {
   cat "$raw/device.txt"
   local pack=(tar -czf "$final_out/corpus-pageable${1:-}.tar.gz" -C "$(dirname "$raw")"
               corpus-pageable)
-  build_corpus_tuners "$raw" || {
-    "${pack[@]}"
-    return 1
-  }
+  build_or_pack "${CORPUS_TUNERS[@]}" || return 1
   local tuner kernel name names=() start=$SECONDS
   while read -r tuner kernel; do
     if [ $((SECONDS - start)) -ge "${BENCH_DEADLINE_S:-480}" ]; then
@@ -290,9 +284,9 @@ run_corpus_pageable() {
   local list
   list=$(IFS=,; echo "${names[*]}")
   python3 bench/pageable/summarize_memory.py "$raw" "$raw/summary-corpus-pageable${1:-}" \
-    --memory pageable --apps "$list" \
-    --title "The corpus kernels on pinned and pageable memory on $(head -2 "$raw/device.txt" | tail -1 | cut -d, -f1), $(date -u +%F)" \
-    --command "OUT=... scripts/bench.sh corpus-pageable ${1:-}" &&
+    --memory "${BENCH_MEMORY:-pageable}" --apps "$list" \
+    --title "The corpus kernels on pinned and ${BENCH_MEMORY:-pageable} memory on $(head -2 "$raw/device.txt" | tail -1 | cut -d, -f1), $(date -u +%F)" \
+    --command "OUT=... ${BENCH_MEMORY:+BENCH_MEMORY=$BENCH_MEMORY }scripts/bench.sh corpus-pageable ${1:-}" &&
     cp "$raw"/summary-corpus-pageable*.{md,json} "$final_out/"
   "${pack[@]}"
   echo "== done in $((SECONDS - start)) s after the build"
