@@ -53,6 +53,11 @@ def winner(report):
     return report["candidates"][report["winner"]]
 
 
+def against_pinned(candidate, pinned_best):
+    return {"candidate": candidate["name"], "median_s": median_of(candidate),
+            "over_pinned": median_of(candidate) / median_of(pinned_best)}
+
+
 def summarize_app(app, pinned, other, memory):
     row = {"app": app, "complete": False}
     pinned_best, other_best = winner(pinned), winner(other)
@@ -83,9 +88,7 @@ def summarize_app(app, pinned, other, memory):
         for mode, _ in PAGEABLE_MODES:
             best = min((c for c in timed if c.get("pageable") == mode), key=median_of,
                        default=None)
-            row["modes"][mode] = None if best is None else {
-                "candidate": best["name"], "median_s": median_of(best),
-                "over_pinned": median_of(best) / median_of(pinned_best)}
+            row["modes"][mode] = None if best is None else against_pinned(best, pinned_best)
     if pinned_there is None:  # pruned away on this memory
         row["pinned_winner_cost"] = None
         return row
@@ -103,11 +106,9 @@ def add_cached_loop(row, pinned, registered):
         return
     if registered["settings"].get("memory") != "registered":
         return
-    best, pinned_best = winner(registered), winner(pinned)
-    row["modes"]["cached registration"] = {
-        "candidate": best["name"], "median_s": median_of(best),
-        "pinned_winner_s": median_of(pinned_best),
-        "over_pinned": median_of(best) / median_of(pinned_best)}
+    cached = against_pinned(winner(registered), winner(pinned))
+    cached["pinned_winner_s"] = median_of(winner(pinned))
+    row["modes"]["cached registration"] = cached
 
 
 def geomean(values):
