@@ -173,18 +173,17 @@ ir::Parameter extractParameter(const clang::ParmVarDecl& param, unsigned vectorA
   const clang::SourceManager& sources = context.getSourceManager();
   const clang::SourceLocation at =
       param.getLocation().isValid() ? param.getLocation() : param.getBeginLoc();
-  const clang::PresumedLoc presumed = sources.getPresumedLoc(sources.getExpansionLoc(at));
-  if (presumed.isValid()) {
-    result.line = presumed.getLine();
-    result.column = presumed.getColumn();
-  }
-  if (firstWrite.isValid())
-    if (const clang::PresumedLoc write =
-            sources.getPresumedLoc(sources.getExpansionLoc(firstWrite));
-        write.isValid()) {
-      result.writeLine = write.getLine();
-      result.writeColumn = write.getColumn();
+  // Line and column as written (of the macro's use for an expansion); left 0 where unknown.
+  const auto place = [&sources](clang::SourceLocation where, unsigned* line, unsigned* column) {
+    const clang::PresumedLoc presumed = sources.getPresumedLoc(sources.getExpansionLoc(where));
+    if (presumed.isValid()) {
+      *line = presumed.getLine();
+      *column = presumed.getColumn();
     }
+  };
+  place(at, &result.line, &result.column);
+  if (firstWrite.isValid())
+    place(firstWrite, &result.writeLine, &result.writeColumn);
   return result;
 }
 
