@@ -600,9 +600,11 @@ private:
 
   void checkSections() {
     for (const ArrayDraft& draft : drafts_) {
+      const std::vector<ParamSample> samples =
+          callableSamples(kernel_.partition, draft.array.extent, samples_);
       bool sizesOk = true;
       for (size_t s = 0; s < draft.array.sections.size(); ++s) {
-        if (sizeCanBeNegative(draft.array.sections[s], kernel_.partition, samples_)) {
+        if (sizeCanBeNegative(draft.array.sections[s], kernel_.partition, samples)) {
           const SectionSyntax& spelled = draft.spelled[s];
           error(spelled.offset, spelled.length,
                 "section of '" + param(draft.array.param).name +
@@ -614,13 +616,13 @@ private:
       if (!sizesOk || draft.brokenSection || draft.array.reduce != ir::ReduceOp::None)
         continue;
       if (draft.array.direction != Direction::In)
-        checkOutput(draft);
+        checkOutput(draft, samples);
       else if (offsetMode_)
-        checkOffsetModeInput(draft);
+        checkOffsetModeInput(draft, samples);
     }
   }
 
-  void checkOutput(const ArrayDraft& draft) {
+  void checkOutput(const ArrayDraft& draft, const std::vector<ParamSample>& samples) {
     const std::string& name = param(draft.array.param).name;
     const char* keyword = clauseName(draft.array.direction);
     const std::vector<ir::Section>& sections = draft.array.sections;
@@ -643,7 +645,7 @@ private:
       error(draft.spelled[0].offset, draft.spelled[0].length, writesAll);
       return;
     }
-    if (tilesChunks(sections[0], samples_))
+    if (tilesChunks(sections[0], samples))
       return;
     const SectionSyntax& spelled = draft.spelled[0];
     if (draft.array.direction == Direction::Out)
@@ -659,7 +661,7 @@ private:
                 "neighbours' writes would race; split it into a copyin and a copyout array");
   }
 
-  void checkOffsetModeInput(const ArrayDraft& draft) {
+  void checkOffsetModeInput(const ArrayDraft& draft, const std::vector<ParamSample>& samples) {
     const std::string& name = param(draft.array.param).name;
     const std::vector<ir::Section>& sections = draft.array.sections;
     if (sections.size() > 1) {
@@ -670,7 +672,7 @@ private:
                 name + ": BEFORE, AFTER) for the elements around it, or use range mode");
       return;
     }
-    if (sections.size() == 1 && sections[0].chunked() && !tilesChunks(sections[0], samples_))
+    if (sections.size() == 1 && sections[0].chunked() && !tilesChunks(sections[0], samples))
       error(draft.spelled[0].offset, draft.spelled[0].length,
             "section of '" + name +
                 "' does not tile the chunks (a halo), but offset mode passes each array from "

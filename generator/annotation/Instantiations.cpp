@@ -120,52 +120,53 @@ InstantiationsResult instantiationsOf(std::string_view text, const ir::KernelSig
 
 namespace {
 
-void collectNames(const ir::ExprPtr& expr, std::vector<Name>& names) {
+// The names of `kind` (parameters and constants, or sizeof's types) in an expression.
+void collectNames(const ir::ExprPtr& expr, ir::ExprKind kind, std::vector<Name>& names) {
   if (!expr)
     return;
-  if (expr->kind == ir::ExprKind::Param)
+  if (expr->kind == kind)
     names.push_back({expr->name, expr->offset, expr->length});
   for (const ir::ExprPtr& operand : expr->operands)
-    collectNames(operand, names);
+    collectNames(operand, kind, names);
 }
 
-} // namespace
-
-std::vector<Name> expressionNames(std::string_view text) {
+// The names of `kind` in every expression of the annotation, each once, in the order of the text.
+std::vector<Name> namesOfKind(std::string_view text, ir::ExprKind kind) {
   Diagnostics ignored;
   const AnnotationSyntax syntax = parseAnnotation(text, ignored);
   std::vector<Name> names;
+  auto collect = [&](const ir::ExprPtr& expr) { collectNames(expr, kind, names); };
   for (const PartitionClause& clause : syntax.partitions) {
-    collectNames(clause.begin, names);
-    collectNames(clause.extent, names);
+    collect(clause.begin);
+    collect(clause.extent);
   }
   for (const OffsetClause& clause : syntax.offsets)
-    collectNames(clause.lengthValue, names);
+    collect(clause.lengthValue);
   for (const GranuleClause& clause : syntax.granules)
-    collectNames(clause.granule, names);
+    collect(clause.granule);
   for (const ExtentClause& clause : syntax.extents)
-    collectNames(clause.elements, names);
+    collect(clause.elements);
   for (const DataClause& clause : syntax.dataClauses)
     for (const DataItem& item : clause.items)
       if (item.section) {
-        collectNames(item.section->begin, names);
-        collectNames(item.section->end, names);
+        collect(item.section->begin);
+        collect(item.section->end);
       }
   for (const HaloClause& clause : syntax.halos) {
-    collectNames(clause.before, names);
-    collectNames(clause.after, names);
+    collect(clause.before);
+    collect(clause.after);
   }
   for (const LaunchClause& clause : syntax.launches)
     for (const LaunchEntry& entry : clause.entries)
       if (entry.value)
         for (const ir::ExprPtr& component : entry.value->components)
-          collectNames(component, names);
+          collect(component);
   for (const TuneClause& clause : syntax.tunes)
     for (const TuneEntry& entry : clause.entries)
-      collectNames(entry.value, names);
+      collect(entry.value);
   for (const BindClause& clause : syntax.binds)
     for (const Binding& binding : clause.bindings)
-      collectNames(binding.value, names);
+      collect(binding.value);
   std::sort(names.begin(), names.end(),
             [](const Name& a, const Name& b) { return a.offset < b.offset; });
   std::vector<Name> unique;
@@ -174,6 +175,16 @@ std::vector<Name> expressionNames(std::string_view text) {
                      [&](const Name& known) { return known.text == name.text; }))
       unique.push_back(name);
   return unique;
+}
+
+} // namespace
+
+std::vector<Name> expressionNames(std::string_view text) {
+  return namesOfKind(text, ir::ExprKind::Param);
+}
+
+std::vector<Name> sizeofTypes(std::string_view text) {
+  return namesOfKind(text, ir::ExprKind::SizeOf);
 }
 
 std::string derivedEntryName(const std::string& kernel, const std::vector<std::string>& arguments) {

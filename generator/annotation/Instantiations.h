@@ -35,6 +35,10 @@ InstantiationsResult instantiationsOf(std::string_view text, const ir::KernelSig
 // enumerators) among those that name no parameter.
 std::vector<Name> expressionNames(std::string_view text);
 
+// The types the annotation's sizeof(...) names, each once with its first position: the frontend
+// gives the sizes of the file's types (float4, a struct) that the checker does not know.
+std::vector<Name> sizeofTypes(std::string_view text);
+
 // "sum_float_256" for sum<float, 256>: the kernel's plain name and each argument with what is not
 // a letter or a digit turned into single underscores.
 std::string derivedEntryName(const std::string& kernel, const std::vector<std::string>& arguments);

@@ -3,9 +3,24 @@
 #include "annotation/Suggest.h"
 
 #include <memory>
+#include <string>
 
 namespace overlap::annotation {
 namespace {
+
+// Why arithmetic on constants has no value: a shift C++ leaves undefined, or an overflow.
+std::string whyNoValue(const ir::Expr& expr) {
+  const std::string text = "'" + ir::toSource(expr) + "'";
+  if (expr.kind == ir::ExprKind::Shl || expr.kind == ir::ExprKind::Shr) {
+    const long long value = *ir::evaluate(*expr.operands[0], ir::Environment{});
+    const long long count = *ir::evaluate(*expr.operands[1], ir::Environment{});
+    if (count < 0 || count >= 64)
+      return text + " shifts by " + std::to_string(count) + "; a shift count is 0 to 63";
+    if (expr.kind == ir::ExprKind::Shl && value < 0)
+      return text + " shifts a negative value left, which C++ leaves undefined";
+  }
+  return text + " overflows long long";
+}
 
 const char* describeContext(ExprContext context) {
   switch (context) {
@@ -125,7 +140,7 @@ ir::ExprPtr NameResolver::resolve(const ir::ExprPtr& expr, ExprContext context) 
   for (const ir::ExprPtr& operand : resolved->operands)
     operandsConstant = operandsConstant && ir::evaluate(*operand, ir::Environment{}).has_value();
   if (operandsConstant && !ir::evaluate(*resolved, ir::Environment{})) {
-    error(expr->offset, expr->length, "'" + ir::toSource(*resolved) + "' overflows long long");
+    error(expr->offset, expr->length, whyNoValue(*resolved));
     return nullptr;
   }
   return resolved;
@@ -171,7 +186,7 @@ ir::ExprPtr NameResolver::resolveName(const ir::Expr& expr, ExprContext context)
 }
 
 // The sizes of the builtin types, and those the frontend knows (template type parameters, the
-// kernel's element types).
+// kernel's element types, the file's types sizeof names).
 ir::ExprPtr NameResolver::resolveSizeOf(const ir::Expr& expr) {
   static const std::pair<const char*, unsigned> kBuiltins[] = {
       {"char", 1},          {"signed char", 1},
@@ -197,8 +212,9 @@ ir::ExprPtr NameResolver::resolveSizeOf(const ir::Expr& expr) {
   if (!bytes) {
     error(expr.offset, expr.length,
           "sizeof(" + expr.name +
-              "): not a type the annotation knows; use a builtin type, a template type parameter "
-              "or an element type of the kernel's arrays");
+              "): not a type the annotation knows; use a builtin type, a template type "
+              "parameter, an element type of the kernel's arrays or a complete type the kernel's "
+              "scope declares");
     return nullptr;
   }
   auto literal = std::make_shared<ir::Expr>(expr);

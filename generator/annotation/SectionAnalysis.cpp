@@ -81,6 +81,23 @@ std::vector<ParamSample> divisibleSamples(const ir::KernelSignature& signature) 
   return samples;
 }
 
+std::vector<ParamSample> callableSamples(const ir::ExprPtr& partition, const ir::ExprPtr& extent,
+                                         const std::vector<ParamSample>& samples) {
+  // nullopt (not evaluable here) counts as callable.
+  auto below = [](const ir::ExprPtr& expr, const ParamSample& sample, long long bound) {
+    if (!expr)
+      return false;
+    std::optional<long long> value =
+        ir::evaluate(*expr, environment(sample, std::nullopt, std::nullopt));
+    return value && *value < bound;
+  };
+  std::vector<ParamSample> callable;
+  for (const ParamSample& sample : samples)
+    if (!below(extent, sample, 0) && !below(partition, sample, 1))
+      callable.push_back(sample);
+  return callable.empty() ? samples : callable;
+}
+
 std::optional<AffineForm> affineForm(const ir::Expr& bound, const ParamSample& sample) {
   std::optional<long long> atOrigin = ir::evaluate(bound, environment(sample, 0, 0));
   std::optional<long long> loStep =

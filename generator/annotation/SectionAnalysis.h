@@ -24,6 +24,13 @@ std::vector<ParamSample> sampleParameters(const ir::KernelSignature& signature);
 // partition(n / 512) matches its length for such n, if for any.
 std::vector<ParamSample> divisibleSamples(const ir::KernelSignature& signature);
 
+// The samples at which a call uses the sections of an array of `extent` elements: the runtime
+// refuses a negative extent or partition, and a call over an empty partition runs nothing, so a
+// valid convolution's `out[lo * (w - 2) : hi * (w - 2)]` is not judged at w = 1. All samples when
+// none is left: a check over no sample would pass anything.
+std::vector<ParamSample> callableSamples(const ir::ExprPtr& partition, const ir::ExprPtr& extent,
+                                         const std::vector<ParamSample>& samples);
+
 // Coefficients of an affine bound for one sample; nullopt when it cannot be evaluated there.
 struct AffineForm {
   long long constant = 0;

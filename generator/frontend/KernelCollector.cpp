@@ -22,8 +22,10 @@
 
 #include <llvm/ADT/StringExtras.h>
 
+#include <algorithm>
 #include <cstring>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 
@@ -302,6 +304,45 @@ private:
         if (llvm::isa<clang::VarDecl>(found) || llvm::isa<clang::EnumConstantDecl>(found))
           return found;
     return nullptr;
+  }
+
+  // The size of the type `spelled` ("float4", "ns::Point", "::Pixel") as the kernel's scope sees
+  // it, when it names a complete type of the file that depends on no template parameter.
+  std::optional<unsigned> fileTypeSize(const std::string& spelled,
+                                       const clang::FunctionDecl& function) const {
+    llvm::SmallVector<llvm::StringRef, 4> parts;
+    llvm::StringRef(spelled).split(parts, "::");
+    const bool global = parts.size() > 1 && parts.front().empty();
+    if (global)
+      parts.erase(parts.begin());
+    if (parts.empty() || llvm::any_of(parts, [](llvm::StringRef part) {
+          return part.empty() || part.contains(' ');
+        }))
+      return std::nullopt; // builtin words ("unsigned int") are the checker's
+    auto lookup = [&](const clang::DeclContext& scope, llvm::StringRef name) {
+      const clang::NamedDecl* result = nullptr;
+      for (const clang::NamedDecl* found :
+           scope.lookup(clang::DeclarationName(&context_.Idents.get(name))))
+        if (llvm::isa<clang::TypeDecl>(found) || llvm::isa<clang::NamespaceDecl>(found))
+          result = found;
+      return result;
+    };
+    const clang::NamedDecl* found = nullptr;
+    for (const clang::DeclContext* scope = global ? context_.getTranslationUnitDecl()
+                                                  : &kernelScope(function);
+         scope != nullptr && found == nullptr; scope = scope->getParent())
+      found = lookup(*scope, parts.front());
+    for (std::size_t i = 1; i < parts.size() && found != nullptr; ++i) {
+      const auto* scope = llvm::dyn_cast<clang::DeclContext>(found);
+      found = scope != nullptr ? lookup(*scope, parts[i]) : nullptr;
+    }
+    const auto* type = llvm::dyn_cast_or_null<clang::TypeDecl>(found);
+    if (type == nullptr)
+      return std::nullopt;
+    const clang::QualType declared = context_.getTypeDeclType(type);
+    if (declared.isNull() || declared->isDependentType() || declared->isIncompleteType())
+      return std::nullopt;
+    return static_cast<unsigned>(context_.getTypeSizeInChars(declared).getQuantity());
   }
 
   // Why a variable of the file cannot stand in an annotation expression ("" when it can): the
@@ -712,6 +753,11 @@ private:
     for (const ir::Parameter& param : signature.params)
       if (param.elementSize != 0)
         signature.typeSizes.push_back({param.valueType, param.elementSize});
+    for (const annotation::Name& type : annotation::sizeofTypes(annotation.source.text))
+      if (std::none_of(signature.typeSizes.begin(), signature.typeSizes.end(),
+                       [&](const ir::TypeSize& known) { return known.name == type.text; }))
+        if (const std::optional<unsigned> bytes = fileTypeSize(type.text, declared))
+          signature.typeSizes.push_back({type.text, *bytes});
     annotation::SemaResult checked = annotation::buildKernel(annotation.source.text, signature);
     reportFindings(annotation, checked.diagnostics);
     if (!checked.kernel || annotation::hasErrors(checked.diagnostics))

@@ -63,11 +63,11 @@ std::optional<long long> apply(ExprKind kind, long long a, long long b) {
   case ExprKind::CeilDiv:
     return ceilDivide(a, b);
   case ExprKind::Shl: // C++17 leaves negative or overflowing left shifts undefined
-    if (b < 0 || b >= 63 || a < 0 || a > (LLONG_MAX >> b))
+    if (b < 0 || b >= 64 || a < 0 || a > (LLONG_MAX >> b))
       return std::nullopt;
     return a << b;
   case ExprKind::Shr:
-    if (b < 0 || b >= 63)
+    if (b < 0 || b >= 64)
       return std::nullopt;
     return a >> b;
   default:

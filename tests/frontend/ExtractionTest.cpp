@@ -246,6 +246,37 @@ TEST(Extraction, InstantiateArgumentsAreLookedUpInTheKernelsNamespace) {
   EXPECT_EQ(run.result.frontend.kernels[0].signature.entryName, "inc_128");
 }
 
+TEST(Extraction, SizeofNamesTheFilesTypes) {
+  // A float4 staging tile in a kernel of float arrays, and structs of the kernel's namespace.
+  const std::string code =
+      "#include <overlap/annotate.h>\n"
+      "struct Pixel { unsigned char r, g, b; };\n"
+      "namespace img {\n"
+      "struct Tile { double v[5]; };\n"
+      "OVERLAP_KERNEL(partition(n) offset(n) extent(x: n) copy(x[lo:hi]) launch(grid: len, "
+      "block: 32, shared: 2 * sizeof(float4) + sizeof(Tile) + sizeof(::Pixel) + "
+      "sizeof(img::Tile)))\n"
+      "__global__ void inc(float* x, int n) {}\n"
+      "}\n";
+  const InMemoryResult run = runOnCode(code);
+  ASSERT_TRUE(run.result.ok()) << run.diagnostics;
+  ASSERT_EQ(run.result.frontend.kernels.size(), 1u);
+  const ir::ExprPtr& shared = run.result.frontend.kernels[0].launch.sharedBytes;
+  ASSERT_TRUE(shared);
+  EXPECT_EQ(ir::evaluate(*shared, ir::Environment{}), 2 * 16 + 40 + 3 + 40);
+
+  // A type the kernel's scope does not declare is still refused, at its sizeof.
+  const std::string unknown = "#include <overlap/annotate.h>\n"
+                              "OVERLAP_KERNEL(partition(n) offset(n) extent(x: n) copy(x[lo:hi]) "
+                              "launch(grid: len, block: 32, shared: sizeof(Tile)))\n"
+                              "__global__ void inc(float* x, int n) {}\n";
+  const InMemoryResult refused = runOnCode(unknown);
+  EXPECT_FALSE(refused.result.ok());
+  EXPECT_NE(refused.diagnostics.find("sizeof(Tile): not a type the annotation knows"),
+            std::string::npos)
+      << refused.diagnostics;
+}
+
 TEST(Extraction, TemplateExplicitInstantiationsWithoutClauses) {
   const std::string code = "#include <overlap/annotate.h>\n"
                            "template <class T>\n"

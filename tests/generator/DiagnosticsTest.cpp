@@ -158,7 +158,11 @@ TEST(Diagnostics, ShiftsAreCheckedLikeTheOtherOperators) {
   expectError(saxpyWith(&SaxpyText::tune, "tune(n = 1 << 63)"), saxpy(),
               "'1 << 63' overflows long long", {"1 << 63"});
   expectError(saxpyWith(&SaxpyText::tune, "tune(n = -1 << 2)"), saxpy(),
-              "'-1 << 2' overflows long long", {"-1 << 2"});
+              "'-1 << 2' shifts a negative value left", {"-1 << 2"});
+  expectError(saxpyWith(&SaxpyText::launch, "launch(grid: len, block: 256 >> -1)"), saxpy(),
+              "'256 >> -1' shifts by -1; a shift count is 0 to 63", {"256 >> -1"});
+  expectError(saxpyWith(&SaxpyText::tune, "tune(n = 1 << 64)"), saxpy(), "'1 << 64' shifts by 64",
+              {"1 << 64"});
 }
 
 TEST(Diagnostics, OtherCxxOperatorsAreNotSupported) {
@@ -579,6 +583,31 @@ TEST(Diagnostics, StartLengthSectionHasNegativeSize) {
   // OpenACC's [start:length] written by habit: [lo:len] ends before it begins for lo > len.
   std::string text = saxpyWith(&SaxpyText::data, "copyin(x[lo:len]) copy(y[lo:hi])");
   expectError(text, saxpy(), "not [start:length]", {"[lo:len]"});
+}
+
+// A "valid" 3x3 convolution: (h - 2) x (w - 2) outputs from h x w inputs. Its row stride w - 2
+// is negative only at w = 1, where the extent of 'out' is negative too (refused at run time), or
+// the partition h - 2 is empty: no call uses its sections there, so they are not judged there.
+TEST(Diagnostics, SectionsAreJudgedOnlyWhereACallUsesThem) {
+  ir::KernelSignature conv = SignatureBuilder("conv3x3_valid")
+                                 .pointer("in", "float", true)
+                                 .pointer("out", "float")
+                                 .integer("h")
+                                 .integer("w")
+                                 .integer("r0")
+                                 .integer("r1");
+  const std::string clauses = "partition(h - 2) range(r0, r1) extent(in: h * w) "
+                              "extent(out: (h - 2) * (w - 2)) copyin(in[lo * w : (hi + 2) * w]) ";
+  const std::string launch = " launch(grid: (ceil_div(w - 2, 32), len), block: 32)";
+  ir::Kernel kernel =
+      testing::buildOk(clauses + "copyout(out[lo * (w - 2) : hi * (w - 2)])" + launch, conv);
+  ASSERT_EQ(kernel.arrays.size(), 2u);
+  // Where calls do use them, sections that overlap are still refused.
+  expectError(clauses + "copyout(out[lo * (w - 2) : (hi + 1) * (w - 2)])" + launch, conv,
+              "sections of output 'out' overlap between adjacent chunks",
+              {"[lo * (w - 2) : (hi + 1) * (w - 2)]"});
+  expectError(clauses + "copyout(out[hi * (w - 2) : lo * (w - 2)])" + launch, conv,
+              "section of 'out' can have a negative size", {"[hi * (w - 2) : lo * (w - 2)]"});
 }
 
 TEST(Diagnostics, OutputWithoutSection) {
