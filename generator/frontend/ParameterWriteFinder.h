@@ -1,9 +1,11 @@
-// Finds where a kernel writes through a pointer parameter in its own body: an assignment, a
-// compound assignment or an increment of p[i], *p, *(p + i), p->f or p[i].f, or an atomic
-// function (atomicAdd, atomicExch, ...) given &p[i] or p + i. The annotation checker refuses
+// Finds where a kernel writes through a pointer parameter: an assignment, a compound assignment
+// or an increment of p[i], *p, *(p + i), p->f or p[i].f, through a local derived from it
+// (`float* row = out + r * n`, `float& cell = out[i]`), an atomic function or a cache-hinted
+// store (atomicAdd, __stcs) given &p[i] or p + i, or a helper with a body that writes through
+// what it is given (followed as VectorAccessFinder follows them). The annotation checker refuses
 // copyin on an array written so: Explicit and Streams would drop what the kernel writes while
-// Mapped writes the caller's array, so the variants would differ. Writes through local pointers
-// or in helpers are not looked for: a check of the common case, not a proof.
+// Mapped writes the caller's array, so the variants would differ. A check of the common forms,
+// not a proof: a pointer stored in memory and read back, or a callee without a body, is not seen.
 #pragma once
 
 #include <clang/Basic/SourceLocation.h>

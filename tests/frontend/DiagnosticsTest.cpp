@@ -166,17 +166,46 @@ TEST(Diagnostics, CopyinOfAnArrayTheKernelWrites) {
 
 TEST(Diagnostics, EveryFormOfWriteThroughAParameterIsFound) {
   // Mapped would write the caller's array where Explicit drops the writes: each form is refused.
-  for (const std::string write :
-       {"y[i] = 0.0f;", "y[i] += 1.0f;", "++y[i];", "y[i]--;", "*(y + i) = 0.0f;", "*y = 0.0f;",
-        "atomicAdd(&y[i], 1.0f);", "atomicExch(y + i, 1.0f);", "(y + i)[0] = 1.0f;"}) {
-    const std::string code = "#include <overlap/annotate.h>\n"
+  struct Form {
+    const char* helpers;
+    const char* write;
+  };
+  const char* store = "__device__ void store(float* out, float v) { *out = v; }\n";
+  for (const Form form : std::vector<Form>{
+           {"", "y[i] = 0.0f;"},
+           {"", "y[i] += 1.0f;"},
+           {"", "++y[i];"},
+           {"", "y[i]--;"},
+           {"", "*(y + i) = 0.0f;"},
+           {"", "*y = 0.0f;"},
+           {"", "atomicAdd(&y[i], 1.0f);"},
+           {"", "atomicExch(y + i, 1.0f);"},
+           {"", "(y + i)[0] = 1.0f;"},
+           {"", "__stcs(y + i, 1.0f);"},
+           {"", "reinterpret_cast<float2*>(y)[i / 2] = make_float2(0, 0);"},
+           // Through locals derived from the parameter.
+           {"", "float* row = y + i; row[0] = 1.0f;"},
+           {"", "float* p = nullptr; p = &y[i]; *p = 1.0f;"},
+           {"", "float& cell = y[i]; cell = 1.0f;"},
+           {"", "float* p = i > 0 ? y : nullptr; if (p) p[i] = 1.0f;"},
+           // Through helpers, a pointer or a reference, a few calls deep.
+           {store, "store(y + i, 1.0f);"},
+           {"__device__ void set(float& out) { out = 1.0f; }\n", "set(y[i]);"},
+           {"__device__ void store128(float* target, float4 v) {\n"
+            "  *reinterpret_cast<float4*>(target) = v; }\n",
+            "store128(y + 4 * i, make_float4(0, 0, 0, 0));"},
+           {"__device__ void inner(float* p) { p[0] = 1.0f; }\n"
+            "__device__ void outer(float* q, int k) { inner(q + k); }\n",
+            "outer(y, i);"},
+       }) {
+    const std::string code = std::string("#include <overlap/annotate.h>\n") + form.helpers +
                              "OVERLAP_KERNEL(partition(n) offset(n) extent(y: n) copyin(y[lo:hi])\n"
                              "               launch(grid: ceil_div(len, 256), block: 256))\n"
                              "__global__ void k(float* y, int n) {\n"
                              "  const int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
                              "  if (i < n) { " +
-                             write + " }\n}\n";
-    SCOPED_TRACE(write);
+                             form.write + " }\n}\n";
+    SCOPED_TRACE(form.write);
     const InMemoryResult run = runOnCode(code);
     EXPECT_FALSE(run.result.ok());
     EXPECT_NE(run.diagnostics.find("the kernel writes 'y'"), std::string::npos) << run.diagnostics;
@@ -192,6 +221,25 @@ TEST(Diagnostics, ANonConstArrayTheKernelOnlyReadsMayBeCopiedIn) {
                            "  const int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
                            "  float local[2] = {0.0f, 0.0f};\n"
                            "  if (i < n) { local[0] = x[i]; y[i] = local[0] + x[i]; }\n"
+                           "}\n";
+  const InMemoryResult run = runOnCode(code);
+  EXPECT_TRUE(run.result.ok()) << run.diagnostics;
+}
+
+TEST(Diagnostics, AnArrayOnlyIndexingOrReadByAHelperMayBeCopiedIn) {
+  // x indexes the written array and a helper reads it: neither writes x.
+  const std::string code = "#include <overlap/annotate.h>\n"
+                           "__device__ float twice(float* p) { return 2.0f * p[0]; }\n"
+                           "__device__ void put(float* out, float v) { out[0] = v; }\n"
+                           "OVERLAP_KERNEL(partition(n) offset(n) extent(x, y: n)\n"
+                           "               copyin(x[lo:hi]) copy(y[lo:hi])\n"
+                           "               launch(grid: ceil_div(len, 256), block: 256))\n"
+                           "__global__ void k(int* x, float* y, int n) {\n"
+                           "  const int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                           "  if (i >= n) return;\n"
+                           "  float* row = y + x[i] % (i + 1);\n"
+                           "  int* index = x + i;\n"
+                           "  put(row, twice(y + i) + static_cast<float>(*index));\n"
                            "}\n";
   const InMemoryResult run = runOnCode(code);
   EXPECT_TRUE(run.result.ok()) << run.diagnostics;
