@@ -348,6 +348,9 @@ private:
       };
       const bool partitionReadsBounds =
           partitionSpells(clause.beginParam) || partitionSpells(clause.endParam);
+      // Reported once: the bounds are then the caller's in every other clause.
+      if (partitionReadsBounds)
+        checkBoundsInPlace(clause);
       kernel_.boundsFromCaller = partitionReadsBounds;
       if (!partitionReadsBounds)
         names_->setChunkParams(kernel_.beginParam, kernel_.endParam);
@@ -357,6 +360,30 @@ private:
       error(0, 0,
             "missing chunk mode: add offset(PARAM) for kernels that index from 0 to a "
             "length, or range(BEGIN, END) for kernels that take the bounds of their work");
+  }
+
+  // A partition that reads the range bounds takes the caller's: partition(BEGIN : END), BEGIN
+  // reading the begin parameter and END the end one, or a call over [b, e) would run chunks over
+  // another range than a direct launch covers (partition(e) alone starts at 0, whatever b is).
+  void checkBoundsInPlace(const RangeClause& range) {
+    const PartitionClause& partition = syntax_.partitions[0];
+    const auto reads = [](const ir::ExprPtr& expr, const std::optional<Name>& name) {
+      return expr && name && spellsName(*expr, name->text);
+    };
+    const bool inPlace =
+        partition.begin && (!range.beginParam || reads(partition.begin, range.beginParam)) &&
+        (!range.endParam || reads(partition.extent, range.endParam)) &&
+        !reads(partition.begin, range.endParam) && !reads(partition.extent, range.beginParam);
+    if (inPlace)
+      return;
+    const std::string begin = range.beginParam ? range.beginParam->text : "BEGIN";
+    const std::string end = range.endParam ? range.endParam->text : "END";
+    const ir::Expr& at = partition.begin ? *partition.begin : *partition.extent;
+    error(at.offset, partition.extent->offset + partition.extent->length - at.offset,
+          "the partition reads the range bounds the generator sets per chunk; to give every "
+          "call the caller's bounds, write partition(" +
+              begin + " : " + end + "), else give the extent without '" + begin + "' and '" + end +
+              "'");
   }
 
   int checkModeParam(const Name& name, const char* clause, const char* receives) {

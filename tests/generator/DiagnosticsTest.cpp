@@ -610,6 +610,31 @@ TEST(Diagnostics, SectionsAreJudgedOnlyWhereACallUsesThem) {
               "section of 'out' can have a negative size", {"[hi * (w - 2) : lo * (w - 2)]"});
 }
 
+// A partition that reads the range bounds must be partition(BEGIN : END): partition(iy_end) would
+// run chunks over [0, iy_end) whatever the caller's iy_start, where a direct launch covers
+// [iy_start, iy_end).
+TEST(Diagnostics, APartitionReadsTheRangeBoundsOnlyAsBeginAndEnd) {
+  const ir::KernelSignature jacobi = SignatureBuilder("jacobi")
+                                         .pointer("a_new", "float")
+                                         .pointer("a", "float", true)
+                                         .integer("iy_start")
+                                         .integer("iy_end")
+                                         .integer("nx");
+  const std::string rest =
+      " range(iy_start, iy_end) extent(a, a_new: (iy_end + 1) * nx)"
+      " copyin(a[(lo - 1) * nx : (hi + 1) * nx]) copy(a_new[lo * nx : hi * nx])"
+      " launch(grid: (ceil_div(nx, 32), ceil_div(len, 4)), block: (32, 4))";
+  EXPECT_TRUE(buildKernel("partition(iy_start : iy_end)" + rest, jacobi).kernel.has_value());
+  for (const std::string partition :
+       {"iy_end", "iy_start", "0 : iy_end", "iy_end : iy_start", "iy_start : iy_start + nx"}) {
+    SCOPED_TRACE(partition);
+    expectError("partition(" + partition + ")" + rest, jacobi,
+                "the partition reads the range bounds the generator sets per chunk; to give every "
+                "call the caller's bounds, write partition(iy_start : iy_end)",
+                {partition});
+  }
+}
+
 TEST(Diagnostics, OutputWithoutSection) {
   std::string text = saxpyWith(&SaxpyText::data, "copyin(x[lo:hi]) copy(y)");
   expectError(text, saxpy(),
