@@ -20,13 +20,15 @@ std::vector<clang::SourceLocation> writesOf(const clang::FunctionDecl& function,
                                             ActiveFunctions& active);
 
 // Functions without a body the analysis knows to store through their first argument: CUDA's
-// atomics (atomicAdd, atomicCAS, ...) and its cache-hinted stores (__stcg, __stcs, __stwb, __stwt).
+// atomics (atomicAdd, atomicCAS, ...), its cache-hinted stores (__stcg, __stcs, __stwb, __stwt)
+// and the C library's memcpy, memmove and memset.
 bool storesThroughFirstArgument(const clang::FunctionDecl& callee) {
   if (!callee.getDeclName().isIdentifier())
     return false;
-  const llvm::StringRef name = callee.getName();
+  llvm::StringRef name = callee.getName();
+  name.consume_front("__builtin_");
   return name.starts_with("atomic") || name == "__stcg" || name == "__stcs" || name == "__stwb" ||
-         name == "__stwt";
+         name == "__stwt" || name == "memcpy" || name == "memmove" || name == "memset";
 }
 
 class Finder : public clang::RecursiveASTVisitor<Finder> {
@@ -79,8 +81,8 @@ public:
     return true;
   }
 
-  // atomicAdd(&p[i], v), __stcs(p + i, v), and helpers with a body that write through what they
-  // are given (llm.c's store128, a device function assigning out[i]).
+  // atomicAdd(&p[i], v), __stcs(p + i, v), memcpy(&p[i], ...), and helpers with a body that write
+  // through what they are given (llm.c's store128, a device function assigning out[i]).
   bool VisitCallExpr(clang::CallExpr* call) {
     if (collectingLocals_)
       return true;

@@ -182,6 +182,8 @@ TEST(Diagnostics, EveryFormOfWriteThroughAParameterIsFound) {
            {"", "atomicExch(y + i, 1.0f);"},
            {"", "(y + i)[0] = 1.0f;"},
            {"", "__stcs(y + i, 1.0f);"},
+           {"", "const float one = 1.0f; memcpy(&y[i], &one, sizeof one);"},
+           {"", "memset(y + i, 0, sizeof(float));"},
            {"", "reinterpret_cast<float2*>(y)[i / 2] = make_float2(0, 0);"},
            // Through locals derived from the parameter.
            {"", "float* row = y + i; row[0] = 1.0f;"},
