@@ -833,6 +833,8 @@ private:
       static const std::vector<std::string> kKeys = {"grid", "block", "shared", "gridstride"};
       if (std::find(kKeys.begin(), kKeys.end(), entry.key.text) == kKeys.end()) {
         std::string meant = closestMatch(entry.key.text, kKeys);
+        if (meant.empty())
+          meant = launchKeyMeant(entry.key.text);
         if (meant.empty()) {
           error(entry.key, "unknown launch key '" + entry.key.text +
                                "'; the keys are grid, gridstride, block and shared");
@@ -864,6 +866,22 @@ private:
     if (seen.count("block") == 0 && misspelled.count("block") == 0)
       error(clause.keyword, "launch needs 'block: DIM', e.g. block: 256");
     warnGridOfTheWholeCall();
+  }
+
+  // The launch key other projects' names for the launch geometry mean (CUDA's, Numba's, Kernel
+  // Tuner's), or "".
+  static std::string launchKeyMeant(const std::string& key) {
+    static const std::pair<const char*, const char*> kOtherNames[] = {
+        {"threads", "block"},     {"threadsPerBlock", "block"}, {"threads_per_block", "block"},
+        {"blockDim", "block"},    {"blockSize", "block"},       {"block_size", "block"},
+        {"blocks", "grid"},       {"numBlocks", "grid"},        {"gridDim", "grid"},
+        {"gridSize", "grid"},     {"grid_size", "grid"},        {"smem", "shared"},
+        {"shmem", "shared"},      {"sharedMem", "shared"},      {"shared_mem", "shared"},
+        {"sharedBytes", "shared"}};
+    for (const auto& [name, meant] : kOtherNames)
+      if (key == name)
+        return meant;
+    return "";
   }
 
   // In offset mode the kernel's length parameter gets each chunk's length, but a launch

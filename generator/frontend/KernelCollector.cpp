@@ -500,6 +500,11 @@ private:
   std::vector<ir::TemplateConstant> fileConstants(const Annotation& annotation,
                                                   const clang::FunctionDecl& function) {
     std::vector<ir::TemplateConstant> constants;
+    annotation::Diagnostics findings; // shown once for all the instantiations
+    const auto refuse = [&](const annotation::Name& name, std::string message) {
+      findings.push_back(
+          {annotation::Diagnostic::Severity::Error, name.offset, name.length, std::move(message)});
+    };
     for (const annotation::Name& name : constantNames(annotation, function)) {
       const clang::VarDecl* var =
           findVariable(constantVariable(annotation.offset, name.text), function);
@@ -510,7 +515,7 @@ private:
                 llvm::dyn_cast_or_null<clang::VarDecl>(fileDeclaration(name.text, function))) {
           const std::string why = whyNotAConstant(*named);
           if (!why.empty()) {
-            error(annotation.source.begin.getLocWithOffset(static_cast<int>(name.offset)), why);
+            refuse(name, why);
             constants.push_back({name.text, 1});
           }
         }
@@ -523,14 +528,14 @@ private:
       if (const auto* cast = llvm::dyn_cast<clang::CXXStaticCastExpr>(written))
         written = cast->getSubExpr()->IgnoreParenImpCasts();
       if (written->getType()->isRealFloatingType())
-        error(annotation.source.begin.getLocWithOffset(static_cast<int>(name.offset)),
-              "'" + name.text + "' is a floating-point value (" +
-                  written->getType().getAsString(context_.getPrintingPolicy()) +
-                  "); annotation expressions compute with integers");
+        refuse(name, "'" + name.text + "' is a floating-point value (" +
+                         written->getType().getAsString(context_.getPrintingPolicy()) +
+                         "); annotation expressions compute with integers");
       if (const std::optional<llvm::APSInt> value =
               var->getInit()->getIntegerConstantExpr(context_))
         constants.push_back({name.text, value->getExtValue()});
     }
+    reportFindings(annotation, findings);
     return constants;
   }
 

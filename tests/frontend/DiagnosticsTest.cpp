@@ -298,6 +298,19 @@ TEST(Diagnostics, NamesOfTheFileThatAreNoConstants) {
   kernel.launch = "launch(grid: ceil_div(len, 256), block: kBlock)";
   const InMemoryResult run = runOnCode("const int kBlock = 256;\n" + kernel.str());
   EXPECT_TRUE(run.result.ok()) << run.diagnostics;
+  // Once for the annotation, with its caret, however many instantiations share it.
+  const std::string templated =
+      "#include <overlap/annotate.h>\n"
+      "OVERLAP_KERNEL(partition(n) offset(n) extent(y: n) copy(y[lo:hi])\n"
+      "               launch(grid: len, block: min(blockDim, 1024))\n"
+      "               instantiate(T = float) instantiate(T = double))\n"
+      "template <class T> __global__ void k(T* y, int n) {}\n";
+  const InMemoryResult twice = runOnCode(templated);
+  EXPECT_FALSE(twice.result.ok());
+  const std::vector<PrintedDiagnostic> printed = parseDiagnostics(twice.diagnostics);
+  ASSERT_EQ(printed.size(), 1u) << twice.diagnostics;
+  EXPECT_NE(printed[0].header.find("'blockDim' is a CUDA built-in variable"), std::string::npos);
+  EXPECT_NE(printed[0].caretColumn, 0u) << twice.diagnostics;
 }
 
 TEST(Diagnostics, PointerWithoutDirectionPointsAtTheAnnotation) {
