@@ -409,6 +409,22 @@ TEST(Diagnostics, TuneDefaultsThatMakeASizeNegative) {
                   .kernel.has_value());
 }
 
+// The tuner's own call must pass the run-time check that one launch over the whole partition
+// gives the length parameter the caller's value: im2col's offset(n = len * hc * wc) at tune(n = 5).
+TEST(Diagnostics, TuneDefaultsThatFailTheLengthCheck) {
+  const ir::KernelSignature planes =
+      SignatureBuilder("k").integer("n").integer("hw").pointer("y", "float");
+  const std::string clauses = "param(int channels) partition(channels) offset(n = len * hw)"
+                              " extent(y: channels * hw) copy(y[lo * hw : hi * hw])"
+                              " launch(grid: ceil_div(len * hw, 256), block: 256)";
+  EXPECT_TRUE(buildKernel(clauses + " tune(channels = 64, hw = 50, n = channels * hw)", planes)
+                  .kernel.has_value());
+  expectError(clauses + " tune(channels = 64, hw = 50, n = 5)", planes,
+              "with the tune defaults one launch over the whole partition (P = 64) passes n = "
+              "3200 (len * hw), but the tune default of 'n' is 5",
+              {"5", 0, "n = 5)"});
+}
+
 // Offset mode gives the length parameter each chunk's length, but a grid that names it reads the
 // whole call's: correct, and every chunk launches the whole grid, so a warning at the name.
 TEST(Diagnostics, OffsetModeGridOfTheWholeCallIsAWarning) {
