@@ -901,6 +901,14 @@ GeneratedFiles emitFiles(const ir::SourceFile& file, const EmitOptions& options)
     header << declaration << "\n";
   if (!file.header.declarations.empty())
     header << "\n";
+  const bool hostOnly = !file.header.declarationsWithoutKernelFile.empty();
+  if (hostOnly) {
+    header << "// The kernel file's unnamed types, by their typedef's name.\n"
+           << "#ifndef OVERLAP_DETAIL_WITH_KERNEL_FILE\n";
+    for (const std::string& declaration : file.header.declarationsWithoutKernelFile)
+      header << declaration << "\n";
+    header << "#endif\n\n";
+  }
   for (const Kernel& kernel : file.kernels)
     KernelEmitter(kernel, !file.globals.empty()).emitDeclarations(header);
   for (const ir::DeviceGlobal& global : file.globals)
@@ -915,8 +923,13 @@ GeneratedFiles emitFiles(const ir::SourceFile& file, const EmitOptions& options)
   std::ostringstream source;
   source << banner << "#include \"overlap/Dispatch.h\"\n#include \"overlap/ExprSupport.h\"\n"
          << "#include \"overlap/Glue.cuh\"\n#include \"overlap/Launch.cuh\"\n\n"
-         << "#include " << quoted(options.inputInclude) << "\n"
-         << "#include " << quoted(options.headerInclude) << "\n\n";
+         << "#include " << quoted(options.inputInclude) << "\n";
+  if (hostOnly)
+    source << "#define OVERLAP_DETAIL_WITH_KERNEL_FILE\n";
+  source << "#include " << quoted(options.headerInclude) << "\n";
+  if (hostOnly)
+    source << "#undef OVERLAP_DETAIL_WITH_KERNEL_FILE\n";
+  source << "\n";
   std::string entries;
   for (const Kernel& kernel : file.kernels) {
     const KernelEmitter emitter(kernel, !file.globals.empty());

@@ -56,9 +56,19 @@ std::string unnameableReason(const clang::TagDecl& tag) {
         ns && ns->isAnonymousNamespace())
       return "is in an anonymous namespace";
   }
-  if (tag.getName().empty())
+  // typedef struct { ... } block_q8_0: the typedef names the struct for linkage, and so for the
+  // generated header too.
+  if (tag.getName().empty() && tag.getTypedefNameForAnonDecl() == nullptr)
     return "has no name";
   return "";
+}
+
+// The name code outside the kernel file knows a tag by: its own, or its typedef's.
+std::string tagName(const clang::TagDecl& tag) {
+  if (const clang::TypedefNameDecl* alias = tag.getTypedefNameForAnonDecl();
+      alias != nullptr && tag.getName().empty())
+    return alias->getNameAsString();
+  return tag.getNameAsString();
 }
 
 const char* recordKeyword(const clang::RecordDecl& record) {
@@ -162,9 +172,12 @@ bool TypeSpeller::needTag(const clang::TagDecl& tag, std::string* problem) {
       addDeclaration(forwardDeclaration(tag, declarator));
       return true;
     }
+    // An unnamed tag's typedef conflicts with its declaration ahead where the kernel file is seen.
+    const bool unnamed = tag.getName().empty();
     if (const auto* record = llvm::dyn_cast<clang::RecordDecl>(&tag)) {
-      addDeclaration(forwardDeclaration(tag, std::string(recordKeyword(*record)) + " " +
-                                                 tag.getNameAsString() + ";"));
+      addDeclaration(
+          forwardDeclaration(tag, std::string(recordKeyword(*record)) + " " + tagName(tag) + ";"),
+          unnamed);
       return true;
     }
     const auto& enumeration = llvm::cast<clang::EnumDecl>(tag);
@@ -174,10 +187,12 @@ bool TypeSpeller::needTag(const clang::TagDecl& tag, std::string* problem) {
                  "give it one (enum E : int) or declare it in a header the kernel file includes";
       return false;
     }
-    addDeclaration(forwardDeclaration(
-        tag, std::string(enumeration.isScoped() ? "enum class " : "enum ") + tag.getNameAsString() +
-                 " : " + enumeration.getIntegerType().getCanonicalType().getAsString(policy_) +
-                 ";"));
+    addDeclaration(
+        forwardDeclaration(
+            tag, std::string(enumeration.isScoped() ? "enum class " : "enum ") + tagName(tag) +
+                     " : " + enumeration.getIntegerType().getCanonicalType().getAsString(policy_) +
+                     ";"),
+        unnamed);
     return true;
   }
   const clang::OptionalFileEntryRef entry = sources.getFileEntryRefForID(file);
@@ -208,9 +223,10 @@ void TypeSpeller::addInclude(const std::string& include) {
     needs_.includes.push_back(include);
 }
 
-void TypeSpeller::addDeclaration(const std::string& declaration) {
+void TypeSpeller::addDeclaration(const std::string& declaration, bool withoutKernelFileOnly) {
   if (seen_.insert(declaration).second)
-    needs_.declarations.push_back(declaration);
+    (withoutKernelFileOnly ? needs_.declarationsWithoutKernelFile : needs_.declarations)
+        .push_back(declaration);
 }
 
 } // namespace overlap::frontend

@@ -43,7 +43,7 @@ private:
   bool collectNeeds(clang::QualType type, std::string* problem);
   bool needTag(const clang::TagDecl& tag, std::string* problem);
   void addInclude(const std::string& include);
-  void addDeclaration(const std::string& declaration);
+  void addDeclaration(const std::string& declaration, bool withoutKernelFileOnly = false);
 
   clang::ASTContext& context_;
   const clang::HeaderSearch& headers_;

@@ -171,6 +171,10 @@ struct DeviceGlobal {
 struct HeaderNeeds {
   std::vector<std::string> includes;     // "<cuda_fp16.h>", "\"types.h\"": unique, in order
   std::vector<std::string> declarations; // "namespace ns { struct Params; }"
+  // Declarations for host code only: `struct block_q8_0;` for the kernel file's
+  // `typedef struct { ... } block_q8_0;`, which the typedef conflicts with where both are seen
+  // (the generated source includes the kernel file, then the header).
+  std::vector<std::string> declarationsWithoutKernelFile;
 };
 
 // Everything generated from one annotated file.

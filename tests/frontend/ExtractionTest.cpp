@@ -200,6 +200,39 @@ TEST(Extraction, KernelsInNamedNamespacesAreQualified) {
             (std::vector<std::string>{"namespace outer { namespace inner { struct Params; } }"}));
 }
 
+TEST(Extraction, UnnamedTypesAreDeclaredByTheirTypedefsName) {
+  // ggml's typedef struct { ... } block_q8_0: declared ahead for host code only, where the
+  // kernel file's typedef (which conflicts with it) is not seen.
+  const std::string code =
+      "#include <overlap/annotate.h>\n"
+      "typedef struct { float d; signed char qs[32]; } block_q8_0;\n"
+      "namespace nn { typedef union { float f; int i; } Bits; }\n"
+      "typedef enum : int { kOne, kTwo } Mode;\n"
+      "struct Named { int k; };\n"
+      "OVERLAP_KERNEL(partition(n) offset(n) extent(y, b, p: n) copy(y[lo:hi])\n"
+      "               copyin(b[lo:hi], p[lo:hi]) launch(grid: len, block: 1))\n"
+      "__global__ void scale(int n, block_q8_0* y, const nn::Bits* b,\n"
+      "                      Mode m, const Named* p) {}\n";
+  const InMemoryResult run = runOnCode(code);
+  ASSERT_TRUE(run.result.ok()) << run.diagnostics;
+  const ir::HeaderNeeds& header = run.result.frontend.header;
+  EXPECT_EQ(header.declarations, (std::vector<std::string>{"struct Named;"}));
+  EXPECT_EQ(header.declarationsWithoutKernelFile,
+            (std::vector<std::string>{"struct block_q8_0;", "namespace nn { union Bits; }",
+                                      "enum Mode : int;"}));
+  EXPECT_EQ(run.result.frontend.found[0].signature.params[1].type, "block_q8_0 *");
+
+  // Without a typedef there is no name at all.
+  const std::string unnamed = "#include <overlap/annotate.h>\n"
+                              "struct { float d; } g_block;\n"
+                              "OVERLAP_KERNEL(partition(n) offset(n) extent(y: n) copy(y[lo:hi])\n"
+                              "               launch(grid: len, block: 1))\n"
+                              "__global__ void scale(int n, decltype(g_block)* y) {}\n";
+  const InMemoryResult refused = runOnCode(unnamed);
+  EXPECT_FALSE(refused.result.ok());
+  EXPECT_NE(refused.diagnostics.find("has no name"), std::string::npos) << refused.diagnostics;
+}
+
 TEST(Extraction, TemplateInstantiationsListedByTheAnnotation) {
   const std::string code =
       "#include <overlap/annotate.h>\n"
