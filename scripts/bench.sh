@@ -209,12 +209,12 @@ run_benchmark() {
 
 # The corpus kernels whose random inputs are invalid (indices that must stay in range): the
 # tuner fills arrays at random, so they are checked by the corpus tests, not tuned here.
-CORPUS_UNTUNABLE="findK spmv_kernel pnpoly_multi gpt2::encoder_forward_kernel3"
+CORPUS_UNTUNABLE="findK spmv_kernel pnpoly_multi gpt2::encoder_forward_kernel3 at::native::index_select_float_int64 at::native::index_select_double_int32"
 
 # The corpus groups' tuners (one per folder of tests/corpus).
 CORPUS_TUNERS=()
-for corpus_group in blog_style community_style kerneltuner_style multigpu_style rodinia_style \
-                    samples_style; do
+for corpus_group in blog_style community_style framework_style kerneltuner_style multigpu_style \
+                    rodinia_style samples_style; do
   CORPUS_TUNERS+=("overlap_corpus_${corpus_group}_gpu_tests_tune")
 done
 
