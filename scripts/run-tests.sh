@@ -5,8 +5,8 @@
 # OVERLAP_SANITIZE_PASS=1 (CI sets it) then builds once more with AddressSanitizer and
 # UndefinedBehaviorSanitizer in the host code (cmake/OverlapSanitize.cmake) and runs the
 # host-side tests again under them: every test but the GPU ones (nothing to run without a GPU,
-# and compute-sanitizer checks device code on the GPU) and the CMake build-step tests (nested
-# builds of their own, not of this build's binaries).
+# and compute-sanitizer checks device code on the GPU), which that build leaves out, and the CMake
+# build-step tests (nested builds of their own, not of this build's binaries).
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 overlap_ensure_packages
@@ -21,7 +21,7 @@ if [ "${OVERLAP_SANITIZE_PASS:-0}" = 1 ]; then
   echo "== the host-side tests again, under AddressSanitizer and UndefinedBehaviorSanitizer"
   sanitized=${OVERLAP_SANITIZE_BUILD_DIR:-$build-asan-ubsan}
   BUILD_TYPE=Debug overlap_configure "$sanitized" -DOVERLAP_SANITIZE=address,undefined \
-    -DOVERLAP_FAULT_INJECTION=ON
+    -DOVERLAP_FAULT_INJECTION=ON -DOVERLAP_BUILD_GPU_TESTS=OFF -DOVERLAP_BUILD_EXAMPLES=OFF
   cmake --build "$sanitized" -j "$(overlap_jobs)"
   # LeakSanitizer stays on (ASan's default): a leak fails the test that made it.
   ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0:strict_string_checks=1} \
