@@ -187,21 +187,30 @@ private:
                                 "of a kernel template");
   }
 
+  static const HostParamType* hostParamType(const std::string& spelling) {
+    for (const HostParamType& candidate : kHostParamTypes)
+      if (spelling == candidate.spelling)
+        return &candidate;
+    return nullptr;
+  }
+
   void addHostParams() {
     std::set<std::string> names;
     for (const ir::Parameter& p : signature_.params)
       names.insert(p.name);
     for (const ParamClause& clause : syntax_.hostParams) {
       for (const HostParamSyntax& declared : clause.params) {
-        const HostParamType* type = nullptr;
-        for (const HostParamType& candidate : kHostParamTypes)
-          if (declared.type == candidate.spelling)
-            type = &candidate;
+        // A builtin spelling first, then a type of the file, which is declared as what it is.
+        std::string spelling = declared.type;
+        const HostParamType* type = hostParamType(spelling);
+        for (const ir::TypeAlias& alias : signature_.typeAliases)
+          if (!type && alias.name == declared.type)
+            type = hostParamType(spelling = alias.builtin);
         if (!type) {
           error(declared.typeOffset, declared.typeLength,
-                "'" + declared.type +
-                    "' is not an integer type param(...) takes; use int, unsigned, long, long "
-                    "long, size_t, int64_t or the like");
+                "'" + declared.type + (spelling != declared.type ? "' ('" + spelling + "')" : "'") +
+                    " is not an integer type param(...) takes; use int, unsigned, long, long "
+                    "long, size_t, int64_t, a typedef of one or the like");
           type = &kHostParamTypes[6]; // declared as int, so that its uses are not errors too
         }
         if (!names.insert(declared.name.text).second) {

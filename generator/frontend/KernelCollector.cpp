@@ -306,10 +306,9 @@ private:
     return nullptr;
   }
 
-  // The size of the type `spelled` ("float4", "ns::Point", "::Pixel") as the kernel's scope sees
-  // it, when it names a complete type of the file that depends on no template parameter.
-  std::optional<unsigned> fileTypeSize(const std::string& spelled,
-                                       const clang::FunctionDecl& function) const {
+  // The type `spelled` ("float4", "ns::Point", "::Pixel", "Index_t") as the kernel's scope sees
+  // it, when it names a type of the file that depends on no template parameter; else null.
+  clang::QualType fileType(const std::string& spelled, const clang::FunctionDecl& function) const {
     llvm::SmallVector<llvm::StringRef, 4> parts;
     llvm::StringRef(spelled).split(parts, "::");
     const bool global = parts.size() > 1 && parts.front().empty();
@@ -318,7 +317,7 @@ private:
     if (parts.empty() || llvm::any_of(parts, [](llvm::StringRef part) {
           return part.empty() || part.contains(' ');
         }))
-      return std::nullopt; // builtin words ("unsigned int") are the checker's
+      return {}; // builtin words ("unsigned int") are the checker's
     auto lookup = [&](const clang::DeclContext& scope, llvm::StringRef name) {
       const clang::NamedDecl* result = nullptr;
       for (const clang::NamedDecl* found :
@@ -338,11 +337,36 @@ private:
     }
     const auto* type = llvm::dyn_cast_or_null<clang::TypeDecl>(found);
     if (type == nullptr)
-      return std::nullopt;
+      return {};
     const clang::QualType declared = context_.getTypeDeclType(type);
-    if (declared.isNull() || declared->isDependentType() || declared->isIncompleteType())
+    if (declared.isNull() || declared->isDependentType())
+      return {};
+    return declared;
+  }
+
+  // The size of the complete type `spelled` of the file (fileType), for sizeof(...).
+  std::optional<unsigned> fileTypeSize(const std::string& spelled,
+                                       const clang::FunctionDecl& function) const {
+    const clang::QualType type = fileType(spelled, function);
+    if (type.isNull() || type->isIncompleteType())
       return std::nullopt;
-    return static_cast<unsigned>(context_.getTypeSizeInChars(declared).getQuantity());
+    return static_cast<unsigned>(context_.getTypeSizeInChars(type).getQuantity());
+  }
+
+  // The builtin types that param(...)'s types of the file stand for (typedef int Index_t).
+  std::vector<ir::TypeAlias> hostParamAliases(const Annotation& annotation,
+                                              const clang::FunctionDecl& function) const {
+    std::vector<ir::TypeAlias> aliases;
+    annotation::Diagnostics ignored;
+    for (const annotation::ParamClause& clause :
+         annotation::parseAnnotation(annotation.source.text, ignored).hostParams)
+      for (const annotation::HostParamSyntax& param : clause.params) {
+        const clang::QualType type = fileType(param.type, function);
+        if (!type.isNull() && type.getCanonicalType()->isBuiltinType())
+          aliases.push_back(
+              {param.type, type.getCanonicalType().getAsString(context_.getPrintingPolicy())});
+      }
+    return aliases;
   }
 
   // Why a variable of the file cannot stand in an annotation expression ("" when it can): the
@@ -763,6 +787,7 @@ private:
                        [&](const ir::TypeSize& known) { return known.name == type.text; }))
         if (const std::optional<unsigned> bytes = fileTypeSize(type.text, declared))
           signature.typeSizes.push_back({type.text, *bytes});
+    signature.typeAliases = hostParamAliases(annotation, declared);
     annotation::SemaResult checked = annotation::buildKernel(annotation.source.text, signature);
     reportFindings(annotation, checked.diagnostics);
     if (!checked.kernel || annotation::hasErrors(checked.diagnostics))

@@ -71,6 +71,13 @@ struct TypeSize {
   unsigned bytes = 0;
 };
 
+// param(TYPE NAME) with a type the file declares (typedef int Index_t, ns::idx): the builtin
+// type it stands for, as Clang spells it ("int", "unsigned long").
+struct TypeAlias {
+  std::string name;
+  std::string builtin;
+};
+
 struct KernelSignature {
   std::string name; // qualified by its named namespaces: "ns::inner::saxpy"
   std::vector<Parameter> params;
@@ -82,6 +89,7 @@ struct KernelSignature {
   std::vector<TemplateConstant> constants;
   std::string entryName;
   std::vector<TypeSize> typeSizes;
+  std::vector<TypeAlias> typeAliases;
   // __launch_bounds__'s threads per block where it is a constant: a larger launch cannot run.
   std::optional<long long> maxThreadsPerBlock;
 };

@@ -310,6 +310,32 @@ TEST(Extraction, SizeofNamesTheFilesTypes) {
       << refused.diagnostics;
 }
 
+TEST(Extraction, ParamTakesTheFilesIntegerTypes) {
+  // Index types as libraries declare them; the generated functions spell what they are.
+  const std::string code =
+      "#include <overlap/annotate.h>\n"
+      "typedef int Index_t;\n"
+      "namespace la { using idx = unsigned long long; }\n"
+      "typedef double real;\n"
+      "OVERLAP_KERNEL(param(Index_t rows, la::idx stride) partition(rows) offset extent(x: rows) "
+      "copy(x[lo:hi]) launch(grid: len, block: 32))\n"
+      "__global__ void inc(float* x) {}\n";
+  const InMemoryResult run = runOnCode(code);
+  ASSERT_TRUE(run.result.ok()) << run.diagnostics;
+  ASSERT_EQ(run.result.frontend.kernels.size(), 1u);
+  const auto& params = run.result.frontend.kernels[0].signature.params;
+  ASSERT_EQ(params.size(), 3u);
+  EXPECT_EQ(params[1].type, "int");
+  EXPECT_EQ(params[2].type, "unsigned long long");
+
+  std::string refusedCode = code;
+  refusedCode.replace(refusedCode.find("Index_t rows"), 7, "real");
+  const InMemoryResult refused = runOnCode(refusedCode);
+  EXPECT_FALSE(refused.result.ok());
+  EXPECT_NE(refused.diagnostics.find("'real' ('double') is not an integer type"), std::string::npos)
+      << refused.diagnostics;
+}
+
 TEST(Extraction, TemplateExplicitInstantiationsWithoutClauses) {
   const std::string code = "#include <overlap/annotate.h>\n"
                            "template <class T>\n"

@@ -150,6 +150,26 @@ TEST(ChunkingClauses, ParamTakesEverySpellingOfAnIntegerType) {
   EXPECT_EQ(f.spelled, "std::string");
 }
 
+TEST(ChunkingClauses, ParamTakesATypeOfTheFileAsTheBuiltinTypeItIs) {
+  // The frontend says what the file's names stand for; a builtin spelling wins over them.
+  ir::KernelSignature rowSum =
+      SignatureBuilder("row_sum").pointer("in", "float", true).integer("cols");
+  rowSum.typeAliases = {{"Index_t", "int"}, {"ns::idx", "unsigned long"}, {"real", "float"}};
+  const std::string rest = " partition(rows) offset extent(in: rows) copyin(in[lo:hi])"
+                           " launch(grid: len, block: 1)";
+  const ir::Kernel kernel = buildOk("param(Index_t rows, ns::idx first)" + rest, rowSum);
+  ASSERT_EQ(kernel.signature.params.size(), 4u);
+  EXPECT_EQ(kernel.signature.params[2].type, "int");
+  EXPECT_EQ(kernel.signature.params[2].scalarKind, ir::ScalarKind::SignedInteger);
+  EXPECT_EQ(kernel.signature.params[3].type, "unsigned long");
+  EXPECT_EQ(kernel.signature.params[3].scalarKind, ir::ScalarKind::UnsignedInteger);
+  // A type of the file that is no integer is refused, saying what it is.
+  const Finding f = buildError("param(real rows)" + rest, rowSum);
+  EXPECT_NE(f.message.find("'real' ('float') is not an integer type"), std::string::npos)
+      << f.message;
+  EXPECT_EQ(f.spelled, "real");
+}
+
 // A stencil over rows [iy_start, iy_end): the caller passes both.
 ir::KernelSignature jacobi() {
   return SignatureBuilder("jacobi")
