@@ -17,6 +17,21 @@ namespace {
 
 using overlap::testing::SignatureBuilder;
 
+// The file's functions annotations may call: macros (one expanding to itself, one doubling its
+// argument) and one-return functions (one reading the file's constant, one unusable).
+overlap::ir::KernelSignature withFunctions(overlap::ir::KernelSignature signature) {
+  signature.functions = {
+      {"CEIL_DIV", {"M", "N"}, "( ( ( M ) + ( N ) - 1 ) / ( N ) )", true, "k.cu:2", ""},
+      {"TWICE", {"a"}, "a + a", true, "k.cu:3", ""},
+      {"SELF", {"a"}, "SELF ( a )", true, "k.cu:4", ""},
+      {"get_blocks", {"N"}, "(N + THREADS - 1) / THREADS", false, "k.cu:5", ""},
+      {"scaled", {"lo", "n"}, "lo * n + CEIL_DIV(n, lo)", false, "k.cu:6", ""},
+      {"checked", {"N"}, "", false, "k.cu:7", "its body is more than one return statement"},
+  };
+  signature.constants = {{"THREADS", 256}};
+  return signature;
+}
+
 const overlap::ir::KernelSignature& signatureFor(uint8_t selector) {
   // Built once: the fuzzer must spend its time in the parser, not in building signatures.
   static const overlap::ir::KernelSignature kSignatures[] = {
@@ -34,6 +49,7 @@ const overlap::ir::KernelSignature& signatureFor(uint8_t selector) {
           .pointer("opaque", "Node"),
       SignatureBuilder("generic").integer("n").pointer("x", "float").templated(),
       SignatureBuilder("noargs"),
+      withFunctions(overlap::testing::saxpySignature()),
   };
   return kSignatures[selector % (sizeof(kSignatures) / sizeof(kSignatures[0]))];
 }

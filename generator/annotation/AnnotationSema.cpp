@@ -133,7 +133,7 @@ public:
     checkInstantiateClauses();
     // Host-only parameters first: every expression may use them.
     addHostParams();
-    names_.emplace(signature_, diags_);
+    names_.emplace(signature_, text_, diags_);
     kernel_.signature = signature_;
     samples_ = sampleParameters(signature_);
 

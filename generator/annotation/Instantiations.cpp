@@ -187,6 +187,33 @@ std::vector<Name> sizeofTypes(std::string_view text) {
   return namesOfKind(text, ir::ExprKind::SizeOf);
 }
 
+std::vector<Name> calledFunctions(std::string_view text) {
+  return namesOfKind(text, ir::ExprKind::Call);
+}
+
+BodyNames bodyNames(const ir::FileFunction& function) {
+  BodyNames result;
+  Diagnostics ignored;
+  const ir::ExprPtr body = parseExpression(function.body, ignored);
+  if (!body)
+    return result; // the call reports it
+  std::vector<Name> found;
+  collectNames(body, ir::ExprKind::Call, found);
+  for (const Name& call : found)
+    result.calls.push_back(call.text);
+  found.clear();
+  collectNames(body, ir::ExprKind::Param, found);
+  if (!function.macro) // a macro's lo, hi and len are the chunk's; a function's are its file's
+    for (ir::ExprKind chunk :
+         {ir::ExprKind::ChunkLo, ir::ExprKind::ChunkHi, ir::ExprKind::ChunkLen})
+      collectNames(body, chunk, found);
+  for (const Name& name : found)
+    if (std::find(function.params.begin(), function.params.end(), name.text) ==
+        function.params.end())
+      result.names.push_back(name.text);
+  return result;
+}
+
 std::string derivedEntryName(const std::string& kernel, const std::vector<std::string>& arguments) {
   std::string name = kernel;
   for (const std::string& argument : arguments) {

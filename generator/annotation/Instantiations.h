@@ -39,6 +39,18 @@ std::vector<Name> expressionNames(std::string_view text);
 // gives the sizes of the file's types (float4, a struct) that the checker does not know.
 std::vector<Name> sizeofTypes(std::string_view text);
 
+// The calls of functions the language does not have (CEIL_DIV(n, 256)), each once with its first
+// position: the frontend looks for the file's function-like macros and functions among them.
+std::vector<Name> calledFunctions(std::string_view text);
+
+// What a function of the file uses in its body: the functions it calls, for the frontend to look
+// up in turn, and the names that are none of its parameters, for the file's constants.
+struct BodyNames {
+  std::vector<std::string> calls;
+  std::vector<std::string> names;
+};
+BodyNames bodyNames(const ir::FileFunction& function);
+
 // "sum_float_256" for sum<float, 256>: the kernel's plain name and each argument with what is not
 // a letter or a digit turned into single underscores.
 std::string derivedEntryName(const std::string& kernel, const std::vector<std::string>& arguments);

@@ -1,5 +1,7 @@
 #include "annotation/NameResolver.h"
 
+#include "annotation/Lexer.h"
+#include "annotation/Parser.h"
 #include "annotation/Suggest.h"
 
 #include <memory>
@@ -55,6 +57,26 @@ bool dividesByKind(ir::ExprKind kind) {
   return kind == ir::ExprKind::Div || kind == ir::ExprKind::Mod || kind == ir::ExprKind::CeilDiv;
 }
 
+// How deep calls of the file's functions may nest (deeper is a macro that expands to itself), and
+// how many one annotation may expand: a macro that doubles its argument, nested, doubles the work.
+constexpr unsigned kMaxCallDepth = 16;
+constexpr unsigned kMaxExpansions = 1000;
+
+// Every node of `expr` shown at `offset`/`length`: an expansion is shown at its call.
+ir::ExprPtr relocated(const ir::ExprPtr& expr, unsigned offset, unsigned length) {
+  auto copy = std::make_shared<ir::Expr>(*expr);
+  copy->offset = offset;
+  copy->length = length;
+  for (ir::ExprPtr& operand : copy->operands)
+    operand = relocated(operand, offset, length);
+  return copy;
+}
+
+bool isName(ir::ExprKind kind) {
+  return kind == ir::ExprKind::Param || kind == ir::ExprKind::ChunkLo ||
+         kind == ir::ExprKind::ChunkHi || kind == ir::ExprKind::ChunkLen;
+}
+
 } // namespace
 
 bool isIntegerScalar(const ir::Parameter& param) {
@@ -63,8 +85,9 @@ bool isIntegerScalar(const ir::Parameter& param) {
                               param.scalarKind == ir::ScalarKind::Boolean);
 }
 
-NameResolver::NameResolver(const ir::KernelSignature& signature, Diagnostics& diags)
-    : signature_(signature), diags_(diags) {}
+NameResolver::NameResolver(const ir::KernelSignature& signature, std::string_view text,
+                           Diagnostics& diags)
+    : signature_(signature), text_(text), diags_(diags) {}
 
 void NameResolver::setChunkParams(int beginParam, int endParam) {
   beginParam_ = beginParam;
@@ -101,6 +124,10 @@ ir::ExprPtr NameResolver::resolve(const ir::ExprPtr& expr, ExprContext context) 
     return expr;
   case ir::ExprKind::SizeOf:
     return resolveSizeOf(*expr);
+  case ir::ExprKind::Call: {
+    const ir::ExprPtr expanded = expandCalls(expr, text_, 0, std::nullopt);
+    return expanded ? resolve(expanded, context) : nullptr;
+  }
   case ir::ExprKind::Param:
     return resolveName(*expr, context);
   case ir::ExprKind::ChunkLo:
@@ -239,6 +266,159 @@ bool NameResolver::checkChunkName(const ir::Expr& expr, ExprContext context) {
         "'" + expr.name + "' cannot be used in " + describeContext(context) +
             ": lo, hi and len exist only per chunk, in sections and launch");
   return false;
+}
+
+} // namespace overlap::annotation
+
+namespace overlap::annotation {
+
+ir::ExprPtr NameResolver::expandCalls(const ir::ExprPtr& expr, std::string_view text,
+                                      unsigned depth, const std::optional<Span>& report) {
+  if (expr->kind == ir::ExprKind::Call)
+    return expandCall(*expr, text, depth, report.value_or(Span{expr->offset, expr->length}));
+  if (expr->operands.empty())
+    return expr;
+  auto copy = std::make_shared<ir::Expr>(*expr);
+  for (ir::ExprPtr& operand : copy->operands)
+    if (!(operand = expandCalls(operand, text, depth, report)))
+      return nullptr;
+  return copy;
+}
+
+ir::ExprPtr NameResolver::expandCall(const ir::Expr& call, std::string_view text, unsigned depth,
+                                     Span report) {
+  const ir::FileFunction* function = nullptr;
+  for (const ir::FileFunction& candidate : signature_.functions)
+    if (candidate.name == call.name)
+      function = &candidate;
+  if (!function) {
+    std::vector<std::string> known{"min", "max", "ceil_div"};
+    for (const ir::FileFunction& candidate : signature_.functions)
+      known.push_back(candidate.name);
+    const std::string suggestion = didYouMean(call.name, known);
+    // In the annotation, at the name; in a body, at the annotation's call.
+    error(report.offset, depth == 0 ? static_cast<unsigned>(call.name.size()) : report.length,
+          "unknown function '" + call.name + "'" +
+              (suggestion.empty() ? "; expressions may call min, max, ceil_div and the file's "
+                                    "function-like macros and functions of one return statement"
+                                  : suggestion));
+    return nullptr;
+  }
+  const std::string described = "'" + function->name + "' (" + function->where + ")";
+  if (!function->unusable.empty()) {
+    error(report.offset, report.length,
+          described + " cannot be called in an annotation: " + function->unusable);
+    return nullptr;
+  }
+  if (call.operands.size() != function->params.size()) {
+    error(report.offset, report.length,
+          "'" + function->name + "' takes " + std::to_string(function->params.size()) +
+              " argument" + (function->params.size() == 1 ? "" : "s") + ", found " +
+              std::to_string(call.operands.size()));
+    return nullptr;
+  }
+  if (++expansions_ > kMaxExpansions) {
+    error(report.offset, report.length,
+          "the annotation expands more than " + std::to_string(kMaxExpansions) +
+              " calls of the file's functions; write the expression out");
+    return nullptr;
+  }
+  if (depth >= kMaxCallDepth) {
+    error(report.offset, report.length,
+          "calls of the file's functions nest more than " + std::to_string(kMaxCallDepth) +
+              " deep at " + described + "; does a macro expand to itself?");
+    return nullptr;
+  }
+  std::string body = function->body;
+  if (function->macro) {
+    // As the preprocessor does: each parameter replaced by the argument as it is written.
+    Diagnostics ignored;
+    std::string expansion;
+    for (const Token& token : lex(body, ignored)) {
+      if (token.kind == TokenKind::End)
+        break;
+      std::string piece(token.text);
+      for (std::size_t i = 0; i < function->params.size(); ++i)
+        if (token.kind == TokenKind::Identifier && token.text == function->params[i])
+          piece = std::string(text.substr(call.operands[i]->offset, call.operands[i]->length));
+      expansion += (expansion.empty() ? "" : " ") + piece;
+    }
+    body = expansion;
+  }
+  Diagnostics inner;
+  const ir::ExprPtr parsed = parseExpression(body, inner);
+  if (!parsed || hasErrors(inner)) {
+    std::string why = "not an expression of the annotation language";
+    for (const Diagnostic& finding : inner)
+      if (finding.severity == Diagnostic::Severity::Error) {
+        why = finding.message;
+        break;
+      }
+    error(report.offset, report.length,
+          "in " + described + (function->macro ? ", which expands to '" : ", which returns '") +
+              body + "': " + why);
+    return nullptr;
+  }
+  ir::ExprPtr expanded = expandCalls(parsed, body, depth + 1, report);
+  if (!expanded)
+    return nullptr;
+  if (function->macro) {
+    expanded = relocated(expanded, report.offset, report.length);
+  } else {
+    std::vector<ir::ExprPtr> arguments;
+    for (const ir::ExprPtr& argument : call.operands) {
+      // In the annotation an argument keeps its place; in a body it is shown at the call.
+      ir::ExprPtr value =
+          expandCalls(argument, text, depth, depth == 0 ? std::nullopt : std::optional(report));
+      if (!value)
+        return nullptr;
+      arguments.push_back(depth == 0 ? value : relocated(value, report.offset, report.length));
+    }
+    expanded = substituteArguments(expanded, *function, arguments, report);
+    if (!expanded)
+      return nullptr;
+  }
+  if (expressionDepth(*expanded) > kMaxExpressionDepth) {
+    error(report.offset, report.length,
+          described + " expands to an expression nested more than " +
+              std::to_string(kMaxExpressionDepth) + " levels deep");
+    return nullptr;
+  }
+  return expanded;
+}
+
+// A function's expression with its parameters' values: the names of its body that are no
+// parameter of it are the file's constants, never the kernel's parameters.
+ir::ExprPtr NameResolver::substituteArguments(const ir::ExprPtr& body,
+                                              const ir::FileFunction& function,
+                                              const std::vector<ir::ExprPtr>& arguments,
+                                              Span report) {
+  if (isName(body->kind)) {
+    for (std::size_t i = 0; i < function.params.size(); ++i)
+      if (body->name == function.params[i])
+        return arguments[i];
+    for (const ir::TemplateConstant& constant : signature_.constants)
+      if (constant.name == body->name) {
+        auto literal = std::make_shared<ir::Expr>();
+        literal->kind = ir::ExprKind::Literal;
+        literal->value = constant.value;
+        literal->offset = report.offset;
+        literal->length = report.length;
+        return literal;
+      }
+    error(report.offset, report.length,
+          "'" + body->name + "', which '" + function.name + "' (" + function.where +
+              ") reads, is not an integer constant of the file (a macro, a const or constexpr "
+              "integer, an enumerator)");
+    return nullptr;
+  }
+  auto copy = std::make_shared<ir::Expr>(*body);
+  copy->offset = report.offset;
+  copy->length = report.length;
+  for (ir::ExprPtr& operand : copy->operands)
+    if (!(operand = substituteArguments(operand, function, arguments, report)))
+      return nullptr;
+  return copy;
 }
 
 } // namespace overlap::annotation

@@ -11,6 +11,8 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
+#include <vector>
 
 namespace overlap::annotation {
 
@@ -22,7 +24,8 @@ bool isIntegerScalar(const ir::Parameter& param);
 
 class NameResolver {
 public:
-  NameResolver(const ir::KernelSignature& signature, Diagnostics& diags);
+  // `text`: the annotation, whose text a macro's arguments are.
+  NameResolver(const ir::KernelSignature& signature, std::string_view text, Diagnostics& diags);
 
   // Range mode: these parameters get lo and hi from the generator, so they have no caller value.
   void setChunkParams(int beginParam, int endParam);
@@ -40,10 +43,24 @@ private:
   ir::ExprPtr resolveName(const ir::Expr& expr, ExprContext context);
   bool checkChunkName(const ir::Expr& expr, ExprContext context);
   ir::ExprPtr resolveSizeOf(const ir::Expr& expr);
+
+  // Calls of the file's functions (FileFunction), expanded; `text` is what the offsets of `expr`
+  // index, `report` where errors are shown: the annotation's call that led here.
+  struct Span {
+    unsigned offset = 0;
+    unsigned length = 0;
+  };
+  ir::ExprPtr expandCalls(const ir::ExprPtr& expr, std::string_view text, unsigned depth,
+                          const std::optional<Span>& report);
+  ir::ExprPtr expandCall(const ir::Expr& call, std::string_view text, unsigned depth, Span report);
+  ir::ExprPtr substituteArguments(const ir::ExprPtr& body, const ir::FileFunction& function,
+                                  const std::vector<ir::ExprPtr>& arguments, Span report);
   void error(unsigned offset, unsigned length, std::string message);
 
   const ir::KernelSignature& signature_;
+  std::string_view text_;
   Diagnostics& diags_;
+  unsigned expansions_ = 0; // calls of the file's functions expanded so far
   int beginParam_ = -1;
   int endParam_ = -1;
 };

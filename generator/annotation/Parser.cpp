@@ -116,22 +116,9 @@ std::string unsupportedOperatorMessage(const Token& token) {
          "' is not supported in annotation expressions; use + - * / % << >> min max ceil_div";
 }
 
-// Expression trees are walked recursively everywhere after parsing (evaluation, printing, the
-// emitter, even their destruction), so their depth, and the parser's own recursion, are bounded
-// here, where the error can still point at the text. Real annotations stay far below this.
-constexpr unsigned kMaxExpressionDepth = 100;
-
 const std::string kTooDeepMessage = "expression is nested more than " +
                                     std::to_string(kMaxExpressionDepth) +
                                     " levels deep; simplify it or use fewer parentheses";
-
-// Recursive, but only over subtrees that were bounded when they were built.
-unsigned depthOf(const Expr& expr) {
-  unsigned deepest = 0;
-  for (const ExprPtr& operand : expr.operands)
-    deepest = std::max(deepest, depthOf(*operand));
-  return deepest + 1;
-}
 
 class Parser {
 public:
@@ -141,6 +128,16 @@ public:
     if (diags.size() != before)
       syntax_.hasSyntaxErrors = true;
     limit_ = tokens_.size() - 1; // the End token
+  }
+
+  // The whole text as one expression (a file function's body).
+  ExprPtr runExpression() {
+    ExprPtr expr = parseExpr();
+    if (expr && !atLimit()) {
+      errorAt(peek(), "expected the end of the expression, found " + describe(peek()));
+      return nullptr;
+    }
+    return expr;
   }
 
   AnnotationSyntax run() {
@@ -891,13 +888,6 @@ private:
     for (const Function& f : kFunctions)
       if (nameToken.text == f.spelling)
         function = &f;
-    if (!function) {
-      std::string suggestion = didYouMean(nameToken.text, {"min", "max", "ceil_div"});
-      error(nameToken.offset, nameToken.length,
-            "unknown function '" + std::string(nameToken.text) + "'" +
-                (suggestion.empty() ? "; expressions may call min, max and ceil_div" : suggestion));
-      return nullptr;
-    }
     advance(); // (
     std::vector<ExprPtr> arguments;
     if (!peek().isPunct(")")) {
@@ -910,6 +900,10 @@ private:
     }
     if (!expectPunct(")", "to close the call of '" + std::string(nameToken.text) + "'"))
       return nullptr;
+    if (!function) { // a function of the file, or none: the checker knows
+      return makeNode(ExprKind::Call, nameToken.offset, std::move(arguments),
+                      std::string(nameToken.text));
+    }
     if (arguments.size() != 2) {
       error(nameToken.offset, endOfPrevious() - nameToken.offset,
             "'" + std::string(nameToken.text) + "' takes 2 arguments, found " +
@@ -919,14 +913,16 @@ private:
     return makeNode(function->kind, nameToken.offset, std::move(arguments));
   }
 
-  ExprPtr makeNode(ExprKind kind, unsigned offset, std::vector<ExprPtr> operands) {
+  ExprPtr makeNode(ExprKind kind, unsigned offset, std::vector<ExprPtr> operands,
+                   std::string name = {}) {
     auto node = std::make_shared<Expr>();
     node->kind = kind;
+    node->name = std::move(name);
     node->operands = std::move(operands);
     node->offset = offset;
     node->length = endOfPrevious() - offset;
     // A long chain such as 1+1+...+1 is built by a loop, not by recursion, yet nests as deep.
-    if (depthOf(*node) > kMaxExpressionDepth) {
+    if (expressionDepth(*node) > kMaxExpressionDepth) {
       error(node->offset, node->length, kTooDeepMessage);
       return nullptr;
     }
@@ -946,6 +942,18 @@ private:
 
 AnnotationSyntax parseAnnotation(std::string_view text, Diagnostics& diags) {
   return Parser(text, diags).run();
+}
+
+// Recursive, but only over subtrees that were bounded when they were built.
+unsigned expressionDepth(const ir::Expr& expr) {
+  unsigned deepest = 0;
+  for (const ExprPtr& operand : expr.operands)
+    deepest = std::max(deepest, expressionDepth(*operand));
+  return deepest + 1;
+}
+
+ir::ExprPtr parseExpression(std::string_view text, Diagnostics& diags) {
+  return Parser(text, diags).runExpression();
 }
 
 } // namespace overlap::annotation

@@ -12,4 +12,13 @@ namespace overlap::annotation {
 
 AnnotationSyntax parseAnnotation(std::string_view text, Diagnostics& diags);
 
+// Expression trees are walked recursively everywhere after parsing (evaluation, printing, the
+// emitter, even their destruction), so their depth is bounded where the error can still point at
+// the text. Real annotations stay far below this.
+constexpr unsigned kMaxExpressionDepth = 100;
+unsigned expressionDepth(const ir::Expr& expr);
+
+// `text` as one expression of the language; null after an error.
+ir::ExprPtr parseExpression(std::string_view text, Diagnostics& diags);
+
 } // namespace overlap::annotation

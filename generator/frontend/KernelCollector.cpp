@@ -18,9 +18,12 @@
 #include <clang/AST/RecursiveASTVisitor.h>
 #include <clang/Basic/SourceManager.h>
 #include <clang/Frontend/CompilerInstance.h>
+#include <clang/Lex/Lexer.h>
+#include <clang/Lex/MacroInfo.h>
 #include <clang/Lex/Preprocessor.h>
 
 #include <llvm/ADT/StringExtras.h>
+#include <llvm/Support/Path.h>
 
 #include <algorithm>
 #include <cstring>
@@ -255,8 +258,8 @@ private:
 
   // The names of the file's constants an annotation uses: names its expressions read that are
   // none of the kernel's parameters, template parameters or param(...) declarations.
-  static std::vector<annotation::Name> constantNames(const Annotation& annotation,
-                                                     const clang::FunctionDecl& function) {
+  std::vector<annotation::Name> constantNames(const Annotation& annotation,
+                                              const clang::FunctionDecl& function) const {
     std::set<std::string> own;
     for (const clang::ParmVarDecl* param : function.parameters())
       own.insert(param->getNameAsString());
@@ -272,7 +275,113 @@ private:
     for (const annotation::Name& name : annotation::expressionNames(annotation.source.text))
       if (!own.count(name.text))
         names.push_back(name);
+    fileFunctions(annotation, function, &names);
     return names;
+  }
+
+  // The functions of the file the annotation calls, directly or through another's body. With
+  // `bodyNames`, the names their bodies read that are no constant found yet, each at the
+  // annotation's call that leads to it.
+  std::vector<ir::FileFunction>
+  fileFunctions(const Annotation& annotation, const clang::FunctionDecl& function,
+                std::vector<annotation::Name>* bodyNames = nullptr) const {
+    std::vector<ir::FileFunction> functions;
+    std::vector<annotation::Name> pending = annotation::calledFunctions(annotation.source.text);
+    while (!pending.empty()) {
+      const annotation::Name call = pending.back();
+      pending.pop_back();
+      if (std::any_of(functions.begin(), functions.end(),
+                      [&](const ir::FileFunction& known) { return known.name == call.text; }))
+        continue;
+      std::optional<ir::FileFunction> found = fileFunction(call.text, function);
+      if (!found)
+        continue; // the checker says it is unknown
+      const annotation::BodyNames used = annotation::bodyNames(*found);
+      for (const std::string& called : used.calls)
+        pending.push_back({called, call.offset, call.length});
+      if (bodyNames != nullptr)
+        for (const std::string& name : used.names)
+          if (std::none_of(bodyNames->begin(), bodyNames->end(),
+                           [&](const annotation::Name& known) { return known.text == name; }))
+            bodyNames->push_back({name, call.offset, call.length});
+      functions.push_back(std::move(*found));
+    }
+    return functions;
+  }
+
+  // `name` as a function-like macro, or a function of the kernel's scope, for annotations to call
+  // (FileFunction); what keeps one from being called is said in `unusable`.
+  std::optional<ir::FileFunction> fileFunction(const std::string& name,
+                                               const clang::FunctionDecl& kernel) const {
+    ir::FileFunction result;
+    result.name = name;
+    const clang::Preprocessor& preprocessor = compiler_.getPreprocessor();
+    if (const clang::MacroInfo* macro = preprocessor.getMacroInfo(&context_.Idents.get(name))) {
+      if (!macro->isFunctionLike())
+        return std::nullopt;
+      result.macro = true;
+      result.where = where(macro->getDefinitionLoc());
+      for (const clang::IdentifierInfo* param : macro->params())
+        result.params.push_back(param->getName().str());
+      if (macro->isVariadic())
+        result.unusable = "it takes a variable number of arguments";
+      for (const clang::Token& token : macro->tokens()) {
+        if (token.isOneOf(clang::tok::hash, clang::tok::hashhash, clang::tok::hashat))
+          result.unusable = "it quotes or pastes tokens (# or ##)";
+        result.body += (result.body.empty() ? "" : " ") + preprocessor.getSpelling(token);
+      }
+      return result;
+    }
+    std::vector<const clang::FunctionDecl*> found;
+    for (const clang::DeclContext* scope = &kernelScope(kernel); scope != nullptr && found.empty();
+         scope = scope->getParent())
+      for (const clang::NamedDecl* decl :
+           scope->lookup(clang::DeclarationName(&context_.Idents.get(name)))) {
+        if (const auto* templ = llvm::dyn_cast<clang::FunctionTemplateDecl>(decl))
+          found.push_back(templ->getTemplatedDecl());
+        else if (const auto* plain = llvm::dyn_cast<clang::FunctionDecl>(decl))
+          found.push_back(plain);
+      }
+    if (found.empty())
+      return std::nullopt;
+    const clang::FunctionDecl* definition = found.front()->getDefinition();
+    result.where = where((definition != nullptr ? definition : found.front())->getLocation());
+    for (const clang::ParmVarDecl* param : found.front()->parameters())
+      result.params.push_back(param->getNameAsString());
+    const auto* body = definition != nullptr
+                           ? llvm::dyn_cast_or_null<clang::CompoundStmt>(definition->getBody())
+                           : nullptr;
+    const auto* only = body != nullptr && body->size() == 1
+                           ? llvm::dyn_cast<clang::ReturnStmt>(body->body_front())
+                           : nullptr;
+    const clang::QualType returned = found.front()->getReturnType();
+    if (found.size() > 1)
+      result.unusable = "it is overloaded";
+    else if (definition == nullptr)
+      result.unusable = "its body is not in this file";
+    else if (only == nullptr || only->getRetValue() == nullptr)
+      result.unusable = "its body is more than one return statement";
+    else if (!returned->isDependentType() && !returned->isIntegerType())
+      result.unusable =
+          "it returns '" + returned.getAsString(context_.getPrintingPolicy()) + "', not an integer";
+    for (const clang::ParmVarDecl* param : found.front()->parameters())
+      if (result.unusable.empty() && param->getName().empty())
+        result.unusable = "a parameter of it has no name";
+    if (result.unusable.empty())
+      result.body = clang::Lexer::getSourceText(
+                        sources_.getExpansionRange(only->getRetValue()->getSourceRange()), sources_,
+                        context_.getLangOpts())
+                        .str();
+    return result;
+  }
+
+  // "relu.cu:12": where a message says a function of the file is.
+  std::string where(clang::SourceLocation location) const {
+    const clang::PresumedLoc presumed = sources_.getPresumedLoc(sources_.getExpansionLoc(location));
+    if (presumed.isInvalid())
+      return "the file";
+    return llvm::sys::path::filename(presumed.getFilename()).str() + ":" +
+           std::to_string(presumed.getLine());
   }
 
   // The scope the kernel is declared in, where its annotation's names are looked up.
@@ -788,6 +897,7 @@ private:
         if (const std::optional<unsigned> bytes = fileTypeSize(type.text, declared))
           signature.typeSizes.push_back({type.text, *bytes});
     signature.typeAliases = hostParamAliases(annotation, declared);
+    signature.functions = fileFunctions(annotation, declared);
     annotation::SemaResult checked = annotation::buildKernel(annotation.source.text, signature);
     reportFindings(annotation, checked.diagnostics);
     if (!checked.kernel || annotation::hasErrors(checked.diagnostics))

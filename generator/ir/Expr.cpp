@@ -165,6 +165,8 @@ ChunkDegree chunkDegree(const Expr& e) {
   case ExprKind::Param:
   case ExprKind::SizeOf:
     return ChunkDegree::Free;
+  case ExprKind::Call: // expanded by the checker: never asked about
+    return ChunkDegree::NonAffine;
   case ExprKind::ChunkLo:
   case ExprKind::ChunkHi:
   case ExprKind::ChunkLen:
@@ -207,6 +209,7 @@ std::optional<long long> evaluate(const Expr& e, const Environment& env) {
       return std::nullopt;
     return env.param(e.param);
   case ExprKind::SizeOf: // resolved to a literal by the checker
+  case ExprKind::Call:   // expanded by the checker
     return std::nullopt;
   case ExprKind::ChunkLo:
     return env.lo;
@@ -261,6 +264,9 @@ std::string toCxx(const Expr& e, const std::function<std::string(const Expr&)>& 
     return spellParam(e);
   case ExprKind::SizeOf:
     return "static_cast<long long>(sizeof(" + e.name + "))";
+  case ExprKind::Call:
+    assert(false && "a call of the file's function reaches the emitter unexpanded");
+    return "";
   case ExprKind::ChunkLo:
   case ExprKind::ChunkHi:
   case ExprKind::ChunkLen:
@@ -285,6 +291,12 @@ std::string toSource(const Expr& e) {
     return e.name;
   case ExprKind::SizeOf:
     return "sizeof(" + e.name + ")";
+  case ExprKind::Call: {
+    std::string text = e.name + "(";
+    for (std::size_t i = 0; i < e.operands.size(); ++i)
+      text += (i == 0 ? "" : ", ") + toSource(*e.operands[i]);
+    return text + ")";
+  }
   case ExprKind::ChunkLo:
   case ExprKind::ChunkHi:
   case ExprKind::ChunkLen:

@@ -28,7 +28,8 @@ enum class ExprKind {
   CeilDiv, // ceil_div(a, b): the exact ceiling of a / b (= (a + b - 1) / b for a >= 0 < b)
   Shl,     // a << b: a >= 0, 0 <= b < 63, no overflow (1 << 20, as macros and tune values spell it)
   Shr,     // a >> b: 0 <= b < 63, arithmetic
-  SizeOf   // sizeof(TYPE): name is the type as written; the checker turns it into a Literal
+  SizeOf,  // sizeof(TYPE): name is the type as written; the checker turns it into a Literal
+  Call     // name(operands...), a function of the file: the checker expands it (FileFunction)
 };
 
 struct Expr;

@@ -78,6 +78,19 @@ struct TypeAlias {
   std::string builtin;
 };
 
+// A function of the kernel's file that annotation expressions may call, CEIL_DIV(n, 256) or
+// Caffe's CAFFE_GET_BLOCKS(n): a function-like macro, or a function whose body is one return
+// statement. The checker expands each call: a macro's text with the arguments' text, as the
+// preprocessor would; a function's expression with the arguments' values.
+struct FileFunction {
+  std::string name;
+  std::vector<std::string> params;
+  std::string body; // the macro's replacement text, or the returned expression
+  bool macro = false;
+  std::string where;    // "relu.cu:12", for messages
+  std::string unusable; // why annotations cannot call it; empty when they can
+};
+
 struct KernelSignature {
   std::string name; // qualified by its named namespaces: "ns::inner::saxpy"
   std::vector<Parameter> params;
@@ -90,6 +103,7 @@ struct KernelSignature {
   std::string entryName;
   std::vector<TypeSize> typeSizes;
   std::vector<TypeAlias> typeAliases;
+  std::vector<FileFunction> functions; // those the annotation calls, directly or not
   // __launch_bounds__'s threads per block where it is a constant: a larger launch cannot run.
   std::optional<long long> maxThreadsPerBlock;
 };

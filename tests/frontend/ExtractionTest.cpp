@@ -336,6 +336,45 @@ TEST(Extraction, ParamTakesTheFilesIntegerTypes) {
       << refused.diagnostics;
 }
 
+TEST(Extraction, AnnotationsCallTheFilesMacrosAndOneReturnFunctions) {
+  // As frameworks size their launches: Caffe's CAFFE_GET_BLOCKS, a CEIL_DIV macro, a template.
+  const std::string code =
+      "#include <overlap/annotate.h>\n"
+      "#define CEIL_DIV(M, N) (((M) + (N)-1) / (N))\n"
+      "#define CUDA_NUM_THREADS 128\n"
+      "const int CAFFE_CUDA_NUM_THREADS = 512;\n"
+      "inline int CAFFE_GET_BLOCKS(const int N) {\n"
+      "  return (N + CAFFE_CUDA_NUM_THREADS - 1) / CAFFE_CUDA_NUM_THREADS;\n"
+      "}\n"
+      "namespace ops {\n"
+      "template <typename T> constexpr T div_up(T a, T b) { return CEIL_DIV(a, b); }\n"
+      "OVERLAP_KERNEL(partition(n) offset(n) extent(x: n) copy(x[lo:hi])\n"
+      "               launch(grid: CAFFE_GET_BLOCKS(len), block: CAFFE_CUDA_NUM_THREADS,\n"
+      "                      shared: div_up(len, CUDA_NUM_THREADS) * 4))\n"
+      "__global__ void relu(float* x, int n) {}\n"
+      "}\n";
+  const InMemoryResult run = runOnCode(code);
+  ASSERT_TRUE(run.result.ok()) << run.diagnostics;
+  ASSERT_EQ(run.result.frontend.kernels.size(), 1u);
+  const ir::Launch& launch = run.result.frontend.kernels[0].launch;
+  ir::Environment chunk;
+  chunk.lo = 0;
+  chunk.hi = 1000;
+  ASSERT_TRUE(launch.grid[0] && launch.sharedBytes);
+  EXPECT_EQ(ir::evaluate(*launch.grid[0], chunk), 2);
+  EXPECT_EQ(ir::evaluate(*launch.sharedBytes, chunk), 8 * 4);
+
+  // PyTorch's GET_BLOCKS checks before it returns: refused at the call, saying why.
+  std::string checked = code;
+  checked.replace(checked.find("  return (N +"), 0, "  int unused = 0;\n");
+  const InMemoryResult refused = runOnCode(checked);
+  EXPECT_FALSE(refused.result.ok());
+  EXPECT_NE(refused.diagnostics.find("'CAFFE_GET_BLOCKS' (input.cu:5) cannot be called in an "
+                                     "annotation: its body is more than one return statement"),
+            std::string::npos)
+      << refused.diagnostics;
+}
+
 TEST(Extraction, TemplateExplicitInstantiationsWithoutClauses) {
   const std::string code = "#include <overlap/annotate.h>\n"
                            "template <class T>\n"

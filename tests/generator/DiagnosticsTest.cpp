@@ -210,6 +210,84 @@ TEST(Diagnostics, FunctionWithWrongArgumentCount) {
   expectError(text, saxpy(), "'max' takes 2 arguments, found 1", {"max(len)"});
 }
 
+// --- calls of the file's functions ---------------------------------------------------------------
+
+// saxpy with the file's functions as the frontend gives them.
+ir::KernelSignature saxpyWithFunctions() {
+  ir::KernelSignature signature = saxpy();
+  const auto macro = [](std::string name, std::vector<std::string> params, std::string body) {
+    return ir::FileFunction{
+        std::move(name), std::move(params), std::move(body), true, "k.cu:2", ""};
+  };
+  const auto function = [](std::string name, std::vector<std::string> params, std::string body,
+                           std::string unusable = "") {
+    return ir::FileFunction{std::move(name), std::move(params), std::move(body),
+                            false,           "k.cu:3",          std::move(unusable)};
+  };
+  signature.functions = {
+      macro("CEIL_DIV", {"M", "N"}, "( ( ( M ) + ( N ) - 1 ) / ( N ) )"),
+      macro("MUL", {"a", "b"}, "a * b"),
+      macro("BLOCKS_OF", {"m"}, "CEIL_DIV ( m , THREADS )"),
+      macro("SELF", {"m"}, "SELF ( m )"),
+      function("GET_BLOCKS", {"N"}, "(N + THREADS - 1) / THREADS"),
+      function("scaled", {"n"}, "n * SCALE"),
+      function("reads_y", {"m"}, "m + y"),
+      function("plus_file_n", {"m"}, "m + n"),
+      function("iDivUp", {"a", "b"}, "((a % b) != 0) ? (a / b + 1) : (a / b)"),
+      function("threads", {"N"}, "", "its body is more than one return statement"),
+  };
+  signature.constants = {{"THREADS", 256}, {"SCALE", 3}, {"n", 1000}};
+  return signature;
+}
+
+TEST(FileFunctions, MacrosExpandAsThePreprocessorAndFunctionsWithValues) {
+  const ir::KernelSignature signature = saxpyWithFunctions();
+  const auto grid = [&](const std::string& value, long long n, long long len) {
+    const ir::Kernel kernel = testing::buildOk(
+        saxpyWith(&SaxpyText::launch, "launch(grid: " + value + ", block: 256)"), signature);
+    ir::Environment env;
+    env.param = [&](int) -> std::optional<long long> { return n; };
+    env.lo = 0;
+    env.hi = len;
+    return kernel.launch.grid[0] ? ir::evaluate(*kernel.launch.grid[0], env) : std::nullopt;
+  };
+  EXPECT_EQ(grid("CEIL_DIV(len, 256)", 7, 1000), 4);
+  EXPECT_EQ(grid("BLOCKS_OF(len + 1)", 7, 512), 3); // a macro calling a macro, a constant
+  EXPECT_EQ(grid("GET_BLOCKS(len)", 7, 257), 2);
+  // The preprocessor's text: MUL(len + 1, 2) is len + 1 * 2; a function's argument is a value.
+  EXPECT_EQ(grid("MUL(len + 1, 2)", 7, 10), 12);
+  EXPECT_EQ(grid("scaled(len + 1)", 7, 10), 33);
+  // A function's body reads the file's n (1000), never the kernel's parameter n (7).
+  EXPECT_EQ(grid("plus_file_n(len)", 7, 10), 1010);
+  EXPECT_EQ(grid("CEIL_DIV(GET_BLOCKS(len), 2)", 7, 1024), 2);
+}
+
+TEST(FileFunctions, WhatCannotBeExpandedIsAnErrorAtTheCall) {
+  const ir::KernelSignature signature = saxpyWithFunctions();
+  const auto expectCallError = [&](const std::string& call, const std::string& message,
+                                   const std::string& at) {
+    expectError(saxpyWith(&SaxpyText::launch, "launch(grid: 1 + " + call + ", block: 256)"),
+                signature, message, {at});
+  };
+  expectCallError("iDivUp(len, 256)",
+                  "in 'iDivUp' (k.cu:3), which returns '((a % b) != 0) ? (a / b + 1) : (a / "
+                  "b)': operator '!' is not supported",
+                  "iDivUp(len, 256)");
+  expectCallError("threads(len)",
+                  "'threads' (k.cu:3) cannot be called in an annotation: its body is more than "
+                  "one return statement",
+                  "threads(len)");
+  expectCallError("reads_y(len)", "'y', which 'reads_y' (k.cu:3) reads, is not an integer constant",
+                  "reads_y(len)");
+  expectCallError("CEIL_DIV(len)", "'CEIL_DIV' takes 2 arguments, found 1", "CEIL_DIV(len)");
+  expectCallError("SELF(len)", "calls of the file's functions nest more than 16 deep at 'SELF'",
+                  "SELF(len)");
+  expectCallError("GET_BLOKS(len)", "unknown function 'GET_BLOKS'; did you mean 'GET_BLOCKS'?",
+                  "GET_BLOKS");
+  // An error inside a body nested in an argument is shown at the argument's own call.
+  expectCallError("GET_BLOCKS(iDivUp(len, 2))", "in 'iDivUp' (k.cu:3)", "iDivUp(len, 2)");
+}
+
 // --- names and expressions ----------------------------------------------------------------------
 
 TEST(Diagnostics, NameThatIsNotAParameter) {

@@ -7,10 +7,10 @@
 // include/caffe/util/device_alternate.hpp (CUDA_KERNEL_LOOP, CAFFE_CUDA_NUM_THREADS,
 // CAFFE_GET_BLOCKS). Written anew for this corpus.
 //
-// Exercises: a function-like macro that opens the kernel's loop; a namespace-scope `const int`
-// block size in `launch` (CAFFE_GET_BLOCKS is a function, which annotations cannot call, so the
-// grid is its ceil_div); a kernel template in a named namespace with two default-named
-// instantiations; a `const int` length; a Dtype scalar (float and double).
+// Exercises: a function-like macro that opens the kernel's loop; the launch as Caffe writes it,
+// CAFFE_GET_BLOCKS(len) blocks (a call of the namespace's inline function, expanded in the
+// annotation) of a namespace-scope `const int`; a kernel template in a named namespace with two
+// default-named instantiations; a `const int` length; a Dtype scalar (float and double).
 #include <overlap/annotate.h>
 
 // Caffe's loop over the elements of a launch (device_alternate.hpp).
@@ -31,7 +31,7 @@ inline int CAFFE_GET_BLOCKS(const int N) {
 OVERLAP_KERNEL(partition(n) offset(n)
                extent(in, out: n)
                copyin(in[lo:hi]) copyout(out[lo:hi])
-               launch(grid: ceil_div(len, CAFFE_CUDA_NUM_THREADS), block: CAFFE_CUDA_NUM_THREADS)
+               launch(grid: CAFFE_GET_BLOCKS(len), block: CAFFE_CUDA_NUM_THREADS)
                instantiate(Dtype = float) instantiate(Dtype = double)
                tune(n = 16777216))
 // clang-format on
