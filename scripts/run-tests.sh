@@ -21,7 +21,7 @@ if [ "${OVERLAP_SANITIZE_PASS:-0}" = 1 ]; then
   echo "== the host-side tests again, under AddressSanitizer and UndefinedBehaviorSanitizer"
   sanitized=${OVERLAP_SANITIZE_BUILD_DIR:-$build-asan-ubsan}
   BUILD_TYPE=Debug overlap_configure "$sanitized" -DOVERLAP_SANITIZE=address,undefined \
-    -DOVERLAP_FAULT_INJECTION=ON -DOVERLAP_BUILD_GPU_TESTS=OFF -DOVERLAP_BUILD_EXAMPLES=OFF
+    -DOVERLAP_FAULT_INJECTION=ON -DOVERLAP_HOST_TESTS_ONLY=ON
   cmake --build "$sanitized" -j "$(overlap_jobs)"
   # LeakSanitizer stays on (ASan's default): a leak fails the test that made it.
   ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0:strict_string_checks=1} \
