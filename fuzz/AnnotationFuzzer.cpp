@@ -18,17 +18,19 @@ namespace {
 using overlap::testing::SignatureBuilder;
 
 // The file's functions annotations may call: macros (one expanding to itself, one doubling its
-// argument) and one-return functions (one reading the file's constant, one unusable).
+// argument), one-return functions (one reading the file's constant, one unusable, one with a
+// default argument) and a qualified constant and function, as a namespace's are.
 overlap::ir::KernelSignature withFunctions(overlap::ir::KernelSignature signature) {
   signature.functions = {
-      {"CEIL_DIV", {"M", "N"}, "( ( ( M ) + ( N ) - 1 ) / ( N ) )", true, "k.cu:2", ""},
-      {"TWICE", {"a"}, "a + a", true, "k.cu:3", ""},
-      {"SELF", {"a"}, "SELF ( a )", true, "k.cu:4", ""},
-      {"get_blocks", {"N"}, "(N + THREADS - 1) / THREADS", false, "k.cu:5", ""},
-      {"scaled", {"lo", "n"}, "lo * n + CEIL_DIV(n, lo)", false, "k.cu:6", ""},
-      {"checked", {"N"}, "", false, "k.cu:7", "its body is more than one return statement"},
+      {"CEIL_DIV", {"M", "N"}, {}, "( ( ( M ) + ( N ) - 1 ) / ( N ) )", true, "k.cu:2", ""},
+      {"TWICE", {"a"}, {}, "a + a", true, "k.cu:3", ""},
+      {"SELF", {"a"}, {}, "SELF ( a )", true, "k.cu:4", ""},
+      {"get_blocks", {"N"}, {}, "(N + THREADS - 1) / THREADS", false, "k.cu:5", ""},
+      {"scaled", {"lo", "n"}, {}, "lo * n + CEIL_DIV(n, lo)", false, "k.cu:6", ""},
+      {"checked", {"N"}, {}, "", false, "k.cu:7", "its body is more than one return statement"},
+      {"cfg::blocks", {"n", "t"}, {"", "::cfg::kBlock"}, "ceil_div(n, t)", false, "k.cu:8", ""},
   };
-  signature.constants = {{"THREADS", 256}};
+  signature.constants = {{"THREADS", 256}, {"::cfg::kBlock", 128}, {"cfg::kBlock", 128}};
   return signature;
 }
 

@@ -192,16 +192,23 @@ std::vector<Name> calledFunctions(std::string_view text) {
 }
 
 BodyNames bodyNames(const ir::FileFunction& function) {
+  BodyNames result = bodyNames(function, function.body);
+  for (const std::string& value : function.defaults) {
+    BodyNames used = bodyNames(function, value);
+    result.calls.insert(result.calls.end(), used.calls.begin(), used.calls.end());
+    result.names.insert(result.names.end(), used.names.begin(), used.names.end());
+  }
+  return result;
+}
+
+BodyNames bodyNames(const ir::FileFunction& function, std::string_view text) {
   BodyNames result;
   Diagnostics ignored;
-  const ir::ExprPtr body = parseExpression(function.body, ignored);
+  const ir::ExprPtr body = text.empty() ? nullptr : parseExpression(text, ignored);
   if (!body)
     return result; // the call reports it
+  collectNames(body, ir::ExprKind::Call, result.calls);
   std::vector<Name> found;
-  collectNames(body, ir::ExprKind::Call, found);
-  for (const Name& call : found)
-    result.calls.push_back(call.text);
-  found.clear();
   collectNames(body, ir::ExprKind::Param, found);
   if (!function.macro) // a macro's lo, hi and len are the chunk's; a function's are its file's
     for (ir::ExprKind chunk :
@@ -210,7 +217,7 @@ BodyNames bodyNames(const ir::FileFunction& function) {
   for (const Name& name : found)
     if (std::find(function.params.begin(), function.params.end(), name.text) ==
         function.params.end())
-      result.names.push_back(name.text);
+      result.names.push_back(name);
   return result;
 }
 

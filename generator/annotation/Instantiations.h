@@ -43,13 +43,15 @@ std::vector<Name> sizeofTypes(std::string_view text);
 // position: the frontend looks for the file's function-like macros and functions among them.
 std::vector<Name> calledFunctions(std::string_view text);
 
-// What a function of the file uses in its body: the functions it calls, for the frontend to look
-// up in turn, and the names that are none of its parameters, for the file's constants.
+// What a function of the file uses in its body (or in `text`, one of its default arguments): the
+// functions it calls, for the frontend to look up in turn, and the names that are none of its
+// parameters, for the file's constants; offsets are in the text read.
 struct BodyNames {
-  std::vector<std::string> calls;
-  std::vector<std::string> names;
+  std::vector<Name> calls;
+  std::vector<Name> names;
 };
 BodyNames bodyNames(const ir::FileFunction& function);
+BodyNames bodyNames(const ir::FileFunction& function, std::string_view text);
 
 // "sum_float_256" for sum<float, 256>: the kernel's plain name and each argument with what is not
 // a letter or a digit turned into single underscores.

@@ -112,9 +112,15 @@ std::optional<int> NameResolver::findParam(const Name& name) {
       return static_cast<int>(i);
     names.push_back(signature_.params[i].name);
   }
-  error(name.offset, name.length,
-        "'" + name.text + "' is not a parameter of kernel '" + signature_.name + "'" +
-            didYouMean(name.text, names));
+  if (name.text.find("::") != std::string::npos) // no parameter's name
+    error(name.offset, name.length,
+          "'" + name.text +
+              "' is not an integer constant the kernel's scope sees (a const or constexpr "
+              "integer, an enumerator)");
+  else
+    error(name.offset, name.length,
+          "'" + name.text + "' is not a parameter of kernel '" + signature_.name + "'" +
+              didYouMean(name.text, names));
   return std::nullopt;
 }
 
@@ -310,10 +316,17 @@ ir::ExprPtr NameResolver::expandCall(const ir::Expr& call, std::string_view text
           described + " cannot be called in an annotation: " + function->unusable);
     return nullptr;
   }
-  if (call.operands.size() != function->params.size()) {
+  std::size_t required = function->params.size(); // those before the first default argument
+  while (required > 0 && required <= function->defaults.size() &&
+         !function->defaults[required - 1].empty())
+    --required;
+  if (call.operands.size() < required || call.operands.size() > function->params.size()) {
+    const std::size_t most = function->params.size();
     error(report.offset, report.length,
-          "'" + function->name + "' takes " + std::to_string(function->params.size()) +
-              " argument" + (function->params.size() == 1 ? "" : "s") + ", found " +
+          "'" + function->name + "' takes " +
+              (required == most ? std::to_string(most)
+                                : std::to_string(required) + " to " + std::to_string(most)) +
+              " argument" + (most == 1 ? "" : "s") + ", found " +
               std::to_string(call.operands.size()));
     return nullptr;
   }
@@ -345,20 +358,25 @@ ir::ExprPtr NameResolver::expandCall(const ir::Expr& call, std::string_view text
     }
     body = expansion;
   }
-  Diagnostics inner;
-  const ir::ExprPtr parsed = parseExpression(body, inner);
-  if (!parsed || hasErrors(inner)) {
+  // The body, or a default argument, as an expression of the language, or an error at the call.
+  const auto parse = [&](const std::string& source, const std::string& what) -> ir::ExprPtr {
+    Diagnostics inner;
+    ir::ExprPtr parsed = parseExpression(source, inner);
+    if (parsed && !hasErrors(inner))
+      return parsed;
     std::string why = "not an expression of the annotation language";
     for (const Diagnostic& finding : inner)
       if (finding.severity == Diagnostic::Severity::Error) {
         why = finding.message;
         break;
       }
-    error(report.offset, report.length,
-          "in " + described + (function->macro ? ", which expands to '" : ", which returns '") +
-              body + "': " + why);
+    error(report.offset, report.length, "in " + described + ", " + what + ": " + why);
     return nullptr;
-  }
+  };
+  const ir::ExprPtr parsed =
+      parse(body, (function->macro ? "which expands to '" : "which returns '") + body + "'");
+  if (!parsed)
+    return nullptr;
   ir::ExprPtr expanded = expandCalls(parsed, body, depth + 1, report);
   if (!expanded)
     return nullptr;
@@ -373,6 +391,19 @@ ir::ExprPtr NameResolver::expandCall(const ir::Expr& call, std::string_view text
       if (!value)
         return nullptr;
       arguments.push_back(depth == 0 ? value : relocated(value, report.offset, report.length));
+    }
+    for (std::size_t i = arguments.size(); i < function->params.size(); ++i) {
+      // A default argument is read as the body is: its names are the file's constants.
+      const ir::ExprPtr value =
+          parse(function->defaults[i],
+                "whose '" + function->params[i] + "' defaults to '" + function->defaults[i] + "'");
+      ir::ExprPtr defaulted =
+          value ? expandCalls(value, function->defaults[i], depth + 1, report) : nullptr;
+      if (defaulted)
+        defaulted = substituteArguments(defaulted, *function, {}, report);
+      if (!defaulted)
+        return nullptr;
+      arguments.push_back(defaulted);
     }
     expanded = substituteArguments(expanded, *function, arguments, report);
     if (!expanded)
@@ -394,7 +425,7 @@ ir::ExprPtr NameResolver::substituteArguments(const ir::ExprPtr& body,
                                               const std::vector<ir::ExprPtr>& arguments,
                                               Span report) {
   if (isName(body->kind)) {
-    for (std::size_t i = 0; i < function.params.size(); ++i)
+    for (std::size_t i = 0; i < arguments.size(); ++i) // none for a default argument
       if (body->name == function.params[i])
         return arguments[i];
     for (const ir::TemplateConstant& constant : signature_.constants)

@@ -67,10 +67,12 @@ std::vector<std::string> clauseKeywordSpellings() {
 struct Function {
   const char* spelling;
   ExprKind kind;
+  bool inStd; // std::min(a, b) computes what min(a, b) does
 };
 
-constexpr Function kFunctions[] = {
-    {"min", ExprKind::Min}, {"max", ExprKind::Max}, {"ceil_div", ExprKind::CeilDiv}};
+constexpr Function kFunctions[] = {{"min", ExprKind::Min, true},
+                                   {"max", ExprKind::Max, true},
+                                   {"ceil_div", ExprKind::CeilDiv, false}};
 
 int binaryPrecedence(const Token& token) {
   if (token.isPunct("<<") || token.isPunct(">>"))
@@ -460,21 +462,9 @@ private:
     ParamClause clause{keyword, {}};
     ListStep step = ListStep::Next;
     do {
-      std::vector<Name> words;
-      while (peek().kind == TokenKind::Identifier) {
-        const Token& word = advance();
-        words.push_back({std::string(word.text), word.offset, word.length});
-        // A qualified word (std::size_t) is one word: '::' lexes as two adjacent ':'.
-        while (peek().isPunct(":") && peek(1).isPunct(":") && peek(1).offset == peek().offset + 1 &&
-               peek(2).kind == TokenKind::Identifier &&
-               peek().offset == words.back().offset + words.back().length) {
-          advance();
-          advance();
-          const Token& part = advance();
-          words.back().text += "::" + std::string(part.text);
-          words.back().length = part.offset + part.length - words.back().offset;
-        }
-      }
+      std::vector<Name> words; // a qualified word (std::size_t) is one word
+      while (peek().kind == TokenKind::Identifier || atScopeSeparator())
+        words.push_back(parseQualifiedName());
       if (words.size() < 2) {
         errorAt(peek(), words.empty() ? "expected a type and a name (param(int rows)), found " +
                                             describe(peek())
@@ -811,13 +801,14 @@ private:
       literal->length = token.length;
       return literal;
     }
-    case TokenKind::Identifier:
-      if (peek(1).isPunct("("))
-        return parseCall();
-      advance();
-      return makeName(token);
     default:
       break;
+    }
+    if (token.kind == TokenKind::Identifier || atScopeSeparator()) {
+      if (token.text == "sizeof" && peek(1).isPunct("("))
+        return parseSizeOf();
+      const Name name = parseQualifiedName();
+      return peek().isPunct("(") ? parseCall(name) : makeName(name);
     }
     if (token.isPunct("(")) {
       advance();
@@ -834,19 +825,44 @@ private:
     return nullptr;
   }
 
-  ExprPtr makeName(const Token& token) {
+  // At '::' followed by a word: '::' lexes as two adjacent ':'.
+  bool atScopeSeparator(size_t ahead = 0) const {
+    return peek(ahead).isPunct(":") && peek(ahead + 1).isPunct(":") &&
+           peek(ahead + 1).offset == peek(ahead).offset + 1 &&
+           peek(ahead + 2).kind == TokenKind::Identifier;
+  }
+
+  // A word, or a qualified name (cfg::kThreads, ::ns::f) spelled without its spaces.
+  Name parseQualifiedName() {
+    Name name{"", peek().offset, 0};
+    if (atScopeSeparator()) {
+      advance();
+      advance();
+      name.text = "::";
+    }
+    name.text += advance().text;
+    while (atScopeSeparator()) {
+      advance();
+      advance();
+      name.text += "::" + std::string(advance().text);
+    }
+    name.length = endOfPrevious() - name.offset;
+    return name;
+  }
+
+  ExprPtr makeName(const Name& spelled) {
     auto name = std::make_shared<Expr>();
-    if (token.text == "lo")
+    if (spelled.text == "lo")
       name->kind = ExprKind::ChunkLo;
-    else if (token.text == "hi")
+    else if (spelled.text == "hi")
       name->kind = ExprKind::ChunkHi;
-    else if (token.text == "len")
+    else if (spelled.text == "len")
       name->kind = ExprKind::ChunkLen;
     else
       name->kind = ExprKind::Param;
-    name->name = std::string(token.text);
-    name->offset = token.offset;
-    name->length = token.length;
+    name->name = spelled.text;
+    name->offset = spelled.offset;
+    name->length = spelled.length;
     return name;
   }
 
@@ -880,14 +896,17 @@ private:
     return node;
   }
 
-  ExprPtr parseCall() {
-    if (peek().text == "sizeof")
-      return parseSizeOf();
-    const Token& nameToken = advance();
-    const Function* function = nullptr;
+  // The language's function `name` spells (min, std::max, ceil_div), or null.
+  static const Function* builtinFunction(const std::string& name) {
     for (const Function& f : kFunctions)
-      if (nameToken.text == f.spelling)
-        function = &f;
+      if (name == f.spelling || (f.inStd && (name == "std::" + std::string(f.spelling) ||
+                                             name == "::std::" + std::string(f.spelling))))
+        return &f;
+    return nullptr;
+  }
+
+  ExprPtr parseCall(const Name& callee) {
+    const Function* function = builtinFunction(callee.text);
     advance(); // (
     std::vector<ExprPtr> arguments;
     if (!peek().isPunct(")")) {
@@ -898,19 +917,16 @@ private:
         arguments.push_back(argument);
       } while (accept(","));
     }
-    if (!expectPunct(")", "to close the call of '" + std::string(nameToken.text) + "'"))
+    if (!expectPunct(")", "to close the call of '" + callee.text + "'"))
       return nullptr;
-    if (!function) { // a function of the file, or none: the checker knows
-      return makeNode(ExprKind::Call, nameToken.offset, std::move(arguments),
-                      std::string(nameToken.text));
-    }
+    if (!function) // a function of the file, or none: the checker knows
+      return makeNode(ExprKind::Call, callee.offset, std::move(arguments), callee.text);
     if (arguments.size() != 2) {
-      error(nameToken.offset, endOfPrevious() - nameToken.offset,
-            "'" + std::string(nameToken.text) + "' takes 2 arguments, found " +
-                std::to_string(arguments.size()));
+      error(callee.offset, endOfPrevious() - callee.offset,
+            "'" + callee.text + "' takes 2 arguments, found " + std::to_string(arguments.size()));
       return nullptr;
     }
-    return makeNode(function->kind, nameToken.offset, std::move(arguments));
+    return makeNode(function->kind, callee.offset, std::move(arguments));
   }
 
   ExprPtr makeNode(ExprKind kind, unsigned offset, std::vector<ExprPtr> operands,

@@ -297,13 +297,13 @@ private:
       if (!found)
         continue; // the checker says it is unknown
       const annotation::BodyNames used = annotation::bodyNames(*found);
-      for (const std::string& called : used.calls)
-        pending.push_back({called, call.offset, call.length});
+      for (const annotation::Name& called : used.calls)
+        pending.push_back({called.text, call.offset, call.length});
       if (bodyNames != nullptr)
-        for (const std::string& name : used.names)
+        for (const annotation::Name& name : used.names)
           if (std::none_of(bodyNames->begin(), bodyNames->end(),
-                           [&](const annotation::Name& known) { return known.text == name; }))
-            bodyNames->push_back({name, call.offset, call.length});
+                           [&](const annotation::Name& known) { return known.text == name.text; }))
+            bodyNames->push_back({name.text, call.offset, call.length});
       functions.push_back(std::move(*found));
     }
     return functions;
@@ -333,15 +333,15 @@ private:
       return result;
     }
     std::vector<const clang::FunctionDecl*> found;
-    for (const clang::DeclContext* scope = &kernelScope(kernel); scope != nullptr && found.empty();
-         scope = scope->getParent())
-      for (const clang::NamedDecl* decl :
-           scope->lookup(clang::DeclarationName(&context_.Idents.get(name)))) {
-        if (const auto* templ = llvm::dyn_cast<clang::FunctionTemplateDecl>(decl))
-          found.push_back(templ->getTemplatedDecl());
-        else if (const auto* plain = llvm::dyn_cast<clang::FunctionDecl>(decl))
-          found.push_back(plain);
-      }
+    for (const clang::NamedDecl* decl :
+         lookupInKernelScopes(name, kernel, [](const clang::NamedDecl& decl) {
+           return llvm::isa<clang::FunctionTemplateDecl, clang::FunctionDecl>(decl);
+         })) {
+      if (const auto* templ = llvm::dyn_cast<clang::FunctionTemplateDecl>(decl))
+        found.push_back(templ->getTemplatedDecl());
+      else
+        found.push_back(llvm::cast<clang::FunctionDecl>(decl));
+    }
     if (found.empty())
       return std::nullopt;
     const clang::FunctionDecl* definition = found.front()->getDefinition();
@@ -367,12 +367,85 @@ private:
     for (const clang::ParmVarDecl* param : found.front()->parameters())
       if (result.unusable.empty() && param->getName().empty())
         result.unusable = "a parameter of it has no name";
-    if (result.unusable.empty())
-      result.body = clang::Lexer::getSourceText(
-                        sources_.getExpansionRange(only->getRetValue()->getSourceRange()), sources_,
-                        context_.getLangOpts())
-                        .str();
+    if (!result.unusable.empty())
+      return result;
+    result.body = sourceText(only->getRetValue()->getSourceRange());
+    for (const clang::ParmVarDecl* param : found.front()->parameters())
+      result.defaults.push_back(param->hasDefaultArg() && !param->hasUnparsedDefaultArg() &&
+                                        !param->hasUninstantiatedDefaultArg()
+                                    ? sourceText(param->getDefaultArgRange())
+                                    : "");
+    if (&kernelScope(*found.front()) != &kernelScope(kernel))
+      qualifyNames(result, *found.front());
     return result;
+  }
+
+  std::string sourceText(clang::SourceRange range) const {
+    return clang::Lexer::getSourceText(sources_.getExpansionRange(range), sources_,
+                                       context_.getLangOpts())
+        .str();
+  }
+
+  // Spells the names `function` (of another scope than the kernel's) reads in its body and
+  // default arguments as its scope sees them ("kThreads" of namespace cfg is "::cfg::kThreads"),
+  // so that the kernel's scope finds what the function does. Macros stay: they are no scope's.
+  void qualifyNames(ir::FileFunction& result, const clang::FunctionDecl& function) const {
+    auto qualify = [&](std::string& text) {
+      annotation::BodyNames used = annotation::bodyNames(result, text);
+      std::vector<std::pair<annotation::Name, bool>> names; // and whether it is called
+      for (const annotation::Name& name : used.names)
+        names.emplace_back(name, false);
+      for (const annotation::Name& name : used.calls)
+        names.emplace_back(name, true);
+      std::sort(names.begin(), names.end(), [](const auto& a, const auto& b) {
+        return a.first.offset > b.first.offset; // from the end, so offsets stay true
+      });
+      for (const auto& [name, called] : names) {
+        if (compiler_.getPreprocessor().isMacroDefined(name.text))
+          continue;
+        const auto found =
+            lookupInKernelScopes(name.text, function, [&](const clang::NamedDecl& d) {
+              return called ? llvm::isa<clang::FunctionDecl, clang::FunctionTemplateDecl>(d)
+                            : llvm::isa<clang::VarDecl, clang::EnumConstantDecl>(d);
+            });
+        // A call's span is the whole call; its name ends before the '('.
+        const std::size_t length =
+            called ? llvm::StringRef(text).substr(name.offset).split('(').first.rtrim().size()
+                   : name.length;
+        if (const std::optional<std::string> spelled =
+                found.empty() ? std::nullopt : qualifiedSpelling(*found.front()))
+          text.replace(name.offset, length, *spelled);
+      }
+    };
+    qualify(result.body);
+    for (std::string& value : result.defaults)
+      qualify(value);
+  }
+
+  // "::cfg::kThreads": how any scope names `decl`, a declaration of a namespace, class or
+  // enumeration; none for one of a function or a template.
+  static std::optional<std::string> qualifiedSpelling(const clang::NamedDecl& decl) {
+    std::string spelled = decl.getNameAsString();
+    for (const clang::DeclContext* scope = decl.getDeclContext(); !scope->isTranslationUnit();
+         scope = scope->getParent()) {
+      if (llvm::isa<clang::LinkageSpecDecl>(scope))
+        continue;
+      if (const auto* ns = llvm::dyn_cast<clang::NamespaceDecl>(scope)) {
+        if (!ns->isAnonymousNamespace()) // its names are its parent's
+          spelled = ns->getNameAsString() + "::" + spelled;
+      } else if (const auto* enumeration = llvm::dyn_cast<clang::EnumDecl>(scope)) {
+        if (enumeration->isScoped())
+          spelled = enumeration->getNameAsString() + "::" + spelled;
+      } else if (const auto* record = llvm::dyn_cast<clang::CXXRecordDecl>(scope);
+                 record != nullptr && !record->getName().empty() &&
+                 record->getDescribedClassTemplate() == nullptr &&
+                 !llvm::isa<clang::ClassTemplateSpecializationDecl>(record)) {
+        spelled = record->getNameAsString() + "::" + spelled;
+      } else {
+        return std::nullopt;
+      }
+    }
+    return "::" + spelled;
   }
 
   // "relu.cu:12": where a message says a function of the file is.
@@ -403,51 +476,101 @@ private:
     return llvm::isa_and_nonnull<clang::EnumConstantDecl>(found);
   }
 
-  // The variable or enumerator `name` is in the kernel's scope or one around it, or null.
+  // Where the kernel's scope looks `spelled` up ("n", "cfg::kThreads", "::Pixel", "Tile::kRows"),
+  // innermost first: the kernel's scope and those around it for a plain name, the namespace, class
+  // or enumeration a qualified name's prefix names for a qualified one. Empty when the prefix
+  // names none of them, or the spelling is no name (builtin words such as "unsigned int").
+  struct ScopedName {
+    llvm::SmallVector<const clang::DeclContext*, 4> scopes;
+    llvm::StringRef last;
+  };
+  ScopedName lookupScopes(llvm::StringRef spelled, const clang::FunctionDecl& function) const {
+    llvm::SmallVector<llvm::StringRef, 4> parts;
+    spelled.split(parts, "::");
+    const bool global = parts.size() > 1 && parts.front().empty();
+    if (global)
+      parts.erase(parts.begin());
+    ScopedName result;
+    if (parts.empty() || llvm::any_of(parts, [](llvm::StringRef part) {
+          return part.empty() || part.contains(' ');
+        }))
+      return result;
+    for (const clang::DeclContext* scope = global ? context_.getTranslationUnitDecl()
+                                                  : &kernelScope(function);
+         scope != nullptr; scope = scope->getParent())
+      result.scopes.push_back(scope);
+    for (std::size_t i = 0; i + 1 < parts.size() && !result.scopes.empty(); ++i) {
+      const auto inner = lookupIn(result.scopes, parts[i], [](const clang::NamedDecl& decl) {
+        return llvm::isa<clang::NamespaceDecl, clang::RecordDecl, clang::EnumDecl>(decl);
+      });
+      result.scopes.clear();
+      if (!inner.empty())
+        result.scopes.push_back(llvm::cast<clang::DeclContext>(inner.back()));
+    }
+    result.last = parts.back();
+    return result;
+  }
+
+  using DeclFilter = llvm::function_ref<bool(const clang::NamedDecl&)>;
+
+  // The declarations named `name` that `keep` accepts, in the innermost of `scopes` that has one.
+  llvm::SmallVector<const clang::NamedDecl*, 2>
+  lookupIn(llvm::ArrayRef<const clang::DeclContext*> scopes, llvm::StringRef name,
+           DeclFilter keep) const {
+    llvm::SmallVector<const clang::NamedDecl*, 2> kept;
+    for (const clang::DeclContext* scope : scopes) {
+      lookupThroughDirectives(*scope, clang::DeclarationName(&context_.Idents.get(name)), keep,
+                              kept, 0);
+      if (!kept.empty())
+        break;
+    }
+    return kept;
+  }
+
+  // What `scope` declares as `name`, or else what the namespaces its using-directives nominate
+  // do: an anonymous namespace's names are the enclosing scope's through an implicit one.
+  static void lookupThroughDirectives(const clang::DeclContext& scope, clang::DeclarationName name,
+                                      DeclFilter keep,
+                                      llvm::SmallVectorImpl<const clang::NamedDecl*>& kept,
+                                      unsigned depth) {
+    for (const clang::NamedDecl* found : scope.lookup(name))
+      if (keep(*found))
+        kept.push_back(found);
+    if (!kept.empty() || depth == kMaxDirectiveDepth)
+      return;
+    for (const clang::UsingDirectiveDecl* directive : scope.using_directives())
+      if (const clang::NamespaceDecl* nominated = directive->getNominatedNamespace())
+        lookupThroughDirectives(*nominated, name, keep, kept, depth + 1);
+  }
+  static constexpr unsigned kMaxDirectiveDepth = 8; // namespaces may nominate each other
+
+  // The declarations `spelled` names that `keep` accepts, as the kernel's scope sees it.
+  llvm::SmallVector<const clang::NamedDecl*, 2>
+  lookupInKernelScopes(llvm::StringRef spelled, const clang::FunctionDecl& function,
+                       DeclFilter keep) const {
+    const ScopedName scoped = lookupScopes(spelled, function);
+    return lookupIn(scoped.scopes, scoped.last, keep);
+  }
+
+  // The variable or enumerator `name` names as the kernel's scope sees it, or null.
   const clang::NamedDecl* fileDeclaration(const std::string& name,
                                           const clang::FunctionDecl& function) const {
-    const clang::IdentifierInfo& identifier = context_.Idents.get(name);
-    for (const clang::DeclContext* scope = &kernelScope(function); scope != nullptr;
-         scope = scope->getParent())
-      for (const clang::NamedDecl* found : scope->lookup(clang::DeclarationName(&identifier)))
-        if (llvm::isa<clang::VarDecl>(found) || llvm::isa<clang::EnumConstantDecl>(found))
-          return found;
-    return nullptr;
+    const auto found = lookupInKernelScopes(name, function, [](const clang::NamedDecl& decl) {
+      return llvm::isa<clang::VarDecl, clang::EnumConstantDecl>(decl);
+    });
+    return found.empty() ? nullptr : found.front();
   }
 
   // The type `spelled` ("float4", "ns::Point", "::Pixel", "Index_t") as the kernel's scope sees
   // it, when it names a type of the file that depends on no template parameter; else null.
   clang::QualType fileType(const std::string& spelled, const clang::FunctionDecl& function) const {
-    llvm::SmallVector<llvm::StringRef, 4> parts;
-    llvm::StringRef(spelled).split(parts, "::");
-    const bool global = parts.size() > 1 && parts.front().empty();
-    if (global)
-      parts.erase(parts.begin());
-    if (parts.empty() || llvm::any_of(parts, [](llvm::StringRef part) {
-          return part.empty() || part.contains(' ');
-        }))
-      return {}; // builtin words ("unsigned int") are the checker's
-    auto lookup = [&](const clang::DeclContext& scope, llvm::StringRef name) {
-      const clang::NamedDecl* result = nullptr;
-      for (const clang::NamedDecl* found :
-           scope.lookup(clang::DeclarationName(&context_.Idents.get(name))))
-        if (llvm::isa<clang::TypeDecl>(found) || llvm::isa<clang::NamespaceDecl>(found))
-          result = found;
-      return result;
-    };
-    const clang::NamedDecl* found = nullptr;
-    for (const clang::DeclContext* scope = global ? context_.getTranslationUnitDecl()
-                                                  : &kernelScope(function);
-         scope != nullptr && found == nullptr; scope = scope->getParent())
-      found = lookup(*scope, parts.front());
-    for (std::size_t i = 1; i < parts.size() && found != nullptr; ++i) {
-      const auto* scope = llvm::dyn_cast<clang::DeclContext>(found);
-      found = scope != nullptr ? lookup(*scope, parts[i]) : nullptr;
-    }
-    const auto* type = llvm::dyn_cast_or_null<clang::TypeDecl>(found);
-    if (type == nullptr)
+    const auto found = lookupInKernelScopes(spelled, function, [](const clang::NamedDecl& decl) {
+      return llvm::isa<clang::TypeDecl>(decl);
+    });
+    if (found.empty())
       return {};
-    const clang::QualType declared = context_.getTypeDeclType(type);
+    const clang::QualType declared =
+        context_.getTypeDeclType(llvm::cast<clang::TypeDecl>(found.back()));
     if (declared.isNull() || declared->isDependentType())
       return {};
     return declared;
@@ -513,8 +636,16 @@ private:
     return {open, close};
   }
 
-  static std::string constantVariable(unsigned annotationOffset, const std::string& name) {
-    return kConstantPrefix + std::to_string(annotationOffset) + "_" + name;
+  // The request's variable for the constant `name` (qualified names too: cfg::kThreads becomes
+  // cfg_ckThreads, k_b becomes k_ub, so that no two names share one).
+  static std::string constantVariable(unsigned annotationOffset, llvm::StringRef name) {
+    return kConstantPrefix + std::to_string(annotationOffset) + "_" + identifierFor(name);
+  }
+  static std::string identifierFor(llvm::StringRef name) {
+    std::string identifier;
+    for (const char c : name)
+      identifier += c == '_' ? "_u" : c == ':' ? "_c" : std::string(1, c);
+    return identifier;
   }
 
   // The first parse of a file whose annotations list instantiations Clang has not made yet, or
@@ -601,7 +732,7 @@ private:
       const llvm::StringRef name =
           rest.take_while([](char c) { return llvm::isAlnum(c) || c == '_'; });
       for (const annotation::Name& used : annotation::expressionNames(annotation.source.text))
-        if (used.text == name)
+        if (identifierFor(used.text) == name)
           return used.offset;
       return std::nullopt;
     }

@@ -85,7 +85,8 @@ struct TypeAlias {
 struct FileFunction {
   std::string name;
   std::vector<std::string> params;
-  std::string body; // the macro's replacement text, or the returned expression
+  std::vector<std::string> defaults; // a function's default arguments as written ("" for none)
+  std::string body;                  // the macro's replacement text, or the returned expression
   bool macro = false;
   std::string where;    // "relu.cu:12", for messages
   std::string unusable; // why annotations cannot call it; empty when they can

@@ -216,13 +216,24 @@ TEST(Diagnostics, FunctionWithWrongArgumentCount) {
 ir::KernelSignature saxpyWithFunctions() {
   ir::KernelSignature signature = saxpy();
   const auto macro = [](std::string name, std::vector<std::string> params, std::string body) {
-    return ir::FileFunction{
-        std::move(name), std::move(params), std::move(body), true, "k.cu:2", ""};
+    ir::FileFunction result;
+    result.name = std::move(name);
+    result.params = std::move(params);
+    result.body = std::move(body);
+    result.macro = true;
+    result.where = "k.cu:2";
+    return result;
   };
   const auto function = [](std::string name, std::vector<std::string> params, std::string body,
-                           std::string unusable = "") {
-    return ir::FileFunction{std::move(name), std::move(params), std::move(body),
-                            false,           "k.cu:3",          std::move(unusable)};
+                           std::string unusable = "", std::vector<std::string> defaults = {}) {
+    ir::FileFunction result;
+    result.name = std::move(name);
+    result.params = std::move(params);
+    result.defaults = std::move(defaults);
+    result.body = std::move(body);
+    result.where = "k.cu:3";
+    result.unusable = std::move(unusable);
+    return result;
   };
   signature.functions = {
       macro("CEIL_DIV", {"M", "N"}, "( ( ( M ) + ( N ) - 1 ) / ( N ) )"),
@@ -235,8 +246,12 @@ ir::KernelSignature saxpyWithFunctions() {
       function("plus_file_n", {"m"}, "m + n"),
       function("iDivUp", {"a", "b"}, "((a % b) != 0) ? (a / b + 1) : (a / b)"),
       function("threads", {"N"}, "", "its body is more than one return statement"),
+      function("blocks", {"N", "threads"}, "(N + threads - 1) / threads", "", {"", "THREADS"}),
+      function("::cfg::blocks", {"N"}, "(N + ::cfg::kThreads - 1) / ::cfg::kThreads"),
+      function("bad_default", {"N", "t"}, "N / t", "", {"", "sizeof(float) > 2"}),
   };
-  signature.constants = {{"THREADS", 256}, {"SCALE", 3}, {"n", 1000}};
+  signature.constants = {
+      {"THREADS", 256}, {"SCALE", 3}, {"n", 1000}, {"cfg::kThreads", 128}, {"::cfg::kThreads", 64}};
   return signature;
 }
 
@@ -260,6 +275,13 @@ TEST(FileFunctions, MacrosExpandAsThePreprocessorAndFunctionsWithValues) {
   // A function's body reads the file's n (1000), never the kernel's parameter n (7).
   EXPECT_EQ(grid("plus_file_n(len)", 7, 10), 1010);
   EXPECT_EQ(grid("CEIL_DIV(GET_BLOCKS(len), 2)", 7, 1024), 2);
+  // A default argument is the file's constant where the call leaves it out.
+  EXPECT_EQ(grid("blocks(len)", 7, 257), 2);
+  EXPECT_EQ(grid("blocks(len, 128)", 7, 257), 3);
+  // Qualified names: constants and functions of namespaces, std::min and std::max.
+  EXPECT_EQ(grid("ceil_div(len, cfg::kThreads)", 7, 257), 3);
+  EXPECT_EQ(grid("::cfg::blocks(len)", 7, 257), 5);
+  EXPECT_EQ(grid("std::min(len, 3) + ::std::max(len, 4)", 7, 2), 6);
 }
 
 TEST(FileFunctions, WhatCannotBeExpandedIsAnErrorAtTheCall) {
@@ -280,6 +302,13 @@ TEST(FileFunctions, WhatCannotBeExpandedIsAnErrorAtTheCall) {
   expectCallError("reads_y(len)", "'y', which 'reads_y' (k.cu:3) reads, is not an integer constant",
                   "reads_y(len)");
   expectCallError("CEIL_DIV(len)", "'CEIL_DIV' takes 2 arguments, found 1", "CEIL_DIV(len)");
+  expectCallError("blocks()", "'blocks' takes 1 to 2 arguments, found 0", "blocks()");
+  expectCallError("bad_default(len)",
+                  "in 'bad_default' (k.cu:3), whose 't' defaults to 'sizeof(float) > 2': "
+                  "operator '>' is not supported",
+                  "bad_default(len)");
+  expectCallError("cfg::blocks(len)",
+                  "unknown function 'cfg::blocks'; did you mean '::cfg::blocks'?", "cfg::blocks");
   expectCallError("SELF(len)", "calls of the file's functions nest more than 16 deep at 'SELF'",
                   "SELF(len)");
   expectCallError("GET_BLOKS(len)", "unknown function 'GET_BLOKS'; did you mean 'GET_BLOCKS'?",

@@ -7,12 +7,20 @@
 // arithmetic). Written anew for this corpus.
 //
 // Exercises: __nv_bfloat16 element type behind a typedef; a kernel in a nested namespace (the
-// same one as softmax.cu); tanhf; offset mode, elementwise.
+// same one as softmax.cu); tanhf; offset mode, elementwise; a launch sized by a helper of a
+// sibling namespace whose default argument is its own namespace's constant.
 #include <overlap/annotate.h>
 
 #include <cuda_bf16.h>
 
 namespace llm {
+namespace cuda_common {
+constexpr int kBlockSize = 512;
+constexpr int num_blocks(int n, int block_size = kBlockSize) {
+  return (n + block_size - 1) / block_size;
+}
+} // namespace cuda_common
+
 namespace kernels {
 
 typedef __nv_bfloat16 floatX;
@@ -22,7 +30,7 @@ typedef __nv_bfloat16 floatX;
 OVERLAP_KERNEL(partition(N) offset(N)
                extent(out, inp: N)
                copyin(inp[lo:hi]) copyout(out[lo:hi])
-               launch(grid: ceil_div(len, 512), block: 512)
+               launch(grid: cuda_common::num_blocks(len), block: cuda_common::kBlockSize)
                tune(N = 16777216))
 __global__ void gelu_forward_kernel(floatX *__restrict__ out, const floatX *__restrict__ inp,
                                     int N) {
