@@ -197,6 +197,7 @@ BodyNames bodyNames(const ir::FileFunction& function) {
     BodyNames used = bodyNames(function, value);
     result.calls.insert(result.calls.end(), used.calls.begin(), used.calls.end());
     result.names.insert(result.names.end(), used.names.begin(), used.names.end());
+    result.types.insert(result.types.end(), used.types.begin(), used.types.end());
   }
   return result;
 }
@@ -208,6 +209,7 @@ BodyNames bodyNames(const ir::FileFunction& function, std::string_view text) {
   if (!body)
     return result; // the call reports it
   collectNames(body, ir::ExprKind::Call, result.calls);
+  collectNames(body, ir::ExprKind::SizeOf, result.types);
   std::vector<Name> found;
   collectNames(body, ir::ExprKind::Param, found);
   if (!function.macro) // a macro's lo, hi and len are the chunk's; a function's are its file's

@@ -44,11 +44,12 @@ std::vector<Name> sizeofTypes(std::string_view text);
 std::vector<Name> calledFunctions(std::string_view text);
 
 // What a function of the file uses in its body (or in `text`, one of its default arguments): the
-// functions it calls, for the frontend to look up in turn, and the names that are none of its
-// parameters, for the file's constants; offsets are in the text read.
+// functions it calls, for the frontend to look up in turn, the names that are none of its
+// parameters, for the file's constants, and sizeof's types; offsets are in the text read.
 struct BodyNames {
   std::vector<Name> calls;
   std::vector<Name> names;
+  std::vector<Name> types;
 };
 BodyNames bodyNames(const ir::FileFunction& function);
 BodyNames bodyNames(const ir::FileFunction& function, std::string_view text);

@@ -392,29 +392,44 @@ private:
   void qualifyNames(ir::FileFunction& result, const clang::FunctionDecl& function) const {
     auto qualify = [&](std::string& text) {
       annotation::BodyNames used = annotation::bodyNames(result, text);
-      std::vector<std::pair<annotation::Name, bool>> names; // and whether it is called
+      enum class Use { Read, Call, Size };
+      std::vector<std::pair<annotation::Name, Use>> names;
       for (const annotation::Name& name : used.names)
-        names.emplace_back(name, false);
+        names.emplace_back(name, Use::Read);
       for (const annotation::Name& name : used.calls)
-        names.emplace_back(name, true);
+        names.emplace_back(name, Use::Call);
+      for (const annotation::Name& name : used.types)
+        names.emplace_back(name, Use::Size);
       std::sort(names.begin(), names.end(), [](const auto& a, const auto& b) {
         return a.first.offset > b.first.offset; // from the end, so offsets stay true
       });
-      for (const auto& [name, called] : names) {
+      for (const auto& [name, use] : names) {
         if (compiler_.getPreprocessor().isMacroDefined(name.text))
           continue;
         const auto found =
-            lookupInKernelScopes(name.text, function, [&](const clang::NamedDecl& d) {
-              return called ? llvm::isa<clang::FunctionDecl, clang::FunctionTemplateDecl>(d)
-                            : llvm::isa<clang::VarDecl, clang::EnumConstantDecl>(d);
+            lookupInKernelScopes(name.text, function, [use = use](const clang::NamedDecl& d) {
+              switch (use) {
+              case Use::Read:
+                return llvm::isa<clang::VarDecl, clang::EnumConstantDecl>(d);
+              case Use::Call:
+                return llvm::isa<clang::FunctionDecl, clang::FunctionTemplateDecl>(d);
+              case Use::Size:
+                return llvm::isa<clang::TypeDecl>(d);
+              }
+              return false;
             });
-        // A call's span is the whole call; its name ends before the '('.
-        const std::size_t length =
-            called ? llvm::StringRef(text).substr(name.offset).split('(').first.rtrim().size()
-                   : name.length;
-        if (const std::optional<std::string> spelled =
-                found.empty() ? std::nullopt : qualifiedSpelling(*found.front()))
-          text.replace(name.offset, length, *spelled);
+        const std::optional<std::string> spelled =
+            found.empty() ? std::nullopt : qualifiedSpelling(*found.back());
+        if (!spelled)
+          continue;
+        if (use == Use::Size) // the span is all of sizeof(TYPE)
+          text.replace(name.offset, name.length, "sizeof(" + *spelled + ")");
+        else if (use == Use::Call) // the span is the whole call; its name ends before the '('
+          text.replace(name.offset,
+                       llvm::StringRef(text).substr(name.offset).split('(').first.rtrim().size(),
+                       *spelled);
+        else
+          text.replace(name.offset, name.length, *spelled);
       }
     };
     qualify(result.body);
@@ -1022,13 +1037,18 @@ private:
     for (const ir::Parameter& param : signature.params)
       if (param.elementSize != 0)
         signature.typeSizes.push_back({param.valueType, param.elementSize});
-    for (const annotation::Name& type : annotation::sizeofTypes(annotation.source.text))
+    signature.functions = fileFunctions(annotation, declared);
+    std::vector<annotation::Name> types = annotation::sizeofTypes(annotation.source.text);
+    for (const ir::FileFunction& function : signature.functions) {
+      const std::vector<annotation::Name> used = annotation::bodyNames(function).types;
+      types.insert(types.end(), used.begin(), used.end());
+    }
+    for (const annotation::Name& type : types)
       if (std::none_of(signature.typeSizes.begin(), signature.typeSizes.end(),
                        [&](const ir::TypeSize& known) { return known.name == type.text; }))
         if (const std::optional<unsigned> bytes = fileTypeSize(type.text, declared))
           signature.typeSizes.push_back({type.text, *bytes});
     signature.typeAliases = hostParamAliases(annotation, declared);
-    signature.functions = fileFunctions(annotation, declared);
     annotation::SemaResult checked = annotation::buildKernel(annotation.source.text, signature);
     reportFindings(annotation, checked.diagnostics);
     if (!checked.kernel || annotation::hasErrors(checked.diagnostics))

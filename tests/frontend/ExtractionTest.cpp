@@ -378,7 +378,7 @@ TEST(Extraction, AnnotationsCallTheFilesMacrosAndOneReturnFunctions) {
 TEST(Extraction, AnnotationsNameWhatTheKernelsScopeSeesQualifiedOrNot) {
   // Constants of an anonymous namespace or one a using-directive names, qualified constants of
   // namespaces, classes and enumerations, and a helper of another namespace whose body and
-  // default argument read its own namespace's names, not the kernel's.
+  // default argument read its own namespace's names and types, not the kernel's.
   const std::string code =
       "#include <overlap/annotate.h>\n"
       "namespace { constexpr int kThreads = 256; }\n"
@@ -389,6 +389,8 @@ TEST(Extraction, AnnotationsNameWhatTheKernelsScopeSeesQualifiedOrNot) {
       "namespace detail { constexpr int kMax = 7; }\n"
       "enum class Width { kWide = 16 };\n"
       "struct Tile { static constexpr int kRows = 8; };\n"
+      "struct Cell { double a, b; };\n"
+      "constexpr int bytes(int n) { return n * sizeof(Cell); }\n"
       "constexpr int div_up(int a, int b) { return (a + b - 1) / b; }\n"
       "constexpr int blocks(int n, int threads = kThreads) {\n"
       "  return cfg :: div_up (n, threads) + detail::kMax * 0;\n"
@@ -397,7 +399,7 @@ TEST(Extraction, AnnotationsNameWhatTheKernelsScopeSeesQualifiedOrNot) {
       "OVERLAP_KERNEL(partition(n) offset(n) extent(x: n) copy(x[lo:hi])\n"
       "               launch(grid: (cfg::blocks(len), cfg::blocks(len, 4)),\n"
       "                      block: (kThreads / 64, kUsed, cfg::detail::kMax),\n"
-      "                      shared: cfg::Tile::kRows * ::cfg::Width::kWide))\n"
+      "                      shared: cfg::Tile::kRows * ::cfg::Width::kWide + cfg::bytes(2)))\n"
       "__global__ void relu(float* x, int n) {}\n";
   const InMemoryResult run = runOnCode(code);
   ASSERT_TRUE(run.result.ok()) << run.diagnostics;
@@ -413,14 +415,14 @@ TEST(Extraction, AnnotationsNameWhatTheKernelsScopeSeesQualifiedOrNot) {
   EXPECT_EQ(ir::evaluate(*launch.block[0], chunk), 4);
   EXPECT_EQ(ir::evaluate(*launch.block[1], chunk), 32);
   EXPECT_EQ(ir::evaluate(*launch.block[2], chunk), 7);
-  EXPECT_EQ(ir::evaluate(*launch.sharedBytes, chunk), 8 * 16);
+  EXPECT_EQ(ir::evaluate(*launch.sharedBytes, chunk), 8 * 16 + 2 * 16); // sizeof(cfg::Cell)
 
   // A qualified name that is no constant of the file is unknown at its place.
   std::string misspelt = code;
   misspelt.replace(misspelt.find("cfg::detail::kMax)"), 17, "cfg::detail::kMix");
   const InMemoryResult refused = runOnCode(misspelt);
   EXPECT_FALSE(refused.result.ok());
-  EXPECT_NE(refused.diagnostics.find("input.cu:17:53: error: 'cfg::detail::kMix' is not an "
+  EXPECT_NE(refused.diagnostics.find("input.cu:19:53: error: 'cfg::detail::kMix' is not an "
                                      "integer constant the kernel's scope sees"),
             std::string::npos)
       << refused.diagnostics;
