@@ -1141,21 +1141,16 @@ private:
     if (!offsetMode_ || kernel_.lengthParam < 0 || !kernel_.partition)
       return;
     const ir::TuneDefault* given = tuneDefaultOf(kernel_.lengthParam);
-    const std::optional<long long> extent = ir::evaluate(*kernel_.partition, defaults);
+    const std::optional<WholeCall> whole =
+        wholeCallLength(kernel_.lengthValue, kernel_.partition, defaults);
     const std::optional<long long> caller = defaults.param(kernel_.lengthParam);
-    if (!given || !extent || *extent <= 0 || !caller)
-      return;
-    ir::Environment whole = defaults;
-    whole.lo = 0;
-    whole.hi = *extent;
-    const std::optional<long long> passed =
-        kernel_.lengthValue ? ir::evaluate(*kernel_.lengthValue, whole) : extent;
-    if (!passed || *passed == *caller)
+    if (!given || !whole || whole->extent <= 0 || !caller || whole->passed == *caller)
       return;
     const std::string& name = param(kernel_.lengthParam).name;
     errorAt(*given->value,
             "with the tune defaults one launch over the whole partition (P = " +
-                std::to_string(*extent) + ") passes " + name + " = " + std::to_string(*passed) +
+                std::to_string(whole->extent) + ") passes " + name + " = " +
+                std::to_string(whole->passed) +
                 (kernel_.lengthValue ? " (" + ir::toSource(*kernel_.lengthValue) + ")" : "") +
                 ", but the tune default of '" + name + "' is " + std::to_string(*caller) +
                 "; the tuner's call would be refused");

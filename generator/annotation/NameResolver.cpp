@@ -16,10 +16,8 @@ std::string whyNoValue(const ir::Expr& expr) {
   if (expr.kind == ir::ExprKind::Shl || expr.kind == ir::ExprKind::Shr) {
     const long long value = *ir::evaluate(*expr.operands[0], ir::Environment{});
     const long long count = *ir::evaluate(*expr.operands[1], ir::Environment{});
-    if (count < 0 || count >= 64)
-      return text + " shifts by " + std::to_string(count) + "; a shift count is 0 to 63";
-    if (expr.kind == ir::ExprKind::Shl && value < 0)
-      return text + " shifts a negative value left, which C++ leaves undefined";
+    if (const std::string why = ir::whyShiftHasNoValue(expr.kind, value, count); !why.empty())
+      return text + " " + why;
   }
   return text + " overflows long long";
 }

@@ -142,6 +142,22 @@ bool sizeCanBeNegative(const ir::Section& section, const ir::ExprPtr& partition,
   return false;
 }
 
+std::optional<WholeCall> wholeCallLength(const ir::ExprPtr& value, const ir::ExprPtr& partition,
+                                         const ir::Environment& env) {
+  ir::Environment whole = env;
+  whole.lo = std::nullopt;
+  whole.hi = std::nullopt;
+  const std::optional<long long> extent = ir::evaluate(*partition, whole);
+  if (!extent)
+    return std::nullopt;
+  whole.lo = 0;
+  whole.hi = *extent;
+  const std::optional<long long> passed = value ? ir::evaluate(*value, whole) : extent;
+  if (!passed)
+    return std::nullopt;
+  return WholeCall{*extent, *passed};
+}
+
 bool lengthNeverMatches(int lengthParam, const ir::ExprPtr& value, const ir::ExprPtr& partition,
                         const std::vector<ParamSample>& samples) {
   bool evaluated = false;
@@ -149,16 +165,12 @@ bool lengthNeverMatches(int lengthParam, const ir::ExprPtr& value, const ir::Exp
     if (lengthParam < 0 || static_cast<size_t>(lengthParam) >= sample.size() ||
         !sample[lengthParam])
       return false;
-    const std::optional<long long> extent =
-        ir::evaluate(*partition, environment(sample, std::nullopt, std::nullopt));
-    if (!extent)
-      continue;
-    const std::optional<long long> passed =
-        value ? ir::evaluate(*value, environment(sample, 0, *extent)) : extent;
-    if (!passed)
+    const std::optional<WholeCall> whole =
+        wholeCallLength(value, partition, environment(sample, std::nullopt, std::nullopt));
+    if (!whole)
       continue;
     evaluated = true;
-    if (*passed == *sample[lengthParam])
+    if (whole->passed == *sample[lengthParam])
       return false;
   }
   return evaluated;

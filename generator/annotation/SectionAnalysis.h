@@ -49,9 +49,17 @@ bool tilesChunks(const ir::Section& section, const std::vector<ParamSample>& sam
 bool sizeCanBeNegative(const ir::Section& section, const ir::ExprPtr& partition,
                        const std::vector<ParamSample>& samples);
 
-// Offset mode: what one launch over the whole partition passes the length parameter (`value` at
-// len = P; null: len) against the caller's value of it. True when they differ for every sample
-// where both evaluate, so that no call could be right: partition(n / 2) offset(n).
+// Offset mode: what one launch over the whole partition passes the length parameter in `env`:
+// `value` at lo = 0, hi = P (a null `value`: P); none where P or that has no value.
+struct WholeCall {
+  long long extent; // P
+  long long passed;
+};
+std::optional<WholeCall> wholeCallLength(const ir::ExprPtr& value, const ir::ExprPtr& partition,
+                                         const ir::Environment& env);
+
+// The same against the caller's value of the length parameter. True when they differ for every
+// sample where both evaluate, so that no call could be right: partition(n / 2) offset(n).
 bool lengthNeverMatches(int lengthParam, const ir::ExprPtr& value, const ir::ExprPtr& partition,
                         const std::vector<ParamSample>& samples);
 

@@ -33,6 +33,20 @@ std::optional<long long> ceilDivide(long long a, long long b) {
   return ::overlap::ceil_div(a, b);
 }
 
+} // namespace
+
+std::string whyShiftHasNoValue(ExprKind kind, long long a, long long b) {
+  if (b < 0 || b >= 64)
+    return "shifts by " + std::to_string(b) + "; a shift count is 0 to 63";
+  if (kind == ExprKind::Shl && a < 0)
+    return "shifts a negative value left, which C++ leaves undefined";
+  if (kind == ExprKind::Shl && a > (LLONG_MAX >> b))
+    return "overflows long long";
+  return "";
+}
+
+namespace {
+
 std::optional<long long> apply(ExprKind kind, long long a, long long b) {
   long long result = 0;
   switch (kind) {
@@ -62,14 +76,11 @@ std::optional<long long> apply(ExprKind kind, long long a, long long b) {
     return a > b ? a : b;
   case ExprKind::CeilDiv:
     return ceilDivide(a, b);
-  case ExprKind::Shl: // C++17 leaves negative or overflowing left shifts undefined
-    if (b < 0 || b >= 64 || a < 0 || a > (LLONG_MAX >> b))
-      return std::nullopt;
-    return a << b;
+  case ExprKind::Shl:
   case ExprKind::Shr:
-    if (b < 0 || b >= 64)
+    if (!whyShiftHasNoValue(kind, a, b).empty())
       return std::nullopt;
-    return a >> b;
+    return kind == ExprKind::Shl ? a << b : a >> b;
   default:
     assert(false && "not a binary expression kind");
     return std::nullopt;

@@ -56,6 +56,10 @@ struct Environment {
 // Evaluates; nullopt when a name has no value, on division by zero, or on overflow.
 std::optional<long long> evaluate(const Expr& e, const Environment& env);
 
+// Why `a << b` (kind Shl) or `a >> b` (Shr) has no value ("overflows long long"), or "" when it
+// has one.
+std::string whyShiftHasNoValue(ExprKind kind, long long a, long long b);
+
 // True when the expression mentions lo, hi or len.
 bool dependsOnChunk(const Expr& e);
 // True when the expression mentions the parameter.
