@@ -6,6 +6,8 @@
 #include <clang/AST/Expr.h>
 #include <clang/AST/ExprCXX.h>
 #include <clang/AST/RecursiveASTVisitor.h>
+#include <clang/AST/Stmt.h>
+#include <llvm/ADT/StringExtras.h>
 
 #include <algorithm>
 #include <map>
@@ -31,6 +33,19 @@ bool storesThroughFirstArgument(const clang::FunctionDecl& callee) {
          name == "__stwt" || name == "memcpy" || name == "memmove" || name == "memset";
 }
 
+// Inline PTX that writes global memory through an address operand: st, red, atom, and the bulk
+// copies and reductions from shared memory to global.
+bool storesToMemory(llvm::StringRef ptx) {
+  for (const llvm::StringRef mnemonic :
+       {"st.", "red.", "atom.", "cp.async.bulk.global", "cp.reduce.async.bulk.global"})
+    for (std::size_t at = ptx.find(mnemonic); at != llvm::StringRef::npos;
+         at = ptx.find(mnemonic, at + 1))
+      if (at == 0 || !(llvm::isAlnum(ptx[at - 1]) || ptx[at - 1] == '_' || ptx[at - 1] == '.' ||
+                       ptx[at - 1] == '%'))
+        return true;
+  return false;
+}
+
 class Finder : public clang::RecursiveASTVisitor<Finder> {
 public:
   Finder(const clang::FunctionDecl& function, ActiveFunctions& active)
@@ -50,28 +65,41 @@ public:
     TraverseStmt(function_.getBody());
   }
 
-  // float* row = out + r * n; float& cell = out[i]; T* p = cond ? a : b.
+  // float* row = out + r * n; float& cell = out[i]; T* p = cond ? a : b; and pointers held in a
+  // local struct or array: Args args{out, n}; float* rows[2] = {a, b}.
   bool VisitVarDecl(clang::VarDecl* var) {
     if (!collectingLocals_ || !var->hasInit() || llvm::isa<clang::ParmVarDecl>(var))
       return true;
-    if (var->getType()->isPointerType())
-      derive(var, bases(var->getInit()));
-    else if (var->getType()->isReferenceType())
+    if (var->getType()->isReferenceType())
       derive(var, written(var->getInit()));
+    else
+      derive(var, held(var->getInit()));
     return true;
   }
 
   bool VisitBinaryOperator(clang::BinaryOperator* op) {
     if (!op->isAssignmentOp())
       return true;
-    if (collectingLocals_) {
-      if (const auto* target = llvm::dyn_cast<clang::DeclRefExpr>(op->getLHS()->IgnoreParens()))
-        if (const auto* var = llvm::dyn_cast<clang::VarDecl>(target->getDecl());
-            var && !llvm::isa<clang::ParmVarDecl>(var) && var->getType()->isPointerType())
-          derive(var, bases(op->getRHS()));
+    if (collectingLocals_) { // p = &y[i]; args.out = y; rows[0] = y
+      if (const clang::VarDecl* var = localHolder(op->getLHS()))
+        derive(var, held(op->getRHS()));
       return true;
     }
     record(written(op->getLHS()), op->getOperatorLoc());
+    return true;
+  }
+
+  // asm("st.global.cs.f32 [%0], %1;" :: "l"(out + i), "f"(v)): every address operand of a
+  // storing instruction counts as written, as an "=m"(out[i]) output does.
+  bool VisitGCCAsmStmt(clang::GCCAsmStmt* statement) {
+    if (collectingLocals_)
+      return true;
+    for (unsigned i = 0; i < statement->getNumOutputs(); ++i)
+      if (statement->getOutputConstraint(i).contains('m'))
+        record(written(statement->getOutputExpr(i)), statement->getAsmLoc());
+    if (storesToMemory(statement->getAsmString()->getString()))
+      for (unsigned i = 0; i < statement->getNumInputs(); ++i)
+        record(bases(statement->getInputExpr(i)), statement->getAsmLoc());
     return true;
   }
 
@@ -84,8 +112,19 @@ public:
   // atomicAdd(&p[i], v), __stcs(p + i, v), memcpy(&p[i], ...), and helpers with a body that write
   // through what they are given (llm.c's store128, a device function assigning out[i]).
   bool VisitCallExpr(clang::CallExpr* call) {
-    if (collectingLocals_)
+    if (collectingLocals_) {
+      // swap(src, dst): a pointer passed by reference may come back holding any pointer given.
+      const clang::FunctionDecl* callee = call->getDirectCallee();
+      const unsigned args =
+          callee != nullptr ? std::min<unsigned>(call->getNumArgs(), callee->getNumParams()) : 0;
+      for (unsigned i = 0; i < args; ++i)
+        if (const clang::QualType type = callee->getParamDecl(i)->getType();
+            type->isLValueReferenceType() && type->getPointeeType()->isPointerType() &&
+            !type->getPointeeType().isConstQualified())
+          if (const clang::VarDecl* var = localHolder(call->getArg(i)))
+            derive(var, givenPointers(*call));
       return true;
+    }
     // A struct's assignment (*reinterpret_cast<float4*>(p) = v) or a class's ++ is a call.
     if (const auto* op = llvm::dyn_cast<clang::CXXOperatorCallExpr>(call);
         op && op->getNumArgs() > 0 &&
@@ -111,6 +150,20 @@ public:
       record(definition->getParamDecl(i)->getType()->isReferenceType() ? written(arg) : bases(arg),
              call->getBeginLoc());
     }
+    return true;
+  }
+
+  // cuda::atomic_ref<float> ref(a[i]): a constructor bound to an element by a non-const
+  // reference is taken to write it.
+  bool VisitCXXConstructExpr(clang::CXXConstructExpr* construct) {
+    if (collectingLocals_)
+      return true;
+    const clang::CXXConstructorDecl* constructor = construct->getConstructor();
+    const unsigned args = std::min<unsigned>(construct->getNumArgs(), constructor->getNumParams());
+    for (unsigned i = 0; i < args; ++i)
+      if (const clang::QualType type = constructor->getParamDecl(i)->getType();
+          type->isLValueReferenceType() && !type->getPointeeType().isConstQualified())
+        record(written(construct->getArg(i)), construct->getBeginLoc());
     return true;
   }
 
@@ -141,22 +194,84 @@ private:
     if (const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(e);
         ref && ref->getDecl()->getType()->isReferenceType())
       return named(ref->getDecl());
+    if (const auto* call = llvm::dyn_cast<clang::CallExpr>(e); call && call->isGLValue())
+      return givenPointers(*call); // at(a, i) = v
     return {};
   }
 
+  // The variable a pointer is stored in: p, args.out, rows[k], args.rows[k] (a parameter too, as
+  // in b = a; b[i] = v); null for others.
+  static const clang::VarDecl* localHolder(const clang::Expr* lvalue) {
+    const clang::Expr* e = lvalue->IgnoreParenImpCasts();
+    for (;;) {
+      if (const auto* member = llvm::dyn_cast<clang::MemberExpr>(e); member && !member->isArrow())
+        e = member->getBase()->IgnoreParenImpCasts();
+      else if (const auto* subscript = llvm::dyn_cast<clang::ArraySubscriptExpr>(e);
+               subscript && subscript->getBase()->IgnoreParenImpCasts()->getType()->isArrayType())
+        e = subscript->getBase()->IgnoreParenImpCasts();
+      else
+        break;
+    }
+    const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(e);
+    return ref != nullptr ? llvm::dyn_cast<clang::VarDecl>(ref->getDecl()) : nullptr;
+  }
+
+  // The parameters the pointers a value holds are based on: a pointer's bases, or those of the
+  // members of a braced list or a constructor's arguments (Args{out, n}, {a, b}).
+  ParamSet held(const clang::Expr* value) const {
+    const clang::Expr* e = value->IgnoreParenImpCasts();
+    llvm::ArrayRef<const clang::Expr*> parts;
+    if (const auto* list = llvm::dyn_cast<clang::InitListExpr>(e))
+      parts = llvm::ArrayRef(list->getInits(), list->getNumInits());
+    else if (const auto* construct = llvm::dyn_cast<clang::CXXConstructExpr>(e))
+      parts = llvm::ArrayRef(construct->getArgs(), construct->getNumArgs());
+    else if (e->getType()->isPointerType() || e->getType()->isArrayType())
+      return bases(e);
+    else
+      return {};
+    ParamSet all;
+    for (const clang::Expr* part : parts) {
+      const ParamSet some = held(part);
+      all.insert(some.begin(), some.end());
+    }
+    return all;
+  }
+
   // The parameters a pointer expression is based on: p, p + i, i + p, p - i, (T*)p, &p[i],
-  // c ? p : q, and locals derived from those. An index (p + idx[i]) is no base.
+  // c ? p : q, and locals derived from those (args.out and rows[k] that of its local). An index
+  // (p + idx[i]) is no base.
   ParamSet bases(const clang::Expr* pointer) const {
     const clang::Expr* e = pointer->IgnoreParenCasts();
+    if (llvm::isa<clang::MemberExpr, clang::ArraySubscriptExpr>(e))
+      if (const clang::VarDecl* holder = localHolder(e))
+        return named(holder);
+    // a[i] of a pointer to arrays (float (*a)[N]) is an array of a's.
+    if (const auto* subscript = llvm::dyn_cast<clang::ArraySubscriptExpr>(e);
+        subscript && e->getType()->isArrayType())
+      return bases(subscript->getBase());
     if (const auto* arithmetic = llvm::dyn_cast<clang::BinaryOperator>(e)) {
+      if (arithmetic->isAssignmentOp() || arithmetic->getOpcode() == clang::BO_Comma)
+        return bases(arithmetic->getRHS()); // *(p = q) = v, (void)0, p
       if (!arithmetic->isAdditiveOp())
         return {};
       if (arithmetic->getLHS()->getType()->isPointerType())
         return bases(arithmetic->getLHS());
       if (arithmetic->getRHS()->getType()->isPointerType())
         return bases(arithmetic->getRHS());
-      return {};
+      // An address computed in integers: (uintptr_t)p + offset.
+      ParamSet both = bases(arithmetic->getLHS());
+      const ParamSet other = bases(arithmetic->getRHS());
+      both.insert(other.begin(), other.end());
+      return both;
     }
+    if (const auto* step = llvm::dyn_cast<clang::UnaryOperator>(e);
+        step && step->isIncrementDecrementOp())
+      return bases(step->getSubExpr()); // *p++ = v
+    // rowptr(a, i)[0] = v, at(a, i) = v: a returned pointer or reference is taken to be based on
+    // every pointer the call is given, as the helper may return any of them.
+    if (const auto* call = llvm::dyn_cast<clang::CallExpr>(e);
+        call && (call->getType()->isPointerType() || call->isGLValue()))
+      return givenPointers(*call);
     if (const auto* choice = llvm::dyn_cast<clang::ConditionalOperator>(e)) {
       ParamSet both = bases(choice->getTrueExpr());
       const ParamSet other = bases(choice->getFalseExpr());
@@ -171,14 +286,25 @@ private:
     return {};
   }
 
-  // A parameter, or the parameters a local was derived from.
-  ParamSet named(const clang::Decl* decl) const {
-    if (const auto* param = llvm::dyn_cast<clang::ParmVarDecl>(decl)) {
-      const auto found = params_.find(param);
-      return found != params_.end() ? ParamSet{found->second} : ParamSet{};
+  // The parameters of the arrays the arguments of `call` point into (or reference elements of).
+  ParamSet givenPointers(const clang::CallExpr& call) const {
+    ParamSet all;
+    for (const clang::Expr* arg : call.arguments()) {
+      const ParamSet some = arg->getType()->isPointerType() ? bases(arg) : written(arg);
+      all.insert(some.begin(), some.end());
     }
-    const auto found = derived_.find(decl);
-    return found != derived_.end() ? found->second : ParamSet{};
+    return all;
+  }
+
+  // A parameter, or the parameters a local (or a parameter assigned another) was derived from.
+  ParamSet named(const clang::Decl* decl) const {
+    ParamSet result;
+    if (const auto* param = llvm::dyn_cast<clang::ParmVarDecl>(decl))
+      if (const auto found = params_.find(param); found != params_.end())
+        result.insert(found->second);
+    if (const auto found = derived_.find(decl); found != derived_.end())
+      result.insert(found->second.begin(), found->second.end());
+    return result;
   }
 
   void derive(const clang::VarDecl* var, const ParamSet& from) {

@@ -196,6 +196,30 @@ TEST(Diagnostics, EveryFormOfWriteThroughAParameterIsFound) {
            {"__device__ void store128(float* target, float4 v) {\n"
             "  *reinterpret_cast<float4*>(target) = v; }\n",
             "store128(y + 4 * i, make_float4(0, 0, 0, 0));"},
+           // Pointers held in a local struct or array.
+           {"struct Args { float* out; int n; };\n", "Args args{y, n}; args.out[i] = 1.0f;"},
+           {"struct Args { float* out; int n; };\n",
+            "Args args; args.out = y + i; *args.out = 1.0f;"},
+           {"", "float* rows[2] = {y, y + n / 2}; rows[i % 2][i / 2] = 1.0f;"},
+           // A walking pointer, addresses computed in integers, a pointer to rows.
+           {"", "float* p = y + i; *p++ = 1.0f;"},
+           {"", "*reinterpret_cast<float*>(reinterpret_cast<unsigned long long>(y) + 4 * i) = 1;"},
+           {"", "float (*rows)[2] = reinterpret_cast<float (*)[2]>(y); rows[i / 2][i % 2] = 1;"},
+           // A helper returning a pointer or a reference into what it is given.
+           {"__device__ float* rowptr(float* b, int r) { return b + r; }\n",
+            "rowptr(y, i)[0] = 1.0f;"},
+           {"__device__ float& at(float* b, int r) { return b[r]; }\n", "at(y, i) = 1.0f;"},
+           {"__device__ float* rowptr(float* b, int r) { return b + r; }\n",
+            "float* p = rowptr(y, i); *p = 1.0f;"},
+           // Pointers swapped through references; a wrapper bound to an element.
+           {"template <class T> __device__ void swp(T& a, T& b) { T t = a; a = b; b = t; }\n",
+            "float scratch[1]; float* src = y; float* dst = scratch; swp(src, dst); dst[0] = 1;"},
+           {"struct Ref { float& r; __device__ explicit Ref(float& x) : r(x) {} };\n",
+            "Ref ref(y[i]);"},
+           // Inline PTX storing through an address operand.
+           {"", "asm volatile(\"st.global.f32 [%0], %1;\" :: \"l\"(y + i), \"f\"(1.0f));"},
+           {"", "asm volatile(\"{ red.global.add.f32 [%0], %1; }\" :: \"l\"(&y[i]), "
+                "\"f\"(1.0f) : \"memory\");"},
            {"__device__ void inner(float* p) { p[0] = 1.0f; }\n"
             "__device__ void outer(float* q, int k) { inner(q + k); }\n",
             "outer(y, i);"},
@@ -214,6 +238,19 @@ TEST(Diagnostics, EveryFormOfWriteThroughAParameterIsFound) {
   }
 }
 
+TEST(Diagnostics, AParameterAssignedAnotherWritesThatOnesArray) {
+  const std::string code = "#include <overlap/annotate.h>\n"
+                           "OVERLAP_KERNEL(partition(n) offset(n) extent(a, b: n)\n"
+                           "               copyin(a[lo:hi]) copy(b[lo:hi])\n"
+                           "               launch(grid: ceil_div(len, 256), block: 256))\n"
+                           "__global__ void k(float* a, float* b, int n) {\n"
+                           "  const int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                           "  if (i < n && n > 1) b = a;\n"
+                           "  if (i < n) b[i] = 1.0f;\n"
+                           "}\n";
+  expectFirstDiagnostic(code, "a[lo:hi]", "the kernel writes 'a' (line 8, column 19)");
+}
+
 TEST(Diagnostics, ANonConstArrayTheKernelOnlyReadsMayBeCopiedIn) {
   const std::string code = "#include <overlap/annotate.h>\n"
                            "OVERLAP_KERNEL(partition(n) offset(n) extent(x, y: n)\n"
@@ -229,20 +266,28 @@ TEST(Diagnostics, ANonConstArrayTheKernelOnlyReadsMayBeCopiedIn) {
 }
 
 TEST(Diagnostics, AnArrayOnlyIndexingOrReadByAHelperMayBeCopiedIn) {
-  // x indexes the written array and a helper reads it: neither writes x.
-  const std::string code = "#include <overlap/annotate.h>\n"
-                           "__device__ float twice(float* p) { return 2.0f * p[0]; }\n"
-                           "__device__ void put(float* out, float v) { out[0] = v; }\n"
-                           "OVERLAP_KERNEL(partition(n) offset(n) extent(x, y: n)\n"
-                           "               copyin(x[lo:hi]) copy(y[lo:hi])\n"
-                           "               launch(grid: ceil_div(len, 256), block: 256))\n"
-                           "__global__ void k(int* x, float* y, int n) {\n"
-                           "  const int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
-                           "  if (i >= n) return;\n"
-                           "  float* row = y + x[i] % (i + 1);\n"
-                           "  int* index = x + i;\n"
-                           "  put(row, twice(y + i) + static_cast<float>(*index));\n"
-                           "}\n";
+  // x indexes the written array, a helper, a local struct, a local array and inline PTX read it:
+  // none writes x.
+  const std::string code =
+      "#include <overlap/annotate.h>\n"
+      "__device__ float twice(float* p) { return 2.0f * p[0]; }\n"
+      "__device__ void put(float* out, float v) { out[0] = v; }\n"
+      "struct View { int* p; };\n"
+      "OVERLAP_KERNEL(partition(n) offset(n) extent(x, y: n)\n"
+      "               copyin(x[lo:hi]) copy(y[lo:hi])\n"
+      "               launch(grid: ceil_div(len, 256), block: 256))\n"
+      "__global__ void k(int* x, float* y, int n) {\n"
+      "  const int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+      "  if (i >= n) return;\n"
+      "  float* row = y + x[i] % (i + 1);\n"
+      "  int* index = x + i;\n"
+      "  int* inputs[1] = {x};\n"
+      "  View view{x};\n"
+      "  int loaded = 0;\n"
+      "  asm(\"ld.global.nc.s32 %0, [%1];\" : \"=r\"(loaded) : \"l\"(x + i));\n"
+      "  put(row, twice(y + i) + static_cast<float>(*index + inputs[0][i] +\n"
+      "                                             view.p[i] + loaded));\n"
+      "}\n";
   const InMemoryResult run = runOnCode(code);
   EXPECT_TRUE(run.result.ok()) << run.diagnostics;
 }
