@@ -1,5 +1,8 @@
 #include "frontend/FollowedCalls.h"
 
+#include <clang/AST/DeclCXX.h>
+#include <clang/AST/ExprCXX.h>
+
 namespace overlap::frontend {
 namespace {
 
@@ -18,6 +21,15 @@ const clang::FunctionDecl* followedDefinition(const clang::CallExpr& call,
       active.count(definition) > 0)
     return nullptr;
   return definition;
+}
+
+llvm::ArrayRef<const clang::Expr*> parameterArguments(const clang::CallExpr& call) {
+  llvm::ArrayRef<const clang::Expr*> args(call.getArgs(), call.getNumArgs());
+  if (const auto* method = llvm::dyn_cast_or_null<clang::CXXMethodDecl>(call.getDirectCallee());
+      method != nullptr && llvm::isa<clang::CXXOperatorCallExpr>(call) && !method->isStatic() &&
+      !args.empty())
+    return args.drop_front();
+  return args;
 }
 
 } // namespace overlap::frontend

@@ -5,6 +5,7 @@
 
 #include <clang/AST/Decl.h>
 #include <clang/AST/Expr.h>
+#include <llvm/ADT/ArrayRef.h>
 
 #include <set>
 
@@ -16,5 +17,9 @@ using ActiveFunctions = std::set<const clang::FunctionDecl*>;
 // The definition of `call`'s callee to look into, or null where the call is not followed.
 const clang::FunctionDecl* followedDefinition(const clang::CallExpr& call,
                                               const ActiveFunctions& active);
+
+// The arguments of `call` that bind its callee's parameters, in order: a member operator's call
+// (a functor's op(x, i), a lambda's) passes the object first, which binds none.
+llvm::ArrayRef<const clang::Expr*> parameterArguments(const clang::CallExpr& call);
 
 } // namespace overlap::frontend

@@ -115,13 +115,14 @@ public:
     if (collectingLocals_) {
       // swap(src, dst): a pointer passed by reference may come back holding any pointer given.
       const clang::FunctionDecl* callee = call->getDirectCallee();
+      const llvm::ArrayRef<const clang::Expr*> arguments = parameterArguments(*call);
       const unsigned args =
-          callee != nullptr ? std::min<unsigned>(call->getNumArgs(), callee->getNumParams()) : 0;
+          callee != nullptr ? std::min<unsigned>(arguments.size(), callee->getNumParams()) : 0;
       for (unsigned i = 0; i < args; ++i)
         if (const clang::QualType type = callee->getParamDecl(i)->getType();
             type->isLValueReferenceType() && type->getPointeeType()->isPointerType() &&
             !type->getPointeeType().isConstQualified())
-          if (const clang::VarDecl* var = localHolder(call->getArg(i)))
+          if (const clang::VarDecl* var = localHolder(arguments[i]))
             derive(var, givenPointers(*call));
       return true;
     }
@@ -142,11 +143,12 @@ public:
     if (definition == nullptr)
       return true;
     const std::vector<clang::SourceLocation> inner = writesOf(*definition, active_);
-    const unsigned args = std::min<unsigned>(call->getNumArgs(), definition->getNumParams());
+    const llvm::ArrayRef<const clang::Expr*> arguments = parameterArguments(*call);
+    const unsigned args = std::min<unsigned>(arguments.size(), definition->getNumParams());
     for (unsigned i = 0; i < args; ++i) {
       if (inner[i].isInvalid())
         continue;
-      const clang::Expr* arg = call->getArg(i);
+      const clang::Expr* arg = arguments[i];
       record(definition->getParamDecl(i)->getType()->isReferenceType() ? written(arg) : bases(arg),
              call->getBeginLoc());
     }

@@ -79,10 +79,11 @@ public:
       return true;
     std::vector<unsigned> needs(definition->getNumParams(), 0);
     findAlignments(*definition, active_, needs);
-    const unsigned args = std::min<unsigned>(call->getNumArgs(), definition->getNumParams());
+    const llvm::ArrayRef<const clang::Expr*> arguments = parameterArguments(*call);
+    const unsigned args = std::min<unsigned>(arguments.size(), definition->getNumParams());
     for (unsigned i = 0; i < args; ++i)
       if (needs[i] > 0)
-        require(reached(call->getArg(i)), needs[i]);
+        require(reached(arguments[i]), needs[i]);
     return true;
   }
 

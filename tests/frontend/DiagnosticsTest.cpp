@@ -211,6 +211,10 @@ TEST(Diagnostics, EveryFormOfWriteThroughAParameterIsFound) {
            {"__device__ float& at(float* b, int r) { return b[r]; }\n", "at(y, i) = 1.0f;"},
            {"__device__ float* rowptr(float* b, int r) { return b + r; }\n",
             "float* p = rowptr(y, i); *p = 1.0f;"},
+           // A functor's or a lambda's call operator (the object binds no parameter).
+           {"struct ZeroOp { __device__ void operator()(float* p, int j) const { p[j] = 0; } };\n",
+            "ZeroOp{}(y, i);"},
+           {"", "auto st = [](float* p, int j) { p[j] = 0; }; st(y, i);"},
            // Pointers swapped through references; a wrapper bound to an element.
            {"template <class T> __device__ void swp(T& a, T& b) { T t = a; a = b; b = t; }\n",
             "float scratch[1]; float* src = y; float* dst = scratch; swp(src, dst); dst[0] = 1;"},

@@ -483,22 +483,31 @@ TEST(Extraction, VectorAccessesInTheHelpersAKernelCalls) {
       "__device__ int4 twice(const half* p) { return load16(p); }\n"
       "__device__ float plain(const float* p) { return *p; }\n"
       "__device__ float loop(const float* p, int k) { return k > 0 ? loop(p, k - 1) : *p; }\n"
+      "struct Load4 {\n"
+      "  __device__ float4 operator()(const float* p, int j) const {\n"
+      "    return reinterpret_cast<const float4*>(p)[j];\n"
+      "  }\n"
+      "};\n"
       "OVERLAP_KERNEL(partition(n) offset(n))\n"
       "__global__ void helped(int n, const half* a, half* b, const float* c, const float* d,\n"
-      "                       const int4* e) {\n"
+      "                       const int4* e, const float* f, const float* g) {\n"
       "  const int i = 8 * threadIdx.x;\n"
       "  store16(b + i, twice(a + i));\n"
       "  b[0] = __float2half(plain(c) + loop(d, 3));\n"
       "  store16(b, load16(e));\n"
+      "  auto wide = [](const float* p) { return *reinterpret_cast<const float2*>(p); };\n"
+      "  b[1] = __float2half(Load4{}(f, i).x + wide(g).y);\n"
       "}\n";
   const InMemoryResult run = runOnCode(code);
   ASSERT_EQ(run.result.frontend.found.size(), 1u) << run.diagnostics;
   const auto& params = run.result.frontend.found[0].signature.params;
   EXPECT_EQ(params[1].vectorAccessAlignment, 16u); // two calls deep
   EXPECT_EQ(params[2].vectorAccessAlignment, 16u);
-  EXPECT_EQ(params[3].vectorAccessAlignment, 0u); // a helper without casts
-  EXPECT_EQ(params[4].vectorAccessAlignment, 0u); // a recursive one
-  EXPECT_EQ(params[5].vectorAccessAlignment, 0u); // int4 already
+  EXPECT_EQ(params[3].vectorAccessAlignment, 0u);  // a helper without casts
+  EXPECT_EQ(params[4].vectorAccessAlignment, 0u);  // a recursive one
+  EXPECT_EQ(params[5].vectorAccessAlignment, 0u);  // int4 already
+  EXPECT_EQ(params[6].vectorAccessAlignment, 16u); // a functor's call operator
+  EXPECT_EQ(params[7].vectorAccessAlignment, 8u);  // a lambda's
 }
 
 TEST(Extraction, DeviceVariablesOfTheFileGetSetters) {
