@@ -316,7 +316,7 @@ private:
     ir::FileFunction result;
     result.name = name;
     const clang::Preprocessor& preprocessor = compiler_.getPreprocessor();
-    if (const clang::MacroInfo* macro = preprocessor.getMacroInfo(&context_.Idents.get(name))) {
+    if (const clang::MacroInfo* macro = macroAt(name, kernel)) {
       if (!macro->isFunctionLike())
         return std::nullopt;
       result.macro = true;
@@ -404,7 +404,7 @@ private:
         return a.first.offset > b.first.offset; // from the end, so offsets stay true
       });
       for (const auto& [name, use] : names) {
-        if (compiler_.getPreprocessor().isMacroDefined(name.text))
+        if (macroAt(name.text, function) != nullptr)
           continue;
         const auto found =
             lookupInKernelScopes(name.text, function, [use = use](const clang::NamedDecl& d) {
@@ -480,10 +480,46 @@ private:
     return *scope;
   }
 
+  // The macro `name` where `function` is declared (a later #define or #undef does not change what
+  // it means there), or null.
+  const clang::MacroInfo* macroAt(llvm::StringRef name, const clang::FunctionDecl& function) const {
+    if (name.contains(':'))
+      return nullptr;
+    const clang::IdentifierInfo* identifier = &context_.Idents.get(name);
+    if (!identifier->hadMacroDefinition())
+      return nullptr;
+    return compiler_.getPreprocessor()
+        .getMacroDefinitionAtLoc(identifier, sources_.getExpansionLoc(function.getLocation()))
+        .getMacroInfo();
+  }
+
+  // Why the file's constants, which requests evaluate at the end of the file, would not give
+  // `name` the meaning it has at `function`: a macro defined, redefined or #undef'd after it.
+  std::string changedAfter(const std::string& name, const clang::FunctionDecl& function) const {
+    const clang::MacroInfo* there = macroAt(name, function);
+    const clang::MacroInfo* atEnd =
+        name.find(':') != std::string::npos
+            ? nullptr
+            : compiler_.getPreprocessor().getMacroInfo(&context_.Idents.get(name));
+    if (there == atEnd)
+      return "";
+    const std::string kernel = "kernel '" + function.getNameAsString() + "'";
+    const std::string fix = "; Overlap reads the file's macros at its end, so it cannot give the "
+                            "annotation the value the kernel sees: give the later one another name";
+    if (there == nullptr)
+      return "macro '" + name + "' is defined only after " + kernel + " (" +
+             where(atEnd->getDefinitionLoc()) + ")" + fix;
+    return "macro '" + name + "' is " +
+           (atEnd != nullptr
+                ? "defined again after " + kernel + " (" + where(atEnd->getDefinitionLoc()) + ")"
+                : "#undef'd after " + kernel) +
+           fix;
+  }
+
   // `name`, as the kernel's scope sees it, is a macro or a variable or enumerator Clang can
   // evaluate as a constant.
   bool namesConstant(const std::string& name, const clang::FunctionDecl& function) const {
-    if (compiler_.getPreprocessor().isMacroDefined(name))
+    if (macroAt(name, function) != nullptr)
       return true;
     const clang::NamedDecl* found = fileDeclaration(name, function);
     if (const auto* var = llvm::dyn_cast_or_null<clang::VarDecl>(found))
@@ -529,13 +565,19 @@ private:
   using DeclFilter = llvm::function_ref<bool(const clang::NamedDecl&)>;
 
   // The declarations named `name` that `keep` accepts, in the innermost of `scopes` that has one.
+  // With `before` valid, only the declarations that precede it count, as in C++.
   llvm::SmallVector<const clang::NamedDecl*, 2>
-  lookupIn(llvm::ArrayRef<const clang::DeclContext*> scopes, llvm::StringRef name,
-           DeclFilter keep) const {
+  lookupIn(llvm::ArrayRef<const clang::DeclContext*> scopes, llvm::StringRef name, DeclFilter keep,
+           clang::SourceLocation before = {}) const {
     llvm::SmallVector<const clang::NamedDecl*, 2> kept;
+    const auto declaredBefore = [&](const clang::NamedDecl& decl) {
+      const clang::SourceLocation first = decl.getCanonicalDecl()->getLocation();
+      return keep(decl) && (before.isInvalid() || first.isInvalid() ||
+                            sources_.isBeforeInTranslationUnit(first, before));
+    };
     for (const clang::DeclContext* scope : scopes) {
-      lookupThroughDirectives(*scope, clang::DeclarationName(&context_.Idents.get(name)), keep,
-                              kept, 0);
+      lookupThroughDirectives(*scope, clang::DeclarationName(&context_.Idents.get(name)),
+                              declaredBefore, kept, 0);
       if (!kept.empty())
         break;
     }
@@ -564,7 +606,7 @@ private:
   lookupInKernelScopes(llvm::StringRef spelled, const clang::FunctionDecl& function,
                        DeclFilter keep) const {
     const ScopedName scoped = lookupScopes(spelled, function);
-    return lookupIn(scoped.scopes, scoped.last, keep);
+    return lookupIn(scoped.scopes, scoped.last, keep, function.getLocation());
   }
 
   // The variable or enumerator `name` names as the kernel's scope sees it, or null.
@@ -651,6 +693,18 @@ private:
     return {open, close};
   }
 
+  // How a request at the end of the file names the constant `name` means at `function`: a
+  // declaration by its qualified name (a namespace reopened after the kernel may declare another
+  // of the same name), a macro as it is.
+  std::string requestSpelling(const std::string& name, const clang::FunctionDecl& function) const {
+    if (macroAt(name, function) != nullptr)
+      return name;
+    const clang::NamedDecl* found = fileDeclaration(name, function);
+    const std::optional<std::string> spelled =
+        found != nullptr ? qualifiedSpelling(*found) : std::nullopt;
+    return spelled ? *spelled : name;
+  }
+
   // The request's variable for the constant `name` (qualified names too: cfg::kThreads becomes
   // cfg_ckThreads, k_b becomes k_ub, so that no two names share one).
   static std::string constantVariable(unsigned annotationOffset, llvm::StringRef name) {
@@ -675,10 +729,11 @@ private:
       const auto [open, close] = scopeText(*function);
       for (const annotation::Name& name : constantNames(annotation, *function))
         if (!findVariable(constantVariable(annotation.offset, name.text), *function) &&
-            namesConstant(name.text, *function))
+            namesConstant(name.text, *function) && changedAfter(name.text, *function).empty())
           requests += open + "[[maybe_unused]] static constexpr long long " +
                       constantVariable(annotation.offset, name.text) +
-                      " = static_cast<long long>(" + name.text + "); " + close + "\n";
+                      " = static_cast<long long>(" + requestSpelling(name.text, *function) + "); " +
+                      close + "\n";
       const auto* templ =
           llvm::dyn_cast_or_null<clang::FunctionTemplateDecl>(annotation.target.decl);
       if (templ == nullptr)
@@ -785,6 +840,11 @@ private:
           {annotation::Diagnostic::Severity::Error, name.offset, name.length, std::move(message)});
     };
     for (const annotation::Name& name : constantNames(annotation, function)) {
+      if (const std::string why = changedAfter(name.text, function); !why.empty()) {
+        refuse(name, why);
+        constants.push_back({name.text, 1}); // so that the checker does not call it unknown
+        continue;
+      }
       const clang::VarDecl* var =
           findVariable(constantVariable(annotation.offset, name.text), function);
       if (var == nullptr) {

@@ -428,6 +428,50 @@ TEST(Extraction, AnnotationsNameWhatTheKernelsScopeSeesQualifiedOrNot) {
       << refused.diagnostics;
 }
 
+TEST(Extraction, AnnotationsReadTheFilesNamesAsTheKernelSeesThem) {
+  // A namespace reopened after the kernel declares another kThreads, which the kernel does not
+  // see; a helper declared before it may be defined after.
+  const std::string code =
+      "#include <overlap/annotate.h>\n"
+      "constexpr int kThreads = 256;\n"
+      "#define TILE 32\n"
+      "int blocks(int n);\n"
+      "namespace a {\n"
+      "OVERLAP_KERNEL(partition(n) offset(n) extent(x: n) copy(x[lo:hi])\n"
+      "               launch(grid: blocks(len), block: (kThreads / TILE, TILE)))\n"
+      "__global__ void k(float* x, int n) {}\n"
+      "}\n"
+      "namespace a { constexpr int kThreads = 64; }\n"
+      "int blocks(int n) { return (n + 255) / 256; }\n";
+  const InMemoryResult run = runOnCode(code);
+  ASSERT_TRUE(run.result.ok()) << run.diagnostics;
+  const ir::Launch& launch = run.result.frontend.kernels[0].launch;
+  ir::Environment chunk;
+  chunk.lo = 0;
+  chunk.hi = 1000;
+  ASSERT_TRUE(launch.grid[0] && launch.block[0] && launch.block[1]);
+  EXPECT_EQ(ir::evaluate(*launch.grid[0], chunk), 4);
+  EXPECT_EQ(ir::evaluate(*launch.block[0], chunk), 8);
+  EXPECT_EQ(ir::evaluate(*launch.block[1], chunk), 32);
+
+  // A macro the file changes after the kernel would be read with its last meaning: refused.
+  for (const auto& [after, message] : std::vector<std::pair<std::string, std::string>>{
+           {"#undef TILE\n#define TILE 16\n",
+            "macro 'TILE' is defined again after kernel 'k' (input.cu:13)"},
+           {"#undef TILE\n", "macro 'TILE' is #undef'd after kernel 'k'"}}) {
+    const InMemoryResult changed = runOnCode(code + after);
+    EXPECT_FALSE(changed.result.ok());
+    EXPECT_NE(changed.diagnostics.find("input.cu:7:61: error: " + message), std::string::npos)
+        << changed.diagnostics;
+  }
+  std::string late = code;
+  late.replace(late.find("#define TILE 32\n"), 16, "");
+  const InMemoryResult defined = runOnCode(late + "#define TILE 16\n");
+  EXPECT_NE(defined.diagnostics.find("macro 'TILE' is defined only after kernel 'k' (input.cu:11)"),
+            std::string::npos)
+      << defined.diagnostics;
+}
+
 TEST(Extraction, TemplateExplicitInstantiationsWithoutClauses) {
   const std::string code = "#include <overlap/annotate.h>\n"
                            "template <class T>\n"
