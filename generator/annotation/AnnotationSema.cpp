@@ -444,6 +444,7 @@ private:
         if (ArrayDraft* draft = checkDataItem(*clause, item);
             draft && reduce != ir::ReduceOp::None) {
           checkReduceType(*clause, item, param(draft->array.param), reduce);
+          checkUpdatedAtomically(item, param(draft->array.param));
           draft->array.reduce = reduce;
         }
     for (const ArrayDraft& draft : drafts_)
@@ -465,6 +466,19 @@ private:
               std::to_string(p.writeColumn) + "), but " + draft.clause->keyword.text +
               " only copies it in: Explicit and Streams would drop what it writes while Mapped "
               "writes the caller's array; use copy");
+  }
+
+  // Every chunk's kernel updates a reduced array in place: a plain store (out[0] = sum, an
+  // atomicExch) overwrites what earlier chunks added, where one launch over the whole would not.
+  void checkUpdatedAtomically(const DataItem& item, const ir::Parameter& p) {
+    if (p.plainWriteLine == 0)
+      return;
+    error(item.array,
+          "the kernel stores to '" + p.name + "' other than by an atomic update (line " +
+              std::to_string(p.plainWriteLine) + ", column " + std::to_string(p.plainWriteColumn) +
+              "): every chunk updates a reduced array in place, so a store would "
+              "overwrite what the chunks before it added; update it atomically "
+              "(atomicAdd, atomicMax, ...) or use copy");
   }
 
   // Bitwise operators combine integers: on floating-point elements no atomic does them, and the

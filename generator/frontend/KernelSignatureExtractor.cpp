@@ -130,7 +130,8 @@ const clang::FieldDecl* pointerField(clang::QualType type, unsigned depth = 0) {
 }
 
 ir::Parameter extractParameter(const clang::ParmVarDecl& param, unsigned vectorAlignment,
-                               clang::SourceLocation firstWrite, TypeSpeller& types,
+                               clang::SourceLocation firstWrite,
+                               clang::SourceLocation firstPlainWrite, TypeSpeller& types,
                                std::vector<SignatureProblem>* problems) {
   const clang::ASTContext& context = param.getASTContext();
   // A parameter's own const (const int n) is no part of the function's type.
@@ -184,6 +185,8 @@ ir::Parameter extractParameter(const clang::ParmVarDecl& param, unsigned vectorA
   place(at, &result.line, &result.column);
   if (firstWrite.isValid())
     place(firstWrite, &result.writeLine, &result.writeColumn);
+  if (firstPlainWrite.isValid())
+    place(firstPlainWrite, &result.plainWriteLine, &result.plainWriteColumn);
   return result;
 }
 
@@ -232,10 +235,10 @@ ir::KernelSignature extractSignature(const clang::FunctionDecl& kernel, TypeSpel
   ir::KernelSignature signature;
   signature.name = qualifiedName(kernel);
   const std::vector<unsigned> alignments = vectorAccessAlignments(kernel);
-  const std::vector<clang::SourceLocation> writes = parameterWrites(kernel);
+  const ParameterWrites writes = parameterWrites(kernel);
   for (unsigned i = 0; i < kernel.getNumParams(); ++i)
-    signature.params.push_back(
-        extractParameter(*kernel.getParamDecl(i), alignments[i], writes[i], types, problems));
+    signature.params.push_back(extractParameter(*kernel.getParamDecl(i), alignments[i],
+                                                writes.any[i], writes.plain[i], types, problems));
   if (const std::optional<clang::SourceLocation> barrier = gridWideBarrier(kernel))
     problems->push_back(
         {*barrier, "kernel '" + signature.name +

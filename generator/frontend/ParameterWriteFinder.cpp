@@ -18,8 +18,7 @@ namespace {
 
 using ParamSet = std::set<unsigned>;
 
-std::vector<clang::SourceLocation> writesOf(const clang::FunctionDecl& function,
-                                            ActiveFunctions& active);
+ParameterWrites writesOf(const clang::FunctionDecl& function, ActiveFunctions& active);
 
 // Functions without a body the analysis knows to store through their first argument: CUDA's
 // atomics (atomicAdd, atomicCAS, ...), its cache-hinted stores (__stcg, __stcs, __stwb, __stwt)
@@ -33,11 +32,9 @@ bool storesThroughFirstArgument(const clang::FunctionDecl& callee) {
          name == "__stwt" || name == "memcpy" || name == "memmove" || name == "memset";
 }
 
-// Inline PTX that writes global memory through an address operand: st, red, atom, and the bulk
-// copies and reductions from shared memory to global.
-bool storesToMemory(llvm::StringRef ptx) {
-  for (const llvm::StringRef mnemonic :
-       {"st.", "red.", "atom.", "cp.async.bulk.global", "cp.reduce.async.bulk.global"})
+// Whether inline PTX has an instruction of one of `mnemonics` (a word of the text).
+bool hasInstruction(llvm::StringRef ptx, std::initializer_list<llvm::StringRef> mnemonics) {
+  for (const llvm::StringRef mnemonic : mnemonics)
     for (std::size_t at = ptx.find(mnemonic); at != llvm::StringRef::npos;
          at = ptx.find(mnemonic, at + 1))
       if (at == 0 || !(llvm::isAlnum(ptx[at - 1]) || ptx[at - 1] == '_' || ptx[at - 1] == '.' ||
@@ -46,15 +43,26 @@ bool storesToMemory(llvm::StringRef ptx) {
   return false;
 }
 
+// PTX that writes global memory through an address operand: plain stores and bulk copies from
+// shared memory, or atomic updates.
+bool storesPlainly(llvm::StringRef ptx) {
+  return hasInstruction(ptx, {"st.", "cp.async.bulk.global"});
+}
+bool updatesAtomically(llvm::StringRef ptx) {
+  return hasInstruction(ptx, {"red.", "atom.", "cp.reduce.async.bulk.global"});
+}
+
 class Finder : public clang::RecursiveASTVisitor<Finder> {
 public:
   Finder(const clang::FunctionDecl& function, ActiveFunctions& active)
-      : writes(function.getNumParams()), function_(function), active_(active) {
+      : writes{std::vector<clang::SourceLocation>(function.getNumParams()),
+               std::vector<clang::SourceLocation>(function.getNumParams())},
+        function_(function), active_(active) {
     for (unsigned i = 0; i < function.getNumParams(); ++i)
       params_[function.getParamDecl(i)] = i;
   }
 
-  std::vector<clang::SourceLocation> writes;
+  ParameterWrites writes;
 
   // Locals that alias a parameter's array first (in source order, so one pass sees a chain of
   // them), then the writes.
@@ -85,7 +93,7 @@ public:
         derive(var, held(op->getRHS()));
       return true;
     }
-    record(written(op->getLHS()), op->getOperatorLoc());
+    record(written(op->getLHS()), op->getOperatorLoc(), Store::Plain);
     return true;
   }
 
@@ -96,16 +104,18 @@ public:
       return true;
     for (unsigned i = 0; i < statement->getNumOutputs(); ++i)
       if (statement->getOutputConstraint(i).contains('m'))
-        record(written(statement->getOutputExpr(i)), statement->getAsmLoc());
-    if (storesToMemory(statement->getAsmString()->getString()))
+        record(written(statement->getOutputExpr(i)), statement->getAsmLoc(), Store::Plain);
+    const llvm::StringRef ptx = statement->getAsmString()->getString();
+    if (storesPlainly(ptx) || updatesAtomically(ptx))
       for (unsigned i = 0; i < statement->getNumInputs(); ++i)
-        record(bases(statement->getInputExpr(i)), statement->getAsmLoc());
+        record(bases(statement->getInputExpr(i)), statement->getAsmLoc(),
+               storesPlainly(ptx) ? Store::Plain : Store::Atomic);
     return true;
   }
 
   bool VisitUnaryOperator(clang::UnaryOperator* op) {
     if (!collectingLocals_ && op->isIncrementDecrementOp())
-      record(written(op->getSubExpr()), op->getOperatorLoc());
+      record(written(op->getSubExpr()), op->getOperatorLoc(), Store::Plain);
     return true;
   }
 
@@ -131,26 +141,28 @@ public:
         op && op->getNumArgs() > 0 &&
         (op->isAssignmentOp() || op->getOperator() == clang::OO_PlusPlus ||
          op->getOperator() == clang::OO_MinusMinus)) {
-      record(written(op->getArg(0)), op->getOperatorLoc());
+      record(written(op->getArg(0)), op->getOperatorLoc(), Store::Plain);
       return true;
     }
     const clang::FunctionDecl* callee = call->getDirectCallee();
     if (callee != nullptr && call->getNumArgs() > 0 && storesThroughFirstArgument(*callee)) {
-      record(target(call->getArg(0)), call->getBeginLoc());
+      const bool atomic =
+          callee->getName().contains("atomic") && !callee->getName().contains("Exch");
+      record(target(call->getArg(0)), call->getBeginLoc(), atomic ? Store::Atomic : Store::Plain);
       return true;
     }
     const clang::FunctionDecl* definition = followedDefinition(*call, active_);
     if (definition == nullptr)
       return true;
-    const std::vector<clang::SourceLocation> inner = writesOf(*definition, active_);
+    const ParameterWrites inner = writesOf(*definition, active_);
     const llvm::ArrayRef<const clang::Expr*> arguments = parameterArguments(*call);
     const unsigned args = std::min<unsigned>(arguments.size(), definition->getNumParams());
     for (unsigned i = 0; i < args; ++i) {
-      if (inner[i].isInvalid())
+      if (inner.any[i].isInvalid())
         continue;
       const clang::Expr* arg = arguments[i];
       record(definition->getParamDecl(i)->getType()->isReferenceType() ? written(arg) : bases(arg),
-             call->getBeginLoc());
+             call->getBeginLoc(), inner.plain[i].isValid() ? Store::Plain : Store::Atomic);
     }
     return true;
   }
@@ -165,7 +177,7 @@ public:
     for (unsigned i = 0; i < args; ++i)
       if (const clang::QualType type = constructor->getParamDecl(i)->getType();
           type->isLValueReferenceType() && !type->getPointeeType().isConstQualified())
-        record(written(construct->getArg(i)), construct->getBeginLoc());
+        record(written(construct->getArg(i)), construct->getBeginLoc(), Store::Atomic);
     return true;
   }
 
@@ -313,10 +325,16 @@ private:
     derived_[var].insert(from.begin(), from.end());
   }
 
-  void record(const ParamSet& params, clang::SourceLocation at) {
-    for (unsigned param : params)
-      if (writes[param].isInvalid())
-        writes[param] = at;
+  // A wrapper bound to an element (cuda::atomic_ref) counts as an atomic update: what it does is
+  // not looked into.
+  enum class Store { Plain, Atomic };
+  void record(const ParamSet& params, clang::SourceLocation at, Store store) {
+    for (unsigned param : params) {
+      if (writes.any[param].isInvalid())
+        writes.any[param] = at;
+      if (store == Store::Plain && writes.plain[param].isInvalid())
+        writes.plain[param] = at;
+    }
   }
 
   const clang::FunctionDecl& function_;
@@ -326,10 +344,10 @@ private:
   bool collectingLocals_ = false;
 };
 
-std::vector<clang::SourceLocation> writesOf(const clang::FunctionDecl& function,
-                                            ActiveFunctions& active) {
+ParameterWrites writesOf(const clang::FunctionDecl& function, ActiveFunctions& active) {
   if (function.getBody() == nullptr)
-    return std::vector<clang::SourceLocation>(function.getNumParams());
+    return {std::vector<clang::SourceLocation>(function.getNumParams()),
+            std::vector<clang::SourceLocation>(function.getNumParams())};
   active.insert(&function);
   Finder finder(function, active);
   finder.run();
@@ -339,7 +357,7 @@ std::vector<clang::SourceLocation> writesOf(const clang::FunctionDecl& function,
 
 } // namespace
 
-std::vector<clang::SourceLocation> parameterWrites(const clang::FunctionDecl& kernel) {
+ParameterWrites parameterWrites(const clang::FunctionDecl& kernel) {
   ActiveFunctions active;
   return writesOf(kernel, active);
 }

@@ -19,8 +19,13 @@ class FunctionDecl;
 
 namespace overlap::frontend {
 
-// One entry per parameter of `kernel`: where its first write is, invalid where none was found.
-// `kernel` must have a body (an instantiation's, for templates).
-std::vector<clang::SourceLocation> parameterWrites(const clang::FunctionDecl& kernel);
+// One entry per parameter of `kernel` in each: where its first write is, and its first write that
+// is no atomic update (an assignment, a store, atomicExch: what reduce(...) cannot combine);
+// invalid where none was found. `kernel` must have a body (an instantiation's, for templates).
+struct ParameterWrites {
+  std::vector<clang::SourceLocation> any;
+  std::vector<clang::SourceLocation> plain;
+};
+ParameterWrites parameterWrites(const clang::FunctionDecl& kernel);
 
 } // namespace overlap::frontend

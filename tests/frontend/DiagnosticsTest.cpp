@@ -255,6 +255,40 @@ TEST(Diagnostics, AParameterAssignedAnotherWritesThatOnesArray) {
   expectFirstDiagnostic(code, "a[lo:hi]", "the kernel writes 'a' (line 8, column 19)");
 }
 
+TEST(Diagnostics, AReducedArrayIsUpdatedAtomicallyOnly) {
+  // Every chunk updates s in place: a store would overwrite what the chunks before it added.
+  const auto kernel = [](const std::string& helpers, const std::string& update) {
+    return "#include <overlap/annotate.h>\n" + helpers +
+           "OVERLAP_KERNEL(partition(n) offset(n) extent(x: n, s: 1) copyin(x[lo:hi])\n"
+           "               reduce(+: s) launch(grid: ceil_div(len, 256), block: 256))\n"
+           "__global__ void k(const float* x, float* s, int n) {\n"
+           "  const int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+           "  const float v = i < n ? x[i] : 0.0f;\n"
+           "  " +
+           update + "\n}\n";
+  };
+  const std::string adds = "__device__ void add(float* p, float v) { atomicAdd(p, v); }\n";
+  const std::string puts = "__device__ void put(float* p, float v) { *p = v; }\n";
+  for (const auto& [helpers, update] : std::vector<std::pair<std::string, std::string>>{
+           {"", "*s = v;"},
+           {"", "s[0] += v;"},
+           {"", "atomicExch(s, v);"},
+           {puts, "put(s, v);"},
+           {"", "asm volatile(\"st.global.f32 [%0], %1;\" :: \"l\"(s), \"f\"(v));"}}) {
+    SCOPED_TRACE(update);
+    expectFirstDiagnostic(kernel(helpers, update), "s) launch",
+                          "the kernel stores to 's' other than by an atomic update (line ");
+  }
+  for (const auto& [helpers, update] : std::vector<std::pair<std::string, std::string>>{
+           {"", "atomicAdd(s, v);"},
+           {adds, "add(s, v);"},
+           {"", "asm volatile(\"red.global.add.f32 [%0], %1;\" :: \"l\"(s), \"f\"(v));"}}) {
+    SCOPED_TRACE(update);
+    const InMemoryResult run = runOnCode(kernel(helpers, update));
+    EXPECT_TRUE(run.result.ok()) << run.diagnostics;
+  }
+}
+
 TEST(Diagnostics, ANonConstArrayTheKernelOnlyReadsMayBeCopiedIn) {
   const std::string code = "#include <overlap/annotate.h>\n"
                            "OVERLAP_KERNEL(partition(n) offset(n) extent(x, y: n)\n"
