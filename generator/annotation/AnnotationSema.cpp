@@ -337,6 +337,12 @@ private:
       const RangeClause& clause = syntax_.ranges[0];
       if (clause.beginParam)
         kernel_.beginParam = checkModeParam(*clause.beginParam, "range", "lo");
+      if (kernel_.beginParam >= 0 && !param(kernel_.beginParam).named)
+        error(*clause.beginParam,
+              "kernel '" + signature_.name + "' never reads '" + clause.beginParam->text +
+                  "', so every chunk's kernel would work as if its chunk began where the first "
+                  "does; index from it (i = " +
+                  clause.beginParam->text + " + ...), or use offset mode");
       if (clause.endParam)
         kernel_.endParam = checkModeParam(*clause.endParam, "range", "hi");
       if (clause.beginParam && clause.endParam &&

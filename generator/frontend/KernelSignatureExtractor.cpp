@@ -9,8 +9,11 @@
 #include <clang/AST/Attr.h>
 #include <clang/AST/Decl.h>
 #include <clang/AST/DeclTemplate.h>
+#include <clang/AST/RecursiveASTVisitor.h>
 #include <clang/AST/Type.h>
+
 #include <clang/Basic/SourceManager.h>
+#include <set>
 
 namespace overlap::frontend {
 namespace {
@@ -230,15 +233,34 @@ std::string qualifiedName(const clang::NamedDecl& decl) {
   return name;
 }
 
+namespace {
+
+// The parameters the body of `function` names.
+class NamedParams : public clang::RecursiveASTVisitor<NamedParams> {
+public:
+  std::set<const clang::ParmVarDecl*> named;
+  bool VisitDeclRefExpr(clang::DeclRefExpr* ref) {
+    if (const auto* param = llvm::dyn_cast<clang::ParmVarDecl>(ref->getDecl()))
+      named.insert(param);
+    return true;
+  }
+};
+
+} // namespace
+
 ir::KernelSignature extractSignature(const clang::FunctionDecl& kernel, TypeSpeller& types,
                                      std::vector<SignatureProblem>* problems) {
   ir::KernelSignature signature;
   signature.name = qualifiedName(kernel);
   const std::vector<unsigned> alignments = vectorAccessAlignments(kernel);
   const ParameterWrites writes = parameterWrites(kernel);
-  for (unsigned i = 0; i < kernel.getNumParams(); ++i)
+  NamedParams names;
+  names.TraverseStmt(kernel.getBody());
+  for (unsigned i = 0; i < kernel.getNumParams(); ++i) {
     signature.params.push_back(extractParameter(*kernel.getParamDecl(i), alignments[i],
                                                 writes.any[i], writes.plain[i], types, problems));
+    signature.params.back().named = names.named.count(kernel.getParamDecl(i)) > 0;
+  }
   if (const std::optional<clang::SourceLocation> barrier = gridWideBarrier(kernel))
     problems->push_back(
         {*barrier, "kernel '" + signature.name +

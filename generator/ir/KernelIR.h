@@ -45,6 +45,7 @@ struct Parameter {
   // Pointers: where the kernel's own body first writes through it (p[i] = ..., atomicAdd(&p[i],
   // ...)); 0 when no such write was found (ParameterWriteFinder).
   unsigned writeLine = 0, writeColumn = 0;
+  bool named = true; // the kernel's body names it
   // Where it first writes through it other than atomically (0: nowhere found).
   unsigned plainWriteLine = 0, plainWriteColumn = 0;
   unsigned line = 0, column = 0; // where the parameter is declared (for notes)

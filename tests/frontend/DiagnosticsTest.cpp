@@ -289,6 +289,27 @@ TEST(Diagnostics, AReducedArrayIsUpdatedAtomicallyOnly) {
   }
 }
 
+TEST(Diagnostics, ARangeKernelThatNeverReadsItsBeginIsRefused) {
+  // Every chunk would compute rows [0, len) again: the chunk's begin is what places it.
+  const auto kernel = [](const std::string& index) {
+    return "#include <overlap/annotate.h>\n"
+           "OVERLAP_KERNEL(partition(n) range(row_begin, row_end) extent(x, y: n)\n"
+           "               copyin(x[lo:hi]) copyout(y[lo:hi])\n"
+           "               launch(grid: ceil_div(len, 256), block: 256))\n"
+           "__global__ void k(const float* x, float* y, int n, int row_begin, int row_end) {\n"
+           "  const int i = " +
+           index +
+           ";\n"
+           "  if (i < row_end) y[i] = 2.0f * x[i];\n"
+           "}\n";
+  };
+  expectFirstDiagnostic(kernel("blockIdx.x * blockDim.x + threadIdx.x"), "row_begin, row_end",
+                        "kernel 'k' never reads 'row_begin', so every chunk's kernel would work "
+                        "as if its chunk began where the first does");
+  const InMemoryResult run = runOnCode(kernel("row_begin + blockIdx.x * blockDim.x + threadIdx.x"));
+  EXPECT_TRUE(run.result.ok()) << run.diagnostics;
+}
+
 TEST(Diagnostics, ANonConstArrayTheKernelOnlyReadsMayBeCopiedIn) {
   const std::string code = "#include <overlap/annotate.h>\n"
                            "OVERLAP_KERNEL(partition(n) offset(n) extent(x, y: n)\n"
