@@ -895,6 +895,30 @@ private:
     if (seen.count("block") == 0 && misspelled.count("block") == 0)
       error(clause.keyword, "launch needs 'block: DIM', e.g. block: 256");
     warnGridOfTheWholeCall();
+    warnGridOfNoChunk();
+  }
+
+  // With a bare offset the kernel learns its chunk only from the grid or a bound parameter: a
+  // grid that depends on no chunk launches the same threads for every chunk, each from its own
+  // chunk's pointers, past its section (vLLM-style grid: num_tokens with the count a param).
+  void warnGridOfNoChunk() {
+    if (!offsetMode_ || kernel_.lengthParam >= 0 || kernel_.launch.gridStride)
+      return;
+    for (const ir::Binding& binding : kernel_.bindings)
+      if (binding.value && ir::dependsOnChunk(*binding.value))
+        return;
+    const ir::Expr* first = nullptr;
+    for (const ir::ExprPtr& dim : kernel_.launch.grid) {
+      if (dim && ir::dependsOnChunk(*dim))
+        return;
+      if (dim && first == nullptr)
+        first = dim.get();
+    }
+    if (first != nullptr)
+      warningAt(*first, "with a bare offset each chunk's kernel knows its chunk only from the "
+                        "grid, and this grid does not depend on the chunk: every chunk would run "
+                        "it from its own pointers, past its section; size the grid by len, or "
+                        "give the kernel the chunk's length with bind(PARAM = len)");
   }
 
   // The launch key other projects' names for the launch geometry mean (CUDA's, Numba's, Kernel

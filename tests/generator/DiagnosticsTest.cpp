@@ -550,6 +550,28 @@ TEST(Diagnostics, OffsetModeGridOfTheWholeCallIsAWarning) {
   EXPECT_TRUE(buildKernel(SaxpyText().str(), saxpy()).diagnostics.empty());
 }
 
+// A bare offset leaves the kernel only the grid to know its chunk by: a grid of no chunk makes
+// every chunk run past its section, so a warning; len in the grid or a bound length is fine.
+TEST(Diagnostics, BareOffsetGridOfNoChunkIsAWarning) {
+  const ir::KernelSignature signature =
+      SignatureBuilder("rotary").pointer("q", "float").integer("dim");
+  const auto build = [&](const std::string& rest) {
+    return buildKernel("param(int tokens) partition(tokens) offset extent(q: tokens * dim) "
+                       "copy(q[lo * dim : hi * dim]) " +
+                           rest,
+                       signature);
+  };
+  const std::string grid = "launch(grid: tokens, block: dim) tune(tokens = 4, dim = 8)";
+  const annotation::SemaResult whole = build(grid);
+  EXPECT_TRUE(whole.kernel.has_value());
+  ASSERT_EQ(whole.diagnostics.size(), 1u) << formatDiagnostics(whole.diagnostics);
+  EXPECT_EQ(whole.diagnostics[0].severity, Diagnostic::Severity::Warning);
+  EXPECT_NE(whole.diagnostics[0].message.find("with a bare offset each chunk's kernel knows its "
+                                              "chunk only from the grid"),
+            std::string::npos);
+  EXPECT_TRUE(build("launch(grid: len, block: dim) tune(tokens = 4, dim = 8)").diagnostics.empty());
+}
+
 TEST(Diagnostics, NoDataClauseAtAll) {
   ir::KernelSignature signature = SignatureBuilder("k").integer("n");
   expectError("partition(n) offset(n) launch(grid: len, block: 1)", signature,
