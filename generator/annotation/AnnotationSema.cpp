@@ -148,6 +148,7 @@ public:
     checkOptionals();
     checkGranule();
     checkLength();
+    warnStrideOfTheWholeCall();
     checkBindings();
     checkLaunch();
     checkTune();
@@ -935,6 +936,36 @@ private:
       if (key == name)
         return meant;
     return "";
+  }
+
+  // In offset mode a chunked section or a halo that names the length parameter reads the whole
+  // call's value, while the kernel gets its chunk's length in it: a kernel that strides its rows
+  // by it (PolyBench's N x N gesummv, a[i * n + j]) would address rows of the chunk's length.
+  void warnStrideOfTheWholeCall() {
+    if (!offsetMode_ || kernel_.lengthParam < 0)
+      return;
+    std::vector<const ir::Expr*> mentions;
+    for (const ArrayDraft& draft : drafts_) {
+      for (const ir::Section& section : draft.array.sections)
+        if (section.chunked()) {
+          collectParams(*section.begin, mentions);
+          collectParams(*section.end, mentions);
+        }
+      for (const ir::ExprPtr& halo : {draft.array.haloBefore, draft.array.haloAfter})
+        if (halo)
+          collectParams(*halo, mentions);
+    }
+    for (const ir::Expr* mention : mentions)
+      if (mention->param == kernel_.lengthParam) {
+        warningAt(*mention, "this section uses '" + mention->name +
+                                "', the whole call's length, while each chunk's kernel gets its "
+                                "own in '" +
+                                mention->name + "': a kernel that strides its rows by '" +
+                                mention->name +
+                                "' would address rows of the chunk's length; give the stride a "
+                                "parameter of its own, or use range mode");
+        return;
+      }
   }
 
   // In offset mode the kernel's length parameter gets each chunk's length, but a launch

@@ -572,6 +572,23 @@ TEST(Diagnostics, BareOffsetGridOfNoChunkIsAWarning) {
   EXPECT_TRUE(build("launch(grid: len, block: dim) tune(tokens = 4, dim = 8)").diagnostics.empty());
 }
 
+// Offset mode gives the length parameter each chunk's length: a section scaled by it (the rows
+// of an N x N matrix) reads the whole call's, which a kernel striding by its n would not.
+TEST(Diagnostics, OffsetModeSectionScaledByTheLengthIsAWarning) {
+  const ir::KernelSignature signature =
+      SignatureBuilder("gesummv").pointer("a", "float").pointer("y", "float").integer("n");
+  const std::string text = "partition(n) offset(n) extent(a: n * n, y: n) "
+                           "copyin(a[lo * n : hi * n]) copyout(y[lo:hi]) "
+                           "launch(grid: ceil_div(len, 256), block: 256)";
+  const annotation::SemaResult result = buildKernel(text, signature);
+  EXPECT_TRUE(result.kernel.has_value());
+  ASSERT_EQ(result.diagnostics.size(), 1u) << formatDiagnostics(result.diagnostics);
+  EXPECT_EQ(result.diagnostics[0].severity, Diagnostic::Severity::Warning);
+  EXPECT_NE(result.diagnostics[0].message.find("this section uses 'n', the whole call's length"),
+            std::string::npos);
+  EXPECT_EQ(result.diagnostics[0].offset, text.find("n : hi"));
+}
+
 TEST(Diagnostics, NoDataClauseAtAll) {
   ir::KernelSignature signature = SignatureBuilder("k").integer("n");
   expectError("partition(n) offset(n) launch(grid: len, block: 1)", signature,
