@@ -944,28 +944,23 @@ private:
   void warnStrideOfTheWholeCall() {
     if (!offsetMode_ || kernel_.lengthParam < 0)
       return;
-    std::vector<const ir::Expr*> mentions;
+    std::vector<const ir::Expr*> bounds;
     for (const ArrayDraft& draft : drafts_) {
       for (const ir::Section& section : draft.array.sections)
-        if (section.chunked()) {
-          collectParams(*section.begin, mentions);
-          collectParams(*section.end, mentions);
-        }
+        if (section.chunked())
+          bounds.insert(bounds.end(), {section.begin.get(), section.end.get()});
       for (const ir::ExprPtr& halo : {draft.array.haloBefore, draft.array.haloAfter})
         if (halo)
-          collectParams(*halo, mentions);
+          bounds.push_back(halo.get());
     }
-    for (const ir::Expr* mention : mentions)
-      if (mention->param == kernel_.lengthParam) {
-        warningAt(*mention, "this section uses '" + mention->name +
-                                "', the whole call's length, while each chunk's kernel gets its "
-                                "own in '" +
-                                mention->name + "': a kernel that strides its rows by '" +
-                                mention->name +
-                                "' would address rows of the chunk's length; give the stride a "
-                                "parameter of its own, or use range mode");
-        return;
-      }
+    if (const ir::Expr* mention = lengthMention(bounds))
+      warningAt(*mention, "this section uses '" + mention->name +
+                              "', the whole call's length, while each chunk's kernel gets its own "
+                              "in '" +
+                              mention->name + "': a kernel that strides its rows by '" +
+                              mention->name +
+                              "' would address rows of the chunk's length; give the stride a "
+                              "parameter of its own, or use range mode");
   }
 
   // In offset mode the kernel's length parameter gets each chunk's length, but a launch
@@ -974,22 +969,28 @@ private:
   void warnGridOfTheWholeCall() {
     if (!offsetMode_ || kernel_.lengthParam < 0)
       return;
-    for (const ir::ExprPtr& dim : kernel_.launch.grid) {
-      if (!dim)
-        continue;
-      std::vector<const ir::Expr*> mentions;
-      collectParams(*dim, mentions);
-      for (const ir::Expr* mention : mentions)
-        if (mention->param == kernel_.lengthParam) {
-          warningAt(*mention, "the grid uses '" + mention->name +
-                                  "', the whole call's length, while each chunk's kernel gets "
-                                  "its own in '" +
-                                  mention->name +
-                                  "': every chunk would launch the whole call's grid; size it "
-                                  "by len (the chunk's length)");
-          return;
-        }
-    }
+    std::vector<const ir::Expr*> dims;
+    for (const ir::ExprPtr& dim : kernel_.launch.grid)
+      if (dim)
+        dims.push_back(dim.get());
+    if (const ir::Expr* mention = lengthMention(dims))
+      warningAt(*mention, "the grid uses '" + mention->name +
+                              "', the whole call's length, while each chunk's kernel gets its "
+                              "own in '" +
+                              mention->name +
+                              "': every chunk would launch the whole call's grid; size it by len "
+                              "(the chunk's length)");
+  }
+
+  // The first place one of `exprs` names the length parameter, or null.
+  const ir::Expr* lengthMention(const std::vector<const ir::Expr*>& exprs) const {
+    std::vector<const ir::Expr*> mentions;
+    for (const ir::Expr* expr : exprs)
+      collectParams(*expr, mentions);
+    for (const ir::Expr* mention : mentions)
+      if (mention->param == kernel_.lengthParam)
+        return mention;
+    return nullptr;
   }
 
   void checkLaunchEntry(const LaunchEntry& entry) {
