@@ -454,8 +454,10 @@ private:
           checkUpdatedAtomically(item, param(draft->array.param));
           draft->array.reduce = reduce;
         }
-    for (const ArrayDraft& draft : drafts_)
+    for (const ArrayDraft& draft : drafts_) {
       checkNotWritten(draft);
+      checkNotReadFirst(draft);
+    }
     // Arrays in parameter order, as the IR promises.
     std::sort(drafts_.begin(), drafts_.end(), [](const ArrayDraft& a, const ArrayDraft& b) {
       return a.array.param < b.array.param;
@@ -473,6 +475,20 @@ private:
               std::to_string(p.writeColumn) + "), but " + draft.clause->keyword.text +
               " only copies it in: Explicit and Streams would drop what it writes while Mapped "
               "writes the caller's array; use copy");
+  }
+
+  // An array copied out only that the kernel reads before it writes (y[i] += v): Explicit and
+  // Streams would read a device buffer nothing filled while Mapped read the caller's array.
+  void checkNotReadFirst(const ArrayDraft& draft) {
+    const ir::Parameter& p = param(draft.array.param);
+    if (draft.namedTwice || draft.array.direction != Direction::Out || p.readLine == 0)
+      return;
+    error(draft.array.offset, draft.nameLength,
+          "the kernel reads '" + p.name + "' before it writes it (line " +
+              std::to_string(p.readLine) + ", column " + std::to_string(p.readColumn) + "), but " +
+              draft.clause->keyword.text +
+              " does not copy it in: Explicit and Streams would read a device buffer nothing "
+              "filled while Mapped read the caller's array; use copy");
   }
 
   // Every chunk's kernel updates a reduced array in place: a plain store (out[0] = sum, an
@@ -897,6 +913,33 @@ private:
       error(clause.keyword, "launch needs 'block: DIM', e.g. block: 256");
     warnGridOfTheWholeCall();
     warnGridOfNoChunk();
+    warnGridDroppingARemainder();
+  }
+
+  // grid: len / 4 launches no block for a chunk's last len % 4 elements: where chunk bounds fall
+  // inside a group of 4, Streams and Hybrid would leave elements that one launch over the whole
+  // call covers. A granule that is a multiple of 4 keeps the bounds on groups.
+  void warnGridDroppingARemainder() {
+    const std::optional<long long> granule =
+        kernel_.granule ? ir::evaluate(*kernel_.granule, ir::Environment{}) : 1;
+    if (!granule)
+      return;
+    for (ir::ExprPtr dim : kernel_.launch.grid) {
+      while (dim && dim->kind == ir::ExprKind::CeilDiv) // ceil_div(len / 4, 8): blocks of groups
+        dim = dim->operands[0];
+      if (!dim || dim->kind != ir::ExprKind::Div ||
+          dim->operands[0]->kind != ir::ExprKind::ChunkLen)
+        continue;
+      const std::optional<long long> divisor = ir::evaluate(*dim->operands[1], ir::Environment{});
+      if (!divisor || *divisor < 2 || *granule % *divisor == 0)
+        continue;
+      const std::string k = std::to_string(*divisor);
+      warningAt(*dim, "this grid launches no block for a chunk's last len % " + k +
+                          " elements: where a chunk ends inside a group of " + k +
+                          ", the chunked variants would skip elements one launch over the whole "
+                          "call covers; add granule(" +
+                          k + "), or use ceil_div(len, " + k + ") if the kernel checks its bounds");
+    }
   }
 
   // With a bare offset the kernel learns its chunk only from the grid or a bound parameter: a

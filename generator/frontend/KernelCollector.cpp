@@ -1072,6 +1072,15 @@ private:
       reporter_.note(sources_.getExpansionLoc(sameName->second), "the other one is here");
       return;
     }
+    if (const clang::NamedDecl* taken = userDeclarationOfAGeneratedName(function, entry)) {
+      error(annotation.source.invocation,
+            "'" + taken->getQualifiedNameAsString() +
+                "' is declared in this file, and Overlap generates a declaration of that name "
+                "for this kernel; rename it, or name the kernel's entry points with "
+                "instantiate(NAME: ...) for a template");
+      reporter_.note(sources_.getExpansionLoc(taken->getLocation()), "declared here");
+      return;
+    }
     for (const SignatureProblem& problem : problems)
       error(sources_.getExpansionLoc(problem.at), problem.message);
     if (!problems.empty())
@@ -1119,6 +1128,26 @@ private:
       kernel.file = kernelAt.getFilename();
     kernel.line = found.line;
     output_.kernels.push_back(std::move(kernel));
+  }
+
+  // A declaration of the kernel's namespace that the generated code would declare again
+  // (K_explicit, K_tuned_async, K_binding, ...): the user's own baseline function of that name
+  // would make nvcc fail on the generated source, far from the cause.
+  static const clang::NamedDecl* userDeclarationOfAGeneratedName(const clang::FunctionDecl& kernel,
+                                                                 const std::string& entry) {
+    static constexpr const char* kSuffixes[] = {
+        "_explicit",       "_mapped",       "_streams",       "_hybrid",       "_tuned",
+        "_explicit_async", "_mapped_async", "_streams_async", "_hybrid_async", "_tuned_async",
+        "_binding",        "_descriptor",   "_tune_defaults"};
+    const std::string::size_type colons = entry.rfind("::");
+    const std::string base = colons == std::string::npos ? entry : entry.substr(colons + 2);
+    const clang::DeclContext* scope = kernel.getDeclContext()->getEnclosingNamespaceContext();
+    clang::IdentifierTable& identifiers = kernel.getASTContext().Idents;
+    for (const char* suffix : kSuffixes)
+      for (const clang::NamedDecl* found :
+           scope->lookup(clang::DeclarationName(&identifiers.get(base + suffix))))
+        return found;
+    return nullptr;
   }
 
   static std::string qualifiedEntry(const ir::KernelSignature& signature) {

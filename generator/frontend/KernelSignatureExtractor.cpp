@@ -1,7 +1,7 @@
 #include "frontend/KernelSignatureExtractor.h"
 
 #include "frontend/GridSyncFinder.h"
-#include "frontend/ParameterWriteFinder.h"
+#include "frontend/ParameterAccessFinder.h"
 #include "frontend/TypeSpeller.h"
 #include "frontend/VectorAccessFinder.h"
 
@@ -133,8 +133,7 @@ const clang::FieldDecl* pointerField(clang::QualType type, unsigned depth = 0) {
 }
 
 ir::Parameter extractParameter(const clang::ParmVarDecl& param, unsigned vectorAlignment,
-                               clang::SourceLocation firstWrite,
-                               clang::SourceLocation firstPlainWrite, TypeSpeller& types,
+                               const ParameterAccess& access, TypeSpeller& types,
                                std::vector<SignatureProblem>* problems) {
   const clang::ASTContext& context = param.getASTContext();
   // A parameter's own const (const int n) is no part of the function's type.
@@ -186,10 +185,12 @@ ir::Parameter extractParameter(const clang::ParmVarDecl& param, unsigned vectorA
     }
   };
   place(at, &result.line, &result.column);
-  if (firstWrite.isValid())
-    place(firstWrite, &result.writeLine, &result.writeColumn);
-  if (firstPlainWrite.isValid())
-    place(firstPlainWrite, &result.plainWriteLine, &result.plainWriteColumn);
+  if (access.write.isValid())
+    place(access.write, &result.writeLine, &result.writeColumn);
+  if (access.plainWrite.isValid())
+    place(access.plainWrite, &result.plainWriteLine, &result.plainWriteColumn);
+  if (access.readBeforeWrite.isValid())
+    place(access.readBeforeWrite, &result.readLine, &result.readColumn);
   return result;
 }
 
@@ -253,12 +254,12 @@ ir::KernelSignature extractSignature(const clang::FunctionDecl& kernel, TypeSpel
   ir::KernelSignature signature;
   signature.name = qualifiedName(kernel);
   const std::vector<unsigned> alignments = vectorAccessAlignments(kernel);
-  const ParameterWrites writes = parameterWrites(kernel);
+  const std::vector<ParameterAccess> accesses = parameterAccesses(kernel);
   NamedParams names;
   names.TraverseStmt(kernel.getBody());
   for (unsigned i = 0; i < kernel.getNumParams(); ++i) {
-    signature.params.push_back(extractParameter(*kernel.getParamDecl(i), alignments[i],
-                                                writes.any[i], writes.plain[i], types, problems));
+    signature.params.push_back(
+        extractParameter(*kernel.getParamDecl(i), alignments[i], accesses[i], types, problems));
     signature.params.back().named = names.named.count(kernel.getParamDecl(i)) > 0;
   }
   if (const std::optional<clang::SourceLocation> barrier = gridWideBarrier(kernel))

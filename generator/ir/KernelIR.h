@@ -43,11 +43,13 @@ struct Parameter {
   // through a cast to a wider type (reinterpret_cast<const float4*>(x)); 0 when it does not.
   unsigned vectorAccessAlignment = 0;
   // Pointers: where the kernel's own body first writes through it (p[i] = ..., atomicAdd(&p[i],
-  // ...)); 0 when no such write was found (ParameterWriteFinder).
+  // ...)); 0 when no such write was found (ParameterAccessFinder).
   unsigned writeLine = 0, writeColumn = 0;
   bool named = true; // the kernel's body names it
   // Where it first writes through it other than atomically (0: nowhere found).
   unsigned plainWriteLine = 0, plainWriteColumn = 0;
+  // Where it first reads its array before writing it (y[i] += v); 0: nowhere found.
+  unsigned readLine = 0, readColumn = 0;
   unsigned line = 0, column = 0; // where the parameter is declared (for notes)
   // Declared by the annotation's param(...): the generated entry points take it, the kernel does
   // not. Host-only parameters follow the kernel's own.

@@ -255,6 +255,82 @@ TEST(Diagnostics, AParameterAssignedAnotherWritesThatOnesArray) {
   expectFirstDiagnostic(code, "a[lo:hi]", "the kernel writes 'a' (line 8, column 19)");
 }
 
+// Explicit and Streams would read a device buffer nothing filled where Mapped read the caller's
+// array: copyout of an array the kernel reads before it writes is refused, at the array's name.
+TEST(Diagnostics, CopyoutOfAnArrayTheKernelReadsFirst) {
+  const auto kernel = [](const std::string& helpers, const std::string& body) {
+    return "#include <overlap/annotate.h>\n" + helpers +
+           "OVERLAP_KERNEL(partition(n) offset(n) extent(x, y: n) copyin(x[lo:hi])\n"
+           "               copyout(y[lo:hi]) launch(grid: ceil_div(len, 256), block: 256))\n"
+           "__global__ void k(const float* x, float* y, int n) {\n"
+           "  const int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+           "  if (i < n) { " +
+           body + " }\n}\n";
+  };
+  const std::string code = kernel("", "y[i] = 2.0f * y[i] + x[i];");
+  const Position read = positionOf(code, "y[i] + x");
+  expectFirstDiagnostic(code, "y[lo:hi]",
+                        "the kernel reads 'y' before it writes it (line " +
+                            std::to_string(read.line) + ", column " + std::to_string(read.column) +
+                            "), but copyout does not copy it in");
+  const std::string adds = "__device__ void add(float* p, float v) { *p += v; }\n";
+  const std::string scales = "__device__ void scale(float& out, float v) { out = out * v; }\n";
+  const std::string puts = "__device__ void put(float* p, float v) { *p = v; }\n";
+  for (const auto& [helpers, body] : std::vector<std::pair<std::string, std::string>>{
+           {"", "y[i] += x[i];"},
+           {"", "++y[i];"},
+           {"", "atomicAdd(&y[i], x[i]);"},
+           {"", "const float old = y[i]; y[i] = old + x[i];"},
+           {"", "if (y[i] > 0.0f) y[i] = x[i];"},
+           {"", "float& cell = y[i]; cell *= x[i];"},
+           {"", "y[i] = __ldg(&y[i]) + x[i];"},
+           {"", "const float2 v = reinterpret_cast<const float2*>(y)[i / 2]; y[i] = v.x + x[i];"},
+           {"", "float v; asm(\"ld.global.f32 %0, [%1];\" : \"=f\"(v) : \"l\"(y + i)); "
+                "y[i] = v + x[i];"},
+           {adds, "add(y + i, x[i]);"},
+           {scales, "scale(y[i], x[i]);"},
+       }) {
+    SCOPED_TRACE(body);
+    const InMemoryResult run = runOnCode(kernel(helpers, body));
+    EXPECT_FALSE(run.result.ok());
+    EXPECT_NE(run.diagnostics.find("the kernel reads 'y' before it writes it"), std::string::npos)
+        << run.diagnostics;
+  }
+  // Reading back what the thread wrote (a softmax normalizing its output in place) is fine.
+  const std::string twice = "__device__ void twice(float* p, float v) { *p = v; *p += v; }\n";
+  for (const auto& [helpers, body] : std::vector<std::pair<std::string, std::string>>{
+           {"", "y[i] = x[i]; y[i] += 1.0f;"},
+           {"", "y[i] = 0.0f; for (int k = 0; k < 4; ++k) y[i] += x[i];"},
+           {"", "float* out = y + i; *out = x[i]; *out = *out * 2.0f;"},
+           {"", "y[i] = expf(x[i]); __syncthreads(); y[i] = y[i] / 2.0f;"},
+           {puts, "put(y + i, x[i]); y[i] *= 2.0f;"},
+           {twice, "twice(y + i, x[i]);"},
+       }) {
+    SCOPED_TRACE(body);
+    const InMemoryResult run = runOnCode(kernel(helpers, body));
+    EXPECT_TRUE(run.result.ok()) << run.diagnostics;
+  }
+}
+
+// The user's own baseline named as a generated entry point would make nvcc fail on the generated
+// source: the generator refuses it at the annotation, with a note at the declaration.
+TEST(Diagnostics, AUserDeclarationOfAGeneratedNameIsRefused) {
+  for (const std::string& taken :
+       {std::string("void saxpy_explicit(int n, float a, const float* x, float* y) {}\n"),
+        std::string("struct saxpy_binding {};\n"), std::string("int saxpy_tuned_async = 0;\n")}) {
+    std::string code = Saxpy().str();
+    code.insert(code.find('\n') + 1, taken);
+    SCOPED_TRACE(taken);
+    expectFirstDiagnostic(code, "OVERLAP_KERNEL",
+                          "is declared in this file, and Overlap generates a declaration of that "
+                          "name for this kernel");
+  }
+  std::string elsewhere = Saxpy().str(); // another namespace's function of that name is no clash
+  elsewhere.insert(elsewhere.find('\n') + 1, "namespace other { void saxpy_explicit() {} }\n");
+  const InMemoryResult run = runOnCode(elsewhere);
+  EXPECT_TRUE(run.result.ok()) << run.diagnostics;
+}
+
 TEST(Diagnostics, AReducedArrayIsUpdatedAtomicallyOnly) {
   // Every chunk updates s in place: a store would overwrite what the chunks before it added.
   const auto kernel = [](const std::string& helpers, const std::string& update) {

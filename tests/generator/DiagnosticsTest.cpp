@@ -589,6 +589,34 @@ TEST(Diagnostics, OffsetModeSectionScaledByTheLengthIsAWarning) {
   EXPECT_EQ(result.diagnostics[0].offset, text.find("n : hi"));
 }
 
+// grid: len / 4 gives a chunk's last len % 4 elements no block: chunk bounds inside a group of 4
+// would skip elements one launch covers, so a warning unless a granule keeps bounds on groups.
+TEST(Diagnostics, GridDroppingAChunksRemainderIsAWarning) {
+  const std::string text = saxpyWith(&SaxpyText::launch, "launch(grid: len / 4, block: 64)");
+  annotation::SemaResult result = buildKernel(text, saxpy());
+  EXPECT_TRUE(result.kernel.has_value());
+  ASSERT_EQ(result.diagnostics.size(), 1u) << formatDiagnostics(result.diagnostics);
+  EXPECT_EQ(result.diagnostics[0].severity, Diagnostic::Severity::Warning);
+  EXPECT_NE(result.diagnostics[0].message.find(
+                "this grid launches no block for a chunk's last len % 4 elements"),
+            std::string::npos)
+      << result.diagnostics[0].message;
+  EXPECT_EQ(result.diagnostics[0].offset, text.find("len / 4"));
+  EXPECT_EQ(
+      buildKernel(saxpyWith(&SaxpyText::launch, "launch(grid: ceil_div(len / 4, 16), block: 16)"),
+                  saxpy())
+          .diagnostics.size(),
+      1u);
+  // A granule of a multiple of 4, a rounded-up grid, or one that adds a block: nothing to say.
+  for (const char* fine :
+       {"granule(8) launch(grid: len / 4, block: 64)", "launch(grid: ceil_div(len, 4), block: 64)",
+        "launch(grid: len / 4 + 1, block: 64)"}) {
+    SCOPED_TRACE(fine);
+    const annotation::SemaResult quiet = buildKernel(saxpyWith(&SaxpyText::launch, fine), saxpy());
+    EXPECT_TRUE(quiet.diagnostics.empty()) << formatDiagnostics(quiet.diagnostics);
+  }
+}
+
 TEST(Diagnostics, NoDataClauseAtAll) {
   ir::KernelSignature signature = SignatureBuilder("k").integer("n");
   expectError("partition(n) offset(n) launch(grid: len, block: 1)", signature,

@@ -1,4 +1,4 @@
-#include "frontend/ParameterWriteFinder.h"
+#include "frontend/ParameterAccessFinder.h"
 
 #include "frontend/FollowedCalls.h"
 
@@ -17,8 +17,13 @@ namespace overlap::frontend {
 namespace {
 
 using ParamSet = std::set<unsigned>;
+using Accesses = std::vector<ParameterAccess>;
 
-ParameterWrites writesOf(const clang::FunctionDecl& function, ActiveFunctions& active);
+Accesses accessesOf(const clang::FunctionDecl& function, ActiveFunctions& active);
+
+void unite(ParamSet& into, const ParamSet& from) {
+  into.insert(from.begin(), from.end());
+}
 
 // Functions without a body the analysis knows to store through their first argument: CUDA's
 // atomics (atomicAdd, atomicCAS, ...), its cache-hinted stores (__stcg, __stcs, __stwb, __stwt)
@@ -30,6 +35,12 @@ bool storesThroughFirstArgument(const clang::FunctionDecl& callee) {
   name.consume_front("__builtin_");
   return name.starts_with("atomic") || name == "__stcg" || name == "__stcs" || name == "__stwb" ||
          name == "__stwt" || name == "memcpy" || name == "memmove" || name == "memset";
+}
+
+// Functions without a body the analysis knows to load through their first argument: CUDA's
+// cache-hinted loads (__ldg, __ldcs, ...).
+bool loadsThroughFirstArgument(const clang::FunctionDecl& callee) {
+  return callee.getDeclName().isIdentifier() && callee.getName().starts_with("__ld");
 }
 
 // Whether inline PTX has an instruction of one of `mnemonics` (a word of the text).
@@ -51,21 +62,23 @@ bool storesPlainly(llvm::StringRef ptx) {
 bool updatesAtomically(llvm::StringRef ptx) {
   return hasInstruction(ptx, {"red.", "atom.", "cp.reduce.async.bulk.global"});
 }
+// PTX that reads global memory through an address operand: loads and copies to shared memory.
+bool loads(llvm::StringRef ptx) {
+  return hasInstruction(ptx, {"ld.", "ldu.", "cp.async.ca", "cp.async.cg", "cp.async.bulk.shared"});
+}
 
 class Finder : public clang::RecursiveASTVisitor<Finder> {
 public:
   Finder(const clang::FunctionDecl& function, ActiveFunctions& active)
-      : writes{std::vector<clang::SourceLocation>(function.getNumParams()),
-               std::vector<clang::SourceLocation>(function.getNumParams())},
-        function_(function), active_(active) {
+      : accesses(function.getNumParams()), function_(function), active_(active) {
     for (unsigned i = 0; i < function.getNumParams(); ++i)
       params_[function.getParamDecl(i)] = i;
   }
 
-  ParameterWrites writes;
+  Accesses accesses;
 
   // Locals that alias a parameter's array first (in source order, so one pass sees a chain of
-  // them), then the writes.
+  // them), then the accesses.
   void run() {
     collectingLocals_ = true;
     TraverseStmt(function_.getBody());
@@ -73,15 +86,26 @@ public:
     TraverseStmt(function_.getBody());
   }
 
+  // Children first, so that accesses are met in the order they happen: y[i] = beta * y[i] reads
+  // y before it writes it.
+  bool shouldTraversePostOrder() const { return true; }
+
   // float* row = out + r * n; float& cell = out[i]; T* p = cond ? a : b; and pointers held in a
   // local struct or array: Args args{out, n}; float* rows[2] = {a, b}.
   bool VisitVarDecl(clang::VarDecl* var) {
     if (!collectingLocals_ || !var->hasInit() || llvm::isa<clang::ParmVarDecl>(var))
       return true;
     if (var->getType()->isReferenceType())
-      derive(var, written(var->getInit()));
+      derive(var, element(var->getInit()));
     else
       derive(var, held(var->getInit()));
+    return true;
+  }
+
+  // A value read from an element: v = y[i], y[i].x, a reference bound to one.
+  bool VisitImplicitCastExpr(clang::ImplicitCastExpr* cast) {
+    if (!collectingLocals_ && cast->getCastKind() == clang::CK_LValueToRValue)
+      read(element(cast->getSubExpr()), cast->getBeginLoc());
     return true;
   }
 
@@ -93,47 +117,52 @@ public:
         derive(var, held(op->getRHS()));
       return true;
     }
-    record(written(op->getLHS()), op->getOperatorLoc(), Store::Plain);
+    const ParamSet target = element(op->getLHS());
+    if (op->isCompoundAssignmentOp())
+      read(target, op->getOperatorLoc());
+    write(target, op->getOperatorLoc(), Store::Plain);
     return true;
   }
 
   // asm("st.global.cs.f32 [%0], %1;" :: "l"(out + i), "f"(v)): every address operand of a
-  // storing instruction counts as written, as an "=m"(out[i]) output does.
+  // loading or storing instruction counts as read or written, as an "m" input or an "=m" output
+  // does.
   bool VisitGCCAsmStmt(clang::GCCAsmStmt* statement) {
     if (collectingLocals_)
       return true;
-    for (unsigned i = 0; i < statement->getNumOutputs(); ++i)
-      if (statement->getOutputConstraint(i).contains('m'))
-        record(written(statement->getOutputExpr(i)), statement->getAsmLoc(), Store::Plain);
+    const clang::SourceLocation at = statement->getAsmLoc();
+    for (unsigned i = 0; i < statement->getNumInputs(); ++i)
+      if (statement->getInputConstraint(i).contains('m'))
+        read(element(statement->getInputExpr(i)), at);
     const llvm::StringRef ptx = statement->getAsmString()->getString();
+    if (loads(ptx) || updatesAtomically(ptx))
+      for (unsigned i = 0; i < statement->getNumInputs(); ++i)
+        read(bases(statement->getInputExpr(i)), at);
+    for (unsigned i = 0; i < statement->getNumOutputs(); ++i)
+      if (const llvm::StringRef constraint = statement->getOutputConstraint(i);
+          constraint.contains('m')) {
+        if (constraint.contains('+'))
+          read(element(statement->getOutputExpr(i)), at);
+        write(element(statement->getOutputExpr(i)), at, Store::Plain);
+      }
     if (storesPlainly(ptx) || updatesAtomically(ptx))
       for (unsigned i = 0; i < statement->getNumInputs(); ++i)
-        record(bases(statement->getInputExpr(i)), statement->getAsmLoc(),
-               storesPlainly(ptx) ? Store::Plain : Store::Atomic);
+        write(bases(statement->getInputExpr(i)), at,
+              storesPlainly(ptx) ? Store::Plain : Store::Atomic);
     return true;
   }
 
   bool VisitUnaryOperator(clang::UnaryOperator* op) {
     if (!collectingLocals_ && op->isIncrementDecrementOp())
-      record(written(op->getSubExpr()), op->getOperatorLoc(), Store::Plain);
+      update(element(op->getSubExpr()), op->getOperatorLoc(), Store::Plain);
     return true;
   }
 
-  // atomicAdd(&p[i], v), __stcs(p + i, v), memcpy(&p[i], ...), and helpers with a body that write
-  // through what they are given (llm.c's store128, a device function assigning out[i]).
+  // atomicAdd(&p[i], v), __stcs(p + i, v), memcpy(&p[i], ...), and helpers with a body that
+  // access what they are given (llm.c's store128, a device function assigning out[i]).
   bool VisitCallExpr(clang::CallExpr* call) {
     if (collectingLocals_) {
-      // swap(src, dst): a pointer passed by reference may come back holding any pointer given.
-      const clang::FunctionDecl* callee = call->getDirectCallee();
-      const llvm::ArrayRef<const clang::Expr*> arguments = parameterArguments(*call);
-      const unsigned args =
-          callee != nullptr ? std::min<unsigned>(arguments.size(), callee->getNumParams()) : 0;
-      for (unsigned i = 0; i < args; ++i)
-        if (const clang::QualType type = callee->getParamDecl(i)->getType();
-            type->isLValueReferenceType() && type->getPointeeType()->isPointerType() &&
-            !type->getPointeeType().isConstQualified())
-          if (const clang::VarDecl* var = localHolder(arguments[i]))
-            derive(var, givenPointers(*call));
+      collectSwapped(*call);
       return true;
     }
     // A struct's assignment (*reinterpret_cast<float4*>(p) = v) or a class's ++ is a call.
@@ -141,59 +170,112 @@ public:
         op && op->getNumArgs() > 0 &&
         (op->isAssignmentOp() || op->getOperator() == clang::OO_PlusPlus ||
          op->getOperator() == clang::OO_MinusMinus)) {
-      record(written(op->getArg(0)), op->getOperatorLoc(), Store::Plain);
+      readReferencedArguments(*call);
+      if (op->getOperator() == clang::OO_Equal)
+        write(element(op->getArg(0)), op->getOperatorLoc(), Store::Plain);
+      else
+        update(element(op->getArg(0)), op->getOperatorLoc(), Store::Plain);
       return true;
     }
     const clang::FunctionDecl* callee = call->getDirectCallee();
     if (callee != nullptr && call->getNumArgs() > 0 && storesThroughFirstArgument(*callee)) {
-      const bool atomic =
-          callee->getName().contains("atomic") && !callee->getName().contains("Exch");
-      record(target(call->getArg(0)), call->getBeginLoc(), atomic ? Store::Atomic : Store::Plain);
+      const llvm::StringRef name = callee->getName();
+      if (name.contains("memcpy") || name.contains("memmove"))
+        read(target(call->getArg(1)), call->getBeginLoc());
+      if (name.contains("atomic") && !name.contains("Exch"))
+        update(target(call->getArg(0)), call->getBeginLoc(), Store::Atomic);
+      else
+        write(target(call->getArg(0)), call->getBeginLoc(), Store::Plain);
+      return true;
+    }
+    if (callee != nullptr && call->getNumArgs() > 0 && loadsThroughFirstArgument(*callee)) {
+      read(target(call->getArg(0)), call->getBeginLoc());
       return true;
     }
     const clang::FunctionDecl* definition = followedDefinition(*call, active_);
-    if (definition == nullptr)
+    if (definition == nullptr) {
+      readReferencedArguments(*call);
       return true;
-    const ParameterWrites inner = writesOf(*definition, active_);
+    }
+    const Accesses inner = accessesOf(*definition, active_);
     const llvm::ArrayRef<const clang::Expr*> arguments = parameterArguments(*call);
     const unsigned args = std::min<unsigned>(arguments.size(), definition->getNumParams());
     for (unsigned i = 0; i < args; ++i) {
-      if (inner.any[i].isInvalid())
-        continue;
-      const clang::Expr* arg = arguments[i];
-      record(definition->getParamDecl(i)->getType()->isReferenceType() ? written(arg) : bases(arg),
-             call->getBeginLoc(), inner.plain[i].isValid() ? Store::Plain : Store::Atomic);
+      const ParamSet given = definition->getParamDecl(i)->getType()->isReferenceType()
+                                 ? element(arguments[i])
+                                 : bases(arguments[i]);
+      if (inner[i].readBeforeWrite.isValid())
+        read(given, call->getBeginLoc());
+      if (inner[i].write.isValid())
+        write(given, call->getBeginLoc(),
+              inner[i].plainWrite.isValid() ? Store::Plain : Store::Atomic);
     }
     return true;
   }
 
-  // cuda::atomic_ref<float> ref(a[i]): a constructor bound to an element by a non-const
-  // reference is taken to write it.
+  // float4 v = y[i] copies an element through a constructor's const reference; a constructor
+  // bound to an element by a non-const reference (cuda::atomic_ref<float> ref(a[i])) is taken to
+  // update it atomically.
   bool VisitCXXConstructExpr(clang::CXXConstructExpr* construct) {
     if (collectingLocals_)
       return true;
     const clang::CXXConstructorDecl* constructor = construct->getConstructor();
     const unsigned args = std::min<unsigned>(construct->getNumArgs(), constructor->getNumParams());
-    for (unsigned i = 0; i < args; ++i)
-      if (const clang::QualType type = constructor->getParamDecl(i)->getType();
-          type->isLValueReferenceType() && !type->getPointeeType().isConstQualified())
-        record(written(construct->getArg(i)), construct->getBeginLoc(), Store::Atomic);
+    for (unsigned i = 0; i < args; ++i) {
+      const clang::QualType type = constructor->getParamDecl(i)->getType();
+      if (!type->isReferenceType())
+        continue;
+      const ParamSet bound = element(construct->getArg(i));
+      if (type->getPointeeType().isConstQualified() || type->isRValueReferenceType())
+        read(bound, construct->getBeginLoc());
+      else
+        update(bound, construct->getBeginLoc(), Store::Atomic);
+    }
     return true;
   }
 
 private:
-  // The parameters whose arrays a store's target pointer points into: &p[i], p + i.
+  // swap(src, dst): a pointer passed by reference may come back holding any pointer given.
+  void collectSwapped(const clang::CallExpr& call) {
+    const clang::FunctionDecl* callee = call.getDirectCallee();
+    const llvm::ArrayRef<const clang::Expr*> arguments = parameterArguments(call);
+    const unsigned args =
+        callee != nullptr ? std::min<unsigned>(arguments.size(), callee->getNumParams()) : 0;
+    for (unsigned i = 0; i < args; ++i)
+      if (const clang::QualType type = callee->getParamDecl(i)->getType();
+          type->isLValueReferenceType() && type->getPointeeType()->isPointerType() &&
+          !type->getPointeeType().isConstQualified())
+        if (const clang::VarDecl* var = localHolder(arguments[i]))
+          derive(var, givenPointers(call));
+  }
+
+  // A call not looked into reads the elements bound to its const reference parameters (a
+  // class's operator+(const half&, const half&) given y[i]).
+  void readReferencedArguments(const clang::CallExpr& call) {
+    const clang::FunctionDecl* callee = call.getDirectCallee();
+    if (callee == nullptr)
+      return;
+    const llvm::ArrayRef<const clang::Expr*> arguments = parameterArguments(call);
+    const unsigned args = std::min<unsigned>(arguments.size(), callee->getNumParams());
+    for (unsigned i = 0; i < args; ++i)
+      if (const clang::QualType type = callee->getParamDecl(i)->getType();
+          type->isReferenceType() &&
+          (type->getPointeeType().isConstQualified() || type->isRValueReferenceType()))
+        read(element(arguments[i]), call.getBeginLoc());
+  }
+
+  // The parameters whose arrays a pointer to an element points into: &p[i], p + i.
   ParamSet target(const clang::Expr* pointer) const {
     const clang::Expr* e = pointer->IgnoreParenImpCasts();
     if (const auto* address = llvm::dyn_cast<clang::UnaryOperator>(e);
         address && address->getOpcode() == clang::UO_AddrOf)
-      return written(address->getSubExpr());
+      return element(address->getSubExpr());
     return bases(e);
   }
 
   // The parameters whose pointee `lvalue` is: p[i], *p, *(p + i), p->f, p[i].f, a reference
   // parameter or a local reference bound to one of those.
-  ParamSet written(const clang::Expr* lvalue) const {
+  ParamSet element(const clang::Expr* lvalue) const {
     const clang::Expr* e = lvalue->IgnoreParenImpCasts();
     while (const auto* member = llvm::dyn_cast<clang::MemberExpr>(e)) {
       if (member->isArrow())
@@ -244,10 +326,8 @@ private:
     else
       return {};
     ParamSet all;
-    for (const clang::Expr* part : parts) {
-      const ParamSet some = held(part);
-      all.insert(some.begin(), some.end());
-    }
+    for (const clang::Expr* part : parts)
+      unite(all, held(part));
     return all;
   }
 
@@ -274,8 +354,7 @@ private:
         return bases(arithmetic->getRHS());
       // An address computed in integers: (uintptr_t)p + offset.
       ParamSet both = bases(arithmetic->getLHS());
-      const ParamSet other = bases(arithmetic->getRHS());
-      both.insert(other.begin(), other.end());
+      unite(both, bases(arithmetic->getRHS()));
       return both;
     }
     if (const auto* step = llvm::dyn_cast<clang::UnaryOperator>(e);
@@ -288,13 +367,12 @@ private:
       return givenPointers(*call);
     if (const auto* choice = llvm::dyn_cast<clang::ConditionalOperator>(e)) {
       ParamSet both = bases(choice->getTrueExpr());
-      const ParamSet other = bases(choice->getFalseExpr());
-      both.insert(other.begin(), other.end());
+      unite(both, bases(choice->getFalseExpr()));
       return both;
     }
     if (const auto* address = llvm::dyn_cast<clang::UnaryOperator>(e);
         address && address->getOpcode() == clang::UO_AddrOf)
-      return written(address->getSubExpr());
+      return element(address->getSubExpr());
     if (const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(e))
       return named(ref->getDecl());
     return {};
@@ -303,10 +381,8 @@ private:
   // The parameters of the arrays the arguments of `call` point into (or reference elements of).
   ParamSet givenPointers(const clang::CallExpr& call) const {
     ParamSet all;
-    for (const clang::Expr* arg : call.arguments()) {
-      const ParamSet some = arg->getType()->isPointerType() ? bases(arg) : written(arg);
-      all.insert(some.begin(), some.end());
-    }
+    for (const clang::Expr* arg : call.arguments())
+      unite(all, arg->getType()->isPointerType() ? bases(arg) : element(arg));
     return all;
   }
 
@@ -317,24 +393,32 @@ private:
       if (const auto found = params_.find(param); found != params_.end())
         result.insert(found->second);
     if (const auto found = derived_.find(decl); found != derived_.end())
-      result.insert(found->second.begin(), found->second.end());
+      unite(result, found->second);
     return result;
   }
 
-  void derive(const clang::VarDecl* var, const ParamSet& from) {
-    derived_[var].insert(from.begin(), from.end());
-  }
+  void derive(const clang::VarDecl* var, const ParamSet& from) { unite(derived_[var], from); }
 
-  // A wrapper bound to an element (cuda::atomic_ref) counts as an atomic update: what it does is
-  // not looked into.
   enum class Store { Plain, Atomic };
-  void record(const ParamSet& params, clang::SourceLocation at, Store store) {
+  void write(const ParamSet& params, clang::SourceLocation at, Store store) {
     for (unsigned param : params) {
-      if (writes.any[param].isInvalid())
-        writes.any[param] = at;
-      if (store == Store::Plain && writes.plain[param].isInvalid())
-        writes.plain[param] = at;
+      ParameterAccess& access = accesses[param];
+      if (access.write.isInvalid())
+        access.write = at;
+      if (store == Store::Plain && access.plainWrite.isInvalid())
+        access.plainWrite = at;
     }
+  }
+  void read(const ParamSet& params, clang::SourceLocation at) {
+    for (unsigned param : params)
+      if (ParameterAccess& access = accesses[param];
+          access.write.isInvalid() && access.readBeforeWrite.isInvalid())
+        access.readBeforeWrite = at;
+  }
+  // y[i] += v, ++y[i], atomicAdd(&y[i], v): the old value is read, then the new one written.
+  void update(const ParamSet& params, clang::SourceLocation at, Store store) {
+    read(params, at);
+    write(params, at, store);
   }
 
   const clang::FunctionDecl& function_;
@@ -344,22 +428,21 @@ private:
   bool collectingLocals_ = false;
 };
 
-ParameterWrites writesOf(const clang::FunctionDecl& function, ActiveFunctions& active) {
+Accesses accessesOf(const clang::FunctionDecl& function, ActiveFunctions& active) {
   if (function.getBody() == nullptr)
-    return {std::vector<clang::SourceLocation>(function.getNumParams()),
-            std::vector<clang::SourceLocation>(function.getNumParams())};
+    return Accesses(function.getNumParams());
   active.insert(&function);
   Finder finder(function, active);
   finder.run();
   active.erase(&function);
-  return finder.writes;
+  return finder.accesses;
 }
 
 } // namespace
 
-ParameterWrites parameterWrites(const clang::FunctionDecl& kernel) {
+std::vector<ParameterAccess> parameterAccesses(const clang::FunctionDecl& kernel) {
   ActiveFunctions active;
-  return writesOf(kernel, active);
+  return accessesOf(kernel, active);
 }
 
 } // namespace overlap::frontend

@@ -1,0 +1,39 @@
+// Finds where a kernel writes through a pointer parameter, and whether it reads an array before
+// writing it. The annotation checker refuses copyin on an array the kernel writes (Explicit and
+// Streams would drop the writes while Mapped wrote the caller's array), a store to a reduce(...)
+// array (a later chunk's store would overwrite what earlier chunks added) and copyout on an array
+// the kernel reads before it writes (Explicit and Streams would read a device buffer nobody filled
+// while Mapped read the caller's data).
+//
+// Accesses are seen through p[i], *p, *(p + i), p->f, locals derived from a parameter, atomics,
+// cache-hinted loads and stores, memcpy/memset, inline PTX and helpers with a body (followed as
+// VectorAccessFinder follows them); docs/annotations.md lists the forms. Reads and writes are
+// ordered as the statements run in source order (a read on the right of an assignment comes
+// before it), not along every path: a check of the common forms, not a proof. A pointer stored in
+// memory and read back, or a callee without a body, is not seen.
+#pragma once
+
+#include <clang/Basic/SourceLocation.h>
+
+#include <vector>
+
+namespace clang {
+class FunctionDecl;
+} // namespace clang
+
+namespace overlap::frontend {
+
+// Where a function first accesses one parameter's array; invalid where no such access was found.
+struct ParameterAccess {
+  clang::SourceLocation write;
+  // The first write that is no atomic update (an assignment, a store, atomicExch: what
+  // reduce(...) cannot combine).
+  clang::SourceLocation plainWrite;
+  // The first read met before any write (y[i] += v, y[i] = beta * y[i], atomicAdd(&y[i], v)).
+  clang::SourceLocation readBeforeWrite;
+};
+
+// One entry per parameter of `kernel`, which must have a body (an instantiation's, for templates).
+std::vector<ParameterAccess> parameterAccesses(const clang::FunctionDecl& kernel);
+
+} // namespace overlap::frontend
