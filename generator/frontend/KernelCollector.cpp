@@ -741,7 +741,7 @@ private:
       const annotation::InstantiationsResult listed =
           annotation::instantiationsOf(annotation.source.text, extractTemplateSignature(*templ));
       if (annotation::hasErrors(listed.diagnostics))
-        return false; // reported with the kernel, in this parse
+        continue; // reported with the kernel; the other kernels' requests are still made
       if (listed.instantiations.empty() ||
           findVariable(instantiationVariable(annotation.offset, 0), *function) != nullptr)
         continue;

@@ -530,6 +530,26 @@ TEST(Diagnostics, InstantiateNamesAnUnknownTemplateParameter) {
   expectFirstDiagnostic(code, "U = float", "'U' is not a template parameter of kernel 'twice'");
 }
 
+// One template's wrong instantiate(...) is its own error: the next template's instantiations are
+// still made (they were not, and it got an internal error of its own).
+TEST(Diagnostics, AWrongInstantiateLeavesTheOtherTemplatesAlone) {
+  const std::string twice = "template <class T>\n"
+                            "__global__ void NAME(int n, T* y) { if (n > 0) y[0] = 2 * y[0]; }\n";
+  const auto kernel = [&](const std::string& name, const std::string& instantiate) {
+    std::string body = twice;
+    body.replace(body.find("NAME"), 4, name);
+    return "OVERLAP_KERNEL(partition(n) offset(n) extent(y: n) copy(y[lo:hi])\n"
+           "               launch(grid: len, block: 1) " +
+           instantiate + ")\n" + body;
+  };
+  const std::string code = "#include <overlap/annotate.h>\n" +
+                           kernel("first", "instantiate(U = float)") +
+                           kernel("second", "instantiate(T = float)");
+  expectFirstDiagnostic(code, "U = float", "'U' is not a template parameter of kernel 'first'");
+  const InMemoryResult run = runOnCode(code);
+  EXPECT_EQ(parseDiagnostics(run.diagnostics).size(), 1u) << run.diagnostics;
+}
+
 TEST(Diagnostics, InstantiateWithAnArgumentClangRejectsPointsAtTheAnnotation) {
   const std::string code = "#include <overlap/annotate.h>\n"
                            "OVERLAP_KERNEL(partition(n) offset(n) extent(y: n) copy(y[lo:hi])\n"
