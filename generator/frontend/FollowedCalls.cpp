@@ -4,24 +4,6 @@
 #include <clang/AST/ExprCXX.h>
 
 namespace overlap::frontend {
-namespace {
-
-// How deep calls are followed: helpers of helpers (llm.c's load128cs calls __ldcs on a cast).
-constexpr std::size_t kMaxCallDepth = 4;
-
-} // namespace
-
-const clang::FunctionDecl* followedDefinition(const clang::CallExpr& call,
-                                              const ActiveFunctions& active) {
-  if (active.size() > kMaxCallDepth)
-    return nullptr;
-  const clang::FunctionDecl* callee = call.getDirectCallee();
-  const clang::FunctionDecl* definition = nullptr;
-  if (callee == nullptr || callee->getBody(definition) == nullptr || definition == nullptr ||
-      active.count(definition) > 0)
-    return nullptr;
-  return definition;
-}
 
 llvm::ArrayRef<const clang::Expr*> parameterArguments(const clang::CallExpr& call) {
   llvm::ArrayRef<const clang::Expr*> args(call.getArgs(), call.getNumArgs());

@@ -26,14 +26,16 @@ bool isGridGroup(clang::QualType type) {
          (record->getName() == "grid_group" || record->getName() == "multi_grid_group");
 }
 
-std::optional<clang::SourceLocation> findBarrier(const clang::FunctionDecl& function,
-                                                 ActiveFunctions& active);
+using Barrier = std::optional<clang::SourceLocation>;
+using Calls = CallFollower<Barrier>;
+
+Barrier findBarrier(const clang::FunctionDecl& function, Calls& calls);
 
 class Finder : public clang::RecursiveASTVisitor<Finder> {
 public:
-  explicit Finder(ActiveFunctions& active) : active_(active) {}
+  explicit Finder(Calls& calls) : calls_(calls) {}
 
-  std::optional<clang::SourceLocation> found;
+  Barrier found;
 
   bool VisitCallExpr(clang::CallExpr* call) {
     if (found)
@@ -45,8 +47,8 @@ public:
       found = call->getExprLoc();
       return false;
     }
-    const clang::FunctionDecl* definition = followedDefinition(*call, active_);
-    if (definition != nullptr && findBarrier(*definition, active_)) {
+    const clang::FunctionDecl* definition = calls_.definition(*call);
+    if (definition != nullptr && findBarrier(*definition, calls_)) {
       found = call->getExprLoc(); // where the kernel's own code reaches it
       return false;
     }
@@ -65,26 +67,25 @@ private:
            isGridGroup(call.getArg(0)->getType());
   }
 
-  ActiveFunctions& active_;
+  Calls& calls_;
 };
 
-std::optional<clang::SourceLocation> findBarrier(const clang::FunctionDecl& function,
-                                                 ActiveFunctions& active) {
+Barrier findBarrier(const clang::FunctionDecl& function, Calls& calls) {
   // cooperative_groups' own functions hold the barriers themselves; the calls into them decide.
   if (inCooperativeGroups(function))
     return std::nullopt;
-  active.insert(&function);
-  Finder finder(active);
-  finder.TraverseStmt(function.getBody());
-  active.erase(&function);
-  return finder.found;
+  return calls.follow(function, [&calls](const clang::FunctionDecl& followed) {
+    Finder finder(calls);
+    finder.TraverseStmt(followed.getBody());
+    return finder.found;
+  });
 }
 
 } // namespace
 
 std::optional<clang::SourceLocation> gridWideBarrier(const clang::FunctionDecl& kernel) {
-  ActiveFunctions active;
-  return findBarrier(kernel, active);
+  Calls calls;
+  return findBarrier(kernel, calls);
 }
 
 } // namespace overlap::frontend

@@ -1072,13 +1072,13 @@ private:
       reporter_.note(sources_.getExpansionLoc(sameName->second), "the other one is here");
       return;
     }
-    if (const clang::NamedDecl* taken = userDeclarationOfAGeneratedName(function, entry)) {
+    if (const auto taken = userDeclarationOfAGeneratedName(function, entry)) {
       error(annotation.source.invocation,
-            "'" + taken->getQualifiedNameAsString() +
-                "' is declared in this file, and Overlap generates a declaration of that name "
+            taken->first +
+                " is declared in this file, and Overlap generates a declaration of that name "
                 "for this kernel; rename it, or name the kernel's entry points with "
                 "instantiate(NAME: ...) for a template");
-      reporter_.note(sources_.getExpansionLoc(taken->getLocation()), "declared here");
+      reporter_.note(sources_.getExpansionLoc(taken->second), "declared here");
       return;
     }
     for (const SignatureProblem& problem : problems)
@@ -1130,11 +1130,13 @@ private:
     output_.kernels.push_back(std::move(kernel));
   }
 
-  // A declaration of the kernel's namespace that the generated code would declare again
-  // (K_explicit, K_tuned_async, K_binding, ...): the user's own baseline function of that name
-  // would make nvcc fail on the generated source, far from the cause.
-  static const clang::NamedDecl* userDeclarationOfAGeneratedName(const clang::FunctionDecl& kernel,
-                                                                 const std::string& entry) {
+  // A declaration of the kernel's namespace, or a macro, that the generated code would declare
+  // again (K_explicit, K_tuned_async, K_binding, ...): the user's own baseline function of that
+  // name would make nvcc fail on the generated source, far from the cause. Its name and where it
+  // is, or nullopt.
+  std::optional<std::pair<std::string, clang::SourceLocation>>
+  userDeclarationOfAGeneratedName(const clang::FunctionDecl& kernel,
+                                  const std::string& entry) const {
     static constexpr const char* kSuffixes[] = {
         "_explicit",       "_mapped",       "_streams",       "_hybrid",       "_tuned",
         "_explicit_async", "_mapped_async", "_streams_async", "_hybrid_async", "_tuned_async",
@@ -1142,12 +1144,15 @@ private:
     const std::string::size_type colons = entry.rfind("::");
     const std::string base = colons == std::string::npos ? entry : entry.substr(colons + 2);
     const clang::DeclContext* scope = kernel.getDeclContext()->getEnclosingNamespaceContext();
-    clang::IdentifierTable& identifiers = kernel.getASTContext().Idents;
-    for (const char* suffix : kSuffixes)
-      for (const clang::NamedDecl* found :
-           scope->lookup(clang::DeclarationName(&identifiers.get(base + suffix))))
-        return found;
-    return nullptr;
+    for (const char* suffix : kSuffixes) {
+      clang::IdentifierInfo& name = context_.Idents.get(base + suffix);
+      // The generated source includes this file: a macro defined at its end applies there.
+      if (const clang::MacroInfo* macro = compiler_.getPreprocessor().getMacroInfo(&name))
+        return std::make_pair("macro '" + name.getName().str() + "'", macro->getDefinitionLoc());
+      for (const clang::NamedDecl* found : scope->lookup(clang::DeclarationName(&name)))
+        return std::make_pair("'" + found->getQualifiedNameAsString() + "'", found->getLocation());
+    }
+    return std::nullopt;
   }
 
   static std::string qualifiedEntry(const ir::KernelSignature& signature) {

@@ -10,6 +10,7 @@
 #include <llvm/ADT/StringExtras.h>
 
 #include <algorithm>
+#include <iterator>
 #include <map>
 #include <set>
 
@@ -19,7 +20,9 @@ namespace {
 using ParamSet = std::set<unsigned>;
 using Accesses = std::vector<ParameterAccess>;
 
-Accesses accessesOf(const clang::FunctionDecl& function, ActiveFunctions& active);
+using Calls = CallFollower<Accesses>;
+
+Accesses accessesOf(const clang::FunctionDecl& function, Calls& calls);
 
 void unite(ParamSet& into, const ParamSet& from) {
   into.insert(from.begin(), from.end());
@@ -69,8 +72,8 @@ bool loads(llvm::StringRef ptx) {
 
 class Finder : public clang::RecursiveASTVisitor<Finder> {
 public:
-  Finder(const clang::FunctionDecl& function, ActiveFunctions& active)
-      : accesses(function.getNumParams()), function_(function), active_(active) {
+  Finder(const clang::FunctionDecl& function, Calls& calls)
+      : accesses(function.getNumParams()), function_(function), calls_(calls) {
     for (unsigned i = 0; i < function.getNumParams(); ++i)
       params_[function.getParamDecl(i)] = i;
   }
@@ -80,15 +83,66 @@ public:
   // Locals that alias a parameter's array first (in source order, so one pass sees a chain of
   // them), then the accesses.
   void run() {
-    collectingLocals_ = true;
+    collectLocals(function_.getBody());
     TraverseStmt(function_.getBody());
-    collectingLocals_ = false;
-    TraverseStmt(function_.getBody());
+    for (unsigned param : written_)
+      accesses[param].writtenOnEveryPath = true;
   }
 
   // Children first, so that accesses are met in the order they happen: y[i] = beta * y[i] reads
   // y before it writes it.
   bool shouldTraversePostOrder() const { return true; }
+
+  // A write on one side of an if/else or ?: does not come before a read on the other, and a
+  // side that returns (or breaks, continues) takes its writes with it: after the branch, the
+  // arrays written on every path are those the sides that go on both wrote. An if without else
+  // whose body goes on is taken to guard what follows alike (if (i < n) y[i] = ...; ... if (i <
+  // n) y[i] *= s), as a loop counts as running its body (a softmax writes y in one loop and reads
+  // it back in the next).
+  bool TraverseIfStmt(clang::IfStmt* branch) {
+    if (collectingLocals_)
+      return Base::TraverseIfStmt(branch);
+    for (clang::Stmt* part :
+         {branch->getInit(), static_cast<clang::Stmt*>(branch->getConditionVariableDeclStmt()),
+          static_cast<clang::Stmt*>(branch->getCond())})
+      if (part != nullptr && !TraverseStmt(part))
+        return false;
+    if (branch->getElse() == nullptr) {
+      const ParamSet before = written_;
+      if (branch->getThen() != nullptr && !TraverseStmt(branch->getThen()))
+        return false;
+      if (leaves(branch->getThen()))
+        written_ = before;
+      return true;
+    }
+    return alternatives(branch->getThen(), branch->getElse());
+  }
+  bool TraverseConditionalOperator(clang::ConditionalOperator* choice) {
+    if (collectingLocals_)
+      return Base::TraverseConditionalOperator(choice);
+    return TraverseStmt(choice->getCond()) &&
+           alternatives(choice->getTrueExpr(), choice->getFalseExpr());
+  }
+
+  // Unevaluated operands read nothing: decltype(y[0] + 0.f), sizeof y[i], noexcept(...).
+  bool TraverseDecltypeTypeLoc(clang::DecltypeTypeLoc type) {
+    return collectingLocals_ ? Base::TraverseDecltypeTypeLoc(type) : true;
+  }
+  bool TraverseUnaryExprOrTypeTraitExpr(clang::UnaryExprOrTypeTraitExpr* expr) {
+    return collectingLocals_ ? Base::TraverseUnaryExprOrTypeTraitExpr(expr) : true;
+  }
+  bool TraverseCXXNoexceptExpr(clang::CXXNoexceptExpr* expr) {
+    return collectingLocals_ ? Base::TraverseCXXNoexceptExpr(expr) : true;
+  }
+
+  // A lambda the function calls by name runs where it is called, not where it is defined: its
+  // body is looked at at each call (inlineLambdaCall), with its parameters bound to the call's
+  // arguments and its captures the function's own names.
+  bool TraverseLambdaExpr(clang::LambdaExpr* lambda) {
+    if (!collectingLocals_ && calledByName_.count(lambda) > 0)
+      return true;
+    return Base::TraverseLambdaExpr(lambda);
+  }
 
   // float* row = out + r * n; float& cell = out[i]; T* p = cond ? a : b; and pointers held in a
   // local struct or array: Args args{out, n}; float* rows[2] = {a, b}.
@@ -163,8 +217,12 @@ public:
   bool VisitCallExpr(clang::CallExpr* call) {
     if (collectingLocals_) {
       collectSwapped(*call);
+      if (const clang::LambdaExpr* lambda = lambdaCalledByName(*call))
+        calledByName_.insert(lambda);
       return true;
     }
+    if (lambdaCalledByName(*call) != nullptr)
+      return inlineLambdaCall(*call);
     // A struct's assignment (*reinterpret_cast<float4*>(p) = v) or a class's ++ is a call.
     if (const auto* op = llvm::dyn_cast<clang::CXXOperatorCallExpr>(call);
         op && op->getNumArgs() > 0 &&
@@ -192,24 +250,28 @@ public:
       read(target(call->getArg(0)), call->getBeginLoc());
       return true;
     }
-    const clang::FunctionDecl* definition = followedDefinition(*call, active_);
+    const clang::FunctionDecl* definition = calls_.definition(*call);
     if (definition == nullptr) {
       readReferencedArguments(*call);
       return true;
     }
-    const Accesses inner = accessesOf(*definition, active_);
+    const Accesses inner = accessesOf(*definition, calls_);
     const llvm::ArrayRef<const clang::Expr*> arguments = parameterArguments(*call);
     const unsigned args = std::min<unsigned>(arguments.size(), definition->getNumParams());
-    for (unsigned i = 0; i < args; ++i) {
-      const ParamSet given = definition->getParamDecl(i)->getType()->isReferenceType()
-                                 ? element(arguments[i])
-                                 : bases(arguments[i]);
+    // Reads first: gelu(out, out, i) reads its second argument before writing its first.
+    std::vector<ParamSet> given;
+    for (unsigned i = 0; i < args; ++i)
+      given.push_back(definition->getParamDecl(i)->getType()->isReferenceType()
+                          ? element(arguments[i])
+                          : bases(arguments[i]));
+    for (unsigned i = 0; i < args; ++i)
       if (inner[i].readBeforeWrite.isValid())
-        read(given, call->getBeginLoc());
+        read(given[i], call->getBeginLoc());
+    for (unsigned i = 0; i < args; ++i)
       if (inner[i].write.isValid())
-        write(given, call->getBeginLoc(),
-              inner[i].plainWrite.isValid() ? Store::Plain : Store::Atomic);
-    }
+        write(given[i], call->getBeginLoc(),
+              inner[i].plainWrite.isValid() ? Store::Plain : Store::Atomic,
+              inner[i].writtenOnEveryPath);
     return true;
   }
 
@@ -235,6 +297,73 @@ public:
   }
 
 private:
+  using Base = clang::RecursiveASTVisitor<Finder>;
+
+  void collectLocals(clang::Stmt* body) {
+    collectingLocals_ = true;
+    TraverseStmt(body);
+    collectingLocals_ = false;
+  }
+
+  // Both sides of a branch from the same arrays written; afterwards, those both sides that go on
+  // wrote.
+  bool alternatives(clang::Stmt* first, clang::Stmt* second) {
+    const ParamSet before = written_;
+    std::vector<ParamSet> goingOn;
+    for (clang::Stmt* side : {first, second}) {
+      written_ = before;
+      if (side != nullptr && !TraverseStmt(side))
+        return false;
+      if (!leaves(side))
+        goingOn.push_back(written_);
+    }
+    written_ = goingOn.empty() ? before : goingOn.front();
+    for (const ParamSet& other : goingOn) {
+      ParamSet both;
+      std::set_intersection(written_.begin(), written_.end(), other.begin(), other.end(),
+                            std::inserter(both, both.end()));
+      written_ = both;
+    }
+    return true;
+  }
+
+  // Whether a branch's statement ends by leaving it: return, break, continue, goto.
+  static bool leaves(const clang::Stmt* statement) {
+    while (const auto* block = llvm::dyn_cast_or_null<clang::CompoundStmt>(statement))
+      statement = block->body_empty() ? nullptr : block->body_back();
+    return llvm::isa_and_nonnull<clang::ReturnStmt, clang::BreakStmt, clang::ContinueStmt,
+                                 clang::GotoStmt>(statement);
+  }
+
+  // The lambda of a call `f(args)` where f is a local variable holding a lambda, or null.
+  static const clang::LambdaExpr* lambdaCalledByName(const clang::CallExpr& call) {
+    const auto* op = llvm::dyn_cast<clang::CXXOperatorCallExpr>(&call);
+    if (op == nullptr || op->getOperator() != clang::OO_Call || op->getNumArgs() == 0)
+      return nullptr;
+    const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(op->getArg(0)->IgnoreImpCasts());
+    const auto* var = ref != nullptr ? llvm::dyn_cast<clang::VarDecl>(ref->getDecl()) : nullptr;
+    if (var == nullptr || !var->hasInit() || var->getType()->isReferenceType())
+      return nullptr;
+    return llvm::dyn_cast<clang::LambdaExpr>(var->getInit()->IgnoreImplicit());
+  }
+
+  bool inlineLambdaCall(const clang::CallExpr& call) {
+    const clang::FunctionDecl* body = call.getDirectCallee();
+    if (body == nullptr || !body->hasBody())
+      return true;
+    const clang::FunctionDecl* definition = nullptr;
+    body->getBody(definition);
+    const llvm::ArrayRef<const clang::Expr*> arguments = parameterArguments(call);
+    const unsigned args = std::min<unsigned>(arguments.size(), definition->getNumParams());
+    for (unsigned i = 0; i < args; ++i) {
+      const clang::ParmVarDecl* param = definition->getParamDecl(i);
+      derive(param,
+             param->getType()->isReferenceType() ? element(arguments[i]) : held(arguments[i]));
+    }
+    collectLocals(definition->getBody());
+    return TraverseStmt(definition->getBody());
+  }
+
   // swap(src, dst): a pointer passed by reference may come back holding any pointer given.
   void collectSwapped(const clang::CallExpr& call) {
     const clang::FunctionDecl* callee = call.getDirectCallee();
@@ -292,6 +421,11 @@ private:
       return named(ref->getDecl());
     if (const auto* call = llvm::dyn_cast<clang::CallExpr>(e); call && call->isGLValue())
       return givenPointers(*call); // at(a, i) = v
+    if (const auto* choice = llvm::dyn_cast<clang::ConditionalOperator>(e)) {
+      ParamSet both = element(choice->getTrueExpr()); // (c ? y[i] : spare) = v
+      unite(both, element(choice->getFalseExpr()));
+      return both;
+    }
     return {};
   }
 
@@ -400,19 +534,22 @@ private:
   void derive(const clang::VarDecl* var, const ParamSet& from) { unite(derived_[var], from); }
 
   enum class Store { Plain, Atomic };
-  void write(const ParamSet& params, clang::SourceLocation at, Store store) {
+  // `everyPath`: false for a helper that writes on some of its paths only.
+  void write(const ParamSet& params, clang::SourceLocation at, Store store, bool everyPath = true) {
     for (unsigned param : params) {
       ParameterAccess& access = accesses[param];
       if (access.write.isInvalid())
         access.write = at;
       if (store == Store::Plain && access.plainWrite.isInvalid())
         access.plainWrite = at;
+      if (everyPath)
+        written_.insert(param);
     }
   }
   void read(const ParamSet& params, clang::SourceLocation at) {
     for (unsigned param : params)
       if (ParameterAccess& access = accesses[param];
-          access.write.isInvalid() && access.readBeforeWrite.isInvalid())
+          written_.count(param) == 0 && access.readBeforeWrite.isInvalid())
         access.readBeforeWrite = at;
   }
   // y[i] += v, ++y[i], atomicAdd(&y[i], v): the old value is read, then the new one written.
@@ -422,27 +559,29 @@ private:
   }
 
   const clang::FunctionDecl& function_;
-  ActiveFunctions& active_;
+  Calls& calls_;
   std::map<const clang::ParmVarDecl*, unsigned> params_;
   std::map<const clang::Decl*, ParamSet> derived_;
+  ParamSet written_; // written on every path so far
+  std::set<const clang::LambdaExpr*> calledByName_;
   bool collectingLocals_ = false;
 };
 
-Accesses accessesOf(const clang::FunctionDecl& function, ActiveFunctions& active) {
+Accesses accessesOf(const clang::FunctionDecl& function, Calls& calls) {
   if (function.getBody() == nullptr)
     return Accesses(function.getNumParams());
-  active.insert(&function);
-  Finder finder(function, active);
-  finder.run();
-  active.erase(&function);
-  return finder.accesses;
+  return calls.follow(function, [&calls](const clang::FunctionDecl& followed) {
+    Finder finder(followed, calls);
+    finder.run();
+    return finder.accesses;
+  });
 }
 
 } // namespace
 
 std::vector<ParameterAccess> parameterAccesses(const clang::FunctionDecl& kernel) {
-  ActiveFunctions active;
-  return accessesOf(kernel, active);
+  Calls calls;
+  return accessesOf(kernel, calls);
 }
 
 } // namespace overlap::frontend

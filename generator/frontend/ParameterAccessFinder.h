@@ -8,9 +8,12 @@
 // Accesses are seen through p[i], *p, *(p + i), p->f, locals derived from a parameter, atomics,
 // cache-hinted loads and stores, memcpy/memset, inline PTX and helpers with a body (followed as
 // VectorAccessFinder follows them); docs/annotations.md lists the forms. Reads and writes are
-// ordered as the statements run in source order (a read on the right of an assignment comes
-// before it), not along every path: a check of the common forms, not a proof. A pointer stored in
-// memory and read back, or a callee without a body, is not seen.
+// ordered as they run (a read on the right of an assignment comes before it; a lambda called by
+// name runs where it is called). A write on one side of an if/else or ?: does not count for the
+// other side, nor one on a side that returns for what follows; an if without else and a loop
+// count as running their body. The check is per array, not per element: a check of the common
+// forms, not a proof. A pointer stored in memory and read back, or a callee without a body, is
+// not seen.
 #pragma once
 
 #include <clang/Basic/SourceLocation.h>
@@ -29,8 +32,10 @@ struct ParameterAccess {
   // The first write that is no atomic update (an assignment, a store, atomicExch: what
   // reduce(...) cannot combine).
   clang::SourceLocation plainWrite;
-  // The first read met before any write (y[i] += v, y[i] = beta * y[i], atomicAdd(&y[i], v)).
+  // The first read met before the array is written on every path to it (y[i] += v,
+  // y[i] = beta * y[i], atomicAdd(&y[i], v), a read after `if (first) y[i] = 0;`).
   clang::SourceLocation readBeforeWrite;
+  bool writtenOnEveryPath = false; // by the end of the function's body
 };
 
 // One entry per parameter of `kernel`, which must have a body (an instantiation's, for templates).

@@ -17,18 +17,22 @@ namespace {
 
 using ParamSet = std::set<unsigned>;
 
-void findAlignments(const clang::FunctionDecl& function, ActiveFunctions& active,
-                    std::vector<unsigned>& alignments);
+// What each parameter of a function needs: the widest alignment its accesses assume.
+using Needs = std::vector<unsigned>;
+using Calls = CallFollower<Needs>;
+
+Needs alignmentsOf(const clang::FunctionDecl& function, Calls& calls);
 
 class Finder : public clang::RecursiveASTVisitor<Finder> {
 public:
-  Finder(const clang::FunctionDecl& kernel, ActiveFunctions& active,
-         std::vector<unsigned>& alignments)
-      : kernel_(kernel), context_(kernel.getASTContext()), active_(active),
-        alignments_(alignments) {
+  Finder(const clang::FunctionDecl& kernel, Calls& calls)
+      : alignments(kernel.getNumParams(), 0), kernel_(kernel), context_(kernel.getASTContext()),
+        calls_(calls) {
     for (unsigned i = 0; i < kernel.getNumParams(); ++i)
       params_[kernel.getParamDecl(i)] = i;
   }
+
+  Needs alignments;
 
   // Locals derive from parameters first (in source order, so one pass sees a chain of them),
   // then the casts are looked at.
@@ -74,11 +78,10 @@ public:
   bool VisitCallExpr(clang::CallExpr* call) {
     if (collectingLocals_)
       return true;
-    const clang::FunctionDecl* definition = followedDefinition(*call, active_);
+    const clang::FunctionDecl* definition = calls_.definition(*call);
     if (definition == nullptr)
       return true;
-    std::vector<unsigned> needs(definition->getNumParams(), 0);
-    findAlignments(*definition, active_, needs);
+    const Needs needs = alignmentsOf(*definition, calls_);
     const llvm::ArrayRef<const clang::Expr*> arguments = parameterArguments(*call);
     const unsigned args = std::min<unsigned>(arguments.size(), definition->getNumParams());
     for (unsigned i = 0; i < args; ++i)
@@ -96,8 +99,8 @@ private:
         continue;
       const unsigned ownAlignment =
           static_cast<unsigned>(context_.getTypeAlignInChars(own).getQuantity());
-      if (alignment > ownAlignment && alignment > alignments_[param])
-        alignments_[param] = alignment;
+      if (alignment > ownAlignment && alignment > alignments[param])
+        alignments[param] = alignment;
     }
   }
 
@@ -129,29 +132,27 @@ private:
 
   const clang::FunctionDecl& kernel_;
   clang::ASTContext& context_;
-  ActiveFunctions& active_;
-  std::vector<unsigned>& alignments_;
+  Calls& calls_;
   std::map<const clang::ParmVarDecl*, unsigned> params_;
   std::map<const clang::Decl*, ParamSet> derived_;
   bool collectingLocals_ = false;
 };
 
-void findAlignments(const clang::FunctionDecl& function, ActiveFunctions& active,
-                    std::vector<unsigned>& alignments) {
+Needs alignmentsOf(const clang::FunctionDecl& function, Calls& calls) {
   if (function.getBody() == nullptr)
-    return;
-  active.insert(&function);
-  Finder(function, active, alignments).run();
-  active.erase(&function);
+    return Needs(function.getNumParams(), 0);
+  return calls.follow(function, [&calls](const clang::FunctionDecl& followed) {
+    Finder finder(followed, calls);
+    finder.run();
+    return finder.alignments;
+  });
 }
 
 } // namespace
 
 std::vector<unsigned> vectorAccessAlignments(const clang::FunctionDecl& kernel) {
-  std::vector<unsigned> alignments(kernel.getNumParams(), 0);
-  ActiveFunctions active;
-  findAlignments(kernel, active, alignments);
-  return alignments;
+  Calls calls;
+  return alignmentsOf(kernel, calls);
 }
 
 } // namespace overlap::frontend

@@ -227,6 +227,13 @@ TEST(Diagnostics, EveryFormOfWriteThroughAParameterIsFound) {
            {"__device__ void inner(float* p) { p[0] = 1.0f; }\n"
             "__device__ void outer(float* q, int k) { inner(q + k); }\n",
             "outer(y, i);"},
+           // Eight calls deep, as template libraries' load/store helpers nest.
+           {"__device__ void h0(float* p) { *p = 1.0f; }\n"
+            "__device__ void h1(float* p) { h0(p); }\n__device__ void h2(float* p) { h1(p); }\n"
+            "__device__ void h3(float* p) { h2(p); }\n__device__ void h4(float* p) { h3(p); }\n"
+            "__device__ void h5(float* p) { h4(p); }\n__device__ void h6(float* p) { h5(p); }\n"
+            "__device__ void h7(float* p) { h6(p); }\n",
+            "h7(y + i);"},
        }) {
     const std::string code = std::string("#include <overlap/annotate.h>\n") + form.helpers +
                              "OVERLAP_KERNEL(partition(n) offset(n) extent(y: n) copyin(y[lo:hi])\n"
@@ -276,6 +283,8 @@ TEST(Diagnostics, CopyoutOfAnArrayTheKernelReadsFirst) {
   const std::string adds = "__device__ void add(float* p, float v) { *p += v; }\n";
   const std::string scales = "__device__ void scale(float& out, float v) { out = out * v; }\n";
   const std::string puts = "__device__ void put(float* p, float v) { *p = v; }\n";
+  const std::string twice2 =
+      "__device__ void twice2(float* o, const float* a, int j) { o[j] = 2.0f * a[j]; }\n";
   for (const auto& [helpers, body] : std::vector<std::pair<std::string, std::string>>{
            {"", "y[i] += x[i];"},
            {"", "++y[i];"},
@@ -289,6 +298,15 @@ TEST(Diagnostics, CopyoutOfAnArrayTheKernelReadsFirst) {
                 "y[i] = v + x[i];"},
            {adds, "add(y + i, x[i]);"},
            {scales, "scale(y[i], x[i]);"},
+           {twice2, "twice2(y, y, i);"},
+           // The other side of a branch, or after a side that returns (cuBLAS's beta).
+           {"", "if (x[i] == 0.0f) y[i] = 1.0f; else y[i] = 2.0f * y[i] + x[i];"},
+           {"", "y[i] = x[i] == 0.0f ? 1.0f : 2.0f * y[i];"},
+           {"", "if (x[i] == 0.0f) { y[i] = 1.0f; return; } y[i] += x[i];"},
+           // A lambda runs where it is called.
+           {"", "auto put = [&](int j, float v) { y[j] = v; }; const float old = y[i]; "
+                "put(i, old + x[i]);"},
+           {"", "float spare = 0.0f; float& o = i % 2 ? y[i] : spare; o += x[i];"},
        }) {
     SCOPED_TRACE(body);
     const InMemoryResult run = runOnCode(kernel(helpers, body));
@@ -305,6 +323,12 @@ TEST(Diagnostics, CopyoutOfAnArrayTheKernelReadsFirst) {
            {"", "y[i] = expf(x[i]); __syncthreads(); y[i] = y[i] / 2.0f;"},
            {puts, "put(y + i, x[i]); y[i] *= 2.0f;"},
            {twice, "twice(y + i, x[i]);"},
+           {"", "auto clamp = [&](int j) { y[j] = fminf(y[j], 1.0f); }; y[i] = x[i]; clamp(i);"},
+           {"", "using T = decltype(y[0] + 0.0f); y[i] = T(x[i]);"},
+           {"", "if (x[i] > 0.0f) y[i] = x[i]; else y[i] = -x[i]; y[i] *= 2.0f;"},
+           {"", "if (i % 2) y[i] = x[i]; else { y[i] = 0.0f; } y[i] += 1.0f;"},
+           // Guarded alike twice: an if without else counts as running its body.
+           {"", "if (x[i] > 0.0f) y[i] = x[i]; __syncthreads(); if (x[i] > 0.0f) y[i] *= 2;"},
        }) {
     SCOPED_TRACE(body);
     const InMemoryResult run = runOnCode(kernel(helpers, body));
@@ -317,7 +341,8 @@ TEST(Diagnostics, CopyoutOfAnArrayTheKernelReadsFirst) {
 TEST(Diagnostics, AUserDeclarationOfAGeneratedNameIsRefused) {
   for (const std::string& taken :
        {std::string("void saxpy_explicit(int n, float a, const float* x, float* y) {}\n"),
-        std::string("struct saxpy_binding {};\n"), std::string("int saxpy_tuned_async = 0;\n")}) {
+        std::string("struct saxpy_binding {};\n"), std::string("int saxpy_tuned_async = 0;\n"),
+        std::string("#define saxpy_mapped(...) 0\n")}) {
     std::string code = Saxpy().str();
     code.insert(code.find('\n') + 1, taken);
     SCOPED_TRACE(taken);
