@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <array>
 #include <map>
+#include <numeric>
 #include <set>
 
 namespace overlap::annotation {
@@ -918,12 +919,17 @@ private:
 
   // grid: len / 4 launches no block for a chunk's last len % 4 elements: where chunk bounds fall
   // inside a group of 4, Streams and Hybrid would leave elements that one launch over the whole
-  // call covers. A granule that is a multiple of 4 keeps the bounds on groups.
+  // call covers. A granule that is a multiple of 4 keeps the bounds on groups, as does the one
+  // the generated code derives from a float4 access of a float array.
   void warnGridDroppingARemainder() {
-    const std::optional<long long> granule =
+    std::optional<long long> granule =
         kernel_.granule ? ir::evaluate(*kernel_.granule, ir::Environment{}) : 1;
     if (!granule)
       return;
+    for (const ir::Parameter& p : signature_.params)
+      if (p.isPointer && p.elementSize > 0 && p.vectorAccessAlignment > p.elementSize)
+        granule =
+            std::lcm(*granule, static_cast<long long>(p.vectorAccessAlignment / p.elementSize));
     for (ir::ExprPtr dim : kernel_.launch.grid) {
       while (dim && dim->kind == ir::ExprKind::CeilDiv) // ceil_div(len / 4, 8): blocks of groups
         dim = dim->operands[0];

@@ -607,6 +607,10 @@ TEST(Diagnostics, GridDroppingAChunksRemainderIsAWarning) {
                   saxpy())
           .diagnostics.size(),
       1u);
+  // The granule derived from a float4 access of a float array keeps bounds on groups of 4.
+  ir::KernelSignature vectorized = saxpy();
+  vectorized.params[2].vectorAccessAlignment = 16;
+  EXPECT_TRUE(buildKernel(text, vectorized).diagnostics.empty());
   // A granule of a multiple of 4, a rounded-up grid, or one that adds a block: nothing to say.
   for (const char* fine :
        {"granule(8) launch(grid: len / 4, block: 64)", "launch(grid: ceil_div(len, 4), block: 64)",
