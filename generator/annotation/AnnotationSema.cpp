@@ -150,6 +150,7 @@ public:
     checkGranule();
     checkLength();
     warnStrideOfTheWholeCall();
+    warnBroadcastFromElsewhere();
     checkBindings();
     checkLaunch();
     checkTune();
@@ -1010,6 +1011,30 @@ private:
                               mention->name +
                               "' would address rows of the chunk's length; give the stride a "
                               "parameter of its own, or use range mode");
+  }
+
+  // Offset mode passes an array with a section advanced to the section's begin: a section every
+  // chunk shares that starts past element 0 (PolyBench's fdtd-2d copying fict[t : t + 1]) gives
+  // the kernel a pointer it must index from 0, which a kernel indexing the whole array (fict[t])
+  // would read past.
+  void warnBroadcastFromElsewhere() {
+    if (!offsetMode_)
+      return;
+    for (const ArrayDraft& draft : drafts_)
+      for (const ir::Section& section : draft.array.sections) {
+        if (section.chunked() || !section.begin)
+          continue;
+        const std::optional<long long> begin = ir::evaluate(*section.begin, ir::Environment{});
+        if (begin && *begin == 0)
+          continue;
+        const std::string& name = param(draft.array.param).name;
+        warningAt(*section.begin,
+                  "offset mode passes '" + name + "' advanced to this section's begin (" +
+                      ir::toSource(*section.begin) + "): the kernel must index '" + name +
+                      "' from 0, not from " + ir::toSource(*section.begin) +
+                      "; name the whole array, or start the section at 0, if it indexes the "
+                      "whole array");
+      }
   }
 
   // In offset mode the kernel's length parameter gets each chunk's length, but a launch

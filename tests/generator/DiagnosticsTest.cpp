@@ -621,6 +621,31 @@ TEST(Diagnostics, GridDroppingAChunksRemainderIsAWarning) {
   }
 }
 
+// Offset mode passes an array advanced to its section's begin: a shared section past element 0
+// is one the kernel must index from 0, which a kernel indexing the whole array would not.
+TEST(Diagnostics, OffsetModeSharedSectionPastTheStartIsAWarning) {
+  const ir::KernelSignature signature = SignatureBuilder("fdtd")
+                                            .pointer("fict", "float", true)
+                                            .pointer("ey", "float")
+                                            .integer("n")
+                                            .integer("t");
+  const std::string text = "partition(n) offset(n) extent(fict: t + 1, ey: n) "
+                           "copyin(fict[t : t + 1]) copy(ey[lo:hi]) "
+                           "launch(grid: ceil_div(len, 256), block: 256)";
+  const annotation::SemaResult result = buildKernel(text, signature);
+  EXPECT_TRUE(result.kernel.has_value());
+  ASSERT_EQ(result.diagnostics.size(), 1u) << formatDiagnostics(result.diagnostics);
+  EXPECT_EQ(result.diagnostics[0].severity, Diagnostic::Severity::Warning);
+  EXPECT_NE(result.diagnostics[0].message.find(
+                "offset mode passes 'fict' advanced to this section's begin (t)"),
+            std::string::npos)
+      << result.diagnostics[0].message;
+  EXPECT_EQ(result.diagnostics[0].offset, text.find("t : t"));
+  std::string fromZero = text;
+  fromZero.replace(fromZero.find("fict[t : t + 1]"), 15, "fict[0 : t + 1]");
+  EXPECT_TRUE(buildKernel(fromZero, signature).diagnostics.empty());
+}
+
 TEST(Diagnostics, NoDataClauseAtAll) {
   ir::KernelSignature signature = SignatureBuilder("k").integer("n");
   expectError("partition(n) offset(n) launch(grid: len, block: 1)", signature,
