@@ -915,7 +915,53 @@ private:
       error(clause.keyword, "launch needs 'block: DIM', e.g. block: 256");
     warnGridOfTheWholeCall();
     warnGridOfNoChunk();
+    warnGridPastTheChunk();
     warnGridDroppingARemainder();
+  }
+
+  // c where `e` is len * c (len, len * 512, 512 * len), or nullopt.
+  static std::optional<long long> lengthScale(const ir::Expr& e) {
+    if (e.kind == ir::ExprKind::ChunkLen)
+      return 1;
+    if (e.kind != ir::ExprKind::Mul)
+      return std::nullopt;
+    for (int side = 0; side < 2; ++side)
+      if (e.operands[side]->kind == ir::ExprKind::ChunkLen)
+        return ir::evaluate(*e.operands[1 - side], ir::Environment{});
+    return std::nullopt;
+  }
+
+  // With a bare offset the kernel does not know where its chunk ends, so its guard (i < n) is
+  // the whole call's: a grid rounded up to whole blocks (ceil_div(len, 256)) runs the last
+  // block's extra threads over the next chunk's elements, or past the array after the last chunk.
+  void warnGridPastTheChunk() {
+    const bool bareOffset = offsetMode_ && !syntax_.offsets[0].lengthParam;
+    if (!bareOffset || kernel_.launch.gridStride)
+      return;
+    for (const ir::Binding& binding : kernel_.bindings)
+      if (binding.value && ir::dependsOnChunk(*binding.value))
+        return;
+    for (const ir::ExprPtr& dim : kernel_.launch.grid)
+      if (const ir::Expr* rounding = dim ? roundsUpTheChunk(*dim) : nullptr) {
+        warningAt(*rounding,
+                  "with a bare offset the kernel does not know where its chunk ends, and this "
+                  "grid rounds the chunk up to whole blocks: the last block's extra threads "
+                  "would compute elements of the next chunk (past the array, after the last "
+                  "one); give the kernel the chunk's length (offset(PARAM), bind(PARAM = len)) "
+                  "or launch exactly the chunk's threads (granule(256) with grid: len / 256)");
+        return;
+      }
+  }
+
+  // A ceil_div of the chunk's length (ceil_div(len, 256), ceil_div(len * 4, 256)) in `e`, or
+  // null.
+  static const ir::Expr* roundsUpTheChunk(const ir::Expr& e) {
+    if (e.kind == ir::ExprKind::CeilDiv && ir::dependsOnChunk(*e.operands[0]))
+      return &e;
+    for (const ir::ExprPtr& operand : e.operands)
+      if (const ir::Expr* found = roundsUpTheChunk(*operand))
+        return found;
+    return nullptr;
   }
 
   // grid: len / 4 launches no block for a chunk's last len % 4 elements: where chunk bounds fall
@@ -934,13 +980,17 @@ private:
     for (ir::ExprPtr dim : kernel_.launch.grid) {
       while (dim && dim->kind == ir::ExprKind::CeilDiv) // ceil_div(len / 4, 8): blocks of groups
         dim = dim->operands[0];
-      if (!dim || dim->kind != ir::ExprKind::Div ||
-          dim->operands[0]->kind != ir::ExprKind::ChunkLen)
+      if (!dim || dim->kind != ir::ExprKind::Div)
         continue;
+      const std::optional<long long> scale = lengthScale(*dim->operands[0]);
       const std::optional<long long> divisor = ir::evaluate(*dim->operands[1], ir::Environment{});
-      if (!divisor || *divisor < 2 || *granule % *divisor == 0)
+      if (!scale || !divisor || *divisor < 2 || *scale < 1)
         continue;
-      const std::string k = std::to_string(*divisor);
+      // len * 512 / 1024 leaves a remainder of len % 2.
+      const long long group = *divisor / std::gcd(*divisor, *scale);
+      if (group < 2 || *granule % group == 0)
+        continue;
+      const std::string k = std::to_string(group);
       warningAt(*dim, "this grid launches no block for a chunk's last len % " + k +
                           " elements: where a chunk ends inside a group of " + k +
                           ", the chunked variants would skip elements one launch over the whole "

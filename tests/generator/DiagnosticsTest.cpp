@@ -602,11 +602,11 @@ TEST(Diagnostics, GridDroppingAChunksRemainderIsAWarning) {
             std::string::npos)
       << result.diagnostics[0].message;
   EXPECT_EQ(result.diagnostics[0].offset, text.find("len / 4"));
-  EXPECT_EQ(
-      buildKernel(saxpyWith(&SaxpyText::launch, "launch(grid: ceil_div(len / 4, 16), block: 16)"),
-                  saxpy())
-          .diagnostics.size(),
-      1u);
+  for (const char* also : {"launch(grid: ceil_div(len / 4, 16), block: 16)",
+                           "launch(grid: len * 512 / 1024, block: 64)"}) { // len % 2 left
+    SCOPED_TRACE(also);
+    EXPECT_EQ(buildKernel(saxpyWith(&SaxpyText::launch, also), saxpy()).diagnostics.size(), 1u);
+  }
   // The granule derived from a float4 access of a float array keeps bounds on groups of 4.
   ir::KernelSignature vectorized = saxpy();
   vectorized.params[2].vectorAccessAlignment = 16;
@@ -614,7 +614,7 @@ TEST(Diagnostics, GridDroppingAChunksRemainderIsAWarning) {
   // A granule of a multiple of 4, a rounded-up grid, or one that adds a block: nothing to say.
   for (const char* fine :
        {"granule(8) launch(grid: len / 4, block: 64)", "launch(grid: ceil_div(len, 4), block: 64)",
-        "launch(grid: len / 4 + 1, block: 64)"}) {
+        "launch(grid: len / 4 + 1, block: 64)", "launch(grid: len * 1024 / 512, block: 64)"}) {
     SCOPED_TRACE(fine);
     const annotation::SemaResult quiet = buildKernel(saxpyWith(&SaxpyText::launch, fine), saxpy());
     EXPECT_TRUE(quiet.diagnostics.empty()) << formatDiagnostics(quiet.diagnostics);
@@ -644,6 +644,30 @@ TEST(Diagnostics, OffsetModeSharedSectionPastTheStartIsAWarning) {
   std::string fromZero = text;
   fromZero.replace(fromZero.find("fict[t : t + 1]"), 15, "fict[0 : t + 1]");
   EXPECT_TRUE(buildKernel(fromZero, signature).diagnostics.empty());
+}
+
+// A bare offset leaves the kernel's guard the whole call's: a grid rounded up to whole blocks
+// runs the last block's extra threads over the next chunk, so a warning at the rounding.
+TEST(Diagnostics, BareOffsetGridRoundedPastTheChunkIsAWarning) {
+  const ir::KernelSignature signature =
+      SignatureBuilder("scale").pointer("y", "float").integer("n");
+  const auto build = [&](const std::string& rest) {
+    return buildKernel("partition(n) offset extent(y: n) copy(y[lo:hi]) " + rest, signature);
+  };
+  const annotation::SemaResult rounded =
+      build("launch(grid: ceil_div(len, 256), block: 256) tune(n = 1024)");
+  ASSERT_EQ(rounded.diagnostics.size(), 1u) << formatDiagnostics(rounded.diagnostics);
+  EXPECT_EQ(rounded.diagnostics[0].severity, Diagnostic::Severity::Warning);
+  EXPECT_NE(rounded.diagnostics[0].message.find(
+                "with a bare offset the kernel does not know where its chunk ends"),
+            std::string::npos);
+  // The chunk's length given to the kernel, or exactly the chunk's threads: nothing to say.
+  for (const char* fine : {"bind(n = len) launch(grid: ceil_div(len, 256), block: 256)",
+                           "granule(256) launch(grid: len / 256, block: 256) tune(n = 1024)"}) {
+    SCOPED_TRACE(fine);
+    const annotation::SemaResult quiet = build(fine);
+    EXPECT_TRUE(quiet.diagnostics.empty()) << formatDiagnostics(quiet.diagnostics);
+  }
 }
 
 TEST(Diagnostics, NoDataClauseAtAll) {
