@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -19,6 +20,14 @@ using ir::ElementKind;
 using ir::ScalarKind;
 using testing::positionOf;
 using testing::runOnCode;
+
+// A launch expression's value for the chunk [0, 1000); nullopt for none.
+std::optional<long long> atChunk(const ir::ExprPtr& expr) {
+  ir::Environment chunk;
+  chunk.lo = 0;
+  chunk.hi = 1000;
+  return expr ? ir::evaluate(*expr, chunk) : std::nullopt;
+}
 
 struct ExpectedParameter {
   std::string name;
@@ -357,12 +366,8 @@ TEST(Extraction, AnnotationsCallTheFilesMacrosAndOneReturnFunctions) {
   ASSERT_TRUE(run.result.ok()) << run.diagnostics;
   ASSERT_EQ(run.result.frontend.kernels.size(), 1u);
   const ir::Launch& launch = run.result.frontend.kernels[0].launch;
-  ir::Environment chunk;
-  chunk.lo = 0;
-  chunk.hi = 1000;
-  ASSERT_TRUE(launch.grid[0] && launch.sharedBytes);
-  EXPECT_EQ(ir::evaluate(*launch.grid[0], chunk), 2);
-  EXPECT_EQ(ir::evaluate(*launch.sharedBytes, chunk), 8 * 4);
+  EXPECT_EQ(atChunk(launch.grid[0]), 2);
+  EXPECT_EQ(atChunk(launch.sharedBytes), 8 * 4);
 
   // PyTorch's GET_BLOCKS checks before it returns: refused at the call, saying why.
   std::string checked = code;
@@ -405,17 +410,12 @@ TEST(Extraction, AnnotationsNameWhatTheKernelsScopeSeesQualifiedOrNot) {
   ASSERT_TRUE(run.result.ok()) << run.diagnostics;
   ASSERT_EQ(run.result.frontend.kernels.size(), 1u);
   const ir::Launch& launch = run.result.frontend.kernels[0].launch;
-  ir::Environment chunk;
-  chunk.lo = 0;
-  chunk.hi = 1000;
-  ASSERT_TRUE(launch.grid[0] && launch.grid[1] && launch.block[0] && launch.block[1] &&
-              launch.block[2] && launch.sharedBytes);
-  EXPECT_EQ(ir::evaluate(*launch.grid[0], chunk), 8); // cfg's kThreads, not the kernel's scope's
-  EXPECT_EQ(ir::evaluate(*launch.grid[1], chunk), 250);
-  EXPECT_EQ(ir::evaluate(*launch.block[0], chunk), 4);
-  EXPECT_EQ(ir::evaluate(*launch.block[1], chunk), 32);
-  EXPECT_EQ(ir::evaluate(*launch.block[2], chunk), 7);
-  EXPECT_EQ(ir::evaluate(*launch.sharedBytes, chunk), 8 * 16 + 2 * 16); // sizeof(cfg::Cell)
+  EXPECT_EQ(atChunk(launch.grid[0]), 8); // cfg's kThreads, not the kernel's scope's
+  EXPECT_EQ(atChunk(launch.grid[1]), 250);
+  EXPECT_EQ(atChunk(launch.block[0]), 4);
+  EXPECT_EQ(atChunk(launch.block[1]), 32);
+  EXPECT_EQ(atChunk(launch.block[2]), 7);
+  EXPECT_EQ(atChunk(launch.sharedBytes), 8 * 16 + 2 * 16); // sizeof(cfg::Cell)
 
   // A qualified name that is no constant of the file is unknown at its place.
   std::string misspelt = code;
@@ -446,13 +446,9 @@ TEST(Extraction, AnnotationsReadTheFilesNamesAsTheKernelSeesThem) {
   const InMemoryResult run = runOnCode(code);
   ASSERT_TRUE(run.result.ok()) << run.diagnostics;
   const ir::Launch& launch = run.result.frontend.kernels[0].launch;
-  ir::Environment chunk;
-  chunk.lo = 0;
-  chunk.hi = 1000;
-  ASSERT_TRUE(launch.grid[0] && launch.block[0] && launch.block[1]);
-  EXPECT_EQ(ir::evaluate(*launch.grid[0], chunk), 4);
-  EXPECT_EQ(ir::evaluate(*launch.block[0], chunk), 8);
-  EXPECT_EQ(ir::evaluate(*launch.block[1], chunk), 32);
+  EXPECT_EQ(atChunk(launch.grid[0]), 4);
+  EXPECT_EQ(atChunk(launch.block[0]), 8);
+  EXPECT_EQ(atChunk(launch.block[1]), 32);
 
   // A macro the file changes after the kernel would be read with its last meaning: refused.
   for (const auto& [after, message] : std::vector<std::pair<std::string, std::string>>{
