@@ -938,9 +938,8 @@ private:
     const bool bareOffset = offsetMode_ && !syntax_.offsets[0].lengthParam;
     if (!bareOffset || kernel_.launch.gridStride)
       return;
-    for (const ir::Binding& binding : kernel_.bindings)
-      if (binding.value && ir::dependsOnChunk(*binding.value))
-        return;
+    if (aBindingGivesTheChunk())
+      return;
     for (const ir::ExprPtr& dim : kernel_.launch.grid)
       if (const ir::Expr* rounding = dim ? roundsUpTheChunk(*dim) : nullptr) {
         warningAt(*rounding,
@@ -951,6 +950,14 @@ private:
                   "or launch exactly the chunk's threads (granule(256) with grid: len / 256)");
         return;
       }
+  }
+
+  // Whether bind(...) gives the kernel something of its chunk (bind(n = len)).
+  bool aBindingGivesTheChunk() const {
+    return std::any_of(kernel_.bindings.begin(), kernel_.bindings.end(),
+                       [](const ir::Binding& binding) {
+                         return binding.value && ir::dependsOnChunk(*binding.value);
+                       });
   }
 
   // A ceil_div of the chunk's length (ceil_div(len, 256), ceil_div(len * 4, 256)) in `e`, or
@@ -1005,9 +1012,8 @@ private:
   void warnGridOfNoChunk() {
     if (!offsetMode_ || kernel_.lengthParam >= 0 || kernel_.launch.gridStride)
       return;
-    for (const ir::Binding& binding : kernel_.bindings)
-      if (binding.value && ir::dependsOnChunk(*binding.value))
-        return;
+    if (aBindingGivesTheChunk())
+      return;
     const ir::Expr* first = nullptr;
     for (const ir::ExprPtr& dim : kernel_.launch.grid) {
       if (dim && ir::dependsOnChunk(*dim))
