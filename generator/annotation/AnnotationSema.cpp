@@ -149,6 +149,7 @@ public:
     checkOptionals();
     checkGranule();
     checkLength();
+    checkLengthIndexesNothing();
     warnStrideOfTheWholeCall();
     warnBroadcastFromElsewhere();
     checkBindings();
@@ -303,6 +304,27 @@ private:
               " passes '" + name + "' " + passed + ", never the caller's " + name + "; say what '" +
               name + "' receives per chunk with offset(" + name + " = EXPR of len), e.g. offset(" +
               name + " = 2 * len) when " + name + " counts halves of the partition's elements");
+  }
+
+  // Offset mode gives PARAM the chunk's length: an index at a multiple of it (y[k * n + i])
+  // addresses planes of the chunk's length, not the whole call's.
+  void checkLengthIndexesNothing() {
+    if (!offsetMode_ || kernel_.lengthParam < 0)
+      return;
+    const ir::Parameter& length = param(kernel_.lengthParam);
+    if (length.indexLine == 0 || length.indexedArray < 0)
+      return;
+    const std::string& array = param(length.indexedArray).name;
+    error(*syntax_.offsets[0].lengthParam,
+          "the kernel indexes '" + array + "' at a multiple of '" + length.name + "' (line " +
+              std::to_string(length.indexLine) + ", column " + std::to_string(length.indexColumn) +
+              "), planes '" + length.name + "' apart, but offset(" + length.name +
+              ") gives it each chunk's length: the chunk's kernel would address planes of the "
+              "chunk's length, not the whole array's; use range mode, or a bare 'offset' that "
+              "leaves '" +
+              length.name +
+              "' the caller's (docs/annotations.md, \"A length that is also a "
+              "stride\")");
   }
 
   void checkMode() {

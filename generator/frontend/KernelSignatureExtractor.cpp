@@ -1,6 +1,7 @@
 #include "frontend/KernelSignatureExtractor.h"
 
 #include "frontend/GridSyncFinder.h"
+#include "frontend/IndexTermFinder.h"
 #include "frontend/ParameterAccessFinder.h"
 #include "frontend/TypeSpeller.h"
 #include "frontend/VectorAccessFinder.h"
@@ -133,8 +134,8 @@ const clang::FieldDecl* pointerField(clang::QualType type, unsigned depth = 0) {
 }
 
 ir::Parameter extractParameter(const clang::ParmVarDecl& param, unsigned vectorAlignment,
-                               const ParameterAccess& access, TypeSpeller& types,
-                               std::vector<SignatureProblem>* problems) {
+                               const ParameterAccess& access, const IndexTerm& indexTerm,
+                               TypeSpeller& types, std::vector<SignatureProblem>* problems) {
   const clang::ASTContext& context = param.getASTContext();
   // A parameter's own const (const int n) is no part of the function's type.
   const clang::QualType type = types.plain(adjustedParameterType(param)).getUnqualifiedType();
@@ -191,6 +192,10 @@ ir::Parameter extractParameter(const clang::ParmVarDecl& param, unsigned vectorA
     place(access.plainWrite, &result.plainWriteLine, &result.plainWriteColumn);
   if (access.readBeforeWrite.isValid())
     place(access.readBeforeWrite, &result.readLine, &result.readColumn);
+  if (indexTerm.where.isValid()) {
+    place(indexTerm.where, &result.indexLine, &result.indexColumn);
+    result.indexedArray = static_cast<int>(indexTerm.array);
+  }
   return result;
 }
 
@@ -255,11 +260,12 @@ ir::KernelSignature extractSignature(const clang::FunctionDecl& kernel, TypeSpel
   signature.name = qualifiedName(kernel);
   const std::vector<unsigned> alignments = vectorAccessAlignments(kernel);
   const std::vector<ParameterAccess> accesses = parameterAccesses(kernel);
+  const std::vector<IndexTerm> terms = indexTerms(kernel);
   NamedParams names;
   names.TraverseStmt(kernel.getBody());
   for (unsigned i = 0; i < kernel.getNumParams(); ++i) {
-    signature.params.push_back(
-        extractParameter(*kernel.getParamDecl(i), alignments[i], accesses[i], types, problems));
+    signature.params.push_back(extractParameter(*kernel.getParamDecl(i), alignments[i], accesses[i],
+                                                terms[i], types, problems));
     signature.params.back().named = names.named.count(kernel.getParamDecl(i)) > 0;
   }
   if (const std::optional<clang::SourceLocation> barrier = gridWideBarrier(kernel))

@@ -1,5 +1,6 @@
 #include "frontend/VectorAccessFinder.h"
 
+#include "frontend/DerivedPointers.h"
 #include "frontend/FollowedCalls.h"
 
 #include <clang/AST/ASTContext.h>
@@ -27,41 +28,11 @@ class Finder : public clang::RecursiveASTVisitor<Finder> {
 public:
   Finder(const clang::FunctionDecl& kernel, Calls& calls)
       : alignments(kernel.getNumParams(), 0), kernel_(kernel), context_(kernel.getASTContext()),
-        calls_(calls) {
-    for (unsigned i = 0; i < kernel.getNumParams(); ++i)
-      params_[kernel.getParamDecl(i)] = i;
-  }
+        calls_(calls), pointers_(kernel) {}
 
   Needs alignments;
 
-  // Locals derive from parameters first (in source order, so one pass sees a chain of them),
-  // then the casts are looked at.
-  void run() {
-    collectingLocals_ = true;
-    TraverseStmt(kernel_.getBody());
-    collectingLocals_ = false;
-    TraverseStmt(kernel_.getBody());
-  }
-
-  bool VisitVarDecl(clang::VarDecl* var) {
-    if (collectingLocals_ && var->getType()->isPointerType() && var->hasInit())
-      derive(var, var->getInit());
-    return true;
-  }
-
-  bool VisitBinaryOperator(clang::BinaryOperator* op) {
-    if (!collectingLocals_ || !op->isAssignmentOp())
-      return true;
-    if (const auto* target = llvm::dyn_cast<clang::DeclRefExpr>(op->getLHS()->IgnoreParens()))
-      if (const auto* var = llvm::dyn_cast<clang::VarDecl>(target->getDecl());
-          var && var->getType()->isPointerType())
-        derive(var, op->getRHS());
-    return true;
-  }
-
   bool VisitExplicitCastExpr(clang::ExplicitCastExpr* cast) {
-    if (collectingLocals_)
-      return true;
     const auto* pointer = cast->getType()->getAs<clang::PointerType>();
     if (pointer == nullptr || pointer->getPointeeType()->isIncompleteType() ||
         pointer->getPointeeType()->isDependentType())
@@ -76,8 +47,6 @@ public:
   // store128, which cast to int4*): what the helper needs of its own parameter, the kernel's
   // needs of what it passed.
   bool VisitCallExpr(clang::CallExpr* call) {
-    if (collectingLocals_)
-      return true;
     const clang::FunctionDecl* definition = calls_.definition(*call);
     if (definition == nullptr)
       return true;
@@ -104,38 +73,12 @@ private:
     }
   }
 
-  void derive(const clang::VarDecl* var, const clang::Expr* init) {
-    const ParamSet from = reached(init);
-    derived_[var].insert(from.begin(), from.end());
-  }
-
-  // The pointer parameters an expression mentions, directly or through derived locals.
-  ParamSet reached(const clang::Stmt* stmt) const {
-    ParamSet out;
-    if (stmt == nullptr)
-      return out;
-    if (const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(stmt)) {
-      if (const auto* param = llvm::dyn_cast<clang::ParmVarDecl>(ref->getDecl())) {
-        const auto found = params_.find(param);
-        if (found != params_.end() && param->getType()->isPointerType())
-          out.insert(found->second);
-      } else if (const auto found = derived_.find(ref->getDecl()); found != derived_.end()) {
-        out.insert(found->second.begin(), found->second.end());
-      }
-    }
-    for (const clang::Stmt* child : stmt->children()) {
-      const ParamSet more = reached(child);
-      out.insert(more.begin(), more.end());
-    }
-    return out;
-  }
+  ParamSet reached(const clang::Stmt* stmt) const { return pointers_.reached(stmt); }
 
   const clang::FunctionDecl& kernel_;
   clang::ASTContext& context_;
   Calls& calls_;
-  std::map<const clang::ParmVarDecl*, unsigned> params_;
-  std::map<const clang::Decl*, ParamSet> derived_;
-  bool collectingLocals_ = false;
+  DerivedPointers pointers_;
 };
 
 Needs alignmentsOf(const clang::FunctionDecl& function, Calls& calls) {
@@ -143,7 +86,7 @@ Needs alignmentsOf(const clang::FunctionDecl& function, Calls& calls) {
     return Needs(function.getNumParams(), 0);
   return calls.follow(function, [&calls](const clang::FunctionDecl& followed) {
     Finder finder(followed, calls);
-    finder.run();
+    finder.TraverseStmt(followed.getBody());
     return finder.alignments;
   });
 }

@@ -50,6 +50,10 @@ struct Parameter {
   unsigned plainWriteLine = 0, plainWriteColumn = 0;
   // Where it first reads its array before writing it (y[i] += v); 0: nowhere found.
   unsigned readLine = 0, readColumn = 0;
+  // Integers: where the body first indexes an array parameter (params[indexedArray]) at a
+  // multiple of it (y[k * n + i], planes n apart); 0 and -1: nowhere found (IndexTermFinder).
+  unsigned indexLine = 0, indexColumn = 0;
+  int indexedArray = -1;
   unsigned line = 0, column = 0; // where the parameter is declared (for notes)
   // Declared by the annotation's param(...): the generated entry points take it, the kernel does
   // not. Host-only parameters follow the kernel's own.

@@ -336,6 +336,60 @@ TEST(Diagnostics, CopyoutOfAnArrayTheKernelReadsFirst) {
   }
 }
 
+// Offset mode gives n the chunk's length: a kernel that also strides planes by n (S3D's
+// wdot[k * n + i], a batch b * n) would address planes of the chunk's length.
+TEST(Diagnostics, AnOffsetLengthThatIsAlsoAPlaneStrideIsRefused) {
+  const auto kernel = [](const std::string& mode, const std::string& helpers,
+                         const std::string& body) {
+    return "#include <overlap/annotate.h>\n" + helpers + "OVERLAP_KERNEL(partition(n) " + mode +
+           " extent(x, y: 4 * n) copyin(x[lo:hi])\n"
+           "               copyout(y[lo:hi]) launch(grid: ceil_div(len, 256), block: 256))\n"
+           "__global__ void k(const float* x, float* y, int n, int c) {\n"
+           "  const int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+           "  if (i < n) { " +
+           body + " }\n}\n";
+  };
+  const std::string code =
+      kernel("offset(n)", "", "y[i] = x[i]; for (int k = 1; k < 4; ++k) y[k * n + i] = x[i];");
+  const Position at = positionOf(code, "y[k * n");
+  expectFirstDiagnostic(code, "n) extent",
+                        "the kernel indexes 'y' at a multiple of 'n' (line " +
+                            std::to_string(at.line) + ", column " + std::to_string(at.column) +
+                            "), planes 'n' apart, but offset(n) gives it each chunk's length");
+  const std::string store = "__device__ void store(float* p, long j, float v) { p[j] = v; }\n";
+  const std::string store4 = "__device__ void store4(float* p, int j, float v) { p[4 * j] = v; }\n";
+  for (const auto& [helpers, body] : std::vector<std::pair<std::string, std::string>>{
+           {"", "y[i] = x[n * 2 + i];"},
+           {"", "y[i] = x[i + (n << 1)];"},
+           {"", "const int plane = c * n; y[plane + i] = x[i];"},
+           {"", "int idx = i; idx += 3 * n; y[idx] = x[i];"},
+           {"", "const int stride = n; y[c * stride + i] = x[i];"},
+           {"", "float* last = y + 3 * n; last[i] = x[i];"},
+           {"", "const float* row = x; row += (size_t)c * n; y[i] = row[i];"},
+           {store, "store(y, (long)c * n + i, x[i]);"},
+           {store4, "store4(y, n, x[i]);"},
+       }) {
+    SCOPED_TRACE(body);
+    const InMemoryResult run = runOnCode(kernel("offset(n)", helpers, body));
+    EXPECT_FALSE(run.result.ok());
+    EXPECT_NE(run.diagnostics.find("' at a multiple of 'n'"), std::string::npos) << run.diagnostics;
+  }
+  // A term n alone (haxpy's odd last element), a clamp, a division, another parameter's planes,
+  // or n where the kernel keeps the caller's (a bare offset, range mode) is no plane of n.
+  for (const auto& [mode, body] : std::vector<std::pair<std::string, std::string>>{
+           {"offset(n)", "y[i] = x[i]; if (i == 0 && n % 2) y[n - 1] = 0.0f;"},
+           {"offset(n)", "y[i] = x[min(i + 1, n - 1) * 1];"},
+           {"offset(n)", "y[i] = x[(i / n) * 4 + i % n];"},
+           {"offset(n)", "y[i] = x[c * 4 + i] * (float)(n * 2);"},
+           {"offset(n)", "y[i] = x[i] + (float)(1 * n - n);"},
+           {"offset", "y[i] = x[i + 0 * n]; y[c * n + i] = x[i];"},
+       }) {
+    SCOPED_TRACE(mode + " " + body);
+    const InMemoryResult run = runOnCode(kernel(mode, "", body));
+    EXPECT_EQ(run.diagnostics.find("' at a multiple of '"), std::string::npos) << run.diagnostics;
+  }
+}
+
 // The user's own baseline named as a generated entry point would make nvcc fail on the generated
 // source: the generator refuses it at the annotation, with a note at the declaration.
 TEST(Diagnostics, AUserDeclarationOfAGeneratedNameIsRefused) {
