@@ -674,11 +674,20 @@ private:
     } else if (writtenData == syntax_.dataClauses.size() + syntax_.reduces.size() &&
                !unknownArrayNamed_) {
       // After a misspelt array name, its pointer is surely the one without a direction: said once.
-      for (size_t i = 0; i < signature_.params.size(); ++i)
-        if (param(static_cast<int>(i)).isPointer && namedPointers_.count(static_cast<int>(i)) == 0)
+      for (size_t i = 0; i < signature_.params.size(); ++i) {
+        const ir::Parameter& p = param(static_cast<int>(i));
+        if (!p.isPointer || namedPointers_.count(static_cast<int>(i)) > 0)
+          continue;
+        if (p.name.empty())
           error(0, 0,
-                "pointer parameter '" + param(static_cast<int>(i)).name +
+                "the kernel's parameter " + std::to_string(i + 1) + " ('" + p.type +
+                    "') is a pointer without a name, which no clause can give a direction; name "
+                    "it in the kernel's signature, then in copyin, copyout or copy");
+        else
+          error(0, 0,
+                "pointer parameter '" + p.name +
                     "' has no direction; name it in copyin, copyout or copy");
+      }
     }
     bool extentsComplete = countWritten(syntax_, [](ClauseKind kind) {
                              return kind == ClauseKind::Extent;

@@ -268,6 +268,20 @@ ir::KernelSignature extractSignature(const clang::FunctionDecl& kernel, TypeSpel
                                                 terms[i], types, problems));
     signature.params.back().named = names.named.count(kernel.getParamDecl(i)) > 0;
   }
+  // A parameter pack (template <typename... Args> k(int n, Args... args)): generated code spells
+  // the kernel's parameters one by one and its template arguments as written, which a pack's
+  // expansion is neither.
+  if (const clang::FunctionDecl* pattern = kernel.getTemplateInstantiationPattern())
+    for (const clang::ParmVarDecl* param : pattern->parameters())
+      if (param->isParameterPack()) {
+        problems->push_back({param->getLocation(),
+                             "kernel '" + signature.name + "' takes a parameter pack ('" +
+                                 param->getNameAsString() +
+                                 "'), which Overlap's entry points cannot pass; give the kernel "
+                                 "parameters of their own (a template of fixed arity, or a "
+                                 "struct of values)"});
+        break;
+      }
   if (const std::optional<clang::SourceLocation> barrier = gridWideBarrier(kernel))
     problems->push_back(
         {*barrier, "kernel '" + signature.name +

@@ -670,6 +670,26 @@ TEST(Diagnostics, BlockBeyondTheKernelsLaunchBounds) {
   EXPECT_NE(printed[0].header.find("__launch_bounds__ (64)"), std::string::npos) << run.diagnostics;
 }
 
+// Generated code spells a kernel's parameters one by one: a parameter pack is refused at the pack,
+// whether the template is instantiated by the annotation or explicitly in the file.
+TEST(Diagnostics, AKernelWithAParameterPackIsRefused) {
+  const std::string kernel = "template <typename... Args>\n"
+                             "__global__ void scale(int n, float* x, Args... args) {\n"
+                             "  const int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                             "  if (i < n) x[i] = (x[i] * ... * args);\n"
+                             "}\n";
+  const std::string annotation =
+      "OVERLAP_KERNEL(partition(n) offset(n) extent(x: n) copy(x[lo:hi])\n"
+      "               launch(grid: ceil_div(len, 256), block: 256)";
+  expectFirstDiagnostic("#include <overlap/annotate.h>\n" + annotation +
+                            " instantiate(Args = float))\n" + kernel,
+                        "args) {", "kernel 'scale' takes a parameter pack ('args')");
+  expectFirstDiagnostic("#include <overlap/annotate.h>\n" + annotation + ")\n" + kernel +
+                            "template __global__ void scale<float, float>(int, float*, float, "
+                            "float);\n",
+                        "args) {", "kernel 'scale' takes a parameter pack ('args')");
+}
+
 // A grid-wide barrier holds only under a cooperative launch of the whole grid: refused at the
 // barrier, or at the kernel's call of the helper that waits; the grid group's other members are
 // fine.

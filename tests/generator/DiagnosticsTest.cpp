@@ -395,6 +395,20 @@ TEST(Diagnostics, PointerWithoutDirection) {
               "pointer parameter 'y' has no direction; name it in copyin, copyout or copy", {});
 }
 
+// An unnamed pointer (`const float* /*legacy*/`) cannot be named in a clause: the message says so
+// by its position and type.
+TEST(Diagnostics, UnnamedPointerWithoutDirection) {
+  SaxpyText parts;
+  parts.extents = "extent(x: n)";
+  parts.data = "copyin(x[lo:hi])";
+  ir::KernelSignature signature = saxpy();
+  signature.params.back().name.clear();
+  expectError(parts.str(), signature,
+              "the kernel's parameter 4 ('float *') is a pointer without a name, which no clause "
+              "can give a direction; name it in the kernel's signature",
+              {});
+}
+
 TEST(Diagnostics, NonPointerInDataClause) {
   std::string text = saxpyWith(&SaxpyText::data, "copyin(x[lo:hi], n) copy(y[lo:hi])");
   expectError(text, saxpy(), "'n' is not a pointer; copyin takes pointer parameters",
