@@ -967,12 +967,19 @@ private:
   // block's extra threads over the next chunk's elements, or past the array after the last chunk.
   void warnGridPastTheChunk() {
     const bool bareOffset = offsetMode_ && !syntax_.offsets[0].lengthParam;
-    if (!bareOffset || kernel_.launch.gridStride)
+    const bool rangeMode = !offsetMode_ && !syntax_.ranges.empty();
+    if (!(bareOffset || rangeMode) || kernel_.launch.gridStride)
       return;
-    if (aBindingGivesTheChunk())
+    if (bareOffset && aBindingGivesTheChunk())
       return;
-    for (const ir::ExprPtr& dim : kernel_.launch.grid)
-      if (const ir::Expr* rounding = dim ? roundsUpTheChunk(*dim) : nullptr) {
+    const bool readsTheEnd = kernel_.endParam >= 0 && param(kernel_.endParam).named;
+    if (rangeMode && (readsTheEnd || aBindingGivesTheChunkEnd()))
+      return;
+    for (const ir::ExprPtr& dim : kernel_.launch.grid) {
+      const ir::Expr* rounding = dim ? roundsUpTheChunk(*dim) : nullptr;
+      if (rounding == nullptr)
+        continue;
+      if (bareOffset) {
         warningAt(*rounding,
                   "with a bare offset the kernel does not know where its chunk ends, and this "
                   "grid rounds the chunk up to whole blocks: the last block's extra threads "
@@ -981,9 +988,51 @@ private:
                   "or launch exactly the chunk's threads (granule(256) with grid: len / 256)");
         return;
       }
+      // Range mode indexes globally, so the last chunk's extra threads meet the kernel's own
+      // guard as one launch over the whole call does: chunks of whole blocks are exact.
+      const std::optional<long long> block =
+          ir::evaluate(*rounding->operands[1], ir::Environment{});
+      const std::optional<long long> granule = effectiveGranule();
+      if (block && granule && *block > 0 && *granule % *block == 0 &&
+          rounding->operands[0]->kind == ir::ExprKind::ChunkLen)
+        continue;
+      warningAt(*rounding,
+                "the kernel never reads where its chunk ends (range mode without an END the "
+                "kernel reads, nor a binding of hi or len), and this grid rounds the chunk up "
+                "to whole blocks: the last block's extra threads would compute elements of the "
+                "next chunk; guard the kernel by its END (range(BEGIN, END), if (i < END)), or "
+                "make chunks whole blocks (granule(" +
+                    (block ? std::to_string(*block) : std::string("BLOCK")) + "))");
+      return;
+    }
   }
 
   // Whether bind(...) gives the kernel something of its chunk (bind(n = len)).
+  bool aBindingGivesTheChunkEnd() const {
+    return std::any_of(kernel_.bindings.begin(), kernel_.bindings.end(),
+                       [](const ir::Binding& binding) {
+                         return binding.value && (mentions(*binding.value, ir::ExprKind::ChunkHi) ||
+                                                  mentions(*binding.value, ir::ExprKind::ChunkLen));
+                       });
+  }
+  static bool mentions(const ir::Expr& e, ir::ExprKind kind) {
+    return e.kind == kind ||
+           std::any_of(e.operands.begin(), e.operands.end(), [kind](const ir::ExprPtr& operand) {
+             return operand && mentions(*operand, kind);
+           });
+  }
+  // The granule chunk bounds fall on: the annotation's, and what vector accesses need.
+  std::optional<long long> effectiveGranule() const {
+    std::optional<long long> granule =
+        kernel_.granule ? ir::evaluate(*kernel_.granule, ir::Environment{}) : 1;
+    if (!granule)
+      return std::nullopt;
+    for (const ir::Parameter& p : signature_.params)
+      if (p.isPointer && p.elementSize > 0 && p.vectorAccessAlignment > p.elementSize)
+        granule =
+            std::lcm(*granule, static_cast<long long>(p.vectorAccessAlignment / p.elementSize));
+    return granule;
+  }
   bool aBindingGivesTheChunk() const {
     return std::any_of(kernel_.bindings.begin(), kernel_.bindings.end(),
                        [](const ir::Binding& binding) {
@@ -1007,14 +1056,9 @@ private:
   // call covers. A granule that is a multiple of 4 keeps the bounds on groups, as does the one
   // the generated code derives from a float4 access of a float array.
   void warnGridDroppingARemainder() {
-    std::optional<long long> granule =
-        kernel_.granule ? ir::evaluate(*kernel_.granule, ir::Environment{}) : 1;
+    const std::optional<long long> granule = effectiveGranule();
     if (!granule)
       return;
-    for (const ir::Parameter& p : signature_.params)
-      if (p.isPointer && p.elementSize > 0 && p.vectorAccessAlignment > p.elementSize)
-        granule =
-            std::lcm(*granule, static_cast<long long>(p.vectorAccessAlignment / p.elementSize));
     for (ir::ExprPtr dim : kernel_.launch.grid) {
       while (dim && dim->kind == ir::ExprKind::CeilDiv) // ceil_div(len / 4, 8): blocks of groups
         dim = dim->operands[0];

@@ -212,14 +212,15 @@ TEST(ChunkingClauses, RangeWithOnlyABeginAndBind) {
   const ir::KernelSignature async =
       SignatureBuilder("kernel").pointer("a", "float").integer("offset");
   const ir::Kernel begin =
-      buildOk("param(int n) partition(n) range(offset) extent(a: n) copy(a[lo:hi])"
+      buildOk("param(int n) partition(n) range(offset) extent(a: n) copy(a[lo:hi]) granule(256)"
               " launch(grid: ceil_div(len, 256), block: 256)",
               async);
   EXPECT_EQ(begin.beginParam, 1);
   EXPECT_EQ(begin.endParam, -1);
   const ir::Kernel bound =
       buildOk("param(int n) partition(n) range bind(offset = offset + lo) extent(a: offset + n)"
-              " copy(a[offset + lo : offset + hi]) launch(grid: ceil_div(len, 256), block: 256)",
+              " copy(a[offset + lo : offset + hi]) granule(256)"
+              " launch(grid: ceil_div(len, 256), block: 256)",
               async);
   EXPECT_EQ(bound.beginParam, -1);
   ASSERT_EQ(bound.bindings.size(), 1u);

@@ -684,6 +684,39 @@ TEST(Diagnostics, BareOffsetGridRoundedPastTheChunkIsAWarning) {
   }
 }
 
+// Range mode indexes globally: a kernel that never reads its END (or has none) keeps the whole
+// call's guard, so a grid rounded up runs each chunk's last block over the next chunk.
+TEST(Diagnostics, RangeGridRoundedPastAChunkTheKernelCannotEndIsAWarning) {
+  SignatureBuilder builder("scale");
+  builder.pointer("y", "float").integer("n").integer("first").integer("last");
+  ir::KernelSignature signature = builder;
+  const auto build = [&](const std::string& mode, const std::string& rest) {
+    return buildKernel("partition(n) " + mode + " extent(y: n) copy(y[lo:hi]) " + rest, signature);
+  };
+  const std::string rounded = "launch(grid: ceil_div(len, 256), block: 256)";
+  for (const char* mode : {"range(first)", "range(first, last)"}) {
+    SCOPED_TRACE(mode);
+    signature.params[3].named = false; // the body never reads `last`
+    const annotation::SemaResult warned = build(mode, rounded);
+    ASSERT_EQ(warned.diagnostics.size(), 1u) << formatDiagnostics(warned.diagnostics);
+    EXPECT_EQ(warned.diagnostics[0].severity, Diagnostic::Severity::Warning);
+    EXPECT_NE(warned.diagnostics[0].message.find("the kernel never reads where its chunk ends"),
+              std::string::npos);
+    EXPECT_NE(warned.diagnostics[0].message.find("granule(256)"), std::string::npos);
+  }
+  // An END the kernel reads, a binding of the end, or chunks of whole blocks: nothing to say.
+  signature.params[3].named = true;
+  EXPECT_TRUE(build("range(first, last)", rounded).diagnostics.empty());
+  signature.params[3].named = false;
+  for (const std::string& fine :
+       {"range(first) bind(last = hi) " + rounded, "range(first) granule(512) " + rounded,
+        std::string("range(first) launch(grid: len, block: 1)")}) {
+    SCOPED_TRACE(fine);
+    const annotation::SemaResult quiet = build("", fine);
+    EXPECT_TRUE(quiet.diagnostics.empty()) << formatDiagnostics(quiet.diagnostics);
+  }
+}
+
 TEST(Diagnostics, NoDataClauseAtAll) {
   ir::KernelSignature signature = SignatureBuilder("k").integer("n");
   expectError("partition(n) offset(n) launch(grid: len, block: 1)", signature,
