@@ -117,6 +117,55 @@ public:
     }
     return alternatives(branch->getThen(), branch->getElse());
   }
+  // A switch: each case starts from what was written before it (a write in `case 0` does not
+  // come before a read in `case 1`, fallen into or not); afterwards, the arrays written on every
+  // way out (a break, the end; the skipped body where there is no default).
+  bool TraverseSwitchStmt(clang::SwitchStmt* choice) {
+    const auto* body = llvm::dyn_cast_or_null<clang::CompoundStmt>(choice->getBody());
+    if (collectingLocals_ || body == nullptr)
+      return Base::TraverseSwitchStmt(choice);
+    for (clang::Stmt* part :
+         {choice->getInit(), static_cast<clang::Stmt*>(choice->getConditionVariableDeclStmt()),
+          static_cast<clang::Stmt*>(choice->getCond())})
+      if (part != nullptr && !TraverseStmt(part))
+        return false;
+    const ParamSet before = written_;
+    std::vector<ParamSet> exits;
+    bool reached = false, hasDefault = false;
+    for (clang::Stmt* statement : body->body()) {
+      if (llvm::isa<clang::SwitchCase>(statement)) {
+        written_ = before;
+        reached = true;
+      }
+      while (const auto* label = llvm::dyn_cast<clang::SwitchCase>(statement)) {
+        hasDefault = hasDefault || llvm::isa<clang::DefaultStmt>(label);
+        statement = const_cast<clang::Stmt*>(label->getSubStmt());
+      }
+      if (!reached)
+        continue; // before the first label: never runs
+      if (!TraverseStmt(statement))
+        return false;
+      if (const clang::Stmt* last = lastOf(statement);
+          llvm::isa_and_nonnull<clang::BreakStmt>(last)) {
+        exits.push_back(written_);
+        reached = false;
+      } else if (leaves(statement)) {
+        reached = false;
+      }
+    }
+    if (reached)
+      exits.push_back(written_);
+    if (!hasDefault)
+      exits.push_back(before);
+    written_ = exits.empty() ? before : exits.front();
+    for (const ParamSet& other : exits) {
+      ParamSet both;
+      std::set_intersection(written_.begin(), written_.end(), other.begin(), other.end(),
+                            std::inserter(both, both.end()));
+      written_ = both;
+    }
+    return true;
+  }
   bool TraverseConditionalOperator(clang::ConditionalOperator* choice) {
     if (collectingLocals_)
       return Base::TraverseConditionalOperator(choice);
@@ -329,10 +378,14 @@ private:
 
   // Whether a branch's statement ends by leaving it: return, break, continue, goto.
   static bool leaves(const clang::Stmt* statement) {
+    return llvm::isa_and_nonnull<clang::ReturnStmt, clang::BreakStmt, clang::ContinueStmt,
+                                 clang::GotoStmt>(lastOf(statement));
+  }
+  // The last statement a block runs: the statement itself unless it is a block.
+  static const clang::Stmt* lastOf(const clang::Stmt* statement) {
     while (const auto* block = llvm::dyn_cast_or_null<clang::CompoundStmt>(statement))
       statement = block->body_empty() ? nullptr : block->body_back();
-    return llvm::isa_and_nonnull<clang::ReturnStmt, clang::BreakStmt, clang::ContinueStmt,
-                                 clang::GotoStmt>(statement);
+    return statement;
   }
 
   // The lambda of a call `f(args)` where f is a local variable holding a lambda, or null.

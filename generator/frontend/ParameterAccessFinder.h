@@ -10,10 +10,10 @@
 // VectorAccessFinder follows them); docs/annotations.md lists the forms. Reads and writes are
 // ordered as they run (a read on the right of an assignment comes before it; a lambda called by
 // name runs where it is called). A write on one side of an if/else or ?: does not count for the
-// other side, nor one on a side that returns for what follows; an if without else and a loop
-// count as running their body. The check is per array, not per element: a check of the common
-// forms, not a proof. A pointer stored in memory and read back, or a callee without a body, is
-// not seen.
+// other side, nor one in another case of a switch, nor one on a side that returns for what follows;
+// an if without else and a loop count as running their body. The check is per array, not per
+// element: a check of the common forms, not a proof. A pointer stored in memory and read back, or a
+// callee without a body, is not seen.
 #pragma once
 
 #include <clang/Basic/SourceLocation.h>

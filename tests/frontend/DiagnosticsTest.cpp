@@ -307,6 +307,11 @@ TEST(Diagnostics, CopyoutOfAnArrayTheKernelReadsFirst) {
            {"", "auto put = [&](int j, float v) { y[j] = v; }; const float old = y[i]; "
                 "put(i, old + x[i]);"},
            {"", "float spare = 0.0f; float& o = i % 2 ? y[i] : spare; o += x[i];"},
+           // A case starts from what was written before the switch, fallen into or not; after
+           // it, a switch without default may have run no case.
+           {"", "switch (i % 2) { case 0: y[i] = x[i]; break; case 1: y[i] += x[i]; }"},
+           {"", "switch (i % 2) { case 0: y[i] = x[i]; case 1: y[i] += x[i]; }"},
+           {"", "switch (i % 2) { case 0: y[i] = x[i]; break; case 1: y[i] = 1; } y[i] *= 2;"},
        }) {
     SCOPED_TRACE(body);
     const InMemoryResult run = runOnCode(kernel(helpers, body));
@@ -327,6 +332,9 @@ TEST(Diagnostics, CopyoutOfAnArrayTheKernelReadsFirst) {
            {"", "using T = decltype(y[0] + 0.0f); y[i] = T(x[i]);"},
            {"", "if (x[i] > 0.0f) y[i] = x[i]; else y[i] = -x[i]; y[i] *= 2.0f;"},
            {"", "if (i % 2) y[i] = x[i]; else { y[i] = 0.0f; } y[i] += 1.0f;"},
+           {"", "switch (i % 3) { case 0: { y[i] = x[i]; break; } default: y[i] = -x[i]; } "
+                "y[i] *= 2.0f;"},
+           {"", "switch (i % 2) { case 0: y[i] = x[i]; y[i] += 1.0f; break; default: y[i] = 0; }"},
            // Guarded alike twice: an if without else counts as running its body.
            {"", "if (x[i] > 0.0f) y[i] = x[i]; __syncthreads(); if (x[i] > 0.0f) y[i] *= 2;"},
        }) {
