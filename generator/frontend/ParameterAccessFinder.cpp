@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <iterator>
 #include <map>
+#include <optional>
 #include <set>
 
 namespace overlap::frontend {
@@ -19,6 +20,30 @@ namespace {
 
 using ParamSet = std::set<unsigned>;
 using Accesses = std::vector<ParameterAccess>;
+
+// A member function's object holds arrays too (an accessor's `ptr`, a view's `data`): what it
+// does through `this` has a slot after its parameters'.
+bool hasObject(const clang::FunctionDecl& function) {
+  const auto* method = llvm::dyn_cast<clang::CXXMethodDecl>(&function);
+  return method != nullptr && method->isInstance();
+}
+// A struct parameter's pointer members have slots of their own after those, so that a helper
+// that reads a.x and writes a.y of body(Args{x, y}) is not taken to write x or read y.
+using FieldSlot = std::pair<const clang::ParmVarDecl*, const clang::FieldDecl*>;
+std::vector<FieldSlot> fieldSlots(const clang::FunctionDecl& function) {
+  std::vector<FieldSlot> out;
+  for (const clang::ParmVarDecl* param : function.parameters())
+    if (const clang::RecordDecl* record = param->getType().getNonReferenceType()->getAsRecordDecl();
+        record != nullptr && record->getDefinition() != nullptr)
+      for (const clang::FieldDecl* field : record->getDefinition()->fields())
+        if (field->getType()->isPointerType())
+          out.emplace_back(param, field);
+  return out;
+}
+unsigned slots(const clang::FunctionDecl& function) {
+  return function.getNumParams() + (hasObject(function) ? 1 : 0) +
+         static_cast<unsigned>(fieldSlots(function).size());
+}
 
 using Calls = CallFollower<Accesses>;
 
@@ -73,9 +98,12 @@ bool loads(llvm::StringRef ptx) {
 class Finder : public clang::RecursiveASTVisitor<Finder> {
 public:
   Finder(const clang::FunctionDecl& function, Calls& calls)
-      : accesses(function.getNumParams()), function_(function), calls_(calls) {
+      : accesses(slots(function)), function_(function), calls_(calls) {
     for (unsigned i = 0; i < function.getNumParams(); ++i)
       params_[function.getParamDecl(i)] = i;
+    unsigned next = function.getNumParams() + (hasObject(function) ? 1 : 0);
+    for (const FieldSlot& slot : fieldSlots(function))
+      fieldSlot_[slot] = next++;
   }
 
   Accesses accesses;
@@ -202,6 +230,12 @@ public:
       derive(var, element(var->getInit()));
     else
       derive(var, held(var->getInit()));
+    if (const clang::RecordDecl* record = var->getType()->getAsRecordDecl();
+        record != nullptr && record->getDefinition() != nullptr)
+      for (const clang::FieldDecl* field : record->getDefinition()->fields())
+        if (field->getType()->isPointerType())
+          if (const std::optional<ParamSet> member = heldIn(var->getInit(), field))
+            unite(fieldDerived_[{var, field}], *member);
     return true;
   }
 
@@ -216,8 +250,11 @@ public:
     if (!op->isAssignmentOp())
       return true;
     if (collectingLocals_) { // p = &y[i]; args.out = y; rows[0] = y
-      if (const clang::VarDecl* var = localHolder(op->getLHS()))
+      if (const clang::VarDecl* var = localHolder(op->getLHS())) {
         derive(var, held(op->getRHS()));
+        if (const clang::FieldDecl* field = holderField(op->getLHS()))
+          unite(fieldDerived_[{var, field}], held(op->getRHS()));
+      }
       return true;
     }
     const ParamSet target = element(op->getLHS());
@@ -308,19 +345,39 @@ public:
     const llvm::ArrayRef<const clang::Expr*> arguments = parameterArguments(*call);
     const unsigned args = std::min<unsigned>(arguments.size(), definition->getNumParams());
     // Reads first: gelu(out, out, i) reads its second argument before writing its first.
+    // A reference gives the element it is bound to (dswap(data[i], data[j])); a struct, by value
+    // or reference, the arrays it holds as well (body(Args{b, n}, i)).
     std::vector<ParamSet> given;
-    for (unsigned i = 0; i < args; ++i)
-      given.push_back(definition->getParamDecl(i)->getType()->isReferenceType()
-                          ? element(arguments[i])
-                          : bases(arguments[i]));
-    for (unsigned i = 0; i < args; ++i)
-      if (inner[i].readBeforeWrite.isValid())
-        read(given[i], call->getBeginLoc());
-    for (unsigned i = 0; i < args; ++i)
-      if (inner[i].write.isValid())
-        write(given[i], call->getBeginLoc(),
-              inner[i].plainWrite.isValid() ? Store::Plain : Store::Atomic,
-              inner[i].writtenOnEveryPath);
+    std::vector<unsigned> slot;
+    for (unsigned i = 0; i < args; ++i) {
+      const clang::QualType type = definition->getParamDecl(i)->getType();
+      given.push_back(type->isReferenceType() ? element(arguments[i]) : bases(arguments[i]));
+      if (type.getNonReferenceType()->isRecordType())
+        unite(given.back(), held(arguments[i]));
+      slot.push_back(i);
+    }
+    if (const clang::Expr* object = objectOf(*call); object != nullptr && hasObject(*definition)) {
+      given.push_back(held(object)); // view(i) = v, writer.put(i, v)
+      slot.push_back(definition->getNumParams());
+    }
+    unsigned next = definition->getNumParams() + (hasObject(*definition) ? 1 : 0);
+    for (const auto& [param, field] : fieldSlots(*definition)) {
+      const unsigned index = param->getFunctionScopeIndex();
+      if (index < args) {
+        const std::optional<ParamSet> member = heldIn(arguments[index], field);
+        given.push_back(member ? *member : held(arguments[index]));
+        slot.push_back(next);
+      }
+      ++next;
+    }
+    for (size_t k = 0; k < given.size(); ++k)
+      if (inner[slot[k]].readBeforeWrite.isValid())
+        read(given[k], call->getBeginLoc());
+    for (size_t k = 0; k < given.size(); ++k)
+      if (const ParameterAccess& access = inner[slot[k]]; access.write.isValid())
+        write(writable(given[k]), call->getBeginLoc(),
+              access.plainWrite.isValid() ? Store::Plain : Store::Atomic,
+              access.writtenOnEveryPath);
     return true;
   }
 
@@ -472,6 +529,12 @@ private:
     if (const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(e);
         ref && ref->getDecl()->getType()->isReferenceType())
       return named(ref->getDecl());
+    // auto& [re, im] = z[i]: a name the binding declares is part of the element bound.
+    if (const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(e))
+      if (const auto* binding = llvm::dyn_cast<clang::BindingDecl>(ref->getDecl()))
+        if (const clang::ValueDecl* whole = binding->getDecomposedDecl();
+            whole != nullptr && whole->getType()->isReferenceType())
+          return named(whole);
     if (const auto* call = llvm::dyn_cast<clang::CallExpr>(e); call && call->isGLValue())
       return givenPointers(*call); // at(a, i) = v
     if (const auto* choice = llvm::dyn_cast<clang::ConditionalOperator>(e)) {
@@ -499,11 +562,81 @@ private:
     return ref != nullptr ? llvm::dyn_cast<clang::VarDecl>(ref->getDecl()) : nullptr;
   }
 
+  // The member right under the variable localHolder finds: args.out's out, args.rows[k]'s rows.
+  static const clang::FieldDecl* holderField(const clang::Expr* lvalue) {
+    const clang::Expr* e = lvalue->IgnoreParenImpCasts();
+    const clang::FieldDecl* field = nullptr;
+    for (;;) {
+      if (const auto* member = llvm::dyn_cast<clang::MemberExpr>(e); member && !member->isArrow()) {
+        field = llvm::dyn_cast<clang::FieldDecl>(member->getMemberDecl());
+        e = member->getBase()->IgnoreParenImpCasts();
+      } else if (const auto* subscript = llvm::dyn_cast<clang::ArraySubscriptExpr>(e);
+                 subscript &&
+                 subscript->getBase()->IgnoreParenImpCasts()->getType()->isArrayType()) {
+        e = subscript->getBase()->IgnoreParenImpCasts();
+      } else {
+        return llvm::isa<clang::DeclRefExpr>(e) ? field : nullptr;
+      }
+    }
+  }
+
+  // What `field` of the struct `value` holds, where that is known: a braced list's member
+  // (Args{x, y}), a local's or a struct parameter's member, a copy of either; nullopt elsewhere.
+  std::optional<ParamSet> heldIn(const clang::Expr* value, const clang::FieldDecl* field) const {
+    const clang::Expr* e = value->IgnoreImplicit()->IgnoreParenCasts()->IgnoreImplicit();
+    if (const auto* construct = llvm::dyn_cast<clang::CXXConstructExpr>(e);
+        construct != nullptr && construct->getConstructor()->isCopyOrMoveConstructor() &&
+        construct->getNumArgs() == 1)
+      return heldIn(construct->getArg(0), field);
+    if (const auto* list = llvm::dyn_cast<clang::InitListExpr>(e)) {
+      const clang::RecordDecl* record = field->getParent();
+      if (list->getType()->getAsRecordDecl() != record)
+        return std::nullopt;
+      if (const auto* cxx = llvm::dyn_cast<clang::CXXRecordDecl>(record);
+          cxx != nullptr && cxx->getNumBases() > 0)
+        return std::nullopt;
+      const unsigned index = field->getFieldIndex();
+      return index < list->getNumInits() ? held(list->getInit(index)) : ParamSet{};
+    }
+    if (const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(e))
+      if (const auto* var = llvm::dyn_cast<clang::VarDecl>(ref->getDecl());
+          var != nullptr && (fieldDerived_.count({var, field}) > 0 ||
+                             (llvm::isa<clang::ParmVarDecl>(var) &&
+                              fieldSlot_.count({llvm::cast<clang::ParmVarDecl>(var), field}) > 0)))
+        return namedField(var, field);
+    return std::nullopt;
+  }
+
+  // What a variable's member holds: its own where it is known, else the whole variable's.
+  ParamSet namedField(const clang::VarDecl* var, const clang::FieldDecl* field) const {
+    if (field != nullptr) {
+      if (const auto found = fieldDerived_.find({var, field}); found != fieldDerived_.end())
+        return found->second;
+      if (const auto* param = llvm::dyn_cast<clang::ParmVarDecl>(var))
+        if (const auto found = fieldSlot_.find({param, field}); found != fieldSlot_.end())
+          return {found->second};
+    }
+    return named(var);
+  }
+
   // The parameters the pointers a value holds are based on: a pointer's bases, or those of the
   // members of a braced list or a constructor's arguments (Args{out, n}, {a, b}).
   ParamSet held(const clang::Expr* value) const {
-    const clang::Expr* e = value->IgnoreParenImpCasts();
+    const clang::Expr* e = value->IgnoreImplicit()->IgnoreParenCasts()->IgnoreImplicit();
     llvm::ArrayRef<const clang::Expr*> parts;
+    if (const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(e);
+        ref && e->getType()->isRecordType())
+      return named(ref->getDecl()); // a local struct, view or lambda holding pointers
+    if (llvm::isa<clang::CXXThisExpr>(e) ||
+        (e->getType()->isRecordType() && llvm::isa<clang::MemberExpr>(e) && onThis(e)))
+      return hasObject(function_) ? ParamSet{function_.getNumParams()} : ParamSet{};
+    if (const auto* lambda = llvm::dyn_cast<clang::LambdaExpr>(e)) {
+      ParamSet captured; // [=] and [&] alike: the lambda reaches what it captures
+      for (const clang::Expr* capture : lambda->capture_inits())
+        if (capture != nullptr)
+          unite(captured, held(capture));
+      return captured;
+    }
     if (const auto* list = llvm::dyn_cast<clang::InitListExpr>(e))
       parts = llvm::ArrayRef(list->getInits(), list->getNumInits());
     else if (const auto* construct = llvm::dyn_cast<clang::CXXConstructExpr>(e))
@@ -525,7 +658,9 @@ private:
     const clang::Expr* e = pointer->IgnoreParenCasts();
     if (llvm::isa<clang::MemberExpr, clang::ArraySubscriptExpr>(e))
       if (const clang::VarDecl* holder = localHolder(e))
-        return named(holder);
+        return namedField(holder, holderField(e));
+    if (llvm::isa<clang::MemberExpr>(e) && hasObject(function_) && onThis(e))
+      return {function_.getNumParams()}; // an accessor's ptr
     // a[i] of a pointer to arrays (float (*a)[N]) is an array of a's.
     if (const auto* subscript = llvm::dyn_cast<clang::ArraySubscriptExpr>(e);
         subscript && e->getType()->isArrayType())
@@ -569,8 +704,49 @@ private:
   ParamSet givenPointers(const clang::CallExpr& call) const {
     ParamSet all;
     for (const clang::Expr* arg : call.arguments())
-      unite(all, arg->getType()->isPointerType() ? bases(arg) : element(arg));
+      unite(all, arg->getType()->isPointerType()  ? bases(arg)
+                 : arg->getType()->isRecordType() ? held(arg) // view(i), ptrs[j] of an array class
+                                                  : element(arg));
+    if (const auto* member = llvm::dyn_cast<clang::CXXMemberCallExpr>(&call))
+      unite(all, held(member->getImplicitObjectArgument())); // view.at(i)
     return all;
+  }
+
+  // Of the arrays a struct holds, those it can write: a helper that writes one member of
+  // Args{x, y} (a.y[i] = a.x[i]) is not taken to write a const x.
+  ParamSet writable(ParamSet params) const {
+    for (auto it = params.begin(); it != params.end();) {
+      const clang::QualType type = *it < function_.getNumParams()
+                                       ? function_.getParamDecl(*it)->getType()
+                                       : clang::QualType();
+      if (!type.isNull() && type->isPointerType() && type->getPointeeType().isConstQualified())
+        it = params.erase(it);
+      else
+        ++it;
+    }
+    return params;
+  }
+
+  // The object a member function is called on: writer.put(i, v)'s writer, view(i)'s view.
+  static const clang::Expr* objectOf(const clang::CallExpr& call) {
+    if (const auto* member = llvm::dyn_cast<clang::CXXMemberCallExpr>(&call))
+      return member->getImplicitObjectArgument();
+    if (const auto* op = llvm::dyn_cast<clang::CXXOperatorCallExpr>(&call);
+        op != nullptr && op->getNumArgs() > 0 &&
+        llvm::isa_and_nonnull<clang::CXXMethodDecl>(op->getDirectCallee()))
+      return op->getArg(0);
+    return nullptr;
+  }
+
+  // Whether a member access ends at the function's own object: ptr, this->ptr, this->v.data.
+  static bool onThis(const clang::Expr* e) {
+    for (;;) {
+      e = e->IgnoreParenImpCasts();
+      if (const auto* member = llvm::dyn_cast<clang::MemberExpr>(e))
+        e = member->getBase();
+      else
+        return llvm::isa<clang::CXXThisExpr>(e);
+    }
   }
 
   // A parameter, or the parameters a local (or a parameter assigned another) was derived from.
@@ -615,6 +791,8 @@ private:
   Calls& calls_;
   std::map<const clang::ParmVarDecl*, unsigned> params_;
   std::map<const clang::Decl*, ParamSet> derived_;
+  std::map<std::pair<const clang::VarDecl*, const clang::FieldDecl*>, ParamSet> fieldDerived_;
+  std::map<FieldSlot, unsigned> fieldSlot_;
   ParamSet written_; // written on every path so far
   std::set<const clang::LambdaExpr*> calledByName_;
   bool collectingLocals_ = false;
@@ -622,7 +800,7 @@ private:
 
 Accesses accessesOf(const clang::FunctionDecl& function, Calls& calls) {
   if (function.getBody() == nullptr)
-    return Accesses(function.getNumParams());
+    return Accesses(slots(function));
   return calls.follow(function, [&calls](const clang::FunctionDecl& followed) {
     Finder finder(followed, calls);
     finder.run();

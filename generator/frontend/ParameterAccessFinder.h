@@ -7,7 +7,9 @@
 //
 // Accesses are seen through p[i], *p, *(p + i), p->f, locals derived from a parameter, atomics,
 // cache-hinted loads and stores, memcpy/memset, inline PTX and helpers with a body (followed as
-// VectorAccessFinder follows them); docs/annotations.md lists the forms. Reads and writes are
+// VectorAccessFinder follows them), structs holding pointers member by member (a helper's struct
+// parameter has a slot per pointer member), an object's member functions (a slot for `this`) and
+// structured bindings; docs/annotations.md lists the forms. Reads and writes are
 // ordered as they run (a read on the right of an assignment comes before it; a lambda called by
 // name runs where it is called). A write on one side of an if/else or ?: does not count for the
 // other side, nor one in another case of a switch, nor one on a side that returns for what follows;

@@ -201,6 +201,19 @@ TEST(Diagnostics, EveryFormOfWriteThroughAParameterIsFound) {
            {"struct Args { float* out; int n; };\n",
             "Args args; args.out = y + i; *args.out = 1.0f;"},
            {"", "float* rows[2] = {y, y + n / 2}; rows[i % 2][i / 2] = 1.0f;"},
+           // An accessor's member functions, a struct given to a helper, a lambda returning a
+           // reference, a structured binding of an element.
+           {"struct View { float* ptr; __device__ float& operator()(int j) const { return "
+            "ptr[j]; } };\n",
+            "View v{y}; v(i) += 1.0f;"},
+           {"struct Writer { float* ptr; __device__ void put(int j, float v) const { ptr[j] = v; "
+            "} };\n",
+            "Writer w{y}; w.put(i, 1.0f);"},
+           {"struct Out { float* ptr; int n; };\n"
+            "__device__ void body(Out o, int j) { if (j < o.n) o.ptr[j] = 0.0f; }\n",
+            "body(Out{y, n}, i);"},
+           {"", "auto at = [=](int j) -> float& { return y[j]; }; at(i) = 0.0f;"},
+           {"", "auto& [re, im] = reinterpret_cast<float2*>(y)[i / 2]; re = im;"},
            // A walking pointer, addresses computed in integers, a pointer to rows.
            {"", "float* p = y + i; *p++ = 1.0f;"},
            {"", "*reinterpret_cast<float*>(reinterpret_cast<unsigned long long>(y) + 4 * i) = 1;"},
@@ -312,6 +325,14 @@ TEST(Diagnostics, CopyoutOfAnArrayTheKernelReadsFirst) {
            {"", "switch (i % 2) { case 0: y[i] = x[i]; break; case 1: y[i] += x[i]; }"},
            {"", "switch (i % 2) { case 0: y[i] = x[i]; case 1: y[i] += x[i]; }"},
            {"", "switch (i % 2) { case 0: y[i] = x[i]; break; case 1: y[i] = 1; } y[i] *= 2;"},
+           // Through an accessor, a struct given to a helper, a structured binding.
+           {"struct View { float* ptr; __device__ float& operator()(int j) const { return "
+            "ptr[j]; } };\n",
+            "View v{y}; v(i) = 2.0f * v(i) + x[i];"},
+           {"struct Args { const float* x; float* y; };\n"
+            "__device__ void body(Args a, int j) { a.y[j] += a.x[j]; }\n",
+            "body(Args{x, y}, i);"},
+           {"", "auto& [re, im] = reinterpret_cast<float2*>(y)[i / 2]; re += x[i];"},
        }) {
     SCOPED_TRACE(body);
     const InMemoryResult run = runOnCode(kernel(helpers, body));
@@ -332,6 +353,13 @@ TEST(Diagnostics, CopyoutOfAnArrayTheKernelReadsFirst) {
            {"", "using T = decltype(y[0] + 0.0f); y[i] = T(x[i]);"},
            {"", "if (x[i] > 0.0f) y[i] = x[i]; else y[i] = -x[i]; y[i] *= 2.0f;"},
            {"", "if (i % 2) y[i] = x[i]; else { y[i] = 0.0f; } y[i] += 1.0f;"},
+           // A struct's members one by one: writing one reads no other.
+           {"struct Args { const float* x; float* y; };\n",
+            "Args a{x, y}; a.y[i] = 2.0f * a.x[i];"},
+           // A helper that writes one member of a struct and reads the other (a const one).
+           {"struct Args { const float* x; float* y; };\n"
+            "__device__ void body(Args a, int j) { a.y[j] = 2.0f * a.x[j]; }\n",
+            "body(Args{x, y}, i);"},
            {"", "switch (i % 3) { case 0: { y[i] = x[i]; break; } default: y[i] = -x[i]; } "
                 "y[i] *= 2.0f;"},
            {"", "switch (i % 2) { case 0: y[i] = x[i]; y[i] += 1.0f; break; default: y[i] = 0; }"},
