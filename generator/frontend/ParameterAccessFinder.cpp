@@ -185,13 +185,7 @@ public:
       exits.push_back(written_);
     if (!hasDefault)
       exits.push_back(before);
-    written_ = exits.empty() ? before : exits.front();
-    for (const ParamSet& other : exits) {
-      ParamSet both;
-      std::set_intersection(written_.begin(), written_.end(), other.begin(), other.end(),
-                            std::inserter(both, both.end()));
-      written_ = both;
-    }
+    written_ = common(exits, before);
     return true;
   }
   bool TraverseConditionalOperator(clang::ConditionalOperator* choice) {
@@ -423,14 +417,22 @@ private:
       if (!leaves(side))
         goingOn.push_back(written_);
     }
-    written_ = goingOn.empty() ? before : goingOn.front();
-    for (const ParamSet& other : goingOn) {
-      ParamSet both;
-      std::set_intersection(written_.begin(), written_.end(), other.begin(), other.end(),
-                            std::inserter(both, both.end()));
-      written_ = both;
-    }
+    written_ = common(goingOn, before);
     return true;
+  }
+
+  // The arrays every way out wrote; `otherwise` where there is none.
+  static ParamSet common(const std::vector<ParamSet>& ways, const ParamSet& otherwise) {
+    if (ways.empty())
+      return otherwise;
+    ParamSet all = ways.front();
+    for (const ParamSet& other : ways) {
+      ParamSet both;
+      std::set_intersection(all.begin(), all.end(), other.begin(), other.end(),
+                            std::inserter(both, both.end()));
+      all = both;
+    }
+    return all;
   }
 
   // Whether a branch's statement ends by leaving it: return, break, continue, goto.
