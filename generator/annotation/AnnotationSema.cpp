@@ -108,8 +108,12 @@ constexpr HostParamType kHostParamTypes[] = {
 };
 
 // Does the expression, before names are resolved, mention a parameter called `name`?
+// (`lo`, `hi` and `len` parse as the chunk's, but name a parameter so called where the partition,
+// an extent or tune reads them.)
 bool spellsName(const ir::Expr& expr, const std::string& name) {
-  if (expr.kind == ir::ExprKind::Param && expr.name == name)
+  if ((expr.kind == ir::ExprKind::Param || expr.kind == ir::ExprKind::ChunkLo ||
+       expr.kind == ir::ExprKind::ChunkHi || expr.kind == ir::ExprKind::ChunkLen) &&
+      expr.name == name)
     return true;
   for (const ir::ExprPtr& operand : expr.operands)
     if (spellsName(*operand, name))

@@ -812,12 +812,19 @@ TEST(Diagnostics, RangeParameterInSectionSuggestsLo) {
               testing::buoydiffSignature(), "write lo instead", {"begin", 1});
 }
 
+// Range parameters named lo and hi are read as any others: the partition that reads them takes
+// the caller's bounds (partition(lo : hi)), one that reads the end alone is refused alike.
 TEST(Diagnostics, RangeParameterNamedLoInPartition) {
   ir::KernelSignature signature =
       SignatureBuilder("rows").integer("lo").integer("hi").integer("n").pointer("v", "float");
   expectError("partition(hi) range(lo, hi) extent(v: n) copyout(v[lo:hi]) "
               "launch(grid: len, block: 32)",
-              signature, "'hi' is set per chunk by the generator (range mode)", {"hi"});
+              signature, "the partition reads the range bounds the generator sets per chunk",
+              {"hi"});
+  const ir::Kernel kernel = testing::buildOk("partition(lo : hi) range(lo, hi) extent(v: hi) "
+                                             "copyout(v[lo:hi]) launch(grid: len, block: 32)",
+                                             signature);
+  EXPECT_TRUE(kernel.boundsFromCaller);
 }
 
 // --- extents ------------------------------------------------------------------------------------
