@@ -1011,7 +1011,7 @@ private:
     }
   }
 
-  // Whether bind(...) gives the kernel something of its chunk (bind(n = len)).
+  // Whether bind(...) tells the kernel where its chunk ends (bind(n = len), bind(end = hi)).
   bool aBindingGivesTheChunkEnd() const {
     return std::any_of(kernel_.bindings.begin(), kernel_.bindings.end(),
                        [](const ir::Binding& binding) {
@@ -1037,6 +1037,7 @@ private:
             std::lcm(*granule, static_cast<long long>(p.vectorAccessAlignment / p.elementSize));
     return granule;
   }
+  // Whether bind(...) gives the kernel something of its chunk (bind(n = len)).
   bool aBindingGivesTheChunk() const {
     return std::any_of(kernel_.bindings.begin(), kernel_.bindings.end(),
                        [](const ir::Binding& binding) {

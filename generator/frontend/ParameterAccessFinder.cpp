@@ -22,26 +22,30 @@ using ParamSet = std::set<unsigned>;
 using Accesses = std::vector<ParameterAccess>;
 
 // A member function's object holds arrays too (an accessor's `ptr`, a view's `data`): what it
-// does through `this` has a slot after its parameters'.
+// does through `this` has the slot after its parameters'.
 bool hasObject(const clang::FunctionDecl& function) {
   const auto* method = llvm::dyn_cast<clang::CXXMethodDecl>(&function);
   return method != nullptr && method->isInstance();
 }
+unsigned objectSlot(const clang::FunctionDecl& function) {
+  return function.getNumParams();
+}
 // A struct parameter's pointer members have slots of their own after those, so that a helper
 // that reads a.x and writes a.y of body(Args{x, y}) is not taken to write x or read y.
 using FieldSlot = std::pair<const clang::ParmVarDecl*, const clang::FieldDecl*>;
-std::vector<FieldSlot> fieldSlots(const clang::FunctionDecl& function) {
-  std::vector<FieldSlot> out;
+std::map<FieldSlot, unsigned> fieldSlots(const clang::FunctionDecl& function) {
+  std::map<FieldSlot, unsigned> out;
+  unsigned next = objectSlot(function) + (hasObject(function) ? 1 : 0);
   for (const clang::ParmVarDecl* param : function.parameters())
     if (const clang::RecordDecl* record = param->getType().getNonReferenceType()->getAsRecordDecl();
         record != nullptr && record->getDefinition() != nullptr)
       for (const clang::FieldDecl* field : record->getDefinition()->fields())
         if (field->getType()->isPointerType())
-          out.emplace_back(param, field);
+          out[{param, field}] = next++;
   return out;
 }
 unsigned slots(const clang::FunctionDecl& function) {
-  return function.getNumParams() + (hasObject(function) ? 1 : 0) +
+  return objectSlot(function) + (hasObject(function) ? 1 : 0) +
          static_cast<unsigned>(fieldSlots(function).size());
 }
 
@@ -98,12 +102,10 @@ bool loads(llvm::StringRef ptx) {
 class Finder : public clang::RecursiveASTVisitor<Finder> {
 public:
   Finder(const clang::FunctionDecl& function, Calls& calls)
-      : accesses(slots(function)), function_(function), calls_(calls) {
+      : accesses(slots(function)), function_(function), calls_(calls),
+        fieldSlot_(fieldSlots(function)) {
     for (unsigned i = 0; i < function.getNumParams(); ++i)
       params_[function.getParamDecl(i)] = i;
-    unsigned next = function.getNumParams() + (hasObject(function) ? 1 : 0);
-    for (const FieldSlot& slot : fieldSlots(function))
-      fieldSlot_[slot] = next++;
   }
 
   Accesses accesses;
@@ -352,18 +354,14 @@ public:
     }
     if (const clang::Expr* object = objectOf(*call); object != nullptr && hasObject(*definition)) {
       given.push_back(held(object)); // view(i) = v, writer.put(i, v)
-      slot.push_back(definition->getNumParams());
+      slot.push_back(objectSlot(*definition));
     }
-    unsigned next = definition->getNumParams() + (hasObject(*definition) ? 1 : 0);
-    for (const auto& [param, field] : fieldSlots(*definition)) {
-      const unsigned index = param->getFunctionScopeIndex();
-      if (index < args) {
-        const std::optional<ParamSet> member = heldIn(arguments[index], field);
-        given.push_back(member ? *member : held(arguments[index]));
-        slot.push_back(next);
+    for (const auto& [member, index] : fieldSlots(*definition))
+      if (const unsigned arg = member.first->getFunctionScopeIndex(); arg < args) {
+        const std::optional<ParamSet> known = heldIn(arguments[arg], member.second);
+        given.push_back(known ? *known : held(arguments[arg]));
+        slot.push_back(index);
       }
-      ++next;
-    }
     for (size_t k = 0; k < given.size(); ++k)
       if (inner[slot[k]].readBeforeWrite.isValid())
         read(given[k], call->getBeginLoc());
@@ -601,24 +599,27 @@ private:
       return index < list->getNumInits() ? held(list->getInit(index)) : ParamSet{};
     }
     if (const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(e))
-      if (const auto* var = llvm::dyn_cast<clang::VarDecl>(ref->getDecl());
-          var != nullptr && (fieldDerived_.count({var, field}) > 0 ||
-                             (llvm::isa<clang::ParmVarDecl>(var) &&
-                              fieldSlot_.count({llvm::cast<clang::ParmVarDecl>(var), field}) > 0)))
-        return namedField(var, field);
+      if (const auto* var = llvm::dyn_cast<clang::VarDecl>(ref->getDecl()))
+        return knownField(var, field);
+    return std::nullopt;
+  }
+
+  // What a variable's member holds where it is tracked on its own: a local struct's member, or
+  // a struct parameter's (its slot); nullopt elsewhere.
+  std::optional<ParamSet> knownField(const clang::VarDecl* var,
+                                     const clang::FieldDecl* field) const {
+    if (const auto found = fieldDerived_.find({var, field}); found != fieldDerived_.end())
+      return found->second;
+    if (const auto* param = llvm::dyn_cast<clang::ParmVarDecl>(var))
+      if (const auto found = fieldSlot_.find({param, field}); found != fieldSlot_.end())
+        return ParamSet{found->second};
     return std::nullopt;
   }
 
   // What a variable's member holds: its own where it is known, else the whole variable's.
   ParamSet namedField(const clang::VarDecl* var, const clang::FieldDecl* field) const {
-    if (field != nullptr) {
-      if (const auto found = fieldDerived_.find({var, field}); found != fieldDerived_.end())
-        return found->second;
-      if (const auto* param = llvm::dyn_cast<clang::ParmVarDecl>(var))
-        if (const auto found = fieldSlot_.find({param, field}); found != fieldSlot_.end())
-          return {found->second};
-    }
-    return named(var);
+    const std::optional<ParamSet> known = field != nullptr ? knownField(var, field) : std::nullopt;
+    return known ? *known : named(var);
   }
 
   // The parameters the pointers a value holds are based on: a pointer's bases, or those of the
@@ -631,7 +632,7 @@ private:
       return named(ref->getDecl()); // a local struct, view or lambda holding pointers
     if (llvm::isa<clang::CXXThisExpr>(e) ||
         (e->getType()->isRecordType() && llvm::isa<clang::MemberExpr>(e) && onThis(e)))
-      return hasObject(function_) ? ParamSet{function_.getNumParams()} : ParamSet{};
+      return hasObject(function_) ? ParamSet{objectSlot(function_)} : ParamSet{};
     if (const auto* lambda = llvm::dyn_cast<clang::LambdaExpr>(e)) {
       ParamSet captured; // [=] and [&] alike: the lambda reaches what it captures
       for (const clang::Expr* capture : lambda->capture_inits())
@@ -662,7 +663,7 @@ private:
       if (const clang::VarDecl* holder = localHolder(e))
         return namedField(holder, holderField(e));
     if (llvm::isa<clang::MemberExpr>(e) && hasObject(function_) && onThis(e))
-      return {function_.getNumParams()}; // an accessor's ptr
+      return {objectSlot(function_)}; // an accessor's ptr
     // a[i] of a pointer to arrays (float (*a)[N]) is an array of a's.
     if (const auto* subscript = llvm::dyn_cast<clang::ArraySubscriptExpr>(e);
         subscript && e->getType()->isArrayType())
