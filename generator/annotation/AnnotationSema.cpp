@@ -1,6 +1,7 @@
 #include "annotation/AnnotationSema.h"
 
 #include "annotation/NameResolver.h"
+#include "annotation/NeighbourReads.h"
 #include "annotation/Parser.h"
 #include "annotation/SectionAnalysis.h"
 #include "annotation/Suggest.h"
@@ -157,6 +158,7 @@ public:
     warnStrideOfTheWholeCall();
     warnBroadcastFromElsewhere();
     checkBindings();
+    checkNeighbourReads();
     checkLaunch();
     checkTune();
 
@@ -831,6 +833,70 @@ private:
         kernel_.bindings.push_back({*index, value});
       }
     }
+  }
+
+  // A thread that reads an input beside what it writes of an output (a stencil's x[i - 1] and
+  // x[i + 1] beside y[i]) reads past the input's chunked section unless its halo or section is
+  // that much wider: the chunk would read a neighbouring chunk's elements, copied or not yet.
+  void checkNeighbourReads() {
+    for (const ArrayDraft& input : drafts_) {
+      if (input.brokenSection || input.array.direction != Direction::In)
+        continue;
+      for (const ArrayDraft& output : drafts_) {
+        if (output.brokenSection || output.array.direction == Direction::In ||
+            output.array.reduce != ir::ReduceOp::None)
+          continue;
+        const std::optional<NeighbourRead> found =
+            readOutsideSection(kernel_, input.array, output.array, samples_);
+        if (!found)
+          continue;
+        reportNeighbourRead(input, output, *found);
+        break;
+      }
+    }
+  }
+
+  void reportNeighbourRead(const ArrayDraft& input, const ArrayDraft& output,
+                           const NeighbourRead& found) {
+    const std::string& x = param(input.array.param).name;
+    const std::string& y = param(output.array.param).name;
+    const auto at = [](const ir::IndexUse& use) {
+      return "line " + std::to_string(use.line) + ", column " + std::to_string(use.column);
+    };
+    // The sample's values of the parameters the comparison read, where it read any.
+    std::string values;
+    const ir::Array* arrays[] = {&input.array, &output.array};
+    for (size_t p = 0; p < signature_.params.size(); ++p) {
+      const int index = static_cast<int>(p);
+      bool used = false;
+      if (index == kernel_.lengthParam || index == kernel_.beginParam ||
+          index == kernel_.endParam ||
+          std::any_of(kernel_.bindings.begin(), kernel_.bindings.end(),
+                      [index](const ir::Binding& b) { return b.param == index; }))
+        continue; // its terms cancelled
+      for (const ir::Array* array : arrays) {
+        for (const ir::ExprPtr& e : {array->sections[0].begin, array->sections[0].end,
+                                     array->haloBefore, array->haloAfter})
+          used = used || (e && ir::mentionsParam(*e, index));
+      }
+      for (const ir::IndexUse* use : {found.read, found.write})
+        for (const ir::OffsetTerm& term : use->offset)
+          used = used || std::count(term.params.begin(), term.params.end(), index) > 0;
+      if (used && p < found.sample.size() && found.sample[p])
+        values += std::string(values.empty() ? " (at " : ", ") + signature_.params[p].name + " = " +
+                  std::to_string(*found.sample[p]);
+    }
+    if (!values.empty())
+      values += ")";
+    error(input.array.offset, input.nameLength,
+          "the kernel reads '" + x + "' (" + at(*found.read) + ") " +
+              (found.before ? "before the begin" : "past the end") +
+              " of its chunk's section, counted from where the same thread writes '" + y + "' (" +
+              at(*found.write) +
+              "): each chunk would read elements its own copies did not bring, a neighbouring "
+              "chunk's, copied or not yet; give it halo(" +
+              x + ": " + std::to_string(found.haloBefore) + ", " + std::to_string(found.haloAfter) +
+              ")" + values + ", or a section that much wider");
   }
 
   // --- halo and optional ----------------------------------------------------------------------

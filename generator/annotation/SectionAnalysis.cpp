@@ -5,10 +5,6 @@
 #include <algorithm>
 
 namespace overlap::annotation {
-namespace {
-
-constexpr long long kSampleValues[] = {1, 3, 64, 1000, 4099};
-constexpr size_t kSampleCount = sizeof(kSampleValues) / sizeof(kSampleValues[0]);
 
 ir::Environment environment(const ParamSample& sample, std::optional<long long> lo,
                             std::optional<long long> hi) {
@@ -22,6 +18,11 @@ ir::Environment environment(const ParamSample& sample, std::optional<long long> 
   env.hi = hi;
   return env;
 }
+
+namespace {
+
+constexpr long long kSampleValues[] = {1, 3, 64, 1000, 4099};
+constexpr size_t kSampleCount = sizeof(kSampleValues) / sizeof(kSampleValues[0]);
 
 std::optional<long long> difference(std::optional<long long> a, std::optional<long long> b) {
   long long result = 0;

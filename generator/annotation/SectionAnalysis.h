@@ -15,6 +15,10 @@ namespace overlap::annotation {
 // Values for every parameter (nullopt for those expressions cannot read), one set per sample.
 using ParamSample = std::vector<std::optional<long long>>;
 
+// An environment giving each parameter its value in `sample` (which must outlive it).
+ir::Environment environment(const ParamSample& sample, std::optional<long long> lo,
+                            std::optional<long long> hi);
+
 // Deterministic samples: each integer parameter gets one of 1, 3, 64, 1000, 4099, both all alike
 // and rotated so that different parameters get different values; bools get 0 or 1.
 std::vector<ParamSample> sampleParameters(const ir::KernelSignature& signature);

@@ -1,6 +1,7 @@
 #include "frontend/KernelSignatureExtractor.h"
 
 #include "frontend/GridSyncFinder.h"
+#include "frontend/IndexOffsetFinder.h"
 #include "frontend/IndexTermFinder.h"
 #include "frontend/ParameterAccessFinder.h"
 #include "frontend/TypeSpeller.h"
@@ -261,12 +262,14 @@ ir::KernelSignature extractSignature(const clang::FunctionDecl& kernel, TypeSpel
   const std::vector<unsigned> alignments = vectorAccessAlignments(kernel);
   const std::vector<ParameterAccess> accesses = parameterAccesses(kernel);
   const std::vector<IndexTerm> terms = indexTerms(kernel);
+  std::vector<std::vector<ir::IndexUse>> uses = indexUses(kernel);
   NamedParams names;
   names.TraverseStmt(kernel.getBody());
   for (unsigned i = 0; i < kernel.getNumParams(); ++i) {
     signature.params.push_back(extractParameter(*kernel.getParamDecl(i), alignments[i], accesses[i],
                                                 terms[i], types, problems));
     signature.params.back().named = names.named.count(kernel.getParamDecl(i)) > 0;
+    signature.params.back().indexUses = std::move(uses[i]);
   }
   // A parameter pack (template <typename... Args> k(int n, Args... args)): generated code spells
   // the kernel's parameters one by one and its template arguments as written, which a pack's

@@ -26,6 +26,24 @@ using ReduceOp = ::overlap::ReduceOp; // reduce(OP: name): every chunk's kernel 
 // The enumerator's name, "F32" ... "Other": the same spelling in generated code and in IR dumps.
 const char* elementKindName(ElementKind kind);
 
+// One subscript of an array parameter in the kernel's own body, read as base + offset
+// (IndexOffsetFinder): the base is what varies from thread to thread (threadIdx.x, a loop's
+// variable), as a key equal for equal bases; the offset a polynomial of integer parameters and
+// constants. x[i - 1] is base i, offset -1; in[(r - 1) * w + c] is base r * w + c, offset -w.
+struct OffsetTerm {
+  long long coefficient = 0;
+  std::vector<int> params; // the product of these parameters (none: a constant)
+};
+struct IndexUse {
+  std::string base;
+  // Each term of the base as its scale: the coefficient and the parameters it multiplies (i * w
+  // + c: w and 1), so that the checker sees whether a thread's base moves in whole strides.
+  std::vector<OffsetTerm> baseScales;
+  std::vector<OffsetTerm> offset;
+  bool write = false; // assigned to (x[i] = v); a compound assignment is a read and a write
+  unsigned line = 0, column = 0;
+};
+
 // One kernel parameter as the frontend read it from the AST.
 struct Parameter {
   std::string name;
@@ -54,6 +72,8 @@ struct Parameter {
   // multiple of it (y[k * n + i], planes n apart); 0 and -1: nowhere found (IndexTermFinder).
   unsigned indexLine = 0, indexColumn = 0;
   int indexedArray = -1;
+  // Pointers: the kernel's own subscripts of it whose index is base + offset (IndexOffsetFinder).
+  std::vector<IndexUse> indexUses;
   unsigned line = 0, column = 0; // where the parameter is declared (for notes)
   // Declared by the annotation's param(...): the generated entry points take it, the kernel does
   // not. Host-only parameters follow the kernel's own.

@@ -426,6 +426,102 @@ TEST(Diagnostics, AnOffsetLengthThatIsAlsoAPlaneStrideIsRefused) {
   }
 }
 
+// A thread that reads an input beside the element it writes (a stencil's x[i - 1], x[i + 1])
+// reads past the chunk's section of the input unless a halo or a wider section brings it: the
+// chunk would read its neighbour's elements, copied or not yet.
+TEST(Diagnostics, AReadBesideTheWrittenElementOutsideTheSectionIsRefused) {
+  const auto kernel = [](const std::string& mode, const std::string& data,
+                         const std::string& body) {
+    const bool range = mode.rfind("range", 0) == 0;
+    return "#include <overlap/annotate.h>\n"
+           "OVERLAP_KERNEL(partition(n) " +
+           mode + " extent(x, y: 2 * n) " + data +
+           "\n"
+           "               launch(grid: ceil_div(len, 256), block: 256))\n"
+           "__global__ void k(const float* x, float* y, int n, int w, int lo, int hi) {\n"
+           "  const int i = " +
+           (range ? "lo + " : "") +
+           "blockIdx.x * blockDim.x + threadIdx.x;\n"
+           "  if (i < " +
+           (range ? "hi" : "n") + ") { " + body + " }\n}\n";
+  };
+  const std::string stencil = "y[i] = x[i - 1] + x[i] + x[i + 1];";
+  const std::string code = kernel("offset(n)", "copyin(x[lo:hi]) copyout(y[lo:hi])", stencil);
+  const Position read = positionOf(code, "x[i - 1]");
+  const Position write = positionOf(code, "y[i] = x");
+  expectFirstDiagnostic(code, "x[lo:hi]",
+                        "the kernel reads 'x' (line " + std::to_string(read.line) + ", column " +
+                            std::to_string(read.column) +
+                            ") before the begin of its chunk's section, counted from where the "
+                            "same thread writes 'y' (line " +
+                            std::to_string(write.line) + ", column " +
+                            std::to_string(write.column) +
+                            "): each chunk would read elements its own copies did not bring, a "
+                            "neighbouring chunk's, copied or not yet; give it halo(x: 1, 1), or "
+                            "a section that much wider");
+  for (const auto& [mode, data, body, message] :
+       std::vector<std::tuple<std::string, std::string, std::string, std::string>>{
+           {"range(lo, hi)", "copyin(x[lo:hi]) copyout(y[lo:hi])", "y[i] = x[i + 1] - x[i];",
+            "past the end"},
+           {"offset(n)", "copyin(x[lo:hi]) halo(x: 1) copyout(y[lo:hi])",
+            "y[i] = x[i - 1] + x[i + 2];", "halo(x: 1, 2)"},
+           {"range(lo, hi)", "copyin(x[lo * w : hi * w]) copyout(y[lo * w : hi * w])",
+            "for (int c = 0; c < w; ++c) y[i * w + c] = x[(i - 1) * w + c];",
+            "halo(x: 64, 0) (at w = 64)"},
+           {"offset(n)", "copyin(x[lo:hi]) copyout(y[lo:hi])",
+            "for (int j = i; j < n; j += blockDim.x * gridDim.x) y[j] = x[j + 1];",
+            "halo(x: 0, 1)"},
+           {"offset(n)", "copyin(x[lo:hi]) copy(y[lo:hi])", "y[i] += x[i - 1];", "halo(x: 1, 0)"},
+           {"offset(n)", "copyin(x[lo:hi]) copyout(y[lo:hi])",
+            "const int next = i + 1; y[i] = x[next];", "halo(x: 0, 1)"},
+           {"offset(n)", "copyin(x[2 * lo : 2 * hi]) copyout(y[2 * lo : 2 * hi])",
+            "y[2 * i] = x[2 * i]; y[2 * i + 1] = x[2 * i + 2];", "halo(x: 0, 1)"},
+           {"offset(n)", "copyin(x[lo:hi]) halo(x: 1) copyout(y[lo:hi])",
+            "float s = 0; for (int r = -w; r <= w; ++r) s += x[i + r]; y[i] = s;",
+            "halo(x: 3, 3) (at w = 3)"},
+           {"range(lo, hi)", "copyin(x[lo * w : hi * w]) copyout(y[lo * w : hi * w])",
+            "for (int c = 0; c < w; ++c) { float s = 0; for (int r = 2; r >= -2; r--) s += x[(i + "
+            "r) * w + c]; y[i * w + c] = s; }",
+            "halo(x: 128, 128) (at w = 64)"},
+       }) {
+    SCOPED_TRACE(mode + " " + data + " " + body);
+    const InMemoryResult run = runOnCode(kernel(mode, data, body));
+    EXPECT_FALSE(run.result.ok());
+    EXPECT_NE(run.diagnostics.find("the kernel reads 'x'"), std::string::npos) << run.diagnostics;
+    EXPECT_NE(run.diagnostics.find(message), std::string::npos) << run.diagnostics;
+  }
+  // A halo or a section wide enough; reads within a row of a row partition (where the kernel's
+  // guard keeps them, beyond this check); an index the check cannot read; a pointer the kernel
+  // advances itself.
+  for (const auto& [mode, data, body] :
+       std::vector<std::tuple<std::string, std::string, std::string>>{
+           {"range(lo, hi)", "copyin(x[lo - 1 : hi + 1]) copyout(y[lo:hi])", stencil},
+           {"offset(n)", "copyin(x[lo:hi]) halo(x: 1) copyout(y[lo:hi])", stencil},
+           {"offset(n)", "copyin(x[lo:hi]) halo(x: 0, 1) copyout(y[lo:hi])",
+            "y[i] = x[i + 1] - x[i];"},
+           {"range(lo, hi)", "copyin(x[lo + 1 : hi + 1]) copyout(y[lo:hi])", "y[i] = x[i + 1];"},
+           {"range(lo, hi)", "copyin(x[(lo - 1) * w : (hi + 1) * w]) copyout(y[lo * w : hi * w])",
+            "for (int c = 1; c + 1 < w; ++c) y[i * w + c] = x[(i - 1) * w + c] + x[(i + 1) * w + "
+            "c] + x[i * w + c - 1] + x[i * w + c + 1];"},
+           {"offset(n)", "copyin(x[2 * lo : 2 * hi]) copyout(y[2 * lo : 2 * hi])",
+            "y[2 * i] = x[2 * i + 1]; y[2 * i + 1] = x[2 * i];"},
+           {"offset(n)", "copyin(x[lo:hi]) copyout(y[lo:hi])", "y[i] = x[min(i + 1, n - 1)];"},
+           {"offset(n)", "copyin(x[lo:hi]) copyout(y[lo:hi])", "y[i] = x[i / 2 * 2 + 1];"},
+           {"offset(n)", "copyin(x[lo:hi]) copyout(y[lo:hi])",
+            "const float* p = x; y[i] = p[i] + (i > 0 ? x[i] : 0.0f);"},
+           {"offset(n)", "copyin(x[lo:hi]) copyout(y[lo:hi])",
+            "int j = i; y[j] = x[j]; j = i + 1;"},
+           {"offset(n)", "copyin(x[lo:hi]) halo(x: w) copyout(y[lo:hi])",
+            "float s = 0; for (int r = -w; r <= w; ++r) s += x[i + r]; y[i] = s;"},
+           {"range(lo, hi)", "copyin(x[lo - 3 : hi + 2]) copyout(y[lo:hi])",
+            "float s = 0; for (int k = 0; k < 6; k++) s += x[i + k - 3]; y[i] = s;"},
+       }) {
+    SCOPED_TRACE(mode + " " + data + " " + body);
+    const InMemoryResult run = runOnCode(kernel(mode, data, body));
+    EXPECT_EQ(run.diagnostics.find("the kernel reads '"), std::string::npos) << run.diagnostics;
+  }
+}
+
 // The user's own baseline named as a generated entry point would make nvcc fail on the generated
 // source: the generator refuses it at the annotation, with a note at the declaration.
 TEST(Diagnostics, AUserDeclarationOfAGeneratedNameIsRefused) {

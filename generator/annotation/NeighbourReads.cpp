@@ -1,0 +1,182 @@
+#include "annotation/NeighbourReads.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <string>
+
+namespace overlap::annotation {
+namespace {
+
+// Sums of products of sampled values: no overflow to check.
+__extension__ typedef __int128 Wide;
+
+constexpr long long kLongStride = 64;
+
+// The parameters each chunk's kernel gets a value of its own in.
+std::set<int> perChunkParams(const ir::Kernel& kernel) {
+  std::set<int> out;
+  if (kernel.mode == ir::ChunkMode::Offset)
+    out.insert(kernel.lengthParam);
+  else
+    out.insert({kernel.beginParam, kernel.endParam});
+  for (const ir::Binding& binding : kernel.bindings)
+    out.insert(binding.param);
+  out.erase(-1);
+  return out;
+}
+
+bool mentionsAny(const ir::OffsetTerm& term, const std::set<int>& params) {
+  for (int param : term.params)
+    if (params.count(param) > 0)
+      return true;
+  return false;
+}
+
+// The terms of an offset that mention a per-chunk parameter, as a comparable key.
+std::vector<std::pair<long long, std::vector<int>>> perChunkTerms(const ir::IndexUse& use,
+                                                                  const std::set<int>& perChunk) {
+  std::vector<std::pair<long long, std::vector<int>>> out;
+  for (const ir::OffsetTerm& term : use.offset)
+    if (mentionsAny(term, perChunk))
+      out.emplace_back(term.coefficient, term.params);
+  return out;
+}
+
+// The offset's value at `sample` without its per-chunk terms; nullopt where a parameter has none.
+std::optional<Wide> value(const std::vector<ir::OffsetTerm>& terms, const std::set<int>& perChunk,
+                          const ParamSample& sample) {
+  Wide total = 0;
+  for (const ir::OffsetTerm& term : terms) {
+    if (mentionsAny(term, perChunk))
+      continue;
+    Wide product = term.coefficient;
+    for (int param : term.params) {
+      if (param < 0 || static_cast<size_t>(param) >= sample.size() || !sample[param])
+        return std::nullopt;
+      product *= *sample[param];
+      if (product > (Wide{1} << 100) || product < -(Wide{1} << 100))
+        return std::nullopt;
+    }
+    total += product;
+  }
+  return total;
+}
+
+struct Extreme {
+  const ir::IndexUse* low = nullptr;
+  const ir::IndexUse* high = nullptr;
+  Wide min = 0, max = 0;
+};
+
+std::optional<Extreme> extremes(const std::vector<const ir::IndexUse*>& uses,
+                                const std::set<int>& perChunk, const ParamSample& sample) {
+  Extreme out;
+  for (const ir::IndexUse* use : uses) {
+    const std::optional<Wide> v = value(use->offset, perChunk, sample);
+    if (!v)
+      return std::nullopt;
+    if (out.low == nullptr) {
+      out = {use, use, *v, *v};
+      continue;
+    }
+    if (*v < out.min)
+      out.low = use, out.min = *v;
+    if (*v > out.max)
+      out.high = use, out.max = *v;
+  }
+  return out;
+}
+
+std::optional<Wide> evaluated(const ir::ExprPtr& e, const ir::Environment& env) {
+  if (!e)
+    return Wide{0};
+  const std::optional<long long> v = ir::evaluate(*e, env);
+  return v ? std::optional<Wide>(*v) : std::nullopt;
+}
+
+} // namespace
+
+std::optional<NeighbourRead> readOutsideSection(const ir::Kernel& kernel, const ir::Array& input,
+                                                const ir::Array& output,
+                                                const std::vector<ParamSample>& samples) {
+  if (input.sections.size() != 1 || !input.sections[0].chunked() || output.sections.size() != 1 ||
+      !output.sections[0].chunked())
+    return std::nullopt;
+  const std::vector<ir::Parameter>& params = kernel.signature.params;
+  const std::set<int> perChunk = perChunkParams(kernel);
+  std::map<std::string, std::vector<const ir::IndexUse*>> writes, reads;
+  for (const ir::IndexUse& use : params[output.param].indexUses)
+    if (use.write && !use.base.empty())
+      writes[use.base].push_back(&use);
+  for (const ir::IndexUse& use : params[input.param].indexUses)
+    if (!use.write && writes.count(use.base) > 0)
+      reads[use.base].push_back(&use);
+  const ir::Section& x = input.sections[0];
+  const ir::Section& y = output.sections[0];
+  const bool offsetMode = kernel.mode == ir::ChunkMode::Offset;
+  // A partition of rows w long (y[lo * w : hi * w]) leaves a read at y's column + 1 inside the
+  // row, where the kernel guards its columns, which is beyond this check: reads within one
+  // stride S of y's section are let pass, and where S depends on a parameter, only samples where
+  // it is long (S >= 64) judge, so that a row of one element does not condemn x[r * w + c + 1].
+  std::vector<std::optional<long long>> stride;
+  bool longStrides = false;
+  for (const ParamSample& sample : samples) {
+    const std::optional<AffineForm> form = affineForm(*y.begin, sample);
+    stride.push_back(form ? std::optional<long long>(std::max(form->lo, 1LL)) : std::nullopt);
+    longStrides = longStrides || (form && form->lo >= kLongStride);
+  }
+  for (const auto& [base, readUses] : reads) {
+    const std::vector<const ir::IndexUse*>& writeUses = writes[base];
+    const auto chunkTerms = perChunkTerms(*writeUses.front(), perChunk);
+    bool comparable = true;
+    for (const auto* uses : {&readUses, &writeUses})
+      for (const ir::IndexUse* use : *uses)
+        comparable = comparable && perChunkTerms(*use, perChunk) == chunkTerms;
+    if (!comparable)
+      continue;
+    for (size_t k = 0; k < samples.size(); ++k) {
+      const ParamSample& sample = samples[k];
+      if (!stride[k] || (longStrides && *stride[k] < kLongStride))
+        continue;
+      // A base whose every term moves in whole strides (x[2 * i] beside y[2 * i]) fixes where in
+      // its stride a thread reads; one with a finer term (i * w + c) does not.
+      bool whole = true;
+      for (const ir::OffsetTerm& term : writeUses.front()->baseScales) {
+        const std::optional<Wide> scale = value({term}, {}, sample);
+        whole = whole && scale && *scale % *stride[k] == 0;
+      }
+      const Wide slack = whole ? 0 : *stride[k] - 1;
+      for (const auto& [lo, hi] : {std::pair<long long, long long>{1000, 2000}, {3000, 3001}}) {
+        const ir::Environment env = environment(sample, lo, hi);
+        const std::optional<Wide> xb = evaluated(x.begin, env), xe = evaluated(x.end, env),
+                                  yb = evaluated(y.begin, env), ye = evaluated(y.end, env),
+                                  before = evaluated(input.haloBefore, env),
+                                  after = evaluated(input.haloAfter, env);
+        const std::optional<Extreme> c = extremes(readUses, perChunk, sample);
+        const std::optional<Extreme> d = extremes(writeUses, perChunk, sample);
+        if (!xb || !xe || !yb || !ye || !before || !after || !c || !d || *ye <= *yb)
+          continue;
+        // The base P of a writing thread lies in [yb - oy - dmin, ye - oy - dmax); its reads
+        // of x, counted from ox, in [ox + yb - oy - dmin + cmin, ox + ye - oy - dmax + cmax).
+        const Wide ox = offsetMode ? *xb : 0, oy = offsetMode ? *yb : 0;
+        const Wide first = ox + *yb - oy - d->min + c->min;
+        const Wide end = ox + *ye - oy - d->max + c->max;
+        const Wide needBefore = *xb - first, needAfter = end - *xe;
+        if (needBefore <= *before + slack && needAfter <= *after + slack)
+          continue;
+        NeighbourRead out;
+        out.before = needBefore > *before + slack;
+        out.read = out.before ? c->low : c->high;
+        out.write = out.before ? d->low : d->high;
+        out.haloBefore = static_cast<long long>(std::max(needBefore, *before));
+        out.haloAfter = static_cast<long long>(std::max(needAfter, *after));
+        out.sample = sample;
+        return out;
+      }
+    }
+  }
+  return std::nullopt;
+}
+
+} // namespace overlap::annotation

@@ -1,0 +1,40 @@
+// Whether an input's chunked section holds what the kernel reads of it beside what it writes of
+// an output. A thread that writes y[P + d] inside its chunk's section of y and reads x[P + c]
+// (the same base P: IndexOffsetFinder) reads x at most c - d before y's section begin and after
+// its end; offset mode counts each array's index from its section's begin. A stencil's x[i - 1]
+// and x[i + 1] beside y[i] with x[lo:hi] reads one element on each side that no copy of the
+// chunk's own brought: the neighbouring chunk's, copied or not yet.
+//
+// When a thread writes y at several offsets, its base is bounded by all of them (y[P] and
+// y[P + 1] keep P + 1 inside the section), so reads are measured from the lowest and the highest
+// write alike. Offsets that mention a parameter set per chunk (lo, hi, the length, a bound one)
+// are compared only where every use has the same such terms, which then cancel.
+#pragma once
+
+#include "annotation/SectionAnalysis.h"
+#include "ir/KernelIR.h"
+
+#include <optional>
+#include <vector>
+
+namespace overlap::annotation {
+
+struct NeighbourRead {
+  const ir::IndexUse* read = nullptr;  // the read that leaves the section
+  const ir::IndexUse* write = nullptr; // the write of the output it is measured from
+  bool before = false;                 // before the section's begin; else past its end
+  // At `sample`: the halo (before and after) the input needs, counting the one it has.
+  long long haloBefore = 0;
+  long long haloAfter = 0;
+  ParamSample sample;
+};
+
+// The first read of `input` (direction In, one chunked section) that leaves its section, with
+// its halo, for some sample, measured from the writes of `output` (one chunked section);
+// nullopt when none does or nothing can be compared. `kernel` gives the mode, the per-chunk
+// parameters and the subscripts (its signature's params).
+std::optional<NeighbourRead> readOutsideSection(const ir::Kernel& kernel, const ir::Array& input,
+                                                const ir::Array& output,
+                                                const std::vector<ParamSample>& samples);
+
+} // namespace overlap::annotation

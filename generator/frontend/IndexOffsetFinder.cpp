@@ -1,0 +1,431 @@
+#include "frontend/IndexOffsetFinder.h"
+
+#include <clang/AST/ASTContext.h>
+#include <clang/AST/Decl.h>
+#include <clang/AST/Expr.h>
+#include <clang/AST/ExprCXX.h>
+#include <clang/AST/RecursiveASTVisitor.h>
+#include <clang/AST/Stmt.h>
+#include <clang/Basic/SourceManager.h>
+
+#include <algorithm>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <tuple>
+
+namespace overlap::frontend {
+namespace {
+
+// A polynomial over atoms: "@3" (integer parameter 3), "threadIdx.x", "i#42" (a loop's
+// variable). A monomial is its atoms, sorted; no coefficient is 0.
+using Monomial = std::vector<std::string>;
+using Polynomial = std::map<Monomial, long long>;
+
+// Beyond this many terms an index is no neighbour access worth comparing.
+constexpr size_t kMaxTerms = 16;
+
+std::optional<Polynomial> sum(Polynomial a, const Polynomial& b, long long sign) {
+  for (const auto& [monomial, coefficient] : b) {
+    long long scaled = 0;
+    long long& into = a[monomial];
+    if (__builtin_mul_overflow(coefficient, sign, &scaled) ||
+        __builtin_add_overflow(into, scaled, &into))
+      return std::nullopt;
+    if (into == 0)
+      a.erase(monomial);
+  }
+  if (a.size() > kMaxTerms)
+    return std::nullopt;
+  return a;
+}
+
+std::optional<Polynomial> product(const Polynomial& a, const Polynomial& b) {
+  Polynomial out;
+  for (const auto& [left, x] : a)
+    for (const auto& [right, y] : b) {
+      Monomial monomial = left;
+      monomial.insert(monomial.end(), right.begin(), right.end());
+      std::sort(monomial.begin(), monomial.end());
+      long long term = 0;
+      if (__builtin_mul_overflow(x, y, &term))
+        return std::nullopt;
+      std::optional<Polynomial> more = sum(std::move(out), {{monomial, term}}, 1);
+      if (!more)
+        return std::nullopt;
+      out = std::move(*more);
+    }
+  return out;
+}
+
+bool isParamAtom(const std::string& atom) {
+  return !atom.empty() && atom[0] == '@';
+}
+
+// Variables the body changes after their initializer (parameters: at all), and where: an
+// assignment, ++ or --, an address taken or a reference bound (every use of the variable that is
+// not read as a value). A pointer parameter advanced in place (`x += row * stride;`) is then
+// indexed from elsewhere.
+class LocalChanges : public clang::RecursiveASTVisitor<LocalChanges> {
+public:
+  std::map<const clang::VarDecl*, std::vector<const clang::DeclRefExpr*>> changed;
+  std::map<const clang::VarDecl*, const clang::ForStmt*> loops; // declared in a for's init
+
+  bool VisitImplicitCastExpr(clang::ImplicitCastExpr* cast) {
+    if (cast->getCastKind() == clang::CK_LValueToRValue)
+      if (const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(cast->getSubExpr()->IgnoreParens()))
+        read_.insert(ref);
+    return true;
+  }
+  bool VisitDeclRefExpr(clang::DeclRefExpr* ref) {
+    refs_.push_back(ref);
+    return true;
+  }
+  bool VisitForStmt(clang::ForStmt* loop) {
+    if (const auto* init = llvm::dyn_cast_or_null<clang::DeclStmt>(loop->getInit());
+        init != nullptr && init->isSingleDecl())
+      if (const auto* var = llvm::dyn_cast<clang::VarDecl>(init->getSingleDecl()))
+        loops[var] = loop;
+    return true;
+  }
+
+  void finish() {
+    for (const clang::DeclRefExpr* ref : refs_)
+      if (const auto* var = llvm::dyn_cast<clang::VarDecl>(ref->getDecl());
+          var != nullptr && read_.count(ref) == 0)
+        changed[var].push_back(ref);
+  }
+
+private:
+  std::set<const clang::DeclRefExpr*> read_;
+  std::vector<const clang::DeclRefExpr*> refs_;
+};
+
+bool contains(const clang::Stmt* tree, const clang::Stmt* node) {
+  if (tree == nullptr)
+    return false;
+  if (tree == node)
+    return true;
+  return std::any_of(tree->child_begin(), tree->child_end(),
+                     [node](const clang::Stmt* child) { return contains(child, node); });
+}
+
+// threadIdx.x and its kin, which Clang spells as a property of a builtin variable.
+std::optional<std::string> builtin(const clang::Expr* expr) {
+  if (const auto* pseudo = llvm::dyn_cast<clang::PseudoObjectExpr>(expr))
+    expr = pseudo->getSyntacticForm()->IgnoreParenImpCasts();
+  const auto* property = llvm::dyn_cast<clang::MSPropertyRefExpr>(expr);
+  if (property == nullptr)
+    return std::nullopt;
+  const clang::Expr* object = property->getBaseExpr()->IgnoreParenImpCasts();
+  if (const auto* opaque = llvm::dyn_cast<clang::OpaqueValueExpr>(object))
+    object = opaque->getSourceExpr()->IgnoreParenImpCasts();
+  const auto* base = llvm::dyn_cast_or_null<clang::DeclRefExpr>(object);
+  if (base == nullptr)
+    return std::nullopt;
+  const std::string name = base->getDecl()->getNameAsString();
+  if (name != "threadIdx" && name != "blockIdx" && name != "blockDim" && name != "gridDim")
+    return std::nullopt;
+  return name + "." + property->getPropertyDecl()->getNameAsString();
+}
+
+class Finder : public clang::RecursiveASTVisitor<Finder> {
+public:
+  explicit Finder(const clang::FunctionDecl& kernel)
+      : uses(kernel.getNumParams()), context_(kernel.getASTContext()) {
+    for (unsigned i = 0; i < kernel.getNumParams(); ++i)
+      params_[kernel.getParamDecl(i)] = i;
+    changes_.TraverseStmt(kernel.getBody());
+    changes_.finish();
+  }
+
+  bool VisitBinaryOperator(clang::BinaryOperator* op) {
+    if (op->isAssignmentOp())
+      target(op->getLHS(), op->getOpcode() == clang::BO_Assign);
+    return true;
+  }
+  bool VisitCXXOperatorCallExpr(clang::CXXOperatorCallExpr* call) {
+    if (call->isAssignmentOp() && call->getNumArgs() > 0)
+      target(call->getArg(0), call->getOperator() == clang::OO_Equal);
+    return true;
+  }
+  bool VisitUnaryOperator(clang::UnaryOperator* op) {
+    if (op->isIncrementDecrementOp())
+      target(op->getSubExpr(), false);
+    return true;
+  }
+
+  bool VisitArraySubscriptExpr(clang::ArraySubscriptExpr* subscript) {
+    const auto* ref =
+        llvm::dyn_cast<clang::DeclRefExpr>(subscript->getBase()->IgnoreParenImpCasts());
+    const auto* param = ref ? llvm::dyn_cast<clang::ParmVarDecl>(ref->getDecl()) : nullptr;
+    const auto found = param ? params_.find(param) : params_.end();
+    if (found == params_.end() || !param->getType()->isPointerType() ||
+        changes_.changed.count(param) > 0)
+      return true;
+    const std::optional<Polynomial> index = read(subscript->getIdx());
+    if (!index)
+      return true;
+    const auto role = targets_.find(subscript);
+    const bool reads = role == targets_.end() || !role->second;
+    const bool writes = role != targets_.end();
+    for (const Polynomial& at : atLoopEnds(*index))
+      for (const bool write : {false, true})
+        if (write ? writes : reads)
+          add(found->second, at, write, subscript->getExprLoc());
+    return true;
+  }
+
+  std::vector<std::vector<ir::IndexUse>> uses;
+
+private:
+  // The subscript an assignment's target is (y[i], y[i].x), and whether it is only written.
+  void target(const clang::Expr* lhs, bool onlyWritten) {
+    const clang::Expr* e = lhs->IgnoreParens();
+    while (const auto* member = llvm::dyn_cast<clang::MemberExpr>(e)) {
+      if (member->isArrow())
+        return;
+      e = member->getBase()->IgnoreParens();
+    }
+    if (const auto* subscript = llvm::dyn_cast<clang::ArraySubscriptExpr>(e))
+      targets_[subscript] = onlyWritten;
+  }
+
+  void add(unsigned array, const Polynomial& index, bool write, clang::SourceLocation where) {
+    ir::IndexUse use;
+    use.write = write;
+    for (const auto& [monomial, coefficient] : index) {
+      if (std::all_of(monomial.begin(), monomial.end(), isParamAtom)) {
+        ir::OffsetTerm term{coefficient, {}};
+        for (const std::string& atom : monomial)
+          term.params.push_back(std::stoi(atom.substr(1)));
+        use.offset.push_back(std::move(term));
+        continue;
+      }
+      ir::OffsetTerm scale{coefficient, {}};
+      for (const std::string& atom : monomial)
+        if (isParamAtom(atom))
+          scale.params.push_back(std::stoi(atom.substr(1)));
+      use.baseScales.push_back(std::move(scale));
+      if (!use.base.empty())
+        use.base += " + ";
+      use.base += std::to_string(coefficient);
+      for (const std::string& atom : monomial)
+        use.base += " * " + atom;
+    }
+    for (const ir::IndexUse& seen : uses[array])
+      if (seen.write == use.write && seen.base == use.base && sameOffset(seen, use))
+        return;
+    const clang::SourceManager& sources = context_.getSourceManager();
+    const clang::PresumedLoc presumed = sources.getPresumedLoc(sources.getExpansionLoc(where));
+    if (presumed.isValid()) {
+      use.line = presumed.getLine();
+      use.column = presumed.getColumn();
+    }
+    uses[array].push_back(std::move(use));
+  }
+
+  static bool sameOffset(const ir::IndexUse& a, const ir::IndexUse& b) {
+    return std::equal(a.offset.begin(), a.offset.end(), b.offset.begin(), b.offset.end(),
+                      [](const ir::OffsetTerm& x, const ir::OffsetTerm& y) {
+                        return x.coefficient == y.coefficient && x.params == y.params;
+                      });
+  }
+
+  std::optional<Polynomial> read(const clang::Expr* expr) {
+    if (expr == nullptr)
+      return std::nullopt;
+    expr = expr->IgnoreParenImpCasts();
+    if (!expr->isValueDependent() && !expr->isTypeDependent())
+      if (const std::optional<llvm::APSInt> value = expr->getIntegerConstantExpr(context_)) {
+        if (value->getSignificantBits() > 64)
+          return std::nullopt;
+        const long long constant = value->getExtValue();
+        return constant == 0 ? Polynomial{} : Polynomial{{{}, constant}};
+      }
+    if (std::optional<std::string> atom = builtin(expr))
+      return Polynomial{{{*atom}, 1}};
+    if (const auto* cast = llvm::dyn_cast<clang::ExplicitCastExpr>(expr))
+      return cast->getType()->isIntegerType() ? read(cast->getSubExpr()) : std::nullopt;
+    if (const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(expr))
+      return variable(ref);
+    if (const auto* unary = llvm::dyn_cast<clang::UnaryOperator>(expr)) {
+      if (unary->getOpcode() == clang::UO_Plus)
+        return read(unary->getSubExpr());
+      if (unary->getOpcode() == clang::UO_Minus)
+        if (std::optional<Polynomial> inner = read(unary->getSubExpr()))
+          return sum({}, *inner, -1);
+      return std::nullopt;
+    }
+    const auto* binary = llvm::dyn_cast<clang::BinaryOperator>(expr);
+    if (binary == nullptr)
+      return std::nullopt;
+    const std::optional<Polynomial> left = read(binary->getLHS());
+    if (!left)
+      return std::nullopt;
+    if (binary->getOpcode() == clang::BO_Shl) {
+      const std::optional<Polynomial> shift = read(binary->getRHS());
+      if (!shift || shift->size() > 1 || (shift->size() == 1 && !shift->begin()->first.empty()))
+        return std::nullopt;
+      const long long bits = shift->empty() ? 0 : shift->begin()->second;
+      if (bits < 0 || bits > 62)
+        return std::nullopt;
+      return product(*left, {{{}, 1LL << bits}});
+    }
+    const std::optional<Polynomial> right = read(binary->getRHS());
+    if (!right)
+      return std::nullopt;
+    switch (binary->getOpcode()) {
+    case clang::BO_Add:
+      return sum(*left, *right, 1);
+    case clang::BO_Sub:
+      return sum(*left, *right, -1);
+    case clang::BO_Mul:
+      return product(*left, *right);
+    default:
+      return std::nullopt;
+    }
+  }
+
+  // An integer parameter is an atom; a local the body never changes is its initializer; a for
+  // loop's variable that only the loop's increment changes is an atom.
+  std::optional<Polynomial> variable(const clang::DeclRefExpr* ref) {
+    const auto* var = llvm::dyn_cast<clang::VarDecl>(ref->getDecl());
+    if (var == nullptr || !var->getType()->isIntegralOrEnumerationType())
+      return std::nullopt;
+    if (const auto* param = llvm::dyn_cast<clang::ParmVarDecl>(var)) {
+      const auto found = params_.find(param);
+      if (found == params_.end() || changes_.changed.count(param) > 0)
+        return std::nullopt;
+      return Polynomial{{{"@" + std::to_string(found->second)}, 1}};
+    }
+    const auto changed = changes_.changed.find(var);
+    if (changed == changes_.changed.end()) {
+      if (!var->hasInit() || !expanding_.insert(var).second)
+        return std::nullopt;
+      std::optional<Polynomial> value = read(var->getInit());
+      expanding_.erase(var);
+      return value;
+    }
+    const auto loop = changes_.loops.find(var);
+    if (loop == changes_.loops.end() || !std::all_of(changed->second.begin(), changed->second.end(),
+                                                     [&loop](const clang::DeclRefExpr* change) {
+                                                       return contains(loop->second->getInc(),
+                                                                       change);
+                                                     }))
+      return std::nullopt;
+    const std::string atom = var->getNameAsString() + "#" + std::to_string(var->getID());
+    if (ranges_.count(atom) == 0)
+      if (std::optional<std::pair<Polynomial, Polynomial>> range = loopRange(*var, *loop->second))
+        ranges_[atom] = std::move(*range);
+    return Polynomial{{{atom}, 1}};
+  }
+
+  // The first and last values of a loop's variable that counts by one between bounds free of
+  // the thread (for (int r = -R; r <= R; ++r), for (int k = 0; k < K; k++)); nullopt otherwise.
+  std::optional<std::pair<Polynomial, Polynomial>> loopRange(const clang::VarDecl& var,
+                                                             const clang::ForStmt& loop) {
+    int step = 0;
+    const clang::Expr* inc = loop.getInc() ? loop.getInc()->IgnoreParenImpCasts() : nullptr;
+    if (const auto* unary = llvm::dyn_cast_or_null<clang::UnaryOperator>(inc))
+      step = unary->isIncrementOp() ? 1 : unary->isDecrementOp() ? -1 : 0;
+    else if (const auto* compound = llvm::dyn_cast_or_null<clang::CompoundAssignOperator>(inc))
+      if (const std::optional<Polynomial> by = read(compound->getRHS());
+          by && *by == Polynomial{{{}, 1}})
+        step = compound->getOpcode() == clang::BO_AddAssign   ? 1
+               : compound->getOpcode() == clang::BO_SubAssign ? -1
+                                                              : 0;
+    const auto* cond = llvm::dyn_cast_or_null<clang::BinaryOperator>(
+        loop.getCond() ? loop.getCond()->IgnoreParenImpCasts() : nullptr);
+    if (step == 0 || cond == nullptr || !var.hasInit())
+      return std::nullopt;
+    const auto* counter = llvm::dyn_cast<clang::DeclRefExpr>(cond->getLHS()->IgnoreParenImpCasts());
+    if (counter == nullptr || counter->getDecl() != &var)
+      return std::nullopt;
+    const std::optional<Polynomial> first = read(var.getInit());
+    std::optional<Polynomial> bound = read(cond->getRHS());
+    if (!first || !bound || !freeOfThreads(*first) || !freeOfThreads(*bound))
+      return std::nullopt;
+    const clang::BinaryOperatorKind op = cond->getOpcode();
+    if (step > 0 && (op == clang::BO_LT || op == clang::BO_LE))
+      bound = op == clang::BO_LT ? sum(*bound, {{{}, 1}}, -1) : bound;
+    else if (step < 0 && (op == clang::BO_GT || op == clang::BO_GE))
+      bound = op == clang::BO_GT ? sum(*bound, {{{}, 1}}, 1) : bound;
+    else
+      return std::nullopt;
+    if (!bound)
+      return std::nullopt;
+    return std::make_pair(*first, *bound);
+  }
+
+  static bool freeOfThreads(const Polynomial& p) {
+    return std::all_of(p.begin(), p.end(), [](const auto& term) {
+      return std::all_of(term.first.begin(), term.first.end(), isParamAtom);
+    });
+  }
+
+  // The index at each end of every counting loop it depends on, linearly (x[i + r] at r = -R and
+  // at r = R): the reads of a radius loop reach as far as those. Empty where it depends on one
+  // otherwise (r * r).
+  std::vector<Polynomial> atLoopEnds(const Polynomial& index) const {
+    std::vector<Polynomial> out{index};
+    for (const auto& [atom, range] : ranges_) {
+      if (std::none_of(index.begin(), index.end(), [&atom](const auto& term) {
+            return std::count(term.first.begin(), term.first.end(), atom) > 0;
+          }))
+        continue;
+      std::vector<Polynomial> next;
+      for (const Polynomial& p : out)
+        for (const Polynomial* end : {&range.first, &range.second}) {
+          std::optional<Polynomial> substituted = substitute(p, atom, *end);
+          if (!substituted)
+            return {};
+          next.push_back(std::move(*substituted));
+        }
+      out = std::move(next);
+      if (out.size() > 16)
+        return {};
+    }
+    return out;
+  }
+
+  static std::optional<Polynomial> substitute(const Polynomial& p, const std::string& atom,
+                                              const Polynomial& value) {
+    Polynomial out;
+    for (const auto& [monomial, coefficient] : p) {
+      const auto count = std::count(monomial.begin(), monomial.end(), atom);
+      if (count > 1)
+        return std::nullopt;
+      std::optional<Polynomial> term = Polynomial{{monomial, coefficient}};
+      if (count == 1) {
+        Monomial rest = monomial;
+        rest.erase(std::find(rest.begin(), rest.end(), atom));
+        term = product({{rest, coefficient}}, value);
+      }
+      std::optional<Polynomial> more = term ? sum(std::move(out), *term, 1) : std::nullopt;
+      if (!more)
+        return std::nullopt;
+      out = std::move(*more);
+    }
+    return out;
+  }
+
+  const clang::ASTContext& context_;
+  std::map<const clang::ParmVarDecl*, unsigned> params_;
+  LocalChanges changes_;
+  std::map<const clang::ArraySubscriptExpr*, bool> targets_; // true: only written
+  std::set<const clang::VarDecl*> expanding_;
+  // Counting loops' variables (their atoms) and their first and last values.
+  std::map<std::string, std::pair<Polynomial, Polynomial>> ranges_;
+};
+
+} // namespace
+
+std::vector<std::vector<ir::IndexUse>> indexUses(const clang::FunctionDecl& kernel) {
+  Finder finder(kernel);
+  finder.TraverseStmt(kernel.getBody());
+  return std::move(finder.uses);
+}
+
+} // namespace overlap::frontend

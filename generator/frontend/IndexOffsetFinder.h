@@ -1,0 +1,29 @@
+// Reads a kernel's subscripts of its array parameters as base + offset, so that the annotation
+// checker can compare where a thread reads an input with where it writes an output: a stencil's
+// x[i - 1] and x[i + 1] beside y[i] need the chunk's section of x one element wider on each
+// side than y's, or the chunk reads elements no copy of its own brought.
+//
+// An index is read as a polynomial through sums, differences, products, constant shifts, integer
+// casts and integer locals the body never assigns after their initializer (`int i = blockIdx.x *
+// blockDim.x + threadIdx.x;`). Its terms made only of integer parameters and constants are the
+// offset; the rest, over builtins (threadIdx.x ...) and a for loop's variable that only its
+// increment changes, is the base. An index it cannot read (a division, a clamp, a call, a value
+// loaded from memory) gives nothing: the checker then has nothing to compare. Only subscripts of
+// the parameter itself count (x[i], not row[j] of `row = x + r * w`): a derived pointer's own
+// offset is unknown here.
+#pragma once
+
+#include "ir/KernelIR.h"
+
+#include <vector>
+
+namespace clang {
+class FunctionDecl;
+} // namespace clang
+
+namespace overlap::frontend {
+
+// One list per parameter of `kernel`, which must have a body (an instantiation's, for templates).
+std::vector<std::vector<ir::IndexUse>> indexUses(const clang::FunctionDecl& kernel);
+
+} // namespace overlap::frontend
