@@ -879,6 +879,15 @@ std::string descriptorTableName(const EmitOptions& options) {
 
 } // namespace
 
+const std::vector<std::string>& generatedNameSuffixes() {
+  static const std::vector<std::string> suffixes = {
+      "_explicit",     "_mapped",         "_streams",       "_hybrid",
+      "_tuned",        "_explicit_async", "_mapped_async",  "_streams_async",
+      "_hybrid_async", "_tuned_async",    "_binding",       "_descriptor",
+      "_params",       "_arrays",         "_tune_defaults", "_registered"};
+  return suffixes;
+}
+
 GeneratedFiles emitFiles(const ir::SourceFile& file, const EmitOptions& options) {
   if (file.kernels.empty())
     throw std::invalid_argument("emitFiles: no kernels to emit");

@@ -27,4 +27,9 @@ struct GeneratedFiles {
 
 GeneratedFiles emitFiles(const ir::SourceFile& file, const EmitOptions& options);
 
+// The suffixes of the names the generated code declares in a kernel's namespace for its entry
+// name K (K_explicit, K_tuned_async, K_binding, K_params, ...): the frontend refuses a user's
+// declaration of one, which would make nvcc fail on the generated source.
+const std::vector<std::string>& generatedNameSuffixes();
+
 } // namespace overlap::emit

@@ -3,6 +3,7 @@
 #include "annotation/AnnotationSema.h"
 #include "annotation/Instantiations.h"
 #include "annotation/Parser.h"
+#include "emit/Emitter.h"
 #include "frontend/AnnotatedDeclFinder.h"
 #include "frontend/AnnotationLocator.h"
 #include "frontend/DeferredDiagnostics.h"
@@ -1137,14 +1138,10 @@ private:
   std::optional<std::pair<std::string, clang::SourceLocation>>
   userDeclarationOfAGeneratedName(const clang::FunctionDecl& kernel,
                                   const std::string& entry) const {
-    static constexpr const char* kSuffixes[] = {
-        "_explicit",       "_mapped",       "_streams",       "_hybrid",       "_tuned",
-        "_explicit_async", "_mapped_async", "_streams_async", "_hybrid_async", "_tuned_async",
-        "_binding",        "_descriptor",   "_tune_defaults"};
     const std::string::size_type colons = entry.rfind("::");
     const std::string base = colons == std::string::npos ? entry : entry.substr(colons + 2);
     const clang::DeclContext* scope = kernel.getDeclContext()->getEnclosingNamespaceContext();
-    for (const char* suffix : kSuffixes) {
+    for (const std::string& suffix : emit::generatedNameSuffixes()) {
       clang::IdentifierInfo& name = context_.Idents.get(base + suffix);
       // The generated source includes this file: a macro defined at its end applies there.
       if (const clang::MacroInfo* macro = compiler_.getPreprocessor().getMacroInfo(&name))

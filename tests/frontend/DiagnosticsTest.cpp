@@ -5,8 +5,13 @@
 // into (multi-line) annotation text, the frontend's own checks, and clang's errors in user code.
 #include "FrontendTestSupport.h"
 
+#include "emit/Emitter.h"
+
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <regex>
+#include <set>
 #include <string>
 
 namespace overlap::frontend {
@@ -540,6 +545,24 @@ TEST(Diagnostics, AUserDeclarationOfAGeneratedNameIsRefused) {
   elsewhere.insert(elsewhere.find('\n') + 1, "namespace other { void saxpy_explicit() {} }\n");
   const InMemoryResult run = runOnCode(elsewhere);
   EXPECT_TRUE(run.result.ok()) << run.diagnostics;
+}
+
+// Every name the generated code derives from the kernel's (saxpy_...) is one the check above
+// knows: a new one the emitter adds without listing it would clash with a user's silently.
+TEST(Diagnostics, EveryGeneratedNameIsOneTheClashCheckKnows) {
+  const InMemoryResult run = runOnCode(Saxpy().str());
+  ASSERT_TRUE(run.result.ok()) << run.diagnostics;
+  const std::vector<std::string>& known = emit::generatedNameSuffixes();
+  std::set<std::string> seen;
+  for (const std::string* text : {&run.result.files->header, &run.result.files->source}) {
+    const std::regex name("\\bsaxpy(_[A-Za-z0-9_]+)");
+    for (auto it = std::sregex_iterator(text->begin(), text->end(), name);
+         it != std::sregex_iterator(); ++it)
+      seen.insert((*it)[1]);
+  }
+  EXPECT_GE(seen.size(), 10u);
+  for (const std::string& suffix : seen)
+    EXPECT_NE(std::find(known.begin(), known.end(), suffix), known.end()) << "saxpy" << suffix;
 }
 
 TEST(Diagnostics, AReducedArrayIsUpdatedAtomicallyOnly) {
