@@ -88,6 +88,12 @@ std::optional<Extreme> extremes(const std::vector<const ir::IndexUse*>& uses,
   return out;
 }
 
+// The greatest multiple of `step` (> 0) not above `v`.
+Wide floorTo(Wide v, Wide step) {
+  const Wide r = v % step;
+  return v - (r < 0 ? r + step : r);
+}
+
 std::optional<Wide> evaluated(const ir::ExprPtr& e, const ir::Environment& env) {
   if (!e)
     return Wide{0};
@@ -115,10 +121,9 @@ std::optional<NeighbourRead> readOutsideSection(const ir::Kernel& kernel, const 
   const ir::Section& x = input.sections[0];
   const ir::Section& y = output.sections[0];
   const bool offsetMode = kernel.mode == ir::ChunkMode::Offset;
-  // A partition of rows w long (y[lo * w : hi * w]) leaves a read at y's column + 1 inside the
-  // row, where the kernel guards its columns, which is beyond this check: reads within one
-  // stride S of y's section are let pass, and where S depends on a parameter, only samples where
-  // it is long (S >= 64) judge, so that a row of one element does not condemn x[r * w + c + 1].
+  // The stride S of y's section per chunk unit (w for rows y[lo * w : hi * w]). Where it
+  // depends on a parameter, only samples where it is long (S >= 64) judge, so that a row of one
+  // element does not condemn x[r * w + c + 1].
   std::vector<std::optional<long long>> stride;
   bool longStrides = false;
   for (const ParamSample& sample : samples) {
@@ -139,14 +144,16 @@ std::optional<NeighbourRead> readOutsideSection(const ir::Kernel& kernel, const 
       const ParamSample& sample = samples[k];
       if (!stride[k] || (longStrides && *stride[k] < kLongStride))
         continue;
-      // A base whose every term moves in whole strides (x[2 * i] beside y[2 * i]) fixes where in
-      // its stride a thread reads; one with a finer term (i * w + c) does not.
+      const Wide step = *stride[k];
+      // A base whose every term moves in whole strides (x[2 * i] beside y[2 * i], one thread per
+      // row at y[r * w]) is a multiple of the stride: its thread's reads are exact. One with a
+      // finer term (r * w + c) leaves the column to the kernel's guards: its reach counts in
+      // whole strides, to the nearest (a column + 1 reaches no row; - w + 1 reaches one).
       bool whole = true;
       for (const ir::OffsetTerm& term : writeUses.front()->baseScales) {
         const std::optional<Wide> scale = value({term}, {}, sample);
-        whole = whole && scale && *scale % *stride[k] == 0;
+        whole = whole && scale && *scale % step == 0;
       }
-      const Wide slack = whole ? 0 : *stride[k] - 1;
       for (const auto& [lo, hi] : {std::pair<long long, long long>{1000, 2000}, {3000, 3001}}) {
         const ir::Environment env = environment(sample, lo, hi);
         const std::optional<Wide> xb = evaluated(x.begin, env), xe = evaluated(x.end, env),
@@ -157,16 +164,28 @@ std::optional<NeighbourRead> readOutsideSection(const ir::Kernel& kernel, const 
         const std::optional<Extreme> d = extremes(writeUses, perChunk, sample);
         if (!xb || !xe || !yb || !ye || !before || !after || !c || !d || *ye <= *yb)
           continue;
-        // The base P of a writing thread lies in [yb - oy - dmin, ye - oy - dmax); its reads
-        // of x, counted from ox, in [ox + yb - oy - dmin + cmin, ox + ye - oy - dmax + cmax).
+        // A writing thread's base P keeps its writes in y's section: P in [yb - oy - dmin,
+        // ye - oy - dmax - 1] (offset mode counts from each section's begin, ox and oy), a
+        // multiple of the stride where the base is whole. Its reads of x lie in [ox + P + cmin,
+        // ox + P + cmax].
         const Wide ox = offsetMode ? *xb : 0, oy = offsetMode ? *yb : 0;
-        const Wide first = ox + *yb - oy - d->min + c->min;
-        const Wide end = ox + *ye - oy - d->max + c->max;
-        const Wide needBefore = *xb - first, needAfter = end - *xe;
-        if (needBefore <= *before + slack && needAfter <= *after + slack)
+        Wide lowest = *yb - oy - d->min, highest = *ye - oy - d->max - 1;
+        if (whole) {
+          lowest = -floorTo(-lowest, step);
+          highest = floorTo(highest, step);
+        }
+        if (highest < lowest)
+          continue;
+        Wide needBefore = *xb - (ox + lowest + c->min);
+        Wide needAfter = ox + highest + c->max + 1 - *xe;
+        if (!whole) {
+          needBefore = floorTo(needBefore + step / 2, step);
+          needAfter = floorTo(needAfter + step / 2, step);
+        }
+        if (needBefore <= *before && needAfter <= *after)
           continue;
         NeighbourRead out;
-        out.before = needBefore > *before + slack;
+        out.before = needBefore > *before;
         out.read = out.before ? c->low : c->high;
         out.write = out.before ? d->low : d->high;
         out.haloBefore = static_cast<long long>(std::max(needBefore, *before));

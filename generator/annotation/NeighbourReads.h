@@ -6,9 +6,12 @@
 // chunk's own brought: the neighbouring chunk's, copied or not yet.
 //
 // When a thread writes y at several offsets, its base is bounded by all of them (y[P] and
-// y[P + 1] keep P + 1 inside the section), so reads are measured from the lowest and the highest
-// write alike. Offsets that mention a parameter set per chunk (lo, hi, the length, a bound one)
-// are compared only where every use has the same such terms, which then cancel.
+// y[P + 1] keep P + 1 inside the section). A base made of whole strides of y's section (2 * i
+// beside y[2 * lo : 2 * hi], r * w beside rows) is a multiple of the stride, so a read inside the
+// thread's own record or row is no neighbour's; a base with a finer term (r * w + c) leaves the
+// column to the kernel's guards, and its reach counts in whole strides. Offsets that mention a
+// parameter set per chunk (lo, hi, the length, a bound one) are compared only where every use has
+// the same such terms, which then cancel.
 #pragma once
 
 #include "annotation/SectionAnalysis.h"

@@ -156,7 +156,19 @@ public:
     return true;
   }
 
+  // Reads and writes under a condition on the thread's place in its block (`if (threadIdx.x <
+  // RADIUS)`: a few threads loading a shared tile's halo) happen for those threads alone: where
+  // they fall in the chunk is the condition's, which is no polynomial, so they are not compared.
+  bool TraverseIfStmt(clang::IfStmt* stmt) {
+    return guarded(stmt->getCond(), [&] { return Base::TraverseIfStmt(stmt); });
+  }
+  bool TraverseConditionalOperator(clang::ConditionalOperator* op) {
+    return guarded(op->getCond(), [&] { return Base::TraverseConditionalOperator(op); });
+  }
+
   bool VisitArraySubscriptExpr(clang::ArraySubscriptExpr* subscript) {
+    if (guards_ > 0)
+      return true;
     const auto* ref =
         llvm::dyn_cast<clang::DeclRefExpr>(subscript->getBase()->IgnoreParenImpCasts());
     const auto* param = ref ? llvm::dyn_cast<clang::ParmVarDecl>(ref->getDecl()) : nullptr;
@@ -180,6 +192,46 @@ public:
   std::vector<std::vector<ir::IndexUse>> uses;
 
 private:
+  using Base = clang::RecursiveASTVisitor<Finder>;
+
+  template <typename Traverse> bool guarded(const clang::Expr* cond, Traverse traverse) {
+    const bool onPlace = cond != nullptr && onPlaceInBlock(*cond);
+    guards_ += onPlace ? 1 : 0;
+    const bool result = traverse();
+    guards_ -= onPlace ? 1 : 0;
+    return result;
+  }
+
+  // Whether a comparison of the condition depends on threadIdx but not on blockIdx, directly or
+  // through the locals it reads.
+  bool onPlaceInBlock(const clang::Stmt& cond) {
+    if (const auto* compare = llvm::dyn_cast<clang::BinaryOperator>(&cond);
+        compare != nullptr && compare->isComparisonOp()) {
+      std::set<std::string> builtins;
+      builtinsOf(compare, builtins, 0);
+      return builtins.count("threadIdx") > 0 && builtins.count("blockIdx") == 0;
+    }
+    return std::any_of(cond.child_begin(), cond.child_end(), [this](const clang::Stmt* child) {
+      return child != nullptr && onPlaceInBlock(*child);
+    });
+  }
+
+  static void builtinsOf(const clang::Stmt* stmt, std::set<std::string>& out, int depth) {
+    if (stmt == nullptr || depth > 8)
+      return;
+    if (const auto* e = llvm::dyn_cast<clang::Expr>(stmt))
+      if (const std::optional<std::string> name = builtin(e->IgnoreParenImpCasts())) {
+        out.insert(name->substr(0, name->find('.')));
+        return;
+      }
+    if (const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(stmt))
+      if (const auto* var = llvm::dyn_cast<clang::VarDecl>(ref->getDecl());
+          var != nullptr && !llvm::isa<clang::ParmVarDecl>(var) && var->hasInit())
+        builtinsOf(var->getInit(), out, depth + 1);
+    for (const clang::Stmt* child : stmt->children())
+      builtinsOf(child, out, depth);
+  }
+
   // The subscript an assignment's target is (y[i], y[i].x), and whether it is only written.
   void target(const clang::Expr* lhs, bool onlyWritten) {
     const clang::Expr* e = lhs->IgnoreParens();
@@ -365,28 +417,31 @@ private:
     });
   }
 
-  // The index at each end of every counting loop it depends on, linearly (x[i + r] at r = -R and
-  // at r = R): the reads of a radius loop reach as far as those. Empty where it depends on one
-  // otherwise (r * r).
+  // The index, and where it depends linearly on counting loops, the index at each end of them
+  // (x[i + r] at r = -R and at r = R): the reads of a radius loop reach as far as those. The
+  // index itself stays: a loop over the chunk (z from b to e) compares by its variable.
   std::vector<Polynomial> atLoopEnds(const Polynomial& index) const {
     std::vector<Polynomial> out{index};
+    std::vector<Polynomial> ends{index};
     for (const auto& [atom, range] : ranges_) {
       if (std::none_of(index.begin(), index.end(), [&atom](const auto& term) {
             return std::count(term.first.begin(), term.first.end(), atom) > 0;
           }))
         continue;
       std::vector<Polynomial> next;
-      for (const Polynomial& p : out)
+      for (const Polynomial& p : ends)
         for (const Polynomial* end : {&range.first, &range.second}) {
           std::optional<Polynomial> substituted = substitute(p, atom, *end);
           if (!substituted)
-            return {};
+            return out;
           next.push_back(std::move(*substituted));
         }
-      out = std::move(next);
-      if (out.size() > 16)
-        return {};
+      ends = std::move(next);
+      if (ends.size() > 16)
+        return out;
     }
+    if (ends.size() > 1)
+      out.insert(out.end(), ends.begin(), ends.end());
     return out;
   }
 
@@ -418,6 +473,7 @@ private:
   std::set<const clang::VarDecl*> expanding_;
   // Counting loops' variables (their atoms) and their first and last values.
   std::map<std::string, std::pair<Polynomial, Polynomial>> ranges_;
+  int guards_ = 0; // conditions on the thread's place in its block around the traversal
 };
 
 } // namespace

@@ -488,6 +488,12 @@ TEST(Diagnostics, AReadBesideTheWrittenElementOutsideTheSectionIsRefused) {
             "for (int c = 0; c < w; ++c) { float s = 0; for (int r = 2; r >= -2; r--) s += x[(i + "
             "r) * w + c]; y[i * w + c] = s; }",
             "halo(x: 128, 128) (at w = 64)"},
+           {"range(lo, hi)", "copyin(x[lo * w : hi * w]) halo(x: w) copyout(y[lo * w : hi * w])",
+            "for (int c = 1; c + 1 < w; ++c) y[i * w + c] = x[(i - 2) * w + c + 1];",
+            "halo(x: 128, 64) (at w = 64)"},
+           {"range(lo, hi)", "copyin(x[(lo - 1) * w : hi * w]) copyout(y[lo * w : hi * w])",
+            "if (i == lo) for (int z = lo; z < hi; ++z) y[z * w + 1] = x[(z - 2) * w + 1];",
+            "halo(x: 63, 0) (at w = 64)"},
        }) {
     SCOPED_TRACE(mode + " " + data + " " + body);
     const InMemoryResult run = runOnCode(kernel(mode, data, body));
@@ -520,6 +526,18 @@ TEST(Diagnostics, AReadBesideTheWrittenElementOutsideTheSectionIsRefused) {
             "float s = 0; for (int r = -w; r <= w; ++r) s += x[i + r]; y[i] = s;"},
            {"range(lo, hi)", "copyin(x[lo - 3 : hi + 2]) copyout(y[lo:hi])",
             "float s = 0; for (int k = 0; k < 6; k++) s += x[i + k - 3]; y[i] = s;"},
+           // A few threads of each block load a shared tile's halo (CUDA by Example's stencil_1d).
+           {"offset(n) granule(256)", "copyin(x[lo:hi]) halo(x: 3) copyout(y[lo:hi])",
+            "__shared__ float t[256 + 6]; t[threadIdx.x + 3] = x[i]; if (threadIdx.x < 3) { "
+            "t[threadIdx.x] = x[i - 3]; t[threadIdx.x + 259] = x[i + 256]; } __syncthreads(); "
+            "y[i] = t[threadIdx.x] + t[threadIdx.x + 6];"},
+           // Within the thread's own record (a complex number, a pixel), or its own row.
+           {"offset(n)", "copyin(x[2 * lo : 2 * hi]) copyout(y[2 * lo : 2 * hi])",
+            "y[2 * i] = x[2 * i] * x[2 * i + 1]; y[2 * i + 1] = 0;"},
+           {"offset(n)", "copyin(x[2 * lo : 2 * hi]) copy(y[2 * lo : 2 * hi])",
+            "y[2 * i + 1] = x[2 * i];"},
+           {"range(lo, hi)", "copyin(x[lo * w : hi * w]) copy(y[lo * w : hi * w])",
+            "y[i * w] = x[i * w + 1]; y[i * w + w - 1] = x[i * w + w - 2];"},
        }) {
     SCOPED_TRACE(mode + " " + data + " " + body);
     const InMemoryResult run = runOnCode(kernel(mode, data, body));
