@@ -11,8 +11,6 @@ namespace {
 // Sums of products of sampled values: no overflow to check.
 __extension__ typedef __int128 Wide;
 
-constexpr long long kLongStride = 64;
-
 // The parameters each chunk's kernel gets a value of its own in.
 std::set<int> perChunkParams(const ir::Kernel& kernel) {
   std::set<int> out;
@@ -101,6 +99,53 @@ std::optional<Wide> evaluated(const ir::ExprPtr& e, const ir::Environment& env) 
   return v ? std::optional<Wide>(*v) : std::nullopt;
 }
 
+constexpr long long kLong[] = {64, 1000, 4099};
+
+// Samples where every parameter the comparison reads is long (64, 1000 or 4099, in every
+// combination for up to four of them), so that a row of one element does not condemn
+// x[r * w + c + 1], nor a plane of one row a halo of one row. Beyond four, the given samples where
+// they are all long (all of them where none is).
+std::vector<ParamSample> longSamples(const ir::Kernel& kernel, const ir::Array& input,
+                                     const ir::Array& output, const std::set<int>& perChunk,
+                                     const std::vector<ParamSample>& samples) {
+  const std::vector<ir::Parameter>& params = kernel.signature.params;
+  std::vector<int> involved;
+  for (int p = 0; p < static_cast<int>(params.size()); ++p) {
+    if (perChunk.count(p) > 0)
+      continue;
+    bool used = false;
+    for (const ir::Array* array : {&input, &output}) {
+      for (const ir::ExprPtr& e :
+           {array->sections[0].begin, array->sections[0].end, array->haloBefore, array->haloAfter})
+        used = used || (e && ir::mentionsParam(*e, p));
+      for (const ir::IndexUse& use : params[array->param].indexUses)
+        for (const ir::OffsetTerm& term : use.offset)
+          used = used || std::count(term.params.begin(), term.params.end(), p) > 0;
+    }
+    if (used)
+      involved.push_back(p);
+  }
+  if (involved.size() > 4) {
+    std::vector<ParamSample> out;
+    for (const ParamSample& sample : samples)
+      if (std::all_of(involved.begin(), involved.end(),
+                      [&sample](int p) { return sample[p] && *sample[p] >= kLong[0]; }))
+        out.push_back(sample);
+    return out.empty() ? samples : out;
+  }
+  std::vector<ParamSample> out{samples.empty() ? ParamSample(params.size()) : samples.front()};
+  for (int p : involved) {
+    std::vector<ParamSample> next;
+    for (const ParamSample& sample : out)
+      for (long long v : kLong) {
+        next.push_back(sample);
+        next.back()[p] = v;
+      }
+    out = std::move(next);
+  }
+  return out;
+}
+
 } // namespace
 
 std::optional<NeighbourRead> readOutsideSection(const ir::Kernel& kernel, const ir::Array& input,
@@ -121,15 +166,12 @@ std::optional<NeighbourRead> readOutsideSection(const ir::Kernel& kernel, const 
   const ir::Section& x = input.sections[0];
   const ir::Section& y = output.sections[0];
   const bool offsetMode = kernel.mode == ir::ChunkMode::Offset;
-  // The stride S of y's section per chunk unit (w for rows y[lo * w : hi * w]). Where it
-  // depends on a parameter, only samples where it is long (S >= 64) judge, so that a row of one
-  // element does not condemn x[r * w + c + 1].
+  const std::vector<ParamSample> judged = longSamples(kernel, input, output, perChunk, samples);
+  // The stride S of y's section per chunk unit (w for rows y[lo * w : hi * w]).
   std::vector<std::optional<long long>> stride;
-  bool longStrides = false;
-  for (const ParamSample& sample : samples) {
+  for (const ParamSample& sample : judged) {
     const std::optional<AffineForm> form = affineForm(*y.begin, sample);
     stride.push_back(form ? std::optional<long long>(std::max(form->lo, 1LL)) : std::nullopt);
-    longStrides = longStrides || (form && form->lo >= kLongStride);
   }
   for (const auto& [base, readUses] : reads) {
     const std::vector<const ir::IndexUse*>& writeUses = writes[base];
@@ -140,9 +182,14 @@ std::optional<NeighbourRead> readOutsideSection(const ir::Kernel& kernel, const 
         comparable = comparable && perChunkTerms(*use, perChunk) == chunkTerms;
     if (!comparable)
       continue;
-    for (size_t k = 0; k < samples.size(); ++k) {
-      const ParamSample& sample = samples[k];
-      if (!stride[k] || (longStrides && *stride[k] < kLongStride))
+    // Refused only where every sample leaves the section: parameters sampled apart from each
+    // other (a rotary kernel's half and its row's dim) would otherwise condemn what the caller's
+    // values never do.
+    std::optional<NeighbourRead> first;
+    bool everySample = true;
+    for (size_t k = 0; k < judged.size() && everySample; ++k) {
+      const ParamSample& sample = judged[k];
+      if (!stride[k])
         continue;
       const Wide step = *stride[k];
       // A base whose every term moves in whole strides (x[2 * i] beside y[2 * i], one thread per
@@ -178,22 +225,27 @@ std::optional<NeighbourRead> readOutsideSection(const ir::Kernel& kernel, const 
           continue;
         Wide needBefore = *xb - (ox + lowest + c->min);
         Wide needAfter = ox + highest + c->max + 1 - *xe;
-        if (!whole) {
-          needBefore = floorTo(needBefore + step / 2, step);
-          needAfter = floorTo(needAfter + step / 2, step);
+        if (!whole) { // ties to no row: a rotary kernel's x[r * d + c + d / 2]
+          needBefore = floorTo(needBefore + (step - 1) / 2, step);
+          needAfter = floorTo(needAfter + (step - 1) / 2, step);
         }
-        if (needBefore <= *before && needAfter <= *after)
+        if (needBefore <= *before && needAfter <= *after) {
+          everySample = false;
+          break;
+        }
+        if (first)
           continue;
-        NeighbourRead out;
+        NeighbourRead& out = first.emplace();
         out.before = needBefore > *before;
         out.read = out.before ? c->low : c->high;
         out.write = out.before ? d->low : d->high;
         out.haloBefore = static_cast<long long>(std::max(needBefore, *before));
         out.haloAfter = static_cast<long long>(std::max(needAfter, *after));
         out.sample = sample;
-        return out;
       }
     }
+    if (first && everySample)
+      return first;
   }
   return std::nullopt;
 }

@@ -481,9 +481,9 @@ TEST(Diagnostics, AReadBesideTheWrittenElementOutsideTheSectionIsRefused) {
             "const int next = i + 1; y[i] = x[next];", "halo(x: 0, 1)"},
            {"offset(n)", "copyin(x[2 * lo : 2 * hi]) copyout(y[2 * lo : 2 * hi])",
             "y[2 * i] = x[2 * i]; y[2 * i + 1] = x[2 * i + 2];", "halo(x: 0, 1)"},
-           {"offset(n)", "copyin(x[lo:hi]) halo(x: 1) copyout(y[lo:hi])",
+           {"offset(n)", "copyin(x[lo:hi]) copyout(y[lo:hi])",
             "float s = 0; for (int r = -w; r <= w; ++r) s += x[i + r]; y[i] = s;",
-            "halo(x: 3, 3) (at w = 3)"},
+            "halo(x: 64, 64) (at w = 64)"},
            {"range(lo, hi)", "copyin(x[lo * w : hi * w]) copyout(y[lo * w : hi * w])",
             "for (int c = 0; c < w; ++c) { float s = 0; for (int r = 2; r >= -2; r--) s += x[(i + "
             "r) * w + c]; y[i * w + c] = s; }",
@@ -538,6 +538,11 @@ TEST(Diagnostics, AReadBesideTheWrittenElementOutsideTheSectionIsRefused) {
             "y[2 * i + 1] = x[2 * i];"},
            {"range(lo, hi)", "copyin(x[lo * w : hi * w]) copy(y[lo * w : hi * w])",
             "y[i * w] = x[i * w + 1]; y[i * w + w - 1] = x[i * w + w - 2];"},
+           // A rotary embedding's pair half a row away; its two widths sampled apart.
+           {"range(lo, hi)", "copyin(x[lo * w : hi * w]) copyout(y[lo * w : hi * w])",
+            "for (int c = 0; c < w / 2; ++c) y[i * w + c] = x[i * w + c + w / 2];"},
+           {"range(lo, hi)", "copyin(x[lo * w : hi * w]) copyout(y[lo * w : hi * w])",
+            "for (int c = 0; c < n; ++c) y[i * w + c] = x[i * w + c + n];"},
        }) {
     SCOPED_TRACE(mode + " " + data + " " + body);
     const InMemoryResult run = runOnCode(kernel(mode, data, body));
