@@ -202,18 +202,29 @@ private:
     return result;
   }
 
-  // Whether a comparison of the condition depends on threadIdx but not on blockIdx, directly or
-  // through the locals it reads.
-  bool onPlaceInBlock(const clang::Stmt& cond) {
-    if (const auto* compare = llvm::dyn_cast<clang::BinaryOperator>(&cond);
-        compare != nullptr && compare->isComparisonOp()) {
+  // Whether the condition picks threads by their place in the block or in a record: a
+  // comparison (or a value tested alone) that depends on threadIdx but not on blockIdx, or a
+  // remainder or mask of the thread's index (`i % 2 == 0`, `threadIdx.x & 1`: a pair's partner),
+  // directly or through the locals it reads.
+  bool onPlaceInBlock(const clang::Stmt& cond, bool top = true) {
+    const auto* op = llvm::dyn_cast<clang::BinaryOperator>(&cond);
+    if (op != nullptr && (op->getOpcode() == clang::BO_Rem || op->getOpcode() == clang::BO_And)) {
       std::set<std::string> builtins;
-      builtinsOf(compare, builtins, 0);
-      return builtins.count("threadIdx") > 0 && builtins.count("blockIdx") == 0;
+      builtinsOf(op, builtins, 0);
+      if (builtins.count("threadIdx") > 0)
+        return true;
     }
-    return std::any_of(cond.child_begin(), cond.child_end(), [this](const clang::Stmt* child) {
-      return child != nullptr && onPlaceInBlock(*child);
-    });
+    const bool logical = op != nullptr && op->isLogicalOp();
+    if ((op != nullptr && op->isComparisonOp()) || (top && !logical)) {
+      std::set<std::string> builtins;
+      builtinsOf(&cond, builtins, 0);
+      if (builtins.count("threadIdx") > 0 && builtins.count("blockIdx") == 0)
+        return true;
+    }
+    return std::any_of(cond.child_begin(), cond.child_end(),
+                       [this, logical](const clang::Stmt* child) {
+                         return child != nullptr && onPlaceInBlock(*child, logical);
+                       });
   }
 
   static void builtinsOf(const clang::Stmt* stmt, std::set<std::string>& out, int depth) {

@@ -531,6 +531,11 @@ TEST(Diagnostics, AReadBesideTheWrittenElementOutsideTheSectionIsRefused) {
             "__shared__ float t[256 + 6]; t[threadIdx.x + 3] = x[i]; if (threadIdx.x < 3) { "
             "t[threadIdx.x] = x[i - 3]; t[threadIdx.x + 259] = x[i + 256]; } __syncthreads(); "
             "y[i] = t[threadIdx.x] + t[threadIdx.x + 6];"},
+           // A pair's partner, picked by the index's parity, in chunks of whole pairs.
+           {"offset(n) granule(2)", "copyin(x[lo:hi]) copyout(y[lo:hi])",
+            "if (i % 2 == 0) y[i] = x[i + 1]; else y[i] = x[i - 1];"},
+           {"offset(n) granule(256)", "copyin(x[lo:hi]) copyout(y[lo:hi])",
+            "if (threadIdx.x & 1) y[i] = x[i - 1]; else y[i] = x[i + 1];"},
            // Within the thread's own record (a complex number, a pixel), or its own row.
            {"offset(n)", "copyin(x[2 * lo : 2 * hi]) copyout(y[2 * lo : 2 * hi])",
             "y[2 * i] = x[2 * i] * x[2 * i + 1]; y[2 * i + 1] = 0;"},
