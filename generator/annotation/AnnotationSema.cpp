@@ -865,27 +865,10 @@ private:
     };
     // The sample's values of the parameters the comparison read, where it read any.
     std::string values;
-    const ir::Array* arrays[] = {&input.array, &output.array};
-    for (size_t p = 0; p < signature_.params.size(); ++p) {
-      const int index = static_cast<int>(p);
-      bool used = false;
-      if (index == kernel_.lengthParam || index == kernel_.beginParam ||
-          index == kernel_.endParam ||
-          std::any_of(kernel_.bindings.begin(), kernel_.bindings.end(),
-                      [index](const ir::Binding& b) { return b.param == index; }))
-        continue; // its terms cancelled
-      for (const ir::Array* array : arrays) {
-        for (const ir::ExprPtr& e : {array->sections[0].begin, array->sections[0].end,
-                                     array->haloBefore, array->haloAfter})
-          used = used || (e && ir::mentionsParam(*e, index));
-      }
-      for (const ir::IndexUse* use : {found.read, found.write})
-        for (const ir::OffsetTerm& term : use->offset)
-          used = used || std::count(term.params.begin(), term.params.end(), index) > 0;
-      if (used && p < found.sample.size() && found.sample[p])
-        values += std::string(values.empty() ? " (at " : ", ") + signature_.params[p].name + " = " +
+    for (int p : found.params)
+      if (static_cast<size_t>(p) < found.sample.size() && found.sample[p])
+        values += std::string(values.empty() ? " (at " : ", ") + param(p).name + " = " +
                   std::to_string(*found.sample[p]);
-    }
     if (!values.empty())
       values += ")";
     error(input.array.offset, input.nameLength,

@@ -31,13 +31,12 @@ bool mentionsAny(const ir::OffsetTerm& term, const std::set<int>& params) {
   return false;
 }
 
-// The terms of an offset that mention a per-chunk parameter, as a comparable key.
-std::vector<std::pair<long long, std::vector<int>>> perChunkTerms(const ir::IndexUse& use,
-                                                                  const std::set<int>& perChunk) {
-  std::vector<std::pair<long long, std::vector<int>>> out;
+// The terms of an offset that mention a per-chunk parameter.
+std::vector<ir::OffsetTerm> perChunkTerms(const ir::IndexUse& use, const std::set<int>& perChunk) {
+  std::vector<ir::OffsetTerm> out;
   for (const ir::OffsetTerm& term : use.offset)
     if (mentionsAny(term, perChunk))
-      out.emplace_back(term.coefficient, term.params);
+      out.push_back(term);
   return out;
 }
 
@@ -101,13 +100,10 @@ std::optional<Wide> evaluated(const ir::ExprPtr& e, const ir::Environment& env) 
 
 constexpr long long kLong[] = {64, 1000, 4099};
 
-// Samples where every parameter the comparison reads is long (64, 1000 or 4099, in every
-// combination for up to four of them), so that a row of one element does not condemn
-// x[r * w + c + 1], nor a plane of one row a halo of one row. Beyond four, the given samples where
-// they are all long (all of them where none is).
-std::vector<ParamSample> longSamples(const ir::Kernel& kernel, const ir::Array& input,
-                                     const ir::Array& output, const std::set<int>& perChunk,
-                                     const std::vector<ParamSample>& samples) {
+// The parameters the comparison reads, other than per-chunk ones (whose terms cancel): those of
+// both sections and the input's halo, and those of the offsets of either array's subscripts.
+std::vector<int> involvedParams(const ir::Kernel& kernel, const ir::Array& input,
+                                const ir::Array& output, const std::set<int>& perChunk) {
   const std::vector<ir::Parameter>& params = kernel.signature.params;
   std::vector<int> involved;
   for (int p = 0; p < static_cast<int>(params.size()); ++p) {
@@ -125,6 +121,15 @@ std::vector<ParamSample> longSamples(const ir::Kernel& kernel, const ir::Array& 
     if (used)
       involved.push_back(p);
   }
+  return involved;
+}
+
+// Samples where every parameter the comparison reads is long (64, 1000 or 4099, in every
+// combination for up to four of them), so that a row of one element does not condemn
+// x[r * w + c + 1], nor a plane of one row a halo of one row. Beyond four, the given samples where
+// they are all long (all of them where none is).
+std::vector<ParamSample> longSamples(const std::vector<int>& involved, size_t paramCount,
+                                     const std::vector<ParamSample>& samples) {
   if (involved.size() > 4) {
     std::vector<ParamSample> out;
     for (const ParamSample& sample : samples)
@@ -133,7 +138,7 @@ std::vector<ParamSample> longSamples(const ir::Kernel& kernel, const ir::Array& 
         out.push_back(sample);
     return out.empty() ? samples : out;
   }
-  std::vector<ParamSample> out{samples.empty() ? ParamSample(params.size()) : samples.front()};
+  std::vector<ParamSample> out{samples.empty() ? ParamSample(paramCount) : samples.front()};
   for (int p : involved) {
     std::vector<ParamSample> next;
     for (const ParamSample& sample : out)
@@ -166,7 +171,8 @@ std::optional<NeighbourRead> readOutsideSection(const ir::Kernel& kernel, const 
   const ir::Section& x = input.sections[0];
   const ir::Section& y = output.sections[0];
   const bool offsetMode = kernel.mode == ir::ChunkMode::Offset;
-  const std::vector<ParamSample> judged = longSamples(kernel, input, output, perChunk, samples);
+  const std::vector<int> involved = involvedParams(kernel, input, output, perChunk);
+  const std::vector<ParamSample> judged = longSamples(involved, params.size(), samples);
   // The stride S of y's section per chunk unit (w for rows y[lo * w : hi * w]).
   std::vector<std::optional<long long>> stride;
   for (const ParamSample& sample : judged) {
@@ -242,6 +248,7 @@ std::optional<NeighbourRead> readOutsideSection(const ir::Kernel& kernel, const 
         out.haloBefore = static_cast<long long>(std::max(needBefore, *before));
         out.haloAfter = static_cast<long long>(std::max(needAfter, *after));
         out.sample = sample;
+        out.params = involved;
       }
     }
     if (first && everySample)

@@ -30,6 +30,7 @@ struct NeighbourRead {
   long long haloBefore = 0;
   long long haloAfter = 0;
   ParamSample sample;
+  std::vector<int> params; // the parameters the comparison read, whose values `sample` chose
 };
 
 // The first read of `input` (direction In, one chunked section) that leaves its section, with

@@ -278,7 +278,7 @@ private:
         use.base += " * " + atom;
     }
     for (const ir::IndexUse& seen : uses[array])
-      if (seen.write == use.write && seen.base == use.base && sameOffset(seen, use))
+      if (seen.write == use.write && seen.base == use.base && seen.offset == use.offset)
         return;
     const clang::SourceManager& sources = context_.getSourceManager();
     const clang::PresumedLoc presumed = sources.getPresumedLoc(sources.getExpansionLoc(where));
@@ -287,13 +287,6 @@ private:
       use.column = presumed.getColumn();
     }
     uses[array].push_back(std::move(use));
-  }
-
-  static bool sameOffset(const ir::IndexUse& a, const ir::IndexUse& b) {
-    return std::equal(a.offset.begin(), a.offset.end(), b.offset.begin(), b.offset.end(),
-                      [](const ir::OffsetTerm& x, const ir::OffsetTerm& y) {
-                        return x.coefficient == y.coefficient && x.params == y.params;
-                      });
   }
 
   std::optional<Polynomial> read(const clang::Expr* expr) {

@@ -33,6 +33,9 @@ const char* elementKindName(ElementKind kind);
 struct OffsetTerm {
   long long coefficient = 0;
   std::vector<int> params; // the product of these parameters (none: a constant)
+  bool operator==(const OffsetTerm& other) const {
+    return coefficient == other.coefficient && params == other.params;
+  }
 };
 struct IndexUse {
   std::string base;
