@@ -840,7 +840,9 @@ private:
   // that much wider: the chunk would read a neighbouring chunk's elements, copied or not yet.
   void checkNeighbourReads() {
     for (const ArrayDraft& input : drafts_) {
-      if (input.brokenSection || input.array.direction != Direction::In)
+      // A copy array is read where the kernel writes it, and has no halo to widen.
+      if (input.brokenSection || input.array.direction == Direction::Out ||
+          input.array.reduce != ir::ReduceOp::None)
         continue;
       for (const ArrayDraft& output : drafts_) {
         if (output.brokenSection || output.array.direction == Direction::In ||
@@ -871,15 +873,24 @@ private:
                   std::to_string(*found.sample[p]);
     if (!values.empty())
       values += ")";
+    const std::string halo = "halo(" + x + ": " + std::to_string(found.haloBefore) + ", " +
+                             std::to_string(found.haloAfter) + ")" + values;
+    // A copy array's chunks write back what they read: it can have no halo, since a neighbour's
+    // elements are that chunk's to write, here read before or after it does.
+    const std::string remedy =
+        input.array.direction == Direction::In
+            ? "give it " + halo + ", or a section that much wider"
+            : "a copy array has no halo (those elements are another chunk's to write): read "
+              "them from a copyin array with " +
+                  halo + ", and write the results to another array";
     error(input.array.offset, input.nameLength,
           "the kernel reads '" + x + "' (" + at(*found.read) + ") " +
               (found.before ? "before the begin" : "past the end") +
               " of its chunk's section, counted from where the same thread writes '" + y + "' (" +
               at(*found.write) +
               "): each chunk would read elements its own copies did not bring, a neighbouring "
-              "chunk's, copied or not yet; give it halo(" +
-              x + ": " + std::to_string(found.haloBefore) + ", " + std::to_string(found.haloAfter) +
-              ")" + values + ", or a section that much wider");
+              "chunk's, copied or not yet; " +
+              remedy);
   }
 
   // --- halo and optional ----------------------------------------------------------------------

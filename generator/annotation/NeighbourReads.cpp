@@ -4,6 +4,7 @@
 #include <map>
 #include <set>
 #include <string>
+#include <utility>
 
 namespace overlap::annotation {
 namespace {
@@ -89,6 +90,14 @@ std::optional<Extreme> extremes(const std::vector<const ir::IndexUse*>& uses,
 Wide floorTo(Wide v, Wide step) {
   const Wide r = v % step;
   return v - (r < 0 ? r + step : r);
+}
+
+Wide gcd(Wide a, Wide b) {
+  a = a < 0 ? -a : a;
+  b = b < 0 ? -b : b;
+  while (b != 0)
+    a = std::exchange(b, a % b);
+  return a;
 }
 
 std::optional<Wide> evaluated(const ir::ExprPtr& e, const ir::Environment& env) {
@@ -202,11 +211,16 @@ std::optional<NeighbourRead> readOutsideSection(const ir::Kernel& kernel, const 
       // row at y[r * w]) is a multiple of the stride: its thread's reads are exact. One with a
       // finer term (r * w + c) leaves the column to the kernel's guards: its reach counts in
       // whole strides, to the nearest (a column + 1 reaches no row; - w + 1 reaches one).
+      // The base is a multiple of its scales' greatest common divisor too (4 * i of a float4
+      // view), whatever the section's stride.
       bool whole = true;
+      Wide multiple = 0;
       for (const ir::OffsetTerm& term : writeUses.front()->baseScales) {
         const std::optional<Wide> scale = value({term}, {}, sample);
         whole = whole && scale && *scale % step == 0;
+        multiple = scale ? gcd(multiple, *scale) : Wide{1};
       }
+      multiple = std::max(multiple, Wide{1});
       for (const auto& [lo, hi] : {std::pair<long long, long long>{1000, 2000}, {3000, 3001}}) {
         const ir::Environment env = environment(sample, lo, hi);
         const std::optional<Wide> xb = evaluated(x.begin, env), xe = evaluated(x.end, env),
@@ -223,9 +237,9 @@ std::optional<NeighbourRead> readOutsideSection(const ir::Kernel& kernel, const 
         // ox + P + cmax].
         const Wide ox = offsetMode ? *xb : 0, oy = offsetMode ? *yb : 0;
         Wide lowest = *yb - oy - d->min, highest = *ye - oy - d->max - 1;
-        if (whole) {
-          lowest = -floorTo(-lowest, step);
-          highest = floorTo(highest, step);
+        for (const Wide by : {whole ? step : Wide{1}, multiple}) {
+          lowest = -floorTo(-lowest, by);
+          highest = floorTo(highest, by);
         }
         if (highest < lowest)
           continue;

@@ -134,8 +134,10 @@ class Finder : public clang::RecursiveASTVisitor<Finder> {
 public:
   explicit Finder(const clang::FunctionDecl& kernel)
       : uses(kernel.getNumParams()), context_(kernel.getASTContext()) {
-    for (unsigned i = 0; i < kernel.getNumParams(); ++i)
+    for (unsigned i = 0; i < kernel.getNumParams(); ++i) {
       params_[kernel.getParamDecl(i)] = i;
+      params_type_.push_back(kernel.getParamDecl(i)->getType());
+    }
     changes_.TraverseStmt(kernel.getBody());
     changes_.finish();
   }
@@ -153,6 +155,25 @@ public:
   bool VisitUnaryOperator(clang::UnaryOperator* op) {
     if (op->isIncrementDecrementOp())
       target(op->getSubExpr(), false);
+    if (op->getOpcode() == clang::UO_Deref)
+      if (const std::optional<Pointer> at = pointer(op->getSubExpr()))
+        access(op, *at, {});
+    return true;
+  }
+  // __ldg(x + i) and the other cache-hinted loads read *p; the __st* stores write it.
+  bool VisitCallExpr(clang::CallExpr* call) {
+    const clang::FunctionDecl* callee = call->getDirectCallee();
+    const std::string name = callee != nullptr && callee->getIdentifier() != nullptr
+                                 ? callee->getName().str()
+                                 : std::string();
+    static const std::set<std::string> loads{"__ldg",  "__ldcg", "__ldca",
+                                             "__ldcs", "__ldlu", "__ldcv"};
+    static const std::set<std::string> stores{"__stwb", "__stcg", "__stcs", "__stwt"};
+    const bool load = loads.count(name) > 0 && call->getNumArgs() == 1;
+    const bool store = stores.count(name) > 0 && call->getNumArgs() == 2;
+    if ((load || store) && guards_ == 0)
+      if (const std::optional<Pointer> at = pointer(call->getArg(0)))
+        record(*at, {}, !store, store, call->getExprLoc());
     return true;
   }
 
@@ -167,25 +188,12 @@ public:
   }
 
   bool VisitArraySubscriptExpr(clang::ArraySubscriptExpr* subscript) {
-    if (guards_ > 0)
+    if (subscript->getType()->isArrayType()) // a row of a 2D array, indexed again
       return true;
-    const auto* ref =
-        llvm::dyn_cast<clang::DeclRefExpr>(subscript->getBase()->IgnoreParenImpCasts());
-    const auto* param = ref ? llvm::dyn_cast<clang::ParmVarDecl>(ref->getDecl()) : nullptr;
-    const auto found = param ? params_.find(param) : params_.end();
-    if (found == params_.end() || !param->getType()->isPointerType() ||
-        changes_.changed.count(param) > 0)
-      return true;
-    const std::optional<Polynomial> index = read(subscript->getIdx());
-    if (!index)
-      return true;
-    const auto role = targets_.find(subscript);
-    const bool reads = role == targets_.end() || !role->second;
-    const bool writes = role != targets_.end();
-    for (const Polynomial& at : atLoopEnds(*index))
-      for (const bool write : {false, true})
-        if (write ? writes : reads)
-          add(found->second, at, write, subscript->getExprLoc());
+    const std::optional<Pointer> at = pointer(subscript->getBase());
+    const std::optional<Polynomial> index = at ? read(subscript->getIdx()) : std::nullopt;
+    if (index)
+      access(subscript, *at, *index);
     return true;
   }
 
@@ -243,7 +251,132 @@ private:
       builtinsOf(child, out, depth);
   }
 
-  // The subscript an assignment's target is (y[i], y[i].x), and whether it is only written.
+  // A pointer into an array parameter: which one, and where, in its elements. `step` is how
+  // many of them one element of the pointer's own type spans (4 for a float* cast to float4*).
+  struct Pointer {
+    unsigned param = 0;
+    Polynomial offset;
+    long long step = 1;
+  };
+
+  // The array parameter and offset a pointer expression points at: the parameter itself, a
+  // local pointer the body never changes (`row = in + y * w`), p + k, p - k, &p[k] and casts of
+  // these; nullopt for anything else (a parameter the kernel advances itself, a loaded pointer).
+  std::optional<Pointer> pointer(const clang::Expr* expr) {
+    expr = expr->IgnoreParens();
+    if (!expr->getType()->isPointerType())
+      return std::nullopt;
+    if (const auto* cast = llvm::dyn_cast<clang::CastExpr>(expr)) {
+      const clang::Expr* from = cast->getSubExpr();
+      if (cast->getCastKind() == clang::CK_ArrayToPointerDecay || !from->getType()->isPointerType())
+        return std::nullopt;
+      std::optional<Pointer> inner = pointer(from);
+      if (!inner)
+        return std::nullopt;
+      // float* as float4*: one element of the new type spans 4 of the parameter's.
+      const std::optional<long long> step = elementsPerStep(*inner, expr->getType());
+      if (!step)
+        return std::nullopt;
+      inner->step = *step;
+      return inner;
+    }
+    if (const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(expr)) {
+      const auto* var = llvm::dyn_cast<clang::VarDecl>(ref->getDecl());
+      if (var == nullptr || changes_.changed.count(var) > 0)
+        return std::nullopt;
+      if (const auto* param = llvm::dyn_cast<clang::ParmVarDecl>(var)) {
+        const auto found = params_.find(param);
+        if (found == params_.end())
+          return std::nullopt;
+        Pointer out{found->second, {}, 1};
+        const std::optional<long long> step = elementsPerStep(out, expr->getType());
+        return step && *step == 1 ? std::optional<Pointer>(out) : std::nullopt;
+      }
+      if (!var->hasInit() || !expanding_.insert(var).second)
+        return std::nullopt;
+      std::optional<Pointer> value = pointer(var->getInit());
+      expanding_.erase(var);
+      if (!value)
+        return std::nullopt;
+      const std::optional<long long> step = elementsPerStep(*value, expr->getType());
+      return step && *step == value->step ? value : std::nullopt;
+    }
+    if (const auto* unary = llvm::dyn_cast<clang::UnaryOperator>(expr)) {
+      const auto* subscript =
+          llvm::dyn_cast<clang::ArraySubscriptExpr>(unary->getSubExpr()->IgnoreParens());
+      if (unary->getOpcode() != clang::UO_AddrOf || subscript == nullptr)
+        return std::nullopt;
+      std::optional<Pointer> base = pointer(subscript->getBase());
+      const std::optional<Polynomial> index = base ? read(subscript->getIdx()) : std::nullopt;
+      return index ? advanced(std::move(*base), *index, 1) : std::nullopt;
+    }
+    const auto* binary = llvm::dyn_cast<clang::BinaryOperator>(expr);
+    if (binary == nullptr ||
+        (binary->getOpcode() != clang::BO_Add && binary->getOpcode() != clang::BO_Sub))
+      return std::nullopt;
+    const bool left = binary->getLHS()->getType()->isPointerType();
+    if (!left && binary->getOpcode() == clang::BO_Sub)
+      return std::nullopt;
+    std::optional<Pointer> base = pointer(left ? binary->getLHS() : binary->getRHS());
+    const std::optional<Polynomial> by =
+        base ? read(left ? binary->getRHS() : binary->getLHS()) : std::nullopt;
+    return by ? advanced(std::move(*base), *by, binary->getOpcode() == clang::BO_Sub ? -1 : 1)
+              : std::nullopt;
+  }
+
+  std::optional<Pointer> advanced(Pointer p, const Polynomial& by, long long sign) {
+    const std::optional<Polynomial> scaled = product(by, {{{}, sign * p.step}});
+    std::optional<Polynomial> offset = scaled ? sum(p.offset, *scaled, 1) : std::nullopt;
+    if (!offset)
+      return std::nullopt;
+    p.offset = std::move(*offset);
+    return p;
+  }
+
+  // How many elements of `p`'s parameter one element of `type` (a pointer type) spans; nullopt
+  // where it is no whole number of them (a char* view of floats).
+  std::optional<long long> elementsPerStep(const Pointer& p, clang::QualType type) const {
+    const clang::QualType pointee = type->getPointeeType();
+    const clang::QualType element = params_type_[p.param]->getPointeeType();
+    if (pointee.isNull() || element.isNull() || pointee->isIncompleteType() ||
+        element->isIncompleteType() || pointee->isDependentType() || element->isDependentType())
+      return std::nullopt;
+    const long long size = context_.getTypeSizeInChars(pointee).getQuantity();
+    const long long unit = context_.getTypeSizeInChars(element).getQuantity();
+    if (unit <= 0 || size <= 0 || size % unit != 0)
+      return std::nullopt;
+    return size / unit;
+  }
+
+  // An element access at `p` + `index` (in elements of the pointer's type): its first and last
+  // element of the parameter, read, written or both as the assignment around it says.
+  void access(const clang::Expr* element, const Pointer& p, const Polynomial& index) {
+    if (guards_ > 0)
+      return;
+    const auto role = targets_.find(element);
+    const bool reads = role == targets_.end() || !role->second;
+    const bool writes = role != targets_.end();
+    for (const Polynomial& at : atLoopEnds(index))
+      record(p, at, reads, writes, element->getExprLoc());
+  }
+
+  void record(const Pointer& p, const Polynomial& index, bool reads, bool writes,
+              clang::SourceLocation where) {
+    const std::optional<Pointer> first = advanced(p, index, 1);
+    if (!first)
+      return;
+    std::vector<Polynomial> ends{first->offset};
+    if (p.step > 1)
+      if (std::optional<Polynomial> last = sum(first->offset, {{{}, p.step - 1}}, 1))
+        ends.push_back(std::move(*last));
+    for (const Polynomial& at : ends)
+      for (const bool write : {false, true})
+        if (write ? writes : reads)
+          add(p.param, at, write, where);
+  }
+
+  // The element an assignment's target is (y[i], y[i].x, *(y + i)), and whether it is only
+  // written.
   void target(const clang::Expr* lhs, bool onlyWritten) {
     const clang::Expr* e = lhs->IgnoreParens();
     while (const auto* member = llvm::dyn_cast<clang::MemberExpr>(e)) {
@@ -251,8 +384,10 @@ private:
         return;
       e = member->getBase()->IgnoreParens();
     }
-    if (const auto* subscript = llvm::dyn_cast<clang::ArraySubscriptExpr>(e))
-      targets_[subscript] = onlyWritten;
+    const auto* deref = llvm::dyn_cast<clang::UnaryOperator>(e);
+    if (llvm::isa<clang::ArraySubscriptExpr>(e) ||
+        (deref != nullptr && deref->getOpcode() == clang::UO_Deref))
+      targets_[e] = onlyWritten;
   }
 
   void add(unsigned array, const Polynomial& index, bool write, clang::SourceLocation where) {
@@ -473,7 +608,8 @@ private:
   const clang::ASTContext& context_;
   std::map<const clang::ParmVarDecl*, unsigned> params_;
   LocalChanges changes_;
-  std::map<const clang::ArraySubscriptExpr*, bool> targets_; // true: only written
+  std::vector<clang::QualType> params_type_;
+  std::map<const clang::Expr*, bool> targets_; // true: only written
   std::set<const clang::VarDecl*> expanding_;
   // Counting loops' variables (their atoms) and their first and last values.
   std::map<std::string, std::pair<Polynomial, Polynomial>> ranges_;

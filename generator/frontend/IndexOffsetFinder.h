@@ -8,9 +8,10 @@
 // blockDim.x + threadIdx.x;`). Its terms made only of integer parameters and constants are the
 // offset; the rest, over builtins (threadIdx.x ...) and a for loop's variable that only its
 // increment changes, is the base. An index it cannot read (a division, a clamp, a call, a value
-// loaded from memory) gives nothing: the checker then has nothing to compare. Only subscripts of
-// the parameter itself count (x[i], not row[j] of `row = x + r * w`): a derived pointer's own
-// offset is unknown here.
+// loaded from memory) gives nothing: the checker then has nothing to compare. An access is x[i],
+// *(x + i) or a cache-hinted load or store (__ldg(x + i)) through the parameter or a pointer the
+// body never changes (`row = x + r * w`); a view of a wider type (float4* of a float*) reads
+// and writes the parameter's elements 4 * i to 4 * i + 3.
 #pragma once
 
 #include "ir/KernelIR.h"
