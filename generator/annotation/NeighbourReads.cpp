@@ -1,6 +1,7 @@
 #include "annotation/NeighbourReads.h"
 
 #include <algorithm>
+#include <functional>
 #include <map>
 #include <set>
 #include <string>
@@ -160,6 +161,60 @@ std::vector<ParamSample> longSamples(const std::vector<int>& involved, size_t pa
   return out;
 }
 
+// The ratio p / q (q > 0) of a read's base to a write's at `sample`, where each term of the one
+// is the other's same term times it: x[2 * i + 1] beside y[i] is 2, x[i] beside y[2 * i] 1 / 2,
+// x[n - 1 - i] beside y[i] -1; nullopt where the terms differ.
+std::optional<std::pair<Wide, Wide>> ratio(const ir::IndexUse& read, const ir::IndexUse& write,
+                                           const ParamSample& sample) {
+  const std::vector<std::string>& atoms = write.baseAtoms;
+  if (read.baseAtoms.size() != atoms.size() ||
+      std::set<std::string>(atoms.begin(), atoms.end()).size() != atoms.size())
+    return std::nullopt;
+  std::optional<std::pair<Wide, Wide>> out;
+  for (size_t j = 0; j < atoms.size(); ++j) {
+    const auto k = std::find(read.baseAtoms.begin(), read.baseAtoms.end(), atoms[j]);
+    if (k == read.baseAtoms.end())
+      return std::nullopt;
+    const std::optional<Wide> s = value({write.baseScales[j]}, {}, sample);
+    const std::optional<Wide> r = value({read.baseScales[k - read.baseAtoms.begin()]}, {}, sample);
+    if (!s || !r || *s == 0 || *r == 0)
+      return std::nullopt;
+    const Wide g = gcd(*r, *s) * (*s < 0 ? -1 : 1);
+    const std::pair<Wide, Wide> here{*r / g, *s / g};
+    if (out && *out != here)
+      return std::nullopt;
+    out = here;
+  }
+  return out;
+}
+
+// `sample` with each per-chunk parameter's value for the chunk [lo, hi): range mode's bounds,
+// offset mode's length, a bound parameter's expression.
+ParamSample forChunk(const ir::Kernel& kernel, ParamSample sample, long long lo, long long hi) {
+  const auto set = [&sample](int param, std::optional<long long> v) {
+    if (param >= 0 && static_cast<size_t>(param) < sample.size())
+      sample[param] = v;
+  };
+  if (kernel.mode == ir::ChunkMode::Offset)
+    set(kernel.lengthParam, hi - lo);
+  else
+    set(kernel.beginParam, lo), set(kernel.endParam, hi);
+  const ParamSample given = sample;
+  for (const ir::Binding& binding : kernel.bindings)
+    set(binding.param,
+        binding.value ? ir::evaluate(*binding.value, environment(given, lo, hi)) : std::nullopt);
+  return sample;
+}
+
+// How far a thread's reads reach beyond the input's section, before and after (not counting its
+// halo), and the reads and writes that reach farthest each way.
+struct Reach {
+  Wide before = 0, after = 0;
+  const ir::IndexUse *readBefore = nullptr, *readAfter = nullptr;
+  const ir::IndexUse *writeBefore = nullptr, *writeAfter = nullptr;
+  Wide tie = 1; // the halo needed counts in these, to the nearest (a row partition's rows)
+};
+
 } // namespace
 
 std::optional<NeighbourRead> readOutsideSection(const ir::Kernel& kernel, const ir::Array& input,
@@ -175,7 +230,7 @@ std::optional<NeighbourRead> readOutsideSection(const ir::Kernel& kernel, const 
     if (use.write && !use.base.empty())
       writes[use.base].push_back(&use);
   for (const ir::IndexUse& use : params[input.param].indexUses)
-    if (!use.write && writes.count(use.base) > 0)
+    if (!use.write && !use.base.empty())
       reads[use.base].push_back(&use);
   const ir::Section& x = input.sections[0];
   const ir::Section& y = output.sections[0];
@@ -188,85 +243,140 @@ std::optional<NeighbourRead> readOutsideSection(const ir::Kernel& kernel, const 
     const std::optional<AffineForm> form = affineForm(*y.begin, sample);
     stride.push_back(form ? std::optional<long long>(std::max(form->lo, 1LL)) : std::nullopt);
   }
-  for (const auto& [base, readUses] : reads) {
-    const std::vector<const ir::IndexUse*>& writeUses = writes[base];
-    const auto chunkTerms = perChunkTerms(*writeUses.front(), perChunk);
-    bool comparable = true;
-    for (const auto* uses : {&readUses, &writeUses})
-      for (const ir::IndexUse* use : *uses)
-        comparable = comparable && perChunkTerms(*use, perChunk) == chunkTerms;
-    if (!comparable)
-      continue;
-    // Refused only where every sample leaves the section: parameters sampled apart from each
-    // other (a rotary kernel's half and its row's dim) would otherwise condemn what the caller's
-    // values never do.
+
+  // Refused only where every sample leaves the section: parameters sampled apart from each other
+  // (a rotary kernel's half and its row's dim) would otherwise condemn what the caller's values
+  // never do. `reach` measures one sample and chunk, given where the base of a writing thread
+  // may lie (ox, oy: offset mode counts each array's index from its section's begin).
+  using Measure = std::function<std::optional<Reach>(size_t k, long long lo, long long hi, Wide yb,
+                                                     Wide ye, Wide ox, Wide oy)>;
+  const auto judge = [&](const Measure& reach) -> std::optional<NeighbourRead> {
     std::optional<NeighbourRead> first;
-    bool everySample = true;
-    for (size_t k = 0; k < judged.size() && everySample; ++k) {
-      const ParamSample& sample = judged[k];
-      if (!stride[k])
-        continue;
-      const Wide step = *stride[k];
-      // A base whose every term moves in whole strides (x[2 * i] beside y[2 * i], one thread per
-      // row at y[r * w]) is a multiple of the stride: its thread's reads are exact. One with a
-      // finer term (r * w + c) leaves the column to the kernel's guards: its reach counts in
-      // whole strides, to the nearest (a column + 1 reaches no row; - w + 1 reaches one).
-      // The base is a multiple of its scales' greatest common divisor too (4 * i of a float4
-      // view), whatever the section's stride.
-      bool whole = true;
-      Wide multiple = 0;
-      for (const ir::OffsetTerm& term : writeUses.front()->baseScales) {
-        const std::optional<Wide> scale = value({term}, {}, sample);
-        whole = whole && scale && *scale % step == 0;
-        multiple = scale ? gcd(multiple, *scale) : Wide{1};
-      }
-      multiple = std::max(multiple, Wide{1});
+    for (size_t k = 0; k < judged.size(); ++k)
       for (const auto& [lo, hi] : {std::pair<long long, long long>{1000, 2000}, {3000, 3001}}) {
-        const ir::Environment env = environment(sample, lo, hi);
+        const ir::Environment env = environment(judged[k], lo, hi);
         const std::optional<Wide> xb = evaluated(x.begin, env), xe = evaluated(x.end, env),
                                   yb = evaluated(y.begin, env), ye = evaluated(y.end, env),
                                   before = evaluated(input.haloBefore, env),
                                   after = evaluated(input.haloAfter, env);
+        if (!xb || !xe || !yb || !ye || !before || !after || *ye <= *yb)
+          continue;
+        const std::optional<Reach> r =
+            reach(k, lo, hi, *yb, *ye, offsetMode ? *xb : 0, offsetMode ? *yb : 0);
+        if (!r)
+          continue;
+        const Wide needBefore = floorTo(*xb - r->before + (r->tie - 1) / 2, r->tie),
+                   needAfter = floorTo(r->after + 1 - *xe + (r->tie - 1) / 2, r->tie);
+        if (needBefore <= *before && needAfter <= *after)
+          return std::nullopt;
+        if (first)
+          continue;
+        NeighbourRead& out = first.emplace();
+        out.before = needBefore > *before;
+        out.read = out.before ? r->readBefore : r->readAfter;
+        out.write = out.before ? r->writeBefore : r->writeAfter;
+        out.haloBefore = static_cast<long long>(std::max(needBefore, *before));
+        out.haloAfter = static_cast<long long>(std::max(needAfter, *after));
+        out.sample = judged[k];
+        out.params = involved;
+      }
+    return first;
+  };
+
+  for (const auto& [base, readUses] : reads) {
+    const auto same = writes.find(base);
+    if (same != writes.end()) {
+      const std::vector<const ir::IndexUse*>& writeUses = same->second;
+      const auto chunkTerms = perChunkTerms(*writeUses.front(), perChunk);
+      bool comparable = true;
+      for (const auto* uses : {&readUses, &writeUses})
+        for (const ir::IndexUse* use : *uses)
+          comparable = comparable && perChunkTerms(*use, perChunk) == chunkTerms;
+      if (!comparable)
+        continue;
+      const auto reach = [&](size_t k, long long, long long, Wide yb, Wide ye, Wide ox,
+                             Wide oy) -> std::optional<Reach> {
+        const ParamSample& sample = judged[k];
+        if (!stride[k])
+          return std::nullopt;
+        const Wide step = *stride[k];
+        // A base whose every term moves in whole strides (x[2 * i] beside y[2 * i], one thread
+        // per row at y[r * w]) is a multiple of the stride: its thread's reads are exact. One
+        // with a finer term (r * w + c) leaves the column to the kernel's guards: its reach
+        // counts in whole strides, to the nearest (a column + 1 reaches no row; - w + 1 reaches
+        // one). The base is a multiple of its scales' greatest common divisor too (4 * i of a
+        // float4 view), whatever the section's stride.
+        bool whole = true;
+        Wide multiple = 0;
+        for (const ir::OffsetTerm& term : writeUses.front()->baseScales) {
+          const std::optional<Wide> scale = value({term}, {}, sample);
+          whole = whole && scale && *scale % step == 0;
+          multiple = scale ? gcd(multiple, *scale) : Wide{1};
+        }
+        multiple = std::max(multiple, Wide{1});
         const std::optional<Extreme> c = extremes(readUses, perChunk, sample);
         const std::optional<Extreme> d = extremes(writeUses, perChunk, sample);
-        if (!xb || !xe || !yb || !ye || !before || !after || !c || !d || *ye <= *yb)
-          continue;
+        if (!c || !d)
+          return std::nullopt;
         // A writing thread's base P keeps its writes in y's section: P in [yb - oy - dmin,
-        // ye - oy - dmax - 1] (offset mode counts from each section's begin, ox and oy), a
-        // multiple of the stride where the base is whole. Its reads of x lie in [ox + P + cmin,
-        // ox + P + cmax].
-        const Wide ox = offsetMode ? *xb : 0, oy = offsetMode ? *yb : 0;
-        Wide lowest = *yb - oy - d->min, highest = *ye - oy - d->max - 1;
+        // ye - oy - dmax - 1]. Its reads of x lie in [ox + P + cmin, ox + P + cmax].
+        Wide lowest = yb - oy - d->min, highest = ye - oy - d->max - 1;
         for (const Wide by : {whole ? step : Wide{1}, multiple}) {
           lowest = -floorTo(-lowest, by);
           highest = floorTo(highest, by);
         }
         if (highest < lowest)
-          continue;
-        Wide needBefore = *xb - (ox + lowest + c->min);
-        Wide needAfter = ox + highest + c->max + 1 - *xe;
-        if (!whole) { // ties to no row: a rotary kernel's x[r * d + c + d / 2]
-          needBefore = floorTo(needBefore + (step - 1) / 2, step);
-          needAfter = floorTo(needAfter + (step - 1) / 2, step);
-        }
-        if (needBefore <= *before && needAfter <= *after) {
-          everySample = false;
-          break;
-        }
-        if (first)
-          continue;
-        NeighbourRead& out = first.emplace();
-        out.before = needBefore > *before;
-        out.read = out.before ? c->low : c->high;
-        out.write = out.before ? d->low : d->high;
-        out.haloBefore = static_cast<long long>(std::max(needBefore, *before));
-        out.haloAfter = static_cast<long long>(std::max(needAfter, *after));
-        out.sample = sample;
-        out.params = involved;
-      }
+          return std::nullopt;
+        Reach out{ox + lowest + c->min, ox + highest + c->max, c->low, c->high, d->low, d->high};
+        if (!whole) // ties to no row: a rotary kernel's x[r * d + c + d / 2]
+          out.tie = step;
+        return out;
+      };
+      if (std::optional<NeighbourRead> found = judge(reach))
+        return found;
+      continue;
     }
-    if (first && everySample)
-      return first;
+    // A read at another scale than the writes (decimation's x[2 * i + 1] beside y[i], upsampling's
+    // x[i] beside y[2 * i], a reversal's x[n - 1 - i]), judged with the chunk's own values of the
+    // per-chunk parameters, where the writes' base moves in whole strides of y's section.
+    for (const auto& [writeBase, writeUses] : writes) {
+      const auto reach = [&](size_t k, long long lo, long long hi, Wide yb, Wide ye, Wide ox,
+                             Wide oy) -> std::optional<Reach> {
+        const ParamSample sample = forChunk(kernel, judged[k], lo, hi);
+        // The reads of one base share its ratio to the writes of another.
+        const std::optional<std::pair<Wide, Wide>> pq =
+            ratio(*readUses.front(), *writeUses.front(), judged[k]);
+        if (!stride[k] || !pq)
+          return std::nullopt;
+        Wide multiple = 0;
+        for (const ir::OffsetTerm& term : writeUses.front()->baseScales) {
+          const std::optional<Wide> scale = value({term}, {}, judged[k]);
+          if (!scale || *scale % *stride[k] != 0)
+            return std::nullopt;
+          multiple = gcd(multiple, *scale);
+        }
+        const std::optional<Extreme> c = extremes(readUses, {}, sample);
+        const std::optional<Extreme> d = extremes(writeUses, {}, sample);
+        if (!c || !d || multiple == 0)
+          return std::nullopt;
+        const Wide lowest = -floorTo(-(yb - oy - d->min), multiple),
+                   highest = floorTo(ye - oy - d->max - 1, multiple);
+        if (highest < lowest)
+          return std::nullopt;
+        // Each term of the read's base is p / q times the write's, so q divides the base.
+        const auto [p, q] = *pq;
+        const Wide first = p * lowest / q, last = p * highest / q;
+        const bool forward = p > 0;
+        return Reach{ox + std::min(first, last) + c->min,
+                     ox + std::max(first, last) + c->max,
+                     c->low,
+                     c->high,
+                     forward ? d->low : d->high,
+                     forward ? d->high : d->low};
+      };
+      if (std::optional<NeighbourRead> found = judge(reach))
+        return found;
+    }
   }
   return std::nullopt;
 }

@@ -12,6 +12,10 @@
 // column to the kernel's guards, and its reach counts in whole strides. Offsets that mention a
 // parameter set per chunk (lo, hi, the length, a bound one) are compared only where every use has
 // the same such terms, which then cancel.
+//
+// A read whose base is the write's times p / q (decimation's x[2 * i + 1] beside y[i], a
+// reversal's x[n - 1 - i]) is compared with each chunk's own values of those parameters, where
+// the write's base moves in whole strides of y's section.
 #pragma once
 
 #include "annotation/SectionAnalysis.h"

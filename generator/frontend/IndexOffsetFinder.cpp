@@ -406,11 +406,14 @@ private:
         if (isParamAtom(atom))
           scale.params.push_back(std::stoi(atom.substr(1)));
       use.baseScales.push_back(std::move(scale));
-      if (!use.base.empty())
-        use.base += " + ";
-      use.base += std::to_string(coefficient);
-      for (const std::string& atom : monomial)
-        use.base += " * " + atom;
+      std::string atoms, threadAtoms;
+      for (const std::string& atom : monomial) {
+        atoms += " * " + atom;
+        if (!isParamAtom(atom))
+          threadAtoms += (threadAtoms.empty() ? "" : " * ") + atom;
+      }
+      use.base += (use.base.empty() ? "" : " + ") + std::to_string(coefficient) + atoms;
+      use.baseAtoms.push_back(std::move(threadAtoms));
     }
     for (const ir::IndexUse& seen : uses[array])
       if (seen.write == use.write && seen.base == use.base && seen.offset == use.offset)

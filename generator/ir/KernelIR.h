@@ -42,6 +42,7 @@ struct IndexUse {
   // Each term of the base as its scale: the coefficient and the parameters it multiplies (i * w
   // + c: w and 1), so that the checker sees whether a thread's base moves in whole strides.
   std::vector<OffsetTerm> baseScales;
+  std::vector<std::string> baseAtoms; // each term's thread-dependent atoms ("threadIdx.x")
   std::vector<OffsetTerm> offset;
   bool write = false; // assigned to (x[i] = v); a compound assignment is a read and a write
   unsigned line = 0, column = 0;

@@ -507,6 +507,13 @@ TEST(Diagnostics, AReadBesideTheWrittenElementOutsideTheSectionIsRefused) {
             "const float4* v = reinterpret_cast<const float4*>(x); float4 l = v[i - 1], c = v[i]; "
             "reinterpret_cast<float4*>(y)[i] = make_float4(l.w, c.x, c.y, c.z);",
             "halo(x: 4, 1)"},
+           // At another scale: decimation, upsampling, a reversal.
+           {"range(lo, hi)", "copyin(x[2 * lo : 2 * hi]) copyout(y[lo:hi])",
+            "y[i] = x[2 * i - 1] + x[2 * i] + x[2 * i + 1];", "halo(x: 1, 0)"},
+           {"offset(n)", "copyin(x[lo:hi]) copyout(y[2 * lo : 2 * hi])",
+            "y[2 * i] = x[i]; y[2 * i + 1] = x[i] + x[i + 1];", "halo(x: 0, 1)"},
+           {"range(lo, hi)", "copyin(x[n - hi : n - lo]) copyout(y[lo:hi])",
+            "y[i] = x[n - 1 - i] + x[n - 2 - i];", "halo(x: 1, 0)"},
        }) {
     SCOPED_TRACE(mode + " " + data + " " + body);
     const InMemoryResult run = runOnCode(kernel(mode, data, body));
@@ -563,6 +570,13 @@ TEST(Diagnostics, AReadBesideTheWrittenElementOutsideTheSectionIsRefused) {
            {"offset(n) granule(4)", "copyin(x[lo:hi]) halo(x: 4, 0) copyout(y[lo:hi])",
             "const float4* v = reinterpret_cast<const float4*>(x); float4 l = v[i - 1], c = v[i]; "
             "reinterpret_cast<float4*>(y)[i] = make_float4(l.w, c.x, c.y, c.z);"},
+           // At another scale, within the section.
+           {"range(lo, hi)", "copyin(x[2 * lo - 1 : 2 * hi]) copyout(y[lo:hi])",
+            "y[i] = x[2 * i - 1] + x[2 * i] + x[2 * i + 1];"},
+           {"offset(n)", "copyin(x[lo:hi]) halo(x: 0, 1) copyout(y[2 * lo : 2 * hi])",
+            "y[2 * i] = x[i]; y[2 * i + 1] = x[i] + x[i + 1];"},
+           {"range(lo, hi)", "copyin(x[n - hi : n - lo]) copyout(y[lo:hi])",
+            "y[i] = x[n - 1 - i];"},
            // A rotary embedding's pair half a row away; its two widths sampled apart.
            {"range(lo, hi)", "copyin(x[lo * w : hi * w]) copyout(y[lo * w : hi * w])",
             "for (int c = 0; c < w / 2; ++c) y[i * w + c] = x[i * w + c + w / 2];"},
