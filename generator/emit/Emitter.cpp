@@ -546,6 +546,9 @@ private:
     out << "    const size_t sharedBytes = "
         << (launch.sharedBytes ? "static_cast<size_t>(" + cxx(launch.sharedBytes) + ")" : "0")
         << ";\n";
+    if (launch.sharedBytes)
+      out << "    OVERLAP_TRY(::overlap::allowDynamicShared(" << kernelPointer()
+          << ", sharedBytes));\n";
     if (launch.gridStride) {
       out << "    unsigned grid_x = 0;\n    const unsigned grid_y = 1, grid_z = 1;\n";
       out << "    OVERLAP_TRY(::overlap::gridStrideGrid(" << kernelPointer()

@@ -7,6 +7,7 @@
 
 #include <cuda_runtime.h>
 
+#include <climits>
 #include <cstddef>
 
 namespace overlap {
@@ -71,6 +72,25 @@ struct LaunchConfig {
   // A grid of no blocks (checked_grid_dim): launch() returns success without launching.
   bool empty() const { return grid.x == 0 || grid.y == 0 || grid.z == 0; }
 };
+
+// The dynamic shared memory every kernel may use; more must be opted into per kernel.
+constexpr std::size_t kDefaultDynamicSharedBytes = 48 * 1024;
+
+// Opts `kernel` into `sharedBytes` of dynamic shared memory where that is over the default
+// (attention and row-cached softmax kernels take 64 KiB and more): without it every launch would
+// fail. A request beyond the device's opt-in limit fails here, naming the call.
+template <class K> Status allowDynamicShared(K kernel, std::size_t sharedBytes) {
+  if (sharedBytes <= kDefaultDynamicSharedBytes)
+    return Status::success();
+  if (sharedBytes > static_cast<std::size_t>(INT_MAX))
+    return Status{cudaErrorInvalidValue,
+                  "cudaFuncSetAttribute(cudaFuncAttributeMaxDynamicSharedMemorySize): the shared "
+                  "memory asked for is over 2 GiB",
+                  __FILE__, __LINE__};
+  OVERLAP_CUDA_TRY(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                        static_cast<int>(sharedBytes)));
+  return Status::success();
+}
 
 // Blocks of `kernel` one multiprocessor keeps resident at this block size and dynamic shared
 // memory; a kernel none of whose blocks fits is a configuration error.
