@@ -121,14 +121,16 @@ const char* sourceFunctionName(ExprKind kind) {
   }
 }
 
+// Parenthesized: generated code includes the kernel's file first, and a function-like macro it
+// defines (`#define ceil_div(a, b) ...` is common) would expand in a call of the bare name.
 const char* cxxFunctionName(ExprKind kind) {
   switch (kind) {
   case ExprKind::Min:
-    return "::overlap::minLL";
+    return "(::overlap::minLL)";
   case ExprKind::Max:
-    return "::overlap::maxLL";
+    return "(::overlap::maxLL)";
   case ExprKind::CeilDiv:
-    return "::overlap::ceil_div";
+    return "(::overlap::ceil_div)";
   default:
     return nullptr;
   }

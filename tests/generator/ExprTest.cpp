@@ -212,8 +212,8 @@ TEST(ExprPrint, CxxIsFullyParenthesizedLongLong) {
             "static_cast<long long>(n))");
   EXPECT_EQ(ir::toCxx(*parse("-len % 3"), spellCast), "((-len) % 3LL)");
   EXPECT_EQ(ir::toCxx(*parse("min(hi, n) / max(1, m)"), [](const Expr& e) { return e.name; }),
-            "(::overlap::minLL(hi, n) / ::overlap::maxLL(1LL, m))");
-  EXPECT_EQ(ir::toCxx(*parse("ceil_div(len, 256)"), spellCast), "::overlap::ceil_div(len, 256LL)");
+            "((::overlap::minLL)(hi, n) / (::overlap::maxLL)(1LL, m))");
+  EXPECT_EQ(ir::toCxx(*parse("ceil_div(len, 256)"), spellCast), "(::overlap::ceil_div)(len, 256LL)");
   EXPECT_EQ(ir::toCxx(*parse("1 << n + 1"), spellCast),
             "(1LL << (static_cast<long long>(n) + 1LL))");
 }

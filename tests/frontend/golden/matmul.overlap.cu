@@ -94,9 +94,9 @@ struct matmul_binding {
     const unsigned block_z = 1;
     const size_t sharedBytes = 0;
     unsigned grid_x = 0;
-    OVERLAP_TRY(::overlap::checkedGridDim(::overlap::ceil_div(static_cast<long long>(this->n), 16LL), 2147483647LL, "matmul: grid.x = ceil_div(n, 16) is outside [0, 2147483647]", &grid_x));
+    OVERLAP_TRY(::overlap::checkedGridDim((::overlap::ceil_div)(static_cast<long long>(this->n), 16LL), 2147483647LL, "matmul: grid.x = ceil_div(n, 16) is outside [0, 2147483647]", &grid_x));
     unsigned grid_y = 0;
-    OVERLAP_TRY(::overlap::checkedGridDim(::overlap::ceil_div(len, 16LL), 65535LL, "matmul: grid.y = ceil_div(len, 16) is outside [0, 65535]", &grid_y));
+    OVERLAP_TRY(::overlap::checkedGridDim((::overlap::ceil_div)(len, 16LL), 65535LL, "matmul: grid.y = ceil_div(len, 16) is outside [0, 65535]", &grid_y));
     const unsigned grid_z = 1;
     *config = {dim3(grid_x, grid_y, grid_z), dim3(block_x, block_y, block_z), sharedBytes, false};
     return ::overlap::Status::success();

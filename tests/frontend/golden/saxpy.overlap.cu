@@ -89,7 +89,7 @@ struct saxpy_binding {
     const unsigned block_z = 1;
     const size_t sharedBytes = 0;
     unsigned grid_x = 0;
-    OVERLAP_TRY(::overlap::checkedGridDim(::overlap::ceil_div(len, 256LL), 2147483647LL, "saxpy: grid.x = ceil_div(len, 256) is outside [0, 2147483647]", &grid_x));
+    OVERLAP_TRY(::overlap::checkedGridDim((::overlap::ceil_div)(len, 256LL), 2147483647LL, "saxpy: grid.x = ceil_div(len, 256) is outside [0, 2147483647]", &grid_x));
     const unsigned grid_y = 1;
     const unsigned grid_z = 1;
     *config = {dim3(grid_x, grid_y, grid_z), dim3(block_x, block_y, block_z), sharedBytes, false};

@@ -92,7 +92,7 @@ struct transform_float_256_binding {
     const size_t sharedBytes = static_cast<size_t>((256LL * 4LL));
     OVERLAP_TRY(::overlap::allowDynamicShared(static_cast<void (*)(const float *, float *, int)>(::img::transform<float, 256>), sharedBytes));
     unsigned grid_x = 0;
-    OVERLAP_TRY(::overlap::checkedGridDim(::overlap::ceil_div(len, 256LL), 2147483647LL, "transform_float_256: grid.x = ceil_div(len, 256) is outside [0, 2147483647]", &grid_x));
+    OVERLAP_TRY(::overlap::checkedGridDim((::overlap::ceil_div)(len, 256LL), 2147483647LL, "transform_float_256: grid.x = ceil_div(len, 256) is outside [0, 2147483647]", &grid_x));
     const unsigned grid_y = 1;
     const unsigned grid_z = 1;
     *config = {dim3(grid_x, grid_y, grid_z), dim3(block_x, block_y, block_z), sharedBytes, false};
@@ -294,7 +294,7 @@ struct transform_d_binding {
     const size_t sharedBytes = static_cast<size_t>((128LL * 8LL));
     OVERLAP_TRY(::overlap::allowDynamicShared(static_cast<void (*)(const double *, double *, int)>(::img::transform<double, 128>), sharedBytes));
     unsigned grid_x = 0;
-    OVERLAP_TRY(::overlap::checkedGridDim(::overlap::ceil_div(len, 128LL), 2147483647LL, "transform_d: grid.x = ceil_div(len, 128) is outside [0, 2147483647]", &grid_x));
+    OVERLAP_TRY(::overlap::checkedGridDim((::overlap::ceil_div)(len, 128LL), 2147483647LL, "transform_d: grid.x = ceil_div(len, 128) is outside [0, 2147483647]", &grid_x));
     const unsigned grid_y = 1;
     const unsigned grid_z = 1;
     *config = {dim3(grid_x, grid_y, grid_z), dim3(block_x, block_y, block_z), sharedBytes, false};
