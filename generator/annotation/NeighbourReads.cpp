@@ -283,6 +283,53 @@ std::optional<NeighbourRead> readOutsideSection(const ir::Kernel& kernel, const 
     return first;
   };
 
+  // Reads and writes compared with the chunk's own values of the per-chunk parameters, where the
+  // read's base is p / q times the write's; one that is not a multiple of the section's stride
+  // (r * w + c) only at the same scale, its reach counted in whole strides as above.
+  using Uses = std::vector<const ir::IndexUse*>;
+  const auto atChunkValues = [&](const Uses& readUses, const Uses& writeUses) -> Measure {
+    return [&, readUses, writeUses](size_t k, long long lo, long long hi, Wide yb, Wide ye, Wide ox,
+                                    Wide oy) -> std::optional<Reach> {
+      const ParamSample sample = forChunk(kernel, judged[k], lo, hi);
+      // The reads of one base share its ratio to the writes of another.
+      const std::optional<std::pair<Wide, Wide>> pq =
+          ratio(*readUses.front(), *writeUses.front(), judged[k]);
+      if (!stride[k] || !pq)
+        return std::nullopt;
+      const Wide step = *stride[k];
+      bool whole = true;
+      Wide multiple = 0;
+      for (const ir::OffsetTerm& term : writeUses.front()->baseScales) {
+        const std::optional<Wide> scale = value({term}, {}, judged[k]);
+        if (!scale)
+          return std::nullopt;
+        whole = whole && *scale % step == 0;
+        multiple = gcd(multiple, *scale);
+      }
+      const std::optional<Extreme> c = extremes(readUses, {}, sample);
+      const std::optional<Extreme> d = extremes(writeUses, {}, sample);
+      if (!c || !d || multiple == 0 || (!whole && *pq != std::pair<Wide, Wide>{1, 1}))
+        return std::nullopt;
+      Wide lowest = yb - oy - d->min, highest = ye - oy - d->max - 1;
+      for (const Wide by : {whole ? step : Wide{1}, multiple}) {
+        lowest = -floorTo(-lowest, by);
+        highest = floorTo(highest, by);
+      }
+      if (highest < lowest)
+        return std::nullopt;
+      // Each term of the read's base is p / q times the write's, so q divides the base.
+      const auto [p, q] = *pq;
+      const Wide first = p * lowest / q, last = p * highest / q;
+      const bool forward = p > 0;
+      Reach out{
+          ox + std::min(first, last) + c->min, ox + std::max(first, last) + c->max, c->low, c->high,
+          forward ? d->low : d->high,          forward ? d->high : d->low};
+      if (!whole)
+        out.tie = step;
+      return out;
+    };
+  };
+
   for (const auto& [base, readUses] : reads) {
     const auto same = writes.find(base);
     if (same != writes.end()) {
@@ -292,8 +339,11 @@ std::optional<NeighbourRead> readOutsideSection(const ir::Kernel& kernel, const 
       for (const auto* uses : {&readUses, &writeUses})
         for (const ir::IndexUse* use : *uses)
           comparable = comparable && perChunkTerms(*use, perChunk) == chunkTerms;
-      if (!comparable)
+      if (!comparable) { // below: with the chunk's own values (z-marching's first plane at b - 1)
+        if (std::optional<NeighbourRead> found = judge(atChunkValues(readUses, writeUses)))
+          return found;
         continue;
+      }
       const auto reach = [&](size_t k, long long, long long, Wide yb, Wide ye, Wide ox,
                              Wide oy) -> std::optional<Reach> {
         const ParamSample& sample = judged[k];
@@ -337,43 +387,9 @@ std::optional<NeighbourRead> readOutsideSection(const ir::Kernel& kernel, const 
       continue;
     }
     // A read at another scale than the writes (decimation's x[2 * i + 1] beside y[i], upsampling's
-    // x[i] beside y[2 * i], a reversal's x[n - 1 - i]), judged with the chunk's own values of the
-    // per-chunk parameters, where the writes' base moves in whole strides of y's section.
+    // x[i] beside y[2 * i], a reversal's x[n - 1 - i]).
     for (const auto& [writeBase, writeUses] : writes) {
-      const auto reach = [&](size_t k, long long lo, long long hi, Wide yb, Wide ye, Wide ox,
-                             Wide oy) -> std::optional<Reach> {
-        const ParamSample sample = forChunk(kernel, judged[k], lo, hi);
-        // The reads of one base share its ratio to the writes of another.
-        const std::optional<std::pair<Wide, Wide>> pq =
-            ratio(*readUses.front(), *writeUses.front(), judged[k]);
-        if (!stride[k] || !pq)
-          return std::nullopt;
-        Wide multiple = 0;
-        for (const ir::OffsetTerm& term : writeUses.front()->baseScales) {
-          const std::optional<Wide> scale = value({term}, {}, judged[k]);
-          if (!scale || *scale % *stride[k] != 0)
-            return std::nullopt;
-          multiple = gcd(multiple, *scale);
-        }
-        const std::optional<Extreme> c = extremes(readUses, {}, sample);
-        const std::optional<Extreme> d = extremes(writeUses, {}, sample);
-        if (!c || !d || multiple == 0)
-          return std::nullopt;
-        const Wide lowest = -floorTo(-(yb - oy - d->min), multiple),
-                   highest = floorTo(ye - oy - d->max - 1, multiple);
-        if (highest < lowest)
-          return std::nullopt;
-        // Each term of the read's base is p / q times the write's, so q divides the base.
-        const auto [p, q] = *pq;
-        const Wide first = p * lowest / q, last = p * highest / q;
-        const bool forward = p > 0;
-        return Reach{ox + std::min(first, last) + c->min,
-                     ox + std::max(first, last) + c->max,
-                     c->low,
-                     c->high,
-                     forward ? d->low : d->high,
-                     forward ? d->high : d->low};
-      };
+      const auto reach = atChunkValues(readUses, writeUses);
       if (std::optional<NeighbourRead> found = judge(reach))
         return found;
     }

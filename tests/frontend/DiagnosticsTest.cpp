@@ -514,6 +514,11 @@ TEST(Diagnostics, AReadBesideTheWrittenElementOutsideTheSectionIsRefused) {
             "y[2 * i] = x[i]; y[2 * i + 1] = x[i] + x[i + 1];", "halo(x: 0, 1)"},
            {"range(lo, hi)", "copyin(x[n - hi : n - lo]) copyout(y[lo:hi])",
             "y[i] = x[n - 1 - i] + x[n - 2 - i];", "halo(x: 1, 0)"},
+           // z-marching's plane below the chunk, read before its loop.
+           {"range(lo, hi)", "copyin(x[lo * w : hi * w]) copyout(y[lo * w : hi * w])",
+            "const int c = threadIdx.x; float b = x[(lo - 1) * w + c]; for (int z = lo; z < hi; "
+            "++z) y[z * w + c] = b + x[z * w + c];",
+            "halo(x: 64, 0) (at w = 64)"},
        }) {
     SCOPED_TRACE(mode + " " + data + " " + body);
     const InMemoryResult run = runOnCode(kernel(mode, data, body));
@@ -577,6 +582,9 @@ TEST(Diagnostics, AReadBesideTheWrittenElementOutsideTheSectionIsRefused) {
             "y[2 * i] = x[i]; y[2 * i + 1] = x[i] + x[i + 1];"},
            {"range(lo, hi)", "copyin(x[n - hi : n - lo]) copyout(y[lo:hi])",
             "y[i] = x[n - 1 - i];"},
+           {"range(lo, hi)", "copyin(x[(lo - 1) * w : hi * w]) copyout(y[lo * w : hi * w])",
+            "const int c = threadIdx.x; float b = x[(lo - 1) * w + c]; for (int z = lo; z < hi; "
+            "++z) y[z * w + c] = b + x[z * w + c];"},
            // A rotary embedding's pair half a row away; its two widths sampled apart.
            {"range(lo, hi)", "copyin(x[lo * w : hi * w]) copyout(y[lo * w : hi * w])",
             "for (int c = 0; c < w / 2; ++c) y[i * w + c] = x[i * w + c + w / 2];"},
