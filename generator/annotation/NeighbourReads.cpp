@@ -330,8 +330,9 @@ std::optional<NeighbourRead> readOutsideSection(const ir::Kernel& kernel, const 
     };
   };
 
-  for (const auto& [base, readUses] : reads) {
-    const auto same = writes.find(base);
+  for (const auto& read : reads) {
+    const Uses& readUses = read.second; // no structured binding: lambdas capture it
+    const auto same = writes.find(read.first);
     if (same != writes.end()) {
       const std::vector<const ir::IndexUse*>& writeUses = same->second;
       const auto chunkTerms = perChunkTerms(*writeUses.front(), perChunk);
@@ -388,8 +389,8 @@ std::optional<NeighbourRead> readOutsideSection(const ir::Kernel& kernel, const 
     }
     // A read at another scale than the writes (decimation's x[2 * i + 1] beside y[i], upsampling's
     // x[i] beside y[2 * i], a reversal's x[n - 1 - i]).
-    for (const auto& [writeBase, writeUses] : writes) {
-      const auto reach = atChunkValues(readUses, writeUses);
+    for (const auto& write : writes) {
+      const auto reach = atChunkValues(readUses, write.second);
       if (std::optional<NeighbourRead> found = judge(reach))
         return found;
     }
