@@ -283,17 +283,25 @@ std::optional<NeighbourRead> readOutsideSection(const ir::Kernel& kernel, const 
     return first;
   };
 
-  // Reads and writes compared with the chunk's own values of the per-chunk parameters, where the
-  // read's base is p / q times the write's; one that is not a multiple of the section's stride
-  // (r * w + c) only at the same scale, its reach counted in whole strides as above.
+  // How far the reads of one base reach, given where the writes of another keep a thread's base
+  // P: its writes y[P + d] lie in y's section, so P in [yb - oy - dmin, ye - oy - dmax - 1]; its
+  // reads x[P * p / q + c] in [ox + P * p / q + cmin, ...]. A base whose every term moves in
+  // whole strides (x[2 * i] beside y[2 * i], one thread per row at y[r * w]) is a multiple of the
+  // stride: its reads are exact. One with a finer term (r * w + c) leaves the column to the
+  // kernel's guards: its reach counts in whole strides, to the nearest (a column + 1 reaches no
+  // row; - w + 1 reaches one), and it is compared at the same scale only. The base is a multiple
+  // of its scales' greatest common divisor too (4 * i of a float4 view). `atChunk`: the offsets'
+  // per-chunk terms take the chunk's own values (at another scale, or where they differ between
+  // the uses); otherwise they are the same in every use and cancel.
   using Uses = std::vector<const ir::IndexUse*>;
-  const auto atChunkValues = [&](const Uses& readUses, const Uses& writeUses) -> Measure {
-    return [&, readUses, writeUses](size_t k, long long lo, long long hi, Wide yb, Wide ye, Wide ox,
-                                    Wide oy) -> std::optional<Reach> {
-      const ParamSample sample = forChunk(kernel, judged[k], lo, hi);
-      // The reads of one base share its ratio to the writes of another.
+  const auto measure = [&](const Uses& readUses, const Uses& writeUses, bool atChunk) -> Measure {
+    return [&, readUses, writeUses, atChunk](size_t k, long long lo, long long hi, Wide yb, Wide ye,
+                                             Wide ox, Wide oy) -> std::optional<Reach> {
+      const ParamSample sample = atChunk ? forChunk(kernel, judged[k], lo, hi) : judged[k];
+      const std::set<int> cancelled = atChunk ? std::set<int>{} : perChunk;
       const std::optional<std::pair<Wide, Wide>> pq =
-          ratio(*readUses.front(), *writeUses.front(), judged[k]);
+          atChunk ? ratio(*readUses.front(), *writeUses.front(), judged[k])
+                  : std::optional<std::pair<Wide, Wide>>{{1, 1}};
       if (!stride[k] || !pq)
         return std::nullopt;
       const Wide step = *stride[k];
@@ -306,8 +314,8 @@ std::optional<NeighbourRead> readOutsideSection(const ir::Kernel& kernel, const 
         whole = whole && *scale % step == 0;
         multiple = gcd(multiple, *scale);
       }
-      const std::optional<Extreme> c = extremes(readUses, {}, sample);
-      const std::optional<Extreme> d = extremes(writeUses, {}, sample);
+      const std::optional<Extreme> c = extremes(readUses, cancelled, sample);
+      const std::optional<Extreme> d = extremes(writeUses, cancelled, sample);
       if (!c || !d || multiple == 0 || (!whole && *pq != std::pair<Wide, Wide>{1, 1}))
         return std::nullopt;
       Wide lowest = yb - oy - d->min, highest = ye - oy - d->max - 1;
@@ -324,76 +332,31 @@ std::optional<NeighbourRead> readOutsideSection(const ir::Kernel& kernel, const 
       Reach out{
           ox + std::min(first, last) + c->min, ox + std::max(first, last) + c->max, c->low, c->high,
           forward ? d->low : d->high,          forward ? d->high : d->low};
-      if (!whole)
+      if (!whole) // ties to no row: a rotary kernel's x[r * d + c + d / 2]
         out.tie = step;
       return out;
     };
   };
 
   for (const auto& read : reads) {
-    const Uses& readUses = read.second; // no structured binding: lambdas capture it
+    const Uses& readUses = read.second;
     const auto same = writes.find(read.first);
     if (same != writes.end()) {
-      const std::vector<const ir::IndexUse*>& writeUses = same->second;
+      const Uses& writeUses = same->second;
       const auto chunkTerms = perChunkTerms(*writeUses.front(), perChunk);
       bool comparable = true;
-      for (const auto* uses : {&readUses, &writeUses})
+      for (const Uses* uses : {&readUses, &writeUses})
         for (const ir::IndexUse* use : *uses)
           comparable = comparable && perChunkTerms(*use, perChunk) == chunkTerms;
-      if (!comparable) { // below: with the chunk's own values (z-marching's first plane at b - 1)
-        if (std::optional<NeighbourRead> found = judge(atChunkValues(readUses, writeUses)))
-          return found;
-        continue;
-      }
-      const auto reach = [&](size_t k, long long, long long, Wide yb, Wide ye, Wide ox,
-                             Wide oy) -> std::optional<Reach> {
-        const ParamSample& sample = judged[k];
-        if (!stride[k])
-          return std::nullopt;
-        const Wide step = *stride[k];
-        // A base whose every term moves in whole strides (x[2 * i] beside y[2 * i], one thread
-        // per row at y[r * w]) is a multiple of the stride: its thread's reads are exact. One
-        // with a finer term (r * w + c) leaves the column to the kernel's guards: its reach
-        // counts in whole strides, to the nearest (a column + 1 reaches no row; - w + 1 reaches
-        // one). The base is a multiple of its scales' greatest common divisor too (4 * i of a
-        // float4 view), whatever the section's stride.
-        bool whole = true;
-        Wide multiple = 0;
-        for (const ir::OffsetTerm& term : writeUses.front()->baseScales) {
-          const std::optional<Wide> scale = value({term}, {}, sample);
-          whole = whole && scale && *scale % step == 0;
-          multiple = scale ? gcd(multiple, *scale) : Wide{1};
-        }
-        multiple = std::max(multiple, Wide{1});
-        const std::optional<Extreme> c = extremes(readUses, perChunk, sample);
-        const std::optional<Extreme> d = extremes(writeUses, perChunk, sample);
-        if (!c || !d)
-          return std::nullopt;
-        // A writing thread's base P keeps its writes in y's section: P in [yb - oy - dmin,
-        // ye - oy - dmax - 1]. Its reads of x lie in [ox + P + cmin, ox + P + cmax].
-        Wide lowest = yb - oy - d->min, highest = ye - oy - d->max - 1;
-        for (const Wide by : {whole ? step : Wide{1}, multiple}) {
-          lowest = -floorTo(-lowest, by);
-          highest = floorTo(highest, by);
-        }
-        if (highest < lowest)
-          return std::nullopt;
-        Reach out{ox + lowest + c->min, ox + highest + c->max, c->low, c->high, d->low, d->high};
-        if (!whole) // ties to no row: a rotary kernel's x[r * d + c + d / 2]
-          out.tie = step;
-        return out;
-      };
-      if (std::optional<NeighbourRead> found = judge(reach))
+      if (std::optional<NeighbourRead> found = judge(measure(readUses, writeUses, !comparable)))
         return found;
       continue;
     }
     // A read at another scale than the writes (decimation's x[2 * i + 1] beside y[i], upsampling's
     // x[i] beside y[2 * i], a reversal's x[n - 1 - i]).
-    for (const auto& write : writes) {
-      const auto reach = atChunkValues(readUses, write.second);
-      if (std::optional<NeighbourRead> found = judge(reach))
+    for (const auto& write : writes)
+      if (std::optional<NeighbourRead> found = judge(measure(readUses, write.second, true)))
         return found;
-    }
   }
   return std::nullopt;
 }
