@@ -133,11 +133,9 @@ std::optional<std::string> builtin(const clang::Expr* expr) {
 class Finder : public clang::RecursiveASTVisitor<Finder> {
 public:
   explicit Finder(const clang::FunctionDecl& kernel)
-      : uses(kernel.getNumParams()), context_(kernel.getASTContext()) {
-    for (unsigned i = 0; i < kernel.getNumParams(); ++i) {
+      : uses(kernel.getNumParams()), kernel_(kernel), context_(kernel.getASTContext()) {
+    for (unsigned i = 0; i < kernel.getNumParams(); ++i)
       params_[kernel.getParamDecl(i)] = i;
-      params_type_.push_back(kernel.getParamDecl(i)->getType());
-    }
     changes_.TraverseStmt(kernel.getBody());
     changes_.finish();
   }
@@ -171,7 +169,7 @@ public:
     static const std::set<std::string> stores{"__stwb", "__stcg", "__stcs", "__stwt"};
     const bool load = loads.count(name) > 0 && call->getNumArgs() == 1;
     const bool store = stores.count(name) > 0 && call->getNumArgs() == 2;
-    if ((load || store) && guards_ == 0)
+    if (load || store)
       if (const std::optional<Pointer> at = pointer(call->getArg(0)))
         record(*at, {}, !store, store, call->getExprLoc());
     return true;
@@ -286,11 +284,8 @@ private:
         return std::nullopt;
       if (const auto* param = llvm::dyn_cast<clang::ParmVarDecl>(var)) {
         const auto found = params_.find(param);
-        if (found == params_.end())
-          return std::nullopt;
-        Pointer out{found->second, {}, 1};
-        const std::optional<long long> step = elementsPerStep(out, expr->getType());
-        return step && *step == 1 ? std::optional<Pointer>(out) : std::nullopt;
+        return found == params_.end() ? std::nullopt
+                                      : std::optional<Pointer>(Pointer{found->second, {}, 1});
       }
       if (!var->hasInit() || !expanding_.insert(var).second)
         return std::nullopt;
@@ -337,7 +332,7 @@ private:
   // where it is no whole number of them (a char* view of floats).
   std::optional<long long> elementsPerStep(const Pointer& p, clang::QualType type) const {
     const clang::QualType pointee = type->getPointeeType();
-    const clang::QualType element = params_type_[p.param]->getPointeeType();
+    const clang::QualType element = kernel_.getParamDecl(p.param)->getType()->getPointeeType();
     if (pointee.isNull() || element.isNull() || pointee->isIncompleteType() ||
         element->isIncompleteType() || pointee->isDependentType() || element->isDependentType())
       return std::nullopt;
@@ -351,8 +346,6 @@ private:
   // An element access at `p` + `index` (in elements of the pointer's type): its first and last
   // element of the parameter, read, written or both as the assignment around it says.
   void access(const clang::Expr* element, const Pointer& p, const Polynomial& index) {
-    if (guards_ > 0)
-      return;
     const auto role = targets_.find(element);
     const bool reads = role == targets_.end() || !role->second;
     const bool writes = role != targets_.end();
@@ -360,9 +353,10 @@ private:
       record(p, at, reads, writes, element->getExprLoc());
   }
 
+  // Under a condition on the thread's place in its block (see TraverseIfStmt), nothing.
   void record(const Pointer& p, const Polynomial& index, bool reads, bool writes,
               clang::SourceLocation where) {
-    const std::optional<Pointer> first = advanced(p, index, 1);
+    const std::optional<Pointer> first = guards_ == 0 ? advanced(p, index, 1) : std::nullopt;
     if (!first)
       return;
     std::vector<Polynomial> ends{first->offset};
@@ -608,10 +602,10 @@ private:
     return out;
   }
 
+  const clang::FunctionDecl& kernel_;
   const clang::ASTContext& context_;
   std::map<const clang::ParmVarDecl*, unsigned> params_;
   LocalChanges changes_;
-  std::vector<clang::QualType> params_type_;
   std::map<const clang::Expr*, bool> targets_; // true: only written
   std::set<const clang::VarDecl*> expanding_;
   // Counting loops' variables (their atoms) and their first and last values.

@@ -26,7 +26,8 @@ using ReduceOp = ::overlap::ReduceOp; // reduce(OP: name): every chunk's kernel 
 // The enumerator's name, "F32" ... "Other": the same spelling in generated code and in IR dumps.
 const char* elementKindName(ElementKind kind);
 
-// One subscript of an array parameter in the kernel's own body, read as base + offset
+// One access of an array parameter in the kernel's own body (x[i], *(x + i), __ldg(x + i), through
+// a pointer the body never changes), its element read as base + offset
 // (IndexOffsetFinder): the base is what varies from thread to thread (threadIdx.x, a loop's
 // variable), as a key equal for equal bases; the offset a polynomial of integer parameters and
 // constants. x[i - 1] is base i, offset -1; in[(r - 1) * w + c] is base r * w + c, offset -w.
@@ -76,7 +77,7 @@ struct Parameter {
   // multiple of it (y[k * n + i], planes n apart); 0 and -1: nowhere found (IndexTermFinder).
   unsigned indexLine = 0, indexColumn = 0;
   int indexedArray = -1;
-  // Pointers: the kernel's own subscripts of it whose index is base + offset (IndexOffsetFinder).
+  // Pointers: the kernel's own accesses of it whose index is base + offset (IndexOffsetFinder).
   std::vector<IndexUse> indexUses;
   unsigned line = 0, column = 0; // where the parameter is declared (for notes)
   // Declared by the annotation's param(...): the generated entry points take it, the kernel does
