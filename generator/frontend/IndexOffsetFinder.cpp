@@ -1,7 +1,10 @@
 #include "frontend/IndexOffsetFinder.h"
 
+#include "frontend/FollowedCalls.h"
+
 #include <clang/AST/ASTContext.h>
 #include <clang/AST/Decl.h>
+#include <clang/AST/DeclCXX.h>
 #include <clang/AST/Expr.h>
 #include <clang/AST/ExprCXX.h>
 #include <clang/AST/RecursiveASTVisitor.h>
@@ -9,6 +12,7 @@
 #include <clang/Basic/SourceManager.h>
 
 #include <algorithm>
+#include <cstddef>
 #include <map>
 #include <optional>
 #include <set>
@@ -25,6 +29,9 @@ using Polynomial = std::map<Monomial, long long>;
 
 // Beyond this many terms an index is no neighbour access worth comparing.
 constexpr size_t kMaxTerms = 16;
+// Each call a kernel's helpers make is read again with its own arguments: a bound on them all,
+// for chains of helpers that each call the next from many places.
+constexpr int kMaxFollowedCalls = 4096;
 
 std::optional<Polynomial> sum(Polynomial a, const Polynomial& b, long long sign) {
   for (const auto& [monomial, coefficient] : b) {
@@ -133,11 +140,38 @@ std::optional<std::string> builtin(const clang::Expr* expr) {
 class Finder : public clang::RecursiveASTVisitor<Finder> {
 public:
   explicit Finder(const clang::FunctionDecl& kernel)
-      : uses(kernel.getNumParams()), kernel_(kernel), context_(kernel.getASTContext()) {
+      : uses(kernel.getNumParams()), kernel_(kernel), context_(kernel.getASTContext()), root_(this),
+        function_(&kernel) {
     for (unsigned i = 0; i < kernel.getNumParams(); ++i)
       params_[kernel.getParamDecl(i)] = i;
     changes_.TraverseStmt(kernel.getBody());
     changes_.finish();
+  }
+
+  // A helper `caller` calls at `call` (a __device__ function, a lambda): its parameters stand for
+  // the call's arguments as the caller reads them, pointers into the kernel's arrays and integer
+  // polynomials, so that `lap(x, i)` reading a[k - 1] and a[k + 1] reads x[i - 1] and x[i + 1].
+  // What it accesses is recorded at the kernel's own call.
+  Finder(Finder& caller, const clang::FunctionDecl& helper, const clang::CallExpr& call)
+      : kernel_(caller.kernel_), context_(caller.context_), root_(caller.root_), caller_(&caller),
+        function_(&helper), params_(caller.params_),
+        callSite_(caller.caller_ != nullptr ? caller.callSite_ : call.getExprLoc()),
+        depth_(caller.depth_ + 1) {
+    changes_.TraverseStmt(helper.getBody());
+    changes_.finish();
+    const llvm::ArrayRef<const clang::Expr*> arguments = parameterArguments(call);
+    for (unsigned i = 0; i < helper.getNumParams() && i < arguments.size(); ++i) {
+      const clang::ParmVarDecl* param = helper.getParamDecl(i);
+      arguments_[param] = arguments[i];
+      if (param->getType()->isPointerType()) {
+        if (std::optional<Pointer> at = caller.pointer(arguments[i]))
+          pointers_[param] = std::move(*at);
+      } else if (param->getType()->isIntegralOrEnumerationType()) {
+        if (std::optional<Polynomial> value = caller.read(arguments[i]))
+          values_[param] = std::move(*value);
+      }
+    }
+    ranges_ = caller.ranges_; // the caller's counting loops its arguments name
   }
 
   bool VisitBinaryOperator(clang::BinaryOperator* op) {
@@ -169,9 +203,12 @@ public:
     static const std::set<std::string> stores{"__stwb", "__stcg", "__stcs", "__stwt"};
     const bool load = loads.count(name) > 0 && call->getNumArgs() == 1;
     const bool store = stores.count(name) > 0 && call->getNumArgs() == 2;
-    if (load || store)
+    if (load || store) {
       if (const std::optional<Pointer> at = pointer(call->getArg(0)))
         record(*at, {}, !store, store, call->getExprLoc());
+    } else if (guards_ == 0) {
+      follow(*call);
+    }
     return true;
   }
 
@@ -185,9 +222,9 @@ public:
     return guarded(op->getCond(), [&] { return Base::TraverseConditionalOperator(op); });
   }
 
+  // A[i][j] of a 2D array parameter (`float (*A)[N]`) accesses its element A[i], a row: the
+  // subscript of the row, an array, is that access; the one into it reads no pointer.
   bool VisitArraySubscriptExpr(clang::ArraySubscriptExpr* subscript) {
-    if (subscript->getType()->isArrayType()) // a row of a 2D array, indexed again
-      return true;
     const std::optional<Pointer> at = pointer(subscript->getBase());
     const std::optional<Polynomial> index = at ? read(subscript->getIdx()) : std::nullopt;
     if (index)
@@ -199,6 +236,45 @@ public:
 
 private:
   using Base = clang::RecursiveASTVisitor<Finder>;
+
+  // Looks into a helper with a body that an argument points into an array for, or a lambda (which
+  // may index the kernel's arrays it captured); not into a recursion, nor deeper than other
+  // analyses follow calls.
+  void follow(const clang::CallExpr& call) {
+    const clang::FunctionDecl* callee = call.getDirectCallee();
+    const clang::FunctionDecl* definition = nullptr;
+    if (callee == nullptr || depth_ >= kMaxCallDepth || root_->followed_ >= kMaxFollowedCalls ||
+        callee->getBody(definition) == nullptr || definition == nullptr)
+      return;
+    for (const Finder* f = this; f != nullptr; f = f->caller_)
+      if (f->function_ == definition)
+        return;
+    const auto* method = llvm::dyn_cast<clang::CXXMethodDecl>(definition);
+    const bool lambda = method != nullptr && method->getParent()->isLambda();
+    const llvm::ArrayRef<const clang::Expr*> arguments = parameterArguments(call);
+    if (!lambda && std::none_of(arguments.begin(), arguments.end(), [this](const clang::Expr* arg) {
+          return pointer(arg).has_value();
+        }))
+      return;
+    ++root_->followed_;
+    Finder helper(*this, *definition, call);
+    helper.TraverseStmt(definition->getBody());
+  }
+
+  // Where the body changes `var` (its own, or its callers' for what a lambda captured); null
+  // where it does not.
+  const std::vector<const clang::DeclRefExpr*>* changesOf(const clang::VarDecl* var) const {
+    for (const Finder* f = this; f != nullptr; f = f->caller_)
+      if (const auto found = f->changes_.changed.find(var); found != f->changes_.changed.end())
+        return &found->second;
+    return nullptr;
+  }
+  const clang::ForStmt* loopOf(const clang::VarDecl* var) const {
+    for (const Finder* f = this; f != nullptr; f = f->caller_)
+      if (const auto found = f->changes_.loops.find(var); found != f->changes_.loops.end())
+        return found->second;
+    return nullptr;
+  }
 
   template <typename Traverse> bool guarded(const clang::Expr* cond, Traverse traverse) {
     const bool onPlace = cond != nullptr && onPlaceInBlock(*cond);
@@ -233,7 +309,8 @@ private:
                        });
   }
 
-  static void builtinsOf(const clang::Stmt* stmt, std::set<std::string>& out, int depth) {
+  // A helper's parameter depends on what its argument does in the caller (a tid passed in).
+  void builtinsOf(const clang::Stmt* stmt, std::set<std::string>& out, int depth) const {
     if (stmt == nullptr || depth > 8)
       return;
     if (const auto* e = llvm::dyn_cast<clang::Expr>(stmt))
@@ -241,10 +318,15 @@ private:
         out.insert(name->substr(0, name->find('.')));
         return;
       }
-    if (const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(stmt))
-      if (const auto* var = llvm::dyn_cast<clang::VarDecl>(ref->getDecl());
-          var != nullptr && !llvm::isa<clang::ParmVarDecl>(var) && var->hasInit())
+    if (const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(stmt)) {
+      const auto* param = llvm::dyn_cast<clang::ParmVarDecl>(ref->getDecl());
+      if (const auto bound = param != nullptr ? arguments_.find(param) : arguments_.end();
+          bound != arguments_.end())
+        caller_->builtinsOf(bound->second, out, depth + 1);
+      else if (const auto* var = llvm::dyn_cast<clang::VarDecl>(ref->getDecl());
+               var != nullptr && param == nullptr && var->hasInit())
         builtinsOf(var->getInit(), out, depth + 1);
+    }
     for (const clang::Stmt* child : stmt->children())
       builtinsOf(child, out, depth);
   }
@@ -280,9 +362,11 @@ private:
     }
     if (const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(expr)) {
       const auto* var = llvm::dyn_cast<clang::VarDecl>(ref->getDecl());
-      if (var == nullptr || changes_.changed.count(var) > 0)
+      if (var == nullptr || changesOf(var) != nullptr)
         return std::nullopt;
       if (const auto* param = llvm::dyn_cast<clang::ParmVarDecl>(var)) {
+        if (const auto bound = pointers_.find(param); bound != pointers_.end())
+          return bound->second;
         const auto found = params_.find(param);
         return found == params_.end() ? std::nullopt
                                       : std::optional<Pointer>(Pointer{found->second, {}, 1});
@@ -366,7 +450,7 @@ private:
     for (const Polynomial& at : ends)
       for (const bool write : {false, true})
         if (write ? writes : reads)
-          add(p.param, at, write, where);
+          root_->add(p.param, at, write, callSite_.isValid() ? callSite_ : where);
   }
 
   // The element an assignment's target is (y[i], y[i].x, *(y + i)), and whether it is only
@@ -382,6 +466,15 @@ private:
     if (llvm::isa<clang::ArraySubscriptExpr>(e) ||
         (deref != nullptr && deref->getOpcode() == clang::UO_Deref))
       targets_[e] = onlyWritten;
+    // B[i][j] = v writes B[i]'s element j: the row, partly.
+    while (const auto* subscript = llvm::dyn_cast<clang::ArraySubscriptExpr>(e)) {
+      const auto* decay = llvm::dyn_cast<clang::ImplicitCastExpr>(subscript->getBase());
+      if (decay == nullptr || decay->getCastKind() != clang::CK_ArrayToPointerDecay)
+        break;
+      e = decay->getSubExpr()->IgnoreParens();
+      if (llvm::isa<clang::ArraySubscriptExpr>(e))
+        targets_[e] = false;
+    }
   }
 
   void add(unsigned array, const Polynomial& index, bool write, clang::SourceLocation where) {
@@ -483,29 +576,32 @@ private:
     if (var == nullptr || !var->getType()->isIntegralOrEnumerationType())
       return std::nullopt;
     if (const auto* param = llvm::dyn_cast<clang::ParmVarDecl>(var)) {
+      if (changesOf(param) != nullptr)
+        return std::nullopt;
+      if (const auto bound = values_.find(param); bound != values_.end())
+        return bound->second;
       const auto found = params_.find(param);
-      if (found == params_.end() || changes_.changed.count(param) > 0)
+      if (found == params_.end())
         return std::nullopt;
       return Polynomial{{{"@" + std::to_string(found->second)}, 1}};
     }
-    const auto changed = changes_.changed.find(var);
-    if (changed == changes_.changed.end()) {
+    const std::vector<const clang::DeclRefExpr*>* changed = changesOf(var);
+    if (changed == nullptr) {
       if (!var->hasInit() || !expanding_.insert(var).second)
         return std::nullopt;
       std::optional<Polynomial> value = read(var->getInit());
       expanding_.erase(var);
       return value;
     }
-    const auto loop = changes_.loops.find(var);
-    if (loop == changes_.loops.end() || !std::all_of(changed->second.begin(), changed->second.end(),
-                                                     [&loop](const clang::DeclRefExpr* change) {
-                                                       return contains(loop->second->getInc(),
-                                                                       change);
-                                                     }))
+    const clang::ForStmt* loop = loopOf(var);
+    if (loop == nullptr ||
+        !std::all_of(changed->begin(), changed->end(), [loop](const clang::DeclRefExpr* change) {
+          return contains(loop->getInc(), change);
+        }))
       return std::nullopt;
     const std::string atom = var->getNameAsString() + "#" + std::to_string(var->getID());
     if (ranges_.count(atom) == 0)
-      if (std::optional<std::pair<Polynomial, Polynomial>> range = loopRange(*var, *loop->second))
+      if (std::optional<std::pair<Polynomial, Polynomial>> range = loopRange(*var, *loop))
         ranges_[atom] = std::move(*range);
     return Polynomial{{{atom}, 1}};
   }
@@ -604,7 +700,17 @@ private:
 
   const clang::FunctionDecl& kernel_;
   const clang::ASTContext& context_;
+  Finder* root_;                        // the kernel's, which collects the uses
+  const Finder* caller_ = nullptr;      // a helper's
+  const clang::FunctionDecl* function_; // whose body this finder reads
   std::map<const clang::ParmVarDecl*, unsigned> params_;
+  // A helper's parameters: the call's arguments, and what the caller reads of them.
+  std::map<const clang::ParmVarDecl*, const clang::Expr*> arguments_;
+  std::map<const clang::ParmVarDecl*, Pointer> pointers_;
+  std::map<const clang::ParmVarDecl*, Polynomial> values_;
+  clang::SourceLocation callSite_; // a helper's: the kernel's call it was reached by
+  std::size_t depth_ = 0;
+  int followed_ = 0; // the kernel's: calls read so far
   LocalChanges changes_;
   std::map<const clang::Expr*, bool> targets_; // true: only written
   std::set<const clang::VarDecl*> expanding_;

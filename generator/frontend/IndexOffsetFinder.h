@@ -7,11 +7,13 @@
 // casts and integer locals the body never assigns after their initializer (`int i = blockIdx.x *
 // blockDim.x + threadIdx.x;`). Its terms made only of integer parameters and constants are the
 // offset; the rest, over builtins (threadIdx.x ...) and a for loop's variable that only its
-// increment changes, is the base. An index it cannot read (a division, a clamp, a call, a value
-// loaded from memory) gives nothing: the checker then has nothing to compare. An access is x[i],
+// increment changes, is the base. An index it cannot read (a division, a clamp, a value loaded
+// from memory) gives nothing: the checker then has nothing to compare. An access is x[i],
 // *(x + i) or a cache-hinted load or store (__ldg(x + i)) through the parameter or a pointer the
 // body never changes (`row = x + r * w`); a view of a wider type (float4* of a float*) reads
-// and writes the parameter's elements 4 * i to 4 * i + 3.
+// and writes the parameter's elements 4 * i to 4 * i + 3; a row A[i] of a 2D array parameter
+// (`float (*A)[N]`) is its element i. A helper with a body that an argument points into an array
+// for (or a lambda) is read with its parameters standing for the call's arguments.
 #pragma once
 
 #include "ir/KernelIR.h"

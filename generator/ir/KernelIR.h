@@ -26,8 +26,8 @@ using ReduceOp = ::overlap::ReduceOp; // reduce(OP: name): every chunk's kernel 
 // The enumerator's name, "F32" ... "Other": the same spelling in generated code and in IR dumps.
 const char* elementKindName(ElementKind kind);
 
-// One access of an array parameter in the kernel's own body (x[i], *(x + i), __ldg(x + i), through
-// a pointer the body never changes), its element read as base + offset
+// One access of an array parameter in the kernel's body or a helper it calls (x[i], *(x + i),
+// __ldg(x + i), through a pointer the body never changes), its element read as base + offset
 // (IndexOffsetFinder): the base is what varies from thread to thread (threadIdx.x, a loop's
 // variable), as a key equal for equal bases; the offset a polynomial of integer parameters and
 // constants. x[i - 1] is base i, offset -1; in[(r - 1) * w + c] is base r * w + c, offset -w.
@@ -46,7 +46,7 @@ struct IndexUse {
   std::vector<std::string> baseAtoms; // each term's thread-dependent atoms ("threadIdx.x")
   std::vector<OffsetTerm> offset;
   bool write = false; // assigned to (x[i] = v); a compound assignment is a read and a write
-  unsigned line = 0, column = 0;
+  unsigned line = 0, column = 0; // in a helper: the kernel's call
 };
 
 // One kernel parameter as the frontend read it from the AST.

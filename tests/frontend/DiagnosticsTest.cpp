@@ -617,6 +617,97 @@ TEST(Diagnostics, AReadBesideTheWrittenElementOutsideTheSectionIsRefused) {
   }
 }
 
+// The same reads through a helper (a __device__ function given the array and the index, a lambda
+// that captured them, a helper's helper) or a 2D array parameter's rows: the helper's accesses are
+// the caller's arguments', reported at the kernel's call.
+TEST(Diagnostics, AReadBesideTheWrittenElementThroughAHelperOrARowIsRefused) {
+  const auto kernel = [](const std::string& helpers, const std::string& data,
+                         const std::string& body) {
+    return "#include <overlap/annotate.h>\n" + helpers +
+           "OVERLAP_KERNEL(partition(n) offset(n) extent(x, y: n) " + data +
+           "\n"
+           "               launch(grid: ceil_div(len, 256), block: 256))\n"
+           "__global__ void k(const float* x, float* y, int n) {\n"
+           "  const int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+           "  if (i < n) { " +
+           body + " }\n}\n";
+  };
+  const std::string lap =
+      "__device__ float lap(const float* a, int k) { return a[k - 1] - 2.f * a[k] + a[k + 1]; }\n";
+  const std::string at = "__device__ float at(const float* a, int k) { return a[k]; }\n";
+  const std::string next = at + "__device__ float next(const float* a, int k) { return at(a, k + "
+                                "1); }\n";
+  const std::string step =
+      "__device__ void step(const float* a, float* b, int k) { b[k] = a[k + 2]; }\n";
+  const std::string plain = "copyin(x[lo:hi]) copyout(y[lo:hi])";
+  const std::string code = kernel(lap, plain, "y[i] = lap(x, i);");
+  const Position read = positionOf(code, "lap(x, i)");
+  EXPECT_NE(runOnCode(code).diagnostics.find("the kernel reads 'x' (line " +
+                                             std::to_string(read.line) + ", column " +
+                                             std::to_string(read.column) + ") before the begin"),
+            std::string::npos)
+      << runOnCode(code).diagnostics;
+  for (const auto& [helpers, body, message] :
+       std::vector<std::tuple<std::string, std::string, std::string>>{
+           {lap, "y[i] = lap(x, i);", "halo(x: 1, 1)"},
+           {at, "y[i] = at(x + i, 1);", "halo(x: 0, 1)"},
+           {at, "y[i] = at(&x[i - 2], 0);", "halo(x: 2, 0)"},
+           {next, "y[i] = next(x, i);", "halo(x: 0, 1)"},
+           {step, "step(x, y, i);", "halo(x: 0, 2)"},
+           {"", "auto tap = [&](int k) { return x[i + k]; }; y[i] = tap(-1) + tap(1);",
+            "halo(x: 1, 1)"},
+       }) {
+    SCOPED_TRACE(helpers + body);
+    const InMemoryResult run = runOnCode(kernel(helpers, plain, body));
+    EXPECT_FALSE(run.result.ok());
+    EXPECT_NE(run.diagnostics.find("the kernel reads 'x'"), std::string::npos) << run.diagnostics;
+    EXPECT_NE(run.diagnostics.find(message), std::string::npos) << run.diagnostics;
+  }
+  // With the halo; an index the check cannot read; a shared tile's halo loaded by the threads a
+  // helper's tid parameter picks.
+  const std::string clamp =
+      "__device__ float at(const float* a, int k, int n) { return a[min(k, n - 1)]; }\n";
+  const std::string load = "__device__ void load(float* t, const float* a, int tid, int k) {\n"
+                           "  t[tid + 1] = a[k]; if (tid < 1) t[tid] = a[k - 1]; }\n";
+  for (const auto& [helpers, data, body] :
+       std::vector<std::tuple<std::string, std::string, std::string>>{
+           {lap, "copyin(x[lo:hi]) halo(x: 1) copyout(y[lo:hi])", "y[i] = lap(x, i);"},
+           {clamp, plain, "y[i] = at(x, i + 1, n);"},
+           {load, "copyin(x[lo:hi]) copyout(y[lo:hi]) granule(256)",
+            "__shared__ float t[257]; load(t, x, threadIdx.x, i); __syncthreads(); y[i] = "
+            "t[threadIdx.x] + t[threadIdx.x + 1];"},
+       }) {
+    SCOPED_TRACE(helpers + body);
+    const InMemoryResult run = runOnCode(kernel(helpers, data, body));
+    EXPECT_TRUE(run.result.ok()) << run.diagnostics;
+  }
+  // PolyBench's 2D array parameters: A[i][j] is A's element i, a row.
+  const auto rows = [](const std::string& data, const std::string& body) {
+    return "#include <overlap/annotate.h>\n"
+           "OVERLAP_KERNEL(partition(1 : 63) range(b, e) extent(A, B: 64) " +
+           data +
+           "\n"
+           "               launch(grid: (2, ceil_div(len, 8)), block: (32, 8)))\n"
+           "__global__ void k(const float (*A)[64], float (*B)[64], int b, int e) {\n"
+           "  const int i = b + blockIdx.y * blockDim.y + threadIdx.y;\n"
+           "  const int j = blockIdx.x * blockDim.x + threadIdx.x;\n"
+           "  if (i < e && j >= 1 && j < 63) " +
+           body + "\n}\n";
+  };
+  const std::string jacobi = "B[i][j] = A[i - 1][j] + A[i][j - 1] + A[i][j + 1] + A[i + 1][j];";
+  const InMemoryResult narrow = runOnCode(rows("copyin(A[lo:hi]) copyout(B[lo:hi])", jacobi));
+  EXPECT_NE(narrow.diagnostics.find("the kernel reads 'A'"), std::string::npos)
+      << narrow.diagnostics;
+  EXPECT_NE(narrow.diagnostics.find("halo(A: 1, 1)"), std::string::npos) << narrow.diagnostics;
+  for (const auto& [data, body] : std::vector<std::pair<std::string, std::string>>{
+           {"copyin(A[lo - 1 : hi + 1]) copyout(B[lo:hi])", jacobi},
+           {"copyin(A[lo:hi]) copyout(B[lo:hi])", "B[i][j] = A[i][j - 1] + A[i][j + 1];"}}) {
+    SCOPED_TRACE(data + " " + body);
+    const InMemoryResult run = runOnCode(rows(data, body));
+    EXPECT_TRUE(run.result.ok()) << run.diagnostics;
+  }
+}
+
 // The user's own baseline named as a generated entry point would make nvcc fail on the generated
 // source: the generator refuses it at the annotation, with a note at the declaration.
 TEST(Diagnostics, AUserDeclarationOfAGeneratedNameIsRefused) {
