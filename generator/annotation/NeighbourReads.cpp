@@ -220,8 +220,15 @@ struct Reach {
 std::optional<NeighbourRead> readOutsideSection(const ir::Kernel& kernel, const ir::Array& input,
                                                 const ir::Array& output,
                                                 const std::vector<ParamSample>& samples) {
-  if (input.sections.size() != 1 || !input.sections[0].chunked() || output.sections.size() != 1 ||
-      !output.sections[0].chunked())
+  // The input's one chunked section; in range mode it may have others the whole call shares (a
+  // column's level 0 beside its chunk's levels), which hold what they hold for every chunk.
+  const bool offsetMode = kernel.mode == ir::ChunkMode::Offset;
+  const auto chunked = std::find_if(input.sections.begin(), input.sections.end(),
+                                    [](const ir::Section& s) { return s.chunked(); });
+  if (chunked == input.sections.end() || output.sections.size() != 1 ||
+      !output.sections[0].chunked() || (offsetMode && input.sections.size() != 1) ||
+      std::count_if(input.sections.begin(), input.sections.end(),
+                    [](const ir::Section& s) { return s.chunked(); }) != 1)
     return std::nullopt;
   const std::vector<ir::Parameter>& params = kernel.signature.params;
   const std::set<int> perChunk = perChunkParams(kernel);
@@ -232,9 +239,9 @@ std::optional<NeighbourRead> readOutsideSection(const ir::Kernel& kernel, const 
   for (const ir::IndexUse& use : params[input.param].indexUses)
     if (!use.write && !use.base.empty())
       reads[use.base].push_back(&use);
-  const ir::Section& x = input.sections[0];
+  const ir::Section& x = *chunked;
+  const bool shared = input.sections.size() > 1;
   const ir::Section& y = output.sections[0];
-  const bool offsetMode = kernel.mode == ir::ChunkMode::Offset;
   const std::vector<int> involved = involvedParams(kernel, input, output, perChunk);
   const std::vector<ParamSample> judged = longSamples(involved, params.size(), samples);
   // The stride S of y's section per chunk unit (w for rows y[lo * w : hi * w]).
@@ -267,16 +274,26 @@ std::optional<NeighbourRead> readOutsideSection(const ir::Kernel& kernel, const 
           continue;
         const Wide needBefore = floorTo(*xb - r->before + (r->tie - 1) / 2, r->tie),
                    needAfter = floorTo(r->after + 1 - *xe + (r->tie - 1) / 2, r->tie);
-        if (needBefore <= *before && needAfter <= *after)
+        // Elements [from, to) past the chunk's section that a shared section holds.
+        const auto inShared = [&](Wide from, Wide to) {
+          return std::any_of(
+              input.sections.begin(), input.sections.end(), [&](const ir::Section& s) {
+                const std::optional<Wide> b = evaluated(s.begin, env), e = evaluated(s.end, env);
+                return !s.chunked() && b && e && *b <= from && to <= *e;
+              });
+        };
+        const bool coveredBefore = needBefore <= *before || inShared(r->before, *xb - *before),
+                   coveredAfter = needAfter <= *after || inShared(*xe + *after, r->after + 1);
+        if (coveredBefore && coveredAfter)
           return std::nullopt;
         if (first)
           continue;
         NeighbourRead& out = first.emplace();
-        out.before = needBefore > *before;
+        out.before = !coveredBefore;
         out.read = out.before ? r->readBefore : r->readAfter;
         out.write = out.before ? r->writeBefore : r->writeAfter;
-        out.haloBefore = static_cast<long long>(std::max(needBefore, *before));
-        out.haloAfter = static_cast<long long>(std::max(needAfter, *after));
+        out.haloBefore = static_cast<long long>(coveredBefore ? *before : needBefore);
+        out.haloAfter = static_cast<long long>(coveredAfter ? *after : needAfter);
         out.sample = judged[k];
         out.params = involved;
       }
@@ -348,12 +365,18 @@ std::optional<NeighbourRead> readOutsideSection(const ir::Kernel& kernel, const 
       for (const Uses* uses : {&readUses, &writeUses})
         for (const ir::IndexUse* use : *uses)
           comparable = comparable && perChunkTerms(*use, perChunk) == chunkTerms;
+      // Beside a shared section, a read that does not move with the chunk as the write does (a
+      // column's surface rho[p] beside dbloc[k * plane + p]) is the shared section's to hold.
+      if (!comparable && shared)
+        continue;
       if (std::optional<NeighbourRead> found = judge(measure(readUses, writeUses, !comparable)))
         return found;
       continue;
     }
     // A read at another scale than the writes (decimation's x[2 * i + 1] beside y[i], upsampling's
     // x[i] beside y[2 * i], a reversal's x[n - 1 - i]).
+    if (shared)
+      continue;
     for (const auto& write : writes)
       if (std::optional<NeighbourRead> found = judge(measure(readUses, write.second, true)))
         return found;

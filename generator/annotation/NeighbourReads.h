@@ -16,6 +16,11 @@
 // A read whose base is the write's times p / q (decimation's x[2 * i + 1] beside y[i], a
 // reversal's x[n - 1 - i]) is compared with each chunk's own values of those parameters, where
 // the write's base moves in whole strides of y's section.
+//
+// An input may have, beside its chunked section, sections the whole call shares (range mode):
+// elements past the chunk's section that one of them holds are read from it, and a read whose
+// per-chunk terms differ from the write's (a column's surface t[p] beside b[k * plane + p]) is
+// left to them.
 #pragma once
 
 #include "annotation/SectionAnalysis.h"

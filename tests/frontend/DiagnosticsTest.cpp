@@ -519,6 +519,13 @@ TEST(Diagnostics, AReadBesideTheWrittenElementOutsideTheSectionIsRefused) {
             "const int c = threadIdx.x; float b = x[(lo - 1) * w + c]; for (int z = lo; z < hi; "
             "++z) y[z * w + c] = b + x[z * w + c];",
             "halo(x: 64, 0) (at w = 64)"},
+           // A section the whole call shares beside the chunk's holds only its own elements.
+           {"range(lo, hi)", "copyin(x[0:1], x[lo:hi]) copyout(y[lo:hi])",
+            "y[i] = x[i - 1] + x[0];", "halo(x: 1, 0)"},
+           {"range(lo, hi)", "copyin(x[0 : w], x[lo * w : hi * w]) copyout(y[lo * w : hi * w])",
+            "const int c = threadIdx.x; for (int z = lo; z < hi; ++z) y[z * w + c] = x[z * w + c] "
+            "- (z > 0 ? x[(z - 1) * w + c] : x[c]);",
+            "halo(x: 64, 0) (at w = 64)"},
        }) {
     SCOPED_TRACE(mode + " " + data + " " + body);
     const InMemoryResult run = runOnCode(kernel(mode, data, body));
@@ -585,6 +592,16 @@ TEST(Diagnostics, AReadBesideTheWrittenElementOutsideTheSectionIsRefused) {
            {"range(lo, hi)", "copyin(x[(lo - 1) * w : hi * w]) copyout(y[lo * w : hi * w])",
             "const int c = threadIdx.x; float b = x[(lo - 1) * w + c]; for (int z = lo; z < hi; "
             "++z) y[z * w + c] = b + x[z * w + c];"},
+           // Beside a section the whole call shares: the chunk's own with its halo, or one that
+           // holds the neighbours.
+           {"range(lo, hi)", "copyin(x[0:1], x[lo - 1 : hi]) copyout(y[lo:hi])",
+            "y[i] = x[i - 1] + x[0];"},
+           {"range(lo, hi)", "copyin(x[0 : 2 * n], x[lo:hi]) copyout(y[lo:hi])",
+            "y[i] = x[i - 1] + x[i + 1];"},
+           {"range(lo, hi)",
+            "copyin(x[0 : w], x[(lo - 1) * w : hi * w]) copyout(y[lo * w : hi * w])",
+            "const int c = threadIdx.x; for (int z = lo; z < hi; ++z) y[z * w + c] = x[z * w + c] "
+            "- (z > 0 ? x[(z - 1) * w + c] : x[c]);"},
            // A rotary embedding's pair half a row away; its two widths sampled apart.
            {"range(lo, hi)", "copyin(x[lo * w : hi * w]) copyout(y[lo * w : hi * w])",
             "for (int c = 0; c < w / 2; ++c) y[i * w + c] = x[i * w + c + w / 2];"},
