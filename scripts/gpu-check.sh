@@ -14,6 +14,11 @@
 #
 # The device tool brings back at most 8 files: everything lands in $OUT/gpu-check.tar.gz, with
 # summary.txt beside it.
+#
+# A call stops at the device's 10-minute limit, before the whole test and sanitize phases can
+# finish. RESUME=1 in the next call on the same (warm) machine carries on: the test phase runs only
+# the tests that the last test log did not finish, and the sanitize phase skips the runs recorded
+# ok (the state stays in the build folder, which the machine keeps between calls).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-$PWD/out}
@@ -24,10 +29,13 @@ mkdir -p "$OUT"
 phases=${*:-build test sanitize examples tune}
 build=build-gpu
 status=0
+resume=${RESUME:-0}
+done_file=$build/gpu-check-done.txt
 step() { echo "== $1"; }
 record() { # name rc
   echo "$1: $([ "$2" = 0 ] && echo ok || echo "FAILED (rc $2)")" | tee -a "$OUT/summary.txt"
   [ "$2" = 0 ] || status=1
+  [ "$2" != 0 ] || echo "$1" >>"$done_file"
   # Packed after every step: a call cut short by the device's time limit still brings back what
   # ran.
   cp "$OUT/summary.txt" "$final_out/"
@@ -44,7 +52,9 @@ if [[ " $phases " == *" build "* ]]; then
     -DOVERLAP_PREGENERATED_DIR="$PWD/.gpu-carry/generated" -DOVERLAP_FAULT_INJECTION=ON \
     >"$OUT/configure.log" 2>&1 &&
     cmake --build $build -j "$(nproc)" >"$OUT/build.log" 2>&1
-  rc=$?; record build $rc
+  rc=$?
+  [ "$resume" = 1 ] || : >"$done_file"
+  record build $rc
   [ $rc = 0 ] || { tail -50 "$OUT/build.log"; exit 1; }
 fi
 
@@ -55,25 +65,43 @@ if [[ " $phases " == *" test "* ]]; then
   # The log also goes straight to $final_out, so a call cut short by the device's time limit
   # still brings back what ran.
   # CTEST_ARGS narrows the run (-LE cmake: the CMake build-step tests, which need no GPU).
+  selection=()
+  if [ "$resume" = 1 ] && [ -f $build/ctest-last.log ]; then
+    # The tests of the full list that the last log shows no result for (name after "Test #N: ").
+    ctest --test-dir $build -N | sed -n 's/^ *Test *#[0-9]*: //p' | sort >"$OUT/all-tests.txt"
+    sed -n 's/^.*Test *#[0-9]*: \([^ ]*\) .*\(Passed\|Failed\|Not Run\|Skipped\|\*\*\*\).*$/\1/p' \
+      $build/ctest-earlier.log $build/ctest-last.log | sort -u >"$OUT/finished-tests.txt"
+    comm -23 "$OUT/all-tests.txt" "$OUT/finished-tests.txt" >"$OUT/rest-tests.txt"
+    echo "resuming: $(wc -l <"$OUT/rest-tests.txt") of $(wc -l <"$OUT/all-tests.txt") tests left"
+    selection=(--tests-from-file "$OUT/rest-tests.txt")
+    cat $build/ctest-last.log >>$build/ctest-earlier.log
+  else
+    : >$build/ctest-earlier.log
+  fi
+  [ -f $build/ctest-earlier.log ] || : >$build/ctest-earlier.log
   # shellcheck disable=SC2086
-  ctest --test-dir $build --output-on-failure --timeout 600 -j "${CTEST_JOBS:-8}" ${CTEST_ARGS:-} 2>&1 |
-    tee "$final_out/ctest.log" >"$OUT/ctest.log"
+  ctest --test-dir $build --output-on-failure --timeout 600 -j "${CTEST_JOBS:-8}" "${selection[@]}" \
+    ${CTEST_ARGS:-} 2>&1 | tee "$final_out/ctest.log" $build/ctest-last.log >"$OUT/ctest.log"
   rc=${PIPESTATUS[0]}; record ctest $rc
   tail -15 "$OUT/ctest.log"
 fi
 
+label() { echo "$([ "$1" != sanitizer ] && echo "$1 ")$2 $3"; }
 # sanitize LOG_PREFIX TOOL TEST_BINARY FILTER: one compute-sanitizer run over a GoogleTest binary
 # of the build at small sizes, bounded by SANITIZER_TIMEOUT, recorded in the summary.
 sanitize() {
   local prefix=$1 tool=$2 name=$3 filter=$4 binary log
   binary=$(find $build -name "$name" -type f -perm -u+x | head -1)
   [ -n "$binary" ] || return 0
+  if [ "$resume" = 1 ] && grep -qxF "$(label "$prefix" "$tool" "$name")" "$done_file" 2>/dev/null; then
+    return 0
+  fi
   log="$OUT/$prefix-$tool-$name.log"
   OVERLAP_TEST_MAX_EXTENT=1009 timeout "${SANITIZER_TIMEOUT:-150}" compute-sanitizer \
     --tool "$tool" --error-exitcode 3 "$binary" --gtest_brief=1 --gtest_filter="$filter" \
     >"$log" 2>&1
   local rc=$?
-  record "$([ "$prefix" != sanitizer ] && echo "$prefix ")$tool $name" $rc
+  record "$(label "$prefix" "$tool" "$name")" $rc
   grep -E "ERROR SUMMARY|RACECHECK SUMMARY|tests? ran|PASSED|FAILED" "$log" | tail -3
 }
 
@@ -99,6 +127,7 @@ if [[ " $phases " == *" sanitize "* ]]; then
   # The corpus (tests/corpus): memcheck on every case's small calls, fewer stream counts.
   for binary in $(find $build/tests/corpus -maxdepth 1 -name 'overlap_corpus_*_gpu_tests' -type f); do
     name=$(basename "$binary")
+    if [ "$resume" = 1 ] && grep -qxF "memcheck $name" "$done_file" 2>/dev/null; then continue; fi
     log="$OUT/sanitizer-memcheck-$name.log"
     OVERLAP_CORPUS_SMALL_ONLY=1 timeout "${SANITIZER_TIMEOUT:-150}" compute-sanitizer \
       --tool memcheck --error-exitcode 3 "$binary" --gtest_brief=1 >"$log" 2>&1
