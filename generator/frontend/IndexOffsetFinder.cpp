@@ -78,6 +78,10 @@ class LocalChanges : public clang::RecursiveASTVisitor<LocalChanges> {
 public:
   std::map<const clang::VarDecl*, std::vector<const clang::DeclRefExpr*>> changed;
   std::map<const clang::VarDecl*, const clang::ForStmt*> loops; // declared in a for's init
+  // Declared before: the loops that set it in their init (C89's `int k; for (k = 0; ...)`),
+  // and its plain assignments (`i = ...;`).
+  std::map<const clang::VarDecl*, std::vector<const clang::ForStmt*>> assignedLoops;
+  std::map<const clang::VarDecl*, std::vector<const clang::BinaryOperator*>> assignments;
 
   bool VisitImplicitCastExpr(clang::ImplicitCastExpr* cast) {
     if (cast->getCastKind() == clang::CK_LValueToRValue)
@@ -94,7 +98,23 @@ public:
         init != nullptr && init->isSingleDecl())
       if (const auto* var = llvm::dyn_cast<clang::VarDecl>(init->getSingleDecl()))
         loops[var] = loop;
+    if (const clang::VarDecl* var = assigned(llvm::dyn_cast_or_null<clang::Expr>(loop->getInit())))
+      assignedLoops[var].push_back(loop);
     return true;
+  }
+  bool VisitBinaryOperator(clang::BinaryOperator* op) {
+    if (const clang::VarDecl* var = assigned(op))
+      assignments[var].push_back(op);
+    return true;
+  }
+
+  // The variable `e` assigns (`v = ...`), if it is a plain assignment to one.
+  static const clang::VarDecl* assigned(const clang::Expr* e) {
+    const auto* op = llvm::dyn_cast_or_null<clang::BinaryOperator>(e);
+    if (op == nullptr || op->getOpcode() != clang::BO_Assign)
+      return nullptr;
+    const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(op->getLHS()->IgnoreParens());
+    return ref != nullptr ? llvm::dyn_cast<clang::VarDecl>(ref->getDecl()) : nullptr;
   }
 
   void finish() {
@@ -269,6 +289,59 @@ private:
         return &found->second;
     return nullptr;
   }
+  const Finder* ownerOf(const clang::VarDecl* var) const {
+    for (const Finder* f = this; f != nullptr; f = f->caller_)
+      if (f->changes_.changed.count(var) > 0)
+        return f;
+    return nullptr;
+  }
+
+  // The value a local declared without one gets from its only assignment, where `ref` comes
+  // after it (before it, the local holds no value; in a loop, the assignment's own iteration).
+  const clang::Expr* assignedOnce(const clang::VarDecl* var, const clang::DeclRefExpr* ref) const {
+    const Finder* owner = ownerOf(var);
+    if (owner == nullptr || var->hasInit() || owner->changes_.changed.at(var).size() != 1)
+      return nullptr;
+    const auto found = owner->changes_.assignments.find(var);
+    if (found == owner->changes_.assignments.end() || found->second.size() != 1)
+      return nullptr;
+    const clang::BinaryOperator* op = found->second.front();
+    const clang::SourceManager& sources = context_.getSourceManager();
+    if (!sources.isBeforeInTranslationUnit(sources.getExpansionLoc(op->getEndLoc()),
+                                           sources.getExpansionLoc(ref->getBeginLoc())))
+      return nullptr;
+    return op->getRHS();
+  }
+
+  // The loop that sets `var` in its init (`int k; for (k = -1; k <= 1; k++)`) and holds `ref`,
+  // where the variable changes only in such loops' inits and increments; its index among them.
+  std::optional<std::pair<const clang::ForStmt*, size_t>>
+  assignedLoopOf(const clang::VarDecl* var, const clang::DeclRefExpr* ref) const {
+    const Finder* owner = ownerOf(var);
+    if (owner == nullptr)
+      return std::nullopt;
+    const auto found = owner->changes_.assignedLoops.find(var);
+    if (found == owner->changes_.assignedLoops.end())
+      return std::nullopt;
+    const std::vector<const clang::ForStmt*>& loops = found->second;
+    const auto initTarget = [](const clang::ForStmt* loop) {
+      return llvm::cast<clang::BinaryOperator>(loop->getInit())->getLHS()->IgnoreParens();
+    };
+    for (const clang::DeclRefExpr* change : owner->changes_.changed.at(var))
+      if (std::none_of(loops.begin(), loops.end(), [&](const clang::ForStmt* loop) {
+            return initTarget(loop) == change || contains(loop->getInc(), change);
+          }))
+        return std::nullopt;
+    std::optional<std::pair<const clang::ForStmt*, size_t>> out;
+    for (size_t k = 0; k < loops.size(); ++k)
+      if (contains(loops[k], ref) && initTarget(loops[k]) != ref) {
+        if (out)
+          return std::nullopt;
+        out.emplace(loops[k], k);
+      }
+    return out;
+  }
+
   const clang::ForStmt* loopOf(const clang::VarDecl* var) const {
     for (const Finder* f = this; f != nullptr; f = f->caller_)
       if (const auto found = f->changes_.loops.find(var); found != f->changes_.loops.end())
@@ -593,23 +666,40 @@ private:
       expanding_.erase(var);
       return value;
     }
+    std::string atom = var->getNameAsString() + "#" + std::to_string(var->getID());
     const clang::ForStmt* loop = loopOf(var);
-    if (loop == nullptr ||
-        !std::all_of(changed->begin(), changed->end(), [loop](const clang::DeclRefExpr* change) {
-          return contains(loop->getInc(), change);
-        }))
+    const clang::Expr* first = var->getInit();
+    if (loop == nullptr) {
+      if (const clang::Expr* value = assignedOnce(var, ref)) {
+        if (!expanding_.insert(var).second)
+          return std::nullopt;
+        std::optional<Polynomial> out = read(value);
+        expanding_.erase(var);
+        return out;
+      }
+      const auto assignedLoop = assignedLoopOf(var, ref);
+      if (!assignedLoop)
+        return std::nullopt;
+      loop = assignedLoop->first;
+      first = llvm::cast<clang::BinaryOperator>(loop->getInit())->getRHS();
+      atom += "@" + std::to_string(assignedLoop->second); // one atom per loop that reuses it
+    } else if (!std::all_of(changed->begin(), changed->end(),
+                            [loop](const clang::DeclRefExpr* change) {
+                              return contains(loop->getInc(), change);
+                            })) {
       return std::nullopt;
-    const std::string atom = var->getNameAsString() + "#" + std::to_string(var->getID());
+    }
     if (ranges_.count(atom) == 0)
-      if (std::optional<std::pair<Polynomial, Polynomial>> range = loopRange(*var, *loop))
+      if (std::optional<std::pair<Polynomial, Polynomial>> range = loopRange(*var, *loop, first))
         ranges_[atom] = std::move(*range);
     return Polynomial{{{atom}, 1}};
   }
 
-  // The first and last values of a loop's variable that counts by one between bounds free of
-  // the thread (for (int r = -R; r <= R; ++r), for (int k = 0; k < K; k++)); nullopt otherwise.
-  std::optional<std::pair<Polynomial, Polynomial>> loopRange(const clang::VarDecl& var,
-                                                             const clang::ForStmt& loop) {
+  // The first and last values of a loop's variable that counts by one from `first` to a bound,
+  // both free of the thread (for (int r = -R; r <= R; ++r), for (k = 0; k < K; k++)); nullopt
+  // otherwise.
+  std::optional<std::pair<Polynomial, Polynomial>>
+  loopRange(const clang::VarDecl& var, const clang::ForStmt& loop, const clang::Expr* first) {
     int step = 0;
     const clang::Expr* inc = loop.getInc() ? loop.getInc()->IgnoreParenImpCasts() : nullptr;
     if (const auto* unary = llvm::dyn_cast_or_null<clang::UnaryOperator>(inc))
@@ -622,14 +712,14 @@ private:
                                                               : 0;
     const auto* cond = llvm::dyn_cast_or_null<clang::BinaryOperator>(
         loop.getCond() ? loop.getCond()->IgnoreParenImpCasts() : nullptr);
-    if (step == 0 || cond == nullptr || !var.hasInit())
+    if (step == 0 || cond == nullptr || first == nullptr)
       return std::nullopt;
     const auto* counter = llvm::dyn_cast<clang::DeclRefExpr>(cond->getLHS()->IgnoreParenImpCasts());
     if (counter == nullptr || counter->getDecl() != &var)
       return std::nullopt;
-    const std::optional<Polynomial> first = read(var.getInit());
+    const std::optional<Polynomial> from = read(first);
     std::optional<Polynomial> bound = read(cond->getRHS());
-    if (!first || !bound || !freeOfThreads(*first) || !freeOfThreads(*bound))
+    if (!from || !bound || !freeOfThreads(*from) || !freeOfThreads(*bound))
       return std::nullopt;
     const clang::BinaryOperatorKind op = cond->getOpcode();
     if (step > 0 && (op == clang::BO_LT || op == clang::BO_LE))
@@ -640,7 +730,7 @@ private:
       return std::nullopt;
     if (!bound)
       return std::nullopt;
-    return std::make_pair(*first, *bound);
+    return std::make_pair(*from, *bound);
   }
 
   static bool freeOfThreads(const Polynomial& p) {

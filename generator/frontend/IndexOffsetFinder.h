@@ -5,9 +5,10 @@
 //
 // An index is read as a polynomial through sums, differences, products, constant shifts, integer
 // casts and integer locals the body never assigns after their initializer (`int i = blockIdx.x *
-// blockDim.x + threadIdx.x;`). Its terms made only of integer parameters and constants are the
-// offset; the rest, over builtins (threadIdx.x ...) and a for loop's variable that only its
-// increment changes, is the base. An index it cannot read (a division, a clamp, a value loaded
+// blockDim.x + threadIdx.x;`) or, declared without one, assigns once before the use. Its terms
+// made only of integer parameters and constants are the offset; the rest, over builtins
+// (threadIdx.x ...) and a for loop's variable that only its increment changes (declared in the
+// loop, or before it and set in the loop's init), is the base. An index it cannot read (a division, a clamp, a value loaded
 // from memory) gives nothing: the checker then has nothing to compare. An access is x[i],
 // *(x + i) or a cache-hinted load or store (__ldg(x + i)) through the parameter or a pointer the
 // body never changes (`row = x + r * w`); a view of a wider type (float4* of a float*) reads
