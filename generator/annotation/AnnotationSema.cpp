@@ -795,6 +795,29 @@ private:
 
   // --- bind -----------------------------------------------------------------------------------
 
+  // Offset mode passes each chunked array from its section's begin: an index that adds a
+  // parameter bound from the chunk (bind(start = lo), x[start + i]) counts the begin twice.
+  void checkChunkIndexBinding(const Binding& binding, int index, const ir::Expr& value) {
+    if (kernel_.mode != ir::ChunkMode::Offset || !ir::dependsOnChunk(value))
+      return;
+    for (const ArrayDraft& draft : drafts_) {
+      if (draft.array.sections.size() != 1 || !draft.array.sections[0].chunked())
+        continue;
+      for (const ir::IndexUse& use : param(draft.array.param).indexUses)
+        for (const ir::OffsetTerm& term : use.offset)
+          if (std::count(term.params.begin(), term.params.end(), index) > 0) {
+            error(binding.param,
+                  "the kernel indexes '" + param(draft.array.param).name + "' with '" +
+                      binding.param.text + "' (line " + std::to_string(use.line) + ", column " +
+                      std::to_string(use.column) +
+                      "), which bind sets from the chunk, but offset mode passes each array from "
+                      "its section's begin: the chunk's begin would count twice; index the "
+                      "arrays from 0 in offset mode, or use range mode");
+            return;
+          }
+    }
+  }
+
   void checkBindings() {
     std::set<int> bound;
     for (const BindClause& clause : syntax_.binds) {
@@ -831,6 +854,7 @@ private:
           continue;
         }
         kernel_.bindings.push_back({*index, value});
+        checkChunkIndexBinding(binding, *index, *value);
       }
     }
   }

@@ -812,6 +812,39 @@ TEST(Diagnostics, AReducedArrayIsUpdatedAtomicallyOnly) {
   }
 }
 
+// Offset mode passes each chunked array from its section's begin: an index that adds a parameter
+// bound from the chunk counts the begin twice. A value for other uses (a seed's position), or an
+// index into a whole array, which starts where the caller's does, is fine.
+TEST(Diagnostics, AnOffsetModeIndexByAParameterBoundFromTheChunkIsRefused) {
+  const auto kernel = [](const std::string& data, const std::string& body) {
+    return "#include <overlap/annotate.h>\n"
+           "OVERLAP_KERNEL(partition(n) offset(n) bind(b = lo) extent(x, y: n) extent(t: 64) " +
+           data +
+           "\n"
+           "               launch(grid: ceil_div(len, 256), block: 256))\n"
+           "__global__ void k(const float* x, const float* t, float* y, int n, int b) {\n"
+           "  const int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+           "  if (i < n) " +
+           body + "\n}\n";
+  };
+  const std::string code =
+      kernel("copyin(x[lo:hi], t) copyout(y[lo:hi])", "y[b + i] = x[b + i] + t[0];");
+  const Position at = positionOf(code, "x[b + i]");
+  expectFirstDiagnostic(code, "b = lo",
+                        "the kernel indexes 'x' with 'b' (line " + std::to_string(at.line) +
+                            ", column " + std::to_string(at.column) +
+                            "), which bind sets from the chunk, but offset mode passes each array "
+                            "from its section's begin: the chunk's begin would count twice; index "
+                            "the arrays from 0 in offset mode, or use range mode");
+  for (const std::string& body :
+       {std::string("y[i] = x[i] * (float)(b + i);"), std::string("y[i] = x[i] + t[(b + i) % 64];"),
+        std::string("y[i] = x[i] + t[b & 63];")}) {
+    SCOPED_TRACE(body);
+    const InMemoryResult run = runOnCode(kernel("copyin(x[lo:hi], t) copyout(y[lo:hi])", body));
+    EXPECT_TRUE(run.result.ok()) << run.diagnostics;
+  }
+}
+
 TEST(Diagnostics, ARangeKernelThatNeverReadsItsBeginIsRefused) {
   // Every chunk would compute rows [0, len) again: the chunk's begin is what places it.
   const auto kernel = [](const std::string& index) {
