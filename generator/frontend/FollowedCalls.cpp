@@ -5,6 +5,14 @@
 
 namespace overlap::frontend {
 
+const clang::FunctionDecl* calleeDefinition(const clang::CallExpr& call) {
+  const clang::FunctionDecl* callee = call.getDirectCallee();
+  const clang::FunctionDecl* definition = nullptr;
+  if (callee == nullptr || callee->getBody(definition) == nullptr)
+    return nullptr;
+  return definition;
+}
+
 llvm::ArrayRef<const clang::Expr*> parameterArguments(const clang::CallExpr& call) {
   llvm::ArrayRef<const clang::Expr*> args(call.getArgs(), call.getNumArgs());
   if (const auto* method = llvm::dyn_cast_or_null<clang::CXXMethodDecl>(call.getDirectCallee());

@@ -19,20 +19,18 @@ namespace overlap::frontend {
 // per depth, so a helper called from many places costs no more than that.
 constexpr std::size_t kMaxCallDepth = 10;
 
+// The definition with a body of `call`'s direct callee; null where there is none.
+const clang::FunctionDecl* calleeDefinition(const clang::CallExpr& call);
+
 // One analysis's walk through the calls, with `Result` the analysis of one function.
 template <class Result> class CallFollower {
 public:
   // The definition of `call`'s callee to look into, or null where the call is not followed (no
   // body, recursion, too deep).
   const clang::FunctionDecl* definition(const clang::CallExpr& call) const {
-    if (active_.size() > kMaxCallDepth)
-      return nullptr;
-    const clang::FunctionDecl* callee = call.getDirectCallee();
-    const clang::FunctionDecl* definition = nullptr;
-    if (callee == nullptr || callee->getBody(definition) == nullptr || definition == nullptr ||
-        active_.count(definition) > 0)
-      return nullptr;
-    return definition;
+    const clang::FunctionDecl* definition =
+        active_.size() > kMaxCallDepth ? nullptr : calleeDefinition(call);
+    return definition != nullptr && active_.count(definition) == 0 ? definition : nullptr;
   }
 
   // `analyze(function)` with `function` being looked into; computed once per depth.

@@ -157,6 +157,14 @@ std::optional<std::string> builtin(const clang::Expr* expr) {
   return name + "." + property->getPropertyDecl()->getNameAsString();
 }
 
+// A pointer into an array parameter: which one, and where, in its elements. `step` is how many
+// of them one element of the pointer's own type spans (4 for a float* cast to float4*).
+struct Pointer {
+  unsigned param = 0;
+  Polynomial offset;
+  long long step = 1;
+};
+
 class Finder : public clang::RecursiveASTVisitor<Finder> {
 public:
   explicit Finder(const clang::FunctionDecl& kernel)
@@ -172,7 +180,9 @@ public:
   // the call's arguments as the caller reads them, pointers into the kernel's arrays and integer
   // polynomials, so that `lap(x, i)` reading a[k - 1] and a[k + 1] reads x[i - 1] and x[i + 1].
   // What it accesses is recorded at the kernel's own call.
-  Finder(Finder& caller, const clang::FunctionDecl& helper, const clang::CallExpr& call)
+  // `pointers` are the caller's reading of the call's arguments as pointers.
+  Finder(Finder& caller, const clang::FunctionDecl& helper, const clang::CallExpr& call,
+         std::vector<std::optional<Pointer>> pointers)
       : kernel_(caller.kernel_), context_(caller.context_), root_(caller.root_), caller_(&caller),
         function_(&helper), params_(caller.params_),
         callSite_(caller.caller_ != nullptr ? caller.callSite_ : call.getExprLoc()),
@@ -184,8 +194,8 @@ public:
       const clang::ParmVarDecl* param = helper.getParamDecl(i);
       arguments_[param] = arguments[i];
       if (param->getType()->isPointerType()) {
-        if (std::optional<Pointer> at = caller.pointer(arguments[i]))
-          pointers_[param] = std::move(*at);
+        if (pointers[i])
+          pointers_[param] = std::move(*pointers[i]);
       } else if (param->getType()->isIntegralOrEnumerationType()) {
         if (std::optional<Polynomial> value = caller.read(arguments[i]))
           values_[param] = std::move(*value);
@@ -261,33 +271,32 @@ private:
   // may index the kernel's arrays it captured); not into a recursion, nor deeper than other
   // analyses follow calls.
   void follow(const clang::CallExpr& call) {
-    const clang::FunctionDecl* callee = call.getDirectCallee();
-    const clang::FunctionDecl* definition = nullptr;
-    if (callee == nullptr || depth_ >= kMaxCallDepth || root_->followed_ >= kMaxFollowedCalls ||
-        callee->getBody(definition) == nullptr || definition == nullptr)
+    const clang::FunctionDecl* definition =
+        depth_ < kMaxCallDepth && root_->followed_ < kMaxFollowedCalls ? calleeDefinition(call)
+                                                                       : nullptr;
+    if (definition == nullptr)
       return;
     for (const Finder* f = this; f != nullptr; f = f->caller_)
       if (f->function_ == definition)
         return;
     const auto* method = llvm::dyn_cast<clang::CXXMethodDecl>(definition);
     const bool lambda = method != nullptr && method->getParent()->isLambda();
-    const llvm::ArrayRef<const clang::Expr*> arguments = parameterArguments(call);
-    if (!lambda && std::none_of(arguments.begin(), arguments.end(), [this](const clang::Expr* arg) {
-          return pointer(arg).has_value();
-        }))
+    std::vector<std::optional<Pointer>> pointers;
+    for (const clang::Expr* argument : parameterArguments(call))
+      pointers.push_back(pointer(argument));
+    if (!lambda && std::none_of(pointers.begin(), pointers.end(),
+                                [](const std::optional<Pointer>& at) { return at.has_value(); }))
       return;
     ++root_->followed_;
-    Finder helper(*this, *definition, call);
+    Finder helper(*this, *definition, call, std::move(pointers));
     helper.TraverseStmt(definition->getBody());
   }
 
   // Where the body changes `var` (its own, or its callers' for what a lambda captured); null
   // where it does not.
   const std::vector<const clang::DeclRefExpr*>* changesOf(const clang::VarDecl* var) const {
-    for (const Finder* f = this; f != nullptr; f = f->caller_)
-      if (const auto found = f->changes_.changed.find(var); found != f->changes_.changed.end())
-        return &found->second;
-    return nullptr;
+    const Finder* owner = ownerOf(var);
+    return owner != nullptr ? &owner->changes_.changed.at(var) : nullptr;
   }
   const Finder* ownerOf(const clang::VarDecl* var) const {
     for (const Finder* f = this; f != nullptr; f = f->caller_)
@@ -314,9 +323,14 @@ private:
   }
 
   // The loop that sets `var` in its init (`int k; for (k = -1; k <= 1; k++)`) and holds `ref`,
-  // where the variable changes only in such loops' inits and increments; its index among them.
-  std::optional<std::pair<const clang::ForStmt*, size_t>>
-  assignedLoopOf(const clang::VarDecl* var, const clang::DeclRefExpr* ref) const {
+  // where the variable changes only in such loops' inits and increments.
+  struct AssignedLoop {
+    const clang::ForStmt* loop = nullptr;
+    size_t index = 0;                   // among the loops that set the variable
+    const clang::Expr* first = nullptr; // the value the init assigns
+  };
+  std::optional<AssignedLoop> assignedLoopOf(const clang::VarDecl* var,
+                                             const clang::DeclRefExpr* ref) const {
     const Finder* owner = ownerOf(var);
     if (owner == nullptr)
       return std::nullopt;
@@ -324,29 +338,46 @@ private:
     if (found == owner->changes_.assignedLoops.end())
       return std::nullopt;
     const std::vector<const clang::ForStmt*>& loops = found->second;
-    const auto initTarget = [](const clang::ForStmt* loop) {
-      return llvm::cast<clang::BinaryOperator>(loop->getInit())->getLHS()->IgnoreParens();
+    const auto init = [](const clang::ForStmt* loop) {
+      return llvm::cast<clang::BinaryOperator>(loop->getInit());
+    };
+    const auto initTarget = [&](const clang::ForStmt* loop) {
+      return init(loop)->getLHS()->IgnoreParens();
     };
     for (const clang::DeclRefExpr* change : owner->changes_.changed.at(var))
       if (std::none_of(loops.begin(), loops.end(), [&](const clang::ForStmt* loop) {
             return initTarget(loop) == change || contains(loop->getInc(), change);
           }))
         return std::nullopt;
-    std::optional<std::pair<const clang::ForStmt*, size_t>> out;
+    std::optional<AssignedLoop> out;
     for (size_t k = 0; k < loops.size(); ++k)
       if (contains(loops[k], ref) && initTarget(loops[k]) != ref) {
         if (out)
           return std::nullopt;
-        out.emplace(loops[k], k);
+        out = AssignedLoop{loops[k], k, init(loops[k])->getRHS()};
       }
     return out;
   }
 
+  // The for loop that declares `var` in its init, in the body that changes it.
   const clang::ForStmt* loopOf(const clang::VarDecl* var) const {
-    for (const Finder* f = this; f != nullptr; f = f->caller_)
-      if (const auto found = f->changes_.loops.find(var); found != f->changes_.loops.end())
-        return found->second;
-    return nullptr;
+    const Finder* owner = ownerOf(var);
+    if (owner == nullptr)
+      return nullptr;
+    const auto found = owner->changes_.loops.find(var);
+    return found != owner->changes_.loops.end() ? found->second : nullptr;
+  }
+
+  // `read(value)` of the value a local stands for, unless that value is being read already (a
+  // local whose value names itself).
+  template <class Read>
+  auto expand(const clang::VarDecl* var, const clang::Expr* value, Read read)
+      -> decltype(read(value)) {
+    if (!expanding_.insert(var).second)
+      return std::nullopt;
+    auto out = read(value);
+    expanding_.erase(var);
+    return out;
   }
 
   template <typename Traverse> bool guarded(const clang::Expr* cond, Traverse traverse) {
@@ -404,14 +435,6 @@ private:
       builtinsOf(child, out, depth);
   }
 
-  // A pointer into an array parameter: which one, and where, in its elements. `step` is how
-  // many of them one element of the pointer's own type spans (4 for a float* cast to float4*).
-  struct Pointer {
-    unsigned param = 0;
-    Polynomial offset;
-    long long step = 1;
-  };
-
   // The array parameter and offset a pointer expression points at: the parameter itself, a
   // local pointer the body never changes (`row = in + y * w`), p + k, p - k, &p[k] and casts of
   // these; nullopt for anything else (a parameter the kernel advances itself, a loaded pointer).
@@ -444,10 +467,10 @@ private:
         return found == params_.end() ? std::nullopt
                                       : std::optional<Pointer>(Pointer{found->second, {}, 1});
       }
-      if (!var->hasInit() || !expanding_.insert(var).second)
+      if (!var->hasInit())
         return std::nullopt;
-      std::optional<Pointer> value = pointer(var->getInit());
-      expanding_.erase(var);
+      std::optional<Pointer> value =
+          expand(var, var->getInit(), [this](const clang::Expr* e) { return pointer(e); });
       if (!value)
         return std::nullopt;
       const std::optional<long long> step = elementsPerStep(*value, expr->getType());
@@ -659,30 +682,21 @@ private:
       return Polynomial{{{"@" + std::to_string(found->second)}, 1}};
     }
     const std::vector<const clang::DeclRefExpr*>* changed = changesOf(var);
-    if (changed == nullptr) {
-      if (!var->hasInit() || !expanding_.insert(var).second)
-        return std::nullopt;
-      std::optional<Polynomial> value = read(var->getInit());
-      expanding_.erase(var);
-      return value;
-    }
+    const auto readValue = [this](const clang::Expr* e) { return read(e); };
+    if (changed == nullptr)
+      return var->hasInit() ? expand(var, var->getInit(), readValue) : std::nullopt;
     std::string atom = var->getNameAsString() + "#" + std::to_string(var->getID());
     const clang::ForStmt* loop = loopOf(var);
     const clang::Expr* first = var->getInit();
     if (loop == nullptr) {
-      if (const clang::Expr* value = assignedOnce(var, ref)) {
-        if (!expanding_.insert(var).second)
-          return std::nullopt;
-        std::optional<Polynomial> out = read(value);
-        expanding_.erase(var);
-        return out;
-      }
-      const auto assignedLoop = assignedLoopOf(var, ref);
+      if (const clang::Expr* value = assignedOnce(var, ref))
+        return expand(var, value, readValue);
+      const std::optional<AssignedLoop> assignedLoop = assignedLoopOf(var, ref);
       if (!assignedLoop)
         return std::nullopt;
-      loop = assignedLoop->first;
-      first = llvm::cast<clang::BinaryOperator>(loop->getInit())->getRHS();
-      atom += "@" + std::to_string(assignedLoop->second); // one atom per loop that reuses it
+      loop = assignedLoop->loop;
+      first = assignedLoop->first;
+      atom += "@" + std::to_string(assignedLoop->index); // one atom per loop that reuses it
     } else if (!std::all_of(changed->begin(), changed->end(),
                             [loop](const clang::DeclRefExpr* change) {
                               return contains(loop->getInc(), change);
