@@ -223,12 +223,11 @@ std::optional<NeighbourRead> readOutsideSection(const ir::Kernel& kernel, const 
   // The input's one chunked section; in range mode it may have others the whole call shares (a
   // column's level 0 beside its chunk's levels), which hold what they hold for every chunk.
   const bool offsetMode = kernel.mode == ir::ChunkMode::Offset;
-  const auto chunked = std::find_if(input.sections.begin(), input.sections.end(),
-                                    [](const ir::Section& s) { return s.chunked(); });
+  const auto isChunked = [](const ir::Section& s) { return s.chunked(); };
+  const auto chunked = std::find_if(input.sections.begin(), input.sections.end(), isChunked);
   if (chunked == input.sections.end() || output.sections.size() != 1 ||
       !output.sections[0].chunked() || (offsetMode && input.sections.size() != 1) ||
-      std::count_if(input.sections.begin(), input.sections.end(),
-                    [](const ir::Section& s) { return s.chunked(); }) != 1)
+      std::count_if(input.sections.begin(), input.sections.end(), isChunked) != 1)
     return std::nullopt;
   const std::vector<ir::Parameter>& params = kernel.signature.params;
   const std::set<int> perChunk = perChunkParams(kernel);
