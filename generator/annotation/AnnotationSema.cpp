@@ -872,6 +872,11 @@ private:
         if (output.brokenSection || output.array.direction == Direction::In ||
             output.array.reduce != ir::ReduceOp::None)
           continue;
+        if (const std::optional<PitchMismatch> pitch =
+                pitchMismatch(kernel_, input.array, output.array, samples_)) {
+          reportPitchMismatch(input, output, *pitch);
+          break;
+        }
         const std::optional<NeighbourRead> found =
             readOutsideSection(kernel_, input.array, output.array, samples_);
         if (!found)
@@ -882,23 +887,44 @@ private:
     }
   }
 
+  static std::string at(const ir::IndexUse& use) {
+    return "line " + std::to_string(use.line) + ", column " + std::to_string(use.column);
+  }
+
+  // " (at w = 64, h = 1000)": the sample's values of the parameters a comparison read.
+  std::string sampledValues(const std::vector<int>& params, const ParamSample& sample) const {
+    std::string values;
+    for (int p : params)
+      if (static_cast<size_t>(p) < sample.size() && sample[p])
+        values += std::string(values.empty() ? " (at " : ", ") + param(p).name + " = " +
+                  std::to_string(*sample[p]);
+    return values.empty() ? values : values + ")";
+  }
+
+  void reportPitchMismatch(const ArrayDraft& input, const ArrayDraft& output,
+                           const PitchMismatch& found) {
+    const std::string& x = param(input.array.param).name;
+    const std::string q = std::to_string(found.kernelPitch);
+    const std::string section =
+        found.kernelPitch == 1 ? "[lo : hi]" : "[lo * " + q + " : hi * " + q + "]";
+    error(input.array.offset, input.nameLength,
+          "the kernel reads '" + x + "' (" + at(*found.read) + ") " + q +
+              (found.kernelPitch == 1 ? " element" : " elements") +
+              " further on for each unit of the partition, beside where it writes '" +
+              param(output.array.param).name + "' (" + at(*found.write) +
+              "), but the section of '" + x + "' moves " + std::to_string(found.sectionPitch) +
+              " per unit" + sampledValues(found.params, found.sample) +
+              ": each chunk would read rows that are not its own; give '" + x +
+              "' a section that moves " + q + " per unit, as " + section);
+  }
+
   void reportNeighbourRead(const ArrayDraft& input, const ArrayDraft& output,
                            const NeighbourRead& found) {
     const std::string& x = param(input.array.param).name;
     const std::string& y = param(output.array.param).name;
-    const auto at = [](const ir::IndexUse& use) {
-      return "line " + std::to_string(use.line) + ", column " + std::to_string(use.column);
-    };
-    // The sample's values of the parameters the comparison read, where it read any.
-    std::string values;
-    for (int p : found.params)
-      if (static_cast<size_t>(p) < found.sample.size() && found.sample[p])
-        values += std::string(values.empty() ? " (at " : ", ") + param(p).name + " = " +
-                  std::to_string(*found.sample[p]);
-    if (!values.empty())
-      values += ")";
     const std::string halo = "halo(" + x + ": " + std::to_string(found.haloBefore) + ", " +
-                             std::to_string(found.haloAfter) + ")" + values;
+                             std::to_string(found.haloAfter) + ")" +
+                             sampledValues(found.params, found.sample);
     // A copy array's chunks write back what they read: it can have no halo, since a neighbour's
     // elements are that chunk's to write, here read before or after it does.
     const std::string remedy =

@@ -215,7 +215,93 @@ struct Reach {
   Wide tie = 1; // the halo needed counts in these, to the nearest (a row partition's rows)
 };
 
+// The array's one chunked section; null where it has none or several.
+const ir::Section* chunkedSection(const ir::Array& array) {
+  const auto isChunked = [](const ir::Section& s) { return s.chunked(); };
+  const auto chunked = std::find_if(array.sections.begin(), array.sections.end(), isChunked);
+  return chunked == array.sections.end() ||
+                 std::count_if(array.sections.begin(), array.sections.end(), isChunked) != 1
+             ? nullptr
+             : &*chunked;
+}
+
+// How far apart `read` reads the rows `write` writes, at `sample`: the write's terms that move in
+// whole strides of its section (m * S) are the thread's row, and the read has each of them times
+// m * Q for one Q. Nullopt where the write has no such term, or the read is not of that form.
+std::optional<Wide> readPitch(const ir::IndexUse& read, const ir::IndexUse& write, Wide stride,
+                              const ParamSample& sample) {
+  const auto unique = [](const std::vector<std::string>& atoms) {
+    return std::set<std::string>(atoms.begin(), atoms.end()).size() == atoms.size();
+  };
+  if (stride == 0 || !unique(read.baseAtoms) || !unique(write.baseAtoms))
+    return std::nullopt;
+  std::optional<Wide> pitch;
+  for (size_t j = 0; j < write.baseAtoms.size(); ++j) {
+    const std::optional<Wide> scale = value({write.baseScales[j]}, {}, sample);
+    if (!scale)
+      return std::nullopt;
+    if (*scale == 0 || *scale % stride != 0)
+      continue; // a column
+    const Wide m = *scale / stride;
+    const auto k = std::find(read.baseAtoms.begin(), read.baseAtoms.end(), write.baseAtoms[j]);
+    if (k == read.baseAtoms.end())
+      return std::nullopt;
+    const std::optional<Wide> r = value({read.baseScales[k - read.baseAtoms.begin()]}, {}, sample);
+    if (!r || *r % m != 0 || (pitch && *pitch != *r / m))
+      return std::nullopt;
+    pitch = *r / m;
+  }
+  return pitch;
+}
+
 } // namespace
+
+std::optional<PitchMismatch> pitchMismatch(const ir::Kernel& kernel, const ir::Array& input,
+                                           const ir::Array& output,
+                                           const std::vector<ParamSample>& samples) {
+  const ir::Section* x = chunkedSection(input);
+  if (x == nullptr || output.sections.size() != 1 || !output.sections[0].chunked())
+    return std::nullopt;
+  const ir::Section& y = output.sections[0];
+  const std::vector<ir::Parameter>& params = kernel.signature.params;
+  std::vector<const ir::IndexUse*> writes;
+  for (const ir::IndexUse& use : params[output.param].indexUses)
+    if (use.write && !use.base.empty())
+      writes.push_back(&use);
+  const std::vector<int> involved = involvedParams(kernel, input, output, perChunkParams(kernel));
+  const std::vector<ParamSample> judged = longSamples(involved, params.size(), samples);
+  for (const ir::IndexUse& read : params[input.param].indexUses) {
+    if (read.write || read.base.empty())
+      continue;
+    for (const ParamSample& sample : judged) {
+      // How far a section moves when the chunk moves by one unit (lo + 1, hi + 1): a reversed
+      // one, x[n - 1 - hi : n - lo], by -1.
+      const auto move = [&sample](const ir::Section& section) -> std::optional<Wide> {
+        const std::optional<AffineForm> form = affineForm(*section.begin, sample);
+        return form ? std::optional<Wide>(Wide{form->lo} + form->hi) : std::nullopt;
+      };
+      const std::optional<Wide> sectionPitch = move(*x), stride = move(y);
+      // Is some write read at the section's pitch P here? Which one is read at another?
+      bool matched = false;
+      std::optional<std::pair<Wide, const ir::IndexUse*>> other;
+      for (const ir::IndexUse* write : writes) {
+        const std::optional<Wide> q =
+            sectionPitch && stride ? readPitch(read, *write, *stride, sample) : std::nullopt;
+        matched = matched || (q && *q == *sectionPitch);
+        if (q && *q != *sectionPitch && !other)
+          other.emplace(*q, write);
+      }
+      if (!matched && other)
+        return PitchMismatch{&read,
+                             other->second,
+                             static_cast<long long>(other->first),
+                             static_cast<long long>(*sectionPitch),
+                             sample,
+                             involved};
+    }
+  }
+  return std::nullopt;
+}
 
 std::optional<NeighbourRead> readOutsideSection(const ir::Kernel& kernel, const ir::Array& input,
                                                 const ir::Array& output,
@@ -223,11 +309,9 @@ std::optional<NeighbourRead> readOutsideSection(const ir::Kernel& kernel, const 
   // The input's one chunked section; in range mode it may have others the whole call shares (a
   // column's level 0 beside its chunk's levels), which hold what they hold for every chunk.
   const bool offsetMode = kernel.mode == ir::ChunkMode::Offset;
-  const auto isChunked = [](const ir::Section& s) { return s.chunked(); };
-  const auto chunked = std::find_if(input.sections.begin(), input.sections.end(), isChunked);
-  if (chunked == input.sections.end() || output.sections.size() != 1 ||
-      !output.sections[0].chunked() || (offsetMode && input.sections.size() != 1) ||
-      std::count_if(input.sections.begin(), input.sections.end(), isChunked) != 1)
+  const ir::Section* chunked = chunkedSection(input);
+  if (chunked == nullptr || output.sections.size() != 1 || !output.sections[0].chunked() ||
+      (offsetMode && input.sections.size() != 1))
     return std::nullopt;
   const std::vector<ir::Parameter>& params = kernel.signature.params;
   const std::set<int> perChunk = perChunkParams(kernel);

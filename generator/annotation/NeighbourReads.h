@@ -50,4 +50,26 @@ std::optional<NeighbourRead> readOutsideSection(const ir::Kernel& kernel, const 
                                                 const ir::Array& output,
                                                 const std::vector<ParamSample>& samples);
 
+// A read of `input` whose rows lie another distance apart than its chunked section moves per unit
+// of the partition, beside a write of `output` (one chunked section): gemm's a[i * NK + k] beside
+// c[i * NJ + j] with a[lo * NJ : hi * NJ]. The write's terms that move in whole strides S of its
+// section (i * NJ: S = NJ) are the thread's row; a read with those terms times m * Q (Q = NK)
+// reads rows Q apart, where each chunk's section starts P = NJ further per unit. Each chunk then
+// reads rows of another chunk, wherever its halo: offset mode advances the array by lo * P, range
+// mode's section leaves the rows read behind as lo grows. Refused where, at some sample, no write
+// of the output is read at the section's pitch: pitches of different parameters (a[i * nk + k]
+// beside a[lo * nj : hi * nj]) agree only for the callers that pass them equal, which the
+// annotation does not say.
+struct PitchMismatch {
+  const ir::IndexUse* read = nullptr;
+  const ir::IndexUse* write = nullptr;
+  long long kernelPitch = 0;  // Q: how far apart the kernel reads the input's rows
+  long long sectionPitch = 0; // P: how far the section moves per unit of the partition
+  ParamSample sample;
+  std::vector<int> params;
+};
+std::optional<PitchMismatch> pitchMismatch(const ir::Kernel& kernel, const ir::Array& input,
+                                           const ir::Array& output,
+                                           const std::vector<ParamSample>& samples);
+
 } // namespace overlap::annotation

@@ -740,6 +740,101 @@ TEST(Diagnostics, AReadBesideTheWrittenElementThroughAHelperOrARowIsRefused) {
   }
 }
 
+TEST(Diagnostics, AReadWhoseRowsLieAnotherPitchThanItsSectionIsRefused) {
+  // PolyBench's gemm with a's rows given c's pitch: each chunk would read other rows of a.
+  const auto gemm = [](const std::string& mode, const std::string& data) {
+    return "#include <overlap/annotate.h>\n"
+           "#define NJ 1024\n"
+           "#define NK 512\n"
+           "OVERLAP_KERNEL(partition(ni) " +
+           mode + " extent(a: ni * NK) extent(b: NK * NJ) extent(c: ni * NJ) " + data +
+           "\n"
+           "               launch(grid: (NJ / 32, ceil_div(len, 8)), block: (32, 8)))\n"
+           "__global__ void k(const float* a, const float* b, float* c, int ni, int lo_, int hi_) "
+           "{\n"
+           "  const int j = blockIdx.x * blockDim.x + threadIdx.x;\n"
+           "  const int i = " +
+           (mode == "offset(ni)" ? std::string() : "lo_ + ") +
+           "blockIdx.y * blockDim.y + threadIdx.y;\n"
+           "  if (i >= " +
+           (mode == "offset(ni)" ? "ni" : "hi_") +
+           ") return;\n"
+           "  float s = 0;\n"
+           "  for (int k = 0; k < NK; ++k) s += a[i * NK + k] * b[k * NJ + j];\n"
+           "  c[i * NJ + j] = s;\n"
+           "}\n";
+  };
+  const std::string wrong = "copyin(a[lo * NJ : hi * NJ], b) copyout(c[lo * NJ : hi * NJ])";
+  for (const std::string& mode : {std::string("offset(ni)"), std::string("range(lo_, hi_)")}) {
+    SCOPED_TRACE(mode);
+    const std::string code = gemm(mode, wrong);
+    const Position read = positionOf(code, "a[i * NK + k]");
+    const Position write = positionOf(code, "c[i * NJ + j]");
+    expectFirstDiagnostic(
+        code, "a[lo * NJ",
+        "the kernel reads 'a' (line " + std::to_string(read.line) + ", column " +
+            std::to_string(read.column) +
+            ") 512 elements further on for each unit of the partition, beside where it writes 'c' "
+            "(line " +
+            std::to_string(write.line) + ", column " + std::to_string(write.column) +
+            "), but the section of 'a' moves 1024 per unit: each chunk would read rows that are "
+            "not its own; give 'a' a section that moves 512 per unit, as [lo * 512 : hi * 512]");
+    const InMemoryResult run =
+        runOnCode(gemm(mode, "copyin(a[lo * NK : hi * NK], b) copyout(c[lo * NJ : hi * NJ])"));
+    EXPECT_TRUE(run.result.ok()) << run.diagnostics;
+  }
+
+  // Rows of parameters' lengths: refused where some values of them tell the pitches apart.
+  const auto rows = [](const std::string& data, const std::string& body) {
+    return "#include <overlap/annotate.h>\n"
+           "OVERLAP_KERNEL(partition(n) offset(n) extent(x: n * 2 * d) extent(y: n * d) " +
+           data +
+           "\n"
+           "               launch(grid: len, block: 32))\n"
+           "__global__ void k(const float* x, float* y, int n, int d) {\n"
+           "  const int r = blockIdx.x;\n"
+           "  for (int c = threadIdx.x; c < d; c += blockDim.x) " +
+           body + "\n}\n";
+  };
+  const std::string silu = "y[r * d + c] = x[r * 2 * d + c] * x[r * 2 * d + d + c];";
+  const std::string transpose = "y[r * d + c] = x[c * 4099 + r];";
+  for (const auto& [data, body, message] :
+       std::vector<std::tuple<std::string, std::string, std::string>>{
+           {"copyin(x[lo * d : hi * d]) copyout(y[lo * d : hi * d])", silu,
+            "elements further on for each unit of the partition"},
+           {"copyin(x[lo * d : hi * d]) copyout(y[lo * d : hi * d])", transpose,
+            "1 element further on for each unit of the partition"},
+       }) {
+    SCOPED_TRACE(data + " " + body);
+    const InMemoryResult run = runOnCode(rows(data, body));
+    EXPECT_FALSE(run.result.ok());
+    EXPECT_NE(run.diagnostics.find(message), std::string::npos) << run.diagnostics;
+  }
+  // The right pitch; a read at another scale (decimation, a reversal).
+  const InMemoryResult silu2 =
+      runOnCode(rows("copyin(x[lo * 2 * d : hi * 2 * d]) copyout(y[lo * d : hi * d])", silu));
+  EXPECT_TRUE(silu2.result.ok()) << silu2.diagnostics;
+  const auto scaled = [](const std::string& data, const std::string& body) {
+    return "#include <overlap/annotate.h>\n"
+           "OVERLAP_KERNEL(partition(n) range(b, e) extent(x: 2 * n + 2) extent(y: n) " +
+           data +
+           "\n"
+           "               launch(grid: ceil_div(len, 256), block: 256))\n"
+           "__global__ void k(const float* x, float* y, int n, int b, int e) {\n"
+           "  const int i = b + blockIdx.x * blockDim.x + threadIdx.x;\n"
+           "  if (i < e) " +
+           body + "\n}\n";
+  };
+  for (const auto& [data, body] : std::vector<std::pair<std::string, std::string>>{
+           {"copyin(x[2 * lo : 2 * hi]) copyout(y[lo:hi])", "y[i] = x[2 * i] + x[2 * i + 1];"},
+           {"copyin(x[n - hi : n - lo]) copyout(y[lo:hi])", "y[i] = x[n - 1 - i];"},
+       }) {
+    SCOPED_TRACE(data + " " + body);
+    const InMemoryResult run = runOnCode(scaled(data, body));
+    EXPECT_TRUE(run.result.ok()) << run.diagnostics;
+  }
+}
+
 // The user's own baseline named as a generated entry point would make nvcc fail on the generated
 // source: the generator refuses it at the annotation, with a note at the declaration.
 TEST(Diagnostics, AUserDeclarationOfAGeneratedNameIsRefused) {
