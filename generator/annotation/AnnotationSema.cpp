@@ -189,8 +189,17 @@ private:
   // An instantiation's clauses were read by the frontend (instantiationsOf) when it chose the
   // instantiations; a kernel that is not a template has none.
   void checkInstantiateClauses() {
-    if (!signature_.templateArguments.empty())
+    if (!signature_.templateArguments.empty()) {
+      for (const NameClause& clause : syntax_.names)
+        error(clause.keyword, "kernel '" + signature_.name +
+                                  "' is a template; name each instantiation's entry points with "
+                                  "instantiate(NAME: ...)");
       return;
+    }
+    for (size_t i = 1; i < syntax_.names.size(); ++i)
+      error(syntax_.names[i].keyword, "the entry points are already named '" +
+                                          syntax_.names.front().name.text +
+                                          "'; keep one name(...)");
     for (const InstantiateClause& clause : syntax_.instantiations)
       error(clause.keyword, "kernel '" + signature_.name +
                                 "' is not a template; instantiate(...) lists the instantiations "

@@ -179,6 +179,12 @@ std::vector<Name> namesOfKind(std::string_view text, ir::ExprKind kind) {
 
 } // namespace
 
+std::string entryNameOf(std::string_view text) {
+  Diagnostics ignored;
+  const AnnotationSyntax syntax = parseAnnotation(text, ignored);
+  return syntax.names.empty() ? std::string() : syntax.names.front().name.text;
+}
+
 std::vector<Name> expressionNames(std::string_view text) {
   return namesOfKind(text, ir::ExprKind::Param);
 }

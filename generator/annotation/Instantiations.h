@@ -30,6 +30,10 @@ struct InstantiationsResult {
 // `signature` is the template's (isTemplate, templateParams).
 InstantiationsResult instantiationsOf(std::string_view text, const ir::KernelSignature& signature);
 
+// The entry points' base name the annotation's name(...) clause gives a kernel that is not a
+// template (two overloads of one name); empty where it has none. The checker judges the clause.
+std::string entryNameOf(std::string_view text);
+
 // The names the annotation's expressions use, each once with its first position, in the order
 // of the text: the frontend looks for the file's constants (macros, const variables,
 // enumerators) among those that name no parameter.

@@ -36,6 +36,7 @@ constexpr ClauseKeyword kClauseKeywords[] = {
     {"optional", ClauseKind::Optional},
     {"instantiate", ClauseKind::Instantiate},
     {"bind", ClauseKind::Bind},
+    {"name", ClauseKind::Name},
 };
 
 // reduce(OP: ...): the operators, as written and as the IR names them.
@@ -306,10 +307,12 @@ private:
   void reportUnknownClause(const Name& keyword) {
     std::string meant = closestMatch(keyword.text, clauseKeywordSpellings());
     if (meant.empty()) {
+      const std::vector<std::string> spellings = clauseKeywordSpellings();
+      std::string list;
+      for (size_t i = 0; i < spellings.size(); ++i)
+        list += (i == 0 ? "" : i + 1 == spellings.size() ? " and " : ", ") + spellings[i];
       error(keyword.offset, keyword.length,
-            "unknown clause '" + keyword.text +
-                "'; the clauses are partition, offset, range, copyin, copyout, copy, extent, "
-                "launch, tune, granule, reduce, halo, param, optional, instantiate and bind");
+            "unknown clause '" + keyword.text + "'; the clauses are " + list);
       return;
     }
     error(keyword.offset, keyword.length,
@@ -352,6 +355,8 @@ private:
       return parseInstantiate(keyword);
     case ClauseKind::Bind:
       return parseBind(keyword);
+    case ClauseKind::Name:
+      return parseName(keyword);
     }
     return false;
   }
@@ -493,6 +498,14 @@ private:
     if (!parseNameList(keyword, "an array name", &clause.arrays))
       return false;
     syntax_.optionals.push_back(std::move(clause));
+    return true;
+  }
+
+  bool parseName(const Name& keyword) {
+    std::optional<Name> name = expectIdentifier("the entry points' name");
+    if (!name)
+      return false;
+    syntax_.names.push_back({keyword, *name});
     return true;
   }
 

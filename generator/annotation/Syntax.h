@@ -159,6 +159,12 @@ struct InstantiateClause {
   std::vector<TemplateArgumentSyntax> arguments;
 };
 
+// name(NAME): the entry points' base name of a kernel that is not a template.
+struct NameClause {
+  Name keyword;
+  Name name;
+};
+
 enum class ClauseKind {
   Partition,
   Offset,
@@ -175,7 +181,8 @@ enum class ClauseKind {
   Param,
   Optional,
   Instantiate,
-  Bind
+  Bind,
+  Name
 };
 
 struct AnnotationSyntax {
@@ -193,6 +200,7 @@ struct AnnotationSyntax {
   std::vector<OptionalClause> optionals;
   std::vector<InstantiateClause> instantiations;
   std::vector<BindClause> binds;
+  std::vector<NameClause> names;
   // Clauses that were written, including those dropped for syntax errors: the checker must not
   // also call them missing.
   std::vector<ClauseKind> written;

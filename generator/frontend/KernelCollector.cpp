@@ -1012,6 +1012,7 @@ private:
       return;
     std::vector<SignatureProblem> problems;
     ir::KernelSignature signature = extractSignature(*function, types_, &problems);
+    signature.entryName = annotation::entryNameOf(annotation.source.text);
     collectSignature(annotation, *function, std::move(signature), problems);
   }
 
@@ -1068,8 +1069,8 @@ private:
     if (!fresh) {
       error(annotation.source.invocation,
             "another annotated kernel already has the entry points '" + entry +
-                "_...'; give each annotated kernel (or instantiation, with instantiate(NAME: "
-                "...)) its own name");
+                "_...'; give each annotated kernel its own name, with name(NAME) (an "
+                "instantiation of a template with instantiate(NAME: ...))");
       reporter_.note(sources_.getExpansionLoc(sameName->second), "the other one is here");
       return;
     }
@@ -1077,8 +1078,8 @@ private:
       error(annotation.source.invocation,
             taken->first +
                 " is declared in this file, and Overlap generates a declaration of that name "
-                "for this kernel; rename it, or name the kernel's entry points with "
-                "instantiate(NAME: ...) for a template");
+                "for this kernel; rename it, or name the kernel's entry points with name(NAME) "
+                "(instantiate(NAME: ...) for a template)");
       reporter_.note(sources_.getExpansionLoc(taken->second), "declared here");
       return;
     }

@@ -940,6 +940,32 @@ TEST(Diagnostics, AnOffsetModeIndexByAParameterBoundFromTheChunkIsRefused) {
   }
 }
 
+TEST(Diagnostics, ANameClauseNamesAKernelThatIsNotATemplateOnce) {
+  const std::string body = "(int n, const float* x, float* y) {\n"
+                           "  const int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                           "  if (i < n) y[i] = x[i];\n"
+                           "}\n";
+  const std::string annotation = "#include <overlap/annotate.h>\n"
+                                 "OVERLAP_KERNEL(partition(n) offset(n) extent(x, y: n) "
+                                 "copyin(x[lo:hi]) copyout(y[lo:hi])\n"
+                                 "               launch(grid: ceil_div(len, 256), block: 256) ";
+  expectFirstDiagnostic(annotation + "name(a) name(b))\n__global__ void k" + body, "name(b)",
+                        "the entry points are already named 'a'; keep one name(...)");
+  expectFirstDiagnostic(annotation + "instantiate(T = float) name(a))\ntemplate <class T>\n"
+                                     "__global__ void k(int n, const T* x, T* y) {}\n",
+                        "name(a)",
+                        "kernel 'k' is a template; name each instantiation's entry points with "
+                        "instantiate(NAME: ...)");
+  // Overloads: the second needs a name of its own.
+  const std::string overloads = annotation + ")\n__global__ void k" + body + annotation +
+                                ")\n__global__ void k(int n, const double* x, double* y) {}\n";
+  const InMemoryResult run = runOnCode(overloads);
+  EXPECT_FALSE(run.result.ok());
+  EXPECT_NE(run.diagnostics.find("give each annotated kernel its own name, with name(NAME)"),
+            std::string::npos)
+      << run.diagnostics;
+}
+
 TEST(Diagnostics, ARangeKernelThatNeverReadsItsBeginIsRefused) {
   // Every chunk would compute rows [0, len) again: the chunk's begin is what places it.
   const auto kernel = [](const std::string& index) {

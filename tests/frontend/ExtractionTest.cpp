@@ -657,6 +657,39 @@ TEST(Extraction, ClassTemplateSpecializationsOfTheKernelFileAreDeclaredAhead) {
       << refused.diagnostics;
 }
 
+// Two overloads of one kernel name (a float and a __half version, as TensorRT's plugins write
+// them): name(...) gives the second its own entry points, and each launches its own overload.
+TEST(Extraction, AnOverloadOfAKernelNameGetsTheEntryPointsItsNameClauseGives) {
+  const auto kernel = [](const std::string& type, const std::string& name) {
+    return "OVERLAP_KERNEL(partition(n) offset(n) extent(x, y: n) copyin(x[lo:hi]) "
+           "copyout(y[lo:hi])\n"
+           "               launch(grid: ceil_div(len, 256), block: 256)" +
+           name +
+           ")\n"
+           "__global__ void swish(int n, const " +
+           type + "* x, " + type +
+           "* y) {\n"
+           "  const int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+           "  if (i < n) y[i] = x[i];\n"
+           "}\n";
+  };
+  const InMemoryResult run = runOnCode("#include <overlap/annotate.h>\n" + kernel("float", "") +
+                                       kernel("double", " name(swish_double)"));
+  ASSERT_TRUE(run.result.ok()) << run.diagnostics;
+  ASSERT_EQ(run.result.frontend.kernels.size(), 2u);
+  EXPECT_EQ(run.result.frontend.kernels[1].signature.entryName, "swish_double");
+  const std::string& header = run.result.files->header;
+  EXPECT_NE(header.find("swish_tuned(int n, const float * x, float * y)"), std::string::npos)
+      << header;
+  EXPECT_NE(header.find("swish_double_tuned(int n, const double * x, double * y)"),
+            std::string::npos)
+      << header;
+  const std::string& source = run.result.files->source;
+  EXPECT_NE(source.find("static_cast<void (*)(int, const double *, double *)>(::swish)"),
+            std::string::npos)
+      << source;
+}
+
 TEST(Extraction, SeveralKernelsInSourceOrderWithPositions) {
   const std::string code = "#include <overlap/annotate.h>\n"
                            "OVERLAP_KERNEL(partition(n) offset(n) extent(y: n) copy(y[lo:hi])\n"

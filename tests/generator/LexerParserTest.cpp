@@ -1,4 +1,5 @@
 // The lexer's tokens and the parser's clause structure, located by byte offsets.
+#include "annotation/Instantiations.h"
 #include "annotation/Lexer.h"
 #include "annotation/Parser.h"
 #include "annotation/Suggest.h"
@@ -159,6 +160,22 @@ TEST(Parser, EveryClauseKind) {
   EXPECT_EQ(s.written.size(), 8u);
   EXPECT_TRUE(s.wasWritten(ClauseKind::Copy));
   EXPECT_FALSE(s.wasWritten(ClauseKind::Offset));
+}
+
+TEST(Parser, NameClauseAndItsErrors) {
+  const std::string text = "partition(n) name(swish_half)";
+  const AnnotationSyntax s = parseOk(text);
+  ASSERT_EQ(s.names.size(), 1u);
+  EXPECT_EQ(s.names[0].name.text, "swish_half");
+  EXPECT_EQ(s.names[0].name.offset, text.find("swish_half"));
+  EXPECT_TRUE(s.wasWritten(ClauseKind::Name));
+  EXPECT_EQ(annotation::entryNameOf(text), "swish_half");
+  EXPECT_EQ(annotation::entryNameOf("partition(n)"), "");
+  for (const std::string& bad : {"name()", "name(1)", "name(a, b)"}) {
+    Diagnostics diags;
+    parseAnnotation(bad, diags);
+    EXPECT_FALSE(diags.empty()) << bad;
+  }
 }
 
 TEST(Parser, ParenthesizedLaunchValueIsAnExpressionUnlessItHasAComma) {
