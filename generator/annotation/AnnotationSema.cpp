@@ -914,8 +914,18 @@ private:
                            const PitchMismatch& found) {
     const std::string& x = param(input.array.param).name;
     const std::string q = std::to_string(found.kernelPitch);
-    const std::string section =
-        found.kernelPitch == 1 ? "[lo : hi]" : "[lo * " + q + " : hi * " + q + "]";
+    // The section to give, where the pitch is known in the parameters: [lo * 2 * d : hi * 2 * d].
+    std::string remedy =
+        "give '" + x + "' a section that moves as far per unit as its rows lie apart";
+    if (found.pitchTerm) {
+      std::string factor = found.pitchTerm->coefficient == 1 && !found.pitchTerm->params.empty()
+                               ? ""
+                               : std::to_string(found.pitchTerm->coefficient);
+      for (int p : found.pitchTerm->params)
+        factor += (factor.empty() ? "" : " * ") + param(p).name;
+      remedy +=
+          factor == "1" ? ", as [lo : hi]" : ", as [lo * " + factor + " : hi * " + factor + "]";
+    }
     error(input.array.offset, input.nameLength,
           "the kernel reads '" + x + "' (" + at(*found.read) + ") " + q +
               (found.kernelPitch == 1 ? " element" : " elements") +
@@ -923,8 +933,7 @@ private:
               param(output.array.param).name + "' (" + at(*found.write) +
               "), but the section of '" + x + "' moves " + std::to_string(found.sectionPitch) +
               " per unit" + sampledValues(found.params, found.sample) +
-              ": each chunk would read rows that are not its own; give '" + x +
-              "' a section that moves " + q + " per unit, as " + section);
+              ": each chunk would read rows that are not its own; " + remedy);
   }
 
   void reportNeighbourRead(const ArrayDraft& input, const ArrayDraft& output,

@@ -111,7 +111,8 @@ std::optional<Wide> evaluated(const ir::ExprPtr& e, const ir::Environment& env) 
 constexpr long long kLong[] = {64, 1000, 4099};
 
 // The parameters the comparison reads, other than per-chunk ones (whose terms cancel): those of
-// both sections and the input's halo, and those of the offsets of either array's subscripts.
+// both sections and the input's halo, and those of either array's subscripts (their offsets and
+// the scales of their thread terms, a row pitch `stride`).
 std::vector<int> involvedParams(const ir::Kernel& kernel, const ir::Array& input,
                                 const ir::Array& output, const std::set<int>& perChunk) {
   const std::vector<ir::Parameter>& params = kernel.signature.params;
@@ -125,8 +126,9 @@ std::vector<int> involvedParams(const ir::Kernel& kernel, const ir::Array& input
            {array->sections[0].begin, array->sections[0].end, array->haloBefore, array->haloAfter})
         used = used || (e && ir::mentionsParam(*e, p));
       for (const ir::IndexUse& use : params[array->param].indexUses)
-        for (const ir::OffsetTerm& term : use.offset)
-          used = used || std::count(term.params.begin(), term.params.end(), p) > 0;
+        for (const std::vector<ir::OffsetTerm>* terms : {&use.offset, &use.baseScales})
+          for (const ir::OffsetTerm& term : *terms)
+            used = used || std::count(term.params.begin(), term.params.end(), p) > 0;
     }
     if (used)
       involved.push_back(p);
@@ -225,17 +227,29 @@ const ir::Section* chunkedSection(const ir::Array& array) {
              : &*chunked;
 }
 
+// How far a section moves when the chunk moves by one unit (lo + 1, hi + 1): a reversed one,
+// x[n - 1 - hi : n - lo], by -1.
+std::optional<Wide> sectionMove(const ir::Section& section, const ParamSample& sample) {
+  const std::optional<AffineForm> form = affineForm(*section.begin, sample);
+  return form ? std::optional<Wide>(Wide{form->lo} + form->hi) : std::nullopt;
+}
+
 // How far apart `read` reads the rows `write` writes, at `sample`: the write's terms that move in
 // whole strides of its section (m * S) are the thread's row, and the read has each of them times
 // m * Q for one Q. Nullopt where the write has no such term, or the read is not of that form.
-std::optional<Wide> readPitch(const ir::IndexUse& read, const ir::IndexUse& write, Wide stride,
-                              const ParamSample& sample) {
+struct RowPitch {
+  Wide pitch = 0;      // Q
+  Wide rows = 0;       // m of the first row term
+  size_t readTerm = 0; // the read's first row term, m * Q
+};
+std::optional<RowPitch> readPitch(const ir::IndexUse& read, const ir::IndexUse& write, Wide stride,
+                                  const ParamSample& sample) {
   const auto unique = [](const std::vector<std::string>& atoms) {
     return std::set<std::string>(atoms.begin(), atoms.end()).size() == atoms.size();
   };
   if (stride == 0 || !unique(read.baseAtoms) || !unique(write.baseAtoms))
     return std::nullopt;
-  std::optional<Wide> pitch;
+  std::optional<RowPitch> out;
   for (size_t j = 0; j < write.baseAtoms.size(); ++j) {
     const std::optional<Wide> scale = value({write.baseScales[j]}, {}, sample);
     if (!scale)
@@ -246,12 +260,14 @@ std::optional<Wide> readPitch(const ir::IndexUse& read, const ir::IndexUse& writ
     const auto k = std::find(read.baseAtoms.begin(), read.baseAtoms.end(), write.baseAtoms[j]);
     if (k == read.baseAtoms.end())
       return std::nullopt;
-    const std::optional<Wide> r = value({read.baseScales[k - read.baseAtoms.begin()]}, {}, sample);
-    if (!r || *r % m != 0 || (pitch && *pitch != *r / m))
+    const size_t term = static_cast<size_t>(k - read.baseAtoms.begin());
+    const std::optional<Wide> r = value({read.baseScales[term]}, {}, sample);
+    if (!r || *r % m != 0 || (out && out->pitch != *r / m))
       return std::nullopt;
-    pitch = *r / m;
+    if (!out)
+      out = RowPitch{*r / m, m, term};
   }
-  return pitch;
+  return out;
 }
 
 } // namespace
@@ -274,30 +290,40 @@ std::optional<PitchMismatch> pitchMismatch(const ir::Kernel& kernel, const ir::A
     if (read.write || read.base.empty())
       continue;
     for (const ParamSample& sample : judged) {
-      // How far a section moves when the chunk moves by one unit (lo + 1, hi + 1): a reversed
-      // one, x[n - 1 - hi : n - lo], by -1.
-      const auto move = [&sample](const ir::Section& section) -> std::optional<Wide> {
-        const std::optional<AffineForm> form = affineForm(*section.begin, sample);
-        return form ? std::optional<Wide>(Wide{form->lo} + form->hi) : std::nullopt;
-      };
-      const std::optional<Wide> sectionPitch = move(*x), stride = move(y);
+      const std::optional<Wide> sectionPitch = sectionMove(*x, sample),
+                                stride = sectionMove(y, sample);
       // Is some write read at the section's pitch P here? Which one is read at another?
       bool matched = false;
-      std::optional<std::pair<Wide, const ir::IndexUse*>> other;
+      std::optional<std::pair<RowPitch, const ir::IndexUse*>> other;
       for (const ir::IndexUse* write : writes) {
-        const std::optional<Wide> q =
+        const std::optional<RowPitch> q =
             sectionPitch && stride ? readPitch(read, *write, *stride, sample) : std::nullopt;
-        matched = matched || (q && *q == *sectionPitch);
-        if (q && *q != *sectionPitch && !other)
+        matched = matched || (q && q->pitch == *sectionPitch);
+        if (q && q->pitch != *sectionPitch && !other)
           other.emplace(*q, write);
       }
-      if (!matched && other)
-        return PitchMismatch{&read,
-                             other->second,
-                             static_cast<long long>(other->first),
-                             static_cast<long long>(*sectionPitch),
-                             sample,
-                             involved};
+      if (matched || !other)
+        continue;
+      PitchMismatch out{&read,
+                        other->second,
+                        static_cast<long long>(other->first.pitch),
+                        static_cast<long long>(*sectionPitch),
+                        sample,
+                        involved,
+                        std::nullopt};
+      // Q as the read's term over m, where m is the same at every sample (c[i * NJ + j] beside
+      // c[lo * NJ : hi * NJ]: 1).
+      const ir::OffsetTerm& term = read.baseScales[other->first.readTerm];
+      const bool sameRows = std::all_of(judged.begin(), judged.end(), [&](const ParamSample& at) {
+        const std::optional<Wide> by = sectionMove(y, at);
+        const std::optional<RowPitch> q =
+            by ? readPitch(read, *other->second, *by, at) : std::nullopt;
+        return q && q->readTerm == other->first.readTerm && q->rows == other->first.rows;
+      });
+      if (sameRows && term.coefficient % other->first.rows == 0)
+        out.pitchTerm = ir::OffsetTerm{term.coefficient / static_cast<long long>(other->first.rows),
+                                       term.params};
+      return out;
     }
   }
   return std::nullopt;

@@ -67,6 +67,9 @@ struct PitchMismatch {
   long long sectionPitch = 0; // P: how far the section moves per unit of the partition
   ParamSample sample;
   std::vector<int> params;
+  // Q in the parameters (2 * d), where the read's row term over the write's gives it at every
+  // sample; otherwise only its value at `sample` is known.
+  std::optional<ir::OffsetTerm> pitchTerm;
 };
 std::optional<PitchMismatch> pitchMismatch(const ir::Kernel& kernel, const ir::Array& input,
                                            const ir::Array& output,

@@ -778,7 +778,8 @@ TEST(Diagnostics, AReadWhoseRowsLieAnotherPitchThanItsSectionIsRefused) {
             "(line " +
             std::to_string(write.line) + ", column " + std::to_string(write.column) +
             "), but the section of 'a' moves 1024 per unit: each chunk would read rows that are "
-            "not its own; give 'a' a section that moves 512 per unit, as [lo * 512 : hi * 512]");
+            "not its own; give 'a' a section that moves as far per unit as its rows lie apart, as "
+            "[lo * 512 : hi * 512]");
     const InMemoryResult run =
         runOnCode(gemm(mode, "copyin(a[lo * NK : hi * NK], b) copyout(c[lo * NJ : hi * NJ])"));
     EXPECT_TRUE(run.result.ok()) << run.diagnostics;
@@ -801,7 +802,10 @@ TEST(Diagnostics, AReadWhoseRowsLieAnotherPitchThanItsSectionIsRefused) {
   for (const auto& [data, body, message] :
        std::vector<std::tuple<std::string, std::string, std::string>>{
            {"copyin(x[lo * d : hi * d]) copyout(y[lo * d : hi * d])", silu,
-            "elements further on for each unit of the partition"},
+            "as [lo * 2 * d : hi * 2 * d]"},
+           // A pitch only the scale of a thread term names.
+           {"copyin(x[lo:hi]) copyout(y[lo * d : hi * d])", "y[r * d + c] = x[r * d + c];",
+            "as [lo * d : hi * d]"},
            {"copyin(x[lo * d : hi * d]) copyout(y[lo * d : hi * d])", transpose,
             "1 element further on for each unit of the partition"},
        }) {
