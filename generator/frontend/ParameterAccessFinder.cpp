@@ -2,11 +2,13 @@
 
 #include "frontend/FollowedCalls.h"
 
+#include <clang/AST/ASTContext.h>
 #include <clang/AST/Decl.h>
 #include <clang/AST/Expr.h>
 #include <clang/AST/ExprCXX.h>
 #include <clang/AST/RecursiveASTVisitor.h>
 #include <clang/AST/Stmt.h>
+#include <clang/Basic/SourceManager.h>
 #include <llvm/ADT/StringExtras.h>
 
 #include <algorithm>
@@ -217,15 +219,25 @@ public:
     return Base::TraverseLambdaExpr(lambda);
   }
 
+  // Loops and jumps, for what a local holds where it is used (namedAt).
+  bool VisitStmt(clang::Stmt* stmt) {
+    if (!collectingLocals_)
+      return true;
+    if (llvm::isa<clang::ForStmt, clang::WhileStmt, clang::DoStmt, clang::CXXForRangeStmt>(stmt))
+      loops_.push_back(stmt);
+    hasGoto_ = hasGoto_ || llvm::isa<clang::GotoStmt, clang::IndirectGotoStmt>(stmt);
+    return true;
+  }
+
   // float* row = out + r * n; float& cell = out[i]; T* p = cond ? a : b; and pointers held in a
   // local struct or array: Args args{out, n}; float* rows[2] = {a, b}.
   bool VisitVarDecl(clang::VarDecl* var) {
     if (!collectingLocals_ || !var->hasInit() || llvm::isa<clang::ParmVarDecl>(var))
       return true;
     if (var->getType()->isReferenceType())
-      derive(var, element(var->getInit()));
+      derive(var, element(var->getInit()), var->getInit());
     else
-      derive(var, held(var->getInit()));
+      derive(var, held(var->getInit()), var->getInit());
     if (const clang::RecordDecl* record = var->getType()->getAsRecordDecl();
         record != nullptr && record->getDefinition() != nullptr)
       for (const clang::FieldDecl* field : record->getDefinition()->fields())
@@ -247,7 +259,10 @@ public:
       return true;
     if (collectingLocals_) { // p = &y[i]; args.out = y; rows[0] = y
       if (const clang::VarDecl* var = localHolder(op->getLHS())) {
-        derive(var, held(op->getRHS()));
+        // x = out + i gives x its value from here on; args.out = y and rows[k] = y, a part.
+        const auto* whole = llvm::dyn_cast<clang::DeclRefExpr>(op->getLHS()->IgnoreParens());
+        derive(var, held(op->getRHS()),
+               whole != nullptr && op->getOpcode() == clang::BO_Assign ? op : nullptr);
         if (const clang::FieldDecl* field = holderField(op->getLHS()))
           unite(fieldDerived_[{var, field}], held(op->getRHS()));
       }
@@ -528,7 +543,7 @@ private:
       return bases(deref->getSubExpr());
     if (const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(e);
         ref && ref->getDecl()->getType()->isReferenceType())
-      return named(ref->getDecl());
+      return namedAt(*ref);
     // auto& [re, im] = z[i]: a name the binding declares is part of the element bound.
     if (const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(e))
       if (const auto* binding = llvm::dyn_cast<clang::BindingDecl>(ref->getDecl()))
@@ -629,7 +644,7 @@ private:
     llvm::ArrayRef<const clang::Expr*> parts;
     if (const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(e);
         ref && e->getType()->isRecordType())
-      return named(ref->getDecl()); // a local struct, view or lambda holding pointers
+      return namedAt(*ref); // a local struct, view or lambda holding pointers
     if (llvm::isa<clang::CXXThisExpr>(e) ||
         (e->getType()->isRecordType() && llvm::isa<clang::MemberExpr>(e) && onThis(e)))
       return hasObject(function_) ? ParamSet{objectSlot(function_)} : ParamSet{};
@@ -699,7 +714,7 @@ private:
         address && address->getOpcode() == clang::UO_AddrOf)
       return element(address->getSubExpr());
     if (const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(e))
-      return named(ref->getDecl());
+      return namedAt(*ref);
     return {};
   }
 
@@ -763,7 +778,43 @@ private:
     return result;
   }
 
-  void derive(const clang::VarDecl* var, const ParamSet& from) { unite(derived_[var], from); }
+  // `at`: the assignment that gives the local `from` (its initializer, `x = out + i`), which a use
+  // before it, outside any loop around both, does not see; null where it may hold anywhere.
+  void derive(const clang::VarDecl* var, const ParamSet& from, const clang::Stmt* at = nullptr) {
+    unite(derived_[var], from);
+    assignments_[var].push_back({at, from});
+  }
+
+  // What the local `ref` names may hold where it is used: what it was given before the use, or in
+  // a loop around both (x = inp + r; reads x; ...; x = out + r; reads x again: the first reads are
+  // of inp alone). Every value it is given where the function jumps (goto), or where a lambda
+  // reads it (it runs where it is called).
+  ParamSet namedAt(const clang::DeclRefExpr& ref) const {
+    const auto found = assignments_.find(ref.getDecl());
+    if (collectingLocals_ || found == assignments_.end() || hasGoto_ ||
+        ref.refersToEnclosingVariableOrCapture())
+      return named(ref.getDecl());
+    const clang::SourceManager& sources = function_.getASTContext().getSourceManager();
+    const auto before = [&sources](clang::SourceLocation a, clang::SourceLocation b) {
+      return sources.isBeforeInTranslationUnit(sources.getExpansionLoc(a),
+                                               sources.getExpansionLoc(b));
+    };
+    const auto inside = [&](const clang::Stmt& loop, const clang::Stmt& s) {
+      return !before(s.getBeginLoc(), loop.getBeginLoc()) &&
+             !before(loop.getEndLoc(), s.getEndLoc());
+    };
+    ParamSet result;
+    if (const auto* param = llvm::dyn_cast<clang::ParmVarDecl>(ref.getDecl()))
+      if (const auto p = params_.find(param); p != params_.end())
+        result.insert(p->second);
+    for (const Assignment& assignment : found->second)
+      if (assignment.at == nullptr || !before(ref.getEndLoc(), assignment.at->getBeginLoc()) ||
+          std::any_of(loops_.begin(), loops_.end(), [&](const clang::Stmt* loop) {
+            return inside(*loop, *assignment.at) && inside(*loop, ref);
+          }))
+        unite(result, assignment.from);
+    return result;
+  }
 
   enum class Store { Plain, Atomic };
   // `everyPath`: false for a helper that writes on some of its paths only.
@@ -794,6 +845,13 @@ private:
   Calls& calls_;
   std::map<const clang::ParmVarDecl*, unsigned> params_;
   std::map<const clang::Decl*, ParamSet> derived_;
+  struct Assignment {
+    const clang::Stmt* at; // null: anywhere
+    ParamSet from;
+  };
+  std::map<const clang::Decl*, std::vector<Assignment>> assignments_;
+  std::vector<const clang::Stmt*> loops_;
+  bool hasGoto_ = false;
   std::map<std::pair<const clang::VarDecl*, const clang::FieldDecl*>, ParamSet> fieldDerived_;
   std::map<FieldSlot, unsigned> fieldSlot_;
   ParamSet written_; // written on every path so far

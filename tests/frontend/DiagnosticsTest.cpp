@@ -338,6 +338,11 @@ TEST(Diagnostics, CopyoutOfAnArrayTheKernelReadsFirst) {
             "__device__ void body(Args a, int j) { a.y[j] += a.x[j]; }\n",
             "body(Args{x, y}, i);"},
            {"", "auto& [re, im] = reinterpret_cast<float2*>(y)[i / 2]; re += x[i];"},
+           // A local pointer moved from the input to the output reads the output after the move,
+           // or before it in the next round of a loop around both.
+           {"", "const float* p = x + i; float m = *p; p = y + i; m += *p; y[i] = m;"},
+           {"", "const float* p = x + i; float m = 0.0f; for (int k = 0; k < 2; ++k) { m += *p; "
+                "p = y + i; } y[i] = m;"},
        }) {
     SCOPED_TRACE(body);
     const InMemoryResult run = runOnCode(kernel(helpers, body));
@@ -370,6 +375,8 @@ TEST(Diagnostics, CopyoutOfAnArrayTheKernelReadsFirst) {
            {"", "switch (i % 2) { case 0: y[i] = x[i]; y[i] += 1.0f; break; default: y[i] = 0; }"},
            // Guarded alike twice: an if without else counts as running its body.
            {"", "if (x[i] > 0.0f) y[i] = x[i]; __syncthreads(); if (x[i] > 0.0f) y[i] *= 2;"},
+           // llm.c's softmax_forward_kernel4: the pointer reads the input, then the written output.
+           {"", "const float* p = x + i; float m = *p; y[i] = m; p = y + i; y[i] = 2.0f * *p;"},
        }) {
     SCOPED_TRACE(body);
     const InMemoryResult run = runOnCode(kernel(helpers, body));
