@@ -171,7 +171,7 @@ TEST(Parser, NameClauseAndItsErrors) {
   EXPECT_TRUE(s.wasWritten(ClauseKind::Name));
   EXPECT_EQ(annotation::entryNameOf(text), "swish_half");
   EXPECT_EQ(annotation::entryNameOf("partition(n)"), "");
-  for (const std::string& bad : {"name()", "name(1)", "name(a, b)"}) {
+  for (const char* bad : {"name()", "name(1)", "name(a, b)"}) {
     Diagnostics diags;
     parseAnnotation(bad, diags);
     EXPECT_FALSE(diags.empty()) << bad;
