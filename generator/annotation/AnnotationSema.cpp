@@ -881,13 +881,14 @@ private:
         if (output.brokenSection || output.array.direction == Direction::In ||
             output.array.reduce != ir::ReduceOp::None)
           continue;
+        const JudgedSamples judged = judgedSamples(kernel_, input.array, output.array, samples_);
         if (const std::optional<PitchMismatch> pitch =
-                pitchMismatch(kernel_, input.array, output.array, samples_)) {
+                pitchMismatch(kernel_, input.array, output.array, judged)) {
           reportPitchMismatch(input, output, *pitch);
           break;
         }
         const std::optional<NeighbourRead> found =
-            readOutsideSection(kernel_, input.array, output.array, samples_);
+            readOutsideSection(kernel_, input.array, output.array, judged);
         if (!found)
           continue;
         reportNeighbourRead(input, output, *found);

@@ -272,9 +272,20 @@ std::optional<RowPitch> readPitch(const ir::IndexUse& read, const ir::IndexUse& 
 
 } // namespace
 
+JudgedSamples judgedSamples(const ir::Kernel& kernel, const ir::Array& input,
+                            const ir::Array& output, const std::vector<ParamSample>& samples) {
+  JudgedSamples out;
+  // Neither check compares an input without one chunked section, or an output without exactly one.
+  if (chunkedSection(input) == nullptr || output.sections.size() != 1 ||
+      !output.sections[0].chunked())
+    return out;
+  out.params = involvedParams(kernel, input, output, perChunkParams(kernel));
+  out.samples = longSamples(out.params, kernel.signature.params.size(), samples);
+  return out;
+}
+
 std::optional<PitchMismatch> pitchMismatch(const ir::Kernel& kernel, const ir::Array& input,
-                                           const ir::Array& output,
-                                           const std::vector<ParamSample>& samples) {
+                                           const ir::Array& output, const JudgedSamples& judged) {
   const ir::Section* x = chunkedSection(input);
   if (x == nullptr || output.sections.size() != 1 || !output.sections[0].chunked())
     return std::nullopt;
@@ -284,20 +295,19 @@ std::optional<PitchMismatch> pitchMismatch(const ir::Kernel& kernel, const ir::A
   for (const ir::IndexUse& use : params[output.param].indexUses)
     if (use.write && !use.base.empty())
       writes.push_back(&use);
-  const std::vector<int> involved = involvedParams(kernel, input, output, perChunkParams(kernel));
-  const std::vector<ParamSample> judged = longSamples(involved, params.size(), samples);
   for (const ir::IndexUse& read : params[input.param].indexUses) {
     if (read.write || read.base.empty())
       continue;
-    for (const ParamSample& sample : judged) {
+    for (const ParamSample& sample : judged.samples) {
       const std::optional<Wide> sectionPitch = sectionMove(*x, sample),
                                 stride = sectionMove(y, sample);
+      if (!sectionPitch || !stride)
+        continue;
       // Is some write read at the section's pitch P here? Which one is read at another?
       bool matched = false;
       std::optional<std::pair<RowPitch, const ir::IndexUse*>> other;
       for (const ir::IndexUse* write : writes) {
-        const std::optional<RowPitch> q =
-            sectionPitch && stride ? readPitch(read, *write, *stride, sample) : std::nullopt;
+        const std::optional<RowPitch> q = readPitch(read, *write, *stride, sample);
         matched = matched || (q && q->pitch == *sectionPitch);
         if (q && q->pitch != *sectionPitch && !other)
           other.emplace(*q, write);
@@ -309,17 +319,18 @@ std::optional<PitchMismatch> pitchMismatch(const ir::Kernel& kernel, const ir::A
                         static_cast<long long>(other->first.pitch),
                         static_cast<long long>(*sectionPitch),
                         sample,
-                        involved,
+                        judged.params,
                         std::nullopt};
       // Q as the read's term over m, where m is the same at every sample (c[i * NJ + j] beside
       // c[lo * NJ : hi * NJ]: 1).
       const ir::OffsetTerm& term = read.baseScales[other->first.readTerm];
-      const bool sameRows = std::all_of(judged.begin(), judged.end(), [&](const ParamSample& at) {
-        const std::optional<Wide> by = sectionMove(y, at);
-        const std::optional<RowPitch> q =
-            by ? readPitch(read, *other->second, *by, at) : std::nullopt;
-        return q && q->readTerm == other->first.readTerm && q->rows == other->first.rows;
-      });
+      const bool sameRows =
+          std::all_of(judged.samples.begin(), judged.samples.end(), [&](const ParamSample& at) {
+            const std::optional<Wide> by = sectionMove(y, at);
+            const std::optional<RowPitch> q =
+                by ? readPitch(read, *other->second, *by, at) : std::nullopt;
+            return q && q->readTerm == other->first.readTerm && q->rows == other->first.rows;
+          });
       if (sameRows && term.coefficient % other->first.rows == 0)
         out.pitchTerm = ir::OffsetTerm{term.coefficient / static_cast<long long>(other->first.rows),
                                        term.params};
@@ -331,7 +342,7 @@ std::optional<PitchMismatch> pitchMismatch(const ir::Kernel& kernel, const ir::A
 
 std::optional<NeighbourRead> readOutsideSection(const ir::Kernel& kernel, const ir::Array& input,
                                                 const ir::Array& output,
-                                                const std::vector<ParamSample>& samples) {
+                                                const JudgedSamples& judgedSamples) {
   // The input's one chunked section; in range mode it may have others the whole call shares (a
   // column's level 0 beside its chunk's levels), which hold what they hold for every chunk.
   const bool offsetMode = kernel.mode == ir::ChunkMode::Offset;
@@ -351,8 +362,7 @@ std::optional<NeighbourRead> readOutsideSection(const ir::Kernel& kernel, const 
   const ir::Section& x = *chunked;
   const bool shared = input.sections.size() > 1;
   const ir::Section& y = output.sections[0];
-  const std::vector<int> involved = involvedParams(kernel, input, output, perChunk);
-  const std::vector<ParamSample> judged = longSamples(involved, params.size(), samples);
+  const std::vector<ParamSample>& judged = judgedSamples.samples;
   // The stride S of y's section per chunk unit (w for rows y[lo * w : hi * w]).
   std::vector<std::optional<long long>> stride;
   for (const ParamSample& sample : judged) {
@@ -404,7 +414,7 @@ std::optional<NeighbourRead> readOutsideSection(const ir::Kernel& kernel, const 
         out.haloBefore = static_cast<long long>(coveredBefore ? *before : needBefore);
         out.haloAfter = static_cast<long long>(coveredAfter ? *after : needAfter);
         out.sample = judged[k];
-        out.params = involved;
+        out.params = judgedSamples.params;
       }
     return first;
   };

@@ -31,6 +31,16 @@
 
 namespace overlap::annotation {
 
+// The samples a comparison of `input` with `output` is judged at (every parameter it reads long,
+// beside the given `samples`) and those parameters, other than the per-chunk ones: of both
+// sections, the input's halo and either array's subscripts.
+struct JudgedSamples {
+  std::vector<int> params;
+  std::vector<ParamSample> samples;
+};
+JudgedSamples judgedSamples(const ir::Kernel& kernel, const ir::Array& input,
+                            const ir::Array& output, const std::vector<ParamSample>& samples);
+
 struct NeighbourRead {
   const ir::IndexUse* read = nullptr;  // the read that leaves the section
   const ir::IndexUse* write = nullptr; // the write of the output it is measured from
@@ -48,7 +58,7 @@ struct NeighbourRead {
 // parameters and the subscripts (its signature's params).
 std::optional<NeighbourRead> readOutsideSection(const ir::Kernel& kernel, const ir::Array& input,
                                                 const ir::Array& output,
-                                                const std::vector<ParamSample>& samples);
+                                                const JudgedSamples& judged);
 
 // A read of `input` whose rows lie another distance apart than its chunked section moves per unit
 // of the partition, beside a write of `output` (one chunked section): gemm's a[i * NK + k] beside
@@ -72,7 +82,6 @@ struct PitchMismatch {
   std::optional<ir::OffsetTerm> pitchTerm;
 };
 std::optional<PitchMismatch> pitchMismatch(const ir::Kernel& kernel, const ir::Array& input,
-                                           const ir::Array& output,
-                                           const std::vector<ParamSample>& samples);
+                                           const ir::Array& output, const JudgedSamples& judged);
 
 } // namespace overlap::annotation

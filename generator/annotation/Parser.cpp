@@ -305,9 +305,9 @@ private:
   }
 
   void reportUnknownClause(const Name& keyword) {
-    std::string meant = closestMatch(keyword.text, clauseKeywordSpellings());
+    const std::vector<std::string> spellings = clauseKeywordSpellings();
+    std::string meant = closestMatch(keyword.text, spellings);
     if (meant.empty()) {
-      const std::vector<std::string> spellings = clauseKeywordSpellings();
       std::string list;
       for (size_t i = 0; i < spellings.size(); ++i)
         list += (i == 0 ? "" : i + 1 == spellings.size() ? " and " : ", ") + spellings[i];

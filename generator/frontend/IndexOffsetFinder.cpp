@@ -292,12 +292,8 @@ private:
     helper.TraverseStmt(definition->getBody());
   }
 
-  // Where the body changes `var` (its own, or its callers' for what a lambda captured); null
-  // where it does not.
-  const std::vector<const clang::DeclRefExpr*>* changesOf(const clang::VarDecl* var) const {
-    const Finder* owner = ownerOf(var);
-    return owner != nullptr ? &owner->changes_.changed.at(var) : nullptr;
-  }
+  // The finder of the body that changes `var` (its own, or a caller's for what a lambda
+  // captured); null where no body does.
   const Finder* ownerOf(const clang::VarDecl* var) const {
     for (const Finder* f = this; f != nullptr; f = f->caller_)
       if (f->changes_.changed.count(var) > 0)
@@ -307,12 +303,13 @@ private:
 
   // The value a local declared without one gets from its only assignment, where `ref` comes
   // after it (before it, the local holds no value; in a loop, the assignment's own iteration).
-  const clang::Expr* assignedOnce(const clang::VarDecl* var, const clang::DeclRefExpr* ref) const {
-    const Finder* owner = ownerOf(var);
-    if (owner == nullptr || var->hasInit() || owner->changes_.changed.at(var).size() != 1)
+  // `changes`: those of the body that changes the local.
+  const clang::Expr* assignedOnce(const LocalChanges& changes, const clang::VarDecl* var,
+                                  const clang::DeclRefExpr* ref) const {
+    if (var->hasInit() || changes.changed.at(var).size() != 1)
       return nullptr;
-    const auto found = owner->changes_.assignments.find(var);
-    if (found == owner->changes_.assignments.end() || found->second.size() != 1)
+    const auto found = changes.assignments.find(var);
+    if (found == changes.assignments.end() || found->second.size() != 1)
       return nullptr;
     const clang::BinaryOperator* op = found->second.front();
     const clang::SourceManager& sources = context_.getSourceManager();
@@ -329,13 +326,10 @@ private:
     size_t index = 0;                   // among the loops that set the variable
     const clang::Expr* first = nullptr; // the value the init assigns
   };
-  std::optional<AssignedLoop> assignedLoopOf(const clang::VarDecl* var,
+  std::optional<AssignedLoop> assignedLoopOf(const LocalChanges& changes, const clang::VarDecl* var,
                                              const clang::DeclRefExpr* ref) const {
-    const Finder* owner = ownerOf(var);
-    if (owner == nullptr)
-      return std::nullopt;
-    const auto found = owner->changes_.assignedLoops.find(var);
-    if (found == owner->changes_.assignedLoops.end())
+    const auto found = changes.assignedLoops.find(var);
+    if (found == changes.assignedLoops.end())
       return std::nullopt;
     const std::vector<const clang::ForStmt*>& loops = found->second;
     const auto init = [](const clang::ForStmt* loop) {
@@ -344,7 +338,7 @@ private:
     const auto initTarget = [&](const clang::ForStmt* loop) {
       return init(loop)->getLHS()->IgnoreParens();
     };
-    for (const clang::DeclRefExpr* change : owner->changes_.changed.at(var))
+    for (const clang::DeclRefExpr* change : changes.changed.at(var))
       if (std::none_of(loops.begin(), loops.end(), [&](const clang::ForStmt* loop) {
             return initTarget(loop) == change || contains(loop->getInc(), change);
           }))
@@ -357,15 +351,6 @@ private:
         out = AssignedLoop{loops[k], k, init(loops[k])->getRHS()};
       }
     return out;
-  }
-
-  // The for loop that declares `var` in its init, in the body that changes it.
-  const clang::ForStmt* loopOf(const clang::VarDecl* var) const {
-    const Finder* owner = ownerOf(var);
-    if (owner == nullptr)
-      return nullptr;
-    const auto found = owner->changes_.loops.find(var);
-    return found != owner->changes_.loops.end() ? found->second : nullptr;
   }
 
   // `read(value)` of the value a local stands for, unless that value is being read already (a
@@ -458,7 +443,7 @@ private:
     }
     if (const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(expr)) {
       const auto* var = llvm::dyn_cast<clang::VarDecl>(ref->getDecl());
-      if (var == nullptr || changesOf(var) != nullptr)
+      if (var == nullptr || ownerOf(var) != nullptr)
         return std::nullopt;
       if (const auto* param = llvm::dyn_cast<clang::ParmVarDecl>(var)) {
         if (const auto bound = pointers_.find(param); bound != pointers_.end())
@@ -672,7 +657,7 @@ private:
     if (var == nullptr || !var->getType()->isIntegralOrEnumerationType())
       return std::nullopt;
     if (const auto* param = llvm::dyn_cast<clang::ParmVarDecl>(var)) {
-      if (changesOf(param) != nullptr)
+      if (ownerOf(param) != nullptr)
         return std::nullopt;
       if (const auto bound = values_.find(param); bound != values_.end())
         return bound->second;
@@ -681,23 +666,28 @@ private:
         return std::nullopt;
       return Polynomial{{{"@" + std::to_string(found->second)}, 1}};
     }
-    const std::vector<const clang::DeclRefExpr*>* changed = changesOf(var);
+    const Finder* owner = ownerOf(var);
     const auto readValue = [this](const clang::Expr* e) { return read(e); };
-    if (changed == nullptr)
+    if (owner == nullptr)
       return var->hasInit() ? expand(var, var->getInit(), readValue) : std::nullopt;
+    const LocalChanges& changes = owner->changes_;
+    const std::vector<const clang::DeclRefExpr*>& changed = changes.changed.at(var);
     std::string atom = var->getNameAsString() + "#" + std::to_string(var->getID());
-    const clang::ForStmt* loop = loopOf(var);
+    // The for loop that declares the local in its init.
+    const auto declaringLoop = changes.loops.find(var);
+    const clang::ForStmt* loop =
+        declaringLoop != changes.loops.end() ? declaringLoop->second : nullptr;
     const clang::Expr* first = var->getInit();
     if (loop == nullptr) {
-      if (const clang::Expr* value = assignedOnce(var, ref))
+      if (const clang::Expr* value = assignedOnce(changes, var, ref))
         return expand(var, value, readValue);
-      const std::optional<AssignedLoop> assignedLoop = assignedLoopOf(var, ref);
+      const std::optional<AssignedLoop> assignedLoop = assignedLoopOf(changes, var, ref);
       if (!assignedLoop)
         return std::nullopt;
       loop = assignedLoop->loop;
       first = assignedLoop->first;
       atom += "@" + std::to_string(assignedLoop->index); // one atom per loop that reuses it
-    } else if (!std::all_of(changed->begin(), changed->end(),
+    } else if (!std::all_of(changed.begin(), changed.end(),
                             [loop](const clang::DeclRefExpr* change) {
                               return contains(loop->getInc(), change);
                             })) {

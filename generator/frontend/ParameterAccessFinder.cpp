@@ -219,7 +219,7 @@ public:
     return Base::TraverseLambdaExpr(lambda);
   }
 
-  // Loops and jumps, for what a local holds where it is used (namedAt).
+  // Loops and jumps, for what a local holds where it is used (named).
   bool VisitStmt(clang::Stmt* stmt) {
     if (!collectingLocals_)
       return true;
@@ -543,7 +543,7 @@ private:
       return bases(deref->getSubExpr());
     if (const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(e);
         ref && ref->getDecl()->getType()->isReferenceType())
-      return namedAt(*ref);
+      return named(ref->getDecl(), ref);
     // auto& [re, im] = z[i]: a name the binding declares is part of the element bound.
     if (const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(e))
       if (const auto* binding = llvm::dyn_cast<clang::BindingDecl>(ref->getDecl()))
@@ -644,7 +644,7 @@ private:
     llvm::ArrayRef<const clang::Expr*> parts;
     if (const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(e);
         ref && e->getType()->isRecordType())
-      return namedAt(*ref); // a local struct, view or lambda holding pointers
+      return named(ref->getDecl(), ref); // a local struct, view or lambda holding pointers
     if (llvm::isa<clang::CXXThisExpr>(e) ||
         (e->getType()->isRecordType() && llvm::isa<clang::MemberExpr>(e) && onThis(e)))
       return hasObject(function_) ? ParamSet{objectSlot(function_)} : ParamSet{};
@@ -714,7 +714,7 @@ private:
         address && address->getOpcode() == clang::UO_AddrOf)
       return element(address->getSubExpr());
     if (const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(e))
-      return namedAt(*ref);
+      return named(ref->getDecl(), ref);
     return {};
   }
 
@@ -767,33 +767,27 @@ private:
     }
   }
 
-  // A parameter, or the parameters a local (or a parameter assigned another) was derived from.
-  ParamSet named(const clang::Decl* decl) const {
+  // `at`: the assignment that gives the local `from` (its initializer, `x = out + i`), which a use
+  // before it, outside any loop around both, does not see; null where it may hold anywhere.
+  void derive(const clang::VarDecl* var, const ParamSet& from, const clang::Stmt* at = nullptr) {
+    assignments_[var].push_back({at, from});
+  }
+
+  // A parameter, or the parameters a local (or a parameter assigned another) was derived from. At
+  // a `use`: what the local was given before the use, or in a loop around both (x = inp + r; reads
+  // x; ...; x = out + r; reads x again: the first reads are of inp alone). Every value it is ever
+  // given without a use, where the function jumps (goto), or where a lambda reads it (it runs
+  // where it is called).
+  ParamSet named(const clang::Decl* decl, const clang::DeclRefExpr* use = nullptr) const {
     ParamSet result;
     if (const auto* param = llvm::dyn_cast<clang::ParmVarDecl>(decl))
       if (const auto found = params_.find(param); found != params_.end())
         result.insert(found->second);
-    if (const auto found = derived_.find(decl); found != derived_.end())
-      unite(result, found->second);
-    return result;
-  }
-
-  // `at`: the assignment that gives the local `from` (its initializer, `x = out + i`), which a use
-  // before it, outside any loop around both, does not see; null where it may hold anywhere.
-  void derive(const clang::VarDecl* var, const ParamSet& from, const clang::Stmt* at = nullptr) {
-    unite(derived_[var], from);
-    assignments_[var].push_back({at, from});
-  }
-
-  // What the local `ref` names may hold where it is used: what it was given before the use, or in
-  // a loop around both (x = inp + r; reads x; ...; x = out + r; reads x again: the first reads are
-  // of inp alone). Every value it is given where the function jumps (goto), or where a lambda
-  // reads it (it runs where it is called).
-  ParamSet namedAt(const clang::DeclRefExpr& ref) const {
-    const auto found = assignments_.find(ref.getDecl());
-    if (collectingLocals_ || found == assignments_.end() || hasGoto_ ||
-        ref.refersToEnclosingVariableOrCapture())
-      return named(ref.getDecl());
+    const auto found = assignments_.find(decl);
+    if (found == assignments_.end())
+      return result;
+    const bool everyValue = use == nullptr || collectingLocals_ || hasGoto_ ||
+                            use->refersToEnclosingVariableOrCapture();
     const clang::SourceManager& sources = function_.getASTContext().getSourceManager();
     const auto before = [&sources](clang::SourceLocation a, clang::SourceLocation b) {
       return sources.isBeforeInTranslationUnit(sources.getExpansionLoc(a),
@@ -803,14 +797,11 @@ private:
       return !before(s.getBeginLoc(), loop.getBeginLoc()) &&
              !before(loop.getEndLoc(), s.getEndLoc());
     };
-    ParamSet result;
-    if (const auto* param = llvm::dyn_cast<clang::ParmVarDecl>(ref.getDecl()))
-      if (const auto p = params_.find(param); p != params_.end())
-        result.insert(p->second);
     for (const Assignment& assignment : found->second)
-      if (assignment.at == nullptr || !before(ref.getEndLoc(), assignment.at->getBeginLoc()) ||
+      if (everyValue || assignment.at == nullptr ||
+          !before(use->getEndLoc(), assignment.at->getBeginLoc()) ||
           std::any_of(loops_.begin(), loops_.end(), [&](const clang::Stmt* loop) {
-            return inside(*loop, *assignment.at) && inside(*loop, ref);
+            return inside(*loop, *assignment.at) && inside(*loop, *use);
           }))
         unite(result, assignment.from);
     return result;
@@ -844,7 +835,6 @@ private:
   const clang::FunctionDecl& function_;
   Calls& calls_;
   std::map<const clang::ParmVarDecl*, unsigned> params_;
-  std::map<const clang::Decl*, ParamSet> derived_;
   struct Assignment {
     const clang::Stmt* at; // null: anywhere
     ParamSet from;
