@@ -4,10 +4,12 @@
 #include "annotation/NeighbourReads.h"
 #include "annotation/Parser.h"
 #include "annotation/SectionAnalysis.h"
+#include "annotation/StrayWrites.h"
 #include "annotation/Suggest.h"
 
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <map>
 #include <numeric>
 #include <set>
@@ -158,6 +160,7 @@ public:
     warnStrideOfTheWholeCall();
     warnBroadcastFromElsewhere();
     checkBindings();
+    checkStrayWrites();
     checkNeighbourReads();
     checkLaunch();
     checkTune();
@@ -871,6 +874,52 @@ private:
   // A thread that reads an input beside what it writes of an output (a stencil's x[i - 1] and
   // x[i + 1] beside y[i]) reads past the input's chunked section unless its halo or section is
   // that much wider: the chunk would read a neighbouring chunk's elements, copied or not yet.
+  // Range mode: a write that does not move with the chunk as its output's section does.
+  void checkStrayWrites() {
+    for (const ArrayDraft& output : drafts_) {
+      if (output.brokenSection || output.array.direction == Direction::In ||
+          output.array.reduce != ir::ReduceOp::None)
+        continue;
+      const JudgedSamples judged = judgedSamples(kernel_, output.array, output.array, samples_);
+      if (const std::optional<StrayWrite> stray = strayWrite(kernel_, output.array, judged)) {
+        reportStrayWrite(output, *stray);
+        strayOutputs_.insert(output.array.param);
+      }
+    }
+  }
+
+  void reportStrayWrite(const ArrayDraft& output, const StrayWrite& found) {
+    const std::string& y = param(output.array.param).name;
+    const std::string& begin = param(kernel_.beginParam).name;
+    const auto elements = [](long long n) {
+      return std::to_string(n) + (n == 1 || n == -1 ? " element" : " elements");
+    };
+    const std::string values = sampledValues(found.params, found.sample);
+    if (found.atoms.empty()) {
+      error(output.array.offset, output.nameLength,
+            "the kernel writes '" + y + "' (" + at(*found.write) + ") " +
+                elements(found.beginStep) + " further on for each unit of the partition (the " +
+                "step of '" + begin + "' in its index), but the section of '" + y + "' moves " +
+                std::to_string(found.sectionStep) + " per unit" + values +
+                ": each chunk would write elements that other chunks' sections hold, and its "
+                "copy back would not bring them home; give '" +
+                y +
+                "' a section that moves as its writes do, or partition the kernel along the "
+                "rows it writes");
+      return;
+    }
+    error(output.array.offset, output.nameLength,
+          "the kernel writes '" + y + "' (" + at(*found.write) + ") " + elements(found.atomStep) +
+              " further on for each step of " + spelledAtoms(found.atoms) +
+              ", another dimension than the partition's, which crosses whole rows of its "
+              "section (which moves " +
+              std::to_string(found.sectionStep) + " per unit)" + values +
+              ": each chunk would write rows of '" + y +
+              "' that other chunks' sections hold, and its copy back would not bring them home; "
+              "partition the kernel along the rows it writes, so that each chunk's writes lie in "
+              "its own section");
+  }
+
   void checkNeighbourReads() {
     for (const ArrayDraft& input : drafts_) {
       // A copy array is read where the kernel writes it, and has no halo to widen.
@@ -879,9 +928,15 @@ private:
         continue;
       for (const ArrayDraft& output : drafts_) {
         if (output.brokenSection || output.array.direction == Direction::In ||
-            output.array.reduce != ir::ReduceOp::None)
+            output.array.reduce != ir::ReduceOp::None ||
+            strayOutputs_.count(output.array.param) > 0)
           continue;
         const JudgedSamples judged = judgedSamples(kernel_, input.array, output.array, samples_);
+        if (const std::optional<CrossingWrite> crossing =
+                crossingWrite(kernel_, input.array, output.array, judged)) {
+          reportCrossingWrite(input, output, *crossing);
+          break;
+        }
         if (const std::optional<PitchMismatch> pitch =
                 pitchMismatch(kernel_, input.array, output.array, judged)) {
           reportPitchMismatch(input, output, *pitch);
@@ -909,6 +964,41 @@ private:
         values += std::string(values.empty() ? " (at " : ", ") + param(p).name + " = " +
                   std::to_string(*sample[p]);
     return values.empty() ? values : values + ")";
+  }
+
+  // "threadIdx.x" for a term's atoms; a local's "i#42" (a loop's "k#7@1") as the code names it.
+  static std::string spelledAtoms(const std::string& atoms) {
+    std::string out;
+    for (size_t i = 0; i < atoms.size(); ++i) {
+      if (atoms[i] != '#') {
+        out += atoms[i];
+        continue;
+      }
+      while (i + 1 < atoms.size() &&
+             (std::isdigit(static_cast<unsigned char>(atoms[i + 1])) || atoms[i + 1] == '@'))
+        ++i;
+    }
+    return out;
+  }
+
+  void reportCrossingWrite(const ArrayDraft& input, const ArrayDraft& output,
+                           const CrossingWrite& found) {
+    const std::string& x = param(input.array.param).name;
+    const std::string& y = param(output.array.param).name;
+    const auto elements = [](long long n) {
+      return std::to_string(n) + (n == 1 || n == -1 ? " element" : " elements");
+    };
+    error(output.array.offset, output.nameLength,
+          "the kernel writes '" + y + "' (" + at(*found.write) + ") " + elements(found.writeStep) +
+              " further on for each step of " + spelledAtoms(found.atoms) +
+              ", whole rows of its section (which moves " + std::to_string(found.outputRow) +
+              " per unit of the partition), where it reads '" + x + "' (" + at(*found.read) + ") " +
+              elements(found.readStep) + " further on, within a row of its section (which moves " +
+              std::to_string(found.inputRow) + ")" + sampledValues(found.params, found.sample) +
+              ": each chunk would write rows of '" + y +
+              "' that other chunks' sections hold, and its copy back would not bring them home; "
+              "partition the kernel along the rows it writes, so that each chunk's writes lie in "
+              "its own section");
   }
 
   void reportPitchMismatch(const ArrayDraft& input, const ArrayDraft& output,
@@ -1593,6 +1683,7 @@ private:
   std::vector<ParamSample> samples_;
   ir::Kernel kernel_;
   std::vector<ArrayDraft> drafts_;
+  std::set<int> strayOutputs_;     // outputs whose writes stray from their section (reported)
   std::set<int> namedPointers_;    // pointers named in a data clause, even if rejected there
   bool unknownArrayNamed_ = false; // a data clause named no parameter of the kernel
   bool offsetMode_ = false;        // offset mode was chosen without conflict

@@ -340,6 +340,65 @@ std::optional<PitchMismatch> pitchMismatch(const ir::Kernel& kernel, const ir::A
   return std::nullopt;
 }
 
+std::optional<CrossingWrite> crossingWrite(const ir::Kernel& kernel, const ir::Array& input,
+                                           const ir::Array& output, const JudgedSamples& judged) {
+  const ir::Section* x = chunkedSection(input);
+  if (x == nullptr || output.sections.size() != 1 || !output.sections[0].chunked() ||
+      judged.samples.empty())
+    return std::nullopt;
+  const ir::Section& y = output.sections[0];
+  const std::vector<ir::Parameter>& params = kernel.signature.params;
+  const auto unique = [](const std::vector<std::string>& atoms) {
+    return std::set<std::string>(atoms.begin(), atoms.end()).size() == atoms.size();
+  };
+  for (const ir::IndexUse& write : params[output.param].indexUses) {
+    if (!write.write || write.base.empty() || !unique(write.baseAtoms))
+      continue;
+    for (const ir::IndexUse& read : params[input.param].indexUses) {
+      if (read.write || read.base.empty() || !unique(read.baseAtoms))
+        continue;
+      std::optional<CrossingWrite> best;
+      for (size_t j = 0; j < write.baseAtoms.size(); ++j) {
+        const auto k = std::find(read.baseAtoms.begin(), read.baseAtoms.end(), write.baseAtoms[j]);
+        if (k == read.baseAtoms.end())
+          continue;
+        const ir::OffsetTerm& readTerm = read.baseScales[k - read.baseAtoms.begin()];
+        // At every sample: the write moves more than one whole row of the output (a multiple of
+        // S, |step| > |S|: a step of one row is the partition's, where the input's section is the
+        // one to blame), the read less than a row of the input (0 < |step| < |P|).
+        std::optional<CrossingWrite> found;
+        for (const ParamSample& sample : judged.samples) {
+          const std::optional<Wide> s = sectionMove(y, sample), p = sectionMove(*x, sample),
+                                    w = value({write.baseScales[j]}, {}, sample),
+                                    r = value({readTerm}, {}, sample);
+          const auto magnitude = [](Wide v) { return v < 0 ? -v : v; };
+          if (!s || !p || !w || !r || *s == 0 || *w % *s != 0 || magnitude(*w) <= magnitude(*s) ||
+              *r == 0 || magnitude(*r) >= magnitude(*p)) {
+            found.reset();
+            break;
+          }
+          if (!found)
+            found = CrossingWrite{&read,
+                                  &write,
+                                  write.baseAtoms[j],
+                                  static_cast<long long>(*w),
+                                  static_cast<long long>(*r),
+                                  static_cast<long long>(*s),
+                                  static_cast<long long>(*p),
+                                  sample,
+                                  judged.params};
+        }
+        // Of several such terms, the plainest to name (threadIdx.x before blockDim.x * blockIdx.x).
+        if (found && (!best || found->atoms.size() < best->atoms.size()))
+          best = std::move(found);
+      }
+      if (best)
+        return best;
+    }
+  }
+  return std::nullopt;
+}
+
 std::optional<NeighbourRead> readOutsideSection(const ir::Kernel& kernel, const ir::Array& input,
                                                 const ir::Array& output,
                                                 const JudgedSamples& judgedSamples) {

@@ -27,6 +27,7 @@
 #include "ir/KernelIR.h"
 
 #include <optional>
+#include <string>
 #include <vector>
 
 namespace overlap::annotation {
@@ -82,6 +83,27 @@ struct PitchMismatch {
   std::optional<ir::OffsetTerm> pitchTerm;
 };
 std::optional<PitchMismatch> pitchMismatch(const ir::Kernel& kernel, const ir::Array& input,
+                                           const ir::Array& output, const JudgedSamples& judged);
+
+// A write of `output` that one of its thread terms moves by several whole rows of its chunked
+// section (m * S, |m| > 1), where a read of `input` (one chunked section) moves by less than a
+// row of the input's section for the same term: a transpose's out[c * rows + r] beside in[r * cols
+// + c], with out[lo : hi] and in[lo * cols : hi * cols]. The thread reads within its chunk's rows
+// of the input but writes rows of the output that other chunks' sections hold, which its own copy
+// back does not bring home. Found where it holds at every sample (a term that moves whole rows of
+// the output only where two parameters happen to be equal is left alone).
+struct CrossingWrite {
+  const ir::IndexUse* read = nullptr;
+  const ir::IndexUse* write = nullptr;
+  std::string atoms;       // the thread term's atoms, as IndexUse::baseAtoms spells them
+  long long writeStep = 0; // how far the write moves per step of the term
+  long long readStep = 0;  // how far the read moves per step of it
+  long long outputRow = 0; // S: how far the output's section moves per unit of the partition
+  long long inputRow = 0;  // P: the input's
+  ParamSample sample;
+  std::vector<int> params;
+};
+std::optional<CrossingWrite> crossingWrite(const ir::Kernel& kernel, const ir::Array& input,
                                            const ir::Array& output, const JudgedSamples& judged);
 
 } // namespace overlap::annotation

@@ -846,6 +846,105 @@ TEST(Diagnostics, AReadWhoseRowsLieAnotherPitchThanItsSectionIsRefused) {
   }
 }
 
+// A transpose chunked along the rows it reads writes columns of its output, across every other
+// chunk's rows: refused beside a chunked input, and from the write alone in range mode (the
+// begin's step in the index is the partition's). Rows written two at a time, column-major
+// chunks, planes of a volume and a grid-stride loop stay in their sections.
+TEST(Diagnostics, AWriteThatCrossesOtherChunksRowsIsRefused) {
+  const auto transpose = [](const std::string& mode, const std::string& data) {
+    const bool range = mode != "offset(n)";
+    return "#include <overlap/annotate.h>\n"
+           "OVERLAP_KERNEL(partition(rows) " +
+           mode + " extent(in, out: rows * cols) " + data +
+           "\n"
+           "               launch(grid: (ceil_div(cols, 16), ceil_div(len, 16)), block: (16, "
+           "16)))\n"
+           "__global__ void k(const float* in, float* out, int rows, int cols, int n, int b, int "
+           "e) "
+           "{\n"
+           "  const int c = blockIdx.x * blockDim.x + threadIdx.x;\n"
+           "  const int r = " +
+           (range ? "b + " : "") + "blockIdx.y * blockDim.y + threadIdx.y;\n" +
+           "  if (c < cols && r < " + (range ? "e" : "n") +
+           ") out[c * rows + r] = in[r * cols + c];\n"
+           "}\n";
+  };
+  const std::string rowsOfIn = "copyin(in[lo * cols : hi * cols]) ";
+  for (const std::string& mode : {std::string("offset(n)"), std::string("range(b, e)")}) {
+    SCOPED_TRACE(mode);
+    const std::string code = transpose(mode, rowsOfIn + "copyout(out[lo:hi])");
+    const Position read = positionOf(code, "in[r * cols + c]");
+    const Position write = positionOf(code, "out[c * rows + r]");
+    expectFirstDiagnostic(
+        code, "out[lo:hi]",
+        "the kernel writes 'out' (line " + std::to_string(write.line) + ", column " +
+            std::to_string(write.column) + ") 64 elements further on for each step of threadIdx.x" +
+            (mode == "offset(n)"
+                 ? ", whole rows of its section (which moves 1 per unit of the partition), where "
+                   "it reads 'in' (line " +
+                       std::to_string(read.line) + ", column " + std::to_string(read.column) +
+                       ") 1 element further on, within a row of its section (which moves 64) "
+                       "(at rows = 64, cols = 64): each chunk would write rows of 'out' that "
+                       "other chunks' sections hold"
+                 : ", another dimension than the partition's, which crosses whole rows of its "
+                   "section (which moves 1 per unit) (at rows = 64): each chunk would write rows "
+                   "of 'out' that other chunks' sections hold"));
+  }
+  // Range mode judges the write alone: rows of out for a transpose's columns, whatever the input.
+  for (const std::string& data :
+       {rowsOfIn + "copyout(out[lo * cols : hi * cols])",
+        std::string("copyin(in) copyout(out[lo * cols : hi * cols])"),
+        std::string("copyin(in[lo:hi]) copyout(out[lo * cols : hi * cols])")}) {
+    SCOPED_TRACE(data);
+    expectFirstDiagnostic(transpose("range(b, e)", data), "out[lo",
+                          "1 element further on for each unit of the partition (the step of 'b' "
+                          "in its index), but the section of 'out' moves 64 per unit");
+  }
+  const InMemoryResult whole =
+      runOnCode(transpose("range(b, e)", "copyin(in) copyout(out[lo:hi])"));
+  EXPECT_FALSE(whole.result.ok());
+  EXPECT_NE(whole.diagnostics.find("another dimension than the partition's"), std::string::npos)
+      << whole.diagnostics;
+
+  const std::string accepted = R"(#include <overlap/annotate.h>
+OVERLAP_KERNEL(partition(rows) range(b, e) granule(2) extent(in, out: rows * w)
+               copyin(in[lo * w : hi * w]) copyout(out[lo * w : hi * w])
+               launch(grid: (ceil_div(w, 32), ceil_div(len, 16)), block: (32, 8)))
+__global__ void twoRows(const float* in, float* out, int rows, int w, int b, int e) {
+  int c = blockIdx.x * blockDim.x + threadIdx.x;
+  int r = b + 2 * (blockIdx.y * blockDim.y + threadIdx.y);
+  if (c >= w || r >= e) return;
+  out[r * w + c] = 2 * in[r * w + c];
+  if (r + 1 < e) out[(r + 1) * w + c] = 2 * in[(r + 1) * w + c];
+}
+OVERLAP_KERNEL(partition(d) range(zb, ze) extent(in, out: d * h * w)
+               copyin(in[lo * h * w : hi * h * w]) copyout(out[lo * h * w : hi * h * w])
+               launch(grid: (ceil_div(w, 8), ceil_div(h, 8), ceil_div(len, 4)), block: (8, 8, 4)))
+__global__ void volume(const float* in, float* out, int d, int h, int w, int zb, int ze) {
+  int x = blockIdx.x * blockDim.x + threadIdx.x;
+  int y = blockIdx.y * blockDim.y + threadIdx.y;
+  int z = zb + blockIdx.z * blockDim.z + threadIdx.z;
+  if (x < w && y < h && z < ze) out[(z * h + y) * w + x] = in[(z * h + y) * w + x] + 1.0f;
+}
+OVERLAP_KERNEL(partition(cols) range(cb, ce) extent(in, out: rows * cols)
+               copyin(in[lo * rows : hi * rows]) copyout(out[lo * rows : hi * rows])
+               launch(grid: (ceil_div(len, 16), ceil_div(rows, 16)), block: (16, 16)))
+__global__ void columnMajor(const float* in, float* out, int rows, int cols, int cb, int ce) {
+  int c = cb + blockIdx.x * blockDim.x + threadIdx.x;
+  int r = blockIdx.y * blockDim.y + threadIdx.y;
+  if (c < ce && r < rows) out[c * rows + r] = in[c * rows + r] * 3.0f;
+}
+OVERLAP_KERNEL(partition(n) range(b, e) extent(x, y: n) copyin(x[lo:hi]) copy(y[lo:hi])
+               launch(gridstride, block: 256))
+__global__ void saxpy(const float* x, float* y, int n, float a, int b, int e) {
+  for (int i = b + blockIdx.x * blockDim.x + threadIdx.x; i < e; i += blockDim.x * gridDim.x)
+    y[i] = a * x[i] + y[i];
+}
+)";
+  const InMemoryResult run = runOnCode(accepted);
+  EXPECT_TRUE(run.result.ok()) << run.diagnostics;
+}
+
 // The user's own baseline named as a generated entry point would make nvcc fail on the generated
 // source: the generator refuses it at the annotation, with a note at the declaration.
 TEST(Diagnostics, AUserDeclarationOfAGeneratedNameIsRefused) {

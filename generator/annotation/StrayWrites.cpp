@@ -1,0 +1,141 @@
+#include "annotation/StrayWrites.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <map>
+#include <set>
+
+namespace overlap::annotation {
+namespace {
+
+// The product of the term's parameters other than `skip` at `sample`, times its coefficient;
+// nullopt where one has no value or the product grows past what a sample can mean.
+std::optional<long long> valueWithout(const ir::OffsetTerm& term, int skip,
+                                      const ParamSample& sample) {
+  long long product = term.coefficient;
+  for (int param : term.params) {
+    if (param == skip)
+      continue;
+    if (param < 0 || static_cast<size_t>(param) >= sample.size() || !sample[param] ||
+        std::llabs(*sample[param]) > (1LL << 20) || std::llabs(product) > (1LL << 40))
+      return std::nullopt;
+    product *= *sample[param];
+  }
+  return product;
+}
+
+// B: the coefficient of the begin parameter in the write's offset; nullopt where a term names it
+// twice or beside the end (not a plain per-unit step) or a parameter has no value.
+std::optional<long long> beginStep(const ir::IndexUse& write, const ir::Kernel& kernel,
+                                   const ParamSample& sample) {
+  long long step = 0;
+  for (const ir::OffsetTerm& term : write.offset) {
+    const auto begins = std::count(term.params.begin(), term.params.end(), kernel.beginParam);
+    if (begins == 0)
+      continue;
+    if (begins > 1 || std::count(term.params.begin(), term.params.end(), kernel.endParam) > 0)
+      return std::nullopt;
+    const std::optional<long long> v = valueWithout(term, kernel.beginParam, sample);
+    if (!v)
+      return std::nullopt;
+    step += *v;
+  }
+  return step;
+}
+
+// 'x', 'y' or 'z' where every atom of the term is a CUDA built-in of that dimension
+// ("blockDim.y * blockIdx.y"); 0 otherwise (a loop's variable, dimensions mixed).
+char dimensionOf(const std::string& atoms) {
+  char dimension = 0;
+  size_t pos = 0;
+  while (pos <= atoms.size()) {
+    const size_t end = std::min(atoms.find(" * ", pos), atoms.size());
+    const std::string atom = atoms.substr(pos, end - pos);
+    const size_t dot = atom.find('.');
+    if (dot == std::string::npos || dot + 2 != atom.size() || atom.find('#') != std::string::npos)
+      return 0;
+    const char d = atom.back();
+    if (dimension != 0 && d != dimension)
+      return 0;
+    dimension = d;
+    pos = end + 3;
+  }
+  return dimension;
+}
+
+// At one sample: the term of another dimension than the partition's that moves whole rows of
+// the section, more than one (its index into write.baseAtoms); nullopt where there is none or
+// the partition's dimension is not clear.
+std::optional<size_t> acrossRows(const ir::IndexUse& write, long long section,
+                                 const ParamSample& sample) {
+  std::vector<std::pair<size_t, long long>> rows;
+  for (size_t j = 0; j < write.baseAtoms.size(); ++j) {
+    const std::optional<long long> step = valueWithout(write.baseScales[j], -1, sample);
+    if (!step)
+      return std::nullopt;
+    if (*step == 0 || *step % section != 0 || dimensionOf(write.baseAtoms[j]) == 0)
+      continue;
+    rows.emplace_back(j, std::llabs(*step));
+  }
+  if (rows.empty())
+    return std::nullopt;
+  // The whole-row term of the smallest step is the partition's.
+  const auto smallest = std::min_element(
+      rows.begin(), rows.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
+  const char partition = dimensionOf(write.baseAtoms[smallest->first]);
+  for (const auto& [j, step] : rows)
+    if (step == smallest->second && dimensionOf(write.baseAtoms[j]) != partition)
+      return std::nullopt;   // two dimensions alike: which is the partition's is not clear
+  std::optional<size_t> out; // of several, the plainest to name (threadIdx.x)
+  for (const auto& [j, step] : rows)
+    if (dimensionOf(write.baseAtoms[j]) != partition && step > std::llabs(section) &&
+        (!out || write.baseAtoms[j].size() < write.baseAtoms[*out].size()))
+      out = j;
+  return out;
+}
+
+} // namespace
+
+std::optional<StrayWrite> strayWrite(const ir::Kernel& kernel, const ir::Array& output,
+                                     const JudgedSamples& judged) {
+  if (kernel.mode != ir::ChunkMode::Range || kernel.beginParam < 0 || output.sections.size() != 1 ||
+      !output.sections[0].chunked() || judged.samples.empty())
+    return std::nullopt;
+  const ir::Section& y = output.sections[0];
+  for (const ir::IndexUse& write : kernel.signature.params[output.param].indexUses) {
+    if (!write.write)
+      continue;
+    std::optional<StrayWrite> pitch, across;
+    bool pitchEverywhere = true, acrossEverywhere = true;
+    for (const ParamSample& sample : judged.samples) {
+      const std::optional<AffineForm> form = affineForm(*y.begin, sample);
+      const std::optional<long long> b = beginStep(write, kernel, sample);
+      if (!form || !b || *b == 0) {
+        pitchEverywhere = acrossEverywhere = false;
+        break;
+      }
+      const long long s = form->lo + form->hi;
+      pitchEverywhere = pitchEverywhere && *b != s;
+      if (pitchEverywhere && !pitch)
+        pitch = StrayWrite{&write, *b, s, {}, 0, sample, judged.params};
+      const std::optional<size_t> j =
+          *b == s && s != 0 ? acrossRows(write, s, sample) : std::nullopt;
+      acrossEverywhere = acrossEverywhere && j.has_value();
+      if (acrossEverywhere && !across)
+        across = StrayWrite{&write,
+                            *b,
+                            s,
+                            write.baseAtoms[*j],
+                            *valueWithout(write.baseScales[*j], -1, sample),
+                            sample,
+                            judged.params};
+    }
+    if (pitchEverywhere && pitch)
+      return pitch;
+    if (acrossEverywhere && across)
+      return across;
+  }
+  return std::nullopt;
+}
+
+} // namespace overlap::annotation

@@ -1,0 +1,45 @@
+// Whether a range-mode kernel's writes of an output stay in the chunk's section of it, judged
+// from the write alone (NeighbourReads judges writes beside reads). The kernel indexes globally
+// from the chunk's begin (r = rowBegin + threadIdx.y + ...), so the begin's coefficient B in a
+// write's index is how far that write moves per unit of the partition, and the thread terms of
+// the partition's dimension are the ones B apart. The section moves S per unit.
+//
+// - B != S: the chunk writes elements another chunk's section holds (out[r] beside
+//   out[lo * w : hi * w], a transpose's out[c * rows + r] beside rows of out).
+// - A thread term of another dimension than the partition's that moves whole rows of the
+//   section, more than one at a time (out[c * rows + r] beside out[lo : hi], c from threadIdx.x
+//   and r from threadIdx.y): each chunk writes across the whole array.
+//
+// Both must hold at every sample: a term that moves whole rows only where two parameters happen
+// to be equal is left alone, as is a write whose index does not mention the begin (a grid-stride
+// loop's variable, a kernel that tests its rows against the range).
+#pragma once
+
+#include "annotation/NeighbourReads.h"
+#include "annotation/SectionAnalysis.h"
+#include "ir/KernelIR.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace overlap::annotation {
+
+struct StrayWrite {
+  const ir::IndexUse* write = nullptr;
+  long long beginStep = 0;   // B
+  long long sectionStep = 0; // S
+  // Empty where B != S; otherwise the thread term of another dimension (IndexUse::baseAtoms's
+  // spelling) and how far the write moves per step of it.
+  std::string atoms;
+  long long atomStep = 0;
+  ParamSample sample;
+  std::vector<int> params;
+};
+
+// The first write of `output` (one chunked section, range mode) that strays from its section;
+// `judged`: the samples of the output with itself (judgedSamples(kernel, output, output, ...)).
+std::optional<StrayWrite> strayWrite(const ir::Kernel& kernel, const ir::Array& output,
+                                     const JudgedSamples& judged);
+
+} // namespace overlap::annotation
