@@ -160,9 +160,10 @@ public:
     warnStrideOfTheWholeCall();
     warnBroadcastFromElsewhere();
     checkBindings();
+    checkLaunch();
+    // After the launch: a dimension it leaves at 1 has no steps.
     checkStrayWrites();
     checkNeighbourReads();
-    checkLaunch();
     checkTune();
 
     if (hasErrors(diags_))
@@ -752,8 +753,16 @@ private:
     const std::vector<ir::Section>& sections = draft.array.sections;
     std::string writesAll = std::string(keyword) + " of '" + name +
                             "' without a chunked section: every chunk would write the whole "
-                            "array; give a section such as " +
-                            name + "[lo:hi]";
+                            "array; ";
+    // A dot product's atomicAdd(result, v): the chunks accumulate into it, which reduce says.
+    const ir::Parameter& written = param(draft.array.param);
+    if (written.writeLine != 0 && written.plainWriteLine == 0)
+      writesAll += "the kernel only updates it atomically (line " +
+                   std::to_string(written.writeLine) + ", column " +
+                   std::to_string(written.writeColumn) +
+                   "): if the chunks accumulate into it, say so with reduce(+: " + name +
+                   ") (or the operator of its atomic updates); otherwise ";
+    writesAll += "give a section such as " + name + "[lo:hi]";
     if (sections.empty()) {
       error(draft.array.offset, draft.nameLength, writesAll);
       return;

@@ -173,6 +173,15 @@ bool lengthNeverMatches(int lengthParam, const ir::ExprPtr& value, const ir::Exp
     evaluated = true;
     if (whole->passed == *sample[lengthParam])
       return false;
+    // The caller's n where it is what the launch passes: a length the partition and the value do
+    // not depend on (partition(rows) offset(n = 2 * len)) matches for callers that pass it so
+    // (an empty call, n = 0, matches anything).
+    ParamSample matched = sample;
+    matched[lengthParam] = whole->passed;
+    const std::optional<WholeCall> again =
+        wholeCallLength(value, partition, environment(matched, std::nullopt, std::nullopt));
+    if (whole->passed > 0 && again && again->passed == whole->passed)
+      return false;
   }
   return evaluated;
 }

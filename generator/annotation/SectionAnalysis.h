@@ -63,7 +63,8 @@ std::optional<WholeCall> wholeCallLength(const ir::ExprPtr& value, const ir::Exp
                                          const ir::Environment& env);
 
 // The same against the caller's value of the length parameter. True when they differ for every
-// sample where both evaluate, so that no call could be right: partition(n / 2) offset(n).
+// sample where both evaluate, so that no call could be right: partition(n / 2) offset(n); false
+// where the caller may pass what the launch passes (a length the partition does not depend on).
 bool lengthNeverMatches(int lengthParam, const ir::ExprPtr& value, const ir::ExprPtr& partition,
                         const std::vector<ParamSample>& samples);
 

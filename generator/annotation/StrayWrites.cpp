@@ -66,14 +66,24 @@ char dimensionOf(const std::string& atoms) {
 // At one sample: the term of another dimension than the partition's that moves whole rows of
 // the section, more than one (its index into write.baseAtoms); nullopt where there is none or
 // the partition's dimension is not clear.
-std::optional<size_t> acrossRows(const ir::IndexUse& write, long long section,
-                                 const ParamSample& sample) {
+std::optional<size_t> acrossRows(const ir::Kernel& kernel, const ir::IndexUse& write,
+                                 long long section, const ParamSample& sample) {
+  // A dimension the launch leaves at one block of one thread has no steps.
+  const auto single = [&kernel](char dimension) {
+    const size_t d = static_cast<size_t>(dimension - 'x');
+    const auto one = [](const ir::ExprPtr& e) {
+      return !e || ir::evaluate(*e, ir::Environment{}) == std::optional<long long>(1);
+    };
+    return d > 0 && !kernel.launch.gridStride && one(kernel.launch.grid[d]) &&
+           one(kernel.launch.block[d]);
+  };
   std::vector<std::pair<size_t, long long>> rows;
   for (size_t j = 0; j < write.baseAtoms.size(); ++j) {
     const std::optional<long long> step = valueWithout(write.baseScales[j], -1, sample);
     if (!step)
       return std::nullopt;
-    if (*step == 0 || *step % section != 0 || dimensionOf(write.baseAtoms[j]) == 0)
+    const char dimension = dimensionOf(write.baseAtoms[j]);
+    if (*step == 0 || *step % section != 0 || dimension == 0 || single(dimension))
       continue;
     rows.emplace_back(j, std::llabs(*step));
   }
@@ -85,10 +95,17 @@ std::optional<size_t> acrossRows(const ir::IndexUse& write, long long section,
   const char partition = dimensionOf(write.baseAtoms[smallest->first]);
   for (const auto& [j, step] : rows)
     if (step == smallest->second && dimensionOf(write.baseAtoms[j]) != partition)
-      return std::nullopt;   // two dimensions alike: which is the partition's is not clear
+      return std::nullopt; // two dimensions alike: which is the partition's is not clear
+  // A dimension whose grid grows with the chunk covers the partition too (a grid of more than
+  // 65535 blocks folded into y: (blockIdx.y * 65535 + blockIdx.x) * 256 + threadIdx.x).
+  const auto coversTheChunk = [&kernel](char dimension) {
+    const ir::ExprPtr& grid = kernel.launch.grid[static_cast<size_t>(dimension - 'x')];
+    return grid && ir::dependsOnChunk(*grid);
+  };
   std::optional<size_t> out; // of several, the plainest to name (threadIdx.x)
   for (const auto& [j, step] : rows)
     if (dimensionOf(write.baseAtoms[j]) != partition && step > std::llabs(section) &&
+        !coversTheChunk(dimensionOf(write.baseAtoms[j])) &&
         (!out || write.baseAtoms[j].size() < write.baseAtoms[*out].size()))
       out = j;
   return out;
@@ -98,28 +115,30 @@ std::optional<size_t> acrossRows(const ir::IndexUse& write, long long section,
 
 std::optional<StrayWrite> strayWrite(const ir::Kernel& kernel, const ir::Array& output,
                                      const JudgedSamples& judged) {
-  if (kernel.mode != ir::ChunkMode::Range || kernel.beginParam < 0 || output.sections.size() != 1 ||
-      !output.sections[0].chunked() || judged.samples.empty())
+  if (output.sections.size() != 1 || !output.sections[0].chunked() || judged.samples.empty())
     return std::nullopt;
+  // Range mode's begin gives the write's step per unit; offset mode counts from the chunk's
+  // section, so only the partition's dimension (that of the smallest whole-row step) is known.
+  const bool range = kernel.mode == ir::ChunkMode::Range && kernel.beginParam >= 0;
   const ir::Section& y = output.sections[0];
   for (const ir::IndexUse& write : kernel.signature.params[output.param].indexUses) {
     if (!write.write)
       continue;
     std::optional<StrayWrite> pitch, across;
-    bool pitchEverywhere = true, acrossEverywhere = true;
+    bool pitchEverywhere = range, acrossEverywhere = true;
     for (const ParamSample& sample : judged.samples) {
       const std::optional<AffineForm> form = affineForm(*y.begin, sample);
-      const std::optional<long long> b = beginStep(write, kernel, sample);
+      const long long s = form ? form->lo + form->hi : 0;
+      const std::optional<long long> b = range ? beginStep(write, kernel, sample) : s;
       if (!form || !b || *b == 0) {
         pitchEverywhere = acrossEverywhere = false;
         break;
       }
-      const long long s = form->lo + form->hi;
       pitchEverywhere = pitchEverywhere && *b != s;
       if (pitchEverywhere && !pitch)
         pitch = StrayWrite{&write, *b, s, {}, 0, sample, judged.params};
       const std::optional<size_t> j =
-          *b == s && s != 0 ? acrossRows(write, s, sample) : std::nullopt;
+          *b == s && s != 0 ? acrossRows(kernel, write, s, sample) : std::nullopt;
       acrossEverywhere = acrossEverywhere && j.has_value();
       if (acrossEverywhere && !across)
         across = StrayWrite{&write,

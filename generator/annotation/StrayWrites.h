@@ -1,18 +1,21 @@
-// Whether a range-mode kernel's writes of an output stay in the chunk's section of it, judged
-// from the write alone (NeighbourReads judges writes beside reads). The kernel indexes globally
-// from the chunk's begin (r = rowBegin + threadIdx.y + ...), so the begin's coefficient B in a
-// write's index is how far that write moves per unit of the partition, and the thread terms of
-// the partition's dimension are the ones B apart. The section moves S per unit.
+// Whether a kernel's writes of an output stay in the chunk's section of it, judged from the write
+// alone (NeighbourReads judges writes beside reads). The section moves S per unit of the
+// partition.
 //
-// - B != S: the chunk writes elements another chunk's section holds (out[r] beside
-//   out[lo * w : hi * w], a transpose's out[c * rows + r] beside rows of out).
-// - A thread term of another dimension than the partition's that moves whole rows of the
-//   section, more than one at a time (out[c * rows + r] beside out[lo : hi], c from threadIdx.x
-//   and r from threadIdx.y): each chunk writes across the whole array.
+// - Range mode: the kernel indexes globally from the chunk's begin (r = rowBegin + threadIdx.y),
+//   so the begin's coefficient B in a write's index is how far that write moves per unit. B != S:
+//   the chunk writes elements another chunk's section holds (out[r] beside out[lo * w : hi * w],
+//   a transpose's out[c * rows + r] beside rows of out).
+// - Both modes: the thread terms that step whole rows of the section, the smallest step being the
+//   partition's dimension's (B in range mode). A term of another dimension that steps several
+//   whole rows (out[c * rows + r] beside out[lo : hi], c from threadIdx.x and r from threadIdx.y;
+//   darknet's batch-major output[(blockIdx.z * n + blockIdx.y) * size + i] chunked over filters)
+//   writes across the whole array. A dimension the launch leaves at 1 has no steps; one whose
+//   grid grows with the chunk (len) covers the partition too.
 //
 // Both must hold at every sample: a term that moves whole rows only where two parameters happen
-// to be equal is left alone, as is a write whose index does not mention the begin (a grid-stride
-// loop's variable, a kernel that tests its rows against the range).
+// to be equal is left alone, as is a write whose index does not mention the begin in range mode
+// (a grid-stride loop's variable, a kernel that tests its rows against the range).
 #pragma once
 
 #include "annotation/NeighbourReads.h"
@@ -37,7 +40,7 @@ struct StrayWrite {
   std::vector<int> params;
 };
 
-// The first write of `output` (one chunked section, range mode) that strays from its section;
+// The first write of `output` (one chunked section) that strays from its section;
 // `judged`: the samples of the output with itself (judgedSamples(kernel, output, output, ...)).
 std::optional<StrayWrite> strayWrite(const ir::Kernel& kernel, const ir::Array& output,
                                      const JudgedSamples& judged);

@@ -846,10 +846,29 @@ TEST(Diagnostics, AReadWhoseRowsLieAnotherPitchThanItsSectionIsRefused) {
   }
 }
 
+// A one-element result the blocks atomicAdd into, named as a plain copy: the remedy is reduce.
+TEST(Diagnostics, AWholeOutputUpdatedOnlyAtomicallyIsPointedToReduce) {
+  const std::string code = R"(#include <overlap/annotate.h>
+OVERLAP_KERNEL(partition(n) offset(n) extent(a: n) extent(result: 1)
+               copyin(a[lo:hi]) copy(result) launch(grid: ceil_div(len, 256), block: 256))
+__global__ void total(const float* a, float* result, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) atomicAdd(result, a[i]);
+}
+)";
+  const Position update = positionOf(code, "atomicAdd(result");
+  expectFirstDiagnostic(code, "result) launch",
+                        "the kernel only updates it atomically (line " +
+                            std::to_string(update.line) + ", column " +
+                            std::to_string(update.column) +
+                            "): if the chunks accumulate into it, say so with reduce(+: result)");
+}
+
 // A transpose chunked along the rows it reads writes columns of its output, across every other
-// chunk's rows: refused beside a chunked input, and from the write alone in range mode (the
-// begin's step in the index is the partition's). Rows written two at a time, column-major
-// chunks, planes of a volume and a grid-stride loop stay in their sections.
+// chunk's rows: refused from the write alone (a thread term of another dimension than the
+// partition's steps whole rows; in range mode also the begin's step against the section's), and
+// beside a chunked input where the term is a loop's variable. Rows written two at a time, column-major
+// chunks, planes of a volume, a grid folded into y and a grid-stride loop stay in their sections.
 TEST(Diagnostics, AWriteThatCrossesOtherChunksRowsIsRefused) {
   const auto transpose = [](const std::string& mode, const std::string& data) {
     const bool range = mode != "offset(n)";
@@ -870,25 +889,64 @@ TEST(Diagnostics, AWriteThatCrossesOtherChunksRowsIsRefused) {
            "}\n";
   };
   const std::string rowsOfIn = "copyin(in[lo * cols : hi * cols]) ";
+  // Judged from the write alone: threadIdx.x steps whole rows of out, the partition's rows are y's.
   for (const std::string& mode : {std::string("offset(n)"), std::string("range(b, e)")}) {
     SCOPED_TRACE(mode);
     const std::string code = transpose(mode, rowsOfIn + "copyout(out[lo:hi])");
-    const Position read = positionOf(code, "in[r * cols + c]");
     const Position write = positionOf(code, "out[c * rows + r]");
     expectFirstDiagnostic(
         code, "out[lo:hi]",
         "the kernel writes 'out' (line " + std::to_string(write.line) + ", column " +
-            std::to_string(write.column) + ") 64 elements further on for each step of threadIdx.x" +
-            (mode == "offset(n)"
-                 ? ", whole rows of its section (which moves 1 per unit of the partition), where "
-                   "it reads 'in' (line " +
-                       std::to_string(read.line) + ", column " + std::to_string(read.column) +
-                       ") 1 element further on, within a row of its section (which moves 64) "
-                       "(at rows = 64, cols = 64): each chunk would write rows of 'out' that "
-                       "other chunks' sections hold"
-                 : ", another dimension than the partition's, which crosses whole rows of its "
-                   "section (which moves 1 per unit) (at rows = 64): each chunk would write rows "
-                   "of 'out' that other chunks' sections hold"));
+            std::to_string(write.column) +
+            ") 64 elements further on for each step of threadIdx.x, another dimension than the "
+            "partition's, which crosses whole rows of its section (which moves 1 per unit) (at "
+            "rows = 64): each chunk would write rows of 'out' that other chunks' sections hold");
+  }
+  // A loop's variable has no dimension: judged beside the read, which moves within a row of in.
+  const std::string loop = R"(#include <overlap/annotate.h>
+OVERLAP_KERNEL(partition(rows) offset(n) extent(in, out: rows * cols)
+               copyin(in[lo * cols : hi * cols]) copyout(out[lo:hi])
+               launch(grid: ceil_div(len, 256), block: 256))
+__global__ void k(const float* in, float* out, int rows, int cols, int n) {
+  const int r = blockIdx.x * blockDim.x + threadIdx.x;
+  if (r < n)
+    for (int c = 0; c < cols; ++c) out[c * rows + r] = in[r * cols + c];
+}
+)";
+  const Position read = positionOf(loop, "in[r * cols + c]");
+  const Position write = positionOf(loop, "out[c * rows + r]");
+  expectFirstDiagnostic(loop, "out[lo:hi]",
+                        "the kernel writes 'out' (line " + std::to_string(write.line) +
+                            ", column " + std::to_string(write.column) +
+                            ") 64 elements further on for each step of c, whole rows of its "
+                            "section (which moves 1 per unit of the partition), where it reads "
+                            "'in' (line " +
+                            std::to_string(read.line) + ", column " + std::to_string(read.column) +
+                            ") 1 element further on, within a row of its section (which moves "
+                            "64) (at rows = 64, cols = 64): each chunk would write rows of 'out' "
+                            "that other chunks' sections hold");
+  // darknet's scale_bias chunked over filters, its output batch-major: blockIdx.z steps n rows.
+  const std::string batchMajor = R"(#include <overlap/annotate.h>
+OVERLAP_KERNEL(param(int batch) partition(n) offset extent(output: batch * n * size)
+               copy(output[lo * size : hi * size])
+               launch(grid: (ceil_div(size, 512), len, BATCHES), block: 512))
+__global__ void scale_bias(float* output, int n, int size) {
+  const int offset = blockIdx.x * blockDim.x + threadIdx.x;
+  if (offset < size) output[(blockIdx.z * n + blockIdx.y) * size + offset] *= 2.0f;
+}
+)";
+  for (const std::string& batches : {std::string("batch"), std::string("1")}) {
+    SCOPED_TRACE(batches);
+    std::string code = batchMajor;
+    code.replace(code.find("BATCHES"), 7, batches);
+    const InMemoryResult run = runOnCode(code);
+    // One block along z has no batch to step over.
+    EXPECT_EQ(run.result.ok(), batches == "1") << run.diagnostics;
+    if (batches == "batch") {
+      EXPECT_NE(run.diagnostics.find("for each step of blockIdx.z, another dimension"),
+                std::string::npos)
+          << run.diagnostics;
+    }
   }
   // Range mode judges the write alone: rows of out for a transpose's columns, whatever the input.
   for (const std::string& data :
@@ -933,6 +991,13 @@ __global__ void columnMajor(const float* in, float* out, int rows, int cols, int
   int c = cb + blockIdx.x * blockDim.x + threadIdx.x;
   int r = blockIdx.y * blockDim.y + threadIdx.y;
   if (c < ce && r < rows) out[c * rows + r] = in[c * rows + r] * 3.0f;
+}
+OVERLAP_KERNEL(partition(n) offset(n) extent(x, y: n) copyin(x[lo:hi]) copyout(y[lo:hi])
+               launch(grid: (min(ceil_div(len, 256), 65535), ceil_div(ceil_div(len, 256), 65535)),
+                      block: 256))
+__global__ void folded(const float* x, float* y, int n) {
+  const int i = (blockIdx.y * 65535 + blockIdx.x) * 256 + threadIdx.x;
+  if (i < n) y[i] = 2 * x[i];
 }
 OVERLAP_KERNEL(partition(n) range(b, e) extent(x, y: n) copyin(x[lo:hi]) copy(y[lo:hi])
                launch(gridstride, block: 256))

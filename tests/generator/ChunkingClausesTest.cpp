@@ -82,6 +82,21 @@ TEST(ChunkingClauses, APartitionThatNeverPassesTheCallersLengthIsRefused) {
   EXPECT_EQ(f.spelled, "n");
 }
 
+TEST(ChunkingClauses, ALengthThePartitionDoesNotNameIsLeftToTheCall) {
+  // n = 2 * rows holds for callers that pass it so (the generated checkCall tells the others);
+  // darknet's maxpool counts its elements in n and its rows in a host parameter.
+  const ir::Kernel kernel =
+      buildOk("param(int rows) partition(rows) offset(n = 2 * len) extent(x, y: 2 * rows)"
+              " copyin(x[2 * lo : 2 * hi]) copyout(y[2 * lo : 2 * hi])"
+              " launch(grid: ceil_div(2 * len, 256), block: 256) tune(rows = 1024, n = 2 * rows)",
+              pairs());
+  EXPECT_EQ(kernel.lengthParam, 2);
+  // A partition of n that passes n its half never matches, whatever the caller passes.
+  const Finding f =
+      buildError("param(int rows) partition(n / 2) offset(n = len)" + kPairsBody, pairs());
+  EXPECT_NE(f.message.find("never the caller's n"), std::string::npos) << f.message;
+}
+
 TEST(ChunkingClauses, ALengthValueOfLoIsRefused) {
   const Finding f = buildError("partition(n / 2) offset(n = 2 * lo)" + kPairsBody, pairs());
   EXPECT_NE(f.message.find("'lo' cannot be used in the chunk length value"), std::string::npos)
