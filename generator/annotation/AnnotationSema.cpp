@@ -1036,13 +1036,80 @@ private:
               ": each chunk would read rows that are not its own; " + remedy);
   }
 
+  // read.offset - write.offset, like terms combined, without those that cancel.
+  static std::vector<ir::OffsetTerm> offsetDifference(const ir::IndexUse& read,
+                                                      const ir::IndexUse& write) {
+    std::map<std::vector<int>, long long> sum;
+    for (const ir::OffsetTerm& term : read.offset) {
+      std::vector<int> params = term.params;
+      std::sort(params.begin(), params.end());
+      sum[params] += term.coefficient;
+    }
+    for (const ir::OffsetTerm& term : write.offset) {
+      std::vector<int> params = term.params;
+      std::sort(params.begin(), params.end());
+      sum[params] -= term.coefficient;
+    }
+    std::vector<ir::OffsetTerm> out;
+    for (const auto& [params, coefficient] : sum)
+      if (coefficient != 0)
+        out.push_back(ir::OffsetTerm{coefficient, params});
+    return out;
+  }
+
+  // `terms` spelled in the parameters ("R * w", "2 * R * w + 1") where they name one, no
+  // parameter set per chunk, and come to `halo` at `sample`; empty otherwise.
+  std::string spelledHalo(const std::vector<ir::OffsetTerm>& terms, long long halo,
+                          const ParamSample& sample) const {
+    const std::set<int> perChunk{kernel_.lengthParam, kernel_.beginParam, kernel_.endParam};
+    long long total = 0;
+    bool named = false;
+    std::string out;
+    for (const ir::OffsetTerm& term : terms) {
+      long long value = term.coefficient;
+      std::string factors;
+      for (int p : term.params) {
+        if (perChunk.count(p) > 0 || static_cast<size_t>(p) >= sample.size() || !sample[p] ||
+            std::any_of(kernel_.bindings.begin(), kernel_.bindings.end(),
+                        [p](const ir::Binding& b) { return b.param == p; }))
+          return {};
+        value *= *sample[p];
+        factors += (factors.empty() ? "" : " * ") + param(p).name;
+        named = true;
+      }
+      total += value;
+      const long long magnitude = term.coefficient < 0 ? -term.coefficient : term.coefficient;
+      const std::string spelled = factors.empty()  ? std::to_string(magnitude)
+                                  : magnitude == 1 ? factors
+                                                   : std::to_string(magnitude) + " * " + factors;
+      out += out.empty() ? (term.coefficient < 0 ? "-" + spelled : spelled)
+                         : (term.coefficient < 0 ? " - " : " + ") + spelled;
+    }
+    return named && total == halo ? out : std::string();
+  }
+
   void reportNeighbourRead(const ArrayDraft& input, const ArrayDraft& output,
                            const NeighbourRead& found) {
     const std::string& x = param(input.array.param).name;
     const std::string& y = param(output.array.param).name;
-    const std::string halo = "halo(" + x + ": " + std::to_string(found.haloBefore) + ", " +
-                             std::to_string(found.haloAfter) + ")" +
-                             sampledValues(found.params, found.sample);
+    // In the parameters where the farthest read's offset beside its write's gives it (R * w for
+    // x[(r - R) * w + c] beside y[r * w + c]), on the other side too where a stencil mirrors it;
+    // otherwise at the sample's values.
+    std::vector<ir::OffsetTerm> reach = offsetDifference(*found.read, *found.write);
+    if (found.before)
+      for (ir::OffsetTerm& term : reach)
+        term.coefficient = -term.coefficient;
+    std::string spelledBefore = spelledHalo(reach, found.haloBefore, found.sample),
+                spelledAfter = spelledHalo(reach, found.haloAfter, found.sample);
+    // A side left at the sample's values that is not 0 says which values those are.
+    const bool numeric = (spelledBefore.empty() && found.haloBefore != 0) ||
+                         (spelledAfter.empty() && found.haloAfter != 0);
+    if (spelledBefore.empty())
+      spelledBefore = std::to_string(found.haloBefore);
+    if (spelledAfter.empty())
+      spelledAfter = std::to_string(found.haloAfter);
+    const std::string halo = "halo(" + x + ": " + spelledBefore + ", " + spelledAfter + ")" +
+                             (numeric ? sampledValues(found.params, found.sample) : std::string());
     // A copy array's chunks write back what they read: it can have no halo, since a neighbour's
     // elements are that chunk's to write, here read before or after it does.
     const std::string remedy =

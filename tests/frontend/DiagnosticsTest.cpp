@@ -478,8 +478,7 @@ TEST(Diagnostics, AReadBesideTheWrittenElementOutsideTheSectionIsRefused) {
            {"offset(n)", "copyin(x[lo:hi]) halo(x: 1) copyout(y[lo:hi])",
             "y[i] = x[i - 1] + x[i + 2];", "halo(x: 1, 2)"},
            {"range(lo, hi)", "copyin(x[lo * w : hi * w]) copyout(y[lo * w : hi * w])",
-            "for (int c = 0; c < w; ++c) y[i * w + c] = x[(i - 1) * w + c];",
-            "halo(x: 64, 0) (at w = 64)"},
+            "for (int c = 0; c < w; ++c) y[i * w + c] = x[(i - 1) * w + c];", "halo(x: w, 0)"},
            {"offset(n)", "copyin(x[lo:hi]) copyout(y[lo:hi])",
             "for (int j = i; j < n; j += blockDim.x * gridDim.x) y[j] = x[j + 1];",
             "halo(x: 0, 1)"},
@@ -500,12 +499,11 @@ TEST(Diagnostics, AReadBesideTheWrittenElementOutsideTheSectionIsRefused) {
            {"offset(n)", "copyin(x[2 * lo : 2 * hi]) copyout(y[2 * lo : 2 * hi])",
             "y[2 * i] = x[2 * i]; y[2 * i + 1] = x[2 * i + 2];", "halo(x: 0, 1)"},
            {"offset(n)", "copyin(x[lo:hi]) copyout(y[lo:hi])",
-            "float s = 0; for (int r = -w; r <= w; ++r) s += x[i + r]; y[i] = s;",
-            "halo(x: 64, 64) (at w = 64)"},
+            "float s = 0; for (int r = -w; r <= w; ++r) s += x[i + r]; y[i] = s;", "halo(x: w, w)"},
            {"range(lo, hi)", "copyin(x[lo * w : hi * w]) copyout(y[lo * w : hi * w])",
             "for (int c = 0; c < w; ++c) { float s = 0; for (int r = 2; r >= -2; r--) s += x[(i + "
             "r) * w + c]; y[i * w + c] = s; }",
-            "halo(x: 128, 128) (at w = 64)"},
+            "halo(x: 2 * w, 2 * w)"},
            {"range(lo, hi)", "copyin(x[lo * w : hi * w]) halo(x: w) copyout(y[lo * w : hi * w])",
             "for (int c = 1; c + 1 < w; ++c) y[i * w + c] = x[(i - 2) * w + c + 1];",
             "halo(x: 128, 64) (at w = 64)"},
@@ -520,7 +518,7 @@ TEST(Diagnostics, AReadBesideTheWrittenElementOutsideTheSectionIsRefused) {
            {"range(lo, hi)", "copyin(x[lo * w : hi * w]) copyout(y[lo * w : hi * w])",
             "const float* up = x + (i - 1) * w; float* row = &y[i * w]; for (int c = 0; c < w; "
             "++c) row[c] = up[c];",
-            "halo(x: 64, 0) (at w = 64)"},
+            "halo(x: w, 0)"},
            {"offset(n) granule(4)", "copyin(x[lo:hi]) halo(x: 1) copyout(y[lo:hi])",
             "const float4* v = reinterpret_cast<const float4*>(x); float4 l = v[i - 1], c = v[i]; "
             "reinterpret_cast<float4*>(y)[i] = make_float4(l.w, c.x, c.y, c.z);",
@@ -536,14 +534,14 @@ TEST(Diagnostics, AReadBesideTheWrittenElementOutsideTheSectionIsRefused) {
            {"range(lo, hi)", "copyin(x[lo * w : hi * w]) copyout(y[lo * w : hi * w])",
             "const int c = threadIdx.x; float b = x[(lo - 1) * w + c]; for (int z = lo; z < hi; "
             "++z) y[z * w + c] = b + x[z * w + c];",
-            "halo(x: 64, 0) (at w = 64)"},
+            "halo(x: w, 0)"},
            // A section the whole call shares beside the chunk's holds only its own elements.
            {"range(lo, hi)", "copyin(x[0:1], x[lo:hi]) copyout(y[lo:hi])",
             "y[i] = x[i - 1] + x[0];", "halo(x: 1, 0)"},
            {"range(lo, hi)", "copyin(x[0 : w], x[lo * w : hi * w]) copyout(y[lo * w : hi * w])",
             "const int c = threadIdx.x; for (int z = lo; z < hi; ++z) y[z * w + c] = x[z * w + c] "
             "- (z > 0 ? x[(z - 1) * w + c] : x[c]);",
-            "halo(x: 64, 0) (at w = 64)"},
+            "halo(x: w, 0)"},
        }) {
     SCOPED_TRACE(mode + " " + data + " " + body);
     const InMemoryResult run = runOnCode(kernel(mode, data, body));
@@ -867,8 +865,9 @@ __global__ void total(const float* a, float* result, int n) {
 // A transpose chunked along the rows it reads writes columns of its output, across every other
 // chunk's rows: refused from the write alone (a thread term of another dimension than the
 // partition's steps whole rows; in range mode also the begin's step against the section's), and
-// beside a chunked input where the term is a loop's variable. Rows written two at a time, column-major
-// chunks, planes of a volume, a grid folded into y and a grid-stride loop stay in their sections.
+// beside a chunked input where the term is a loop's variable. Rows written two at a time,
+// column-major chunks, planes of a volume, a grid folded into y and a grid-stride loop stay in
+// their sections.
 TEST(Diagnostics, AWriteThatCrossesOtherChunksRowsIsRefused) {
   const auto transpose = [](const std::string& mode, const std::string& data) {
     const bool range = mode != "offset(n)";
