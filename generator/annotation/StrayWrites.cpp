@@ -63,51 +63,68 @@ char dimensionOf(const std::string& atoms) {
   return dimension;
 }
 
-// At one sample: the term of another dimension than the partition's that moves whole rows of
-// the section, more than one (its index into write.baseAtoms); nullopt where there is none or
-// the partition's dimension is not clear.
+// At one sample: a term of another dimension than the partition's that steps the write by
+// several whole rows of the section, farther than any step of the partition's own dimension
+// (its index into write.baseAtoms); nullopt where there is none or the partition's dimension is
+// not clear. That dimension is the one whose grid grows with the chunk (len), the x of a
+// grid-stride launch, or else that of the smallest whole-row step. A term within the span of the
+// partition's coarser terms (a block of (32, 2) threads flattened by hand, blockIdx.x * 64 +
+// threadIdx.y * 32 + threadIdx.x) stays in the chunk's own elements.
 std::optional<size_t> acrossRows(const ir::Kernel& kernel, const ir::IndexUse& write,
                                  long long section, const ParamSample& sample) {
+  const auto gridOf = [&kernel](char dimension) -> const ir::ExprPtr& {
+    return kernel.launch.grid[static_cast<size_t>(dimension - 'x')];
+  };
   // A dimension the launch leaves at one block of one thread has no steps.
-  const auto single = [&kernel](char dimension) {
-    const size_t d = static_cast<size_t>(dimension - 'x');
+  const auto single = [&kernel, &gridOf](char dimension) {
     const auto one = [](const ir::ExprPtr& e) {
       return !e || ir::evaluate(*e, ir::Environment{}) == std::optional<long long>(1);
     };
-    return d > 0 && !kernel.launch.gridStride && one(kernel.launch.grid[d]) &&
-           one(kernel.launch.block[d]);
+    return dimension != 'x' && !kernel.launch.gridStride && one(gridOf(dimension)) &&
+           one(kernel.launch.block[static_cast<size_t>(dimension - 'x')]);
   };
-  std::vector<std::pair<size_t, long long>> rows;
+  const auto coversTheChunk = [&gridOf](char dimension) {
+    return gridOf(dimension) && ir::dependsOnChunk(*gridOf(dimension));
+  };
+  std::vector<std::pair<size_t, long long>> steps; // every dimensional term's
   for (size_t j = 0; j < write.baseAtoms.size(); ++j) {
     const std::optional<long long> step = valueWithout(write.baseScales[j], -1, sample);
     if (!step)
       return std::nullopt;
     const char dimension = dimensionOf(write.baseAtoms[j]);
-    if (*step == 0 || *step % section != 0 || dimension == 0 || single(dimension))
-      continue;
-    rows.emplace_back(j, std::llabs(*step));
+    if (*step != 0 && dimension != 0 && !single(dimension))
+      steps.emplace_back(j, std::llabs(*step));
   }
-  if (rows.empty())
-    return std::nullopt;
-  // The whole-row term of the smallest step is the partition's.
-  const auto smallest = std::min_element(
-      rows.begin(), rows.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
-  const char partition = dimensionOf(write.baseAtoms[smallest->first]);
-  for (const auto& [j, step] : rows)
-    if (step == smallest->second && dimensionOf(write.baseAtoms[j]) != partition)
-      return std::nullopt; // two dimensions alike: which is the partition's is not clear
-  // A dimension whose grid grows with the chunk covers the partition too (a grid of more than
-  // 65535 blocks folded into y: (blockIdx.y * 65535 + blockIdx.x) * 256 + threadIdx.x).
-  const auto coversTheChunk = [&kernel](char dimension) {
-    const ir::ExprPtr& grid = kernel.launch.grid[static_cast<size_t>(dimension - 'x')];
-    return grid && ir::dependsOnChunk(*grid);
-  };
+  const auto wholeRows = [section](long long step) { return step % section == 0; };
+  std::set<char> growing;
+  for (const char dimension : {'x', 'y', 'z'})
+    if (coversTheChunk(dimension))
+      growing.insert(dimension);
+  char partition = kernel.launch.gridStride ? 'x' : growing.size() == 1 ? *growing.begin() : 0;
+  if (partition == 0) {
+    std::optional<std::pair<size_t, long long>> smallest;
+    for (const auto& [j, step] : steps)
+      if (wholeRows(step) && (!smallest || step < smallest->second))
+        smallest = std::make_pair(j, step);
+    if (!smallest)
+      return std::nullopt;
+    partition = dimensionOf(write.baseAtoms[smallest->first]);
+    for (const auto& [j, step] : steps)
+      if (wholeRows(step) && step == smallest->second &&
+          dimensionOf(write.baseAtoms[j]) != partition)
+        return std::nullopt; // two dimensions alike: which is the partition's is not clear
+  }
+  long long span = std::llabs(section); // the partition's farthest step
+  for (const auto& [j, step] : steps)
+    if (dimensionOf(write.baseAtoms[j]) == partition)
+      span = std::max(span, step);
   std::optional<size_t> out; // of several, the plainest to name (threadIdx.x)
-  for (const auto& [j, step] : rows)
-    if (dimensionOf(write.baseAtoms[j]) != partition && step > std::llabs(section) &&
-        !coversTheChunk(dimensionOf(write.baseAtoms[j])) &&
+  for (const auto& [j, step] : steps) {
+    const char dimension = dimensionOf(write.baseAtoms[j]);
+    if (dimension != partition && wholeRows(step) && step > span && growing.count(dimension) == 0 &&
         (!out || write.baseAtoms[j].size() < write.baseAtoms[*out].size()))
       out = j;
+  }
   return out;
 }
 

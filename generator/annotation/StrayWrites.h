@@ -6,12 +6,14 @@
 //   so the begin's coefficient B in a write's index is how far that write moves per unit. B != S:
 //   the chunk writes elements another chunk's section holds (out[r] beside out[lo * w : hi * w],
 //   a transpose's out[c * rows + r] beside rows of out).
-// - Both modes: the thread terms that step whole rows of the section, the smallest step being the
-//   partition's dimension's (B in range mode). A term of another dimension that steps several
-//   whole rows (out[c * rows + r] beside out[lo : hi], c from threadIdx.x and r from threadIdx.y;
-//   darknet's batch-major output[(blockIdx.z * n + blockIdx.y) * size + i] chunked over filters)
-//   writes across the whole array. A dimension the launch leaves at 1 has no steps; one whose
-//   grid grows with the chunk (len) covers the partition too.
+// - Both modes: a thread term of another dimension than the partition's that steps the write by
+//   several whole rows, farther than any term of the partition's own dimension, writes across
+//   the whole array: a transpose's out[c * rows + r] beside out[lo : hi] (c from threadIdx.x, r
+//   from threadIdx.y), darknet's batch-major output[(blockIdx.z * n + blockIdx.y) * size + i]
+//   chunked over filters. The partition's dimension is the one whose grid grows with the chunk
+//   (len), else that of the smallest whole-row step. A dimension the launch leaves at 1 has no
+//   steps; a term within the partition's coarser steps (a block of (32, 2) flattened by hand)
+//   stays in the chunk's elements.
 //
 // Both must hold at every sample: a term that moves whole rows only where two parameters happen
 // to be equal is left alone, as is a write whose index does not mention the begin in range mode

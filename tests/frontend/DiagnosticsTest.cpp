@@ -866,8 +866,8 @@ __global__ void total(const float* a, float* result, int n) {
 // chunk's rows: refused from the write alone (a thread term of another dimension than the
 // partition's steps whole rows; in range mode also the begin's step against the section's), and
 // beside a chunked input where the term is a loop's variable. Rows written two at a time,
-// column-major chunks, planes of a volume, a grid folded into y and a grid-stride loop stay in
-// their sections.
+// column-major chunks, planes of a volume, a grid folded into y, blocks flattened by hand and a
+// grid-stride loop stay in their sections.
 TEST(Diagnostics, AWriteThatCrossesOtherChunksRowsIsRefused) {
   const auto transpose = [](const std::string& mode, const std::string& data) {
     const bool range = mode != "offset(n)";
@@ -934,6 +934,23 @@ __global__ void scale_bias(float* output, int n, int size) {
   if (offset < size) output[(blockIdx.z * n + blockIdx.y) * size + offset] *= 2.0f;
 }
 )";
+  // A z-major volume chunked along y: blockIdx.z steps whole planes, whatever the block's width
+  // (at nx = 64 a block of 64 steps one row, as the partition's own term does).
+  const std::string zMajor = R"(#include <overlap/annotate.h>
+OVERLAP_KERNEL(param(int ny) partition(ny) range(y0, y1) extent(out: nz * ny * nx)
+               copyout(out[lo * nx : hi * nx])
+               launch(grid: (ceil_div(nx, 64), len, nz), block: 64))
+__global__ void vscale(float* out, int nz, int nyStride, int nx, int y0, int y1) {
+  const int x = blockIdx.x * 64 + threadIdx.x;
+  const int y = y0 + blockIdx.y, z = blockIdx.z;
+  if (x < nx && y < y1) out[(z * nyStride + y) * nx + x] = 3.f;
+}
+)";
+  const InMemoryResult volume = runOnCode(zMajor);
+  EXPECT_FALSE(volume.result.ok());
+  EXPECT_NE(volume.diagnostics.find("for each step of blockIdx.z, another dimension"),
+            std::string::npos)
+      << volume.diagnostics;
   for (const std::string& batches : {std::string("batch"), std::string("1")}) {
     SCOPED_TRACE(batches);
     std::string code = batchMajor;
@@ -997,6 +1014,18 @@ OVERLAP_KERNEL(partition(n) offset(n) extent(x, y: n) copyin(x[lo:hi]) copyout(y
 __global__ void folded(const float* x, float* y, int n) {
   const int i = (blockIdx.y * 65535 + blockIdx.x) * 256 + threadIdx.x;
   if (i < n) y[i] = 2 * x[i];
+}
+OVERLAP_KERNEL(partition(n) offset(n) extent(x, y: n) copyin(x[lo:hi]) copyout(y[lo:hi])
+               launch(grid: ceil_div(len, 64), block: (32, 2)))
+__global__ void flattened(const float* x, float* y, int n) {
+  const int i = blockIdx.x * 64 + threadIdx.y * 32 + threadIdx.x;
+  if (i < n) y[i] = x[i];
+}
+OVERLAP_KERNEL(partition(n) offset(n) extent(x, y: n) copyin(x[lo:hi]) copyout(y[lo:hi])
+               launch(grid: (ceil_div(len, 64), 2), block: 32))
+__global__ void innerY(const float* x, float* y, int n) {
+  const int i = (blockIdx.x * 2 + blockIdx.y) * 32 + threadIdx.x;
+  if (i < n) y[i] = x[i];
 }
 OVERLAP_KERNEL(partition(n) range(b, e) extent(x, y: n) copyin(x[lo:hi]) copy(y[lo:hi])
                launch(gridstride, block: 256))
