@@ -1278,19 +1278,22 @@ private:
       const ir::Expr* rounding = dim ? roundsUpTheChunk(*dim) : nullptr;
       if (rounding == nullptr)
         continue;
+      // The rounding's divisor, where it is a number: the granule that makes chunks whole.
+      const std::optional<long long> block =
+          ir::evaluate(*rounding->operands[1], ir::Environment{});
+      const std::string unit = block ? std::to_string(*block) : std::string("BLOCK");
       if (bareOffset) {
         warningAt(*rounding,
                   "with a bare offset the kernel does not know where its chunk ends, and this "
                   "grid rounds the chunk up to whole blocks: the last block's extra threads "
                   "would compute elements of the next chunk (past the array, after the last "
                   "one); give the kernel the chunk's length (offset(PARAM), bind(PARAM = len)) "
-                  "or launch exactly the chunk's threads (granule(256) with grid: len / 256)");
+                  "or launch exactly the chunk's threads (granule(" +
+                      unit + ") with grid: len / " + unit + ")");
         return;
       }
       // Range mode indexes globally, so the last chunk's extra threads meet the kernel's own
       // guard as one launch over the whole call does: chunks of whole blocks are exact.
-      const std::optional<long long> block =
-          ir::evaluate(*rounding->operands[1], ir::Environment{});
       const std::optional<long long> granule = effectiveGranule();
       if (block && granule && *block > 0 && *granule % *block == 0 &&
           rounding->operands[0]->kind == ir::ExprKind::ChunkLen)
@@ -1301,7 +1304,7 @@ private:
                 "to whole blocks: the last block's extra threads would compute elements of the "
                 "next chunk; guard the kernel by its END (range(BEGIN, END), if (i < END)), or "
                 "make chunks whole blocks (granule(" +
-                    (block ? std::to_string(*block) : std::string("BLOCK")) + "))");
+                    unit + "))");
       return;
     }
   }

@@ -675,6 +675,13 @@ TEST(Diagnostics, BareOffsetGridRoundedPastTheChunkIsAWarning) {
   EXPECT_NE(rounded.diagnostics[0].message.find(
                 "with a bare offset the kernel does not know where its chunk ends"),
             std::string::npos);
+  // The granule suggested is the grid's own block.
+  const annotation::SemaResult eight =
+      build("launch(grid: (4, ceil_div(len, 8)), block: (32, 8)) tune(n = 1024)");
+  ASSERT_EQ(eight.diagnostics.size(), 1u) << formatDiagnostics(eight.diagnostics);
+  EXPECT_NE(eight.diagnostics[0].message.find("(granule(8) with grid: len / 8)"),
+            std::string::npos)
+      << eight.diagnostics[0].message;
   // The chunk's length given to the kernel, or exactly the chunk's threads: nothing to say.
   for (const char* fine : {"bind(n = len) launch(grid: ceil_div(len, 256), block: 256)",
                            "granule(256) launch(grid: len / 256, block: 256) tune(n = 1024)"}) {
