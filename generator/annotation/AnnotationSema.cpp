@@ -10,7 +10,9 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <functional>
 #include <map>
+#include <memory>
 #include <numeric>
 #include <set>
 
@@ -810,8 +812,51 @@ private:
             "section of '" + name +
                 "' does not tile the chunks (a halo), but offset mode passes each array from "
                 "its section's begin; give the chunk's own section, such as " +
-                name + "[lo:hi], and add halo(" + name +
+                name + ownSection(sections[0]) + ", and add halo(" + name +
                 ": BEFORE, AFTER) for the elements it reads around it");
+  }
+
+  // The chunk's own part of `section`: its begin's terms in lo, from there to where the next
+  // chunk's begin ([lo * s : hi * s] for [lo * s - 1 : (b - 1) * f * s + hi * s]); [lo:hi] where
+  // the begin is not a sum with such terms.
+  static std::string ownSection(const ir::Section& section) {
+    const std::function<bool(const ir::Expr&)> movesWithLo = [&](const ir::Expr& e) {
+      if (e.kind == ir::ExprKind::ChunkHi || e.kind == ir::ExprKind::ChunkLen)
+        return false;
+      return std::all_of(e.operands.begin(), e.operands.end(),
+                         [&](const ir::ExprPtr& operand) { return movesWithLo(*operand); });
+    };
+    // The terms of a sum that mention lo (lo * s of lo * s - 1 + k); null where a subtracted
+    // term does (it would need a sign of its own).
+    const std::function<ir::ExprPtr(const ir::ExprPtr&)> loTerms = [&](const ir::ExprPtr& e) {
+      if (!ir::dependsOnChunk(*e))
+        return ir::ExprPtr();
+      if (e->kind != ir::ExprKind::Add && e->kind != ir::ExprKind::Sub)
+        return e;
+      const ir::ExprPtr left = loTerms(e->operands[0]);
+      if (e->kind == ir::ExprKind::Sub && ir::dependsOnChunk(*e->operands[1]))
+        return ir::ExprPtr();
+      const ir::ExprPtr right = e->kind == ir::ExprKind::Add ? loTerms(e->operands[1]) : nullptr;
+      if (!left || !right)
+        return left ? left : right;
+      auto sum = std::make_shared<ir::Expr>(*e);
+      sum->operands = {left, right};
+      return ir::ExprPtr(sum);
+    };
+    const ir::ExprPtr begin =
+        section.begin && movesWithLo(*section.begin) ? loTerms(section.begin) : nullptr;
+    if (!begin)
+      return "[lo:hi]";
+    const std::function<ir::ExprPtr(const ir::ExprPtr&)> atHi = [&](const ir::ExprPtr& e) {
+      auto copy = std::make_shared<ir::Expr>(*e);
+      if (copy->kind == ir::ExprKind::ChunkLo)
+        copy->kind = ir::ExprKind::ChunkHi;
+      for (ir::ExprPtr& operand : copy->operands)
+        operand = atHi(operand);
+      return ir::ExprPtr(copy);
+    };
+    const std::string from = ir::toSource(*begin), to = ir::toSource(*atHi(begin));
+    return from == "lo" ? "[lo:hi]" : "[" + from + " : " + to + "]";
   }
 
   // --- bind -----------------------------------------------------------------------------------

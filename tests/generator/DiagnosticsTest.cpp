@@ -679,8 +679,7 @@ TEST(Diagnostics, BareOffsetGridRoundedPastTheChunkIsAWarning) {
   const annotation::SemaResult eight =
       build("launch(grid: (4, ceil_div(len, 8)), block: (32, 8)) tune(n = 1024)");
   ASSERT_EQ(eight.diagnostics.size(), 1u) << formatDiagnostics(eight.diagnostics);
-  EXPECT_NE(eight.diagnostics[0].message.find("(granule(8) with grid: len / 8)"),
-            std::string::npos)
+  EXPECT_NE(eight.diagnostics[0].message.find("(granule(8) with grid: len / 8)"), std::string::npos)
       << eight.diagnostics[0].message;
   // The chunk's length given to the kernel, or exactly the chunk's threads: nothing to say.
   for (const char* fine : {"bind(n = len) launch(grid: ceil_div(len, 256), block: 256)",
@@ -988,6 +987,10 @@ TEST(Diagnostics, OffsetModeWithHalo) {
               "offset mode passes each array from its section's begin; give the chunk's own "
               "section, such as x[lo:hi], and add halo(x: BEFORE, AFTER)",
               {"[lo-1:hi+1]"});
+  // The chunk's own part of a section in rows: its begin's terms in lo, to the next chunk's.
+  std::string rows = saxpyWith(&SaxpyText::data, "copyin(x[lo * 2 - 2 : hi * 2]) copy(y[lo:hi])");
+  expectError(rows, saxpy(), "such as x[lo * 2 : hi * 2], and add halo(x: BEFORE, AFTER)",
+              {"[lo * 2 - 2 : hi * 2]"});
 }
 
 TEST(Diagnostics, OffsetModeWithSeveralSections) {
