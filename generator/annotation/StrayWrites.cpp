@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cstdlib>
-#include <map>
 #include <set>
 
 namespace overlap::annotation {
@@ -135,7 +134,7 @@ std::optional<StrayWrite> strayWrite(const ir::Kernel& kernel, const ir::Array& 
   if (output.sections.size() != 1 || !output.sections[0].chunked() || judged.samples.empty())
     return std::nullopt;
   // Range mode's begin gives the write's step per unit; offset mode counts from the chunk's
-  // section, so only the partition's dimension (that of the smallest whole-row step) is known.
+  // section, where only the terms of other dimensions than the partition's are judged.
   const bool range = kernel.mode == ir::ChunkMode::Range && kernel.beginParam >= 0;
   const ir::Section& y = output.sections[0];
   for (const ir::IndexUse& write : kernel.signature.params[output.param].indexUses) {
