@@ -11,6 +11,7 @@
 #include <array>
 #include <cctype>
 #include <functional>
+#include <iterator>
 #include <map>
 #include <memory>
 #include <numeric>
@@ -1144,8 +1145,25 @@ private:
     if (found.before)
       for (ir::OffsetTerm& term : reach)
         term.coefficient = -term.coefficient;
-    std::string spelledBefore = spelledHalo(reach, found.haloBefore, found.sample),
-                spelledAfter = spelledHalo(reach, found.haloAfter, found.sample);
+    // A reach counted in whole rows drops what lies within one (x[(r - 1) * w + c - 1]: w).
+    std::vector<ir::OffsetTerm> rows;
+    std::copy_if(reach.begin(), reach.end(), std::back_inserter(rows),
+                 [](const ir::OffsetTerm& term) { return !term.params.empty(); });
+    // A side the annotation's halo already covers keeps its spelling.
+    const auto spelled = [&](long long halo, const ir::ExprPtr& given) {
+      const std::string exact = spelledHalo(reach, halo, found.sample);
+      if (!exact.empty())
+        return exact;
+      const std::string whole = spelledHalo(rows, halo, found.sample);
+      if (!whole.empty() || !given)
+        return whole;
+      const std::optional<long long> value =
+          ir::evaluate(*given, environment(found.sample, std::nullopt, std::nullopt));
+      return value == halo && !ir::evaluate(*given, ir::Environment{}) ? ir::toSource(*given)
+                                                                       : std::string();
+    };
+    std::string spelledBefore = spelled(found.haloBefore, input.array.haloBefore),
+                spelledAfter = spelled(found.haloAfter, input.array.haloAfter);
     // A side left at the sample's values that is not 0 says which values those are.
     const bool numeric = (spelledBefore.empty() && found.haloBefore != 0) ||
                          (spelledAfter.empty() && found.haloAfter != 0);

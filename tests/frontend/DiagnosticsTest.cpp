@@ -506,7 +506,12 @@ TEST(Diagnostics, AReadBesideTheWrittenElementOutsideTheSectionIsRefused) {
             "halo(x: 2 * w, 2 * w)"},
            {"range(lo, hi)", "copyin(x[lo * w : hi * w]) halo(x: w) copyout(y[lo * w : hi * w])",
             "for (int c = 1; c + 1 < w; ++c) y[i * w + c] = x[(i - 2) * w + c + 1];",
-            "halo(x: 128, 64) (at w = 64)"},
+            "halo(x: 2 * w, w)"},
+           // PolyBench's 2DCONV given one element on each side instead of a row.
+           {"range(lo, hi)", "copyin(x[lo * w - 1 : hi * w + 1]) copyout(y[lo * w : hi * w])",
+            "for (int c = 1; c + 1 < w; ++c) y[i * w + c] = x[(i - 1) * w + c - 1] + x[(i + 1) * "
+            "w + c + 1];",
+            "halo(x: w, w)"},
            {"range(lo, hi)", "copyin(x[(lo - 1) * w : hi * w]) copyout(y[lo * w : hi * w])",
             "if (i == lo) for (int z = lo; z < hi; ++z) y[z * w + 1] = x[(z - 2) * w + 1];",
             "halo(x: 63, 0) (at w = 64)"},
