@@ -945,7 +945,7 @@ private:
 
   void reportStrayWrite(const ArrayDraft& output, const StrayWrite& found) {
     const std::string& y = param(output.array.param).name;
-    const std::string& begin = param(kernel_.beginParam).name;
+    const std::string begin = kernel_.beginParam >= 0 ? param(kernel_.beginParam).name : "";
     const auto elements = [](long long n) {
       return std::to_string(n) + (n == 1 || n == -1 ? " element" : " elements");
     };
@@ -953,9 +953,12 @@ private:
     if (found.atoms.empty()) {
       error(output.array.offset, output.nameLength,
             "the kernel writes '" + y + "' (" + at(*found.write) + ") " +
-                elements(found.beginStep) + " further on for each unit of the partition (the " +
-                "step of '" + begin + "' in its index), but the section of '" + y + "' moves " +
-                std::to_string(found.sectionStep) + " per unit" + values +
+                elements(found.beginStep) + " further on for each unit of the partition (" +
+                (found.blockTerm.empty() ? "the step of '" + begin + "' in its index"
+                                         : "the step of " + found.blockTerm +
+                                               " in its index, times the grid's blocks per unit") +
+                "), but the section of '" + y + "' moves " + std::to_string(found.sectionStep) +
+                " per unit" + values +
                 ": each chunk would write elements that other chunks' sections hold, and its "
                 "copy back would not bring them home; give '" +
                 y +

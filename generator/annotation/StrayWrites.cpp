@@ -2,10 +2,14 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <functional>
 #include <set>
 
 namespace overlap::annotation {
 namespace {
+
+// Products of sampled values: no overflow to check.
+__extension__ typedef __int128 Wide;
 
 // The product of the term's parameters other than `skip` at `sample`, times its coefficient;
 // nullopt where one has no value or the product grows past what a sample can mean.
@@ -127,6 +131,98 @@ std::optional<size_t> acrossRows(const ir::Kernel& kernel, const ir::IndexUse& w
   return out;
 }
 
+// The grid dimension that grows with the chunk (its grid mentions len, with no min or max that
+// caps it): the partition's; 0 where there is not exactly one.
+char growingDimension(const ir::Kernel& kernel) {
+  const std::function<bool(const ir::Expr&)> capped = [&](const ir::Expr& e) {
+    return e.kind == ir::ExprKind::Min || e.kind == ir::ExprKind::Max ||
+           std::any_of(e.operands.begin(), e.operands.end(),
+                       [&](const ir::ExprPtr& operand) { return capped(*operand); });
+  };
+  char out = 0;
+  for (const char dimension : {'x', 'y', 'z'}) {
+    const ir::ExprPtr& grid = kernel.launch.grid[static_cast<size_t>(dimension - 'x')];
+    if (!grid || !ir::dependsOnChunk(*grid))
+      continue;
+    if (out != 0 || capped(*grid))
+      return 0;
+    out = dimension;
+  }
+  return kernel.launch.gridStride ? 0 : out;
+}
+
+// Offset mode's step of the write per unit of the partition, from its one term in the blocks of
+// the partition's dimension (blockIdx.y, blockDim.x * blockIdx.x): that term's step per block
+// times the grid's blocks per unit, measured over a long chunk. As (step per block, blocks, units)
+// so that rounding up to whole blocks stays exact; nullopt where it cannot be read.
+struct BlockStep {
+  long long perBlock = 0;
+  long long blocks = 0;
+  long long units = 0;
+  size_t term = 0;
+};
+std::optional<BlockStep> blockStep(const ir::Kernel& kernel, const ir::IndexUse& write,
+                                   const ParamSample& sample) {
+  const char dimension = growingDimension(kernel);
+  if (dimension == 0)
+    return std::nullopt;
+  const size_t d = static_cast<size_t>(dimension - 'x');
+  const std::string blockIdx = std::string("blockIdx.") + dimension;
+  std::optional<BlockStep> out;
+  for (size_t j = 0; j < write.baseAtoms.size(); ++j) {
+    const std::string& atoms = write.baseAtoms[j];
+    if (atoms.find(blockIdx) == std::string::npos)
+      continue;
+    if (out || dimensionOf(atoms) != dimension ||
+        (atoms != blockIdx && atoms != std::string("blockDim.") + dimension + " * " + blockIdx))
+      return std::nullopt;
+    const std::optional<long long> scale = valueWithout(write.baseScales[j], -1, sample);
+    std::optional<long long> threads = 1;
+    if (atoms != blockIdx && kernel.launch.block[d])
+      threads =
+          ir::evaluate(*kernel.launch.block[d], environment(sample, std::nullopt, std::nullopt));
+    // A chunk long enough for every block to fill (divisible by all small blocks and granules).
+    const long long units = 1LL << 12;
+    const std::optional<long long> blocks =
+        ir::evaluate(*kernel.launch.grid[d], environment(sample, 0, units * 45045));
+    if (!scale || !threads || !blocks || *blocks <= 0 || std::llabs(*scale) > (1LL << 30) ||
+        *threads > (1LL << 20))
+      return std::nullopt;
+    out = BlockStep{*scale * *threads, *blocks, units * 45045, j};
+  }
+  return out;
+}
+
+// Whether a caller may pass values for which the section moves `step` per unit, where the step
+// is a constant: ggml's soft_max_f32<ncols_template = 1024> writes rows 1024 apart beside
+// dst[lo * ncols_par : hi * ncols_par], right for the callers of that instantiation, who pass
+// ncols_par = 1024. A parameter of the section's move, set to the value (2 or more) that makes it
+// `step` where the move is linear in it.
+bool reachable(const ir::Section& section, long long step, const std::vector<int>& params,
+               const ParamSample& sample) {
+  const auto move = [&section](const ParamSample& at) -> std::optional<long long> {
+    const std::optional<AffineForm> form = affineForm(*section.begin, at);
+    return form ? std::optional<long long>(form->lo + form->hi) : std::nullopt;
+  };
+  for (int p : params) {
+    if (static_cast<size_t>(p) >= sample.size() || !sample[p])
+      continue;
+    ParamSample next = sample;
+    *next[p] += 1;
+    const std::optional<long long> at = move(sample), after = move(next);
+    if (!at || !after || *after == *at)
+      continue;
+    const long long slope = *after - *at, base = *at - slope * *sample[p];
+    if ((step - base) % slope != 0 || (step - base) / slope < 2)
+      continue;
+    ParamSample there = sample;
+    there[p] = (step - base) / slope;
+    if (move(there) == std::optional<long long>(step))
+      return true;
+  }
+  return false;
+}
+
 } // namespace
 
 std::optional<StrayWrite> strayWrite(const ir::Kernel& kernel, const ir::Array& output,
@@ -136,12 +232,17 @@ std::optional<StrayWrite> strayWrite(const ir::Kernel& kernel, const ir::Array& 
   // Range mode's begin gives the write's step per unit; offset mode counts from the chunk's
   // section, where only the terms of other dimensions than the partition's are judged.
   const bool range = kernel.mode == ir::ChunkMode::Range && kernel.beginParam >= 0;
+  const bool offset = kernel.mode == ir::ChunkMode::Offset;
   const ir::Section& y = output.sections[0];
   for (const ir::IndexUse& write : kernel.signature.params[output.param].indexUses) {
     if (!write.write)
       continue;
+    const bool loopFree =
+        std::all_of(write.baseAtoms.begin(), write.baseAtoms.end(),
+                    [](const std::string& atoms) { return dimensionOf(atoms) != 0; });
     std::optional<StrayWrite> pitch, across;
-    bool pitchEverywhere = range, acrossEverywhere = true;
+    bool pitchEverywhere = range || offset, acrossEverywhere = true;
+    std::vector<long long> steps; // B at each sample
     for (const ParamSample& sample : judged.samples) {
       const std::optional<AffineForm> form = affineForm(*y.begin, sample);
       const long long s = form ? form->lo + form->hi : 0;
@@ -150,9 +251,34 @@ std::optional<StrayWrite> strayWrite(const ir::Kernel& kernel, const ir::Array& 
         pitchEverywhere = acrossEverywhere = false;
         break;
       }
-      pitchEverywhere = pitchEverywhere && *b != s;
-      if (pitchEverywhere && !pitch)
-        pitch = StrayWrite{&write, *b, s, {}, 0, sample, judged.params};
+      if (range) {
+        steps.push_back(*b);
+        pitchEverywhere = pitchEverywhere && *b != s;
+        if (pitchEverywhere && !pitch)
+          pitch = StrayWrite{&write, *b, s, {}, 0, sample, judged.params, {}};
+      } else if (offset) {
+        // Short by more than the last block's rounding: perBlock * blocks against s * units. A
+        // grid that launches more threads than the chunk has elements may leave the extra ones
+        // to the kernel's guard (if (4 * i + 3 < n)), and a loop over rows (a variable of the
+        // write's) may cover what the grid does not: neither is judged.
+        const std::optional<BlockStep> step = blockStep(kernel, write, sample);
+        const Wide moved = step ? Wide{step->perBlock} * step->blocks : 0,
+                   wanted = step ? Wide{s} * step->units : 0;
+        const Wide magnitude = moved < 0 ? -moved : moved, span = wanted < 0 ? -wanted : wanted;
+        pitchEverywhere = pitchEverywhere && step && s != 0 && loopFree &&
+                          span - magnitude > std::llabs(step->perBlock);
+        if (step)
+          steps.push_back(static_cast<long long>(moved / step->units));
+        if (pitchEverywhere && !pitch)
+          pitch = StrayWrite{&write,
+                             static_cast<long long>(moved / step->units),
+                             s,
+                             {},
+                             0,
+                             sample,
+                             judged.params,
+                             write.baseAtoms[step->term]};
+      }
       const std::optional<size_t> j =
           *b == s && s != 0 ? acrossRows(kernel, write, s, sample) : std::nullopt;
       acrossEverywhere = acrossEverywhere && j.has_value();
@@ -163,9 +289,15 @@ std::optional<StrayWrite> strayWrite(const ir::Kernel& kernel, const ir::Array& 
                             write.baseAtoms[*j],
                             *valueWithout(write.baseScales[*j], -1, sample),
                             sample,
-                            judged.params};
+                            judged.params,
+                            {}};
     }
-    if (pitchEverywhere && pitch)
+    // A constant step that some caller's values give the section too is theirs to keep.
+    const bool constantStep = pitch && std::all_of(steps.begin(), steps.end(), [&](long long step) {
+                                return step == pitch->beginStep;
+                              });
+    if (pitchEverywhere && pitch &&
+        !(constantStep && reachable(y, pitch->beginStep, judged.params, pitch->sample)))
       return pitch;
     if (acrossEverywhere && across)
       return across;

@@ -6,6 +6,14 @@
 //   so the begin's coefficient B in a write's index is how far that write moves per unit. B != S:
 //   the chunk writes elements another chunk's section holds (out[r] beside out[lo * w : hi * w],
 //   a transpose's out[c * rows + r] beside rows of out).
+// - Offset mode: B is the step of the write's one term in the blocks of the partition's dimension
+//   (the one grid dimension that grows with len, uncapped) times the grid's blocks per unit:
+//   glu's out[r * H + j] with r = blockIdx.y, grid (…, len), beside out[lo * 2 * H : hi * 2 * H]:
+//   a section that moves further than the grid's threads reach. Only short steps are judged (a
+//   grid may launch more threads than elements and leave them to the kernel's guard), and only
+//   in writes of grid terms alone (a loop may cover rows the grid does not). A constant B
+//   that some caller's values give S too (ggml's rows of 1024 beside dst[lo * ncols : ...]) is
+//   left to those callers.
 // - Both modes: a thread term of another dimension than the partition's that steps the write by
 //   several whole rows, farther than any term of the partition's own dimension, writes across
 //   the whole array: a transpose's out[c * rows + r] beside out[lo : hi] (c from threadIdx.x, r
@@ -40,6 +48,9 @@ struct StrayWrite {
   long long atomStep = 0;
   ParamSample sample;
   std::vector<int> params;
+  // Offset mode's B: the term of the partition's blocks it was read from (blockIdx.y); range
+  // mode's is the begin parameter.
+  std::string blockTerm;
 };
 
 // The first write of `output` (one chunked section) that strays from its section;

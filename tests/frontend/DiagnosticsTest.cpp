@@ -939,6 +939,68 @@ __global__ void scale_bias(float* output, int n, int size) {
   if (offset < size) output[(blockIdx.z * n + blockIdx.y) * size + offset] *= 2.0f;
 }
 )";
+  // Offset mode: the step of the write's term in the partition's blocks, times the grid's blocks
+  // per unit, short of the section's (glu's rows half as long as the section's). A longer one may
+  // be the kernel's guard's to trim (a grid of len blocks of 512 threads, float4 writes of len
+  // threads under if (4 * i + 3 < n)), so it is not judged.
+  const auto offsetPitch = [](const std::string& data, const std::string& launch,
+                              const std::string& body) {
+    return "#include <overlap/annotate.h>\n"
+           "OVERLAP_KERNEL(partition(rows) offset(rows) extent(x: rows * w) extent(y: rows * 2 * "
+           "w) " +
+           data + " launch(" + launch +
+           "))\n"
+           "__global__ void k(const float* x, float* y, int rows, int w) {\n"
+           "  const int r = blockIdx.y, c = blockIdx.x * blockDim.x + threadIdx.x;\n"
+           "  const int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+           "  " +
+           body + "\n}\n";
+  };
+  for (const auto& [data, launch, body, message] :
+       std::vector<std::tuple<std::string, std::string, std::string, std::string>>{
+           {"copyin(x[lo * w : hi * w]) copyout(y[lo * 2 * w : hi * 2 * w])",
+            "grid: (ceil_div(w, 256), len), block: 256",
+            "if (r < rows && c < w) y[r * w + c] = x[r * w + c];",
+            "64 elements further on for each unit of the partition (the step of blockIdx.y in its "
+            "index, times the grid's blocks per unit), but the section of 'y' moves 128 per unit "
+            "(at w = 64)"},
+       }) {
+    SCOPED_TRACE(data + " " + body);
+    const InMemoryResult run = runOnCode(offsetPitch(data, launch, body));
+    EXPECT_FALSE(run.result.ok());
+    EXPECT_NE(run.diagnostics.find(message), std::string::npos) << run.diagnostics;
+  }
+  // The right sections; threads of two rows or two elements, each grid covering the chunk.
+  for (const auto& [data, launch, body] :
+       std::vector<std::tuple<std::string, std::string, std::string>>{
+           {"copyin(x[lo * w : hi * w]) copyout(y[lo * w : hi * w])",
+            "grid: (ceil_div(w, 256), len), block: 256",
+            "if (r < rows && c < w) y[r * w + c] = x[r * w + c];"},
+           {"copyin(x[2 * lo : 2 * hi]) copyout(y[2 * lo : 2 * hi])",
+            "grid: ceil_div(len, 256), block: 256",
+            "if (i < rows) { y[2 * i] = x[2 * i]; y[2 * i + 1] = -x[2 * i + 1]; }"},
+           {"granule(2) copyin(x[lo * w : hi * w]) copyout(y[lo * w : hi * w])",
+            "grid: (ceil_div(w, 256), len / 2), block: 256",
+            "for (int k = 0; k < 2; ++k) y[(2 * r + k) * w + c] = x[(2 * r + k) * w + c];"},
+       }) {
+    SCOPED_TRACE(data + " " + body);
+    const InMemoryResult run = runOnCode(offsetPitch(data, launch, body));
+    EXPECT_TRUE(run.result.ok()) << run.diagnostics;
+  }
+  // A constant pitch that the caller's values give the section too: ggml's soft_max_f32 with
+  // ncols_template = 1024, whose callers pass ncols = 1024; a pitch of 1 is no such value.
+  const std::string softmax = R"(#include <overlap/annotate.h>
+OVERLAP_KERNEL(param(int rows) partition(rows) offset extent(x, y: rows * ncols)
+               copyin(x[lo * ncols : hi * ncols]) copyout(y[lo * ncols : hi * ncols])
+               launch(grid: len, block: 32))
+__global__ void rows1024(const float* x, float* y, int ncols) {
+  for (int c = threadIdx.x; c < 1024; c += blockDim.x)
+    y[blockIdx.x * 1024 + c] = 2 * x[blockIdx.x * 1024 + c];
+}
+)";
+  const InMemoryResult fixed = runOnCode(softmax);
+  EXPECT_TRUE(fixed.result.ok()) << fixed.diagnostics;
+
   // A z-major volume chunked along y: blockIdx.z steps whole planes, whatever the block's width
   // (at nx = 64 a block of 64 steps one row, as the partition's own term does).
   const std::string zMajor = R"(#include <overlap/annotate.h>
