@@ -926,10 +926,7 @@ private:
     }
   }
 
-  // A thread that reads an input beside what it writes of an output (a stencil's x[i - 1] and
-  // x[i + 1] beside y[i]) reads past the input's chunked section unless its halo or section is
-  // that much wider: the chunk would read a neighbouring chunk's elements, copied or not yet.
-  // Range mode: a write that does not move with the chunk as its output's section does.
+  // A write that does not move with the chunk as its output's section does (StrayWrites.h).
   void checkStrayWrites() {
     for (const ArrayDraft& output : drafts_) {
       if (output.brokenSection || output.array.direction == Direction::In ||
@@ -946,9 +943,6 @@ private:
   void reportStrayWrite(const ArrayDraft& output, const StrayWrite& found) {
     const std::string& y = param(output.array.param).name;
     const std::string begin = kernel_.beginParam >= 0 ? param(kernel_.beginParam).name : "";
-    const auto elements = [](long long n) {
-      return std::to_string(n) + (n == 1 || n == -1 ? " element" : " elements");
-    };
     const std::string values = sampledValues(found.params, found.sample);
     if (found.atoms.empty()) {
       error(output.array.offset, output.nameLength,
@@ -978,6 +972,9 @@ private:
               "its own section");
   }
 
+  // A thread that reads an input beside what it writes of an output (a stencil's x[i - 1] and
+  // x[i + 1] beside y[i]) reads past the input's chunked section unless its halo or section is
+  // that much wider: the chunk would read a neighbouring chunk's elements, copied or not yet.
   void checkNeighbourReads() {
     for (const ArrayDraft& input : drafts_) {
       // A copy array is read where the kernel writes it, and has no halo to widen.
@@ -1024,6 +1021,11 @@ private:
     return values.empty() ? values : values + ")";
   }
 
+  // "1 element", "64 elements".
+  static std::string elements(long long n) {
+    return std::to_string(n) + (n == 1 || n == -1 ? " element" : " elements");
+  }
+
   // "threadIdx.x" for a term's atoms; a local's "i#42" (a loop's "k#7@1") as the code names it.
   static std::string spelledAtoms(const std::string& atoms) {
     std::string out;
@@ -1043,9 +1045,6 @@ private:
                            const CrossingWrite& found) {
     const std::string& x = param(input.array.param).name;
     const std::string& y = param(output.array.param).name;
-    const auto elements = [](long long n) {
-      return std::to_string(n) + (n == 1 || n == -1 ? " element" : " elements");
-    };
     error(output.array.offset, output.nameLength,
           "the kernel writes '" + y + "' (" + at(*found.write) + ") " + elements(found.writeStep) +
               " further on for each step of " + spelledAtoms(found.atoms) +
@@ -1110,7 +1109,7 @@ private:
   // parameter set per chunk, and come to `halo` at `sample`; empty otherwise.
   std::string spelledHalo(const std::vector<ir::OffsetTerm>& terms, long long halo,
                           const ParamSample& sample) const {
-    const std::set<int> perChunk{kernel_.lengthParam, kernel_.beginParam, kernel_.endParam};
+    const std::set<int> perChunk = perChunkParams(kernel_);
     long long total = 0;
     bool named = false;
     std::string out;
@@ -1118,9 +1117,7 @@ private:
       long long value = term.coefficient;
       std::string factors;
       for (int p : term.params) {
-        if (perChunk.count(p) > 0 || static_cast<size_t>(p) >= sample.size() || !sample[p] ||
-            std::any_of(kernel_.bindings.begin(), kernel_.bindings.end(),
-                        [p](const ir::Binding& b) { return b.param == p; }))
+        if (perChunk.count(p) > 0 || static_cast<size_t>(p) >= sample.size() || !sample[p])
           return {};
         value *= *sample[p];
         factors += (factors.empty() ? "" : " * ") + param(p).name;

@@ -13,19 +13,6 @@ namespace {
 // Sums of products of sampled values: no overflow to check.
 __extension__ typedef __int128 Wide;
 
-// The parameters each chunk's kernel gets a value of its own in.
-std::set<int> perChunkParams(const ir::Kernel& kernel) {
-  std::set<int> out;
-  if (kernel.mode == ir::ChunkMode::Offset)
-    out.insert(kernel.lengthParam);
-  else
-    out.insert({kernel.beginParam, kernel.endParam});
-  for (const ir::Binding& binding : kernel.bindings)
-    out.insert(binding.param);
-  out.erase(-1);
-  return out;
-}
-
 bool mentionsAny(const ir::OffsetTerm& term, const std::set<int>& params) {
   for (int param : term.params)
     if (params.count(param) > 0)
@@ -225,13 +212,6 @@ const ir::Section* chunkedSection(const ir::Array& array) {
                  std::count_if(array.sections.begin(), array.sections.end(), isChunked) != 1
              ? nullptr
              : &*chunked;
-}
-
-// How far a section moves when the chunk moves by one unit (lo + 1, hi + 1): a reversed one,
-// x[n - 1 - hi : n - lo], by -1.
-std::optional<Wide> sectionMove(const ir::Section& section, const ParamSample& sample) {
-  const std::optional<AffineForm> form = affineForm(*section.begin, sample);
-  return form ? std::optional<Wide>(Wide{form->lo} + form->hi) : std::nullopt;
 }
 
 // How far apart `read` reads the rows `write` writes, at `sample`: the write's terms that move in

@@ -110,6 +110,26 @@ std::optional<AffineForm> affineForm(const ir::Expr& bound, const ParamSample& s
   return AffineForm{*atOrigin, *loStep, *hiStep};
 }
 
+std::optional<long long> sectionMove(const ir::Section& section, const ParamSample& sample) {
+  const std::optional<AffineForm> form = affineForm(*section.begin, sample);
+  long long move = 0;
+  if (!form || __builtin_add_overflow(form->lo, form->hi, &move))
+    return std::nullopt;
+  return move;
+}
+
+std::set<int> perChunkParams(const ir::Kernel& kernel) {
+  std::set<int> out;
+  if (kernel.mode == ir::ChunkMode::Offset)
+    out.insert(kernel.lengthParam);
+  else
+    out.insert({kernel.beginParam, kernel.endParam});
+  for (const ir::Binding& binding : kernel.bindings)
+    out.insert(binding.param);
+  out.erase(-1);
+  return out;
+}
+
 bool tilesChunks(const ir::Section& section, const std::vector<ParamSample>& samples) {
   for (const ParamSample& sample : samples) {
     std::optional<AffineForm> begin = affineForm(*section.begin, sample);

@@ -8,6 +8,7 @@
 #include "ir/KernelIR.h"
 
 #include <optional>
+#include <set>
 #include <vector>
 
 namespace overlap::annotation {
@@ -42,6 +43,15 @@ struct AffineForm {
   long long hi = 0;
 };
 std::optional<AffineForm> affineForm(const ir::Expr& bound, const ParamSample& sample);
+
+// How far a section moves when the chunk moves by one unit (lo + 1, hi + 1): a reversed one,
+// x[n - 1 - hi : n - lo], by -1. Nullopt where its begin has no affine form at `sample`, or the
+// move overflows.
+std::optional<long long> sectionMove(const ir::Section& section, const ParamSample& sample);
+
+// The parameters each chunk's kernel gets a value of its own in: offset mode's length, range
+// mode's bounds, the bound ones.
+std::set<int> perChunkParams(const ir::Kernel& kernel);
 
 // True unless, for some sample, chunk [lo, hi)'s section overlaps the next chunk [hi, ...)'s:
 // begin must not depend on hi, end not on lo, both must move by the same non-negative stride,

@@ -200,16 +200,13 @@ std::optional<BlockStep> blockStep(const ir::Kernel& kernel, const ir::IndexUse&
 // `step` where the move is linear in it.
 bool reachable(const ir::Section& section, long long step, const std::vector<int>& params,
                const ParamSample& sample) {
-  const auto move = [&section](const ParamSample& at) -> std::optional<long long> {
-    const std::optional<AffineForm> form = affineForm(*section.begin, at);
-    return form ? std::optional<long long>(form->lo + form->hi) : std::nullopt;
-  };
   for (int p : params) {
     if (static_cast<size_t>(p) >= sample.size() || !sample[p])
       continue;
     ParamSample next = sample;
     *next[p] += 1;
-    const std::optional<long long> at = move(sample), after = move(next);
+    const std::optional<long long> at = sectionMove(section, sample),
+                                   after = sectionMove(section, next);
     if (!at || !after || *after == *at)
       continue;
     const long long slope = *after - *at, base = *at - slope * *sample[p];
@@ -217,7 +214,7 @@ bool reachable(const ir::Section& section, long long step, const std::vector<int
       continue;
     ParamSample there = sample;
     there[p] = (step - base) / slope;
-    if (move(there) == std::optional<long long>(step))
+    if (sectionMove(section, there) == std::optional<long long>(step))
       return true;
   }
   return false;
@@ -229,8 +226,8 @@ std::optional<StrayWrite> strayWrite(const ir::Kernel& kernel, const ir::Array& 
                                      const JudgedSamples& judged) {
   if (output.sections.size() != 1 || !output.sections[0].chunked() || judged.samples.empty())
     return std::nullopt;
-  // Range mode's begin gives the write's step per unit; offset mode counts from the chunk's
-  // section, where only the terms of other dimensions than the partition's are judged.
+  // Range mode's begin gives the write's step per unit; offset mode's is read from the grid
+  // (blockStep).
   const bool range = kernel.mode == ir::ChunkMode::Range && kernel.beginParam >= 0;
   const bool offset = kernel.mode == ir::ChunkMode::Offset;
   const ir::Section& y = output.sections[0];
@@ -244,10 +241,10 @@ std::optional<StrayWrite> strayWrite(const ir::Kernel& kernel, const ir::Array& 
     bool pitchEverywhere = range || offset, acrossEverywhere = true;
     std::vector<long long> steps; // B at each sample
     for (const ParamSample& sample : judged.samples) {
-      const std::optional<AffineForm> form = affineForm(*y.begin, sample);
-      const long long s = form ? form->lo + form->hi : 0;
+      const std::optional<long long> move = sectionMove(y, sample);
+      const long long s = move.value_or(0);
       const std::optional<long long> b = range ? beginStep(write, kernel, sample) : s;
-      if (!form || !b || *b == 0) {
+      if (!move || !b || *b == 0) {
         pitchEverywhere = acrossEverywhere = false;
         break;
       }
